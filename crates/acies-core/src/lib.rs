@@ -1,0 +1,24 @@
+//! The rule-system-independent core of acies.
+//!
+//! Every rule system (ONUS! and the others) is built on three things that live here:
+//!
+//! * [`GameRng`] — the only source of randomness: a seeded, portable ChaCha8 stream owned by the
+//!   game state, so the same seed and the same actions give the same game, bit for bit.
+//! * [`Dice`] — what rules code rolls against. The game rolls through [`GameRng`]; tests force
+//!   results with [`ScriptedDice`].
+//! * [`Value`] and [`RollRecord`] — every number a rule computes carries its breakdown as
+//!   `(source, delta)` pairs, and every roll is recorded with what it was for and how its target
+//!   number was built, so a user can always ask "why did I need a 5?".
+//!
+//! [`Ruleset`] is the generic interface every rule system implements (state, actions, events,
+//! per-seat views), in the manner of OpenSpiel's game API.
+
+mod dice;
+mod roll;
+mod ruleset;
+mod value;
+
+pub use dice::{Dice, GameRng, ScriptedDice};
+pub use roll::{Comparison, DieResult, RollLog, RollRecord, Target};
+pub use ruleset::{Applied, Outcome, Ruleset, Viewer};
+pub use value::{Modifier, Value};
