@@ -1,0 +1,1 @@
+//! Loading cards from TOML data files (filled by the data-loader work).
