@@ -1,0 +1,213 @@
+//! Circular arcs: the path of a corner while a card turns about a pivot.
+
+use std::f64::consts::TAU;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Aabb, EPS, Segment, Vec2};
+
+/// The arc traced by `start` turning about `centre` by `sweep` radians (counter-clockwise
+/// positive). Parameterised by the fraction `t ∈ [0, 1]` of the turn, which is what swept tests
+/// report.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Arc {
+    /// Centre of rotation.
+    pub centre: Vec2,
+    /// Where the arc starts (the moving point at `t = 0`).
+    pub start: Vec2,
+    /// Signed turn, radians; any magnitude (beyond 2π the arc winds again).
+    pub sweep: f64,
+}
+
+impl Arc {
+    /// The arc of `start` turning about `centre` by `sweep`.
+    pub const fn new(centre: Vec2, start: Vec2, sweep: f64) -> Arc {
+        Arc {
+            centre,
+            start,
+            sweep,
+        }
+    }
+
+    /// Radius.
+    pub fn radius(&self) -> f64 {
+        self.start.distance(self.centre)
+    }
+
+    /// The point at fraction `t` of the turn.
+    pub fn point_at(&self, t: f64) -> Vec2 {
+        self.centre + (self.start - self.centre).rotate(self.sweep * t)
+    }
+
+    /// The end point.
+    pub fn end(&self) -> Vec2 {
+        self.point_at(1.0)
+    }
+
+    /// Fractions `t ∈ [0, 1]` of the turn at which the angle from the start reaches the
+    /// direction `w` (seen from the centre), in increasing order, appended to `out`.
+    fn fractions_towards(&self, w: Vec2, out: &mut Vec<f64>) {
+        let u = self.start - self.centre;
+        let phi = u.cross(w).atan2(u.dot(w));
+        let signed = if self.sweep >= 0.0 { phi } else { -phi };
+        let mut alpha = signed.rem_euclid(TAU);
+        if alpha > TAU - 1e-12 {
+            alpha = 0.0;
+        }
+        let total = self.sweep.abs();
+        if total == 0.0 {
+            if alpha == 0.0 {
+                out.push(0.0);
+            }
+            return;
+        }
+        let mut a = alpha;
+        while a <= total * (1.0 + 1e-12) {
+            out.push((a / total).min(1.0));
+            a += TAU;
+        }
+    }
+
+    /// Bounding box of the arc (exact: end points plus the extreme points of the circle the
+    /// arc passes through).
+    pub fn aabb(&self) -> Aabb {
+        let r = self.radius();
+        let mut b = Aabb::from_point(self.start).including(self.end());
+        let mut fr = Vec::with_capacity(2);
+        for d in [Vec2::X, Vec2::Y, -Vec2::X, -Vec2::Y] {
+            fr.clear();
+            self.fractions_towards(d, &mut fr);
+            if !fr.is_empty() {
+                b = b.including(self.centre + d * r);
+            }
+        }
+        b
+    }
+
+    /// Fractions of the turn at which the moving point lies on `seg` (within [`EPS`]), in no
+    /// particular order; appended to `out` so hot loops can reuse one buffer.
+    ///
+    /// Tangential contacts are reported too (once or twice). Being generous here is safe for
+    /// swept tests, which only use these fractions to split the motion into pieces.
+    pub fn intersect_segment_into(&self, seg: &Segment, out: &mut Vec<f64>) {
+        let r = self.radius();
+        let d = seg.vector();
+        let len2 = d.length_squared();
+        if r <= 0.0 {
+            return;
+        }
+        if len2 <= 0.0 {
+            if (seg.a.distance(self.centre) - r).abs() <= EPS {
+                self.fractions_towards(seg.a - self.centre, out);
+            }
+            return;
+        }
+        let len = len2.sqrt();
+        let rel = seg.a - self.centre;
+        // Distance from the centre to the segment's line, and the foot of the perpendicular.
+        let h = d.cross(rel).abs() / len;
+        if h > r + EPS {
+            return;
+        }
+        let s0 = -rel.dot(d) / len2;
+        let half = (r * r - h * h).max(0.0).sqrt() / len;
+        let margin = EPS / len;
+        let roots = if half * len <= EPS * 1e-3 {
+            [s0, f64::NAN]
+        } else {
+            [s0 - half, s0 + half]
+        };
+        for s in roots {
+            if !s.is_finite() || s < -margin || s > 1.0 + margin {
+                continue;
+            }
+            let x = seg.point_at(s.clamp(0.0, 1.0));
+            self.fractions_towards(x - self.centre, out);
+        }
+    }
+
+    /// Fractions of the turn at which the moving point lies on `seg`, sorted.
+    pub fn intersect_segment(&self, seg: &Segment) -> Vec<f64> {
+        let mut out = Vec::new();
+        self.intersect_segment_into(seg, &mut out);
+        out.sort_by(f64::total_cmp);
+        out.dedup_by(|a, b| (*a - *b).abs() <= 1e-12);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::f64::consts::{FRAC_PI_2, PI};
+
+    fn v(x: f64, y: f64) -> Vec2 {
+        Vec2::new(x, y)
+    }
+
+    #[test]
+    fn quarter_arc_hits_a_wall() {
+        // (1, 0) turning counter-clockwise about the origin meets the line y = x at 45°.
+        let arc = Arc::new(Vec2::ZERO, v(1.0, 0.0), FRAC_PI_2);
+        let wall = Segment::new(v(0.0, 0.0), v(2.0, 2.0));
+        let t = arc.intersect_segment(&wall);
+        assert_eq!(t.len(), 1);
+        assert!((t[0] - 0.5).abs() < 1e-12);
+        // Turning the other way, it never gets there within a quarter turn.
+        let back = Arc::new(Vec2::ZERO, v(1.0, 0.0), -FRAC_PI_2);
+        assert!(back.intersect_segment(&wall).is_empty());
+        // Three quarters clockwise: meets the diagonal at 225° (after 135° of turn) but not
+        // at 45° (which would take 315°).
+        let long = Arc::new(Vec2::ZERO, v(1.0, 0.0), -1.5 * PI);
+        let full_diag = Segment::new(v(-2.0, -2.0), v(2.0, 2.0));
+        let t = long.intersect_segment(&full_diag);
+        assert_eq!(t.len(), 1);
+        assert!((t[0] - 0.5).abs() < 1e-12);
+        // More than a full turn: the 45° point is met twice.
+        let winding = Arc::new(Vec2::ZERO, v(1.0, 0.0), 2.0 * TAU);
+        let t = winding.intersect_segment(&Segment::new(v(0.0, 0.0), v(2.0, 2.0)));
+        assert_eq!(t.len(), 2);
+        assert!((t[0] - 1.0 / 16.0).abs() < 1e-12);
+        assert!((t[1] - 9.0 / 16.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn chord_crossing_twice_and_tangent() {
+        let arc = Arc::new(Vec2::ZERO, v(0.0, -1.0), 2.0 * PI);
+        let chord = Segment::new(v(-2.0, 0.5), v(2.0, 0.5));
+        let t = arc.intersect_segment(&chord);
+        assert_eq!(t.len(), 2);
+        for ti in t {
+            assert!((arc.point_at(ti).y - 0.5).abs() < 1e-12);
+        }
+        let tangent = Segment::new(v(-2.0, 1.0), v(2.0, 1.0));
+        let t = arc.intersect_segment(&tangent);
+        assert_eq!(t.len(), 1);
+        assert!((t[0] - 0.5).abs() < 1e-9);
+        let miss = Segment::new(v(-2.0, 1.1), v(2.0, 1.1));
+        assert!(arc.intersect_segment(&miss).is_empty());
+        // A segment that ends before reaching the circle.
+        let short = Segment::new(v(-0.2, 0.5), v(0.2, 0.5));
+        assert!(arc.intersect_segment(&short).is_empty());
+    }
+
+    #[test]
+    fn start_on_segment_is_reported() {
+        let arc = Arc::new(Vec2::ZERO, v(1.0, 0.0), 1.0);
+        let seg = Segment::new(v(1.0, -1.0), v(1.0, 1.0));
+        let t = arc.intersect_segment(&seg);
+        assert!(t.first().is_some_and(|&t| t.abs() < 1e-12));
+    }
+
+    #[test]
+    fn arc_bounds() {
+        let arc = Arc::new(Vec2::ZERO, v(1.0, 0.0), PI);
+        let b = arc.aabb();
+        assert!(b.min.approx_eq(v(-1.0, 0.0), 1e-12));
+        assert!(b.max.approx_eq(v(1.0, 1.0), 1e-12));
+        let cw = Arc::new(Vec2::ZERO, v(1.0, 0.0), -FRAC_PI_2);
+        let b = cw.aabb();
+        assert!(b.min.approx_eq(v(0.0, -1.0), 1e-12));
+        assert!(b.max.approx_eq(v(1.0, 0.0), 1e-12));
+    }
+}
