@@ -1,3 +1,7 @@
+//! The `acies` command line.
+
+mod unit_spec;
+
 fn main() {
     println!("acies");
 }
