@@ -1,0 +1,143 @@
+//! Errors of the data loader and of catalog lookups.
+
+use std::fmt;
+
+use thiserror::Error;
+
+/// What kind of problem a [`DataError`] reports. Lets callers and tests tell errors apart
+/// without matching on message text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DataErrorKind {
+    /// The file or directory could not be read.
+    Io,
+    /// The text is not valid TOML (or not UTF-8).
+    Syntax,
+    /// The file has no content, or no `[[unit]]` entries.
+    Empty,
+    /// A required field is missing.
+    MissingField,
+    /// A field (or top-level table) that the format does not know.
+    UnknownField,
+    /// A field has the wrong TOML type (a number where a string is expected, ...).
+    WrongType,
+    /// A value of the right type that cannot be read: an `"4/4"` pair, an id, a NaN.
+    BadValue,
+    /// A kind, ability or formation name that does not exist.
+    UnknownName,
+    /// A number outside the range the format allows.
+    OutOfRange,
+    /// An id used twice (unit or general within a faction, or faction across files).
+    Duplicate,
+    /// A unit's or general's `faction` field names a different faction than its file.
+    FactionMismatch,
+}
+
+/// One problem in one data file, located by file, line, column and field.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{}: {}", self.location(), self.message)]
+pub struct DataError {
+    /// The file (as named by the caller: a path, or `factions/romans.toml` for builtin data).
+    pub file: String,
+    /// 1-based line. Whole-file problems (I/O, empty file) point at line 1.
+    pub line: usize,
+    /// 1-based column in characters, when known.
+    pub column: Option<usize>,
+    /// Path of the offending field, e.g. `unit "legionaries".morale` or `unit[3].defense`
+    /// (entries counted from 1 in file order), when the error concerns one field.
+    pub field: Option<String>,
+    pub kind: DataErrorKind,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+impl DataError {
+    /// `file:line:column: field` as shown at the start of the message.
+    pub fn location(&self) -> String {
+        let mut s = format!("{}:{}", self.file, self.line);
+        if let Some(c) = self.column {
+            s.push_str(&format!(":{c}"));
+        }
+        if let Some(f) = &self.field {
+            s.push_str(&format!(": {f}"));
+        }
+        s
+    }
+}
+
+/// All the problems found while loading one or more data files.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{}", self.render())]
+pub struct LoadErrors(pub Vec<DataError>);
+
+impl LoadErrors {
+    /// The errors, in file then line order.
+    pub fn errors(&self) -> &[DataError] {
+        &self.0
+    }
+
+    fn render(&self) -> String {
+        let n = self.0.len();
+        let mut s = format!(
+            "{n} error{} in the data files",
+            if n == 1 { "" } else { "s" }
+        );
+        for e in &self.0 {
+            s.push('\n');
+            s.push_str(&e.to_string());
+        }
+        s
+    }
+}
+
+impl From<DataError> for LoadErrors {
+    fn from(e: DataError) -> Self {
+        LoadErrors(vec![e])
+    }
+}
+
+/// What a lookup was looking for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Entity {
+    Faction,
+    Unit,
+    General,
+}
+
+impl fmt::Display for Entity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Entity::Faction => "faction",
+            Entity::Unit => "unit",
+            Entity::General => "general",
+        })
+    }
+}
+
+/// A failed [`crate::data::Catalog`] lookup.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum LookupError {
+    /// Nothing has that id.
+    #[error("no {what} `{id}`{}", hint(.known))]
+    NotFound {
+        what: Entity,
+        id: String,
+        /// Qualified ids of similar entries, or the known factions, to help the user.
+        known: Vec<String>,
+    },
+    /// A bare id that several factions use.
+    #[error("{what} `{id}` is ambiguous; use one of: {}", .candidates.join(", "))]
+    Ambiguous {
+        what: Entity,
+        id: String,
+        /// The qualified ids (`faction/id`) that match.
+        candidates: Vec<String>,
+    },
+}
+
+fn hint(known: &[String]) -> String {
+    if known.is_empty() {
+        String::new()
+    } else {
+        format!(" (did you mean: {}?)", known.join(", "))
+    }
+}
