@@ -181,7 +181,7 @@ impl Segment {
         if dc.abs() <= EPS || dd.abs() <= EPS || da.abs() <= EPS || db.abs() <= EPS {
             // An endpoint is on the other line but beyond the other segment's end: the
             // straddling tests above pass within EPS only, so this is a near miss.
-            let (p, q) = self.closest_points(o);
+            let (p, q) = self.closest_endpoint_pair(o);
             return if p.distance(q) <= EPS {
                 Touching(p)
             } else {
@@ -213,6 +213,17 @@ impl Segment {
 
     /// A pair of closest points `(on self, on o)`; if they intersect, a common point twice.
     pub fn closest_points(&self, o: &Segment) -> (Vec2, Vec2) {
+        match self.intersect(o) {
+            SegmentIntersection::Crossing(p) | SegmentIntersection::Touching(p) => return (p, p),
+            SegmentIntersection::Overlap(s) => return (s.a, s.a),
+            SegmentIntersection::Disjoint => {}
+        }
+        self.closest_endpoint_pair(o)
+    }
+
+    /// Closest pair when the segments do not cross: the distance between two disjoint
+    /// segments is reached at an endpoint of one of them.
+    fn closest_endpoint_pair(&self, o: &Segment) -> (Vec2, Vec2) {
         let candidates = [
             (self.a, o.closest_point(self.a)),
             (self.b, o.closest_point(self.b)),
@@ -231,9 +242,9 @@ impl Segment {
     /// Distance between the two closed segments: 0 when they cross or touch.
     pub fn distance(&self, o: &Segment) -> f64 {
         match self.intersect(o) {
-            SegmentIntersection::Crossing(_) => 0.0,
+            SegmentIntersection::Crossing(_) | SegmentIntersection::Overlap(_) => 0.0,
             _ => {
-                let (p, q) = self.closest_points(o);
+                let (p, q) = self.closest_endpoint_pair(o);
                 p.distance(q)
             }
         }
