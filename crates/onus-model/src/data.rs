@@ -9,6 +9,37 @@
 //! Every problem is reported as a [`DataError`] naming the file, the 1-based line (and column)
 //! and the field, e.g. `factions/romans.toml:14:10: unit "legionaries".morale: ...`. All the
 //! problems of all the files are collected before giving up ([`LoadErrors`]).
+//!
+//! ```
+//! use onus_model::data::Catalog;
+//!
+//! let catalog = Catalog::builtin()?;
+//! let legionaries = catalog.unit("romans/legionaries")?;
+//! assert_eq!(legionaries.value, 100);
+//! // A bare id works when only one faction uses it.
+//! assert_eq!(catalog.general("trajan")?.points_modifier_pct, 30);
+//!
+//! let text = r#"
+//! [faction]
+//! id = "romans"
+//! name = "Romans"
+//!
+//! [[unit]]
+//! id = "legionaries"
+//! name = "Legionaries"
+//! kind = "infantry"
+//! attack = "4/4"
+//! defense = "5/7"
+//! morale = 13
+//! health = 8
+//! movement = 2
+//! value = 100
+//! "#;
+//! let err = Catalog::from_sources(&[("my/romans.toml", text)]).unwrap_err();
+//! let e = &err.errors()[0];
+//! assert_eq!((e.line, e.field.as_deref()), (12, Some("unit \"legionaries\".morale")));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod builtin;
 mod error;

@@ -11,5 +11,6 @@ pub mod general;
 pub mod state;
 
 pub use card::{Ability, AttackValues, DefenseValues, Formation, RangedValues, UnitCard, UnitKind};
+pub use data::{Catalog, DataError, LoadErrors, LookupError};
 pub use general::{GeneralAbility, GeneralCard};
 pub use state::{Rank, UnitState};

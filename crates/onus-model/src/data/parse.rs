@@ -190,9 +190,9 @@ fn parse_inner(ctx: &mut Ctx<'_>, file: &str) -> Option<FactionData> {
                 Some(key.span()),
                 Some(key.get_ref().to_string()),
                 format!(
-                    "unknown table or key `{}`; a faction file has {}",
+                    "unknown table or key `{}`{}; a faction file has [faction], [[unit]] and [[general]]",
                     key.get_ref(),
-                    "[faction], [[unit]] and [[general]]"
+                    suggest(key.get_ref(), TOP_FIELDS),
                 ),
             );
         }
@@ -1256,4 +1256,46 @@ fn read_special(
         text: text?.0,
         effect: effect?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_and_column_count_characters() {
+        let text = "ab\nçé = 1\n\nx";
+        assert_eq!(line_col(text, 0), (1, 1));
+        assert_eq!(line_col(text, 2), (1, 3));
+        assert_eq!(line_col(text, 3), (2, 1));
+        // After the two 2-byte characters.
+        assert_eq!(line_col(text, 7), (2, 3));
+        assert_eq!(line_col(text, text.len()), (4, 2));
+        assert_eq!(line_col(text, 999), (4, 2));
+    }
+
+    #[test]
+    fn pairs() {
+        assert_eq!(split_pair("4/4"), Some(("4", "4")));
+        assert_eq!(split_pair(" 3 / (8) "), Some(("3", "8")));
+        assert_eq!(split_pair("44"), None);
+        assert_eq!(parse_signed("+1"), Some(1));
+        assert_eq!(parse_signed("-2"), Some(-2));
+        assert_eq!(parse_signed("0"), Some(0));
+        assert_eq!(parse_signed("++1"), None);
+        assert_eq!(parse_signed("+"), None);
+    }
+
+    #[test]
+    fn ids_and_suggestions() {
+        assert!(valid_id("punic_phalanx"));
+        assert!(valid_id("a-1"));
+        assert!(!valid_id(""));
+        assert!(!valid_id("_a"));
+        assert!(!valid_id("Romans"));
+        assert!(!valid_id("romans/legionaries"));
+        assert_eq!(suggest("moral", UNIT_FIELDS), " (did you mean `morale`?)");
+        assert_eq!(suggest("zzzzzz", UNIT_FIELDS), "");
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
 }
