@@ -68,6 +68,9 @@ pub struct Faction {
     pub name: String,
     /// Optional free text.
     pub description: Option<String>,
+    /// Mercenaries: either army may hire these units (VI "Creating the armies": "Both
+    /// players may include mercenary troops in their armies").
+    pub mercenary: bool,
     /// The file the faction was loaded from.
     pub source: String,
 }

@@ -7,6 +7,7 @@ const ROMANS: &str = r#"
 [faction]
 id = "romans"
 name = "Romans"
+mercenary = true
 
 [[unit]]
 id = "legionaries"
@@ -53,6 +54,7 @@ const PARTHIANS: &str = r#"
 id = "parthians"
 name = "Parthians"
 description = "Horse archers."
+mercenary = false
 
 [[unit]]
 id = "archers"
@@ -180,6 +182,8 @@ fn faction_listings() {
         Some("Horse archers.")
     );
     assert_eq!(c.faction("romans").unwrap().source, "factions/romans.toml");
+    assert!(c.faction("romans").unwrap().mercenary);
+    assert!(!c.faction("parthians").unwrap().mercenary);
     assert_eq!(c.unit_counts()["romans"], 2);
 }
 

@@ -139,6 +139,7 @@ fn each_error_kind_is_located() {
         ("id = \"triarii\"", 0, "", K::MissingField, Some("unit[2].id"), "[[unit]]\n\nname = \"Triarii\"", "missing field `id`"),
         ("name = \"Romans\"", 0, "name = \"\"", K::BadValue, Some("faction.name"), "name = \"\"", "empty"),
         ("[faction]", 0, "", K::MissingField, Some("faction"), "# test data", "[faction]"),
+        ("name = \"Romans\"", 0, "name = \"Romans\"\nmercenary = \"yes\"", K::WrongType, Some("faction.mercenary"), "mercenary", "true or false"),
         ("[faction]", 0, "[faction]\ncolour = \"red\"", K::UnknownField, Some("faction.colour"), "colour", "allowed fields"),
         ("# test data", 0, "banner = 1", K::UnknownField, Some("banner"), "banner = 1", "[faction], [[unit]] and [[general]]"),
         ("leadership", 0, "leadership = 0", K::OutOfRange, Some("general \"trajan\".leadership"), "leadership = 0", "1..=20"),

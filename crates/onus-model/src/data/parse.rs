@@ -18,7 +18,7 @@ use crate::card::{
 use crate::general::{GeneralAbility, GeneralCard};
 
 /// Allowed fields, in the order the README documents them.
-const FACTION_FIELDS: &[&str] = &["id", "name", "description"];
+const FACTION_FIELDS: &[&str] = &["id", "name", "description", "mercenary"];
 const UNIT_FIELDS: &[&str] = &[
     "id",
     "name",
@@ -742,14 +742,25 @@ fn read_faction(
     let id = e.id(ctx);
     let name = e.name(ctx);
     let description = match e.string(ctx, "description") {
-        Got::Val(d, _) => Some(d),
-        Got::Absent => None,
-        Got::Bad => return None,
+        Got::Val(d, _) => Some(Some(d)),
+        Got::Absent => Some(None),
+        Got::Bad => None,
+    };
+    let mercenary = match e.get("mercenary") {
+        None => Some(false),
+        Some(v) => match v.get_ref() {
+            DeValue::Boolean(b) => Some(*b),
+            _ => {
+                e.wrong_type(ctx, "mercenary", "true or false", v);
+                None
+            }
+        },
     };
     Some(Faction {
         id: id?.0,
         name: name?,
-        description,
+        description: description?,
+        mercenary: mercenary?,
         source: file.to_string(),
     })
 }

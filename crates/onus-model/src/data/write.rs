@@ -35,6 +35,9 @@ pub(crate) fn faction_to_toml(data: &FactionData, header: &str) -> String {
     if let Some(d) = &f.description {
         let _ = writeln!(s, "description = {}", q(d));
     }
+    if f.mercenary {
+        let _ = writeln!(s, "mercenary = true");
+    }
     for u in &data.units {
         write_unit(&mut s, u);
     }
