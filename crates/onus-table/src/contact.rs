@@ -1,0 +1,322 @@
+//! Contact records: which front section (card or marker) of a unit faces which part of an
+//! enemy (VII-2.C, VII-5 "Dice"), and what follows from them for a fight.
+
+use std::collections::BTreeSet;
+
+use acies_geom::Edge;
+use serde::{Deserialize, Serialize};
+
+use crate::unit::{FrontSlot, Part, SectionId, TableUnit, UnitId};
+
+/// Distance within which two edges count as in base contact, DU. Above the geometry crate's
+/// overlap tolerance so that a card stopped "in contact" by a sweep always qualifies.
+pub const CONTACT_TOL: f64 = 1e-5;
+
+/// One die's worth of contact (VII-5 "Dice"): the front section `slot` of unit `by` faces the
+/// part `part` of unit `against`, either directly (card or extended marker edge to edge) or
+/// through an enveloping Section marker that `by` placed on that section of `against`.
+///
+/// When two front sections face each other (a head-on contact) there is one record, not
+/// two: `by` is the unit that made the contact, and `part` is a front part of `against`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct SectionContact {
+    pub by: UnitId,
+    pub slot: FrontSlot,
+    /// Made through an enveloping marker placed on `part` (always a card section then).
+    pub enveloping: bool,
+    pub against: UnitId,
+    pub part: Part,
+}
+
+impl SectionContact {
+    /// The enveloped section, for a contact made through an enveloping marker.
+    pub fn marker_section(&self) -> Option<SectionId> {
+        match (self.enveloping, self.part) {
+            (true, Part::Section(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Whether this contact uses `unit`'s `part` (as its front slot or as the faced part).
+    pub fn uses(&self, unit: UnitId, part: Part) -> bool {
+        (self.by == unit && self.slot.part() == part) || (self.against == unit && self.part == part)
+    }
+}
+
+/// The explicit record of one engagement between two enemy units: every section contact.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Engagement {
+    /// The lower id of the two.
+    pub a: UnitId,
+    /// The higher id of the two.
+    pub b: UnitId,
+    pub contacts: Vec<SectionContact>,
+    /// The unit whose charge started this engagement this turn (cleared at the end of the
+    /// turn): arrowhead, lunge and "Throw javelins" depend on it.
+    pub charged_by: Option<UnitId>,
+}
+
+impl Engagement {
+    /// An empty engagement between two units.
+    pub fn new(x: UnitId, y: UnitId) -> Engagement {
+        let (a, b) = if x <= y { (x, y) } else { (y, x) };
+        Engagement {
+            a,
+            b,
+            contacts: Vec::new(),
+            charged_by: None,
+        }
+    }
+
+    pub fn involves(&self, u: UnitId) -> bool {
+        self.a == u || self.b == u
+    }
+
+    /// The other unit of the engagement.
+    pub fn other(&self, u: UnitId) -> Option<UnitId> {
+        if self.a == u {
+            Some(self.b)
+        } else if self.b == u {
+            Some(self.a)
+        } else {
+            None
+        }
+    }
+
+    /// Dice each side rolls in this fight (VII-5 "Dice": count all front sections, card and
+    /// markers, in contact; both sides roll the same number).
+    pub fn dice(&self) -> u32 {
+        self.contacts.len() as u32
+    }
+
+    /// The front sections (card or markers) of `u` in contact in this engagement.
+    pub fn front_slots_in_contact(&self, u: UnitId) -> BTreeSet<FrontSlot> {
+        let mut out = BTreeSet::new();
+        for c in &self.contacts {
+            if c.by == u {
+                out.insert(c.slot);
+            }
+            if c.against == u {
+                if let Some(s) = c.part.front_slot() {
+                    out.insert(s);
+                }
+            }
+        }
+        out
+    }
+
+    /// The edges of `u` that the opponent's front sections touch (flank and rear exposure,
+    /// X "Flanking", "Rearguard").
+    pub fn edges_hit(&self, u: UnitId) -> BTreeSet<Edge> {
+        self.contacts
+            .iter()
+            .filter(|c| c.against == u)
+            .map(|c| c.part.edge())
+            .collect()
+    }
+
+    /// The enveloping markers `u` has placed in this engagement, as (slot, enveloped section).
+    pub fn markers_of(&self, u: UnitId) -> Vec<(FrontSlot, SectionId)> {
+        self.contacts
+            .iter()
+            .filter(|c| c.by == u)
+            .filter_map(|c| c.marker_section().map(|s| (c.slot, s)))
+            .collect()
+    }
+}
+
+/// Which sides of a unit its opponent attacks (the `attacked_from` of onus-combat's fighter).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Exposure {
+    pub flank: bool,
+    pub rear: bool,
+}
+
+impl Exposure {
+    /// From the set of edges hit.
+    pub fn of_edges(edges: &BTreeSet<Edge>) -> Exposure {
+        Exposure {
+            flank: edges.contains(&Edge::Left) || edges.contains(&Edge::Right),
+            rear: edges.contains(&Edge::Rear),
+        }
+    }
+}
+
+/// What one side of a melee brings from the table, field for field the situation of
+/// onus-combat's `Fighter`: `attacked_from` (flank, rear), `other_enemies`, `charged`,
+/// `front_in_contact`, `protected_flanks`, `moved`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SideSituation {
+    pub unit: UnitId,
+    /// The sides of this unit the opponent's front sections touch (X "Flanking",
+    /// "Rearguard"). In a square formation the combat crate ignores them (VIII).
+    pub attacked_from: Exposure,
+    /// Other enemy units engaged with this unit besides the current opponent (X "Allies in
+    /// combat").
+    pub other_enemies: u32,
+    /// The fight started this turn with this unit's charge.
+    pub charged: bool,
+    /// Some of its front sections touch this opponent (phalanx, VIII).
+    pub front_in_contact: bool,
+    /// Flanks protected by a friendly unit with no room for a marker (XII-A "Protected
+    /// flanks"; 0 unless the enemy attack is limited to its front).
+    pub protected_flanks: u32,
+    /// It moved this turn (accuracy, IX).
+    pub moved: bool,
+}
+
+/// Everything a melee between two engaged units needs from the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MeleeSituation {
+    /// Dice for each side (VII-5 "Dice").
+    pub dice: u32,
+    pub attacker: SideSituation,
+    pub defender: SideSituation,
+}
+
+/// A candidate pair of facing edges, before the one-to-one assignment.
+struct Candidate {
+    overlap: f64,
+    contact: SectionContact,
+}
+
+/// Parts of `u` others can touch: its 12 sections and its placed extended markers.
+pub(crate) fn parts_of(u: &TableUnit) -> Vec<Part> {
+    let mut out: Vec<Part> = SectionId::all().map(Part::Section).collect();
+    for f in crate::unit::Flank::BOTH {
+        if u.extended(f) {
+            out.push(Part::Extended(f));
+        }
+    }
+    out
+}
+
+/// The contacts made edge to edge between `a` and `b` as they stand (VII-2.C: "the sections
+/// must be fully engaging each other").
+///
+/// A front section of one unit faces a part of the other when their edges lie on the same
+/// line (within [`CONTACT_TOL`]), facing each other, and share at least half the shorter of
+/// the two lengths. Ruling (VII-2.C): that threshold pairs a 0.5 DU front section with a
+/// 0.6 DU side section it covers by 0.5, and never pairs a section with two. Each part takes
+/// part in one contact at most; parts in `taken` (already engaged elsewhere) are skipped.
+/// Head-on pairs are recorded once, with `a` as `by`.
+pub fn direct_contacts(
+    a: &TableUnit,
+    b: &TableUnit,
+    taken: &BTreeSet<(UnitId, Part)>,
+) -> Vec<SectionContact> {
+    let mut cands: Vec<Candidate> = Vec::new();
+    for (x, y, skip_front) in [(a, b, false), (b, a, true)] {
+        let nx = x.pose.forward();
+        for slot in x.front_slots() {
+            let Some(s) = x.slot_segment(slot) else {
+                continue;
+            };
+            let len_s = s.length();
+            let dir = s.direction();
+            for part in parts_of(y) {
+                if skip_front && part.front_slot().is_some() {
+                    continue;
+                }
+                let Some((t, ny)) = y.part_segment(part) else {
+                    continue;
+                };
+                if nx.dot(ny) > -(1.0 - 1e-7) {
+                    continue;
+                }
+                if s.signed_line_distance(t.a).abs() > CONTACT_TOL
+                    || s.signed_line_distance(t.b).abs() > CONTACT_TOL
+                {
+                    continue;
+                }
+                let ta = (t.a - s.a).dot(dir);
+                let tb = (t.b - s.a).dot(dir);
+                let lo = ta.min(tb).max(0.0);
+                let hi = ta.max(tb).min(len_s);
+                let overlap = hi - lo;
+                if overlap + 1e-9 >= 0.5 * len_s.min(t.length()) {
+                    cands.push(Candidate {
+                        overlap,
+                        contact: SectionContact {
+                            by: x.id,
+                            slot,
+                            enveloping: false,
+                            against: y.id,
+                            part,
+                        },
+                    });
+                }
+            }
+        }
+    }
+    cands.sort_by(|p, q| {
+        q.overlap
+            .total_cmp(&p.overlap)
+            .then_with(|| p.contact.cmp(&q.contact))
+    });
+    let mut used = taken.clone();
+    let mut out = Vec::new();
+    for c in cands {
+        let mine = (c.contact.by, c.contact.slot.part());
+        let theirs = (c.contact.against, c.contact.part);
+        if used.contains(&mine) || used.contains(&theirs) {
+            continue;
+        }
+        used.insert(mine);
+        used.insert(theirs);
+        out.push(c.contact);
+    }
+    out.sort();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::unit::TableUnit;
+    use acies_geom::{Pose, Vec2};
+    use std::f64::consts::PI;
+
+    fn unit(id: u32, x: f64, y: f64, heading: f64) -> TableUnit {
+        TableUnit::new(
+            UnitId(id),
+            id as u8 % 2,
+            crate::testkit::infantry(),
+            Pose::new(Vec2::new(x, y), heading),
+        )
+    }
+
+    #[test]
+    fn head_on_contact_is_one_record_per_pair_vii_5() {
+        // Two cards front to front, exactly aligned: 4 contacts, 4 dice (VII-5 "Dice").
+        let a = unit(1, 10.0, 10.0, 0.0);
+        let b = unit(2, 10.0, 11.2, PI);
+        let c = direct_contacts(&a, &b, &BTreeSet::new());
+        assert_eq!(c.len(), 4);
+        assert!(
+            c.iter()
+                .all(|c| c.by == UnitId(1) && c.part.front_slot().is_some())
+        );
+        // A's front-left section faces B's front-right section.
+        assert!(c.contains(&SectionContact {
+            by: UnitId(1),
+            slot: FrontSlot::Card(0),
+            enveloping: false,
+            against: UnitId(2),
+            part: FrontSlot::Card(3).part(),
+        }));
+    }
+
+    #[test]
+    fn flank_contact_pairs_two_sections() {
+        // A's front against B's right side, centred: 2 contacts on B's 0.6 DU sections.
+        let a = unit(1, 11.6, 10.0, PI / 2.0);
+        let b = unit(2, 10.0, 10.0, 0.0);
+        let c = direct_contacts(&a, &b, &BTreeSet::new());
+        assert_eq!(c.len(), 2, "{c:?}");
+        assert!(c.iter().all(|c| c.part.edge() == Edge::Right));
+        // Side by side, flank to flank: no frontal contact, no combat (VII-2.C).
+        let d = unit(3, 12.0, 10.0, 0.0);
+        assert!(direct_contacts(&b, &d, &BTreeSet::new()).is_empty());
+    }
+}

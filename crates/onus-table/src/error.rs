@@ -1,0 +1,157 @@
+//! Why the table refuses an action: every error names the rulebook section that forbids it.
+
+use acies_geom::Pose;
+use thiserror::Error;
+
+use crate::unit::{FrontSlot, UnitId};
+
+/// An action the table rules forbid, or a request that makes no sense on this table. The
+/// message ends with the rulebook section in brackets; [`TableError::rule`] returns it alone.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum TableError {
+    #[error("{0} is not on the table")]
+    UnknownUnit(UnitId),
+    #[error("{0} is already on the table")]
+    DuplicateUnit(UnitId),
+    #[error("{unit} would overlap {other} [VII-2 Overlapping]")]
+    Overlap { unit: UnitId, other: UnitId },
+    #[error("{unit} would not be entirely on the table [VI Troop deployment / VII-6]")]
+    OffTable { unit: UnitId },
+    #[error("{unit} has no Active Unit marker [VII-1 Activation phase]")]
+    NotActivated { unit: UnitId },
+    #[error("{unit} is fleeing and cannot act this way [VII-6 Flight phase]")]
+    Fleeing { unit: UnitId },
+    #[error("{unit} is engaged in combat: only the actions of VII-2.D are possible [VII-2.D]")]
+    Engaged { unit: UnitId },
+    #[error("{unit} is not engaged with {other} [VII-2.D]")]
+    NotEngaged { unit: UnitId, other: UnitId },
+    #[error("{unit} is blocked and cannot move anywhere [VII-2.D]")]
+    Blocked { unit: UnitId },
+    #[error("step {index}: {reason} [{rule}]")]
+    BadStep {
+        index: usize,
+        reason: &'static str,
+        rule: &'static str,
+    },
+    #[error(
+        "step {index}: every rotation of a move must use the same corner and direction (no zigzag) [VII-2.A Regular movement]"
+    )]
+    Zigzag { index: usize },
+    #[error("{what}: {reason} [{rule}]")]
+    ManeuverForbidden {
+        what: &'static str,
+        reason: &'static str,
+        rule: &'static str,
+    },
+    #[error(
+        "step {index}: special maneuvers are combined at the same time, before or after the movement [VII-2.B Combining special maneuvers]"
+    )]
+    ManeuverMidMove { index: usize },
+    #[error(
+        "the move costs {cost:.2} DU but the unit has {budget:.2} DU of {kind} [VII-2.A Types of movement]"
+    )]
+    OverBudget {
+        cost: f64,
+        budget: f64,
+        kind: &'static str,
+    },
+    #[error(
+        "{unit} cannot move through the enemy {other}; it must stop at {stop:?} [VII-2 Moving through units]"
+    )]
+    ThroughEnemy {
+        unit: UnitId,
+        other: UnitId,
+        stop: Pose,
+    },
+    #[error(
+        "{unit} cannot move through {other}: {reason}; it must stop at {stop:?} [VII-2 Moving through units]"
+    )]
+    ThroughFriend {
+        unit: UnitId,
+        other: UnitId,
+        reason: &'static str,
+        stop: Pose,
+    },
+    #[error(
+        "{unit} would end its move overlapping {other}; it must stop at {stop:?} [VII-2 Overlapping]"
+    )]
+    EndsOverlapping {
+        unit: UnitId,
+        other: UnitId,
+        stop: Pose,
+    },
+    #[error("{unit} still overlaps {other} at the end of the Movement Phase [VII-2 Overlapping]")]
+    PhaseEndsOverlapping { unit: UnitId, other: UnitId },
+    #[error("{unit} cannot charge: {reason} [{rule}]")]
+    ChargeForbidden {
+        unit: UnitId,
+        reason: &'static str,
+        rule: &'static str,
+    },
+    #[error(
+        "{unit} ends in contact with the enemy {other} without being allowed to charge: {reason} [VII-2.C Charging]"
+    )]
+    ContactWithoutCharge {
+        unit: UnitId,
+        other: UnitId,
+        reason: &'static str,
+    },
+    #[error("{unit} does not reach {target} with its front [VII-2.C Charging]")]
+    NoFrontalContact { unit: UnitId, target: UnitId },
+    #[error(
+        "{unit} cannot line up with {target} without overlapping another unit [VII-2.C Charging against several units]"
+    )]
+    CannotAlign { unit: UnitId, target: UnitId },
+    #[error("{unit} cannot envelop with {slot:?}: {reason} [VII-2.C Charging]")]
+    CannotEnvelop {
+        unit: UnitId,
+        slot: FrontSlot,
+        reason: &'static str,
+    },
+    #[error("{unit}: {reason} [{rule}]")]
+    NotPossible {
+        unit: UnitId,
+        reason: &'static str,
+        rule: &'static str,
+    },
+    #[error("{shooter} cannot shoot at {target}: {reason} [{rule}]")]
+    CannotShoot {
+        shooter: UnitId,
+        target: UnitId,
+        reason: &'static str,
+        rule: &'static str,
+    },
+}
+
+impl TableError {
+    /// The rulebook section that forbids the action, when one does.
+    pub fn rule(&self) -> Option<&'static str> {
+        Some(match self {
+            TableError::UnknownUnit(_) | TableError::DuplicateUnit(_) => return None,
+            TableError::Overlap { .. }
+            | TableError::EndsOverlapping { .. }
+            | TableError::PhaseEndsOverlapping { .. } => "VII-2 Overlapping",
+            TableError::OffTable { .. } => "VI Troop deployment / VII-6",
+            TableError::NotActivated { .. } => "VII-1 Activation phase",
+            TableError::Fleeing { .. } => "VII-6 Flight phase",
+            TableError::Engaged { .. }
+            | TableError::NotEngaged { .. }
+            | TableError::Blocked { .. } => "VII-2.D",
+            TableError::BadStep { rule, .. }
+            | TableError::ManeuverForbidden { rule, .. }
+            | TableError::ChargeForbidden { rule, .. }
+            | TableError::NotPossible { rule, .. }
+            | TableError::CannotShoot { rule, .. } => rule,
+            TableError::Zigzag { .. } => "VII-2.A Regular movement",
+            TableError::ManeuverMidMove { .. } => "VII-2.B Combining special maneuvers",
+            TableError::OverBudget { .. } => "VII-2.A Types of movement",
+            TableError::ThroughEnemy { .. } | TableError::ThroughFriend { .. } => {
+                "VII-2 Moving through units"
+            }
+            TableError::ContactWithoutCharge { .. }
+            | TableError::NoFrontalContact { .. }
+            | TableError::CannotEnvelop { .. } => "VII-2.C Charging",
+            TableError::CannotAlign { .. } => "VII-2.C Charging against several units",
+        })
+    }
+}

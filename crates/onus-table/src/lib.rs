@@ -1,0 +1,37 @@
+//! ONUS! on the table: the engine knows exactly where every unit stands.
+//!
+//! Units are cards ([`TableUnit`]) on a [`Table`] measured in DU (1 DU = 5 cm), with their
+//! sections (III: 4 on the front and rear, 2 on each side) and Section markers (extended
+//! formations, VII-2.B; enveloping markers, VII-2.C). Every engagement is an explicit
+//! [`Engagement`]: which front section (card or marker) of a unit faces which part of the
+//! enemy; dice, flank and rear exposure and the other enemies of a fight follow from it
+//! ([`Table::melee_situation`]).
+//!
+//! Geometry (poses, rectangles, sweeps, segments) comes from `acies-geom`; this crate adds
+//! only what is ONUS!: sections, markers, the rules of movement, charges, shooting and flight.
+//! Every refusal is a [`TableError`] naming the rule section.
+//!
+//! Rulebook references are to the ONUS! rulebook (`000_88f1f000e170bca2.txt`); the readings
+//! chosen where it is ambiguous are marked "Ruling" in the doc comments.
+
+pub mod contact;
+pub mod error;
+pub mod table;
+pub mod unit;
+
+#[cfg(test)]
+mod testkit;
+
+pub use contact::{
+    CONTACT_TOL, Engagement, Exposure, MeleeSituation, SectionContact, SideSituation,
+    direct_contacts,
+};
+pub use error::TableError;
+pub use table::{EnvelopChoice, EnvelopOptions, Obstacle, ObstacleKind, Table, TableEdge};
+pub use unit::{
+    CardSize, Flank, FrontSlot, MARKER_DEPTH, Part, Piece, SectionId, Stack, TableUnit, TurnState,
+    UnitId, card_rect, enveloping_marker_rect, extended_marker_rect, footprint_at, section_segment,
+};
+
+#[cfg(test)]
+mod rulebook;

@@ -1,0 +1,3 @@
+//! The rulebook's worked examples, one test each, named after the section they come from.
+
+mod contacts;
