@@ -130,20 +130,13 @@ impl<'s, C: Chance + ?Sized> Fight<'s, C> {
     /// A melee attack (or the ambush attack) by `side` with `dice` dice; returns the wounds.
     pub(crate) fn melee_attack(&mut self, side: Side, kind: AttackKind, dice: u32) -> u32 {
         let (me, opp) = (self.fighter(side), self.fighter(side.other()));
-        let mine = modifiers::melee_profile_at(
-            me,
-            &self.states[side.index()],
-            opp,
-            side,
-            self.options,
-            self.effects,
-        );
-        let theirs = modifiers::melee_profile_at(
+        let (hit, damage) =
+            modifiers::melee_attack_at(me, &self.states[side.index()], opp, side, self.effects);
+        let (dodge, armor) = modifiers::melee_defense_at(
             opp,
             &self.states[side.other().index()],
             me,
             side.other(),
-            self.options,
             self.effects,
         );
         let (hit_reroll, damage_reroll) = self.rerolls(side);
@@ -156,10 +149,10 @@ impl<'s, C: Chance + ?Sized> Fight<'s, C> {
             attacker: &me.card.name,
             target: &opp.card.name,
             dice,
-            hit: &mine.hit,
-            dodge: &theirs.dodge,
-            damage: &mine.damage,
-            armor: &theirs.armor,
+            hit: &hit,
+            dodge: &dodge,
+            damage: &damage,
+            armor: &armor,
             hit_reroll,
             damage_reroll,
             // IX "Deadly": each melee damage 6 inflicts 2 wounds.

@@ -37,7 +37,9 @@ pub use effects::{CombatEffect, Stat};
 pub use error::CombatError;
 pub use fighter::{CardBuilder, Contact, Fighter, RuleOptions, Side};
 pub use melee::{KindDecision, MAX_DICE, MeleeSetup, combat_kind, fight_melee, resolve_melee};
-pub use modifiers::{MeleeProfile, RangedProfile, faces_fear, melee_profile, ranged_profile};
+pub use modifiers::{
+    MeleeProfile, RangedProfile, faces_fear, melee_profile, morale_value, ranged_profile,
+};
 pub use policy::{FlightPolicy, FlightQuery, FlightReason};
 pub use ranged::{Range, RangedSetup, fight_ranged, resolve_ranged};
 pub use result::{CombatKind, CombatResult, Consequence, FinalState, MoraleCheck, SideResult};

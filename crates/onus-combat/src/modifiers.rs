@@ -161,8 +161,14 @@ fn condition_attack_penalties(state: &UnitState, situation: Situation) -> Vec<(S
 /// "Forced march or flight"; VII-2 "Forced march"; VII-6 "Attacking a fleeing unit"):
 /// flank -1, rear -2, both -3 (VII-2 example); forced march or flight -2, not cumulative with
 /// flank or rear: the larger penalty applies. A square has no flank or rear penalty (VIII).
-/// Applies alike to dodge, armor and morale.
-fn position_penalties(me: &Fighter, state: &UnitState) -> Vec<(&'static str, i32)> {
+/// Applies alike to dodge, armor and morale, except that flight costs no morale: a fleeing
+/// unit makes no check when attacked (VII-6), and its recovery checks are not attacks (the
+/// Modifiers Summary's morale list names marching, not flight).
+fn position_penalties(
+    me: &Fighter,
+    state: &UnitState,
+    for_morale: bool,
+) -> Vec<(&'static str, i32)> {
     let square = state.formation == Some(Formation::Square);
     let mut sides = Vec::new();
     if !square && me.attacked_from.flank {
@@ -172,7 +178,7 @@ fn position_penalties(me: &Fighter, state: &UnitState) -> Vec<(&'static str, i32
         sides.push(("rear attack (X)", -2));
     }
     let side_total: i32 = sides.iter().map(|(_, d)| d).sum();
-    let march = if state.fleeing {
+    let march = if state.fleeing && !for_morale {
         Some(("fleeing (X, VII-6)", -2))
     } else if state.marching {
         Some(("forced march (X, VII-2)", -2))
@@ -277,7 +283,7 @@ fn defense(
         (Some(Formation::Bravery), _) => both("bravery (VIII)", -1),
         _ => {}
     }
-    for (source, d) in position_penalties(me, state) {
+    for (source, d) in position_penalties(me, state, false) {
         both(source, d);
     }
     if mode == Mode::Melee && me.other_enemies > 0 {
@@ -331,7 +337,7 @@ pub(crate) fn morale(
         "extended formation (X)",
         -(state.extended_sections() as i32),
     );
-    for (source, d) in position_penalties(me, state) {
+    for (source, d) in position_penalties(me, state, true) {
         m.add(source, d);
     }
     if let Some(opp) = opponent {
@@ -405,17 +411,8 @@ pub(crate) fn melee_profile_at(
     options: &RuleOptions,
     effects: &[CombatEffect],
 ) -> MeleeProfile {
-    let situation = Situation::melee(me, opponent, side, effects);
-    let (hit, damage) = melee_attack(me, state, opponent, side, effects, situation);
-    let (dodge, armor) = defense(
-        me,
-        state,
-        opponent.card.kind,
-        side,
-        Mode::Melee,
-        effects,
-        situation,
-    );
+    let (hit, damage) = melee_attack_at(me, state, opponent, side, effects);
+    let (dodge, armor) = melee_defense_at(me, state, opponent, side, effects);
     let morale = morale(me, state, Some(opponent), side, options, effects);
     MeleeProfile {
         hit,
@@ -424,6 +421,51 @@ pub(crate) fn melee_profile_at(
         armor,
         morale,
     }
+}
+
+/// `me`'s melee hit and damage against `opponent`.
+pub(crate) fn melee_attack_at(
+    me: &Fighter,
+    state: &UnitState,
+    opponent: &Fighter,
+    side: Side,
+    effects: &[CombatEffect],
+) -> (Value, Value) {
+    let situation = Situation::melee(me, opponent, side, effects);
+    melee_attack(me, state, opponent, side, effects, situation)
+}
+
+/// `me`'s melee dodge and armor against `opponent`.
+pub(crate) fn melee_defense_at(
+    me: &Fighter,
+    state: &UnitState,
+    opponent: &Fighter,
+    side: Side,
+    effects: &[CombatEffect],
+) -> (Value, Value) {
+    let situation = Situation::melee(me, opponent, side, effects);
+    defense(
+        me,
+        state,
+        opponent.card.kind,
+        side,
+        Mode::Melee,
+        effects,
+        situation,
+    )
+}
+
+/// The morale `me` checks against, with its current markers: `opponent` is the enemy in close
+/// combat, or `None` outside melee (after a ranged attack, recovering from flight, rallying a
+/// broken unit, stampede), where fear, allies in combat and protected flanks do not apply.
+pub fn morale_value(
+    me: &Fighter,
+    opponent: Option<&Fighter>,
+    side: Side,
+    options: &RuleOptions,
+    effects: &[CombatEffect],
+) -> Value {
+    morale(me, &me.state, opponent, side, options, effects)
 }
 
 /// The numbers of a ranged attack by `shooter` (the attacker) on `target`, with their current

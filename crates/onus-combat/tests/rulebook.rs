@@ -889,3 +889,53 @@ fn vii5_morale_one_always_passes() {
     assert_eq!(r.defender.morale_checks[0].morale, 1);
     assert!(r.defender.morale_checks[0].passed);
 }
+
+#[test]
+fn vii3_events_in_ranged_attacks() {
+    // VII-3 "Events": event modifiers, extra dice and cancellation apply to ranged attacks.
+    let setup = RangedSetup::new(archers(), romans(), Range::Long)
+        .effect(CombatEffect::Modify {
+            side: Side::Attacker,
+            stat: Stat::Power,
+            delta: 1,
+            source: "Volley".into(),
+        })
+        .effect(CombatEffect::ExtraDice {
+            side: Side::Attacker,
+            dice: 1,
+            source: "Quick shooting".into(),
+        });
+    // Power 4 vs dodge 5 -> 2+, 3 dice: 2, 1, 1 -> 1 hit; damage 4 vs 7 -> 4+: a 3 misses.
+    let r = run_ranged(&setup, &[2, 1, 1, 3]);
+    assert_eq!(r.log.records[0].dice.len(), 3);
+    assert_eq!(r.log.records[0].target.operands[0].total(), 4);
+    assert!(
+        r.log.records[0].target.operands[0]
+            .to_string()
+            .contains("Volley (event)")
+    );
+    let setup =
+        RangedSetup::new(archers(), romans(), Range::Long).effect(CombatEffect::CancelCombat {
+            source: "Wind".into(),
+        });
+    let r = run_ranged(&setup, &[]);
+    assert_eq!(r.kind, CombatKind::Cancelled);
+}
+
+#[test]
+fn vii6_recovering_a_fleeing_unit_uses_its_morale_without_attack_penalties() {
+    // VII-6 "Recovering a fleeing unit": a morale check with all applicable modifiers: wounds,
+    // broken, general's area; the -2 of X "Forced march or flight" is for units attacked.
+    let fleeing = romans().fleeing().wounds(2).in_general_area();
+    let m = onus_combat::morale_value(&fleeing, None, Side::Defender, &RuleOptions::default(), &[]);
+    assert_eq!(m.total(), 8 - 2 - 1 + 1);
+    // A marching unit keeps its -2 (Modifiers Summary "Morale").
+    let m = onus_combat::morale_value(
+        &romans().marching(),
+        None,
+        Side::Defender,
+        &RuleOptions::default(),
+        &[],
+    );
+    assert_eq!(m.total(), 6);
+}
