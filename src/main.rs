@@ -1,7 +1,357 @@
-//! The `acies` command line.
+//! The `acies` command line: thin argument parsing and printing over the library crates.
 
+mod odds_cmd;
 mod unit_spec;
 
-fn main() {
-    println!("acies");
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "acies",
+    version,
+    about = "An engine for ancient-battle tabletop wargames (ONUS! first)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Exact odds of an ONUS! fight, with every modifier explained.
+    #[command(subcommand)]
+    Odds(Box<odds_cmd::OddsCommand>),
+    /// Check ONUS! data files (a directory laid out like data/onus) and report every error
+    /// with its file, line and field.
+    Validate {
+        /// The directory to check; the built-in data when omitted.
+        #[arg(long, value_name = "DIR")]
+        data: Option<std::path::PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Odds(cmd) => odds_cmd::run(cmd),
+        Command::Validate { data } => validate(data.as_deref()),
+    };
+    match result {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn validate(dir: Option<&std::path::Path>) -> anyhow::Result<String> {
+    use onus_model::data::Catalog;
+    let catalog = match dir {
+        Some(d) => Catalog::load_dir(d),
+        None => Catalog::builtin(),
+    }
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut out = String::new();
+    for (faction, n) in catalog.unit_counts() {
+        out += &format!("{faction}: {n} units\n");
+    }
+    out += &format!("{} generals\n", catalog.generals().count());
+    for note in catalog.notes() {
+        out += &format!("note: {}: {}\n", note.card, note.message);
+    }
+    out += "ok\n";
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_args(args: &[&str]) -> anyhow::Result<String> {
+        let cli = Cli::try_parse_from(std::iter::once("acies").chain(args.iter().copied()))?;
+        match &cli.command {
+            Command::Odds(cmd) => odds_cmd::run(cmd),
+            Command::Validate { data } => validate(data.as_deref()),
+        }
+    }
+
+    fn check_side(json: &serde_json::Value, side: &str, context: &str) {
+        let s = &json[side];
+        let wounds = s["wounds_taken"].as_array().expect("wounds_taken array");
+        let total: f64 = wounds.iter().map(|p| p.as_f64().expect("number")).sum();
+        assert!(
+            (total - 1.0).abs() < 1e-9,
+            "{context}: {side} wounds sum {total}"
+        );
+        let states = &s["states"];
+        let sum: f64 = ["eliminated", "fleeing", "broken", "unbroken"]
+            .iter()
+            .map(|k| states[k].as_f64().expect("state probability"))
+            .sum();
+        assert!(
+            (sum - 1.0).abs() < 1e-9,
+            "{context}: {side} states sum {sum}"
+        );
+    }
+
+    /// Issue requirement: `acies odds` answers for every pair of units in the starter data,
+    /// exactly, in the documented JSON shape.
+    #[test]
+    fn odds_for_every_pair_of_starter_units() {
+        let catalog = onus_model::data::Catalog::builtin().expect("builtin data");
+        let ids: Vec<String> = catalog
+            .units()
+            .map(|u| format!("{}/{}", u.faction, u.id))
+            .collect();
+        assert!(ids.len() >= 40, "starter data has {} units", ids.len());
+        for a in &ids {
+            for d in &ids {
+                let out = run_args(&[
+                    "odds",
+                    "melee",
+                    "--attacker",
+                    a,
+                    "--defender",
+                    d,
+                    "--dice",
+                    "4",
+                    "--json",
+                ])
+                .unwrap_or_else(|e| panic!("{a} vs {d}: {e}"));
+                let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+                check_side(&json, "attacker", &format!("{a} vs {d}"));
+                check_side(&json, "defender", &format!("{a} vs {d}"));
+            }
+        }
+        for a in catalog.units().filter(|u| u.can_shoot()) {
+            let a = format!("{}/{}", a.faction, a.id);
+            for d in &ids {
+                let out = run_args(&[
+                    "odds",
+                    "ranged",
+                    "--attacker",
+                    &a,
+                    "--defender",
+                    d,
+                    "--range",
+                    "short",
+                    "--json",
+                ])
+                .unwrap_or_else(|e| panic!("{a} shoots {d}: {e}"));
+                let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+                check_side(&json, "defender", &format!("{a} shoots {d}"));
+            }
+        }
+    }
+
+    #[test]
+    fn inline_cards_and_markers_work() {
+        let out = run_args(&[
+            "odds",
+            "melee",
+            "--attacker",
+            "attack=4/4 ranged=3/8 defense=5/7 morale=8 health=8 abilities=professionals,deadly wounds=2 broken",
+            "--defender",
+            "celts/warriors wounds=1",
+            "--dice",
+            "6",
+            "--side",
+            "flank",
+            "--json",
+        ])
+        .expect("runs");
+        let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+        check_side(&json, "attacker", "inline");
+        check_side(&json, "defender", "inline");
+        // A unit broken before the fight cannot end unbroken.
+        assert_eq!(json["attacker"]["states"]["unbroken"].as_f64(), Some(0.0));
+    }
+
+    #[test]
+    fn exact_and_sampled_agree() {
+        let base = [
+            "odds",
+            "melee",
+            "--attacker",
+            "romans/legionaries",
+            "--defender",
+            "celts/warriors",
+            "--dice",
+            "4",
+            "--side",
+            "flank",
+            "--json",
+        ];
+        let exact: serde_json::Value =
+            serde_json::from_str(&run_args(&base).expect("exact")).expect("json");
+        let mut sampled_args = base.to_vec();
+        sampled_args.extend(["--sample", "20000", "--seed", "3"]);
+        let sampled: serde_json::Value =
+            serde_json::from_str(&run_args(&sampled_args).expect("sampled")).expect("json");
+        for side in ["attacker", "defender"] {
+            for state in ["eliminated", "fleeing", "broken", "unbroken"] {
+                let p = exact[side]["states"][state].as_f64().expect("p");
+                let q = sampled[side]["states"][state].as_f64().expect("q");
+                let sigma = (p * (1.0 - p) / 20000.0).sqrt().max(1e-4);
+                assert!(
+                    (p - q).abs() < 5.0 * sigma,
+                    "{side} {state}: exact {p} sampled {q}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn errors_are_clear() {
+        let cases: &[(&[&str], &str)] = &[
+            (
+                &[
+                    "odds",
+                    "melee",
+                    "--attacker",
+                    "ghost",
+                    "--defender",
+                    "celts/warriors",
+                    "--dice",
+                    "4",
+                ],
+                "no unit `ghost`",
+            ),
+            (
+                &[
+                    "odds",
+                    "melee",
+                    "--attacker",
+                    "archers",
+                    "--defender",
+                    "celts/warriors",
+                    "--dice",
+                    "4",
+                ],
+                "ambiguous",
+            ),
+            (
+                &[
+                    "odds",
+                    "ranged",
+                    "--attacker",
+                    "celts/warriors",
+                    "--defender",
+                    "romans/legionaries",
+                    "--range",
+                    "short",
+                ],
+                "no ranged attack",
+            ),
+            (
+                &[
+                    "odds",
+                    "ranged",
+                    "--attacker",
+                    "romans/sagittarii",
+                    "--defender",
+                    "romans/legionaries",
+                    "--distance",
+                    "9",
+                ],
+                "out of range",
+            ),
+            (
+                &[
+                    "odds",
+                    "ranged",
+                    "--attacker",
+                    "romans/sagittarii",
+                    "--defender",
+                    "romans/legionaries",
+                ],
+                "--range short|long or --distance",
+            ),
+            (
+                &[
+                    "odds",
+                    "melee",
+                    "--attacker",
+                    "romans/legionaries",
+                    "--defender",
+                    "celts/warriors",
+                    "--dice",
+                    "400",
+                ],
+                "dice",
+            ),
+            (
+                &[
+                    "odds",
+                    "melee",
+                    "--attacker",
+                    "romans/legionaries",
+                    "--defender",
+                    "celts/warriors",
+                    "--dice",
+                    "4",
+                    "--defender-protected-flanks",
+                    "1",
+                ],
+                "--options protected-flanks",
+            ),
+            (
+                &[
+                    "odds",
+                    "melee",
+                    "--attacker",
+                    "romans/legionaries",
+                    "--defender",
+                    "celts/warriors",
+                    "--dice",
+                    "4",
+                    "--effect",
+                    "{\"effect\":\"teleport\"}",
+                ],
+                "not a combat effect",
+            ),
+        ];
+        for (args, expected) in cases {
+            let err = run_args(args).expect_err("must fail");
+            let text = format!("{err:#}");
+            assert!(text.contains(expected), "{args:?}: {text}");
+        }
+    }
+
+    #[test]
+    fn distance_decides_short_or_long_range() {
+        // VII-3: short range is half the maximum range or less (archers 3/(8): 4 DU).
+        let run = |d: &str| {
+            let out = run_args(&[
+                "odds",
+                "ranged",
+                "--attacker",
+                "romans/sagittarii",
+                "--defender",
+                "romans/legionaries",
+                "--distance",
+                d,
+                "--json",
+            ])
+            .expect("runs");
+            let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+            json["attacker"]["needs"]["dice"].as_u64()
+        };
+        assert_eq!(run("4"), Some(4));
+        assert_eq!(run("4.01"), Some(2));
+        assert_eq!(run("3.5"), Some(4));
+    }
+
+    #[test]
+    fn validate_reports_builtin_data() {
+        let out = run_args(&["validate"]).expect("valid");
+        assert!(out.contains("romans: "), "{out}");
+        assert!(out.trim_end().ends_with("ok"));
+    }
 }

@@ -1,0 +1,510 @@
+//! `acies odds`: the exact odds of a described fight, with every modifier explained.
+
+use std::fmt::Write as _;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand, ValueEnum};
+use onus_combat::{
+    CombatEffect, CombatKind, Contact, Fighter, FlightPolicy, MeleeSetup, Range, RangedSetup,
+    RuleOptions, Side,
+};
+use onus_model::data::Catalog;
+use onus_odds::{Method, Odds, SideOdds};
+
+use crate::unit_spec::{UnitSpec, parse_unit_spec};
+
+#[derive(Subcommand, Debug)]
+pub enum OddsCommand {
+    /// A melee: both units roll the same number of dice (VII-5).
+    Melee(MeleeArgs),
+    /// A ranged attack: 4 dice at short range, 2 at long range (VII-3).
+    Ranged(RangedArgs),
+}
+
+/// Which of a unit's sides the enemy's front sections reach (X: flank -1, rear -2, both -3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum AttackedSide {
+    #[default]
+    Front,
+    Flank,
+    Rear,
+    #[value(name = "flank+rear", alias = "flank-rear")]
+    FlankRear,
+}
+
+impl AttackedSide {
+    fn contact(self) -> Contact {
+        match self {
+            AttackedSide::Front => Contact::default(),
+            AttackedSide::Flank => Contact {
+                flank: true,
+                rear: false,
+            },
+            AttackedSide::Rear => Contact {
+                flank: false,
+                rear: true,
+            },
+            AttackedSide::FlankRear => Contact {
+                flank: true,
+                rear: true,
+            },
+        }
+    }
+}
+
+/// Voluntary flight (VII-5): whether the owner flees by choice after taking a wound.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Flee {
+    #[default]
+    Never,
+    Wounded,
+}
+
+impl Flee {
+    fn policy(self) -> FlightPolicy {
+        match self {
+            Flee::Never => FlightPolicy::Never,
+            Flee::Wounded => FlightPolicy::WhenWounded,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RangeArg {
+    Short,
+    Long,
+}
+
+/// Optional rules of XII-A that change a fight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OptionalRule {
+    IntimidatingDromedaries,
+    ReinforcedUnits,
+    ProtectedFlanks,
+}
+
+/// What both kinds of fight share.
+#[derive(Args, Debug)]
+pub struct CommonArgs {
+    /// The active player's unit: a catalog id (`romans/legionaries`, or `legionaries` when
+    /// unique) optionally followed by markers (`'legionaries wounds=2 broken hero'`), or an
+    /// inline card (`'attack=4/4 defense=5/7 morale=8 health=8 abilities=professionals'`).
+    /// Markers: wounds=N broken fleeing marching hero no-officer veteran elite
+    /// formation=NAME extended=left|right|both.
+    #[arg(long)]
+    pub attacker: String,
+    /// The other unit, in the same form.
+    #[arg(long)]
+    pub defender: String,
+    /// Which side of the defender is attacked (X, VII-3 "Modifiers for flank and rear attacks").
+    #[arg(long, value_enum, default_value_t)]
+    pub side: AttackedSide,
+    /// General attached to the attacker's unit (catalog id), with its modifiers (IV).
+    #[arg(long, value_name = "GENERAL")]
+    pub attacker_general: Option<String>,
+    /// General attached to the defender's unit (catalog id).
+    #[arg(long, value_name = "GENERAL")]
+    pub defender_general: Option<String>,
+    /// The attacker is within a friendly general's area of influence (+1 morale, X).
+    #[arg(long)]
+    pub attacker_in_area: bool,
+    /// The defender is within a friendly general's area of influence (+1 morale, X).
+    #[arg(long)]
+    pub defender_in_area: bool,
+    /// The attacker's army general is fleeing, wounded or dead (-1 morale, IV).
+    #[arg(long)]
+    pub attacker_general_lost: bool,
+    /// The defender's army general is fleeing, wounded or dead (-1 morale, IV).
+    #[arg(long)]
+    pub defender_general_lost: bool,
+    /// The attacker's owner flees voluntarily after taking a wound (VII-5 "Voluntary flight").
+    #[arg(long, value_enum, default_value_t)]
+    pub attacker_flee: Flee,
+    /// The defender's owner flees voluntarily after taking a wound.
+    #[arg(long, value_enum, default_value_t)]
+    pub defender_flee: Flee,
+    /// Optional rules in force (XII-A), comma-separated.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub options: Vec<OptionalRule>,
+    /// Protected flanks of the attacker (0-2; needs --options protected-flanks).
+    #[arg(long, default_value_t = 0)]
+    pub attacker_protected_flanks: u32,
+    /// Protected flanks of the defender (0-2; needs --options protected-flanks).
+    #[arg(long, default_value_t = 0)]
+    pub defender_protected_flanks: u32,
+    /// An event effect as JSON, e.g.
+    /// '{"effect":"modify","side":"defender","stat":"morale","delta":2,"source":"Resist"}'
+    /// (repeatable; see onus_combat::CombatEffect).
+    #[arg(long = "effect", value_name = "JSON")]
+    pub effects: Vec<String>,
+    /// Monte Carlo with this many samples instead of exact enumeration.
+    #[arg(long, value_name = "N")]
+    pub sample: Option<u64>,
+    /// Seed of the Monte Carlo sampler.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print JSON instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// A directory of data files replacing the built-in starter data (see data/onus/README.md).
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<std::path::PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct MeleeArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Dice each side rolls: the attacker's front sections in contact (VII-5 "Dice").
+    #[arg(long)]
+    pub dice: u32,
+    /// The attacker charged this turn (arrowhead, diamond, lunge, throw javelins).
+    #[arg(long)]
+    pub charge: bool,
+    /// Which side of the attacker the defender's front sections reach.
+    #[arg(long, value_enum, default_value_t)]
+    pub attacker_side: AttackedSide,
+    /// Other units of the attacker's army engaged with the defender (X "Allies in combat").
+    #[arg(long, default_value_t = 0)]
+    pub allies: u32,
+    /// Other units of the defender's army engaged with the attacker.
+    #[arg(long, default_value_t = 0)]
+    pub defender_allies: u32,
+    /// No front section of the attacker is in contact with an enemy (phalanx has no effect).
+    #[arg(long)]
+    pub attacker_front_free: bool,
+    /// No front section of the defender is in contact with an enemy (phalanx has no effect).
+    #[arg(long)]
+    pub defender_front_free: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct RangedArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Short (4 dice) or long (2 dice) range (VII-3). Give this or --distance.
+    #[arg(long, value_enum)]
+    pub range: Option<RangeArg>,
+    /// Distance in DU to the target; short range is half the shooter's range or less.
+    #[arg(long, value_name = "DU")]
+    pub distance: Option<f64>,
+    /// Line of sight blocked by a unit in between (-1/-1, VII-3).
+    #[arg(long)]
+    pub blocked: bool,
+    /// The shooter moved this turn (no accuracy bonus, IX).
+    #[arg(long)]
+    pub moved: bool,
+    /// The target is hidden by the fog of war (-1/-1, XII-A).
+    #[arg(long)]
+    pub hidden: bool,
+}
+
+pub fn run(cmd: &OddsCommand) -> Result<String> {
+    match cmd {
+        OddsCommand::Melee(args) => run_melee(args),
+        OddsCommand::Ranged(args) => run_ranged(args),
+    }
+}
+
+/// The catalog to look units up in: the user's directory, or the built-in starter data
+/// (parsed once per process).
+fn load_catalog(data: Option<&std::path::Path>) -> Result<std::borrow::Cow<'static, Catalog>> {
+    static BUILTIN: std::sync::OnceLock<Result<Catalog, String>> = std::sync::OnceLock::new();
+    match data {
+        Some(dir) => Catalog::load_dir(dir)
+            .map(std::borrow::Cow::Owned)
+            .map_err(|e| anyhow::anyhow!("{e}"))
+            .with_context(|| format!("loading data from {}", dir.display())),
+        None => match BUILTIN.get_or_init(|| Catalog::builtin().map_err(|e| e.to_string())) {
+            Ok(c) => Ok(std::borrow::Cow::Borrowed(c)),
+            Err(e) => bail!("built-in data: {e}"),
+        },
+    }
+}
+
+struct Prepared {
+    attacker: Fighter,
+    defender: Fighter,
+    options: RuleOptions,
+    effects: Vec<CombatEffect>,
+}
+
+fn prepare(common: &CommonArgs) -> Result<Prepared> {
+    let catalog = load_catalog(common.data.as_deref())?;
+    let lookup = |id: &str| catalog.unit(id).cloned().map_err(|e| e.to_string());
+    let spec = |text: &str, role: &str| -> Result<UnitSpec> {
+        parse_unit_spec(text, lookup).map_err(|e| anyhow::anyhow!("--{role}: {e}"))
+    };
+    let a = spec(&common.attacker, "attacker")?;
+    let d = spec(&common.defender, "defender")?;
+    let mut attacker = Fighter::new(a.card).with_state(a.state);
+    let mut defender = Fighter::new(d.card).with_state(d.state);
+    if let Some(id) = &common.attacker_general {
+        let g = catalog
+            .general(id)
+            .map_err(|e| anyhow::anyhow!("--attacker-general: {e}"))?;
+        attacker = attacker.general(g.clone());
+    }
+    if let Some(id) = &common.defender_general {
+        let g = catalog
+            .general(id)
+            .map_err(|e| anyhow::anyhow!("--defender-general: {e}"))?;
+        defender = defender.general(g.clone());
+    }
+    attacker.in_general_area = common.attacker_in_area;
+    defender.in_general_area = common.defender_in_area;
+    attacker.army_general_lost = common.attacker_general_lost;
+    defender.army_general_lost = common.defender_general_lost;
+    defender.attacked_from = common.side.contact();
+    let mut options = RuleOptions::default();
+    for o in &common.options {
+        match o {
+            OptionalRule::IntimidatingDromedaries => options.intimidating_dromedaries = true,
+            OptionalRule::ReinforcedUnits => options.reinforced_units = true,
+            OptionalRule::ProtectedFlanks => options.protected_flanks = true,
+        }
+    }
+    for (n, flag) in [
+        (
+            common.attacker_protected_flanks,
+            "--attacker-protected-flanks",
+        ),
+        (
+            common.defender_protected_flanks,
+            "--defender-protected-flanks",
+        ),
+    ] {
+        if n > 2 {
+            bail!("{flag}: a unit has at most 2 flanks");
+        }
+        if n > 0 && !options.protected_flanks {
+            bail!("{flag} needs the optional rule: add --options protected-flanks");
+        }
+    }
+    attacker.protected_flanks = common.attacker_protected_flanks;
+    defender.protected_flanks = common.defender_protected_flanks;
+    let effects = common
+        .effects
+        .iter()
+        .map(|json| {
+            serde_json::from_str::<CombatEffect>(json)
+                .with_context(|| format!("--effect {json}: not a combat effect"))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Prepared {
+        attacker,
+        defender,
+        options,
+        effects,
+    })
+}
+
+fn run_melee(args: &MeleeArgs) -> Result<String> {
+    let common = &args.common;
+    let Prepared {
+        mut attacker,
+        mut defender,
+        options,
+        effects,
+    } = prepare(common)?;
+    attacker.charged = args.charge;
+    attacker.attacked_from = args.attacker_side.contact();
+    defender.other_enemies = args.allies;
+    attacker.other_enemies = args.defender_allies;
+    attacker.front_in_contact = !args.attacker_front_free;
+    defender.front_in_contact = !args.defender_front_free;
+    let title = format!(
+        "Melee: {} (attacker) vs {} (defender), {} dice each",
+        attacker.card.name, defender.card.name, args.dice
+    );
+    let mut setup = MeleeSetup::new(attacker, defender, args.dice)
+        .options(options)
+        .policy(Side::Attacker, common.attacker_flee.policy())
+        .policy(Side::Defender, common.defender_flee.policy());
+    setup.effects = effects;
+    let odds = match common.sample {
+        Some(n) => onus_odds::sample_melee(&setup, n, common.seed),
+        None => onus_odds::melee_odds(&setup),
+    }
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    output(&odds, &title, common.json, true)
+}
+
+fn run_ranged(args: &RangedArgs) -> Result<String> {
+    let common = &args.common;
+    let Prepared {
+        mut attacker,
+        mut defender,
+        options,
+        effects,
+    } = prepare(common)?;
+    let Some(ranged) = attacker.card.ranged.filter(|r| r.power > 0) else {
+        bail!(
+            "--attacker: {} has no ranged attack (give ranged=POWER/RANGE in an inline card)",
+            attacker.card.name
+        );
+    };
+    let range = match (args.range, args.distance) {
+        (Some(_), Some(_)) => bail!("give --range or --distance, not both"),
+        (Some(RangeArg::Short), None) => Range::Short,
+        (Some(RangeArg::Long), None) => Range::Long,
+        (None, Some(d)) => {
+            if !d.is_finite() || d < 0.0 {
+                bail!("--distance must be a distance in DU >= 0");
+            }
+            if d > ranged.range {
+                bail!(
+                    "the target is out of range: {d} DU > {} DU (VII-3 \"Range\")",
+                    ranged.range
+                );
+            }
+            // VII-3: "A unit is at short range if the distance ... is half or less of its
+            // maximum shooting range."
+            if d <= ranged.range / 2.0 {
+                Range::Short
+            } else {
+                Range::Long
+            }
+        }
+        (None, None) => bail!("give --range short|long or --distance DU"),
+    };
+    attacker.los_blocked = args.blocked;
+    attacker.moved = args.moved;
+    defender.hidden = args.hidden;
+    let title = format!(
+        "Ranged attack: {} shoots {} at {} range ({} dice)",
+        attacker.card.name,
+        defender.card.name,
+        match range {
+            Range::Short => "short",
+            Range::Long => "long",
+        },
+        range.dice()
+    );
+    let mut setup = RangedSetup::new(attacker, defender, range).options(options);
+    setup.target_policy = common.defender_flee.policy();
+    setup.effects = effects;
+    let odds = match common.sample {
+        Some(n) => onus_odds::sample_ranged(&setup, n, common.seed),
+        None => onus_odds::ranged_odds(&setup),
+    }
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    output(&odds, &title, common.json, false)
+}
+
+fn output(odds: &Odds, title: &str, json: bool, melee: bool) -> Result<String> {
+    if json {
+        return Ok(serde_json::to_string_pretty(odds)? + "\n");
+    }
+    Ok(render(odds, title, melee))
+}
+
+fn pct(p: f64) -> String {
+    format!("{:6.2}%", p * 100.0)
+}
+
+fn render(odds: &Odds, title: &str, melee: bool) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{title}");
+    let kind = match odds.kind {
+        CombatKind::Simultaneous => "simultaneous".to_string(),
+        CombatKind::Priority(side) => {
+            format!("attack priority: the {} strikes first", side.as_str())
+        }
+        CombatKind::Single(side) => format!("single attack by the {}", side.as_str()),
+        CombatKind::Ranged => "ranged: only the shooter rolls".to_string(),
+        CombatKind::Cancelled => "cancelled by an event".to_string(),
+    };
+    let _ = writeln!(out, "Combat: {kind}");
+    for reason in &odds.kind_reasons {
+        let _ = writeln!(out, "  - {reason}");
+    }
+    let _ = match odds.method {
+        Method::Exact { outcomes } => {
+            writeln!(out, "Method: exact ({outcomes} outcomes enumerated)")
+        }
+        Method::Sampled { samples, seed } => {
+            writeln!(out, "Method: Monte Carlo ({samples} samples, seed {seed})")
+        }
+    };
+    for (label, side) in [("Attacker", &odds.attacker), ("Defender", &odds.defender)] {
+        let _ = writeln!(out, "\n{label}");
+        if let Some(n) = side.needs {
+            let _ = writeln!(
+                out,
+                "  rolls {} dice: needs {}+ to hit, then {}+ to damage (6 always succeeds, 1 always fails)",
+                n.dice, n.hit, n.damage
+            );
+        }
+        for v in &side.values {
+            let _ = writeln!(out, "  {v}");
+        }
+    }
+    let rows = odds
+        .attacker
+        .wounds_taken
+        .len()
+        .max(odds.defender.wounds_taken.len());
+    let _ = writeln!(out, "\nWounds taken in this fight  attacker   defender");
+    for k in 0..rows {
+        let get = |s: &SideOdds| s.wounds_taken.get(k).copied().unwrap_or(0.0);
+        let _ = writeln!(
+            out,
+            "  {k:>2}                        {}   {}",
+            pct(get(&odds.attacker)),
+            pct(get(&odds.defender))
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  expected                  {:7.3}   {:7.3}",
+        odds.attacker.expected_wounds, odds.defender.expected_wounds
+    );
+    let _ = writeln!(out, "\nFinal state                 attacker   defender");
+    for (name, f) in [
+        (
+            "eliminated",
+            (|s: &SideOdds| s.states.eliminated) as fn(&SideOdds) -> f64,
+        ),
+        ("fleeing", |s: &SideOdds| s.states.fleeing),
+        ("broken", |s: &SideOdds| s.states.broken),
+        ("unbroken", |s: &SideOdds| s.states.unbroken),
+    ] {
+        let _ = writeln!(
+            out,
+            "  {name:<24}  {}   {}",
+            pct(f(&odds.attacker)),
+            pct(f(&odds.defender))
+        );
+    }
+    let sides: &[(&str, &SideOdds)] = if melee {
+        &[("attacker", &odds.attacker), ("defender", &odds.defender)]
+    } else {
+        &[("defender", &odds.defender)]
+    };
+    for (name, side) in sides {
+        let _ = writeln!(out, "\nWounds taken by the {name}");
+        let _ = write!(out, "{}", histogram(&side.wounds_taken));
+    }
+    out
+}
+
+/// A text histogram, one bar per wound count, 40 characters for the most likely count.
+fn histogram(p: &[f64]) -> String {
+    let max = p.iter().copied().fold(0.0_f64, f64::max);
+    let mut out = String::new();
+    for (k, &x) in p.iter().enumerate() {
+        let width = if max > 0.0 {
+            (x / max * 40.0).round() as usize
+        } else {
+            0
+        };
+        let _ = writeln!(
+            out,
+            "  {k:>2} | {:<40} {}",
+            "#".repeat(width),
+            pct(x).trim()
+        );
+    }
+    out
+}
