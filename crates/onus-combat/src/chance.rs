@@ -221,6 +221,39 @@ impl<D: Dice> DiceChance<D> {
         &self.dice
     }
 
+    /// Rolls one die against `need` with its re-roll; returns the face that counts.
+    fn roll_one(&mut self, need: u8, rule: Reroll) -> u8 {
+        let first = self.dice.d6();
+        if rerolled(first, need, rule) {
+            self.dice.d6()
+        } else {
+            first
+        }
+    }
+
+    /// The unlogged attack: same dice in the same order as the logged one, no allocation.
+    fn attack_fast(&mut self, spec: &AttackSpec<'_>) -> u32 {
+        let (hit_need, damage_need) = (spec.hit_need(), spec.damage_need());
+        let mut hits = 0u32;
+        for _ in 0..spec.dice {
+            if succeeds(self.roll_one(hit_need, spec.hit_reroll), hit_need) {
+                hits += 1;
+            }
+        }
+        let mut wounds = 0u32;
+        for _ in 0..hits {
+            let face = self.roll_one(damage_need, spec.damage_reroll);
+            if succeeds(face, damage_need) {
+                wounds += if face == 6 && spec.double_on_six.is_some() {
+                    2
+                } else {
+                    1
+                };
+            }
+        }
+        wounds
+    }
+
     /// Rolls `n` dice against `need`; returns each die's faces and success.
     fn roll_dice(&mut self, n: u32, need: u8, rule: Reroll) -> Vec<(Vec<u8>, bool)> {
         (0..n)
@@ -255,6 +288,9 @@ impl<D: Dice> Chance for DiceChance<D> {
     fn attack(&mut self, spec: &AttackSpec<'_>) -> u32 {
         if spec.dice == 0 {
             return 0;
+        }
+        if self.log.is_none() {
+            return self.attack_fast(spec);
         }
         let hit_need = spec.hit_need();
         let hits = self.roll_dice(spec.dice, hit_need, spec.hit_reroll);
@@ -417,6 +453,33 @@ mod tests {
             double_on_six: false,
         });
         assert!((d[1] - (7.0 / 12.0) * (5.0 / 6.0)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn logged_and_unlogged_dice_agree() {
+        use acies_core::GameRng;
+        let hit = Value::new("hit", 4);
+        let dodge = Value::new("dodge", 5);
+        let spec = AttackSpec {
+            kind: AttackKind::Melee,
+            rule: "VII-5",
+            attacker: "a",
+            target: "b",
+            dice: 8,
+            hit: &hit,
+            dodge: &dodge,
+            damage: &hit,
+            armor: &dodge,
+            hit_reroll: Reroll::Ones,
+            damage_reroll: Reroll::Failures,
+            double_on_six: Some("deadly (IX)"),
+        };
+        for seed in 0..200 {
+            let mut logged = DiceChance::logged(GameRng::new(seed));
+            let mut fast = DiceChance::unlogged(GameRng::new(seed));
+            assert_eq!(logged.attack(&spec), fast.attack(&spec));
+            assert_eq!(logged.dice().word_pos(), fast.dice().word_pos());
+        }
     }
 
     #[test]

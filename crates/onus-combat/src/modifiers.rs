@@ -667,6 +667,18 @@ mod tests {
         let p = melee(&romans().formation(Formation::Bravery), &cavalry());
         assert_eq!((p.hit.total(), p.damage.total()), (5, 5));
         assert_eq!((p.dodge.total(), p.armor.total()), (4, 6));
+        // Ruling: the attack bonus is the melee attack's; the defense penalty counts against
+        // ranged attacks too.
+        let brave_archers = CardBuilder::new("Archers", UnitKind::Infantry)
+            .ranged(3, 8.0)
+            .defense(3, 3)
+            .fighter()
+            .formation(Formation::Bravery);
+        let r = ranged_profile(&brave_archers, &brave_archers, &RuleOptions::default(), &[]);
+        assert_eq!(
+            (r.power.total(), r.dodge.total(), r.armor.total()),
+            (3, 2, 2)
+        );
     }
 
     #[test]
@@ -695,6 +707,13 @@ mod tests {
         assert_eq!(melee(&rear_only, &cavalry()).hit.total(), 4);
         let elephants = CardBuilder::new("Elephants", UnitKind::Elephant).fighter();
         assert_eq!(melee(&spear, &elephants).hit.total(), 4);
+        // Sarissas give the spearmen benefit; having both abilities gives it once.
+        let both = CardBuilder::new("Argyraspides", UnitKind::Infantry)
+            .attack(3, 3)
+            .ability(Ability::Spearmen)
+            .ability(Ability::Sarissas)
+            .fighter();
+        assert_eq!(melee(&both, &cavalry()).hit.total(), 4);
     }
 
     #[test]

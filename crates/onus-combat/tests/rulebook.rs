@@ -493,6 +493,9 @@ fn ix_lunge_priority_and_its_cancellation_by_phalanx() {
     assert_eq!(r.defender.morale_checks.len(), 2);
     let setup = MeleeSetup::new(horse.clone(), romans().formation(Formation::Phalanx), 2);
     assert_eq!(combat_kind(&setup).kind, CombatKind::Simultaneous);
+    // Ruling: only the priorities cancel; the lunge's +1/+1 stays.
+    let r = run_melee(&setup, &[1, 1, 1, 1]);
+    assert_eq!(r.log.records[0].target.operands[0].total(), 5);
     // Not charging, or charging mounted: no lunge.
     let setup = MeleeSetup::new(horse, cavalry("Gauls"), 2);
     assert_eq!(combat_kind(&setup).kind, CombatKind::Simultaneous);
@@ -938,4 +941,54 @@ fn vii6_recovering_a_fleeing_unit_uses_its_morale_without_attack_penalties() {
         &[],
     );
     assert_eq!(m.total(), 6);
+}
+
+#[test]
+fn viii_phalanx_lost_after_first_combat_even_without_front_contact() {
+    // VIII "Phalanx": "After this first combat, the phalanx formation is lost" (ruling: also
+    // when attacked only from the rear, where it gave nothing); kept if the combat is cancelled.
+    let ph = romans()
+        .formation(Formation::Phalanx)
+        .rear()
+        .front_not_in_contact();
+    let setup = MeleeSetup::new(dacians(), ph.clone(), 1);
+    assert_eq!(combat_kind(&setup).kind, CombatKind::Simultaneous);
+    let r = run_melee(&setup, &[1, 1]);
+    assert_eq!(r.defender.state.formation, None);
+    let setup = setup.effect(CombatEffect::CancelCombat {
+        source: "Fog".into(),
+    });
+    let r = run_melee(&setup, &[]);
+    assert_eq!(r.defender.state.formation, Some(Formation::Phalanx));
+}
+
+#[test]
+fn vii5_priority_against_a_unit_already_fleeing_it_still_answers() {
+    // VII-5 "Attack priority": the second unit attacks back "if it is still alive and doesn't
+    // flee after the attack". Ruling: a unit that was already fleeing (blocked, VII-6 "defend
+    // itself normally") answers; one that starts to flee in this combat does not.
+    let mut horse = cavalry("Companions").charged();
+    horse.card.abilities.insert(Ability::Lunge);
+    let setup = MeleeSetup::new(horse.clone(), romans().fleeing(), 1);
+    // Lunge 5 vs dodge 3: 2+; damage 4 vs 5: 2+ -> 1 wound, no check; the Romans answer at
+    // 3/3 (broken) vs dodge 4: 2+, a 1 misses.
+    let r = run_melee(&setup, &[2, 2, 1]);
+    assert_eq!(r.log.records.len(), 3);
+    assert!(r.defender.morale_checks.is_empty());
+    // Broken Romans that fail the check after the priority attack flee and do not answer.
+    let setup = MeleeSetup::new(horse, romans().broken().wounds(4), 1);
+    let r = run_melee(&setup, &[2, 6, 6]);
+    assert_eq!(r.defender.final_state, FinalState::Fleeing);
+    assert_eq!(r.log.records.len(), 3);
+}
+
+#[test]
+fn vii5_voluntary_flight_after_a_melee() {
+    // VII-5 "Voluntary flight", after a melee in which the unit took a wound.
+    let setup =
+        MeleeSetup::new(dacians(), romans(), 1).policy(Side::Defender, FlightPolicy::WhenWounded);
+    let r = run_melee(&setup, &[2, 6, 1, 1]);
+    assert!(r.defender.fled_voluntarily);
+    assert_eq!(r.defender.final_state, FinalState::Fleeing);
+    assert!(!r.attacker.fled_voluntarily);
 }
