@@ -139,7 +139,7 @@ pub fn faces_fear(me: &Fighter, opponent: &Fighter, options: &RuleOptions) -> Op
 /// X "No officer" (-1/-1).
 fn condition_attack_penalties(state: &UnitState, situation: Situation) -> Vec<(String, i32)> {
     let mut out = Vec::new();
-    let per3 = (state.wounds / 3) as i32;
+    let per3 = (state.wounds / 3).min(1000) as i32;
     if per3 > 0 {
         out.push((
             format!("{} wounds: -1 per 3 (X casualties)", state.wounds),
