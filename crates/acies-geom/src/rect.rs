@@ -161,6 +161,68 @@ pub struct EdgeContact {
     pub segment: Segment,
 }
 
+/// A card reduced to what the inner loops need: centre, unit right and forward axes, half
+/// extents.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Frame {
+    pub c: Vec2,
+    pub r: Vec2,
+    pub f: Vec2,
+    pub h: Vec2,
+}
+
+impl Frame {
+    /// Half the length of the card's shadow on the unit axis `n`.
+    #[inline]
+    pub fn radius_along(&self, n: Vec2) -> f64 {
+        self.h.x * self.r.dot(n).abs() + self.h.y * self.f.dot(n).abs()
+    }
+
+    /// Corners front-left, front-right, rear-right, rear-left.
+    #[inline]
+    pub fn corners(&self) -> [Vec2; 4] {
+        let r = self.r * self.h.x;
+        let f = self.f * self.h.y;
+        let c = self.c;
+        [c - r + f, c + r + f, c + r - f, c - r - f]
+    }
+
+    /// The frame turned about `pivot` by the angle whose sine and cosine are given.
+    #[inline]
+    pub fn rotated_about(&self, pivot: Vec2, sin: f64, cos: f64) -> Frame {
+        Frame {
+            c: pivot + (self.c - pivot).rotate_sc(sin, cos),
+            r: self.r.rotate_sc(sin, cos),
+            f: self.f.rotate_sc(sin, cos),
+            h: self.h,
+        }
+    }
+
+    /// Distance from `p` to the card (0 inside).
+    #[inline]
+    pub fn distance_to_point(&self, p: Vec2) -> f64 {
+        let d = p - self.c;
+        let dx = (d.dot(self.r).abs() - self.h.x).max(0.0);
+        let dy = (d.dot(self.f).abs() - self.h.y).max(0.0);
+        dx.hypot(dy)
+    }
+
+    /// SAT depth, see [`OrientedRect::penetration`].
+    #[inline]
+    pub fn penetration(&self, o: &Frame) -> f64 {
+        let mut depth = f64::INFINITY;
+        for n in [self.r, self.f, o.r, o.f] {
+            let reach = self.radius_along(n) + o.radius_along(n);
+            let gap = (o.c - self.c).dot(n).abs();
+            let overlap = (reach - gap)
+                .min(2.0 * self.radius_along(n))
+                .min(2.0 * o.radius_along(n));
+            depth = depth.min(overlap);
+        }
+        depth
+    }
+}
+
 /// A card: a rectangle of `width` (along the front edge) by `depth` at a [`Pose`].
 ///
 /// Corners are always listed front-left, front-right, rear-right, rear-left (clockwise seen from
@@ -213,11 +275,7 @@ impl OrientedRect {
 
     /// Corners front-left, front-right, rear-right, rear-left (clockwise from above).
     pub fn corners(&self) -> [Vec2; 4] {
-        let h = self.half_extents();
-        let r = self.pose.right() * h.x;
-        let f = self.pose.forward() * h.y;
-        let c = self.pose.centre;
-        [c - r + f, c + r + f, c + r - f, c - r - f]
+        self.frame().corners()
     }
 
     /// One corner.
@@ -268,16 +326,11 @@ impl OrientedRect {
 
     /// Bounding box.
     pub fn aabb(&self) -> Aabb {
-        let h = self.half_extents();
-        let r = self.pose.right();
-        let f = self.pose.forward();
-        let ext = Vec2::new(
-            h.x * r.x.abs() + h.y * f.x.abs(),
-            h.x * r.y.abs() + h.y * f.y.abs(),
-        );
+        let fr = self.frame();
+        let ext = Vec2::new(fr.radius_along(Vec2::X), fr.radius_along(Vec2::Y));
         Aabb {
-            min: self.pose.centre - ext,
-            max: self.pose.centre + ext,
+            min: fr.c - ext,
+            max: fr.c + ext,
         }
     }
 
@@ -364,39 +417,26 @@ impl OrientedRect {
 
     /// Distance from `p` to the card (0 inside or on it).
     pub fn distance_to_point(&self, p: Vec2) -> f64 {
-        let l = self.to_local(p);
-        let h = self.half_extents();
-        let dx = (l.x.abs() - h.x).max(0.0);
-        let dy = (l.y.abs() - h.y).max(0.0);
-        dx.hypot(dy)
+        self.frame().distance_to_point(p)
     }
 
-    /// Interval of the card projected on the unit axis `n`.
+    /// Centre, unit axes and half extents, for the inner loops (one sine and cosine).
     #[inline]
-    fn project(&self, n: Vec2) -> (f64, f64) {
-        let h = self.half_extents();
-        let c = self.pose.centre.dot(n);
-        let r = h.x * self.pose.right().dot(n).abs() + h.y * self.pose.forward().dot(n).abs();
-        (c - r, c + r)
+    pub(crate) fn frame(&self) -> Frame {
+        let (s, c) = self.pose.heading.sin_cos();
+        Frame {
+            c: self.pose.centre,
+            r: Vec2::new(c, s),
+            f: Vec2::new(-s, c),
+            h: self.half_extents(),
+        }
     }
 
     /// Signed interpenetration depth (separating axis theorem on the four edge normals):
     /// positive = how far the cards interpenetrate (the shortest push that separates them),
     /// zero = touching, negative = separated by at least that much.
     pub fn penetration(&self, o: &OrientedRect) -> f64 {
-        let axes = [
-            self.pose.right(),
-            self.pose.forward(),
-            o.pose.right(),
-            o.pose.forward(),
-        ];
-        let mut depth = f64::INFINITY;
-        for n in axes {
-            let (a0, a1) = self.project(n);
-            let (b0, b1) = o.project(n);
-            depth = depth.min(a1.min(b1) - a0.max(b0));
-        }
-        depth
+        self.frame().penetration(&o.frame())
     }
 
     /// True when the cards interpenetrate deeper than [`EPS`]. Cards in base contact (sharing
@@ -412,12 +452,13 @@ impl OrientedRect {
 
     /// Distance between the cards: 0 when they touch or overlap.
     pub fn distance(&self, o: &OrientedRect) -> f64 {
-        if self.penetration(o) >= 0.0 {
+        let (fa, fb) = (self.frame(), o.frame());
+        if fa.penetration(&fb) >= 0.0 {
             return 0.0;
         }
         // Separated convex polygons: the distance is reached at a vertex of one of them.
-        let mine = self.corners().into_iter().map(|c| o.distance_to_point(c));
-        let theirs = o.corners().into_iter().map(|c| self.distance_to_point(c));
+        let mine = fa.corners().into_iter().map(|c| fb.distance_to_point(c));
+        let theirs = fb.corners().into_iter().map(|c| fa.distance_to_point(c));
         mine.chain(theirs).fold(f64::INFINITY, f64::min)
     }
 

@@ -24,7 +24,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Aabb, Arc, ConvexPolygon, Corner, EPS, OrientedRect, Vec2};
+use crate::{Aabb, Arc, ConvexPolygon, Corner, EPS, OrientedRect, Segment, Vec2};
 
 /// One primitive movement of a card.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -101,31 +101,20 @@ impl Motion {
 }
 
 /// The area a card covers during one motion, ready to be tested against many obstacles.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SweptShape {
     start: OrientedRect,
     motion: Motion,
     aabb: Aabb,
-    hull: Option<ConvexPolygon>,
 }
 
 impl SweptShape {
     /// The sweep of `start` through `motion`.
     pub fn new(start: OrientedRect, motion: Motion) -> SweptShape {
-        let hull = match motion {
-            Motion::Translate(_) => Some(ConvexPolygon::hull(
-                start
-                    .corners()
-                    .into_iter()
-                    .chain(motion.end(&start).corners()),
-            )),
-            Motion::Rotate { .. } => None,
-        };
         SweptShape {
             start,
             motion,
             aabb: motion.swept_aabb(&start),
-            hull,
         }
     }
 
@@ -151,8 +140,13 @@ impl SweptShape {
 
     /// For a translation, the swept area itself: the convex hull of the start and end cards.
     /// `None` for a rotation, whose swept area has circular sides.
-    pub fn hull(&self) -> Option<&ConvexPolygon> {
-        self.hull.as_ref()
+    pub fn hull(&self) -> Option<ConvexPolygon> {
+        match self.motion {
+            Motion::Translate(_) => Some(ConvexPolygon::hull(
+                self.start.corners().into_iter().chain(self.end().corners()),
+            )),
+            Motion::Rotate { .. } => None,
+        }
     }
 
     /// First fraction of the motion at which the card starts to interpenetrate `obstacle`
@@ -222,25 +216,19 @@ where
 
 /// SAT with time intervals along a straight slide (see the module docs).
 fn translation_hit(a: &OrientedRect, delta: Vec2, b: &OrientedRect) -> Option<f64> {
-    let axes = [
-        a.pose.right(),
-        a.pose.forward(),
-        b.pose.right(),
-        b.pose.forward(),
-    ];
+    let (fa, fb) = (a.frame(), b.frame());
     // {t : depth(t) > EPS} = (pen_lo, pen_hi); the contact starts at contact_lo.
     let mut pen_lo: f64 = 0.0;
     let mut pen_hi: f64 = 1.0;
     let mut contact_lo: f64 = 0.0;
-    let (ha, hb) = (a.half_extents(), b.half_extents());
-    for n in axes {
-        let ra = ha.x * a.pose.right().dot(n).abs() + ha.y * a.pose.forward().dot(n).abs();
-        let rb = hb.x * b.pose.right().dot(n).abs() + hb.y * b.pose.forward().dot(n).abs();
+    for n in [fa.r, fa.f, fb.r, fb.f] {
+        let ra = fa.radius_along(n);
+        let rb = fb.radius_along(n);
         if 2.0 * ra <= EPS || 2.0 * rb <= EPS {
             return None;
         }
-        let ca = a.pose.centre.dot(n);
-        let cb = b.pose.centre.dot(n);
+        let ca = fa.c.dot(n);
+        let cb = fb.c.dot(n);
         let s = delta.dot(n);
         // overlap(t) = min(2ra, 2rb, (ca + ra + s t) − (cb − rb), (cb + rb) − (ca − ra + s t))
         for (c, k) in [(ca + ra - cb + rb, s), (cb + rb - ca + ra, -s)] {
@@ -259,24 +247,39 @@ fn translation_hit(a: &OrientedRect, delta: Vec2, b: &OrientedRect) -> Option<f6
     (pen_lo < pen_hi).then_some(contact_lo.clamp(0.0, 1.0))
 }
 
+/// The four edges of a corner list in [`OrientedRect::edges`] order.
+fn edges_of(c: &[Vec2; 4]) -> [Segment; 4] {
+    [
+        Segment::new(c[0], c[1]),
+        Segment::new(c[1], c[2]),
+        Segment::new(c[2], c[3]),
+        Segment::new(c[3], c[0]),
+    ]
+}
+
 /// Event-split exact test for a turn about a pivot (see the module docs).
 fn rotation_hit(a: &OrientedRect, pivot: Vec2, angle: f64, b: &OrientedRect) -> Option<f64> {
-    let depth_at = |t: f64| a.rotated_about(pivot, angle * t).penetration(b);
+    let (fa, fb) = (a.frame(), b.frame());
+    let depth_at = |t: f64| {
+        let (s, c) = (angle * t).sin_cos();
+        fa.rotated_about(pivot, s, c).penetration(&fb)
+    };
     if angle == 0.0 {
         return (depth_at(0.0) > EPS).then_some(0.0);
     }
+    let a_corners = fa.corners();
+    let b_corners = fb.corners();
+    let (a_edges, b_edges) = (edges_of(&a_corners), edges_of(&b_corners));
     let mut events: Vec<f64> = Vec::with_capacity(24);
     events.push(0.0);
     events.push(1.0);
-    let b_edges = b.edges();
-    for v in a.corners() {
+    for v in a_corners {
         let arc = Arc::new(pivot, v, angle);
         for e in &b_edges {
             arc.intersect_segment_into(e, &mut events);
         }
     }
-    let a_edges = a.edges();
-    for w in b.corners() {
+    for w in b_corners {
         let arc = Arc::new(pivot, w, -angle);
         for e in &a_edges {
             arc.intersect_segment_into(e, &mut events);
@@ -286,8 +289,7 @@ fn rotation_hit(a: &OrientedRect, pivot: Vec2, angle: f64, b: &OrientedRect) -> 
     events.dedup_by(|x, y| (*x - *y).abs() <= 1e-12);
     // Piece length below which no overlap deeper than EPS can arise: the fastest point of the
     // card moves at most (distance from pivot) × |angle| per unit of t.
-    let reach = a
-        .corners()
+    let reach = a_corners
         .into_iter()
         .map(|c| c.distance(pivot))
         .fold(0.0, f64::max);

@@ -73,8 +73,16 @@ fn sampled_depths(a: &OrientedRect, m: &Motion, b: &OrientedRect, n: usize) -> V
         .collect()
 }
 
+/// 256 cases by default; `PROPTEST_CASES=N` for a longer hunt.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(256)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
 
     #[test]
     fn motions_preserve_the_card(r in rect(), moves in prop::collection::vec((vec2(20.0), corner(), -TAU..TAU, -TAU..TAU), 1..6)) {
@@ -214,8 +222,13 @@ proptest! {
                 }
                 let at = m.apply(&a, t).penetration(&b);
                 prop_assert!(at.abs() < 1e-7 || (t == 0.0 && at > 0.0), "not in contact at the hit: {at}");
-                let later = samples.iter().filter(|(ts, _)| *ts >= t).map(|(_, d)| *d).fold(f64::NEG_INFINITY, f64::max);
-                prop_assert!(later >= -1e-9, "no overlap after the hit at {t}");
+                // The overlap that follows can be a brief clip of two corners: look closely.
+                let end = (t + 0.02).min(1.0);
+                let later = (0..=20_000)
+                    .map(|k| m.apply(&a, t + (end - t) * k as f64 / 20_000.0).penetration(&b))
+                    .chain(samples.iter().filter(|(ts, _)| *ts >= t).map(|(_, d)| *d))
+                    .fold(f64::NEG_INFINITY, f64::max);
+                prop_assert!(later > 0.0, "no overlap after the hit at {t}");
                 if let Some(ts) = clear_hit {
                     prop_assert!(t <= ts + 1e-12);
                 }
