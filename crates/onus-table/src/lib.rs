@@ -16,6 +16,8 @@
 
 pub mod contact;
 pub mod error;
+pub mod movement;
+pub mod skirmish;
 pub mod table;
 pub mod unit;
 
@@ -27,11 +29,16 @@ pub use contact::{
     direct_contacts,
 };
 pub use error::TableError;
+pub use movement::{
+    Allowance, ChargeBar, MoveOrder, MovementType, Pivot, PricedMove, PricedStep, Reduction, Step,
+};
 pub use table::{EnvelopChoice, EnvelopOptions, Obstacle, ObstacleKind, Table, TableEdge};
 pub use unit::{
     CardSize, Flank, FrontSlot, MARKER_DEPTH, Part, Piece, SectionId, Stack, TableUnit, TurnState,
     UnitId, card_rect, enveloping_marker_rect, extended_marker_rect, footprint_at, section_segment,
 };
 
+#[cfg(test)]
+mod props;
 #[cfg(test)]
 mod rulebook;

@@ -1,3 +1,4 @@
 //! The rulebook's worked examples, one test each, named after the section they come from.
 
 mod contacts;
+mod movement;

@@ -1,0 +1,1107 @@
+//! Movement as explicit actions, validated and priced (VII-2 "Movement phase", VII-2.A
+//! "Types of movement", VII-2.B "Special maneuvers", VIII, IX).
+//!
+//! A move is a list of primitive [`Step`]s. [`Table::check_move`] walks them on the card as it
+//! stands, applies the rules of each maneuver (what it costs, whether it reduces movement,
+//! whether the unit may still charge or shoot), sweeps the card and its markers along the path
+//! against every other unit, and returns either the [`PricedMove`] (end pose, cost, budget,
+//! consequences) or the [`TableError`] naming the rule that forbids it.
+
+use std::collections::BTreeSet;
+use std::f64::consts::FRAC_PI_2;
+
+use acies_geom::{Corner, Motion, OrientedRect, Pose, SweptShape, Vec2};
+use onus_model::{Ability, Formation, UnitKind, UnitState};
+use serde::{Deserialize, Serialize};
+
+use crate::contact::direct_contacts;
+use crate::error::TableError;
+use crate::table::{Obstacle, ObstacleKind, Table};
+use crate::unit::{Flank, Stack, TableUnit, UnitId, card_rect, footprint_at};
+
+/// The front corner a regular rotation turns about (VII-2.A "Regular movement": the unit
+/// rotates forward, so about a front corner).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Pivot {
+    /// Turns the unit to its left (counter-clockwise).
+    FrontLeft,
+    /// Turns the unit to its right (clockwise).
+    FrontRight,
+}
+
+impl Pivot {
+    pub fn corner(self) -> Corner {
+        match self {
+            Pivot::FrontLeft => Corner::FrontLeft,
+            Pivot::FrontRight => Corner::FrontRight,
+        }
+    }
+
+    /// Sign of the table rotation (counter-clockwise positive) that swings the card forward.
+    pub fn sign(self) -> f64 {
+        match self {
+            Pivot::FrontLeft => 1.0,
+            Pivot::FrontRight => -1.0,
+        }
+    }
+}
+
+/// One primitive action of a move.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Step {
+    /// Straight ahead, DU (VII-2.A).
+    Advance(f64),
+    /// Rotate forward about a front corner by `angle` radians, 0 < angle ≤ π/2; 1 DU
+    /// (VII-2.A "Regular movement").
+    Wheel { pivot: Pivot, angle: f64 },
+    /// Move in any direction keeping the orientation: `right` and `forward` DU in the card's
+    /// frame (VII-2.B "Movement in all directions").
+    Slide { right: f64, forward: f64 },
+    /// Free rotation about the centre, radians, counter-clockwise positive (VII-2.B "Free
+    /// rotation").
+    Turn(f64),
+    /// Place an extended-formation marker (VII-2.B "Extending or reducing a formation").
+    Extend(Flank),
+    /// Remove an extended-formation marker.
+    Reduce(Flank),
+    /// Adopt a special formation, or change to it (VII-2.B "Adopting or changing a special
+    /// formation", VIII).
+    Adopt(Formation),
+    /// Undo the special formation.
+    Undo,
+}
+
+impl Step {
+    /// Rotation about the front-left corner by `deg` degrees (turning left).
+    pub fn wheel_left(deg: f64) -> Step {
+        Step::Wheel {
+            pivot: Pivot::FrontLeft,
+            angle: deg.to_radians(),
+        }
+    }
+
+    /// Rotation about the front-right corner by `deg` degrees (turning right).
+    pub fn wheel_right(deg: f64) -> Step {
+        Step::Wheel {
+            pivot: Pivot::FrontRight,
+            angle: deg.to_radians(),
+        }
+    }
+
+    /// Free rotation by `deg` degrees, counter-clockwise (to the left) positive.
+    pub fn turn_deg(deg: f64) -> Step {
+        Step::Turn(deg.to_radians())
+    }
+
+    /// A step that moves the card across the table (the movement proper, as opposed to the
+    /// special maneuvers done before or after it).
+    pub fn is_movement(&self) -> bool {
+        matches!(
+            self,
+            Step::Advance(_) | Step::Wheel { .. } | Step::Slide { .. }
+        )
+    }
+}
+
+/// What the player declares for a move.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MoveOrder {
+    pub steps: Vec<Step>,
+    /// Forced march: double movement, no charge nor shooting (VII-2.A).
+    pub forced_march: bool,
+    /// The unit means to shoot in the Ranged Attack Phase: reduced movement unless skirmishers
+    /// (VII-2.B "Performing a ranged attack").
+    pub will_shoot: bool,
+    /// A stacked complementary unit leaves its partner (IX).
+    pub separate: bool,
+}
+
+impl MoveOrder {
+    pub fn new(steps: Vec<Step>) -> MoveOrder {
+        MoveOrder {
+            steps,
+            ..MoveOrder::default()
+        }
+    }
+
+    pub fn forced_march(mut self) -> MoveOrder {
+        self.forced_march = true;
+        self
+    }
+
+    pub fn to_shoot(mut self) -> MoveOrder {
+        self.will_shoot = true;
+        self
+    }
+
+    pub fn separating(mut self) -> MoveOrder {
+        self.separate = true;
+        self
+    }
+}
+
+/// The three types of movement (VII-2.A).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MovementType {
+    Regular,
+    Reduced,
+    ForcedMarch,
+}
+
+impl MovementType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MovementType::Regular => "regular movement",
+            MovementType::Reduced => "reduced movement",
+            MovementType::ForcedMarch => "forced march",
+        }
+    }
+}
+
+/// Why a move has reduced movement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Reduction {
+    /// VII-2.B "Movement in all directions".
+    AllDirections,
+    /// VII-2.B "Free rotation".
+    FreeRotation,
+    /// VII-2.B "Extending or reducing a formation".
+    ExtendOrReduce,
+    /// VII-2.B "Adopting or changing a special formation".
+    AdoptFormation,
+    /// Moving in phalanx or wall of shields (VIII).
+    SlowFormation,
+    /// VII-2.B "Performing a ranged attack".
+    ToShoot,
+    /// VII-1 "Activating broken units": reorganized this turn.
+    Rallied,
+}
+
+/// One step with its price and where it leaves the card.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PricedStep {
+    pub step: Step,
+    /// DU spent.
+    pub cost: f64,
+    /// The card's pose after the step.
+    pub end: Pose,
+}
+
+/// Why a unit may not charge after this move, with the rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ChargeBar {
+    pub reason: &'static str,
+    pub rule: &'static str,
+}
+
+/// A validated move: what it costs, where it ends, and what follows from it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PricedMove {
+    pub unit: UnitId,
+    pub kind: MovementType,
+    /// Why the movement is reduced (empty unless `kind` is `Reduced`).
+    pub reduced_by: Vec<Reduction>,
+    /// DU available for this move (athletes' +1 DU for a charge included when it applies).
+    pub budget: f64,
+    /// DU spent.
+    pub cost: f64,
+    pub steps: Vec<PricedStep>,
+    pub start: Pose,
+    pub end: Pose,
+    /// The unit's markers after the move (extended markers, formation, marching).
+    pub state: UnitState,
+    /// `None` when the unit may charge with this move; otherwise why not.
+    pub charge_bar: Option<ChargeBar>,
+    /// The unit may still shoot this turn (VII-2.B "Performing a ranged attack").
+    pub may_shoot: bool,
+    /// The card moved or turned (accuracy and artillery care, IX, VII-3).
+    pub moved: bool,
+    /// Friendly units crossed, in the order crossed (VII-2 "Moving through units").
+    pub crossed: Vec<UnitId>,
+    /// Friendly units broken because a broken or fleeing unit crossed them.
+    pub breaks: Vec<UnitId>,
+    /// The moving unit breaks because it crossed a broken unit.
+    pub mover_breaks: bool,
+    /// Activated friends, not yet moved, that the unit ends overlapping: they must leave
+    /// before the end of the Movement Phase (VII-2 "Overlapping").
+    pub provisional: Vec<UnitId>,
+    /// Enemies in frontal contact at the end: only a charge may end so (VII-2.C).
+    pub enemy_contacts: Vec<UnitId>,
+    /// The stacked partner moving along (IX "Complementary units").
+    pub carries: Option<UnitId>,
+}
+
+/// Where a move is checked: the Movement Phase, or the skirmishers phase with what is left.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum MovePhase {
+    Movement,
+    Skirmishers { allowance: f64 },
+}
+
+/// Options of a path check used by charges.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct PathOptions {
+    pub phase: MovePhase,
+    /// The move is a charge: athletes add 1 DU (IX).
+    pub charging: bool,
+    /// A brash unit charges on its own, activated or not (IX "Brash").
+    pub brash: bool,
+}
+
+impl Default for PathOptions {
+    fn default() -> Self {
+        PathOptions {
+            phase: MovePhase::Movement,
+            charging: false,
+            brash: false,
+        }
+    }
+}
+
+/// The first time the moving card (or one of its markers) runs into an obstacle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Encounter {
+    pub owner: UnitId,
+    pub kind: ObstacleKind,
+    /// Index of the motion.
+    pub step: usize,
+    pub t: f64,
+    /// The card's pose at first contact.
+    pub stop: Pose,
+}
+
+/// A card's path as table motions, with the extended markers carried on each.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Track {
+    pub size: crate::unit::CardSize,
+    /// Pose at the start of each motion, then the end pose.
+    pub poses: Vec<Pose>,
+    pub motions: Vec<Motion>,
+    /// Extended markers (left, right) during each motion.
+    pub markers: Vec<(bool, bool)>,
+    /// Index of the order step each motion comes from.
+    pub from_step: Vec<usize>,
+}
+
+impl Track {
+    pub fn new(size: crate::unit::CardSize, start: Pose) -> Track {
+        Track {
+            size,
+            poses: vec![start],
+            motions: Vec::new(),
+            markers: Vec::new(),
+            from_step: Vec::new(),
+        }
+    }
+
+    pub fn end(&self) -> Pose {
+        self.poses.last().copied().unwrap_or_default()
+    }
+
+    pub fn push(&mut self, motion: Motion, markers: (bool, bool), step: usize) {
+        let start = self.end();
+        let end = motion.end(&card_rect(start, self.size)).pose;
+        self.motions.push(motion);
+        self.markers.push(markers);
+        self.from_step.push(step);
+        self.poses.push(end);
+    }
+
+    /// The card's pose at fraction `t` of motion `i`.
+    pub fn pose_at(&self, i: usize, t: f64) -> Pose {
+        match (self.poses.get(i), self.motions.get(i)) {
+            (Some(p), Some(m)) => m.apply(&card_rect(*p, self.size), t).pose,
+            _ => self.end(),
+        }
+    }
+
+    /// First encounter with each obstacle rectangle, sorted by time along the path.
+    pub fn encounters(&self, obstacles: &[Obstacle]) -> Vec<Encounter> {
+        let mut out: Vec<Encounter> = Vec::new();
+        let mut seen: BTreeSet<usize> = BTreeSet::new();
+        for (i, motion) in self.motions.iter().enumerate() {
+            let (l, r) = self.markers.get(i).copied().unwrap_or((false, false));
+            let shapes: Vec<SweptShape> = footprint_at(self.poses[i], self.size, l, r)
+                .into_iter()
+                .map(|(_, piece)| SweptShape::new(piece, *motion))
+                .collect();
+            for (k, o) in obstacles.iter().enumerate() {
+                if seen.contains(&k) {
+                    continue;
+                }
+                let t = shapes
+                    .iter()
+                    .filter_map(|s| s.first_hit(&o.rect))
+                    .fold(f64::INFINITY, f64::min);
+                if t.is_finite() {
+                    seen.insert(k);
+                    out.push(Encounter {
+                        owner: o.owner,
+                        kind: o.kind,
+                        step: i,
+                        t,
+                        stop: self.pose_at(i, t),
+                    });
+                }
+            }
+        }
+        out.sort_by(|a, b| a.step.cmp(&b.step).then(a.t.total_cmp(&b.t)));
+        out
+    }
+
+    /// Whether every piece stays on the table along the whole path.
+    pub fn stays_on(&self, table: &Table) -> bool {
+        self.motions.iter().enumerate().all(|(i, m)| {
+            let (l, r) = self.markers.get(i).copied().unwrap_or((false, false));
+            footprint_at(self.poses[i], self.size, l, r)
+                .iter()
+                .all(|(_, piece)| {
+                    let b = m.swept_aabb(piece);
+                    b.min.x >= -acies_geom::EPS
+                        && b.min.y >= -acies_geom::EPS
+                        && b.max.x <= table.width + acies_geom::EPS
+                        && b.max.y <= table.depth + acies_geom::EPS
+                })
+        })
+    }
+}
+
+/// The table motion of a movement step or free rotation, on the card at `pose`.
+pub(crate) fn motion_of(step: &Step, pose: Pose, size: crate::unit::CardSize) -> Option<Motion> {
+    let rect = card_rect(pose, size);
+    match *step {
+        Step::Advance(d) => Some(Motion::Translate(pose.forward() * d)),
+        Step::Wheel { pivot, angle } => Some(Motion::rotate_about_corner(
+            &rect,
+            pivot.corner(),
+            pivot.sign() * angle,
+        )),
+        Step::Slide { right, forward } => Some(Motion::Translate(
+            pose.dir_to_world(Vec2::new(right, forward)),
+        )),
+        Step::Turn(a) => Some(Motion::rotate_about_centre(&rect, a)),
+        _ => None,
+    }
+}
+
+/// Special formations that slow the unit down while active (VIII: wall of shields, phalanx).
+fn slow(f: Option<Formation>) -> bool {
+    matches!(f, Some(Formation::Phalanx | Formation::WallOfShields))
+}
+
+/// Adopting these does not reduce movement: bravery (VIII "both to activate or deactivate
+/// ... without reduced movement"), arrowhead ("it can be activated during a regular
+/// movement") and diamond (same characteristics as arrowhead).
+fn adopts_freely(f: Formation) -> bool {
+    matches!(
+        f,
+        Formation::Bravery | Formation::Arrowhead | Formation::Diamond
+    )
+}
+
+/// Base movement of a unit (IX "Complementary units": a stacked main unit has 1 extra DU).
+pub(crate) fn base_movement(u: &TableUnit, separate: bool) -> f64 {
+    let stacked = matches!(u.stack, Some(Stack::MainOver(_))) && !separate;
+    u.card.movement + if stacked { 1.0 } else { 0.0 }
+}
+
+const FORBID_IN_FORMATION: &str = "units in a special formation (blue marker) cannot do it";
+
+impl Table {
+    /// Validates and prices a move of `unit` in the Movement Phase (VII-2). The table is not
+    /// changed; apply the result with [`Table::apply_move`].
+    pub fn check_move(&self, unit: UnitId, order: &MoveOrder) -> Result<PricedMove, TableError> {
+        self.check_path(unit, order, PathOptions::default())
+    }
+
+    pub(crate) fn check_path(
+        &self,
+        unit: UnitId,
+        order: &MoveOrder,
+        opts: PathOptions,
+    ) -> Result<PricedMove, TableError> {
+        let u = self.unit(unit)?;
+        let stacked_partner = u.stack.map(|s| s.partner());
+        let main_activated = match u.stack {
+            Some(Stack::AuxiliaryUnder(m)) => self.unit(m).is_ok_and(|m| m.turn.activated),
+            _ => false,
+        };
+        if !(u.turn.activated || opts.brash || main_activated) {
+            return Err(TableError::NotActivated { unit });
+        }
+        if u.state.fleeing {
+            return Err(TableError::Fleeing { unit });
+        }
+        if self.is_engaged(unit) {
+            return Err(TableError::Engaged { unit });
+        }
+        if matches!(opts.phase, MovePhase::Movement) && u.turn.moved {
+            return Err(TableError::NotPossible {
+                unit,
+                reason: "the unit has already moved this phase",
+                rule: "VII-2 Movement phase",
+            });
+        }
+        let skirm = u.has(Ability::Skirmishers);
+        let maneuverable = u.has(Ability::Maneuverable);
+        let separate = order.separate && stacked_partner.is_some();
+        // An auxiliary unit moving on its own leaves the stack (IX).
+        let separate = separate || matches!(u.stack, Some(Stack::AuxiliaryUnder(_)));
+
+        let mut state = u.state.clone();
+        let mut track = Track::new(u.size, u.pose);
+        let mut priced: Vec<PricedStep> = Vec::with_capacity(order.steps.len());
+        let mut reductions: BTreeSet<Reduction> = BTreeSet::new();
+        let mut bar: Option<ChargeBar> = None;
+        let mut no_shoot = false;
+        let mut wheel_pivot: Option<Pivot> = None;
+        let mut free_turn_used = false;
+        let mut cost = 0.0;
+        let mut moved = false;
+        let mut slow_while_moving = false;
+        let mut in_formation_while_moving = false;
+
+        let first_move = order.steps.iter().position(Step::is_movement);
+        let last_move = order.steps.iter().rposition(Step::is_movement);
+        let mid = |i: usize| match (first_move, last_move) {
+            (Some(f), Some(l)) => i > f && i < l,
+            _ => false,
+        };
+        let set_bar = |bar: &mut Option<ChargeBar>, reason, rule| {
+            if bar.is_none() {
+                *bar = Some(ChargeBar { reason, rule });
+            }
+        };
+
+        for (i, step) in order.steps.iter().enumerate() {
+            let mut step_cost = 0.0;
+            let bad = |reason, rule| TableError::BadStep {
+                index: i,
+                reason,
+                rule,
+            };
+            match *step {
+                Step::Advance(d) => {
+                    if !d.is_finite() || d < 0.0 {
+                        return Err(bad(
+                            "an advance goes straight ahead; moving backwards is a movement in all directions",
+                            "VII-2.A Regular movement",
+                        ));
+                    }
+                    step_cost = d;
+                }
+                Step::Wheel { pivot, angle } => {
+                    if !angle.is_finite() || angle <= 0.0 || angle > FRAC_PI_2 + 1e-9 {
+                        return Err(bad(
+                            "a rotation turns forward by more than 0° and at most 90°",
+                            "VII-2.A Regular movement",
+                        ));
+                    }
+                    if wheel_pivot.is_some_and(|p| p != pivot) {
+                        return Err(TableError::Zigzag { index: i });
+                    }
+                    wheel_pivot = Some(pivot);
+                    step_cost = 1.0;
+                }
+                Step::Slide { right, forward } => {
+                    if !(right.is_finite() && forward.is_finite()) {
+                        return Err(bad(
+                            "not a displacement",
+                            "VII-2.B Movement in all directions",
+                        ));
+                    }
+                    if state.formation.is_some() {
+                        return Err(TableError::ManeuverForbidden {
+                            what: "movement in all directions",
+                            reason: FORBID_IN_FORMATION,
+                            rule: "VII-2.B Movement in all directions",
+                        });
+                    }
+                    step_cost = right.hypot(forward);
+                    if !skirm {
+                        reductions.insert(Reduction::AllDirections);
+                    }
+                    set_bar(
+                        &mut bar,
+                        "movement in all directions cannot end in a charge, not even for skirmishers",
+                        "VII-2.B Movement in all directions",
+                    );
+                }
+                Step::Turn(a) => {
+                    if !a.is_finite() {
+                        return Err(bad("not an angle", "VII-2.B Free rotation"));
+                    }
+                    if state.formation == Some(Formation::Square) {
+                        return Err(TableError::ManeuverForbidden {
+                            what: "free rotation",
+                            reason: "a unit in square cannot move",
+                            rule: "VIII Square",
+                        });
+                    }
+                    let diamond_free =
+                        state.formation == Some(Formation::Diamond) && !free_turn_used;
+                    if diamond_free {
+                        free_turn_used = true;
+                    } else if skirm {
+                        step_cost = 1.0;
+                    } else {
+                        reductions.insert(Reduction::FreeRotation);
+                        if mid(i) {
+                            return Err(TableError::ManeuverMidMove { index: i });
+                        }
+                    }
+                }
+                Step::Extend(f) | Step::Reduce(f) => {
+                    let extend = matches!(step, Step::Extend(_));
+                    let what = if extend {
+                        "extending a formation"
+                    } else {
+                        "reducing a formation"
+                    };
+                    if state.formation.is_some() {
+                        return Err(TableError::ManeuverForbidden {
+                            what,
+                            reason: FORBID_IN_FORMATION,
+                            rule: "VII-2.B Extending or reducing a formation",
+                        });
+                    }
+                    let on = match f {
+                        Flank::Left => state.extended_left,
+                        Flank::Right => state.extended_right,
+                    };
+                    if on == extend {
+                        return Err(bad(
+                            if extend {
+                                "that end of the front line is already extended"
+                            } else {
+                                "there is no extended marker on that end"
+                            },
+                            "VII-2.B Extending or reducing a formation",
+                        ));
+                    }
+                    match f {
+                        Flank::Left => state.extended_left = extend,
+                        Flank::Right => state.extended_right = extend,
+                    }
+                    if !(skirm || maneuverable) {
+                        reductions.insert(Reduction::ExtendOrReduce);
+                        set_bar(
+                            &mut bar,
+                            "extending or reducing a formation prevents charging (except skirmishers and maneuverable units)",
+                            "VII-2.B Extending or reducing a formation",
+                        );
+                    }
+                    if mid(i) && !skirm {
+                        return Err(TableError::ManeuverMidMove { index: i });
+                    }
+                }
+                Step::Adopt(f) => {
+                    if !u.card.can_form(f) {
+                        return Err(TableError::ManeuverForbidden {
+                            what: "adopting a special formation",
+                            reason: "the card does not have this formation",
+                            rule: "VIII Special formations",
+                        });
+                    }
+                    if state.formation == Some(f) {
+                        return Err(bad(
+                            "the unit is already in this formation",
+                            "VII-2.B Adopting or changing a special formation",
+                        ));
+                    }
+                    if state.extended_left || state.extended_right {
+                        return Err(TableError::ManeuverForbidden {
+                            what: "adopting a special formation",
+                            reason: "an extended unit cannot be in a special formation; reduce it first",
+                            rule: "VII-2.B Extending or reducing a formation",
+                        });
+                    }
+                    if mid(i) {
+                        return Err(TableError::ManeuverMidMove { index: i });
+                    }
+                    state.formation = Some(f);
+                    if !(skirm || maneuverable || adopts_freely(f)) {
+                        reductions.insert(Reduction::AdoptFormation);
+                    }
+                    if f != Formation::Bravery {
+                        no_shoot = true;
+                    }
+                }
+                Step::Undo => {
+                    if state.formation.is_none() {
+                        return Err(bad(
+                            "the unit has no special formation to undo",
+                            "VII-2.B Adopting or changing a special formation",
+                        ));
+                    }
+                    if mid(i) {
+                        return Err(TableError::ManeuverMidMove { index: i });
+                    }
+                    // Ruling (VIII): "in subsequent turns it can be deactivated and perform
+                    // regular movement": undoing a formation does not reduce movement.
+                    state.formation = None;
+                }
+            }
+            if step.is_movement() || matches!(step, Step::Turn(_)) {
+                if state.formation == Some(Formation::Square) {
+                    return Err(TableError::ManeuverForbidden {
+                        what: "moving",
+                        reason: "a unit in square cannot move",
+                        rule: "VIII Square",
+                    });
+                }
+                if step.is_movement() {
+                    slow_while_moving |= slow(state.formation);
+                    in_formation_while_moving |= state.formation.is_some();
+                }
+                if let Some(m) = motion_of(step, track.end(), u.size) {
+                    let nonzero = match m {
+                        Motion::Translate(d) => d.length() > 0.0,
+                        Motion::Rotate { angle, .. } => angle != 0.0,
+                    };
+                    moved |= nonzero;
+                    track.push(m, (state.extended_left, state.extended_right), i);
+                }
+            } else if let Step::Extend(f) = *step {
+                // The marker needs room where it is placed.
+                let m = crate::unit::extended_marker_rect(track.end(), u.size, f);
+                if !self.contains_rect(&m) {
+                    return Err(TableError::OffTable { unit });
+                }
+                if let Some(o) = self
+                    .obstacles(&[unit])
+                    .iter()
+                    .find(|o| Some(o.owner) != stacked_partner && m.overlaps(&o.rect))
+                {
+                    return Err(TableError::Overlap {
+                        unit,
+                        other: o.owner,
+                    });
+                }
+            }
+            cost += step_cost;
+            priced.push(PricedStep {
+                step: *step,
+                cost: step_cost,
+                end: track.end(),
+            });
+        }
+        if slow_while_moving {
+            reductions.insert(Reduction::SlowFormation);
+        }
+        if u.turn.rallied {
+            reductions.insert(Reduction::Rallied);
+            set_bar(
+                &mut bar,
+                "a broken unit that reorganized this turn cannot charge",
+                "VII-1 Activating broken units",
+            );
+        }
+        let shooter = u.card.can_shoot();
+        let artillery = u.card.kind == UnitKind::Artillery;
+        if order.will_shoot {
+            if !shooter {
+                return Err(TableError::ManeuverForbidden {
+                    what: "moving to shoot",
+                    reason: "the unit has no ranged attack",
+                    rule: "VII-3 Ranged attack phase",
+                });
+            }
+            if artillery && moved {
+                return Err(TableError::ManeuverForbidden {
+                    what: "moving to shoot",
+                    reason: "onagers, ballistae and scorpiones can only shoot if they do not move",
+                    rule: "VII-2.B Performing a ranged attack",
+                });
+            }
+            if !skirm {
+                if moved {
+                    reductions.insert(Reduction::ToShoot);
+                }
+                set_bar(
+                    &mut bar,
+                    "a unit moving to shoot has reduced movement and cannot charge",
+                    "VII-2.B Performing a ranged attack",
+                );
+            }
+        }
+        if order.forced_march {
+            if in_formation_while_moving {
+                return Err(TableError::ManeuverForbidden {
+                    what: "a forced march",
+                    reason: "units in special formations cannot do a forced march unless they get rid of that formation",
+                    rule: "VII-2.A Forced march",
+                });
+            }
+            if !reductions.is_empty() {
+                return Err(TableError::ManeuverForbidden {
+                    what: "a forced march",
+                    reason: "it cannot be combined with maneuvers that reduce movement",
+                    rule: "VII-2.A Forced march",
+                });
+            }
+            if order.will_shoot {
+                return Err(TableError::ManeuverForbidden {
+                    what: "a forced march",
+                    reason: "a unit in a forced march cannot shoot",
+                    rule: "VII-2.A Forced march",
+                });
+            }
+            set_bar(
+                &mut bar,
+                "a unit in a forced march cannot charge",
+                "VII-2.A Forced march",
+            );
+        }
+        let kind = if order.forced_march {
+            MovementType::ForcedMarch
+        } else if reductions.is_empty() {
+            MovementType::Regular
+        } else {
+            MovementType::Reduced
+        };
+        // A charge with reduced movement: only in phalanx or wall of shields (VII-2.C), and
+        // after adopting a formation (VIII: "it can only make reduced movement ... and they
+        // can also charge"). Ruling: other reductions (free rotation) forbid it.
+        if kind == MovementType::Reduced {
+            let charge_ok = slow(state.formation)
+                || reductions
+                    .iter()
+                    .all(|r| matches!(r, Reduction::AdoptFormation | Reduction::SlowFormation));
+            if !charge_ok {
+                set_bar(
+                    &mut bar,
+                    "a charge must always be done with regular movement",
+                    "VII-2.C Charging",
+                );
+            }
+        }
+        let base = base_movement(u, separate);
+        let mut budget = match (opts.phase, kind) {
+            (MovePhase::Skirmishers { allowance }, _) => allowance,
+            (_, MovementType::Regular) => base,
+            (_, MovementType::Reduced) => base / 2.0,
+            (_, MovementType::ForcedMarch) => 2.0 * base,
+        };
+        if opts.charging && u.has(Ability::Athletes) {
+            // IX "Athletes": +1 DU when they charge (extraction error "100" read as 1).
+            budget += 1.0;
+        }
+        if cost > budget + 1e-9 {
+            return Err(TableError::OverBudget {
+                cost,
+                budget,
+                kind: kind.as_str(),
+            });
+        }
+
+        // Geometry: the path against everything else on the table.
+        if !track.stays_on(self) {
+            return Err(TableError::OffTable { unit });
+        }
+        let mut except = vec![unit];
+        if let (Some(p), false) = (stacked_partner, separate) {
+            except.push(p);
+        }
+        let obstacles = self.obstacles(&except);
+        let encounters = track.encounters(&obstacles);
+        let mut crossed: Vec<UnitId> = Vec::new();
+        let mut crossed_first: Vec<Encounter> = Vec::new();
+        for enc in &encounters {
+            if Some(enc.owner) == stacked_partner && separate {
+                continue;
+            }
+            let other = self.unit(enc.owner)?;
+            if other.owner != u.owner {
+                return Err(TableError::ThroughEnemy {
+                    unit,
+                    other: enc.owner,
+                    stop: enc.stop,
+                });
+            }
+            if crossed.contains(&enc.owner) {
+                continue;
+            }
+            let mover_formation = state.formation.is_some() || u.state.formation.is_some();
+            let why =
+                if matches!(enc.kind, ObstacleKind::Marker { .. }) || self.is_engaged(enc.owner) {
+                    Some("it is engaged in combat")
+                } else if other.in_formation() {
+                    Some("it is in a special formation")
+                } else if mover_formation {
+                    Some("the moving unit is in a special formation")
+                } else if other.is_fleeing_elephant() {
+                    Some("it is a fleeing elephant unit")
+                } else {
+                    None
+                };
+            if let Some(reason) = why {
+                return Err(TableError::ThroughFriend {
+                    unit,
+                    other: enc.owner,
+                    reason,
+                    stop: enc.stop,
+                });
+            }
+            crossed.push(enc.owner);
+            crossed_first.push(*enc);
+        }
+        let end = track.end();
+        let end_pieces = footprint_at(end, u.size, state.extended_left, state.extended_right);
+        let mut provisional: Vec<UnitId> = Vec::new();
+        let mut overlapped: Vec<UnitId> = Vec::new();
+        for o in &obstacles {
+            if overlapped.contains(&o.owner) || !end_pieces.iter().any(|(_, r)| r.overlaps(&o.rect))
+            {
+                continue;
+            }
+            if Some(o.owner) == stacked_partner && separate {
+                // IX: complementary units that separate must separate completely.
+                return Err(TableError::EndsOverlapping {
+                    unit,
+                    other: o.owner,
+                    stop: u.pose,
+                });
+            }
+            overlapped.push(o.owner);
+            let other = self.unit(o.owner)?;
+            let stop = crossed_first
+                .iter()
+                .find(|e| e.owner == o.owner)
+                .map_or(u.pose, |e| e.stop);
+            let pending = matches!(opts.phase, MovePhase::Movement)
+                && other.owner == u.owner
+                && other.turn.activated
+                && !other.turn.moved;
+            if pending {
+                provisional.push(o.owner);
+            } else {
+                return Err(TableError::EndsOverlapping {
+                    unit,
+                    other: o.owner,
+                    stop,
+                });
+            }
+        }
+        // Consequences of crossing friends, in the order crossed.
+        let mut broken_now = u.state.broken || u.state.fleeing;
+        let mut breaks = Vec::new();
+        let mut mover_breaks = false;
+        for id in &crossed {
+            let other = self.unit(*id)?;
+            let other_broken = other.state.broken || other.state.fleeing;
+            if broken_now && !other_broken {
+                breaks.push(*id);
+            }
+            if other_broken && !broken_now {
+                mover_breaks = true;
+                broken_now = true;
+            }
+        }
+        // Frontal contact with enemies at the end.
+        let mut mover_end = u.clone();
+        mover_end.pose = end;
+        mover_end.state = state.clone();
+        let mut enemy_contacts = Vec::new();
+        for other in self.units.values() {
+            if other.owner == u.owner || other.id == unit {
+                continue;
+            }
+            if other.rect().distance(&mover_end.rect()) > 0.5 + 1e-6 {
+                continue;
+            }
+            if !direct_contacts(&mover_end, other, &BTreeSet::new()).is_empty() {
+                enemy_contacts.push(other.id);
+            }
+        }
+        let artillery_moved = artillery && moved;
+        let may_shoot = shooter
+            && !order.forced_march
+            && !no_shoot
+            && !artillery_moved
+            && (skirm || !moved || kind == MovementType::Reduced);
+        if order.forced_march {
+            state.marching = true;
+        } else if u.turn.activated {
+            // VII-2.A: the Marching marker stays until the unit is activated again.
+            state.marching = false;
+        }
+        Ok(PricedMove {
+            unit,
+            kind,
+            reduced_by: reductions.into_iter().collect(),
+            budget,
+            cost,
+            steps: priced,
+            start: u.pose,
+            end,
+            state,
+            charge_bar: bar,
+            may_shoot,
+            moved,
+            crossed,
+            breaks,
+            mover_breaks,
+            provisional,
+            enemy_contacts,
+            carries: if separate { None } else { stacked_partner },
+        })
+    }
+
+    /// Carries out a checked move: the card goes to its end pose with its new markers, crossed
+    /// friends break as the rules say, and the turn's bookkeeping is updated. A move ending in
+    /// frontal contact with an enemy is a charge and must be made with [`Table::charge`].
+    pub fn apply_move(&mut self, mv: &PricedMove) -> Result<(), TableError> {
+        if let Some(&other) = mv.enemy_contacts.first() {
+            return Err(TableError::ContactWithoutCharge {
+                unit: mv.unit,
+                other,
+                reason: "a move that ends in frontal contact with the enemy is a charge",
+            });
+        }
+        self.apply_unchecked(mv, MovePhase::Movement)
+    }
+
+    pub(crate) fn apply_unchecked(
+        &mut self,
+        mv: &PricedMove,
+        phase: MovePhase,
+    ) -> Result<(), TableError> {
+        let u = self.unit(mv.unit)?.clone();
+        if u.pose != mv.start {
+            return Err(TableError::NotPossible {
+                unit: mv.unit,
+                reason: "the move was checked from another position",
+                rule: "VII-2 Movement phase",
+            });
+        }
+        let partner = u.stack.map(|s| s.partner());
+        for id in &mv.breaks {
+            self.unit_mut(*id)?.state.broken = true;
+        }
+        {
+            let m = self.unit_mut(mv.unit)?;
+            m.pose = mv.end;
+            m.state = mv.state.clone();
+            if mv.mover_breaks {
+                m.state.broken = true;
+            }
+            m.turn.moved |= mv.moved || matches!(phase, MovePhase::Movement);
+            match phase {
+                MovePhase::Movement => {
+                    m.turn.spent = mv.cost;
+                    m.turn.budget = mv.budget;
+                    m.turn.may_shoot = mv.may_shoot;
+                }
+                MovePhase::Skirmishers { .. } => {
+                    m.turn.skirmished = true;
+                }
+            }
+            if mv.carries.is_none() && partner.is_some() {
+                m.stack = None;
+            }
+        }
+        match (partner, mv.carries) {
+            (Some(p), Some(_)) => {
+                let pm = self.unit_mut(p)?;
+                pm.pose = mv.end;
+                pm.turn.moved = true;
+                if mv.mover_breaks {
+                    pm.state.broken = true;
+                }
+            }
+            (Some(p), None) => {
+                // IX: once separated they cannot rejoin.
+                self.unit_mut(p)?.stack = None;
+            }
+            _ => {}
+        }
+        self.provisional.retain(|(_, other)| *other != mv.unit);
+        self.provisional.retain(|(mover, _)| *mover != mv.unit);
+        for p in &mv.provisional {
+            self.provisional.insert((mv.unit, *p));
+        }
+        Ok(())
+    }
+
+    /// The end of the Movement Phase: no unit may overlap another (VII-2 "Overlapping"),
+    /// except complementary units stacked together (IX).
+    pub fn end_movement_phase(&mut self) -> Result<(), TableError> {
+        if let Some((a, b)) = self.first_overlap() {
+            return Err(TableError::PhaseEndsOverlapping { unit: a, other: b });
+        }
+        self.provisional.clear();
+        Ok(())
+    }
+
+    /// The first pair of units whose footprints overlap, stacked partners aside.
+    pub fn first_overlap(&self) -> Option<(UnitId, UnitId)> {
+        let obstacles = self.obstacles(&[]);
+        for (i, a) in obstacles.iter().enumerate() {
+            for b in &obstacles[i + 1..] {
+                if a.owner == b.owner {
+                    continue;
+                }
+                let stacked = self
+                    .units
+                    .get(&a.owner)
+                    .and_then(|u| u.stack)
+                    .is_some_and(|s| s.partner() == b.owner);
+                if stacked {
+                    continue;
+                }
+                // An enveloping marker lies against the card it envelops, and behind that
+                // card's own extended marker (ruling VII-2.C).
+                let touching_own_target = |m: &Obstacle, other: &Obstacle| match m.kind {
+                    ObstacleKind::Marker { against, .. } => against == other.owner,
+                    _ => false,
+                };
+                if touching_own_target(a, b) || touching_own_target(b, a) {
+                    continue;
+                }
+                if a.rect.overlaps(&b.rect) {
+                    return Some((a.owner, b.owner));
+                }
+            }
+        }
+        None
+    }
+
+    /// How far a unit could still move in a straight advance with regular movement, and its
+    /// budgets for each type of movement (a user interface's first question).
+    pub fn movement_allowance(&self, unit: UnitId) -> Result<Allowance, TableError> {
+        let u = self.unit(unit)?;
+        let base = base_movement(u, false);
+        let athletes = if u.has(Ability::Athletes) { 1.0 } else { 0.0 };
+        Ok(Allowance {
+            regular: base,
+            reduced: base / 2.0,
+            forced_march: 2.0 * base,
+            charge_bonus: athletes,
+            skirmish_left: crate::skirmish::skirmish_allowance(u),
+        })
+    }
+}
+
+/// The budgets of a unit this turn, DU.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Allowance {
+    pub regular: f64,
+    pub reduced: f64,
+    pub forced_march: f64,
+    /// Added when charging (IX "Athletes").
+    pub charge_bonus: f64,
+    /// Left for the skirmishers phase, if a skirmisher (VII-4).
+    pub skirmish_left: Option<f64>,
+}
+
+/// The card rectangle after a whole order, ignoring obstacles (for previews).
+pub fn preview(u: &TableUnit, steps: &[Step]) -> OrientedRect {
+    let mut pose = u.pose;
+    for s in steps {
+        if let Some(m) = motion_of(s, pose, u.size) {
+            pose = m.end(&card_rect(pose, u.size)).pose;
+        }
+    }
+    card_rect(pose, u.size)
+}
