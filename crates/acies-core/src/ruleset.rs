@@ -39,6 +39,8 @@ pub struct Applied<State, Event> {
 
 /// A rule system.
 pub trait Ruleset {
+    /// What a game is started from: the scenario, armies, options (no randomness).
+    type Setup;
     /// Everything needed to continue the game, hidden information and RNG included.
     type State: Clone;
     /// A player's decision.
@@ -51,6 +53,12 @@ pub trait Ruleset {
     type Error: std::error::Error;
     /// A player position.
     type Seat: Copy + Eq;
+
+    /// A new game from `setup`, with all randomness drawn from `seed`.
+    fn new_game(setup: &Self::Setup, seed: u64) -> Result<Self::State, Self::Error>;
+
+    /// The seats of the game, in turn order.
+    fn seats(state: &Self::State) -> Vec<Self::Seat>;
 
     /// The seat expected to act next, or `None` when the game is over.
     fn to_act(state: &Self::State) -> Option<Self::Seat>;
@@ -65,6 +73,10 @@ pub trait Ruleset {
 
     /// The state as `viewer` may see it.
     fn view(state: &Self::State, viewer: Viewer<Self::Seat>) -> Self::View;
+
+    /// An event as `viewer` may see it: `None` when the viewer may not know of it at all,
+    /// otherwise the event with hidden details removed (e.g. the card drawn by an opponent).
+    fn event_view(event: &Self::Event, viewer: Viewer<Self::Seat>) -> Option<Self::Event>;
 
     /// How the game ended, if it has.
     fn outcome(state: &Self::State) -> Option<Outcome<Self::Seat>>;
