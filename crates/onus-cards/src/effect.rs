@@ -333,6 +333,12 @@ impl EventEffect {
         }
     }
 
+    /// Effects that only make sense in a ranged attack, whatever the icons (XI "The wind
+    /// changes" carries a shield for its beneficiary but never applies in melee).
+    pub fn ranged_only(&self) -> bool {
+        matches!(self, EventEffect::WindChanges)
+    }
+
     /// Events that cancel the combat or other events are applied first (VII-3 "Events").
     pub fn cancels(&self) -> bool {
         match self {
@@ -351,8 +357,9 @@ pub struct Icons {
     /// Sword: benefits the attacker as a random event; only the attacker may play it from
     /// hand; melee only unless the card also has the bow.
     pub attacker: bool,
-    /// Shield: benefits the defender as a random event; only the defender may play it from
-    /// hand; melee, and ranged attacks when the card also has the bow.
+    /// Shield: benefits the defender as a random event; the defender may play it from hand,
+    /// and so may the attacker in melee (VII-5 "Resist" example; ruling); melee, and ranged
+    /// attacks when the card also has the bow.
     pub defender: bool,
     /// Bow: applies in ranged attacks.
     pub ranged: bool,

@@ -243,9 +243,10 @@ struct Instance<'d> {
 /// 1. No events at all in free attacks, trampling or flight (`no_events`).
 /// 2. XI: a redraw needs a veteran or elite unit; drawing two needs an elite unit facing a
 ///    non-elite one; an elite plays 2 events from hand only if it did not draw two.
-/// 3. Hand plays must suit the card's icons (sword: attacker, melee; shield: defender;
-///    bow: ranged; charge: a combat started this turn by a charge), and no event may appear
-///    twice in a fight.
+/// 3. Hand plays must suit the card's icons (see `check_hand_play`: sword-only events are
+///    the attacker's, shield events the defender's, bow events for ranged attacks, charge
+///    events for a combat started this turn by a charge), and no event may appear twice in a
+///    fight.
 /// 4. The random event benefits the attacker (sword), the defender (shield) or both; in a
 ///    ranged attack a bow-only event benefits the shooter (ruling). An event played from hand
 ///    benefits the player who played it.
@@ -537,30 +538,38 @@ fn random_beneficiaries(event: &Event, kind: FightKind) -> Result<Vec<Side>, Str
     Ok(sides)
 }
 
-/// Important Rules Summary "Events": who may play a card from hand, and where.
+/// Important Rules Summary "Events": where a card from hand may be played, and by whom.
+///
+/// Where: a bow for ranged attacks, a sword or a shield for melee, and a charge icon only in a
+/// combat started this turn by a charge. Who (ruling): the defender plays shield events only;
+/// the attacker plays sword events, and in melee also shield events (VII-5: "Resist" played
+/// from hand "will favor you when the defender rolls their dice"), and in a ranged attack
+/// bow events without a shield. So a sword-only event is attacker-only.
 fn check_hand_play(event: &Event, side: Side, kind: FightKind) -> Result<(), EventError> {
     let i = event.icons;
-    let may = match side {
-        Side::Attacker => i.attacker || (!i.defender && i.ranged),
-        Side::Defender => i.defender,
-    };
-    if !may {
-        return Err(EventError::WrongSide {
-            event: event.title.clone(),
-            side,
-        });
-    }
+    let title = || event.title.clone();
     match kind {
-        FightKind::Ranged if !i.ranged => Err(EventError::NotInRanged {
-            event: event.title.clone(),
-        }),
-        FightKind::Melee { .. } if !i.melee() => Err(EventError::NotInMelee {
-            event: event.title.clone(),
-        }),
-        FightKind::Melee { charge: false } if i.charge => Err(EventError::NoCharge {
-            event: event.title.clone(),
-        }),
-        _ => Ok(()),
+        FightKind::Ranged if !i.ranged => return Err(EventError::NotInRanged { event: title() }),
+        FightKind::Melee { .. } if !i.melee() || event.effect.ranged_only() => {
+            return Err(EventError::NotInMelee { event: title() });
+        }
+        FightKind::Melee { charge: false } if i.charge => {
+            return Err(EventError::NoCharge { event: title() });
+        }
+        _ => {}
+    }
+    let may = match (side, kind) {
+        (Side::Defender, _) => i.defender,
+        (Side::Attacker, FightKind::Melee { .. }) => true,
+        (Side::Attacker, FightKind::Ranged) => i.attacker || !i.defender,
+    };
+    if may {
+        Ok(())
+    } else {
+        Err(EventError::WrongSide {
+            event: title(),
+            side,
+        })
     }
 }
 

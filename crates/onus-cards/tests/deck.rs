@@ -308,3 +308,52 @@ fn load_reads_a_file_and_reports_a_missing_one() {
     assert!(matches!(missing, Err(e) if e.errors()[0].kind == K::Io));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+mod garbage {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Random text never panics the loader.
+        #[test]
+        fn random_text_never_panics(text in "\\PC{0,400}") {
+            let _ = Deck::from_source("x.toml", &text);
+        }
+
+        /// Random TOML-ish text made of the deck's own vocabulary never panics.
+        #[test]
+        fn tomlish_text_never_panics(parts in proptest::collection::vec(prop_oneof![
+            Just("[deck]\n"), Just("[[order]]\n"), Just("[[event]]\n"), Just("[[card]]\n"),
+            Just("name = \"x\"\n"), Just("id = \"a\"\n"), Just("id = 3\n"), Just("effect = \"activate\"\n"),
+            Just("effect = \"combat\"\n"), Just("combat = [{ effect = \"modify\", stat = \"hit\", delta = 9 }]\n"),
+            Just("count = \"leadership\"\n"), Just("count = -1\n"), Just("icons = [\"sword\"]\n"),
+            Just("order = \"a\"\n"), Just("event = \"a\"\n"), Just("copies = 99999999999999999999\n"),
+            Just("type = \"activation\"\n"), Just("title = \"\"\n"), Just("text = \"t\"\n"), Just("= ]\n"),
+        ], 0..40)) {
+            let text: String = parts.concat();
+            let _ = Deck::from_source("x.toml", &text);
+        }
+
+        /// Deleting or garbling one line of the shipped deck gives a result or located errors,
+        /// never a panic; errors point inside the file.
+        #[test]
+        fn garbled_builtin_never_panics(line in 0usize..600, garble in 0u8..3) {
+            let (_, text) = Deck::builtin_source();
+            let lines: Vec<&str> = text.lines().collect();
+            let n = line % lines.len();
+            let mut out: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+            match garble {
+                0 => { out.remove(n); }
+                1 => out[n] = out[n].replace('=', " "),
+                _ => out[n] = out[n].replace('"', ""),
+            }
+            if let Err(e) = Deck::from_source("x.toml", &out.join("\n")) {
+                for err in e.errors() {
+                    prop_assert!(err.line >= 1 && err.line <= lines.len() + 1);
+                }
+            }
+        }
+    }
+}

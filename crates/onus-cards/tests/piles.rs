@@ -1,0 +1,282 @@
+//! Draw and discard piles, hands, VII-7 end of turn, the hand limit, reshuffles, and the
+//! conservation of cards.
+
+use acies_core::GameRng;
+use onus_cards::{CardId, CardPiles, PileError, TurnDraw};
+use proptest::prelude::*;
+
+fn setup(size: usize, players: usize, seed: u64) -> (CardPiles, GameRng) {
+    let mut rng = GameRng::new(seed);
+    let piles = CardPiles::new_shuffled(size, players, &mut rng);
+    (piles, rng)
+}
+
+fn ok<T, E: std::fmt::Debug>(r: Result<T, E>) -> T {
+    match r {
+        Ok(x) => x,
+        Err(e) => panic!("{e:?}"),
+    }
+}
+
+#[test]
+fn deal_gives_leadership_cards_and_keeps_every_card() {
+    let (mut p, mut rng) = setup(78, 2, 1);
+    assert_eq!(ok(p.deal(0, 8, &mut rng)).len(), 8);
+    assert_eq!(ok(p.deal(1, 4, &mut rng)).len(), 4);
+    assert_eq!(ok(p.hand(0)).len(), 8);
+    assert_eq!(p.draw_pile().len(), 66);
+    assert_eq!(p.total(), 78);
+    ok(p.check());
+}
+
+#[test]
+fn same_seed_same_deal() {
+    let (mut a, mut ra) = setup(78, 2, 9);
+    let (mut b, mut rb) = setup(78, 2, 9);
+    assert_eq!(ok(a.deal(0, 6, &mut ra)), ok(b.deal(0, 6, &mut rb)));
+    let (mut c, mut rc) = setup(78, 2, 10);
+    assert_ne!(ok(a.deal(1, 6, &mut ra)), ok(c.deal(1, 6, &mut rc)));
+}
+
+#[test]
+fn end_of_turn_after_an_order_draws_one() {
+    let (mut p, mut rng) = setup(78, 2, 2);
+    ok(p.deal(0, 5, &mut rng));
+    let drawn = ok(p.end_of_turn(0, true, &TurnDraw::OrderPlayed, &mut rng));
+    assert_eq!(drawn.len(), 1);
+    assert_eq!(ok(p.hand(0)).len(), 6);
+    // Not allowed: the no-order options after playing an order, and vice versa.
+    assert_eq!(
+        p.end_of_turn(0, true, &TurnDraw::DrawThree, &mut rng),
+        Err(PileError::OrderWasPlayed)
+    );
+    assert_eq!(
+        p.end_of_turn(0, false, &TurnDraw::OrderPlayed, &mut rng),
+        Err(PileError::NoOrderPlayed)
+    );
+}
+
+#[test]
+fn end_of_turn_without_orders_discard_k_draw_k_plus_1_or_draw_3() {
+    let (mut p, mut rng) = setup(78, 2, 3);
+    ok(p.deal(0, 5, &mut rng));
+    let hand = ok(p.hand(0)).to_vec();
+    let drawn = ok(p.end_of_turn(0, false, &TurnDraw::Discard(hand[..2].to_vec()), &mut rng));
+    assert_eq!(drawn.len(), 3);
+    assert_eq!(ok(p.hand(0)).len(), 6);
+    assert_eq!(p.discard_pile(), &hand[..2]);
+    // Discarding nothing draws 1.
+    assert_eq!(
+        ok(p.end_of_turn(0, false, &TurnDraw::Discard(vec![]), &mut rng)).len(),
+        1
+    );
+    assert_eq!(
+        ok(p.end_of_turn(0, false, &TurnDraw::DrawThree, &mut rng)).len(),
+        3
+    );
+    assert_eq!(ok(p.hand(0)).len(), 10);
+    // Cards not in hand, or listed twice, are refused without changing anything.
+    let other = p.draw_pile()[0];
+    let before = p.clone();
+    assert_eq!(
+        p.end_of_turn(0, false, &TurnDraw::Discard(vec![other]), &mut rng),
+        Err(PileError::NotInHand {
+            player: 0,
+            card: other
+        })
+    );
+    let h0 = ok(p.hand(0))[0];
+    assert_eq!(
+        p.end_of_turn(0, false, &TurnDraw::Discard(vec![h0, h0]), &mut rng),
+        Err(PileError::Repeated { card: h0 })
+    );
+    assert_eq!(p, before);
+    ok(p.check());
+}
+
+#[test]
+fn hand_limit_discards_exactly_the_excess_chosen_by_the_player() {
+    let (mut p, mut rng) = setup(78, 1, 4);
+    ok(p.deal(0, 8, &mut rng));
+    ok(p.end_of_turn(0, false, &TurnDraw::DrawThree, &mut rng));
+    assert_eq!(ok(p.hand_excess(0, 8)), 3);
+    let hand = ok(p.hand(0)).to_vec();
+    assert_eq!(
+        p.enforce_hand_limit(0, 8, &hand[..2]),
+        Err(PileError::WrongDiscardCount {
+            excess: 3,
+            given: 2
+        })
+    );
+    ok(p.enforce_hand_limit(0, 8, &[hand[1], hand[5], hand[9]]));
+    assert_eq!(ok(p.hand(0)).len(), 8);
+    assert!(!ok(p.hand(0)).contains(&hand[5]));
+    assert_eq!(ok(p.hand_excess(0, 8)), 0);
+    ok(p.enforce_hand_limit(0, 8, &[]));
+    ok(p.check());
+}
+
+#[test]
+fn running_out_reshuffles_the_discard_and_counts_exhaustions() {
+    let (mut p, mut rng) = setup(10, 2, 5);
+    ok(p.deal(0, 6, &mut rng));
+    ok(p.deal(1, 4, &mut rng));
+    assert!(p.draw_pile().is_empty());
+    assert_eq!(p.exhaustions(), 0);
+    // Nothing anywhere to draw: no card, no reshuffle.
+    assert!(ok(p.draw(0, 1, &mut rng)).is_empty());
+    assert_eq!(p.exhaustions(), 0);
+    let hand = ok(p.hand(0)).to_vec();
+    for c in &hand[..3] {
+        ok(p.discard(0, *c));
+    }
+    let drawn = ok(p.draw(1, 2, &mut rng));
+    assert_eq!(p.exhaustions(), 1);
+    assert_eq!(drawn.len(), 2);
+    assert!(drawn.iter().all(|c| hand[..3].contains(c)));
+    assert!(p.discard_pile().is_empty());
+    assert_eq!(p.draw_pile().len(), 1);
+    ok(p.check());
+}
+
+#[test]
+fn random_events_go_to_the_table_then_to_the_discard() {
+    let (mut p, mut rng) = setup(20, 2, 6);
+    ok(p.deal(0, 3, &mut rng));
+    let top = p.peek(1);
+    let revealed = p.reveal(&mut rng);
+    assert_eq!(revealed, top.first().copied());
+    let from_hand = ok(p.hand(0))[0];
+    ok(p.play(0, from_hand));
+    assert_eq!(p.table().len(), 2);
+    ok(p.check());
+    p.clear_table();
+    assert!(p.table().is_empty());
+    assert_eq!(p.discard_pile().len(), 2);
+    ok(p.take_from_discard(1, from_hand));
+    assert_eq!(ok(p.hand(1)), &[from_hand]);
+    ok(p.check());
+}
+
+#[test]
+fn scouts_reorder_the_top_cards() {
+    let (mut p, _) = setup(20, 1, 7);
+    let top = p.peek(3);
+    let new = vec![top[2], top[0], top[1]];
+    ok(p.reorder_top(&new));
+    assert_eq!(p.peek(3), new);
+    assert_eq!(
+        p.reorder_top(&[CardId(99)]),
+        Err(PileError::NotAPermutation)
+    );
+    ok(p.check());
+}
+
+#[test]
+fn removed_cards_stay_counted() {
+    let (mut p, mut rng) = setup(12, 1, 8);
+    ok(p.deal(0, 2, &mut rng));
+    let c = ok(p.hand(0))[0];
+    ok(p.remove_from_game(c));
+    assert_eq!(p.removed(), &[c]);
+    assert_eq!(p.total(), 12);
+    assert_eq!(
+        p.remove_from_game(CardId(50)),
+        Err(PileError::UnknownCard { card: CardId(50) })
+    );
+    ok(p.check());
+}
+
+#[test]
+fn unknown_players_are_errors() {
+    let (mut p, mut rng) = setup(12, 2, 8);
+    assert!(matches!(
+        p.draw(2, 1, &mut rng),
+        Err(PileError::NoSuchPlayer { .. })
+    ));
+    assert!(p.hand(5).is_err());
+}
+
+/// One step of a random game of cards.
+#[derive(Clone, Debug)]
+enum Op {
+    Draw(usize, usize),
+    Reveal,
+    Play(usize, usize),
+    Discard(usize, usize),
+    ClearTable,
+    EndTurn(usize, u8, usize),
+    HandLimit(usize, u32),
+    TakeBack(usize, usize),
+    Remove(u16),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        (0usize..3, 0usize..5).prop_map(|(p, n)| Op::Draw(p, n)),
+        Just(Op::Reveal),
+        (0usize..3, 0usize..10).prop_map(|(p, i)| Op::Play(p, i)),
+        (0usize..3, 0usize..10).prop_map(|(p, i)| Op::Discard(p, i)),
+        Just(Op::ClearTable),
+        (0usize..3, 0u8..4, 0usize..4).prop_map(|(p, c, k)| Op::EndTurn(p, c, k)),
+        (0usize..3, 0u32..9).prop_map(|(p, l)| Op::HandLimit(p, l)),
+        (0usize..3, 0usize..10).prop_map(|(p, i)| Op::TakeBack(p, i)),
+        (0u16..100).prop_map(Op::Remove),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Whatever happens, every card is in exactly one place.
+    #[test]
+    fn cards_are_conserved(seed: u64, size in 1usize..90, ops in proptest::collection::vec(op(), 0..120)) {
+        let mut rng = GameRng::new(seed);
+        let mut p = CardPiles::new_shuffled(size, 2, &mut rng);
+        for op in ops {
+            let pick = |p: &CardPiles, player: usize, i: usize| {
+                p.hand(player).ok().and_then(|h| h.get(i % h.len().max(1)).copied())
+            };
+            // Errors are allowed (a bad player, a card not in hand); losing cards is not.
+            match op {
+                Op::Draw(pl, n) => { let _ = p.draw(pl, n, &mut rng); }
+                Op::Reveal => { let _ = p.reveal(&mut rng); }
+                Op::Play(pl, i) => if let Some(c) = pick(&p, pl, i) { let _ = p.play(pl, c); },
+                Op::Discard(pl, i) => if let Some(c) = pick(&p, pl, i) { let _ = p.discard(pl, c); },
+                Op::ClearTable => p.clear_table(),
+                Op::EndTurn(pl, choice, k) => {
+                    let hand = p.hand(pl).map(|h| h.to_vec()).unwrap_or_default();
+                    let (order, draw) = match choice {
+                        0 => (true, TurnDraw::OrderPlayed),
+                        1 => (false, TurnDraw::DrawThree),
+                        2 => (false, TurnDraw::Discard(hand.iter().take(k).copied().collect())),
+                        _ => (true, TurnDraw::DrawThree),
+                    };
+                    let before = p.hand(pl).map(|h| h.len()).unwrap_or(0);
+                    let res = p.end_of_turn(pl, order, &draw, &mut rng);
+                    if let (Ok(drawn), TurnDraw::Discard(d)) = (&res, &draw) {
+                        prop_assert!(drawn.len() <= d.len() + 1);
+                        prop_assert_eq!(p.hand(pl).map(|h| h.len()).unwrap_or(0), before - d.len() + drawn.len());
+                    }
+                }
+                Op::HandLimit(pl, limit) => {
+                    let excess = p.hand_excess(pl, limit).unwrap_or(0);
+                    let hand = p.hand(pl).map(|h| h.to_vec()).unwrap_or_default();
+                    let choice: Vec<CardId> = hand.iter().rev().take(excess).copied().collect();
+                    if p.enforce_hand_limit(pl, limit, &choice).is_ok() {
+                        prop_assert!(p.hand(pl).map(|h| h.len()).unwrap_or(0) <= limit as usize);
+                    }
+                }
+                Op::TakeBack(pl, i) => {
+                    let d = p.discard_pile().to_vec();
+                    if let Some(c) = d.get(i % d.len().max(1)) { let _ = p.take_from_discard(pl, *c); }
+                }
+                Op::Remove(c) => { let _ = p.remove_from_game(CardId(c)); }
+            }
+            prop_assert_eq!(p.total(), size);
+            if let Err(e) = p.check() {
+                prop_assert!(false, "{}", e);
+            }
+        }
+    }
+}
