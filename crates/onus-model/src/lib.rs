@@ -5,6 +5,7 @@
 //! `data/onus/` are our own, labelled as such, and replaceable by the user's files.
 //! Rulebook references are to `ONUS!` rulebook chapters III (units) and IV (generals).
 
+pub mod army;
 pub mod card;
 pub mod data;
 pub mod general;
