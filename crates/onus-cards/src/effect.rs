@@ -391,7 +391,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn counts_resolve() {
+    fn counts_resolve_half_units_rounding_up_and_capped_by_units_in_play() {
         assert_eq!(Count::Fixed(2).resolve(8, 10, 3), 2);
         assert_eq!(Count::Fixed(4).resolve(8, 3, 3), 3);
         assert_eq!(Count::Leadership.resolve(8, 10, 3), 8);

@@ -573,10 +573,12 @@ fn check_hand_play(event: &Event, side: Side, kind: FightKind) -> Result<(), Eve
     }
 }
 
+/// The `source` of the combat effects: the event's title and where it came from. The
+/// resolver adds " (event)" to modifier sources, giving e.g. "Resist [random] (event)".
 fn source(event: &Event, origin: Origin) -> String {
     match origin {
-        Origin::Random => format!("{} (random event)", event.title),
-        Origin::Hand(side) => format!("{} ({side}'s event)", event.title),
+        Origin::Random => format!("{} [random]", event.title),
+        Origin::Hand(side) => format!("{} [{side}'s card]", event.title),
     }
 }
 

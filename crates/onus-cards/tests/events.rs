@@ -69,7 +69,7 @@ fn random_resist_with_a_shield_favours_the_defender() {
         ]
     );
     assert!(
-        matches!(&out.combat[0], CombatEffect::Modify { source, .. } if source == "Resist (random event)")
+        matches!(&out.combat[0], CombatEffect::Modify { source, .. } if source == "Resist [random]")
     );
     assert_eq!(out.discard, vec![p.random_card()]);
 }

@@ -159,6 +159,38 @@ fn random_events_go_to_the_table_then_to_the_discard() {
 }
 
 #[test]
+fn cards_on_the_table_are_not_reshuffled_mid_fight() {
+    let (mut p, mut rng) = setup(6, 1, 11);
+    ok(p.deal(0, 4, &mut rng));
+    let hand = ok(p.hand(0)).to_vec();
+    ok(p.discard(0, hand[0]));
+    let first = p.reveal(&mut rng);
+    let second = p.reveal(&mut rng);
+    assert!(first.is_some() && second.is_some());
+    assert!(p.draw_pile().is_empty());
+    // The draw pile is empty: the next reveal reshuffles the discard pile only.
+    let third = p.reveal(&mut rng);
+    assert_eq!(third, Some(hand[0]));
+    assert_eq!(p.exhaustions(), 1);
+    assert_eq!(p.table().len(), 3);
+    // Nothing left to reveal: no card, and no new exhaustion.
+    assert_eq!(p.reveal(&mut rng), None);
+    assert_eq!(p.exhaustions(), 1);
+    ok(p.check());
+}
+
+#[test]
+fn piles_serialize_and_resume_exactly() {
+    let (mut p, mut rng) = setup(30, 2, 12);
+    ok(p.deal(0, 5, &mut rng));
+    let saved = serde_json::to_string(&(&p, &rng)).unwrap_or_default();
+    let (mut q, mut rng2): (CardPiles, GameRng) =
+        serde_json::from_str(&saved).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(p, q);
+    assert_eq!(ok(p.draw(1, 7, &mut rng)), ok(q.draw(1, 7, &mut rng2)));
+}
+
+#[test]
 fn scouts_reorder_the_top_cards() {
     let (mut p, _) = setup(20, 1, 7);
     let top = p.peek(3);
