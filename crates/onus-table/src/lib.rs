@@ -14,6 +14,7 @@
 //! Rulebook references are to the ONUS! rulebook (`000_88f1f000e170bca2.txt`); the readings
 //! chosen where it is ambiguous are marked "Ruling" in the doc comments.
 
+pub mod charge;
 pub mod contact;
 pub mod error;
 pub mod movement;
@@ -24,6 +25,7 @@ pub mod unit;
 #[cfg(test)]
 mod testkit;
 
+pub use charge::{ChargeOrder, ChargePlan, MarkersSwept};
 pub use contact::{
     CONTACT_TOL, Engagement, Exposure, MeleeSituation, SectionContact, SideSituation,
     direct_contacts,

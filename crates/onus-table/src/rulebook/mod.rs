@@ -1,4 +1,5 @@
 //! The rulebook's worked examples, one test each, named after the section they come from.
 
+mod charges;
 mod contacts;
 mod movement;
