@@ -10,6 +10,30 @@
 //!   end-of-turn draw of VII-7 and the hand limit.
 //! * [`resolve_events`]: the event procedure of one fight, as a pure function returning the
 //!   [`onus_combat::CombatEffect`]s for the resolver and the consequences for the game.
+//!
+//! ```
+//! use acies_core::GameRng;
+//! use onus_cards::{CardPiles, Deck, EventPlay, FightKind, RandomEvent, resolve_events};
+//!
+//! let deck = Deck::builtin()?;
+//! let mut rng = GameRng::new(7);
+//! let mut piles = CardPiles::new_shuffled(deck.len(), 2, &mut rng);
+//! piles.deal(0, 8, &mut rng)?; // VI: as many cards as the General's leadership
+//! piles.deal(1, 4, &mut rng)?;
+//!
+//! // A melee: a random event from the deck, nothing from the hands.
+//! let random = piles.reveal(&mut rng).ok_or("empty deck")?;
+//! let play = EventPlay {
+//!     kind: FightKind::Melee { charge: false },
+//!     random: RandomEvent::Drawn(random),
+//!     ..EventPlay::default()
+//! };
+//! let outcome = resolve_events(&deck, &play)?;
+//! // `outcome.combat` goes into the combat resolver's setup; then the cards are discarded.
+//! piles.clear_table();
+//! assert_eq!(piles.total(), deck.len());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod deck;
 pub mod effect;
