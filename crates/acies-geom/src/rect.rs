@@ -267,6 +267,13 @@ impl OrientedRect {
         self.pose.centre
     }
 
+    /// Half the diagonal: the card lies within this distance of its centre whatever its
+    /// heading, which makes a broad-phase test that needs no trigonometry.
+    #[inline]
+    pub fn circumradius(&self) -> f64 {
+        0.5 * (self.width * self.width + self.depth * self.depth).sqrt()
+    }
+
     /// Area in DU².
     #[inline]
     pub fn area(&self) -> f64 {

@@ -106,15 +106,26 @@ pub struct SweptShape {
     start: OrientedRect,
     motion: Motion,
     aabb: Aabb,
+    /// For a rotation, the distance from the pivot to the farthest corner.
+    reach: f64,
 }
 
 impl SweptShape {
     /// The sweep of `start` through `motion`.
     pub fn new(start: OrientedRect, motion: Motion) -> SweptShape {
+        let reach = match motion {
+            Motion::Translate(_) => 0.0,
+            Motion::Rotate { pivot, .. } => start
+                .corners()
+                .into_iter()
+                .map(|k| k.distance(pivot))
+                .fold(0.0, f64::max),
+        };
         SweptShape {
             start,
             motion,
             aabb: motion.swept_aabb(&start),
+            reach,
         }
     }
 
@@ -152,12 +163,26 @@ impl SweptShape {
     /// First fraction of the motion at which the card starts to interpenetrate `obstacle`
     /// beyond [`EPS`], see [`sweep_hits`].
     pub fn first_hit(&self, obstacle: &OrientedRect) -> Option<f64> {
-        if !self.aabb.intersects(&obstacle.aabb()) {
+        // Broad phase without trigonometry: the obstacle's bounding circle, boxed.
+        let r = obstacle.circumradius();
+        let c = obstacle.pose.centre;
+        let coarse = Aabb {
+            min: c - Vec2::new(r, r),
+            max: c + Vec2::new(r, r),
+        };
+        if !self.aabb.intersects(&coarse) {
             return None;
         }
         match self.motion {
             Motion::Translate(d) => translation_hit(&self.start, d, obstacle),
-            Motion::Rotate { pivot, angle } => rotation_hit(&self.start, pivot, angle, obstacle),
+            Motion::Rotate { pivot, angle } => {
+                // The turning card never leaves the disc of its farthest corner about the
+                // pivot; then the exact box, before the costlier arc tests.
+                if c.distance(pivot) > self.reach + r || !self.aabb.intersects(&obstacle.aabb()) {
+                    return None;
+                }
+                rotation_hit(&self.start, pivot, angle, obstacle)
+            }
         }
     }
 }
@@ -306,9 +331,20 @@ fn rotation_hit(a: &OrientedRect, pivot: Vec2, angle: f64, b: &OrientedRect) -> 
     None
 }
 
+/// A depth below minus this in the middle of a piece means the cards are apart throughout it.
+const SEPARATED: f64 = 1e-9;
+
 /// Whether the depth exceeds EPS somewhere in (t0, t1), a piece in which the cards either
 /// overlap throughout or nowhere.
 fn piece_penetrates(depth_at: &impl Fn(f64) -> f64, t0: f64, t1: f64) -> bool {
+    // Clearly apart or clearly overlapping in the middle decides the whole piece.
+    let mid = depth_at(0.5 * (t0 + t1));
+    if mid > EPS {
+        return true;
+    }
+    if mid < -SEPARATED {
+        return false;
+    }
     const SAMPLES: usize = 5;
     let mut best_t = t0;
     let mut best = f64::NEG_INFINITY;
