@@ -18,6 +18,7 @@ pub mod charge;
 pub mod contact;
 pub mod error;
 pub mod movement;
+pub mod ranged;
 pub mod skirmish;
 pub mod table;
 pub mod unit;
@@ -34,6 +35,7 @@ pub use error::TableError;
 pub use movement::{
     Allowance, ChargeBar, MoveOrder, MovementType, Pivot, PricedMove, PricedStep, Reduction, Step,
 };
+pub use ranged::{RangeBand, ShotGeometry, Sight, WindChange, flank_determination};
 pub use table::{EnvelopChoice, EnvelopOptions, Obstacle, ObstacleKind, Table, TableEdge};
 pub use unit::{
     CardSize, Flank, FrontSlot, MARKER_DEPTH, Part, Piece, SectionId, Stack, TableUnit, TurnState,

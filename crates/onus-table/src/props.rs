@@ -180,3 +180,57 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// VII-3 "Line of sight": the exact search never calls blocked a line that a dense
+    /// sampling finds clear, and every clear line it returns is a real, unobstructed sight
+    /// line from the shooter's front half to the target.
+    #[test]
+    fn line_of_sight_is_exact(
+        target in (11.0f64..19.0, 13.0f64..20.0, -180.0f64..180.0),
+        others in prop::collection::vec((10.0f64..20.0, 6.5f64..12.5, -180.0f64..180.0), 1..9),
+    ) {
+        let mut t = Table::new(30.0, 30.0);
+        let shooter = TableUnit::new(UnitId(0), 0, crate::testkit::archers(40.0), pose(15.0, 4.0, 0.0));
+        prop_assert!(t.add(shooter).is_ok());
+        let tgt = TableUnit::new(UnitId(1), 1, card("T", UnitKind::Infantry, 2.0), pose(target.0, target.1, target.2));
+        if t.add(tgt).is_err() {
+            return Ok(());
+        }
+        for (i, o) in others.iter().enumerate() {
+            let _ = t.add(TableUnit::new(UnitId(2 + i as u32), 0, card("O", UnitKind::Infantry, 2.0), pose(o.0, o.1, o.2)));
+        }
+        let (Ok(s), Ok(g)) = (t.unit(UnitId(0)), t.unit(UnitId(1))) else { return Ok(()) };
+        let Ok(sight) = t.line_of_sight(s, g) else { return Ok(()) };
+        let blockers: Vec<acies_geom::OrientedRect> = t.units().filter(|u| u.id.0 >= 2).map(|u| u.rect()).collect();
+        let free = |seg: &acies_geom::Segment| !blockers.iter().any(|r| r.intersects_segment_interior(seg));
+        let local = |p: acies_geom::Vec2| s.pose.to_local(p);
+        if let Some(seg) = sight.clear {
+            let a = local(seg.a);
+            prop_assert!(a.y >= -1e-9 && a.y <= 0.6 + 1e-9 && a.x.abs() <= 1.0 + 1e-9);
+            prop_assert!(g.rect().contains(seg.b));
+            prop_assert!(local(seg.b).y >= -1e-9);
+            prop_assert!(free(&seg));
+        } else {
+            let n = 12;
+            let tr = g.rect();
+            for i in 0..=n {
+                for j in 0..=4 {
+                    let p = s.pose.to_world(acies_geom::Vec2::new(-1.0 + 2.0 * i as f64 / n as f64, 0.6 * j as f64 / 4.0));
+                    for k in 0..=n {
+                        for l in 0..=6 {
+                            let q = tr.to_world(acies_geom::Vec2::new(-1.0 + 2.0 * k as f64 / n as f64, -0.6 + 1.2 * l as f64 / 6.0));
+                            if local(q).y < 0.0 {
+                                continue;
+                            }
+                            let seg = acies_geom::Segment::new(p, q);
+                            prop_assert!(!free(&seg), "sampled line {seg:?} is clear");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

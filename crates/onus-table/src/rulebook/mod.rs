@@ -3,3 +3,4 @@
 mod charges;
 mod contacts;
 mod movement;
+mod ranged;
