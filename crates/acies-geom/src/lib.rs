@@ -36,8 +36,38 @@
 //! A move is a [`Path`] of primitive [`Motion`]s (slides and turns about a table point).
 //! [`sweep_hits`] tells, exactly, the fraction of a motion at which the card first touches an
 //! obstacle in a contact that becomes interpenetration; [`Path::first_hit`] does it along a
-//! whole path against many obstacles and says which one stops the move and where. See the
-//! [`sweep`](crate::sweep_hits) docs for the method.
+//! whole path against many obstacles and says which one stops the move and where. The method
+//! (closed-form contact times, no sampling) is described on [`sweep_hits`].
+//!
+//! # Example
+//!
+//! ```
+//! use acies_geom::{Corner, Edge, OrientedRect, Path, Vec2};
+//! use std::f64::consts::FRAC_PI_2;
+//!
+//! // A 4 × 2 DU card at the origin facing the far edge, and one 6 DU ahead of it.
+//! let card = OrientedRect::at(Vec2::ZERO, 0.0, 4.0, 2.0);
+//! let enemy = OrientedRect::at(Vec2::new(1.0, 6.0), std::f64::consts::PI, 4.0, 2.0);
+//! let front = card.edge(Edge::Front);
+//! assert_eq!((front.a, front.b), (Vec2::new(-2.0, 1.0), Vec2::new(2.0, 1.0)));
+//!
+//! // Charge 10 DU straight ahead: stopped in base contact after 4 DU.
+//! let hit = Path::new(card).advance(10.0).first_hit([(0, &enemy)]);
+//! let hit = hit.expect("the enemy is in the way");
+//! assert!((hit.t - 0.4).abs() < 1e-12);
+//! assert!(hit.rect.touches(&enemy) && !hit.rect.overlaps(&enemy));
+//! assert_eq!(hit.rect.edge_contacts(&enemy).len(), 1);
+//!
+//! // Wheeling forward-left about the front-left corner swings the card away from a
+//! // neighbour in base contact on its left, but its rear-right corner swings out into a
+//! // neighbour in base contact on its right at once.
+//! let left = OrientedRect::at(Vec2::new(-4.0, 0.0), 0.0, 4.0, 2.0);
+//! let right = OrientedRect::at(Vec2::new(4.0, 0.0), 0.0, 4.0, 2.0);
+//! let wheel = Path::new(card).rotate_about_corner(Corner::FrontLeft, FRAC_PI_2);
+//! assert!(wheel.first_hit([("left", &left)]).is_none());
+//! let hit = wheel.first_hit([("left", &left), ("right", &right)]);
+//! assert_eq!(hit.map(|h| (h.key, h.t)), Some(("right", 0.0)));
+//! ```
 //!
 //! # Broad phase
 //!

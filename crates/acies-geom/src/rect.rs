@@ -255,6 +255,28 @@ impl OrientedRect {
         OrientedRect::new(Pose::new(centre, heading), width, depth)
     }
 
+    /// The card whose front edge runs from `front_left` to `front_right`, extending `depth`
+    /// behind it.
+    ///
+    /// Why: cards are placed against each other edge to edge. A card in base contact facing
+    /// edge `e` of `other` is `from_front_edge(stretch.b, stretch.a, depth)` for a stretch of
+    /// `other.edge(e)`: edges run clockwise, so two facing edges run opposite ways.
+    /// Coincident points give a card of width 0 facing +y.
+    pub fn from_front_edge(front_left: Vec2, front_right: Vec2, depth: f64) -> OrientedRect {
+        let along = front_right - front_left;
+        let width = along.length();
+        let forward = along.normalize_or_zero().perp();
+        let heading = if forward == Vec2::ZERO {
+            0.0
+        } else {
+            forward.heading()
+        };
+        let depth = depth.abs();
+        let centre = front_left.lerp(front_right, 0.5)
+            - Pose::new(Vec2::ZERO, heading).forward() * (depth * 0.5);
+        OrientedRect::new(Pose::new(centre, heading), width, depth)
+    }
+
     /// Half the width and half the depth, as a local vector (x right, y forward).
     #[inline]
     pub fn half_extents(&self) -> Vec2 {
@@ -768,6 +790,30 @@ mod tests {
         assert!(a.edge_contacts(&d).is_empty());
         // Not touching.
         assert!(a.edge_contacts(&b.translated(v(0.0, 0.5))).is_empty());
+    }
+
+    #[test]
+    fn built_from_a_front_edge() {
+        let r = OrientedRect::from_front_edge(v(-1.0, 0.5), v(1.0, 0.5), 1.0);
+        assert!(r.pose.approx_eq(&card().pose, 1e-12));
+        assert!((r.width - 2.0).abs() < T && (r.depth - 1.0).abs() < T);
+        // Facing the front edge of `card()` across it, on its left half: base contact.
+        let front = card().edge(Edge::Front).divide(2)[0];
+        let f = OrientedRect::from_front_edge(front.b, front.a, 3.0);
+        assert!(f.pose.forward().approx_eq(v(0.0, -1.0), 1e-12));
+        assert!(f.touches(&card()));
+        let contacts = f.edge_contacts(&card());
+        assert_eq!(contacts.len(), 1);
+        assert_eq!(
+            (contacts[0].edge, contacts[0].other_edge),
+            (Edge::Front, Edge::Front)
+        );
+        assert!((contacts[0].segment.length() - 1.0).abs() < 1e-12);
+        // Any orientation.
+        let (a, b) = (v(3.0, -2.0), v(1.0, 4.0));
+        let g = OrientedRect::from_front_edge(a, b, 0.7);
+        assert!(g.corner(Corner::FrontLeft).approx_eq(a, 1e-12));
+        assert!(g.corner(Corner::FrontRight).approx_eq(b, 1e-12));
     }
 
     #[test]

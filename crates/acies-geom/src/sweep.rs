@@ -1,26 +1,5 @@
-//! Swept movement: does a card run into another while it moves, and when first.
-//!
-//! Two motions are primitive: a translation and a rotation about a fixed table point (a corner
-//! for a wheel, the centre for a turn in place). Both are answered exactly, not by sampling:
-//!
-//! * **Translation.** Projected on any fixed axis, the moving card's interval slides linearly
-//!   with time, so the SAT overlap on each of the four axes is a minimum of linear functions of
-//!   `t`, and the penetration depth (their minimum) is concave in `t`. The times where it
-//!   exceeds [`EPS`] form one interval computed in closed form, and the contact time is where
-//!   the same concave function reaches 0.
-//! * **Rotation.** Two convex polygons moving continuously can only start or stop
-//!   interpenetrating when a vertex of one crosses an edge of the other. Every such time is
-//!   computed exactly with [`Arc::intersect_segment_into`]: each corner of the moving card
-//!   travels on an arc about the pivot (tested against the obstacle's edges), and each corner
-//!   of the obstacle, seen in the moving card's frame, travels on the opposite arc (tested
-//!   against the card's starting edges). Between two consecutive such times whether the cards
-//!   overlap cannot change, so one evaluation decides each piece; pieces where the overlap
-//!   stays below `EPS` (grazes) are checked on a few points and refined by a golden-section
-//!   search of the maximum depth.
-//!
-//! The reported `t` is the moment of first contact of the contact that becomes an
-//! interpenetration: the card can be moved to `t` and will touch the obstacle without
-//! overlapping it ("stopped before touching unit X").
+//! Swept movement: does a card run into another while it moves, and when first. The method is
+//! documented on [`sweep_hits`], where rustdoc shows it.
 
 use serde::{Deserialize, Serialize};
 
@@ -203,7 +182,28 @@ pub fn sweep_rotation(rect: &OrientedRect, pivot: Vec2, angle: f64) -> SweptShap
 /// stopping in base contact, starting in contact and moving away, or sliding along the
 /// obstacle's edge are not hits. Otherwise returns the fraction `t ∈ [0, 1]` of the motion at
 /// which the contact that turns into interpenetration begins: `motion.apply(moving, t)` touches
-/// the obstacle without overlapping it. A card that already overlaps at the start hits at 0.
+/// the obstacle without overlapping it ("stopped before touching unit X"). A card that already
+/// overlaps at the start hits at 0.
+///
+/// # Method
+///
+/// Both primitive motions are answered exactly, not by sampling the motion:
+///
+/// * **Translation.** Projected on any fixed axis, the moving card's interval slides linearly
+///   with time, so the SAT overlap on each of the four axes is a minimum of linear functions of
+///   `t`, and the penetration depth (their minimum) is concave in `t`. The times where it
+///   exceeds `EPS` form one interval, computed in closed form; the contact time is where the
+///   same concave function reaches 0.
+/// * **Rotation.** Two convex polygons moving continuously can only start or stop
+///   interpenetrating when a vertex of one crosses an edge of the other. Every such time is
+///   computed in closed form with [`Arc::intersect_segment_into`]: each corner of the moving
+///   card travels on an arc about the pivot (tested against the obstacle's edges), and each
+///   corner of the obstacle, seen in the moving card's frame, travels on the opposite arc
+///   (tested against the card's starting edges). Between two consecutive such times whether
+///   the cards overlap cannot change, so one depth evaluation decides each piece, and the hit
+///   is the start of the first overlapping piece. Only when a piece's depth is within a
+///   hair of zero (a graze: overlapping, but maybe never deeper than `EPS`) is the maximum
+///   depth over the piece looked for, on a few points refined by a golden-section search.
 pub fn sweep_hits(moving: &OrientedRect, motion: &Motion, obstacle: &OrientedRect) -> Option<f64> {
     SweptShape::new(*moving, *motion).first_hit(obstacle)
 }
