@@ -536,27 +536,15 @@ impl OrientedRect {
         for e in Edge::ALL {
             let mine = self.edge(e);
             let n = self.outward_normal(e);
-            let dir = mine.direction();
-            let len = mine.length();
             for f in Edge::ALL {
                 if n.dot(o.outward_normal(f)) >= 0.0 {
                     continue;
                 }
-                let theirs = o.edge(f);
-                let off_a = (theirs.a - mine.a).dot(n);
-                let off_b = (theirs.b - mine.a).dot(n);
-                if off_a.abs() > tol || off_b.abs() > tol {
-                    continue;
-                }
-                let sa = (theirs.a - mine.a).dot(dir);
-                let sb = (theirs.b - mine.a).dot(dir);
-                let lo = sa.min(sb).max(0.0);
-                let hi = sa.max(sb).min(len);
-                if hi - lo > tol {
+                if let Some(segment) = mine.overlap_within(&o.edge(f), tol) {
                     out.push(EdgeContact {
                         edge: e,
                         other_edge: f,
-                        segment: Segment::new(mine.a + dir * lo, mine.a + dir * hi),
+                        segment,
                     });
                 }
             }

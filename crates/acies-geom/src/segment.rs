@@ -211,6 +211,28 @@ impl Segment {
         }
     }
 
+    /// The stretch of `self` lying along `o`: both of `o`'s ends within `tol` of `self`'s line
+    /// and a shared stretch longer than `tol`, returned in `self`'s direction; `None` otherwise.
+    ///
+    /// Why: edges in contact are collinear only up to rounding, and a caller asking "which of
+    /// my edge divisions touch that card?" wants the shared part of each division.
+    pub fn overlap_within(&self, o: &Segment, tol: f64) -> Option<Segment> {
+        let len = self.length();
+        let dir = self.direction();
+        if len <= 0.0 {
+            return None;
+        }
+        let n = dir.perp();
+        if (o.a - self.a).dot(n).abs() > tol || (o.b - self.a).dot(n).abs() > tol {
+            return None;
+        }
+        let sa = (o.a - self.a).dot(dir);
+        let sb = (o.b - self.a).dot(dir);
+        let lo = sa.min(sb).max(0.0);
+        let hi = sa.max(sb).min(len);
+        (hi - lo > tol).then(|| Segment::new(self.a + dir * lo, self.a + dir * hi))
+    }
+
     /// A pair of closest points `(on self, on o)`; if they intersect, a common point twice.
     pub fn closest_points(&self, o: &Segment) -> (Vec2, Vec2) {
         match self.intersect(o) {
@@ -348,6 +370,29 @@ mod tests {
         assert_eq!(s(0.0, 0.0, 2.0, 2.0).distance(&s(0.0, 2.0, 2.0, 0.0)), 0.0);
         assert_eq!(s(0.0, 0.0, 2.0, 0.0).distance(&s(1.0, 3.0, 1.0, 1.0)), 1.0);
         assert_eq!(s(0.0, 0.0, 2.0, 0.0).distance(&s(5.0, 4.0, 5.0, 4.0)), 5.0);
+    }
+
+    #[test]
+    fn overlap_within_tolerance() {
+        let edge = s(0.0, 0.0, 4.0, 0.0);
+        let other = s(5.0, 1e-8, 1.0, -1e-8);
+        let Some(o) = edge.overlap_within(&other, 1e-6) else {
+            panic!("collinear within tolerance")
+        };
+        assert!(o.a.approx_eq(Vec2::new(1.0, 0.0), 1e-12));
+        assert!(o.b.approx_eq(Vec2::new(4.0, 0.0), 1e-12));
+        assert_eq!(edge.overlap_within(&s(0.0, 0.1, 4.0, 0.1), 1e-6), None);
+        assert_eq!(edge.overlap_within(&s(4.0, 0.0, 6.0, 0.0), 1e-6), None);
+        // Each division of an edge against a contact stretch.
+        let parts: Vec<Option<Segment>> = edge
+            .divide(4)
+            .iter()
+            .map(|d| d.overlap_within(&s(1.5, 0.0, 3.0, 0.0), 1e-6))
+            .collect();
+        assert_eq!(parts[0], None);
+        assert!(parts[1].is_some_and(|p| (p.length() - 0.5).abs() < 1e-12));
+        assert!(parts[2].is_some_and(|p| (p.length() - 1.0).abs() < 1e-12));
+        assert_eq!(parts[3], None);
     }
 
     #[test]

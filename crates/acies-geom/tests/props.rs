@@ -258,6 +258,33 @@ proptest! {
     }
 
     #[test]
+    fn line_of_sight_blocking_matches_sampled_depth(r in rect(), a in vec2(14.0), b in vec2(14.0)) {
+        let seg = Segment::new(a, b);
+        let h = r.half_extents();
+        let depth = (0..=2000)
+            .map(|k| {
+                let l = r.to_local(seg.point_at(k as f64 / 2000.0));
+                (h.x - l.x.abs()).min(h.y - l.y.abs())
+            })
+            .fold(f64::NEG_INFINITY, f64::max);
+        let blocks = r.intersects_segment_interior(&seg);
+        if depth > 2.0 * EPS {
+            prop_assert!(blocks, "passes {depth} deep but does not block");
+        }
+        if !blocks {
+            prop_assert!(depth <= EPS + 1e-12);
+        }
+        prop_assert_eq!(blocks, r.intersects_segment_interior(&seg.reversed()));
+    }
+
+    #[test]
+    fn rigid_motions_of_the_whole_table_change_nothing(a in rect(), b in rect(), d in vec2(30.0), p in vec2(10.0), ang in -PI..PI) {
+        let (a2, b2) = (a.translated(d).rotated_about(p, ang), b.translated(d).rotated_about(p, ang));
+        prop_assert!((a.penetration(&b) - a2.penetration(&b2)).abs() < 1e-9);
+        prop_assert!((a.distance(&b) - a2.distance(&b2)).abs() < 1e-9);
+    }
+
+    #[test]
     fn overlap_matches_penetration_depth(a in rect(), b in rect()) {
         // Interpenetration deeper than EPS: pushing b by the depth along some direction must
         // be needed to separate them — check the SAT depth against the polygon SAT.
