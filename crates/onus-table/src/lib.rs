@@ -16,6 +16,7 @@
 
 pub mod charge;
 pub mod contact;
+pub mod engaged;
 pub mod error;
 pub mod movement;
 pub mod ranged;
@@ -31,6 +32,7 @@ pub use contact::{
     CONTACT_TOL, Engagement, Exposure, MeleeSituation, SectionContact, SideSituation,
     direct_contacts,
 };
+pub use engaged::{Follow, FreeAttack, Repositioning, Withdrawal, WithdrawalResponse};
 pub use error::TableError;
 pub use movement::{
     Allowance, ChargeBar, MoveOrder, MovementType, Pivot, PricedMove, PricedStep, Reduction, Step,

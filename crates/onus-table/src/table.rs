@@ -499,7 +499,6 @@ impl Table {
             })
     }
 
-    #[allow(dead_code)] // used by the engaged-unit actions (VII-2.D)
     /// Removes contacts of an engagement (and the engagement when none are left).
     pub(crate) fn remove_contacts(
         &mut self,
@@ -515,7 +514,6 @@ impl Table {
         }
     }
 
-    #[allow(dead_code)] // used by the engaged-unit actions (VII-2.D)
     /// Ends an engagement and removes its markers.
     pub(crate) fn disengage(&mut self, x: UnitId, y: UnitId) {
         if let Some(i) = self.engagement_index(x, y) {

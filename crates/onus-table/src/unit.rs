@@ -374,7 +374,6 @@ impl TableUnit {
         }
     }
 
-    #[allow(dead_code)] // used by movement (VII-2.B)
     pub(crate) fn set_extended(&mut self, flank: Flank, on: bool) {
         match flank {
             Flank::Left => self.state.extended_left = on,

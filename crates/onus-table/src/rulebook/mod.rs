@@ -2,5 +2,6 @@
 
 mod charges;
 mod contacts;
+mod engaged;
 mod movement;
 mod ranged;
