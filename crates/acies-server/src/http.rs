@@ -1,0 +1,372 @@
+//! The HTTP and WebSocket API (JSON), mounted under `/api`.
+//!
+//! Every refusal is an [`ApiError`] body with a matching status; extractor rejections
+//! (oversized or malformed bodies, bad query strings) are turned into the same shape, so a
+//! client never has to parse axum's plain-text errors.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::rejection::{PathRejection, QueryRejection};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
+use axum::extract::{DefaultBodyLimit, FromRequest, Path, Query, Request, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use tokio::sync::mpsc;
+
+use crate::error::ApiError;
+use crate::rules::GameRules;
+use crate::server::{CreateGame, GameServer};
+
+type Shared<R> = Arc<GameServer<R>>;
+
+/// A JSON request body whose rejections (too large, not JSON, wrong shape) are [`ApiError`]s.
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
+            let status = rejection.status();
+            let code = if status == StatusCode::PAYLOAD_TOO_LARGE {
+                "too_large"
+            } else {
+                "bad_request"
+            };
+            ApiError::new(status, code, rejection.body_text())
+        })?;
+        serde_json::from_slice(&bytes).map(JsonBody).map_err(|e| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "malformed",
+                format!("malformed JSON: {e}"),
+            )
+        })
+    }
+}
+
+fn path_id(path: Result<Path<String>, PathRejection>) -> Result<String, ApiError> {
+    path.map(|Path(id)| id)
+        .map_err(|r| ApiError::bad_request(r.body_text()))
+}
+
+fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
+    q.map(|Query(t)| t)
+        .map_err(|r| ApiError::bad_request(r.body_text()))
+}
+
+/// An empty `token=` is the same as none.
+fn token(t: Option<String>) -> Option<String> {
+    t.filter(|t| !t.is_empty())
+}
+
+fn json_text(status: StatusCode, body: String) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+#[derive(Deserialize)]
+struct TokenQuery {
+    token: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct WsQuery {
+    token: Option<String>,
+    since: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct ListQueryParams {
+    /// Comma-separated seat tokens: "my games".
+    tokens: Option<String>,
+    limit: Option<u32>,
+}
+
+/// `POST /api/games/{id}/actions`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ActionRequest<A> {
+    token: String,
+    version: u64,
+    action: A,
+}
+
+/// An action sent over the WebSocket (the seat comes from the connection's token).
+#[derive(Deserialize)]
+struct WsAction<A> {
+    version: u64,
+    action: A,
+}
+
+/// The API routes (to be nested under `/api`).
+pub fn api_router<R: GameRules>(server: Shared<R>) -> Router {
+    let limits = server.limits();
+    Router::new()
+        .route("/games", get(list_games::<R>).post(create_game::<R>))
+        .route("/games/{id}/view", get(view::<R>))
+        .route("/games/{id}/actions", post(act::<R>))
+        .route("/games/{id}/ws", get(websocket::<R>))
+        .route("/games/{id}/replay", get(replay::<R>))
+        .route("/echo", post(echo))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(limits.max_body_bytes))
+        .with_state(server)
+}
+
+/// The whole application: the API under `/api`, and `ui` (the web client, when there is one)
+/// for every other path.
+pub fn app<R: GameRules>(server: Shared<R>, ui: Option<Router>) -> Router {
+    let app = Router::new().nest("/api", api_router(server));
+    match ui {
+        // As a fallback, the UI cannot shadow an API path.
+        Some(ui) => app.fallback_service(ui),
+        None => app,
+    }
+}
+
+async fn not_found() -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such API endpoint")
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "method not allowed here",
+    )
+}
+
+/// A trivial endpoint with the same body handling as the game endpoints: the load test's
+/// baseline, and a liveness probe.
+async fn echo(JsonBody(body): JsonBody<serde_json::Value>) -> Json<serde_json::Value> {
+    Json(body)
+}
+
+async fn list_games<R: GameRules>(
+    State(server): State<Shared<R>>,
+    q: Result<Query<ListQueryParams>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let q = query(q)?;
+    let tokens: Vec<String> = q
+        .tokens
+        .as_deref()
+        .unwrap_or("")
+        .split(',')
+        .filter(|t| !t.is_empty())
+        .map(str::to_owned)
+        .collect();
+    let games = server.list_games(tokens, q.limit).await?;
+    Ok(Json(serde_json::json!({ "games": games })).into_response())
+}
+
+async fn create_game<R: GameRules>(
+    State(server): State<Shared<R>>,
+    JsonBody(request): JsonBody<CreateGame>,
+) -> Result<Response, ApiError> {
+    let created = server.create_game(request).await?;
+    Ok((StatusCode::CREATED, Json(created)).into_response())
+}
+
+async fn view<R: GameRules>(
+    State(server): State<Shared<R>>,
+    id: Result<Path<String>, PathRejection>,
+    q: Result<Query<TokenQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let id = path_id(id)?;
+    let q = query(q)?;
+    let body = server.view(&id, token(q.token)).await?;
+    Ok(json_text(StatusCode::OK, body))
+}
+
+async fn replay<R: GameRules>(
+    State(server): State<Shared<R>>,
+    id: Result<Path<String>, PathRejection>,
+    q: Result<Query<TokenQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let id = path_id(id)?;
+    let q = query(q)?;
+    let body = server.replay(&id, token(q.token)).await?;
+    Ok(json_text(StatusCode::OK, body))
+}
+
+async fn act<R: GameRules>(
+    State(server): State<Shared<R>>,
+    id: Result<Path<String>, PathRejection>,
+    JsonBody(request): JsonBody<ActionRequest<R::Action>>,
+) -> Result<Response, ApiError> {
+    let id = path_id(id)?;
+    let (_, body) = server
+        .act(&id, request.token, request.version, request.action)
+        .await?;
+    Ok(json_text(StatusCode::OK, body))
+}
+
+async fn websocket<R: GameRules>(
+    State(server): State<Shared<R>>,
+    id: Result<Path<String>, PathRejection>,
+    q: Result<Query<WsQuery>, QueryRejection>,
+    upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let id = path_id(id)?;
+    let q = query(q)?;
+    let upgrade = upgrade.map_err(|r| ApiError::new(r.status(), "not_websocket", r.body_text()))?;
+    let token = token(q.token);
+    // Refuse forged tokens and unknown games before upgrading, with a proper status.
+    server.authorize(&id, token.clone()).await?;
+    let limits = server.limits();
+    Ok(upgrade
+        .max_message_size(limits.max_ws_frame_bytes)
+        .max_frame_size(limits.max_ws_frame_bytes)
+        .on_upgrade(move |socket| session(server, socket, id, token, q.since)))
+}
+
+fn text(s: impl Into<Utf8Bytes>) -> Message {
+    Message::Text(s.into())
+}
+
+fn close(code: u16, reason: &str) -> Message {
+    Message::Close(Some(CloseFrame {
+        code,
+        reason: reason.into(),
+    }))
+}
+
+/// One WebSocket connection: pushes the game's updates (filtered for this viewer by the
+/// actor) and plays the actions the client sends.
+async fn session<R: GameRules>(
+    server: Shared<R>,
+    mut socket: WebSocket,
+    id: String,
+    token: Option<String>,
+    since: Option<u64>,
+) {
+    let limits = server.limits();
+    let mut shutdown = server.shutdown_signal();
+    let (sink, mut updates) = mpsc::channel(limits.subscriber_buffer);
+    if let Err(e) = server.subscribe(&id, token.clone(), since, sink).await {
+        let _ = socket.send(text(e.to_ws_json(None))).await;
+        let _ = socket
+            .send(close(close_code::POLICY, &e.code.replace('_', " ")))
+            .await;
+        return;
+    }
+    loop {
+        tokio::select! {
+            update = updates.recv() => match update {
+                Some(message) => {
+                    if socket.send(text(message.as_ref())).await.is_err() {
+                        return;
+                    }
+                }
+                None => {
+                    // The actor dropped us (too slow, or the game stopped): the client
+                    // reconnects with since=<its version> and loses nothing.
+                    let _ = socket.send(close(close_code::AGAIN, "reconnect with since=<version>")).await;
+                    return;
+                }
+            },
+            incoming = socket.recv() => {
+                let reply = match incoming {
+                    None | Some(Ok(Message::Close(_))) => return,
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Ok(Message::Text(t))) => {
+                        client_message(&server, &id, token.as_deref(), t.as_str(), limits.max_ws_message_bytes).await
+                    }
+                    Some(Ok(Message::Binary(b))) => match std::str::from_utf8(&b) {
+                        Ok(t) => client_message(&server, &id, token.as_deref(), t, limits.max_ws_message_bytes).await,
+                        Err(_) => ApiError::new(StatusCode::BAD_REQUEST, "malformed", "messages are UTF-8 JSON").to_ws_json(None),
+                    },
+                    Some(Err(e)) => {
+                        // Past the hard size limit or broken framing: say why, then hang up.
+                        let err = ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", format!("connection closed: {e}"));
+                        let _ = socket.send(text(err.to_ws_json(None))).await;
+                        let _ = socket.send(close(close_code::SIZE, "message too large")).await;
+                        return;
+                    }
+                };
+                if socket.send(text(reply)).await.is_err() {
+                    return;
+                }
+            }
+            () = async { let _ = shutdown.wait_for(|down| *down).await; } => {
+                let _ = socket.send(close(close_code::AWAY, "server shutting down")).await;
+                return;
+            }
+        }
+    }
+}
+
+/// Handles one client message; the answer is an `ack` or an `error` message.
+async fn client_message<R: GameRules>(
+    server: &GameServer<R>,
+    id: &str,
+    token: Option<&str>,
+    text: &str,
+    max_bytes: usize,
+) -> String {
+    if text.len() > max_bytes {
+        return ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            format!("message of {} bytes; the limit is {max_bytes}", text.len()),
+        )
+        .to_ws_json(None);
+    }
+    let value: serde_json::Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            return ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "malformed",
+                format!("malformed JSON: {e}"),
+            )
+            .to_ws_json(None);
+        }
+    };
+    // The client's tag for matching answers to requests, echoed back as given.
+    let tag = value.get("id").cloned();
+    let result = async {
+        match value.get("type").and_then(|t| t.as_str()) {
+            Some("action") => {}
+            other => {
+                return Err(ApiError::bad_request(format!(
+                    "unknown message type {other:?}; expected \"action\""
+                )));
+            }
+        }
+        let Some(token) = token else {
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "no_seat",
+                "spectators cannot act: connect with a seat's token",
+            ));
+        };
+        let request: WsAction<R::Action> = serde_json::from_value(value).map_err(|e| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "malformed",
+                format!("bad action message: {e}"),
+            )
+        })?;
+        server
+            .act(id, token.to_owned(), request.version, request.action)
+            .await
+    }
+    .await;
+    match result {
+        Ok((version, _)) => {
+            let mut ack = serde_json::json!({ "type": "ack", "version": version });
+            if let (Some(tag), Some(obj)) = (tag, ack.as_object_mut()) {
+                obj.insert("id".into(), tag);
+            }
+            ack.to_string()
+        }
+        Err(e) => e.to_ws_json(tag.as_ref()),
+    }
+}

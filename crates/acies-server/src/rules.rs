@@ -1,0 +1,49 @@
+//! What the server needs from a rule system beyond [`Ruleset`].
+
+use acies_core::Ruleset;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// A [`Ruleset`] the server can host: its types travel as JSON and across tasks, and it says
+/// its name, how to spell a seat, which rule an error names, and how a computer plays a seat.
+///
+/// `Setup` and `Action` are read from clients and stored, so they deserialize; `Action`,
+/// `Event` and `View` are written out (actions to the database; views and events to clients,
+/// always after filtering through [`Ruleset::view`] and [`Ruleset::event_view`]). `State`
+/// never needs serde: it never leaves the server and is rebuilt by replay.
+pub trait GameRules:
+    Ruleset<
+        Setup: DeserializeOwned + Send + Sync + 'static,
+        State: Send + Sync + 'static,
+        Action: Serialize + DeserializeOwned + Send + Sync + 'static,
+        Event: Serialize + Send + Sync + 'static,
+        View: Serialize + Send + 'static,
+        Error: Send + 'static,
+        Seat: Send + Sync + 'static,
+    > + Send
+    + Sync
+    + 'static
+{
+    /// Stored with every game, so a server only restores the games of its own rule system.
+    const NAME: &'static str;
+
+    /// A seat as a short string (in URLs, messages and the database). Must be distinct for
+    /// the seats of one game and stable across versions of the ruleset.
+    fn seat_id(seat: Self::Seat) -> String;
+
+    /// The rule an error names, sent to the client as `rule` next to the error text.
+    fn error_rule(error: &Self::Error) -> Option<String> {
+        let _ = error;
+        None
+    }
+
+    /// The action a computer player takes for `seat` when it is that seat's turn, or `None`
+    /// if it cannot decide (the game then waits; the server logs it).
+    ///
+    /// The full state is given so a bot can test candidates with [`Ruleset::apply`]; a fair
+    /// bot decides from `Self::view(state, Viewer::Seat(seat))` only.
+    fn bot_action(state: &Self::State, seat: Self::Seat) -> Option<Self::Action> {
+        let _ = (state, seat);
+        None
+    }
+}

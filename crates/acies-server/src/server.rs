@@ -1,0 +1,455 @@
+//! The server's logic without HTTP: creating games, finding (or restoring) their actors,
+//! listing. The HTTP layer and the tests both drive this.
+
+use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use acies_core::Ruleset;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use tokio::sync::{mpsc, oneshot, watch};
+
+use crate::error::ApiError;
+use crate::game::{Acked, ActorLimits, Command, Game, SeatEntry};
+use crate::rules::GameRules;
+use crate::store::{GameStore, GameSummary, ListQuery, NewGame, SeatKind, SeatRecord, StoreError};
+use crate::util::{now_millis, random_hex, random_seed};
+
+/// Bounds on what one client can make the server do.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Largest HTTP request body (bytes).
+    pub max_body_bytes: usize,
+    /// Largest WebSocket message answered with a JSON error and the connection kept (bytes).
+    pub max_ws_message_bytes: usize,
+    /// Largest WebSocket message or frame read at all; past it the connection is closed.
+    pub max_ws_frame_bytes: usize,
+    /// Watchers per game.
+    pub max_subscribers_per_game: usize,
+    /// Messages buffered for one watcher before it is dropped as too slow.
+    pub subscriber_buffer: usize,
+    /// Commands queued for one game before callers wait.
+    pub command_queue: usize,
+    /// Most games listed at once.
+    pub max_list: u32,
+    /// Most tokens in one "my games" query.
+    pub max_tokens: usize,
+    /// Longest display name of a seat (characters).
+    pub max_name_chars: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_body_bytes: 64 * 1024,
+            max_ws_message_bytes: 64 * 1024,
+            max_ws_frame_bytes: 1024 * 1024,
+            max_subscribers_per_game: 256,
+            subscriber_buffer: 64,
+            command_queue: 256,
+            max_list: 200,
+            max_tokens: 32,
+            max_name_chars: 64,
+        }
+    }
+}
+
+/// A seat as asked for when creating a game.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatRequest {
+    /// The seat, as the ruleset spells it (`GameRules::seat_id`).
+    pub seat: String,
+    #[serde(default = "human")]
+    pub kind: SeatKind,
+    /// Display name; defaults to the seat id (or "Computer").
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+fn human() -> SeatKind {
+    SeatKind::Human
+}
+
+/// `POST /api/games`: the setup and who plays which seat (seats not named are human).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGame {
+    pub setup: serde_json::Value,
+    #[serde(default)]
+    pub seats: Vec<SeatRequest>,
+}
+
+/// A seat of a created game, as told to its creator.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CreatedSeat {
+    pub seat: String,
+    pub kind: SeatKind,
+    pub name: String,
+    /// The seat's secret (human seats only): whoever holds it plays the seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+    /// The seat's secret link for the UI (human seats only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
+}
+
+/// The answer to `POST /api/games`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CreatedGame {
+    pub game_id: String,
+    pub version: u64,
+    pub seats: Vec<CreatedSeat>,
+    pub spectator_link: String,
+}
+
+/// What happened when the server reloaded unfinished games at start.
+#[derive(Clone, Debug, Default)]
+pub struct LoadReport {
+    /// Games replayed and live again.
+    pub restored: Vec<String>,
+    /// Games that could not be replayed, with why. They are kept out of play; the rest of the
+    /// server runs.
+    pub failed: Vec<(String, String)>,
+}
+
+type Handle<R> = mpsc::Sender<Command<R>>;
+
+/// The games of one ruleset: live actors, on-demand restoring, creation and listing.
+pub struct GameServer<R: GameRules> {
+    store: Arc<dyn GameStore>,
+    limits: Limits,
+    live: Mutex<HashMap<String, Handle<R>>>,
+    broken: Mutex<HashMap<String, String>>,
+    /// Serializes restoring, so two requests never start two actors for one game.
+    loading: tokio::sync::Mutex<()>,
+    shutdown: watch::Sender<bool>,
+}
+
+/// Locks a map; a poisoned lock is still usable because every update is a single insert or
+/// remove that cannot leave the map half-changed.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Game ids are ours (hex); anything else cannot name a game and is not worth a query.
+fn plausible_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+fn storage_error(e: StoreError) -> ApiError {
+    tracing::error!("storage: {e}");
+    ApiError::unavailable(format!("storage is unavailable: {e}"))
+}
+
+fn randomness_error(e: getrandom::Error) -> ApiError {
+    ApiError::unavailable(format!(
+        "the operating system's random generator failed: {e}"
+    ))
+}
+
+impl<R: GameRules> GameServer<R> {
+    /// A server over `store`; call [`GameServer::restore_all`] before serving.
+    pub fn new(store: Arc<dyn GameStore>, limits: Limits) -> Self {
+        Self {
+            store,
+            limits,
+            live: Mutex::new(HashMap::new()),
+            broken: Mutex::new(HashMap::new()),
+            loading: tokio::sync::Mutex::new(()),
+            shutdown: watch::Sender::new(false),
+        }
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    fn actor_limits(&self) -> ActorLimits {
+        ActorLimits {
+            max_subscribers: self.limits.max_subscribers_per_game,
+        }
+    }
+
+    /// Tells WebSocket sessions to close (graceful shutdown).
+    pub fn begin_shutdown(&self) {
+        self.shutdown.send_replace(true);
+    }
+
+    /// Becomes true when the server is shutting down.
+    pub(crate) fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.shutdown.subscribe()
+    }
+
+    /// Replays every unfinished game of this ruleset so it is live (and its computer seats
+    /// move) again. A game that fails to replay is reported and kept out of play.
+    pub async fn restore_all(&self) -> Result<LoadReport, StoreError> {
+        let mut report = LoadReport::default();
+        for id in self.store.unfinished_games(R::NAME).await? {
+            match self.handle(&id).await {
+                Ok(_) => report.restored.push(id),
+                Err(e) => report.failed.push((id, e.error)),
+            }
+        }
+        Ok(report)
+    }
+
+    /// Creates a game: checks the setup with the ruleset, draws a seed and one token per seat
+    /// from the OS, stores it all, then starts its actor.
+    pub async fn create_game(&self, request: CreateGame) -> Result<CreatedGame, ApiError> {
+        let setup: R::Setup = serde_json::from_value(request.setup.clone())
+            .map_err(|e| ApiError::bad_request(format!("setup: {e}")))?;
+        let seed = random_seed().map_err(randomness_error)?;
+        let state = match catch_unwind(AssertUnwindSafe(|| R::new_game(&setup, seed))) {
+            Ok(Ok(state)) => state,
+            Ok(Err(e)) => {
+                let mut err =
+                    ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad_setup", e.to_string());
+                err.rule = R::error_rule(&e);
+                return Err(err);
+            }
+            Err(_) => {
+                return Err(ApiError::internal(
+                    "ruleset_panic",
+                    "the rules engine failed on this setup",
+                ));
+            }
+        };
+        let seats = R::seats(&state);
+        let ids: Vec<String> = seats.iter().map(|s| R::seat_id(*s)).collect();
+        for (i, req) in request.seats.iter().enumerate() {
+            if !ids.contains(&req.seat) {
+                return Err(ApiError::bad_request(format!(
+                    "seat {:?} is not a seat of this game (seats: {})",
+                    req.seat,
+                    ids.join(", ")
+                )));
+            }
+            if request.seats[..i].iter().any(|r| r.seat == req.seat) {
+                return Err(ApiError::bad_request(format!(
+                    "seat {:?} is given twice",
+                    req.seat
+                )));
+            }
+            if let Some(name) = &req.name
+                && (name.chars().count() > self.limits.max_name_chars
+                    || name.chars().any(char::is_control))
+            {
+                return Err(ApiError::bad_request(format!(
+                    "seat names are at most {} printable characters",
+                    self.limits.max_name_chars
+                )));
+            }
+        }
+        let game_id = random_hex::<8>().map_err(randomness_error)?;
+        let mut records = Vec::with_capacity(ids.len());
+        for id in &ids {
+            let req = request.seats.iter().find(|r| &r.seat == id);
+            let kind = req.map(|r| r.kind).unwrap_or(SeatKind::Human);
+            let name = req
+                .and_then(|r| r.name.clone())
+                .unwrap_or_else(|| match kind {
+                    SeatKind::Human => id.clone(),
+                    SeatKind::Computer => "Computer".to_owned(),
+                });
+            records.push(SeatRecord {
+                seat: id.clone(),
+                kind,
+                token: random_hex::<16>().map_err(randomness_error)?,
+                name,
+            });
+        }
+        let new = NewGame {
+            id: game_id.clone(),
+            ruleset: R::NAME.to_owned(),
+            setup: request.setup.to_string(),
+            seed,
+            created_at: now_millis(),
+            seats: records.clone(),
+        };
+        self.store.create_game(&new).await.map_err(storage_error)?;
+
+        let created = CreatedGame {
+            spectator_link: format!("/games/{game_id}"),
+            seats: records
+                .iter()
+                .map(|r| {
+                    let human = r.kind == SeatKind::Human;
+                    CreatedSeat {
+                        seat: r.seat.clone(),
+                        kind: r.kind,
+                        name: r.name.clone(),
+                        token: human.then(|| r.token.clone()),
+                        link: human.then(|| format!("/games/{game_id}?token={}", r.token)),
+                    }
+                })
+                .collect(),
+            game_id: game_id.clone(),
+            version: 0,
+        };
+        let entries = seats
+            .into_iter()
+            .zip(records)
+            .map(|(seat, r)| SeatEntry {
+                seat,
+                id: r.seat,
+                kind: r.kind,
+                token: r.token,
+            })
+            .collect();
+        let game = Game::<R>::new(
+            game_id.clone(),
+            state,
+            entries,
+            self.store.clone(),
+            self.actor_limits(),
+        );
+        let handle = game.spawn(self.limits.command_queue);
+        lock(&self.live).insert(game_id, handle);
+        Ok(created)
+    }
+
+    /// Public summaries of this ruleset's games, newest first; with tokens, only the games
+    /// those tokens hold seats in (and which seats).
+    pub async fn list_games(
+        &self,
+        tokens: Vec<String>,
+        limit: Option<u32>,
+    ) -> Result<Vec<GameSummary>, ApiError> {
+        if tokens.len() > self.limits.max_tokens {
+            return Err(ApiError::bad_request(format!(
+                "at most {} tokens per query",
+                self.limits.max_tokens
+            )));
+        }
+        let query = ListQuery {
+            ruleset: R::NAME.to_owned(),
+            tokens,
+            limit: limit.unwrap_or(50).clamp(1, self.limits.max_list),
+        };
+        self.store.list_games(&query).await.map_err(storage_error)
+    }
+
+    /// The actor of a game, restoring it from the store if it is not live.
+    async fn handle(&self, id: &str) -> Result<Handle<R>, ApiError> {
+        if let Some(handle) = lock(&self.live).get(id) {
+            return Ok(handle.clone());
+        }
+        if !plausible_id(id) {
+            return Err(ApiError::unknown_game(id));
+        }
+        if let Some(reason) = lock(&self.broken).get(id) {
+            return Err(ApiError::internal(
+                "game_unavailable",
+                format!("game {id} could not be restored: {reason}"),
+            ));
+        }
+        let _guard = self.loading.lock().await;
+        if let Some(handle) = lock(&self.live).get(id) {
+            return Ok(handle.clone());
+        }
+        let stored = match self.store.load_game(id).await.map_err(storage_error)? {
+            Some(stored) if stored.ruleset == R::NAME => stored,
+            _ => return Err(ApiError::unknown_game(id)),
+        };
+        match Game::<R>::restore(stored, self.store.clone(), self.actor_limits()) {
+            Ok(game) => {
+                let handle = game.spawn(self.limits.command_queue);
+                lock(&self.live).insert(id.to_owned(), handle.clone());
+                Ok(handle)
+            }
+            Err(reason) => {
+                tracing::error!(game = %id, "game could not be restored: {reason}");
+                lock(&self.broken).insert(id.to_owned(), reason.clone());
+                Err(ApiError::internal(
+                    "game_unavailable",
+                    format!("game {id} could not be restored: {reason}"),
+                ))
+            }
+        }
+    }
+
+    /// Sends a command to a game's actor and waits for its answer. An actor that died (a
+    /// panic in the ruleset outside `apply`) is forgotten, so the next request restores the
+    /// game from the store as it was last committed.
+    async fn call<T>(
+        &self,
+        id: &str,
+        make: impl FnOnce(oneshot::Sender<Result<T, ApiError>>) -> Command<R>,
+    ) -> Result<T, ApiError> {
+        let handle = self.handle(id).await?;
+        let (reply, answer) = oneshot::channel();
+        let stopped = || {
+            let mut live = lock(&self.live);
+            if live.get(id).is_some_and(|h| h.same_channel(&handle)) {
+                live.remove(id);
+            }
+            ApiError::internal("game_stopped", "the game stopped unexpectedly; try again")
+        };
+        if handle.send(make(reply)).await.is_err() {
+            return Err(stopped());
+        }
+        answer.await.map_err(|_| stopped())?
+    }
+
+    /// The game as the token's seat (or a spectator, without a token) sees it, as JSON.
+    pub async fn view(&self, id: &str, token: Option<String>) -> Result<String, ApiError> {
+        self.call(id, |reply| Command::View { token, reply }).await
+    }
+
+    /// Checks a token against a game without doing anything.
+    pub async fn authorize(&self, id: &str, token: Option<String>) -> Result<(), ApiError> {
+        self.call(id, |reply| Command::Authorize { token, reply })
+            .await
+    }
+
+    /// Plays `action` for the token's seat against `version`. `Ok` means it is committed to
+    /// the store; the answer is the new version and the update as that seat sees it (JSON).
+    pub async fn act(
+        &self,
+        id: &str,
+        token: String,
+        version: u64,
+        action: <R as Ruleset>::Action,
+    ) -> Result<(u64, String), ApiError> {
+        let acked: Acked = self
+            .call(id, |reply| Command::Act {
+                token,
+                version,
+                action,
+                reply,
+            })
+            .await?;
+        Ok((acked.version, acked.body))
+    }
+
+    /// Subscribes `sink` to a game's updates: a `sync` message first (with the steps after
+    /// `since`), then one `update` per action, all filtered for the token's viewer.
+    pub async fn subscribe(
+        &self,
+        id: &str,
+        token: Option<String>,
+        since: Option<u64>,
+        sink: mpsc::Sender<Arc<str>>,
+    ) -> Result<(), ApiError> {
+        self.call(id, |reply| Command::Subscribe {
+            token,
+            since,
+            sink,
+            reply,
+        })
+        .await
+    }
+
+    /// The game's history as the token's viewer may see it (JSON).
+    pub async fn replay(&self, id: &str, token: Option<String>) -> Result<String, ApiError> {
+        self.call(id, |reply| Command::Replay { token, reply })
+            .await
+    }
+}

@@ -1,0 +1,453 @@
+//! A toy rule system for testing and load-testing the server: a two-seat dice race with
+//! hidden hands.
+//!
+//! Each seat races to `target`. On its turn a seat rolls a die and moves that far, plays a
+//! card from its hand (moves by the card's value), or draws a card from its own deck. Cards
+//! carry a secret name: only their owner ever learns it (playing a card reveals its value,
+//! not its name), so any name seen by another seat or a spectator is a leak. The setup may
+//! fix the starting hands, which makes part of the setup hidden too.
+
+use std::collections::BTreeMap;
+
+use acies_core::{Applied, Dice, GameRng, Outcome, Ruleset, Viewer};
+use serde::{Deserialize, Serialize};
+
+use crate::rules::GameRules;
+
+/// The dice race.
+#[derive(Clone, Copy, Debug)]
+pub struct DiceRace;
+
+/// A seat of the race.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RaceSeat {
+    A,
+    B,
+}
+
+impl RaceSeat {
+    fn index(self) -> usize {
+        match self {
+            RaceSeat::A => 0,
+            RaceSeat::B => 1,
+        }
+    }
+
+    fn other(self) -> Self {
+        match self {
+            RaceSeat::A => RaceSeat::B,
+            RaceSeat::B => RaceSeat::A,
+        }
+    }
+}
+
+/// A card: its name is secret to its owner, its value is revealed when played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Card {
+    pub name: String,
+    pub value: u32,
+}
+
+/// How a race starts.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RaceSetup {
+    /// The position that wins (1..=1000).
+    pub target: u32,
+    /// Fixed starting hands (hidden information of the setup); dealt from the deck if absent.
+    #[serde(default)]
+    pub hands: BTreeMap<RaceSeat, Vec<Card>>,
+    /// Turns after which the race is a draw (default 200).
+    #[serde(default)]
+    pub max_turns: Option<u32>,
+}
+
+/// One seat's private and public state.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Runner {
+    pub position: u32,
+    pub hand: Vec<Card>,
+    pub deck: Vec<Card>,
+}
+
+/// The full state, hidden cards and RNG included.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RaceState {
+    target: u32,
+    max_turns: u32,
+    turns: u32,
+    rng: GameRng,
+    runners: [Runner; 2],
+    turn: RaceSeat,
+    winner: Option<RaceSeat>,
+}
+
+/// A seat's decision.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum RaceAction {
+    /// Roll a die and move that far.
+    Roll,
+    /// Play the named card from the hand and move by its value.
+    Play { card: String },
+    /// Draw a card from the own deck.
+    Draw,
+}
+
+/// What happened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum RaceEvent {
+    Rolled {
+        seat: RaceSeat,
+        die: u8,
+        position: u32,
+    },
+    /// `card` is the name, shown to the owner only.
+    Played {
+        seat: RaceSeat,
+        card: Option<String>,
+        value: u32,
+        position: u32,
+    },
+    /// `card` is shown to the owner only.
+    Drew {
+        seat: RaceSeat,
+        card: Option<Card>,
+    },
+    Won {
+        seat: RaceSeat,
+    },
+    Drawn {
+        turns: u32,
+    },
+}
+
+/// What a viewer sees: positions and counts for all, the hand for its owner only.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RaceView {
+    pub target: u32,
+    pub turns: u32,
+    pub positions: BTreeMap<RaceSeat, u32>,
+    pub hand_sizes: BTreeMap<RaceSeat, usize>,
+    pub deck_sizes: BTreeMap<RaceSeat, usize>,
+    /// The viewer's own hand (none for spectators).
+    pub hand: Option<Vec<Card>>,
+}
+
+/// A refused action or setup, naming the rule.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{rule}: {message}")]
+pub struct RaceError {
+    pub rule: &'static str,
+    pub message: String,
+}
+
+fn refuse(rule: &'static str, message: impl Into<String>) -> RaceError {
+    RaceError {
+        rule,
+        message: message.into(),
+    }
+}
+
+const HAND_LIMIT: usize = 5;
+const DECK_SIZE: usize = 8;
+const STARTING_HAND: usize = 3;
+
+fn new_card(rng: &mut GameRng) -> Card {
+    Card {
+        name: format!("card-{:016x}", rng.next_u64()),
+        value: u32::from(rng.roll(6)),
+    }
+}
+
+impl Ruleset for DiceRace {
+    type Setup = RaceSetup;
+    type State = RaceState;
+    type Action = RaceAction;
+    type Event = RaceEvent;
+    type View = RaceView;
+    type Error = RaceError;
+    type Seat = RaceSeat;
+
+    fn new_game(setup: &RaceSetup, seed: u64) -> Result<RaceState, RaceError> {
+        if !(1..=1000).contains(&setup.target) {
+            return Err(refuse("setup", "target must be between 1 and 1000"));
+        }
+        let mut rng = GameRng::new(seed);
+        let mut runners = [RaceSeat::A, RaceSeat::B].map(|_| Runner {
+            position: 0,
+            hand: Vec::new(),
+            deck: Vec::new(),
+        });
+        for seat in [RaceSeat::A, RaceSeat::B] {
+            let runner = &mut runners[seat.index()];
+            runner.deck = (0..DECK_SIZE).map(|_| new_card(&mut rng)).collect();
+            match setup.hands.get(&seat) {
+                Some(hand) => {
+                    if hand.len() > HAND_LIMIT || hand.iter().any(|c| !(1..=6).contains(&c.value)) {
+                        return Err(refuse(
+                            "setup",
+                            "a hand has at most 5 cards of value 1 to 6",
+                        ));
+                    }
+                    runner.hand = hand.clone();
+                }
+                None => {
+                    let split = runner.deck.len() - STARTING_HAND;
+                    runner.hand = runner.deck.split_off(split);
+                }
+            }
+        }
+        Ok(RaceState {
+            target: setup.target,
+            max_turns: setup.max_turns.unwrap_or(200).max(1),
+            turns: 0,
+            rng,
+            runners,
+            turn: RaceSeat::A,
+            winner: None,
+        })
+    }
+
+    fn seats(_: &RaceState) -> Vec<RaceSeat> {
+        vec![RaceSeat::A, RaceSeat::B]
+    }
+
+    fn to_act(state: &RaceState) -> Option<RaceSeat> {
+        (state.winner.is_none() && state.turns < state.max_turns).then_some(state.turn)
+    }
+
+    fn apply(
+        state: &RaceState,
+        seat: RaceSeat,
+        action: &RaceAction,
+    ) -> Result<Applied<RaceState, RaceEvent>, RaceError> {
+        if Self::to_act(state).is_none() {
+            return Err(refuse("end", "the race is over"));
+        }
+        if seat != state.turn {
+            return Err(refuse("turn order", "it is the other seat's turn"));
+        }
+        let mut next = state.clone();
+        let mut events = Vec::new();
+        let runner = &mut next.runners[seat.index()];
+        match action {
+            RaceAction::Roll => {
+                let die = next.rng.d6();
+                runner.position += u32::from(die);
+                events.push(RaceEvent::Rolled {
+                    seat,
+                    die,
+                    position: runner.position,
+                });
+            }
+            RaceAction::Play { card } => {
+                let Some(i) = runner.hand.iter().position(|c| &c.name == card) else {
+                    return Err(refuse("play", "that card is not in your hand"));
+                };
+                let card = runner.hand.remove(i);
+                runner.position += card.value;
+                events.push(RaceEvent::Played {
+                    seat,
+                    card: Some(card.name),
+                    value: card.value,
+                    position: runner.position,
+                });
+            }
+            RaceAction::Draw => {
+                if runner.hand.len() >= HAND_LIMIT {
+                    return Err(refuse("draw", "a hand holds at most 5 cards"));
+                }
+                let Some(card) = runner.deck.pop() else {
+                    return Err(refuse("draw", "your deck is empty"));
+                };
+                runner.hand.push(card.clone());
+                events.push(RaceEvent::Drew {
+                    seat,
+                    card: Some(card),
+                });
+            }
+        }
+        next.turns += 1;
+        if next.runners[seat.index()].position >= next.target {
+            next.winner = Some(seat);
+            events.push(RaceEvent::Won { seat });
+        } else if next.turns >= next.max_turns {
+            events.push(RaceEvent::Drawn { turns: next.turns });
+        }
+        next.turn = seat.other();
+        Ok(Applied {
+            state: next,
+            events,
+        })
+    }
+
+    fn view(state: &RaceState, viewer: Viewer<RaceSeat>) -> RaceView {
+        let seats = [RaceSeat::A, RaceSeat::B];
+        let per_seat = |f: &dyn Fn(&Runner) -> usize| {
+            seats
+                .iter()
+                .map(|s| (*s, f(&state.runners[s.index()])))
+                .collect()
+        };
+        RaceView {
+            target: state.target,
+            turns: state.turns,
+            positions: seats
+                .iter()
+                .map(|s| (*s, state.runners[s.index()].position))
+                .collect(),
+            hand_sizes: per_seat(&|r| r.hand.len()),
+            deck_sizes: per_seat(&|r| r.deck.len()),
+            hand: match viewer {
+                Viewer::Seat(s) => Some(state.runners[s.index()].hand.clone()),
+                Viewer::Spectator => None,
+            },
+        }
+    }
+
+    fn event_view(event: &RaceEvent, viewer: Viewer<RaceSeat>) -> Option<RaceEvent> {
+        let owner = |seat: &RaceSeat| viewer == Viewer::Seat(*seat);
+        Some(match event {
+            RaceEvent::Played {
+                seat,
+                card,
+                value,
+                position,
+            } => RaceEvent::Played {
+                seat: *seat,
+                card: card.clone().filter(|_| owner(seat)),
+                value: *value,
+                position: *position,
+            },
+            RaceEvent::Drew { seat, card } => RaceEvent::Drew {
+                seat: *seat,
+                card: card.clone().filter(|_| owner(seat)),
+            },
+            other => other.clone(),
+        })
+    }
+
+    fn outcome(state: &RaceState) -> Option<Outcome<RaceSeat>> {
+        if let Some(seat) = state.winner {
+            return Some(Outcome::Winners {
+                seats: vec![seat],
+                reason: "reached the target".into(),
+            });
+        }
+        (state.turns >= state.max_turns).then(|| Outcome::Draw {
+            reason: format!("no winner after {} turns", state.turns),
+        })
+    }
+}
+
+impl GameRules for DiceRace {
+    const NAME: &'static str = "dice-race";
+
+    fn seat_id(seat: RaceSeat) -> String {
+        match seat {
+            RaceSeat::A => "a".into(),
+            RaceSeat::B => "b".into(),
+        }
+    }
+
+    fn error_rule(error: &RaceError) -> Option<String> {
+        Some(error.rule.to_owned())
+    }
+
+    /// Decides from the seat's own view only: plays its best card if it is worth at least
+    /// 4, draws while the hand is small, rolls otherwise.
+    fn bot_action(state: &RaceState, seat: RaceSeat) -> Option<RaceAction> {
+        let view = Self::view(state, Viewer::Seat(seat));
+        let hand = view.hand.unwrap_or_default();
+        if let Some(best) = hand.iter().max_by_key(|c| c.value)
+            && best.value >= 4
+        {
+            return Some(RaceAction::Play {
+                card: best.name.clone(),
+            });
+        }
+        let deck = view.deck_sizes.get(&seat).copied().unwrap_or(0);
+        if hand.len() < 2 && deck > 0 {
+            return Some(RaceAction::Draw);
+        }
+        Some(RaceAction::Roll)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup() -> RaceSetup {
+        RaceSetup {
+            target: 30,
+            hands: BTreeMap::new(),
+            max_turns: None,
+        }
+    }
+
+    #[test]
+    fn same_seed_same_game() {
+        let a = DiceRace::new_game(&setup(), 7).unwrap();
+        let b = DiceRace::new_game(&setup(), 7).unwrap();
+        assert_eq!(a.runners[0].hand, b.runners[0].hand);
+        let c = DiceRace::new_game(&setup(), 8).unwrap();
+        assert_ne!(a.runners[0].hand, c.runners[0].hand);
+    }
+
+    #[test]
+    fn others_never_see_card_names() {
+        let state = DiceRace::new_game(&setup(), 1).unwrap();
+        let card = state.runners[0].hand[0].name.clone();
+        let applied = DiceRace::apply(
+            &state,
+            RaceSeat::A,
+            &RaceAction::Play { card: card.clone() },
+        )
+        .unwrap();
+        let for_b = serde_json::to_string(&DiceRace::event_view(
+            &applied.events[0],
+            Viewer::Seat(RaceSeat::B),
+        ))
+        .unwrap();
+        let for_a = serde_json::to_string(&DiceRace::event_view(
+            &applied.events[0],
+            Viewer::Seat(RaceSeat::A),
+        ))
+        .unwrap();
+        assert!(!for_b.contains(&card));
+        assert!(for_a.contains(&card));
+        let view_b =
+            serde_json::to_string(&DiceRace::view(&applied.state, Viewer::Seat(RaceSeat::B)))
+                .unwrap();
+        for card in &applied.state.runners[0].hand {
+            assert!(!view_b.contains(&card.name));
+        }
+    }
+
+    #[test]
+    fn refusals_name_the_rule() {
+        let state = DiceRace::new_game(&setup(), 1).unwrap();
+        let e = DiceRace::apply(&state, RaceSeat::B, &RaceAction::Roll).unwrap_err();
+        assert_eq!(e.rule, "turn order");
+        let e = DiceRace::apply(&state, RaceSeat::A, &RaceAction::Play { card: "x".into() })
+            .unwrap_err();
+        assert_eq!(e.rule, "play");
+    }
+
+    #[test]
+    fn bots_finish_a_race() {
+        let mut state = DiceRace::new_game(&setup(), 3).unwrap();
+        let mut steps = 0;
+        while let Some(seat) = DiceRace::to_act(&state) {
+            let action = DiceRace::bot_action(&state, seat).unwrap();
+            state = DiceRace::apply(&state, seat, &action).unwrap().state;
+            steps += 1;
+            assert!(steps <= 200);
+        }
+        assert!(DiceRace::outcome(&state).is_some());
+    }
+}
