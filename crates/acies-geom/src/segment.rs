@@ -261,7 +261,8 @@ impl Segment {
         best
     }
 
-    /// Distance between the two closed segments: 0 when they cross or touch.
+    /// Euclidean distance between the two closed segments: 0 when they cross or overlap, at
+    /// most [`EPS`] when [`Segment::intersect`] calls them touching.
     pub fn distance(&self, o: &Segment) -> f64 {
         match self.intersect(o) {
             SegmentIntersection::Crossing(_) | SegmentIntersection::Overlap(_) => 0.0,
