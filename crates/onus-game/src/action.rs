@@ -1,0 +1,146 @@
+//! A player's decisions, typed and parameterised (free movement means no integer action
+//! space: bots use [`crate::chooser`] to generate candidates).
+
+use acies_geom::{Edge, Pose};
+use onus_cards::{CardId, TurnDraw};
+use onus_model::Formation;
+use onus_table::{ChargeOrder, EnvelopChoice, MoveOrder, Step, UnitId};
+use serde::{Deserialize, Serialize};
+
+/// A charge as declared (VII-2.C): the serializable form of [`onus_table::ChargeOrder`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChargeSpec {
+    pub target: UnitId,
+    pub steps: Vec<Step>,
+    /// The side of the target to line up with when the contact leaves a choice.
+    #[serde(default)]
+    pub side: Option<Edge>,
+    #[serde(default)]
+    pub envelop: EnvelopChoice,
+}
+
+impl ChargeSpec {
+    pub fn order(&self) -> ChargeOrder {
+        ChargeOrder {
+            target: self.target,
+            steps: self.steps.clone(),
+            side: self.side,
+            envelop: self.envelop.clone(),
+        }
+    }
+}
+
+/// Everything a player can do.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "action")]
+pub enum Action {
+    /// VI: place a unit face down in the deployment zone, with its special formation and
+    /// extended sections (revealed with the card).
+    Deploy {
+        unit: UnitId,
+        pose: Pose,
+        #[serde(default)]
+        formation: Option<Formation>,
+        #[serde(default)]
+        extend_left: bool,
+        #[serde(default)]
+        extend_right: bool,
+    },
+    /// VI / IV: place a General marker (`general` indexes the player's generals).
+    PlaceGeneral { general: usize, unit: UnitId },
+    /// VII-1: play an order from hand. `units` are the units ordered (activated, healed,
+    /// rallied; for Transfer of the General, the unit the General leaves), `reorganise` the
+    /// broken units activated that try to reorganise, `cards` the cards an order asks for
+    /// (discarded, taken from the discard pile, or the new order of the cards looked at),
+    /// `to` the unit a General is transferred to.
+    PlayOrder {
+        card: CardId,
+        #[serde(default)]
+        units: Vec<UnitId>,
+        #[serde(default)]
+        reorganise: Vec<UnitId>,
+        #[serde(default)]
+        cards: Vec<CardId>,
+        #[serde(default)]
+        to: Option<UnitId>,
+    },
+    /// XII-A "Advancing in line": discard 2 cards to activate a line of units.
+    AdvanceInLine {
+        discard: [CardId; 2],
+        units: Vec<UnitId>,
+    },
+    /// VII-2: move an active unit.
+    Move { unit: UnitId, order: MoveOrder },
+    /// VII-2.C: charge (also a brash unit's own charge, IX, and a skirmisher's charge in the
+    /// skirmishers phase, VII-4).
+    Charge { unit: UnitId, charge: ChargeSpec },
+    /// VII-2.D "Enveloping the enemy": an activated engaged unit places Section markers.
+    Envelop {
+        unit: UnitId,
+        target: UnitId,
+        choice: EnvelopChoice,
+    },
+    /// VII-2.D "Retreat": an activated engaged unit suffers a free attack and disengages.
+    Retreat { unit: UnitId },
+    /// VII-3: a ranged attack.
+    Shoot { shooter: UnitId, target: UnitId },
+    /// VII-4: a skirmisher spends its unused movement.
+    SkirmishMove { unit: UnitId, order: MoveOrder },
+    /// VII-5: resolve the melee between the active player's unit and an enemy it is
+    /// engaged with.
+    Fight { attacker: UnitId, defender: UnitId },
+    /// VII-3: the defender picks the side the shots come from, when both are as near.
+    ChooseSide { side: Edge },
+    /// VII-3 / VII-5 / XI: the events a side plays from hand in the pending fight (none is
+    /// fine). `redraw`: a veteran or elite unit discards the random event for another (XI).
+    /// `flee_if_wounded`: the unit flees voluntarily if it takes a wound (VII-5 "Voluntary
+    /// flight"; also the steadfast unit's choice, IX). `wind_target`: the unit "The wind
+    /// changes" sends the shot to (XI), when this side chooses.
+    PlayEvents {
+        #[serde(default)]
+        cards: Vec<CardId>,
+        #[serde(default)]
+        redraw: bool,
+        #[serde(default)]
+        flee_if_wounded: bool,
+        #[serde(default)]
+        wind_target: Option<UnitId>,
+    },
+    /// VII-6: the recovery check (and flight movement) of one fleeing unit, in the order the
+    /// active player chooses.
+    FlightCheck { unit: UnitId },
+    /// VII-7: the end-of-turn draw.
+    Draw { choice: TurnDraw },
+    /// V, VII-7: discard down to the hand limit.
+    DiscardExcess { cards: Vec<CardId> },
+    /// Finish the current phase.
+    EndPhase,
+    /// VI "Total annihilation or surrender".
+    Surrender,
+}
+
+impl Action {
+    /// A short name for messages.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Action::Deploy { .. } => "deploy",
+            Action::PlaceGeneral { .. } => "place general",
+            Action::PlayOrder { .. } => "play order",
+            Action::AdvanceInLine { .. } => "advance in line",
+            Action::Move { .. } => "move",
+            Action::Charge { .. } => "charge",
+            Action::Envelop { .. } => "envelop",
+            Action::Retreat { .. } => "retreat",
+            Action::Shoot { .. } => "shoot",
+            Action::SkirmishMove { .. } => "skirmish move",
+            Action::Fight { .. } => "fight",
+            Action::ChooseSide { .. } => "choose side",
+            Action::PlayEvents { .. } => "play events",
+            Action::FlightCheck { .. } => "flight check",
+            Action::Draw { .. } => "draw",
+            Action::DiscardExcess { .. } => "discard excess",
+            Action::EndPhase => "end phase",
+            Action::Surrender => "surrender",
+        }
+    }
+}

@@ -1,0 +1,397 @@
+//! Starting a battle from its setup (VI "Setting up the battle").
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use acies_core::GameRng;
+use onus_cards::CardPiles;
+use onus_model::army::{self, ArmyList};
+use onus_model::{Catalog, UnitCard};
+use onus_table::{Table, TableEdge, UnitId};
+
+use crate::error::{GameError, GameResult};
+use crate::event::GameEvent;
+use crate::setup::{ArmySpec, Setup, TurnOrder, Zone};
+use crate::state::{
+    DeckCache, DeckRef, DeployStage, GameState, GeneralState, GeneralStatus, Phase, PlayerState,
+    Reserve, Seat, TurnBook,
+};
+
+/// VI "Troop deployment": the depth of a deployment zone, DU (15 cm).
+pub const DEPLOYMENT_DEPTH: f64 = 3.0;
+/// VI: the space between the armies, DU (40 cm).
+pub const NO_MANS_LAND: f64 = 8.0;
+/// VI: the front of the table per 1,000 points, DU (70 cm).
+pub const FRONT_PER_1000: f64 = 14.0;
+/// The default depth of the table, DU: the VI example (90 cm), 2 DU free behind each army.
+pub const DEFAULT_DEPTH: f64 = 18.0;
+/// The free space behind each army in the default layout, DU.
+pub const REAR_MARGIN: f64 = 2.0;
+
+/// The table edges the teams deploy along, in team order (ruling XII-C: at most four sides).
+const EDGES: [TableEdge; 4] = [
+    TableEdge::South,
+    TableEdge::North,
+    TableEdge::West,
+    TableEdge::East,
+];
+
+/// One army resolved against the catalog.
+struct Resolved {
+    list: ArmyList,
+    value: army::ArmyValue,
+    units: Vec<(UnitCard, onus_model::Rank, u32)>,
+    generals: Vec<onus_model::GeneralCard>,
+}
+
+fn resolve(
+    seat: Seat,
+    spec: &crate::setup::PlayerSetup,
+    setup: &Setup,
+    catalog: &Catalog,
+    presets: &[(ArmyList, army::ArmyValue)],
+) -> GameResult<Resolved> {
+    let mut list = match &spec.army {
+        ArmySpec::Preset(id) => presets
+            .iter()
+            .find(|(l, _)| &l.id == id)
+            .map(|(l, _)| l.clone())
+            .ok_or_else(|| {
+                let known: Vec<&str> = presets.iter().map(|(l, _)| l.id.as_str()).collect();
+                GameError::setup(
+                    format!(
+                        "{seat}: no preset army `{id}`; the presets are: {}",
+                        known.join(", ")
+                    ),
+                    Some("VI"),
+                )
+            })?,
+        ArmySpec::Inline(l) => l.clone(),
+    };
+    // XII-A "Rookie general": extra points for a beginner.
+    list.points = list.points.saturating_add(spec.rookie_points);
+    let value = list
+        .validate(catalog)
+        .map_err(|e| GameError::setup(format!("{seat}: {e}"), Some("VI")))?;
+    let mut units = Vec::new();
+    for line in &value.units {
+        let card = catalog
+            .unit(&line.unit)
+            .map_err(|e| GameError::setup(format!("{seat}: {e}"), Some("VI")))?;
+        for _ in 0..line.count {
+            units.push((card.clone(), line.rank, line.base + line.surcharge));
+        }
+    }
+    let mut generals = vec![
+        catalog
+            .general(&value.general)
+            .map_err(|e| GameError::setup(format!("{seat}: {e}"), Some("IV")))?
+            .clone(),
+    ];
+    if !spec.extra_generals.is_empty() && !setup.options.several_generals {
+        return Err(GameError::setup(
+            format!("{seat}: more generals need the optional rule \"several generals\""),
+            Some("XII-A Several generals"),
+        ));
+    }
+    for id in &spec.extra_generals {
+        let qualified = if id.contains('/') {
+            id.clone()
+        } else {
+            format!("{}/{id}", list.faction)
+        };
+        let g = catalog.general(&qualified).map_err(|e| {
+            GameError::setup(format!("{seat}: {e}"), Some("XII-A Several generals"))
+        })?;
+        if g.faction != list.faction {
+            return Err(GameError::setup(
+                format!("{seat}: General `{id}` is not of the army's faction"),
+                Some("XII-A Several generals"),
+            ));
+        }
+        generals.push(g.clone());
+    }
+    // XII-A "Several generals": the one with the highest leadership commands (first listed
+    // on a tie, the players' choice).
+    generals.sort_by(|a, b| b.leadership.cmp(&a.leadership));
+    Ok(Resolved {
+        list,
+        value,
+        units,
+        generals,
+    })
+}
+
+/// The default deployment zones (VI): along each team's edge, 3 DU deep with 2 DU behind;
+/// the players of one team share their edge in equal parts (XII-B: one flank each).
+fn default_zone(edge: TableEdge, width: f64, depth: f64, part: usize, parts: usize) -> Zone {
+    let parts = parts.max(1) as f64;
+    let p = part as f64;
+    let (a, b) = (REAR_MARGIN, REAR_MARGIN + DEPLOYMENT_DEPTH);
+    match edge {
+        TableEdge::South | TableEdge::North => {
+            let (x0, x1) = (width * p / parts, width * (p + 1.0) / parts);
+            if edge == TableEdge::South {
+                Zone {
+                    x0,
+                    y0: a,
+                    x1,
+                    y1: b,
+                }
+            } else {
+                Zone {
+                    x0,
+                    y0: depth - b,
+                    x1,
+                    y1: depth - a,
+                }
+            }
+        }
+        TableEdge::West | TableEdge::East => {
+            let span = depth - 2.0 * b;
+            let (y0, y1) = (b + span * p / parts, b + span * (p + 1.0) / parts);
+            if edge == TableEdge::West {
+                Zone {
+                    x0: a,
+                    y0,
+                    x1: b,
+                    y1,
+                }
+            } else {
+                Zone {
+                    x0: width - b,
+                    y0,
+                    x1: width - a,
+                    y1,
+                }
+            }
+        }
+    }
+}
+
+/// The order in which the groups of seats take their turns (XII-B), before choosing who
+/// starts.
+pub fn rotation(teams: &[(Seat, u8)], order: TurnOrder) -> Vec<Vec<Seat>> {
+    let mut team_ids: Vec<u8> = Vec::new();
+    for (_, t) in teams {
+        if !team_ids.contains(t) {
+            team_ids.push(*t);
+        }
+    }
+    let members: Vec<Vec<Seat>> = team_ids
+        .iter()
+        .map(|t| {
+            teams
+                .iter()
+                .filter(|(_, x)| x == t)
+                .map(|(s, _)| *s)
+                .collect()
+        })
+        .collect();
+    match order {
+        TurnOrder::Alternating => {
+            let longest = members.iter().map(Vec::len).max().unwrap_or(0);
+            let mut out = Vec::new();
+            for k in 0..longest {
+                for m in &members {
+                    if let Some(s) = m.get(k) {
+                        out.push(vec![*s]);
+                    }
+                }
+            }
+            out
+        }
+        TurnOrder::Allied => members.iter().flatten().map(|s| vec![*s]).collect(),
+        TurnOrder::Team => members,
+    }
+}
+
+/// Starts a game (see [`crate::Onus`]).
+pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
+    let n = setup.players.len();
+    if !(2..=6).contains(&n) {
+        return Err(GameError::setup(
+            format!("a battle has 2 to 6 players, not {n}"),
+            Some("XII-B, XII-C"),
+        ));
+    }
+    let catalog = Catalog::builtin()
+        .map_err(|e| GameError::setup(format!("the built-in cards cannot be read: {e}"), None))?;
+    let presets = army::builtin(&catalog)
+        .map_err(|e| GameError::setup(format!("the preset armies cannot be read: {e}"), None))?;
+    let mut resolved = Vec::with_capacity(n);
+    for (i, p) in setup.players.iter().enumerate() {
+        let seat = Seat(i as u8);
+        resolved.push(resolve(seat, p, setup, &catalog, &presets)?);
+    }
+    let teams: Vec<(Seat, u8)> = setup
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (Seat(i as u8), p.team.unwrap_or(i as u8)))
+        .collect();
+    let mut team_ids: Vec<u8> = Vec::new();
+    for (_, t) in &teams {
+        if !team_ids.contains(t) {
+            team_ids.push(*t);
+        }
+    }
+    if team_ids.len() < 2 {
+        return Err(GameError::setup(
+            "every player is on the same team: a battle needs two sides",
+            Some("XII-B"),
+        ));
+    }
+    if team_ids.len() > EDGES.len() {
+        return Err(GameError::setup(
+            format!(
+                "{} sides cannot each have a table edge; at most 4 (ruling XII-C)",
+                team_ids.len()
+            ),
+            Some("XII-C"),
+        ));
+    }
+    // VI: 70 cm of front per 1,000 points of the largest side.
+    let side_points = |t: u8| -> u32 {
+        teams
+            .iter()
+            .zip(&resolved)
+            .filter(|((_, x), _)| *x == t)
+            .map(|(_, r)| r.list.points)
+            .sum()
+    };
+    let biggest = team_ids
+        .iter()
+        .map(|t| side_points(*t))
+        .max()
+        .unwrap_or(1000);
+    let sc = &setup.scenario;
+    let mut width = sc
+        .width
+        .unwrap_or_else(|| (FRONT_PER_1000 * f64::from(biggest) / 1000.0).max(FRONT_PER_1000));
+    let depth = sc.depth.unwrap_or(DEFAULT_DEPTH);
+    if team_ids.len() > 2 && sc.width.is_none() {
+        width = width.max(depth);
+    }
+    if !(width.is_finite() && depth.is_finite() && width > 0.0 && depth > 0.0) {
+        return Err(GameError::setup(
+            "the table must have a positive size",
+            Some("VI"),
+        ));
+    }
+    let mut table = Table::new(width, depth);
+    let edge_of = |t: u8| {
+        let k = team_ids.iter().position(|x| *x == t).unwrap_or(0);
+        EDGES[k % EDGES.len()]
+    };
+    table.home_edges = teams.iter().map(|(_, t)| edge_of(*t)).collect();
+
+    let mut rng = GameRng::new(seed);
+    let deck_ref = match &sc.deck {
+        Some(text) => DeckRef::Inline(text.clone()),
+        None => DeckRef::Builtin,
+    };
+    let deck = deck_ref.load()?;
+    let piles = CardPiles::new(deck.len(), n);
+
+    let mut players = Vec::with_capacity(n);
+    let mut next_id = 1u32;
+    for (i, r) in resolved.into_iter().enumerate() {
+        let seat = Seat(i as u8);
+        let team = teams[i].1;
+        let mates: Vec<Seat> = teams
+            .iter()
+            .filter(|(_, t)| *t == team)
+            .map(|(s, _)| *s)
+            .collect();
+        let part = mates.iter().position(|s| *s == seat).unwrap_or(0);
+        let zone = sc
+            .zones
+            .get(i)
+            .copied()
+            .unwrap_or_else(|| default_zone(edge_of(team), width, depth, part, mates.len()));
+        // Unit ids in a random order, so that an id tells nothing of the card (face-down
+        // deployment, fog of war).
+        let mut units = r.units;
+        rng.shuffle(&mut units);
+        let mut reserve = Vec::new();
+        let mut unit_costs = BTreeMap::new();
+        for (card, rank, cost) in units {
+            let id = UnitId(next_id);
+            next_id += 1;
+            unit_costs.insert(id, cost);
+            reserve.push(Reserve { id, card, rank });
+        }
+        players.push(PlayerState {
+            seat,
+            team,
+            army_id: r.list.id.clone(),
+            army_name: r.list.name.clone(),
+            faction: r.list.faction.clone(),
+            value: r.value,
+            points_limit: r.list.points,
+            unit_costs,
+            generals: r
+                .generals
+                .into_iter()
+                .map(|card| GeneralState {
+                    card,
+                    unit: None,
+                    status: GeneralStatus::Healthy,
+                })
+                .collect(),
+            reserve,
+            eliminated: BTreeMap::new(),
+            defeated: None,
+            zone,
+        });
+    }
+
+    // VI: the player with the most unit cards deploys first (random on a tie); then the
+    // players alternate, in seat order from the first.
+    let most = players.iter().map(|p| p.reserve.len()).max().unwrap_or(0);
+    let tied: Vec<Seat> = players
+        .iter()
+        .filter(|p| p.reserve.len() == most)
+        .map(|p| p.seat)
+        .collect();
+    let first = tied
+        .get(rng.below(tied.len() as u32) as usize)
+        .copied()
+        .unwrap_or(Seat(0));
+    let order: Vec<Seat> = (0..n)
+        .map(|k| Seat(((first.index() + k) % n) as u8))
+        .collect();
+
+    let mut state = GameState {
+        setup: setup.clone(),
+        rng,
+        deck: deck_ref,
+        deck_cache: DeckCache(Some(std::sync::Arc::new(deck))),
+        piles,
+        table,
+        players,
+        hidden: BTreeSet::new(),
+        turn: 0,
+        round: 0,
+        active: first,
+        group: vec![first],
+        rotation: rotation(&teams, setup.options.turn_order),
+        rotation_index: 0,
+        phase: Phase::Deployment,
+        deployment: Some(DeployStage::Units {
+            order: order.clone(),
+            next: 0,
+        }),
+        book: TurnBook::default(),
+        pending: None,
+        log: Default::default(),
+        outcome: None,
+    };
+    state.emit(GameEvent::GameStarted {
+        seats: state.seats(),
+        width,
+        depth,
+    });
+    state.emit(GameEvent::DeploymentOrder { first, order });
+    Ok(state)
+}

@@ -1,0 +1,371 @@
+//! A random but legal player, for tests, demos and replays: it proposes simple candidate
+//! actions for the seat to act (deploy in rows, activate units near the enemy, advance,
+//! charge the nearest enemy, shoot, fight every melee, sometimes play events) and returns
+//! the first that the rules accept. Not an opponent worth the name: the scripted opponent is
+//! another crate.
+
+use acies_core::GameRng;
+use acies_geom::{Pose, Vec2};
+use onus_cards::{CardId, OrderEffect, TurnDraw};
+use onus_table::{MoveOrder, Step, TableEdge, UnitId};
+
+use crate::action::Action;
+use crate::state::{DeployStage, FightStage, GameState, Pending, Phase, Seat};
+use crate::turn;
+
+/// The first candidate action the rules accept for the seat to act, with that seat; `None`
+/// when the game is over (or, which would be a bug, nothing is accepted).
+pub fn choose(state: &GameState, rng: &mut GameRng) -> Option<(Seat, Action)> {
+    let seat = turn::to_act(state)?;
+    for a in candidates(state, seat, rng) {
+        if turn::apply(state, seat, &a).is_ok() {
+            return Some((seat, a));
+        }
+    }
+    None
+}
+
+fn chance(rng: &mut GameRng, pct: u32) -> bool {
+    rng.below(100) < pct
+}
+
+fn facing(edge: TableEdge) -> f64 {
+    match edge {
+        TableEdge::South => 0.0,
+        TableEdge::North => std::f64::consts::PI,
+        TableEdge::West => -std::f64::consts::FRAC_PI_2,
+        TableEdge::East => std::f64::consts::FRAC_PI_2,
+    }
+}
+
+fn enemies_by_distance(state: &GameState, unit: UnitId) -> Vec<UnitId> {
+    let Ok(u) = state.table.unit(unit) else {
+        return Vec::new();
+    };
+    let mut v: Vec<(f64, UnitId)> = state
+        .table
+        .units()
+        .filter(|e| !state.allies(Seat(e.owner), Seat(u.owner)))
+        .map(|e| (e.rect().distance(&u.rect()), e.id))
+        .collect();
+    v.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    v.into_iter().map(|(_, id)| id).collect()
+}
+
+/// Candidate actions, most wanted first, always ending with a fallback.
+pub fn candidates(state: &GameState, seat: Seat, rng: &mut GameRng) -> Vec<Action> {
+    let mut out = Vec::new();
+    match &state.pending {
+        Some(Pending::Fight(f)) => {
+            if f.stage == FightStage::ChooseSide {
+                if let crate::state::FightKind::Ranged { sides, .. } = &f.kind {
+                    for s in sides {
+                        out.push(Action::ChooseSide { side: *s });
+                    }
+                }
+                return out;
+            }
+            if chance(rng, 30) {
+                let hand: Vec<CardId> = state
+                    .piles
+                    .hand(seat.index())
+                    .map(<[_]>::to_vec)
+                    .unwrap_or_default();
+                for c in hand {
+                    out.push(Action::PlayEvents {
+                        cards: vec![c],
+                        redraw: false,
+                        flee_if_wounded: false,
+                        wind_target: None,
+                    });
+                }
+            }
+            out.push(Action::PlayEvents {
+                cards: Vec::new(),
+                redraw: false,
+                flee_if_wounded: chance(rng, 5),
+                wind_target: None,
+            });
+            return out;
+        }
+        Some(Pending::HandLimit { excess, .. }) => {
+            let hand = state.piles.hand(seat.index()).unwrap_or_default();
+            out.push(Action::DiscardExcess {
+                cards: hand.iter().take(*excess).copied().collect(),
+            });
+            return out;
+        }
+        None => {}
+    }
+    match state.phase {
+        Phase::Deployment => deployment(state, seat, rng, &mut out),
+        Phase::Activation => activation(state, seat, rng, &mut out),
+        Phase::Movement => movement(state, seat, rng, &mut out),
+        Phase::RangedAttack => {
+            for u in state
+                .table
+                .units()
+                .filter(|u| u.owner == seat.0 && u.card.can_shoot())
+            {
+                if !state.book.activated.contains(&u.id) || state.book.shot.contains(&u.id) {
+                    continue;
+                }
+                for e in enemies_by_distance(state, u.id).into_iter().take(4) {
+                    out.push(Action::Shoot {
+                        shooter: u.id,
+                        target: e,
+                    });
+                }
+            }
+        }
+        Phase::Melee => {
+            for e in state.table.engagements() {
+                for (x, y) in [(e.a, e.b), (e.b, e.a)] {
+                    if state.table.unit(x).is_ok_and(|u| u.owner == seat.0)
+                        && !state.book.fought.contains(&(x, y))
+                        && !state.book.fought.contains(&(y, x))
+                    {
+                        out.push(Action::Fight {
+                            attacker: x,
+                            defender: y,
+                        });
+                    }
+                }
+            }
+        }
+        Phase::EndOfTurn => {
+            let played = state.book.orders.iter().any(|o| o.seat == seat);
+            if played {
+                out.push(Action::Draw {
+                    choice: TurnDraw::OrderPlayed,
+                });
+            } else if chance(rng, 50) {
+                let hand = state.piles.hand(seat.index()).unwrap_or_default();
+                let n = rng.below(hand.len() as u32 + 1) as usize;
+                out.push(Action::Draw {
+                    choice: TurnDraw::Discard(hand.iter().take(n).copied().collect()),
+                });
+            } else {
+                out.push(Action::Draw {
+                    choice: TurnDraw::DrawThree,
+                });
+            }
+        }
+        _ => {}
+    }
+    out.push(Action::EndPhase);
+    out
+}
+
+fn deployment(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Action>) {
+    let Ok(p) = state.player(seat) else { return };
+    match &state.deployment {
+        Some(DeployStage::Units { .. }) => {
+            let Some(r) = p.reserve.first() else { return };
+            let z = p.zone;
+            let edge = state
+                .table
+                .home_edges
+                .get(seat.index())
+                .copied()
+                .unwrap_or(TableEdge::South);
+            let heading = facing(edge);
+            let (w, d) = (2.0, 1.2);
+            let (cw, cd) = match edge {
+                TableEdge::South | TableEdge::North => (w, d),
+                _ => (d, w),
+            };
+            let cols = ((z.x1 - z.x0) / (cw + 0.1)).floor().max(1.0) as usize;
+            let rows = ((z.y1 - z.y0) / (cd + 0.1)).floor().max(1.0) as usize;
+            let mut slots = Vec::new();
+            for row in 0..rows {
+                for col in 0..cols {
+                    let x = z.x0 + 0.05 + cw / 2.0 + col as f64 * (cw + 0.1);
+                    let y = match edge {
+                        // The front row is the one nearest the enemy.
+                        TableEdge::South => z.y1 - 0.05 - cd / 2.0 - row as f64 * (cd + 0.1),
+                        _ => z.y0 + 0.05 + cd / 2.0 + row as f64 * (cd + 0.1),
+                    };
+                    slots.push(Pose::new(Vec2::new(x, y), heading));
+                }
+            }
+            // Start from a random column so the armies do not always fill the same side.
+            let k = rng.below(slots.len().max(1) as u32) as usize;
+            let k = k.min(slots.len());
+            slots.rotate_left(k);
+            for pose in slots {
+                out.push(Action::Deploy {
+                    unit: r.id,
+                    pose,
+                    formation: None,
+                    extend_left: false,
+                    extend_right: false,
+                });
+            }
+        }
+        Some(DeployStage::Generals { .. }) => {
+            let mine: Vec<UnitId> = state
+                .table
+                .units()
+                .filter(|u| u.owner == seat.0)
+                .map(|u| u.id)
+                .collect();
+            for (gi, g) in p.generals.iter().enumerate() {
+                if g.unit.is_some() {
+                    continue;
+                }
+                let k = rng.below(mine.len().max(1) as u32) as usize;
+                for i in 0..mine.len() {
+                    out.push(Action::PlaceGeneral {
+                        general: gi,
+                        unit: mine[(i + k) % mine.len()],
+                    });
+                }
+            }
+        }
+        None => {}
+    }
+}
+
+fn activation(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Action>) {
+    if chance(rng, 10) {
+        return;
+    }
+    let Ok(deck) = state.deck() else { return };
+    let hand: Vec<CardId> = state
+        .piles
+        .hand(seat.index())
+        .map(<[_]>::to_vec)
+        .unwrap_or_default();
+    let mine: Vec<&onus_table::TableUnit> = state
+        .table
+        .units()
+        .filter(|u| u.owner == seat.0 && !state.book.ordered.contains_key(&u.id))
+        .collect();
+    // Units nearest the enemy first.
+    let mut free: Vec<(f64, UnitId)> = mine
+        .iter()
+        .filter(|u| !state.book.activated.contains(&u.id))
+        .map(|u| {
+            let d = state
+                .table
+                .units()
+                .filter(|e| !state.allies(Seat(e.owner), seat))
+                .map(|e| e.rect().distance(&u.rect()))
+                .fold(f64::INFINITY, f64::min);
+            let engaged = state.table.is_engaged(u.id);
+            (if engaged { d + 100.0 } else { d }, u.id)
+        })
+        .collect();
+    free.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let free: Vec<UnitId> = free.into_iter().map(|(_, u)| u).collect();
+    for c in hand {
+        let Some(card) = deck.card(c) else { continue };
+        let units: Vec<UnitId> = match &card.order.effect {
+            OrderEffect::Activate { .. } | OrderEffect::ForcedMarch { .. } => {
+                free.iter().take(4).copied().collect()
+            }
+            OrderEffect::Stampede => free.iter().take(1).copied().collect(),
+            OrderEffect::Heal { .. } => mine
+                .iter()
+                .filter(|u| u.state.wounds > 0)
+                .map(|u| u.id)
+                .take(1)
+                .collect(),
+            OrderEffect::Rally { .. } => mine
+                .iter()
+                .filter(|u| u.state.broken || u.state.fleeing)
+                .map(|u| u.id)
+                .take(1)
+                .collect(),
+            OrderEffect::DrawCards { .. } => Vec::new(),
+            _ => continue,
+        };
+        // Try the most units first, then fewer (the order's count may be smaller).
+        for n in (1..=units.len().max(1)).rev() {
+            let us: Vec<UnitId> = units.iter().take(n).copied().collect();
+            out.push(Action::PlayOrder {
+                card: c,
+                reorganise: us.clone(),
+                units: us,
+                cards: Vec::new(),
+                to: None,
+            });
+            if units.is_empty() {
+                break;
+            }
+        }
+    }
+}
+
+fn movement(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Action>) {
+    let units: Vec<&onus_table::TableUnit> = state
+        .table
+        .units()
+        .filter(|u| u.owner == seat.0 && !u.state.fleeing && !u.turn.moved)
+        .collect();
+    for u in &units {
+        if let Some(c) = crate::movement::brash_charge(state, u.id) {
+            out.push(Action::Charge {
+                unit: u.id,
+                charge: c,
+            });
+        }
+    }
+    for u in units {
+        if !u.turn.activated {
+            continue;
+        }
+        if state.table.is_engaged(u.id) {
+            for e in state.table.engaged_enemies(u.id) {
+                out.push(Action::Envelop {
+                    unit: u.id,
+                    target: e,
+                    choice: onus_table::EnvelopChoice::Max,
+                });
+            }
+            continue;
+        }
+        let enemies = enemies_by_distance(state, u.id);
+        for e in enemies.iter().take(3) {
+            for c in crate::movement::charge_candidates(&state.table, u.id, *e) {
+                out.push(Action::Charge {
+                    unit: u.id,
+                    charge: c,
+                });
+            }
+        }
+        // A shooter with a target in range stays to shoot.
+        if u.card.can_shoot() {
+            let in_range = enemies.iter().any(|e| state.table.shot(u.id, *e).is_ok());
+            if in_range {
+                continue;
+            }
+        }
+        let Some(target) = enemies.first().and_then(|e| state.table.unit(*e).ok()) else {
+            continue;
+        };
+        let local = u.pose.to_local(target.pose.centre);
+        let angle = local.x.atan2(local.y);
+        let mv = u.card.movement;
+        let frac = 0.5 + f64::from(rng.below(50)) / 100.0;
+        let mut steps_options: Vec<Vec<Step>> = Vec::new();
+        if angle.abs() > 0.35 {
+            let a = angle.abs().min(std::f64::consts::FRAC_PI_2);
+            let step = if angle > 0.0 {
+                Step::wheel_right(a.to_degrees())
+            } else {
+                Step::wheel_left(a.to_degrees())
+            };
+            steps_options.push(vec![step, Step::Advance(((mv - 1.0) * frac).max(0.0))]);
+            steps_options.push(vec![step]);
+        }
+        steps_options.push(vec![Step::Advance(mv * frac)]);
+        steps_options.push(vec![Step::Advance(mv * frac / 2.0)]);
+        for steps in steps_options {
+            let mut order = MoveOrder::new(steps);
+            order.will_shoot = u.card.can_shoot();
+            out.push(Action::Move { unit: u.id, order });
+        }
+    }
+}

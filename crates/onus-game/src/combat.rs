@@ -1,0 +1,628 @@
+//! VII-3 "Ranged attack phase" and VII-5 "Melee phase": declaring a fight, the event
+//! procedure (random event, attacker's event, defender's event, XI veterans), the resolver
+//! of onus-combat with real dice, and the consequences (wounds, elimination, flight).
+
+use acies_geom::Edge;
+use onus_cards::{
+    CardId, Consequence, EventPlay, FightKind as CardFight, FightSide, RandomEvent, resolve_events,
+};
+use onus_combat::{
+    CombatResult, Contact, FinalState, FlightPolicy, MeleeSetup, Range, RangedSetup, Side,
+    fight_melee, fight_ranged,
+};
+use onus_model::{Ability, Rank, UnitCard};
+use onus_table::{RangeBand, UnitId};
+
+use crate::error::{GameError, GameResult};
+use crate::event::{GameEvent, Removal};
+use crate::general::{RngDice, fighter, rule_options};
+use crate::state::{FightKind, FightStage, GameState, Pending, PendingFight, Phase, Seat};
+
+/// A unit's health in this battle (XII-A "Reinforced units": +2).
+pub fn health(state: &GameState, card: &UnitCard) -> u32 {
+    card.health
+        + if state.setup.options.reinforced_units {
+            2
+        } else {
+            0
+        }
+}
+
+fn exposure(edge: Option<Edge>) -> Contact {
+    Contact {
+        flank: matches!(edge, Some(Edge::Left | Edge::Right)),
+        rear: edge == Some(Edge::Rear),
+    }
+}
+
+/// VII-3: declares a ranged attack. The fight then waits for the side choice (if any) and
+/// the events.
+pub fn shoot(state: &mut GameState, seat: Seat, shooter: UnitId, target: UnitId) -> GameResult<()> {
+    const RULE: &str = "VII-3 Ranged attack phase";
+    let s = state.table.unit(shooter)?;
+    if s.owner != seat.0 {
+        return Err(GameError::rule(RULE, format!("{shooter} is not {seat}'s")));
+    }
+    if !state.book.activated.contains(&shooter) || state.book.recovered.contains(&shooter) {
+        return Err(GameError::rule(
+            RULE,
+            format!("{shooter} is not an active unit; only active units shoot"),
+        ));
+    }
+    if state.book.shot.contains(&shooter) {
+        return Err(GameError::rule(
+            RULE,
+            format!("{shooter} has already shot this turn"),
+        ));
+    }
+    let t = state.table.unit(target)?;
+    if state.allies(Seat(s.owner), Seat(t.owner)) {
+        return Err(GameError::rule(
+            "VII-3 Procedure",
+            "only enemy units are targets",
+        ));
+    }
+    let defender_seat = Seat(t.owner);
+    let geo = state.table.shot(shooter, target)?;
+    if let Some(v) = state.setup.options.limited_visibility {
+        if geo.distance > v.max_range + 1e-9 {
+            return Err(GameError::rule(
+                "XII-A Limited visibility",
+                format!(
+                    "the target is {:.2} DU away; nothing can be shot beyond {} DU",
+                    geo.distance, v.max_range
+                ),
+            ));
+        }
+    }
+    // XII-A "Fog of war": a hidden unit reveals itself before shooting.
+    crate::fog::reveal(state, shooter);
+    state.book.shot.insert(shooter);
+    state.emit(GameEvent::FightDeclared {
+        attacker: shooter,
+        defender: target,
+        ranged: true,
+        dice: geo.band.dice(),
+    });
+    let sides = geo.from.clone();
+    let choose = sides.len() > 1;
+    let fight = PendingFight {
+        kind: FightKind::Ranged {
+            shooter,
+            target,
+            band: match geo.band {
+                RangeBand::Short => Range::Short,
+                RangeBand::Long => Range::Long,
+            },
+            distance: geo.distance,
+            los_blocked: geo.sight.blocked(),
+            sides: sides.clone(),
+        },
+        stage: if choose {
+            FightStage::ChooseSide
+        } else {
+            FightStage::AttackerEvents
+        },
+        attacker_seat: seat,
+        defender_seat,
+        side: if choose { None } else { sides.first().copied() },
+        random: RandomEvent::None,
+        attacker_cards: Vec::new(),
+        attacker_flees_if_wounded: false,
+        no_random: state.setup.options.no_events,
+    };
+    state.pending = Some(Pending::Fight(Box::new(fight)));
+    if !choose {
+        reveal_random(state)?;
+    }
+    Ok(())
+}
+
+/// VII-5: the active player resolves the fight between one of its units and an enemy it is
+/// engaged with (the active player is always the attacker).
+pub fn fight(
+    state: &mut GameState,
+    seat: Seat,
+    attacker: UnitId,
+    defender: UnitId,
+) -> GameResult<()> {
+    const RULE: &str = "VII-5 Melee phase";
+    let a = state.table.unit(attacker)?;
+    if a.owner != seat.0 {
+        return Err(GameError::rule(
+            RULE,
+            format!("the active player is the attacker: {attacker} must be {seat}'s"),
+        ));
+    }
+    if state.book.recovered.contains(&attacker) {
+        return Err(GameError::rule(
+            "VII-1 Activating fleeing units",
+            format!("{attacker} recovered from flight this turn: it cannot fight"),
+        ));
+    }
+    let e =
+        state
+            .table
+            .engagement(attacker, defender)
+            .ok_or(onus_table::TableError::NotEngaged {
+                unit: attacker,
+                other: defender,
+            })?;
+    let charge = e.charged_by.is_some();
+    let dice = e.dice();
+    if state.book.fought.contains(&(attacker, defender)) {
+        return Err(GameError::rule(
+            RULE,
+            format!("{attacker} and {defender} have already fought this phase"),
+        ));
+    }
+    let defender_seat = Seat(state.table.unit(defender)?.owner);
+    state.book.fought.insert((attacker, defender));
+    state.emit(GameEvent::FightDeclared {
+        attacker,
+        defender,
+        ranged: false,
+        dice,
+    });
+    state.pending = Some(Pending::Fight(Box::new(PendingFight {
+        kind: FightKind::Melee {
+            attacker,
+            defender,
+            charge,
+        },
+        stage: FightStage::AttackerEvents,
+        attacker_seat: seat,
+        defender_seat,
+        side: None,
+        random: RandomEvent::None,
+        attacker_cards: Vec::new(),
+        attacker_flees_if_wounded: false,
+        no_random: state.setup.options.no_events,
+    })));
+    reveal_random(state)
+}
+
+/// VII-5: every engagement of the active player's units must be fought before the phase ends.
+pub fn check_all_fought(state: &GameState, seat: Seat) -> GameResult<()> {
+    for e in state.table.engagements() {
+        for (x, y) in [(e.a, e.b), (e.b, e.a)] {
+            let Ok(u) = state.table.unit(x) else { continue };
+            if u.owner != seat.0 || state.book.recovered.contains(&x) {
+                continue;
+            }
+            let done = state.book.fought.contains(&(x, y)) || state.book.fought.contains(&(y, x));
+            if !done {
+                return Err(GameError::rule(
+                    "VII-5 Melee phase",
+                    format!(
+                        "{x} and {y} are engaged and have not fought yet: every melee is resolved in this phase"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn pending_fight(state: &mut GameState) -> GameResult<&mut PendingFight> {
+    match &mut state.pending {
+        Some(Pending::Fight(f)) => Ok(f),
+        _ => Err(GameError::rule("VII-3 Procedure", "no fight is waiting")),
+    }
+}
+
+/// The random event (VII-3 step 3, VII-5 "Events"), unless playing without events.
+fn reveal_random(state: &mut GameState) -> GameResult<()> {
+    let no_random = pending_fight(state)?.no_random;
+    if no_random {
+        return Ok(());
+    }
+    let before = state.piles.exhaustions();
+    let card = state.piles.reveal(&mut state.rng);
+    if state.piles.exhaustions() != before {
+        state.emit(GameEvent::DeckReshuffled {
+            exhaustions: state.piles.exhaustions(),
+        });
+    }
+    if let Some(c) = card {
+        pending_fight(state)?.random = RandomEvent::Drawn(c);
+        state.emit(GameEvent::RandomEventRevealed {
+            card: c,
+            redraw: false,
+        });
+    }
+    Ok(())
+}
+
+/// VII-3: the defender chooses the side the shots come from when both are as near.
+pub fn choose_side(state: &mut GameState, side: Edge) -> GameResult<()> {
+    let f = pending_fight(state)?;
+    let FightKind::Ranged { sides, .. } = &f.kind else {
+        return Err(GameError::rule(
+            "VII-3",
+            "there is no side to choose in a melee",
+        ));
+    };
+    if f.stage != FightStage::ChooseSide {
+        return Err(GameError::rule("VII-3", "the side is already decided"));
+    }
+    if !sides.contains(&side) {
+        return Err(GameError::rule(
+            "VII-3 Modifiers for flank and rear attacks",
+            format!("the shots come from {sides:?}; {side:?} is not one of them"),
+        ));
+    }
+    f.side = Some(side);
+    f.stage = FightStage::AttackerEvents;
+    reveal_random(state)
+}
+
+fn fight_units(f: &PendingFight) -> (UnitId, UnitId) {
+    match f.kind {
+        FightKind::Ranged {
+            shooter, target, ..
+        } => (shooter, target),
+        FightKind::Melee {
+            attacker, defender, ..
+        } => (attacker, defender),
+    }
+}
+
+fn event_play(state: &GameState, f: &PendingFight, defender_cards: &[CardId]) -> EventPlay {
+    let (a, d) = fight_units(f);
+    let side = |u: UnitId| {
+        let Ok(t) = state.table.unit(u) else {
+            return FightSide::default();
+        };
+        FightSide {
+            rank: t.state.rank,
+            javelins: t.has(Ability::Javelins),
+            general: crate::general::general_on(state, u).is_some(),
+        }
+    };
+    EventPlay {
+        kind: match f.kind {
+            FightKind::Ranged { .. } => CardFight::Ranged,
+            FightKind::Melee { charge, .. } => CardFight::Melee { charge },
+        },
+        no_events: false,
+        attacker: side(a),
+        defender: side(d),
+        random: f.random.clone(),
+        attacker_hand: f.attacker_cards.clone(),
+        defender_hand: defender_cards.to_vec(),
+    }
+}
+
+/// VII-3 / VII-5 / XI: a side plays its events (possibly none) in the pending fight.
+pub fn play_events(
+    state: &mut GameState,
+    seat: Seat,
+    cards: &[CardId],
+    redraw: bool,
+    flee_if_wounded: bool,
+    wind_target: Option<UnitId>,
+) -> GameResult<()> {
+    let f = pending_fight(state)?.clone();
+    let side = match f.stage {
+        FightStage::AttackerEvents => Side::Attacker,
+        FightStage::DefenderEvents => Side::Defender,
+        FightStage::ChooseSide => {
+            return Err(GameError::rule(
+                "VII-3 Modifiers for flank and rear attacks",
+                "the defender chooses the side the shots come from first",
+            ));
+        }
+    };
+    if redraw {
+        // XI "Veterans": discard the random event and draw another, which must be played.
+        let (a, d) = fight_units(&f);
+        let unit = if side == Side::Attacker { a } else { d };
+        let rank = state.table.unit(unit)?.state.rank;
+        let RandomEvent::Drawn(first) = f.random else {
+            return Err(GameError::rule(
+                "XI Veterans and elites",
+                "there is no random event to discard (or it was already redrawn)",
+            ));
+        };
+        if rank == Rank::Regular {
+            return Err(GameError::rule(
+                "XI Veterans and elites",
+                format!(
+                    "only a veteran or elite unit may redraw the random event; {unit} is regular"
+                ),
+            ));
+        }
+        if !cards.is_empty() {
+            return Err(GameError::rule(
+                "XI Veterans and elites",
+                "redraw first, then play events from hand once the new event is seen",
+            ));
+        }
+        let before = state.piles.exhaustions();
+        let Some(replacement) = state.piles.reveal(&mut state.rng) else {
+            return Err(GameError::rule(
+                "XI Veterans and elites",
+                "the deck is empty",
+            ));
+        };
+        if state.piles.exhaustions() != before {
+            state.emit(GameEvent::DeckReshuffled {
+                exhaustions: state.piles.exhaustions(),
+            });
+        }
+        pending_fight(state)?.random = RandomEvent::Redrawn {
+            by: side,
+            discarded: first,
+            replacement,
+        };
+        state.emit(GameEvent::RandomEventRevealed {
+            card: replacement,
+            redraw: true,
+        });
+        return Ok(());
+    }
+    for &c in cards {
+        state.piles.play(seat.index(), c)?;
+    }
+    if !cards.is_empty() {
+        state.emit(GameEvent::EventPlayed {
+            seat,
+            cards: cards.to_vec(),
+        });
+    }
+    let deck = state.deck()?;
+    match side {
+        Side::Attacker => {
+            let mut next = f.clone();
+            next.attacker_cards = cards.to_vec();
+            next.attacker_flees_if_wounded = flee_if_wounded;
+            // The attacker's plays are checked now, so an illegal card is refused at once.
+            resolve_events(&deck, &event_play(state, &next, &[]))?;
+            next.stage = FightStage::DefenderEvents;
+            *pending_fight(state)? = next;
+            Ok(())
+        }
+        Side::Defender => {
+            let outcome = resolve_events(&deck, &event_play(state, &f, cards))?;
+            state.emit(GameEvent::EventsResolved {
+                log: outcome.log.clone(),
+            });
+            state.pending = None;
+            let r = resolve(state, &f, &outcome, flee_if_wounded, wind_target);
+            state.piles.clear_table();
+            r
+        }
+    }
+}
+
+fn unit_of(f: &PendingFight, side: Side) -> UnitId {
+    let (a, d) = fight_units(f);
+    if side == Side::Attacker { a } else { d }
+}
+
+/// Applies the events' consequences outside the dice that act before the fight (X "Hero",
+/// "No officer", IV a wounded General).
+fn consequences_before(
+    state: &mut GameState,
+    f: &PendingFight,
+    cs: &[Consequence],
+) -> GameResult<()> {
+    for c in cs {
+        match c {
+            Consequence::Hero { side } => {
+                state.table.unit_mut(unit_of(f, *side))?.state.hero = true;
+            }
+            Consequence::NoOfficer { side } => {
+                state.table.unit_mut(unit_of(f, *side))?.state.no_officer = true;
+            }
+            Consequence::GeneralWounded { side } => {
+                crate::general::wound_general_on(state, unit_of(f, *side));
+            }
+            Consequence::Promote { .. } | Consequence::WindChanges { .. } => {}
+        }
+    }
+    Ok(())
+}
+
+fn consequences_after(state: &mut GameState, f: &PendingFight, cs: &[Consequence]) {
+    for c in cs {
+        if let Consequence::Promote { side, to } = c {
+            if let Ok(u) = state.table.unit_mut(unit_of(f, *side)) {
+                u.state.rank = *to;
+            }
+        }
+    }
+}
+
+fn resolve(
+    state: &mut GameState,
+    f: &PendingFight,
+    outcome: &onus_cards::EventOutcome,
+    defender_flees: bool,
+    wind_target: Option<UnitId>,
+) -> GameResult<()> {
+    consequences_before(state, f, &outcome.consequences)?;
+    let policy = |flee: bool| {
+        if flee {
+            FlightPolicy::WhenWounded
+        } else {
+            FlightPolicy::Never
+        }
+    };
+    match &f.kind {
+        FightKind::Ranged {
+            shooter,
+            target,
+            band,
+            distance,
+            los_blocked,
+            ..
+        } => {
+            let (shooter, mut target) = (*shooter, *target);
+            let mut band = *band;
+            if outcome
+                .consequences
+                .iter()
+                .any(|c| matches!(c, Consequence::WindChanges { .. }))
+            {
+                // XI "The wind changes": another unit of the active player near the target.
+                let w = state
+                    .table
+                    .wind_changes(shooter, target, f.attacker_seat.0)?;
+                if w.dice == 0 {
+                    state.emit(GameEvent::FightResolved {
+                        attacker: shooter,
+                        defender: target,
+                        result: Box::new(cancelled("the wind changes: no unit of the active player within 1 DU of the target, no attack (XI)")),
+                    });
+                    consequences_after(state, f, &outcome.consequences);
+                    return Ok(());
+                }
+                target = wind_target
+                    .filter(|t| w.candidates.contains(t))
+                    .or_else(|| w.candidates.first().copied())
+                    .unwrap_or(target);
+                band = match w.band {
+                    RangeBand::Short => Range::Short,
+                    RangeBand::Long => Range::Long,
+                };
+            }
+            let mut sf = fighter(state, shooter)?;
+            sf.los_blocked = *los_blocked;
+            let mut tf = fighter(state, target)?;
+            tf.attacked_from = exposure(f.side);
+            let mut effects = outcome.combat.clone();
+            if let Some(v) = state.setup.options.limited_visibility {
+                if *distance > v.penalty_beyond + 1e-9 {
+                    for stat in [onus_combat::Stat::Power] {
+                        effects.push(onus_combat::CombatEffect::Modify {
+                            side: Side::Attacker,
+                            stat,
+                            delta: -1,
+                            source: "limited visibility (XII-A)".into(),
+                        });
+                    }
+                }
+            }
+            let mut setup = RangedSetup::new(sf, tf, band)
+                .options(rule_options(state))
+                .target_policy(policy(defender_flees));
+            setup.effects = effects;
+            let result = fight_ranged(&setup, &mut RngDice(&mut state.rng))?;
+            // XII-A: a hidden unit hit by a ranged attack is revealed.
+            if result
+                .log
+                .records
+                .first()
+                .is_some_and(|r| r.successes() > 0)
+            {
+                crate::fog::reveal(state, target);
+            }
+            let state_after = result.defender.clone();
+            state.emit(GameEvent::FightResolved {
+                attacker: shooter,
+                defender: target,
+                result: Box::new(result),
+            });
+            settle(state, target, &state_after)?;
+        }
+        FightKind::Melee {
+            attacker, defender, ..
+        } => {
+            let (a, d) = (*attacker, *defender);
+            let sit = state.table.melee_situation(a, d)?;
+            let mut fa = fighter(state, a)?;
+            let mut fd = fighter(state, d)?;
+            for (fx, sx) in [(&mut fa, &sit.attacker), (&mut fd, &sit.defender)] {
+                fx.attacked_from = Contact {
+                    flank: sx.attacked_from.flank,
+                    rear: sx.attacked_from.rear,
+                };
+                fx.other_enemies = sx.other_enemies;
+                fx.charged = sx.charged;
+                fx.front_in_contact = sx.front_in_contact;
+                fx.protected_flanks = if state.setup.options.protected_flanks {
+                    sx.protected_flanks
+                } else {
+                    0
+                };
+                fx.hidden = false;
+            }
+            let mut setup = MeleeSetup::new(fa, fd, sit.dice)
+                .options(rule_options(state))
+                .policy(Side::Attacker, policy(f.attacker_flees_if_wounded))
+                .policy(Side::Defender, policy(defender_flees));
+            setup.effects = outcome.combat.clone();
+            let result = fight_melee(&setup, &mut RngDice(&mut state.rng))?;
+            let (ra, rd) = (result.attacker.clone(), result.defender.clone());
+            state.emit(GameEvent::FightResolved {
+                attacker: a,
+                defender: d,
+                result: Box::new(result),
+            });
+            // VII-5 "Flight": if both flee, the active player's unit flees first.
+            settle(state, a, &ra)?;
+            settle(state, d, &rd)?;
+        }
+    }
+    consequences_after(state, f, &outcome.consequences);
+    Ok(())
+}
+
+fn cancelled(reason: &str) -> CombatResult {
+    let side = |_: ()| onus_combat::SideResult {
+        wounds_taken: 0,
+        final_state: FinalState::Unbroken,
+        state: Default::default(),
+        morale_checks: Vec::new(),
+        fled_voluntarily: false,
+    };
+    CombatResult {
+        kind: onus_combat::CombatKind::Cancelled,
+        kind_reasons: vec![reason.to_string()],
+        attacker: side(()),
+        defender: side(()),
+        log: Default::default(),
+    }
+}
+
+/// Puts a fight's outcome for one unit on the table: new markers, elimination, or flight
+/// with its immediate movement (VII-3 step 6, VII-5 step 5).
+fn settle(state: &mut GameState, unit: UnitId, r: &onus_combat::SideResult) -> GameResult<()> {
+    if state.table.unit(unit).is_err() {
+        return Ok(());
+    }
+    let was_fleeing = state.table.unit(unit)?.state.fleeing;
+    let was_broken = state.table.unit(unit)?.state.broken;
+    state.table.unit_mut(unit)?.state = r.state.clone();
+    match r.final_state {
+        FinalState::Eliminated => {
+            crate::flight::remove_unit(state, unit, Removal::Eliminated)?;
+        }
+        FinalState::Fleeing if !was_fleeing => {
+            state.emit(GameEvent::UnitFled {
+                unit,
+                why: if r.fled_voluntarily {
+                    "voluntary flight (VII-5)".into()
+                } else {
+                    "failed a morale check while broken (VII-3, VII-5)".into()
+                },
+            });
+            crate::flight::fled(state, unit)?;
+        }
+        FinalState::Broken if !was_broken => {
+            state.emit(GameEvent::UnitBroken {
+                unit,
+                why: "failed a morale check (VII-3, VII-5)".into(),
+            });
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Whether the phase is a fighting one (for the chooser).
+pub fn is_fight_phase(p: Phase) -> bool {
+    matches!(p, Phase::RangedAttack | Phase::Melee)
+}

@@ -1,0 +1,260 @@
+//! VI "Troop deployment": face-down alternating deployment, the reveal, General placement,
+//! the hands, and the starting player.
+
+use acies_geom::Pose;
+use onus_model::Formation;
+use onus_table::{TableUnit, UnitId};
+
+use crate::error::{GameError, GameResult};
+use crate::event::GameEvent;
+use crate::general::leadership;
+use crate::state::{DeployStage, GameState, Seat};
+use crate::turn;
+
+const RULE: &str = "VI Troop deployment";
+
+/// The seat expected to deploy or place a General.
+pub fn to_act(state: &GameState) -> Option<Seat> {
+    match &state.deployment {
+        Some(DeployStage::Units { order, next }) | Some(DeployStage::Generals { order, next }) => {
+            order.get(*next).copied()
+        }
+        None => None,
+    }
+}
+
+/// The next seat in `order` after `from` (cyclically) that still has units to deploy.
+fn next_deployer(state: &GameState, order: &[Seat], from: usize) -> Option<usize> {
+    let n = order.len();
+    (1..=n).map(|k| (from + k) % n).find(|&i| {
+        order
+            .get(i)
+            .and_then(|s| state.players.get(s.index()))
+            .is_some_and(|p| !p.reserve.is_empty())
+    })
+}
+
+/// VI: place one unit face down in the deployment zone. Special formations and extended
+/// sections are declared with it and shown at the reveal.
+#[allow(clippy::too_many_arguments)]
+pub fn deploy(
+    state: &mut GameState,
+    seat: Seat,
+    unit: UnitId,
+    pose: Pose,
+    formation: Option<Formation>,
+    left: bool,
+    right: bool,
+) -> GameResult<()> {
+    let Some(DeployStage::Units { order, next }) = state.deployment.clone() else {
+        return Err(GameError::rule(RULE, "the units are already deployed"));
+    };
+    let p = state.player(seat)?;
+    let Some(pos) = p.reserve.iter().position(|r| r.id == unit) else {
+        return Err(GameError::rule(
+            RULE,
+            format!("{unit} is not one of {seat}'s units waiting to be deployed"),
+        ));
+    };
+    let reserve = p.reserve[pos].clone();
+    let zone = p.zone;
+    if let Some(f) = formation {
+        if !reserve.card.can_form(f) {
+            return Err(GameError::rule(
+                "VIII Special formations",
+                format!("{} cannot adopt the {f} formation", reserve.card.name),
+            ));
+        }
+        if left || right {
+            return Err(GameError::rule(
+                "VII-2.B Extending or reducing a formation",
+                "units in a special formation cannot be extended",
+            ));
+        }
+    }
+    let mut tu = TableUnit::new(unit, seat.0, reserve.card.clone(), pose);
+    tu.state.rank = reserve.rank;
+    tu.state.formation = formation;
+    tu.state.extended_left = left;
+    tu.state.extended_right = right;
+    // Ruling (VI): the whole card and its markers stand inside the deployment zone.
+    for (_, r) in tu.footprint() {
+        for c in r.corners() {
+            if !zone.contains(c.x, c.y) {
+                return Err(GameError::rule(
+                    RULE,
+                    format!(
+                        "{unit} must stand entirely within {seat}'s deployment zone (x {:.1}..{:.1}, y {:.1}..{:.1})",
+                        zone.x0, zone.x1, zone.y0, zone.y1
+                    ),
+                ));
+            }
+        }
+    }
+    state.table.add(tu)?;
+    state.player_mut(seat)?.reserve.remove(pos);
+    state.hidden.insert(unit);
+    state.emit(GameEvent::UnitDeployed {
+        seat,
+        unit,
+        pose,
+        card: Some(reserve.card.id.clone()),
+        formation,
+        extended: (left, right),
+    });
+    let cur = order.iter().position(|s| *s == seat).unwrap_or(next);
+    match next_deployer(state, &order, cur) {
+        Some(i) => {
+            state.deployment = Some(DeployStage::Units { order, next: i });
+        }
+        None => finish_units(state, seat)?,
+    }
+    Ok(())
+}
+
+/// VI: "Afterwards, the players reveal their troops"; then the player who deployed the last
+/// unit places their General first, then the others in turn.
+fn finish_units(state: &mut GameState, last: Seat) -> GameResult<()> {
+    if state.setup.options.fog_of_war.is_none() {
+        let units: Vec<(UnitId, String)> = state
+            .table
+            .units()
+            .map(|u| (u.id, u.card.id.clone()))
+            .collect();
+        state.hidden.clear();
+        state.emit(GameEvent::UnitsRevealed { units });
+    } else {
+        crate::fog::update(state);
+    }
+    let n = state.players.len();
+    let order: Vec<Seat> = (0..n)
+        .map(|k| Seat(((last.index() + k) % n) as u8))
+        .collect();
+    state.deployment = Some(DeployStage::Generals { order, next: 0 });
+    Ok(())
+}
+
+/// VI / IV: the General marker on one of the player's units.
+pub fn place_general(
+    state: &mut GameState,
+    seat: Seat,
+    general: usize,
+    unit: UnitId,
+) -> GameResult<()> {
+    let Some(DeployStage::Generals { order, next }) = state.deployment.clone() else {
+        return Err(GameError::rule(
+            RULE,
+            "Generals are placed once every unit is deployed",
+        ));
+    };
+    let u = state.table.unit(unit)?;
+    if u.owner != seat.0 {
+        return Err(GameError::rule(
+            "IV Generals",
+            format!("the General must be placed on one of {seat}'s own units"),
+        ));
+    }
+    let p = state.player(seat)?;
+    let Some(g) = p.generals.get(general) else {
+        return Err(GameError::rule(
+            "IV Generals",
+            format!(
+                "{seat} has {} General(s); there is no #{general}",
+                p.generals.len()
+            ),
+        ));
+    };
+    if g.unit.is_some() {
+        return Err(GameError::rule(
+            "IV Generals",
+            format!("{} is already placed", g.card.name),
+        ));
+    }
+    if p.generals.iter().any(|x| x.unit == Some(unit)) {
+        return Err(GameError::rule(
+            "XII-A Several generals",
+            "each General goes on a different unit (ruling)",
+        ));
+    }
+    let name = g.card.name.clone();
+    if let Some(g) = state.player_mut(seat)?.generals.get_mut(general) {
+        g.unit = Some(unit);
+    }
+    state.emit(GameEvent::GeneralPlaced {
+        seat,
+        general: name,
+        unit,
+    });
+    let done = state
+        .player(seat)?
+        .generals
+        .iter()
+        .all(|g| g.unit.is_some());
+    if done {
+        if next + 1 < order.len() {
+            state.deployment = Some(DeployStage::Generals {
+                order,
+                next: next + 1,
+            });
+        } else {
+            start_battle(state)?;
+        }
+    }
+    Ok(())
+}
+
+/// VI: shuffle the deck, deal each player as many cards as their leadership, and find the
+/// starting player (the scenario's, or 1d6 + leadership, re-rolling ties).
+fn start_battle(state: &mut GameState) -> GameResult<()> {
+    state.deployment = None;
+    state.piles.shuffle(&mut state.rng);
+    for seat in state.seats() {
+        let l = leadership(state, seat);
+        let cards = state.piles.deal(seat.index(), l, &mut state.rng)?;
+        state.emit(GameEvent::CardsDrawn {
+            seat,
+            count: cards.len(),
+            cards,
+            why: "VI: starting hand (leadership)".into(),
+        });
+    }
+    let (first, rolls) = match state.setup.scenario.starting_player {
+        Some(s) if s.index() < state.players.len() => (s, Vec::new()),
+        _ => {
+            let mut contenders = state.seats();
+            let mut rolls = Vec::new();
+            loop {
+                let mut best = 0u32;
+                let mut round = Vec::new();
+                for s in &contenders {
+                    let die = acies_core::Dice::d6(&mut state.rng);
+                    let total = u32::from(die) + leadership(state, *s);
+                    rolls.push((*s, die, total));
+                    round.push((*s, total));
+                    best = best.max(total);
+                }
+                contenders = round
+                    .into_iter()
+                    .filter(|(_, t)| *t == best)
+                    .map(|(s, _)| s)
+                    .collect();
+                if contenders.len() <= 1 {
+                    break;
+                }
+            }
+            (contenders.first().copied().unwrap_or(Seat(0)), rolls)
+        }
+    };
+    state.emit(GameEvent::StartingPlayer { seat: first, rolls });
+    // The rotation starts with the starting player's group.
+    if let Some(i) = state.rotation.iter().position(|g| g.contains(&first)) {
+        state.rotation.rotate_left(i);
+        if let Some(g) = state.rotation.first_mut() {
+            if let Some(j) = g.iter().position(|s| *s == first) {
+                g.rotate_left(j);
+            }
+        }
+    }
+    state.rotation_index = 0;
+    turn::start_turn(state)
+}

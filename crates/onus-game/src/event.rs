@@ -1,0 +1,283 @@
+//! What happened: the game's event log. Each event says who may see what; the per-viewer
+//! filtering is in [`crate::view::event_view`].
+
+use acies_core::{Outcome, RollRecord};
+use acies_geom::Pose;
+use onus_cards::{CardId, TurnDraw};
+use onus_combat::CombatResult;
+use onus_model::Formation;
+use onus_table::UnitId;
+use serde::{Deserialize, Serialize};
+
+use crate::state::{GeneralStatus, Phase, Seat};
+
+/// Why a unit left the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Removal {
+    /// Wounds reached its health (VII-3, VII-5), or artillery that had to flee.
+    Eliminated,
+    /// A fleeing unit left the battlefield (VII-6).
+    FledOffTable,
+}
+
+/// One thing that happened in the game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "event")]
+pub enum GameEvent {
+    /// VI: the battle is set up.
+    GameStarted {
+        seats: Vec<Seat>,
+        width: f64,
+        depth: f64,
+    },
+    /// VI: the first player to deploy (the one with more units, random on a tie).
+    DeploymentOrder {
+        first: Seat,
+        order: Vec<Seat>,
+    },
+    /// A unit placed face down. `card` is the card id, hidden from the other players.
+    UnitDeployed {
+        seat: Seat,
+        unit: UnitId,
+        pose: Pose,
+        card: Option<String>,
+        formation: Option<Formation>,
+        extended: (bool, bool),
+    },
+    /// VI: the cards are revealed (and under the fog of war, later, one by one).
+    UnitsRevealed {
+        units: Vec<(UnitId, String)>,
+    },
+    /// VI / IV: a General marker placed on a unit.
+    GeneralPlaced {
+        seat: Seat,
+        general: String,
+        unit: UnitId,
+    },
+    /// Cards drawn into a hand; `cards` hidden from the other players, `count` public.
+    CardsDrawn {
+        seat: Seat,
+        count: usize,
+        cards: Vec<CardId>,
+        why: String,
+    },
+    /// Cards discarded face up.
+    CardsDiscarded {
+        seat: Seat,
+        cards: Vec<CardId>,
+        why: String,
+    },
+    /// VII-7 "End of the deck": the discard pile became the draw pile.
+    DeckReshuffled {
+        exhaustions: u32,
+    },
+    /// VI: who starts, and the rolls (1d6 + leadership) when it was rolled.
+    StartingPlayer {
+        seat: Seat,
+        rolls: Vec<(Seat, u8, u32)>,
+    },
+    TurnStarted {
+        turn: u32,
+        round: u32,
+        seats: Vec<Seat>,
+    },
+    PhaseStarted {
+        phase: Phase,
+    },
+    /// VI "Casualties": the leadership check at the start of the turn.
+    LeadershipCheck {
+        seat: Seat,
+        losses: u32,
+        starting_value: u32,
+        roll: Option<RollRecord>,
+        passed: bool,
+    },
+    /// VII-1: an order played from hand.
+    OrderPlayed {
+        seat: Seat,
+        card: CardId,
+        order: String,
+        units: Vec<UnitId>,
+    },
+    UnitActivated {
+        unit: UnitId,
+        why: String,
+    },
+    /// A morale check outside a fight (reorganising, recovering, stampede).
+    MoraleCheck {
+        unit: UnitId,
+        reason: String,
+        roll: RollRecord,
+        passed: bool,
+    },
+    /// Markers changed outside a fight.
+    UnitRallied {
+        unit: UnitId,
+        broken: bool,
+        fleeing: bool,
+    },
+    UnitHealed {
+        unit: UnitId,
+        wounds: u32,
+    },
+    UnitBroken {
+        unit: UnitId,
+        why: String,
+    },
+    /// A unit started fleeing (VII-5 "Flight in combat", XI "Stampede").
+    UnitFled {
+        unit: UnitId,
+        why: String,
+    },
+    /// VII-2: a move.
+    Moved {
+        unit: UnitId,
+        from: Pose,
+        to: Pose,
+        cost: f64,
+        kind: String,
+    },
+    /// VII-2.C: a charge.
+    Charged {
+        unit: UnitId,
+        target: UnitId,
+        to: Pose,
+        engaged: Vec<UnitId>,
+        swept_wounds: u32,
+    },
+    /// VII-2.D: enveloping markers placed on an enemy.
+    Enveloped {
+        unit: UnitId,
+        target: UnitId,
+        sections: usize,
+    },
+    /// VII-6 / VII-5: flight movement.
+    FlightMove {
+        unit: UnitId,
+        from: Pose,
+        to: Pose,
+        crossed: Vec<UnitId>,
+    },
+    /// A fight begins (VII-3, VII-5).
+    FightDeclared {
+        attacker: UnitId,
+        defender: UnitId,
+        ranged: bool,
+        dice: u32,
+    },
+    /// VII-3 / VII-5: the random event revealed.
+    RandomEventRevealed {
+        card: CardId,
+        redraw: bool,
+    },
+    /// An event played from hand.
+    EventPlayed {
+        seat: Seat,
+        cards: Vec<CardId>,
+    },
+    /// What the events did.
+    EventsResolved {
+        log: Vec<onus_cards::EventLog>,
+    },
+    /// The fight's outcome, every roll included.
+    FightResolved {
+        attacker: UnitId,
+        defender: UnitId,
+        result: Box<CombatResult>,
+    },
+    UnitRemoved {
+        unit: UnitId,
+        why: Removal,
+    },
+    /// IV: a General wounded, dead, fleeing or recovered.
+    GeneralChanged {
+        seat: Seat,
+        general: String,
+        status: GeneralStatus,
+        fleeing: bool,
+    },
+    /// IV / order "Transfer of the General".
+    GeneralTransferred {
+        seat: Seat,
+        general: String,
+        from: UnitId,
+        to: UnitId,
+    },
+    /// VII-7: the end-of-turn draw chosen.
+    EndOfTurnDraw {
+        seat: Seat,
+        choice: TurnDraw,
+    },
+    /// A player is out (VI victory conditions, surrender).
+    PlayerDefeated {
+        seat: Seat,
+        reason: String,
+    },
+    GameOver {
+        outcome: Outcome<Seat>,
+    },
+}
+
+/// The game's event log, cheap to clone: the events of past actions are shared chunks (a
+/// state is cloned for every action, and the log only grows). Serialized as one flat list.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EventLog {
+    chunks: Vec<std::sync::Arc<Vec<GameEvent>>>,
+    open: Vec<GameEvent>,
+}
+
+impl EventLog {
+    pub fn push(&mut self, e: GameEvent) {
+        self.open.push(e);
+    }
+
+    /// Closes the events of the current action into a shared chunk.
+    pub fn seal(&mut self) {
+        if !self.open.is_empty() {
+            let open = std::mem::take(&mut self.open);
+            self.chunks.push(std::sync::Arc::new(open));
+        }
+    }
+
+    /// The events not sealed yet (those of the action being applied).
+    pub fn open(&self) -> &[GameEvent] {
+        &self.open
+    }
+
+    pub fn len(&self) -> usize {
+        self.chunks.iter().map(|c| c.len()).sum::<usize>() + self.open.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every event, oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = &GameEvent> {
+        self.chunks
+            .iter()
+            .flat_map(|c| c.iter())
+            .chain(self.open.iter())
+    }
+}
+
+impl Serialize for EventLog {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for EventLog {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let all = Vec::<GameEvent>::deserialize(d)?;
+        Ok(EventLog {
+            chunks: if all.is_empty() {
+                Vec::new()
+            } else {
+                vec![std::sync::Arc::new(all)]
+            },
+            open: Vec::new(),
+        })
+    }
+}

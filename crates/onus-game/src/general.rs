@@ -1,0 +1,195 @@
+//! Generals (IV): their modifiers, area of influence, leadership, and what their loss does;
+//! XII-A "Several generals" and "Always-active general".
+
+use acies_core::{Dice, GameRng, RollLog};
+use onus_combat::{
+    Chance, CombatEffect, DiceChance, Fighter, MoraleSpec, RuleOptions, Side, morale_value,
+};
+use onus_table::UnitId;
+
+use crate::error::GameResult;
+use crate::event::GameEvent;
+use crate::state::{GameState, GeneralState, GeneralStatus, Seat};
+
+/// Rolls through the game's RNG for the combat crate's chance interface.
+pub(crate) struct RngDice<'a>(pub &'a mut GameRng);
+
+impl Dice for RngDice<'_> {
+    fn roll(&mut self, sides: u8) -> u8 {
+        self.0.roll(sides)
+    }
+}
+
+/// IV: a General is in force while healthy and its unit is on the table and not fleeing.
+pub fn in_force(state: &GameState, g: &GeneralState) -> bool {
+    g.status == GeneralStatus::Healthy
+        && g.unit
+            .and_then(|u| state.table.unit(u).ok())
+            .is_some_and(|u| !u.state.fleeing)
+}
+
+/// IV "Dead, wounded or fleeing general": -1 to every morale check of the army while no
+/// General is in force (XII-A "Several generals": only when none is left).
+pub fn army_general_lost(state: &GameState, seat: Seat) -> bool {
+    match state.player(seat) {
+        Ok(p) => {
+            p.generals.iter().all(|g| g.unit.is_some())
+                && !p.generals.iter().any(|g| in_force(state, g))
+        }
+        Err(_) => false,
+    }
+}
+
+/// IV "Leadership" (hand size and limit): the commander-in-chief's, or the highest of the
+/// Generals still in force (XII-A); -1 when none is (IV).
+pub fn leadership(state: &GameState, seat: Seat) -> u32 {
+    let Ok(p) = state.player(seat) else {
+        return 0;
+    };
+    if let Some(l) = p
+        .generals
+        .iter()
+        .filter(|g| g.unit.is_none() || in_force(state, g))
+        .map(|g| g.card.leadership)
+        .max()
+    {
+        return l;
+    }
+    p.generals
+        .first()
+        .map_or(0, |g| g.card.leadership.saturating_sub(1))
+}
+
+/// The General in force on `unit`, if any (its card modifiers apply to the unit, IV).
+pub fn general_on(state: &GameState, unit: UnitId) -> Option<&GeneralState> {
+    let seat = Seat(state.table.unit(unit).ok()?.owner);
+    state
+        .player(seat)
+        .ok()?
+        .generals
+        .iter()
+        .find(|g| g.unit == Some(unit) && g.status == GeneralStatus::Healthy)
+}
+
+/// IV "Area of influence": within the area of a friendly General in force, measured from
+/// the edges of the General's card to any part of the unit's card. Not cumulative (X).
+pub fn in_general_area(state: &GameState, unit: UnitId) -> bool {
+    let Ok(u) = state.table.unit(unit) else {
+        return false;
+    };
+    let Ok(p) = state.player(Seat(u.owner)) else {
+        return false;
+    };
+    p.generals.iter().any(|g| {
+        in_force(state, g)
+            && g.unit
+                .and_then(|gu| state.table.unit(gu).ok())
+                .is_some_and(|gu| gu.rect().distance(&u.rect()) <= g.card.area_of_influence + 1e-9)
+    })
+}
+
+/// The rule options the combat crate needs.
+pub fn rule_options(state: &GameState) -> RuleOptions {
+    let o = &state.setup.options;
+    RuleOptions {
+        intimidating_dromedaries: o.intimidating_dromedaries,
+        reinforced_units: o.reinforced_units,
+        protected_flanks: o.protected_flanks,
+    }
+}
+
+/// A unit as a fighter, with its general and the army's situation (not yet the fight's).
+pub fn fighter(state: &GameState, unit: UnitId) -> GameResult<Fighter> {
+    let u = state.table.unit(unit)?;
+    let seat = Seat(u.owner);
+    let mut f = Fighter::new(u.card.clone()).with_state(u.state.clone());
+    if let Some(g) = general_on(state, unit) {
+        f.general = Some(g.card.clone());
+    }
+    f.in_general_area = in_general_area(state, unit);
+    f.army_general_lost = army_general_lost(state, seat);
+    f.moved = u.turn.moved;
+    f.hidden = state.hidden.contains(&unit);
+    Ok(f)
+}
+
+/// A morale check outside a fight (reorganising a broken unit, recovering a fleeing one,
+/// stampede): every applicable modifier, no close-combat ones. Returns whether it passed.
+pub fn morale_check(
+    state: &mut GameState,
+    unit: UnitId,
+    reason: &str,
+    effects: &[CombatEffect],
+) -> GameResult<bool> {
+    let f = fighter(state, unit)?;
+    let morale = morale_value(&f, None, Side::Defender, &rule_options(state), effects);
+    let mut chance = DiceChance::logged(RngDice(&mut state.rng));
+    let passed = chance.check(&MoraleSpec {
+        unit: &f.card.name,
+        reason,
+        morale: &morale,
+    });
+    let RollLog { records } = chance.take_log();
+    for roll in records {
+        state.emit(GameEvent::MoraleCheck {
+            unit,
+            reason: reason.to_string(),
+            roll,
+            passed,
+        });
+    }
+    Ok(passed)
+}
+
+/// Updates the Generals after a unit left the table: a General on it dies (IV).
+pub fn unit_lost(state: &mut GameState, unit: UnitId, seat: Seat) {
+    let mut dead = Vec::new();
+    if let Ok(p) = state.player_mut(seat) {
+        for g in &mut p.generals {
+            if g.unit == Some(unit) && g.status != GeneralStatus::Dead {
+                g.status = GeneralStatus::Dead;
+                dead.push(g.card.name.clone());
+            }
+        }
+    }
+    for general in dead {
+        state.emit(GameEvent::GeneralChanged {
+            seat,
+            general,
+            status: GeneralStatus::Dead,
+            fleeing: false,
+        });
+    }
+}
+
+/// IV: the General of `unit` is wounded (event "General wounded").
+pub fn wound_general_on(state: &mut GameState, unit: UnitId) {
+    let Some(seat) = state.owner_of(unit) else {
+        return;
+    };
+    let mut hit = Vec::new();
+    if let Ok(p) = state.player_mut(seat) {
+        for g in &mut p.generals {
+            if g.unit == Some(unit) && g.status == GeneralStatus::Healthy {
+                g.status = GeneralStatus::Wounded;
+                hit.push(g.card.name.clone());
+            }
+        }
+    }
+    for general in hit {
+        state.emit(GameEvent::GeneralChanged {
+            seat,
+            general,
+            status: GeneralStatus::Wounded,
+            fleeing: false,
+        });
+    }
+}
+
+/// The units carrying a General of `seat`.
+pub fn general_units(state: &GameState, seat: Seat) -> Vec<UnitId> {
+    state
+        .player(seat)
+        .map(|p| p.generals.iter().filter_map(|g| g.unit).collect())
+        .unwrap_or_default()
+}

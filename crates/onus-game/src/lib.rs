@@ -1,0 +1,104 @@
+//! A whole ONUS! battle, set up and played to its end by the engine alone, reproducibly.
+//!
+//! [`Onus`] implements [`acies_core::Ruleset`]: a [`Setup`] (armies, optional rules,
+//! scenario) and a seed start a [`GameState`]; typed [`Action`]s are applied purely (state +
+//! action → new state + [`GameEvent`]s, or a [`GameError`] naming the rule that forbids it);
+//! [`view`] shows each seat what it may see. Everything random comes from the state's
+//! [`acies_core::GameRng`].
+//!
+//! * Setup and deployment (VI): [`build`], [`deploy`].
+//! * The turn (VII): [`turn`] (phases, end of turn), [`orders`] (VII-1), [`movement`]
+//!   (VII-2, VII-4, delegated to onus-table), [`combat`] (VII-3, VII-5, with the event
+//!   procedure of onus-cards and the resolver of onus-combat), [`flight`] (VII-6).
+//! * Generals (IV, XII-A): [`general`]; victory (VI): [`victory`]; fog of war (XII-A):
+//!   [`fog`].
+//! * Games as data: [`replay`]; a random legal player for tests and demos: [`chooser`].
+//!
+//! ```
+//! use acies_core::Ruleset;
+//! use onus_game::{Onus, Setup, chooser};
+//!
+//! let setup = Setup::two_presets("romans-1000", "celts-1000");
+//! let mut state = Onus::new_game(&setup, 42)?;
+//! let mut rng = acies_core::GameRng::new(7);
+//! // A few random legal actions (deployment first).
+//! for _ in 0..20 {
+//!     let Some((seat, action)) = chooser::choose(&state, &mut rng) else { break };
+//!     state = Onus::apply(&state, seat, &action)?.state;
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod action;
+pub mod build;
+pub mod chooser;
+pub mod combat;
+pub mod deploy;
+pub mod error;
+pub mod event;
+pub mod flight;
+pub mod fog;
+pub mod general;
+pub mod movement;
+pub mod orders;
+pub mod replay;
+pub mod setup;
+pub mod state;
+pub mod turn;
+pub mod victory;
+pub mod view;
+
+use acies_core::{Applied, Outcome, Ruleset, Viewer};
+
+pub use action::{Action, ChargeSpec};
+pub use error::GameError;
+pub use event::GameEvent;
+pub use setup::{ArmySpec, LimitedVisibility, Options, PlayerSetup, Scenario, Setup, TurnOrder};
+pub use state::{GameState, Phase, Seat};
+pub use view::{GameView, event_view, view};
+
+/// The ONUS! rule system.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Onus;
+
+impl Ruleset for Onus {
+    type Setup = Setup;
+    type State = GameState;
+    type Action = Action;
+    type Event = GameEvent;
+    type View = GameView;
+    type Error = GameError;
+    type Seat = Seat;
+
+    fn new_game(setup: &Setup, seed: u64) -> Result<GameState, GameError> {
+        build::new_game(setup, seed)
+    }
+
+    fn seats(state: &GameState) -> Vec<Seat> {
+        state.seats()
+    }
+
+    fn to_act(state: &GameState) -> Option<Seat> {
+        turn::to_act(state)
+    }
+
+    fn apply(
+        state: &GameState,
+        seat: Seat,
+        action: &Action,
+    ) -> Result<Applied<GameState, GameEvent>, GameError> {
+        turn::apply(state, seat, action)
+    }
+
+    fn view(state: &GameState, viewer: Viewer<Seat>) -> GameView {
+        view::view(state, viewer)
+    }
+
+    fn event_view(event: &GameEvent, viewer: Viewer<Seat>) -> Option<GameEvent> {
+        view::event_view(event, viewer)
+    }
+
+    fn outcome(state: &GameState) -> Option<Outcome<Seat>> {
+        state.outcome.clone()
+    }
+}

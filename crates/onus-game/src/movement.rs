@@ -1,0 +1,252 @@
+//! VII-2 "Movement phase" and VII-4 "Skirmishers phase", delegated to onus-table for the
+//! validation and pricing of every move and charge; IX "Brash" enforced here.
+
+use acies_geom::Vec2;
+use onus_model::Ability;
+use onus_table::{EnvelopChoice, MoveOrder, Pivot, Step, Table, UnitId};
+
+use crate::action::ChargeSpec;
+use crate::error::{GameError, GameResult};
+use crate::event::{GameEvent, Removal};
+use crate::state::{GameState, Seat};
+
+fn own(state: &GameState, seat: Seat, unit: UnitId, rule: &'static str) -> GameResult<()> {
+    if state.table.unit(unit)?.owner != seat.0 {
+        return Err(GameError::rule(rule, format!("{unit} is not {seat}'s")));
+    }
+    if state.book.recovered.contains(&unit) {
+        return Err(GameError::rule(
+            "VII-1 Activating fleeing units",
+            format!("{unit} recovered from flight this turn: it cannot move or fight"),
+        ));
+    }
+    Ok(())
+}
+
+/// XII-A "Advancing in line": a unit of the line moves as far as the slowest of the line.
+fn check_line(state: &GameState, unit: UnitId, cost: f64) -> GameResult<()> {
+    if let Some(line) = &state.book.line {
+        if line.units.contains(&unit) && cost > line.distance + 1e-9 {
+            return Err(GameError::rule(
+                "XII-A Advancing in line",
+                format!(
+                    "the line moves as many DU as its slowest unit ({} DU), not {cost:.2}",
+                    line.distance
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// VII-2: moves an active unit, as validated and priced by the table.
+pub fn move_unit(
+    state: &mut GameState,
+    seat: Seat,
+    unit: UnitId,
+    order: &MoveOrder,
+) -> GameResult<()> {
+    own(state, seat, unit, "VII-2 Movement phase")?;
+    let mv = state.table.check_move(unit, order)?;
+    check_line(state, unit, mv.cost)?;
+    state.table.apply_move(&mv)?;
+    after_move(state, unit, &mv)
+}
+
+fn after_move(state: &mut GameState, unit: UnitId, mv: &onus_table::PricedMove) -> GameResult<()> {
+    state.emit(GameEvent::Moved {
+        unit,
+        from: mv.start,
+        to: mv.end,
+        cost: mv.cost,
+        kind: mv.kind.as_str().to_string(),
+    });
+    for b in &mv.breaks {
+        state.emit(GameEvent::UnitBroken {
+            unit: *b,
+            why: format!("{unit} moved through it while broken (VII-2)"),
+        });
+    }
+    if mv.mover_breaks {
+        state.emit(GameEvent::UnitBroken {
+            unit,
+            why: "it moved through a broken unit (VII-2)".into(),
+        });
+    }
+    crate::fog::update(state);
+    Ok(())
+}
+
+/// VII-4: a skirmisher spends what is left of its movement.
+pub fn skirmish_move(
+    state: &mut GameState,
+    seat: Seat,
+    unit: UnitId,
+    order: &MoveOrder,
+) -> GameResult<()> {
+    own(state, seat, unit, "VII-4 Skirmishers phase")?;
+    let mv = state.table.check_skirmish_move(unit, order)?;
+    state.table.apply_skirmish_move(&mv)?;
+    after_move(state, unit, &mv)
+}
+
+/// VII-2.C: a charge; an activated unit's in the Movement Phase, a brash unit's on its own
+/// (IX), a skirmisher's in the skirmishers phase (VII-4).
+pub fn charge(
+    state: &mut GameState,
+    seat: Seat,
+    unit: UnitId,
+    spec: &ChargeSpec,
+) -> GameResult<()> {
+    own(state, seat, unit, "VII-2.C Charging")?;
+    let order = spec.order();
+    let u = state.table.unit(unit)?;
+    let plan = if state.phase == crate::state::Phase::Skirmishers {
+        state.table.check_charge_in_skirmish(unit, &order)?
+    } else if !u.turn.activated && u.has(Ability::Brash) {
+        state.table.check_brash_charge(unit, &order)?
+    } else {
+        state.table.check_charge(unit, &order)?
+    };
+    check_line(state, unit, plan.approach.cost)?;
+    state.table.apply_charge(&plan)?;
+    let engaged: Vec<UnitId> = state.table.engaged_enemies(unit);
+    state.emit(GameEvent::Charged {
+        unit,
+        target: spec.target,
+        to: plan.aligned,
+        engaged,
+        swept_wounds: plan.swept.wounds,
+    });
+    crate::fog::reveal(state, unit);
+    crate::fog::reveal(state, spec.target);
+    crate::fog::update(state);
+    // Markers swept away wound the target (VII-2.C); it may not survive them.
+    if plan.swept.wounds > 0 {
+        let t = state.table.unit(spec.target)?;
+        if t.state.wounds >= crate::combat::health(state, &t.card) {
+            crate::flight::remove_unit(state, spec.target, Removal::Eliminated)?;
+        }
+    }
+    Ok(())
+}
+
+/// VII-2.D "Enveloping the enemy": an activated unit engaged with `target` places Section
+/// markers with its free front sections.
+pub fn envelop(
+    state: &mut GameState,
+    seat: Seat,
+    unit: UnitId,
+    target: UnitId,
+    choice: &EnvelopChoice,
+) -> GameResult<()> {
+    own(state, seat, unit, "VII-2.D Enveloping the enemy")?;
+    if !state.table.unit(unit)?.turn.activated {
+        return Err(onus_table::TableError::NotActivated { unit }.into());
+    }
+    let added = state.table.envelop(unit, target, choice)?;
+    if added.is_empty() {
+        return Err(GameError::rule(
+            "VII-2.D Enveloping the enemy",
+            "no free front section can envelop the enemy",
+        ));
+    }
+    state.emit(GameEvent::Enveloped {
+        unit,
+        target,
+        sections: added.len(),
+    });
+    Ok(())
+}
+
+/// Simple charge approaches of `unit` at `target`: straight ahead, or one forward rotation
+/// towards it and then straight ahead. The table cuts the approach at the first contact and
+/// lines the units up (VII-2.C).
+pub fn charge_candidates(table: &Table, unit: UnitId, target: UnitId) -> Vec<ChargeSpec> {
+    let (Ok(u), Ok(t)) = (table.unit(unit), table.unit(target)) else {
+        return Vec::new();
+    };
+    let local: Vec2 = u.pose.to_local(t.pose.centre);
+    let dist = local.length();
+    let mut out = Vec::new();
+    let ahead = local.y;
+    if ahead > 0.0 {
+        out.push(ChargeSpec {
+            target,
+            steps: vec![Step::Advance(dist + 0.5)],
+            side: None,
+            envelop: EnvelopChoice::Max,
+        });
+    }
+    // The angle to the target, right positive.
+    let angle = local.x.atan2(local.y);
+    let a = angle.abs().min(std::f64::consts::FRAC_PI_2);
+    if a > 0.02 {
+        let pivot = if angle > 0.0 {
+            Pivot::FrontRight
+        } else {
+            Pivot::FrontLeft
+        };
+        out.push(ChargeSpec {
+            target,
+            steps: vec![Step::Wheel { pivot, angle: a }, Step::Advance(dist + 0.5)],
+            side: None,
+            envelop: EnvelopChoice::Max,
+        });
+    }
+    out
+}
+
+/// IX "Brash": a charge `unit` could make now against some enemy, if any.
+pub fn brash_charge(state: &GameState, unit: UnitId) -> Option<ChargeSpec> {
+    let u = state.table.unit(unit).ok()?;
+    if !u.has(Ability::Brash) || u.state.fleeing || u.turn.moved || state.table.is_engaged(unit) {
+        return None;
+    }
+    let mut enemies: Vec<(f64, UnitId)> = state
+        .table
+        .units()
+        .filter(|e| state.table.are_enemies(unit, e.id))
+        .map(|e| (e.rect().distance(&u.rect()), e.id))
+        .filter(|(d, _)| *d <= u.card.movement + 1.0 + 1e-9)
+        .collect();
+    enemies.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    for (_, e) in enemies {
+        for c in charge_candidates(&state.table, unit, e) {
+            let order = c.order();
+            let ok = if u.turn.activated {
+                state.table.check_charge(unit, &order).is_ok()
+            } else {
+                state.table.check_brash_charge(unit, &order).is_ok()
+            };
+            if ok {
+                return Some(c);
+            }
+        }
+    }
+    None
+}
+
+/// The end of the Movement Phase: brash units that can charge must have charged (IX), and no
+/// unit may end overlapping another (VII-2 "Overlapping").
+pub fn end_movement(state: &mut GameState, seat: Seat) -> GameResult<()> {
+    let brash: Vec<UnitId> = state
+        .table
+        .units()
+        .filter(|u| u.owner == seat.0 && u.has(Ability::Brash))
+        .map(|u| u.id)
+        .collect();
+    for u in brash {
+        if let Some(c) = brash_charge(state, u) {
+            return Err(GameError::rule(
+                "IX Brash",
+                format!(
+                    "{u} is brash and can charge {}: it must charge before the Movement Phase ends",
+                    c.target
+                ),
+            ));
+        }
+    }
+    state.table.end_movement_phase()?;
+    Ok(())
+}

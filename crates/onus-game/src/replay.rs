@@ -1,0 +1,1 @@
+//! Games as data (placeholder, completed in step 6).

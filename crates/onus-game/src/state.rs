@@ -1,0 +1,417 @@
+//! The state of a battle: everything needed to continue it, hidden information and the RNG
+//! included. Serializable; views for the players are made by [`crate::view`].
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::sync::Arc;
+
+use acies_core::{GameRng, Outcome};
+use acies_geom::Edge;
+use onus_cards::{CardId, CardPiles, Deck, RandomEvent};
+use onus_combat::Range;
+use onus_model::army::ArmyValue;
+use onus_model::{GeneralCard, Rank, UnitCard};
+use onus_table::{Table, UnitId};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{GameError, GameResult};
+use crate::event::{EventLog, GameEvent};
+use crate::setup::{Setup, Zone};
+
+/// A player position, from 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Seat(pub u8);
+
+impl Seat {
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "seat {}", self.0)
+    }
+}
+
+/// The phases of the game: deployment (VI), the seven phases of a turn (VII), the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// VI "Troop deployment" and the general placement.
+    Deployment,
+    /// VII-1.
+    Activation,
+    /// VII-2.
+    Movement,
+    /// VII-3.
+    RangedAttack,
+    /// VII-4.
+    Skirmishers,
+    /// VII-5.
+    Melee,
+    /// VII-6.
+    Flight,
+    /// VII-7.
+    EndOfTurn,
+    GameOver,
+}
+
+impl Phase {
+    /// The rulebook section of the phase.
+    pub fn section(self) -> &'static str {
+        match self {
+            Phase::Deployment => "VI Troop deployment",
+            Phase::Activation => "VII-1 Activation phase",
+            Phase::Movement => "VII-2 Movement phase",
+            Phase::RangedAttack => "VII-3 Ranged attack phase",
+            Phase::Skirmishers => "VII-4 Skirmishers phase",
+            Phase::Melee => "VII-5 Melee phase",
+            Phase::Flight => "VII-6 Flight phase",
+            Phase::EndOfTurn => "VII-7 End of turn phase",
+            Phase::GameOver => "VI Victory conditions",
+        }
+    }
+
+    /// The phase after this one in a turn (VII: "the active player will perform each of the
+    /// phases in this order").
+    pub fn next(self) -> Phase {
+        match self {
+            Phase::Deployment => Phase::Activation,
+            Phase::Activation => Phase::Movement,
+            Phase::Movement => Phase::RangedAttack,
+            Phase::RangedAttack => Phase::Skirmishers,
+            Phase::Skirmishers => Phase::Melee,
+            Phase::Melee => Phase::Flight,
+            Phase::Flight => Phase::EndOfTurn,
+            Phase::EndOfTurn => Phase::Activation,
+            Phase::GameOver => Phase::GameOver,
+        }
+    }
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Phase::Deployment => "deployment",
+            Phase::Activation => "activation",
+            Phase::Movement => "movement",
+            Phase::RangedAttack => "ranged attack",
+            Phase::Skirmishers => "skirmishers",
+            Phase::Melee => "melee",
+            Phase::Flight => "flight",
+            Phase::EndOfTurn => "end of turn",
+            Phase::GameOver => "game over",
+        })
+    }
+}
+
+/// What became of a General (IV "Dead, wounded or fleeing general"). Fleeing is not stored:
+/// a general flees with its unit and recovers with it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GeneralStatus {
+    #[default]
+    Healthy,
+    /// Cannot recover for the rest of the battle.
+    Wounded,
+    /// Its unit was eliminated (IV: "if it's eliminated, the General dies").
+    Dead,
+}
+
+/// A General of a player's army (IV).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GeneralState {
+    pub card: GeneralCard,
+    /// The unit carrying the General marker; `None` before it is placed.
+    pub unit: Option<UnitId>,
+    pub status: GeneralStatus,
+}
+
+/// A unit not yet on the table (before deployment).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Reserve {
+    pub id: UnitId,
+    pub card: UnitCard,
+    pub rank: Rank,
+}
+
+/// A player's army and what it has lost.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayerState {
+    pub seat: Seat,
+    pub team: u8,
+    pub army_id: String,
+    pub army_name: String,
+    pub faction: String,
+    /// The army's starting value with its breakdown (VI, IV, XI).
+    pub value: ArmyValue,
+    /// The points limit the list was checked against (rookie points included).
+    pub points_limit: u32,
+    /// Each unit's cost in points (rank surcharge included), for casualties (VI).
+    pub unit_costs: BTreeMap<UnitId, u32>,
+    /// The army's Generals; the first is the commander-in-chief when several (XII-A).
+    pub generals: Vec<GeneralState>,
+    /// Units still to deploy.
+    pub reserve: Vec<Reserve>,
+    /// Units eliminated (or fled off the table), with their card.
+    pub eliminated: BTreeMap<UnitId, UnitCard>,
+    /// The player is out of the battle, with the reason (a victory condition, surrender).
+    pub defeated: Option<String>,
+    /// The player's deployment zone.
+    pub zone: Zone,
+}
+
+/// The deck the game is played with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeckRef {
+    /// `onus_cards::Deck::builtin()`.
+    Builtin,
+    /// A deck file's text.
+    Inline(String),
+}
+
+impl DeckRef {
+    /// Parses the deck.
+    pub fn load(&self) -> GameResult<Deck> {
+        let deck = match self {
+            DeckRef::Builtin => Deck::builtin(),
+            DeckRef::Inline(text) => Deck::from_source("scenario deck", text),
+        };
+        deck.map_err(|e| GameError::setup(format!("the deck cannot be read: {e}"), Some("V")))
+    }
+}
+
+/// The parsed deck, cached beside the state (not serialized: rebuilt from [`DeckRef`]).
+#[derive(Clone, Default)]
+pub struct DeckCache(pub(crate) Option<Arc<Deck>>);
+
+impl fmt::Debug for DeckCache {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "DeckCache(loaded)"
+        } else {
+            "DeckCache(empty)"
+        })
+    }
+}
+
+impl PartialEq for DeckCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+/// One order played this turn (VII-1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OrderRecord {
+    pub seat: Seat,
+    pub card: CardId,
+    pub order: String,
+    pub units: Vec<UnitId>,
+}
+
+/// The bookkeeping of the current turn.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TurnBook {
+    /// Orders played this turn (VII-7 "Turn playing orders").
+    pub orders: Vec<OrderRecord>,
+    /// The order each unit received this turn (VII-1 "Unique orders": one per unit).
+    pub ordered: BTreeMap<UnitId, CardId>,
+    /// Units activated this turn.
+    pub activated: BTreeSet<UnitId>,
+    /// Fleeing units recovered by activation: they neither move nor fight this turn (VII-1).
+    pub recovered: BTreeSet<UnitId>,
+    /// Units that shot this turn.
+    pub shot: BTreeSet<UnitId>,
+    /// Melee fights resolved this phase, as (attacker, defender).
+    pub fought: BTreeSet<(UnitId, UnitId)>,
+    /// Units that started fleeing this turn: no Flight Phase check for them (VII-6).
+    pub fled_this_turn: BTreeSet<UnitId>,
+    /// Fleeing units whose Flight Phase is done.
+    pub flight_done: BTreeSet<UnitId>,
+    /// XII-A "Always-active general": the extra activation was used.
+    pub free_activation_used: bool,
+    /// XII-A "Advancing in line": the units of the line and the distance they all move.
+    pub line: Option<LineAdvance>,
+    /// Seats of the active group that have finished the current phase (team turns).
+    pub phase_done: BTreeSet<Seat>,
+    /// Seats of the active group that have drawn at the end of the turn.
+    pub drawn: BTreeSet<Seat>,
+}
+
+/// XII-A "Advancing in line": every unit of the line moves the same way, as far as the
+/// slowest.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LineAdvance {
+    pub units: Vec<UnitId>,
+    /// The movement of the slowest unit of the line, DU.
+    pub distance: f64,
+}
+
+/// A fight waiting for a player's decision.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FightKind {
+    /// VII-3: a shot of `shooter` at `target`.
+    Ranged {
+        shooter: UnitId,
+        target: UnitId,
+        band: Range,
+        distance: f64,
+        los_blocked: bool,
+        /// The sides the shots may come from; two when the defender decides.
+        sides: Vec<Edge>,
+    },
+    /// VII-5: a melee between the active player's `attacker` and `defender`.
+    Melee {
+        attacker: UnitId,
+        defender: UnitId,
+        /// The combat started this turn after a charge.
+        charge: bool,
+    },
+}
+
+/// Where a pending fight stands (VII-3 "Procedure", VII-5 "Events").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FightStage {
+    /// The defender chooses the side the shots come from (VII-3: "if both sides are at the
+    /// same distance, the defender decides").
+    ChooseSide,
+    /// The attacker may play events from hand, having seen the random event.
+    AttackerEvents,
+    /// The defender may play events from hand, having seen the others.
+    DefenderEvents,
+}
+
+/// A fight in progress.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PendingFight {
+    pub kind: FightKind,
+    pub stage: FightStage,
+    pub attacker_seat: Seat,
+    pub defender_seat: Seat,
+    /// The side chosen (ranged attacks).
+    pub side: Option<Edge>,
+    pub random: RandomEvent,
+    pub attacker_cards: Vec<CardId>,
+    pub attacker_flees_if_wounded: bool,
+    /// No events in this fight (XII-A "Playing without events" keeps the hands).
+    pub no_random: bool,
+}
+
+/// A decision the game waits for.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pending {
+    Fight(Box<PendingFight>),
+    /// V, VII-7: the hand is over the limit; discard `excess` cards.
+    HandLimit {
+        seat: Seat,
+        excess: usize,
+    },
+}
+
+/// Deployment in progress (VI "Troop deployment").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeployStage {
+    /// Players place one unit face down in turn; `order` is the cycle of seats.
+    Units { order: Vec<Seat>, next: usize },
+    /// Generals are placed: the player who deployed last first, then the others.
+    Generals { order: Vec<Seat>, next: usize },
+}
+
+/// Everything needed to continue a battle.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameState {
+    pub setup: Setup,
+    /// The only source of randomness (never shown in a view).
+    pub rng: GameRng,
+    pub deck: DeckRef,
+    #[serde(skip)]
+    pub(crate) deck_cache: DeckCache,
+    pub piles: CardPiles,
+    pub table: Table,
+    pub players: Vec<PlayerState>,
+    /// Units still face down: during deployment, and under the fog of war (XII-A).
+    pub hidden: BTreeSet<UnitId>,
+    /// Player turns played so far, the current one included (0 during deployment).
+    pub turn: u32,
+    /// Complete rounds (every group has had its turn) so far.
+    pub round: u32,
+    /// The seat acting in the current turn; with team turns, the group is `group`.
+    pub active: Seat,
+    /// The seats playing this turn together (one unless XII-B team turns).
+    pub group: Vec<Seat>,
+    /// The order in which the groups take their turns, and where we are in it.
+    pub rotation: Vec<Vec<Seat>>,
+    pub rotation_index: usize,
+    pub phase: Phase,
+    pub deployment: Option<DeployStage>,
+    pub book: TurnBook,
+    pub pending: Option<Pending>,
+    pub log: EventLog,
+    pub outcome: Option<Outcome<Seat>>,
+}
+
+impl GameState {
+    /// The parsed deck.
+    pub fn deck(&self) -> GameResult<Arc<Deck>> {
+        match &self.deck_cache.0 {
+            Some(d) => Ok(d.clone()),
+            None => self.deck.load().map(Arc::new),
+        }
+    }
+
+    pub(crate) fn ensure_deck(&mut self) -> GameResult<Arc<Deck>> {
+        let d = self.deck()?;
+        self.deck_cache.0 = Some(d.clone());
+        Ok(d)
+    }
+
+    /// A player's state.
+    pub fn player(&self, seat: Seat) -> GameResult<&PlayerState> {
+        self.players
+            .get(seat.index())
+            .ok_or_else(|| GameError::rule("VI", format!("there is no {seat}")))
+    }
+
+    pub(crate) fn player_mut(&mut self, seat: Seat) -> GameResult<&mut PlayerState> {
+        self.players
+            .get_mut(seat.index())
+            .ok_or_else(|| GameError::rule("VI", format!("there is no {seat}")))
+    }
+
+    /// The seats, in seat order.
+    pub fn seats(&self) -> Vec<Seat> {
+        self.players.iter().map(|p| p.seat).collect()
+    }
+
+    /// The owner of a unit on the table or in a reserve.
+    pub fn owner_of(&self, unit: UnitId) -> Option<Seat> {
+        if let Ok(u) = self.table.unit(unit) {
+            return Some(Seat(u.owner));
+        }
+        self.players
+            .iter()
+            .find(|p| p.reserve.iter().any(|r| r.id == unit) || p.eliminated.contains_key(&unit))
+            .map(|p| p.seat)
+    }
+
+    /// Whether two seats are on the same team.
+    pub fn allies(&self, a: Seat, b: Seat) -> bool {
+        match (self.players.get(a.index()), self.players.get(b.index())) {
+            (Some(x), Some(y)) => x.team == y.team,
+            _ => false,
+        }
+    }
+
+    /// Records an event.
+    pub(crate) fn emit(&mut self, e: GameEvent) {
+        self.log.push(e);
+    }
+}

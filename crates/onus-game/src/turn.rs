@@ -1,0 +1,391 @@
+//! The turn as a state machine (VII): who acts, which actions each phase accepts, and the
+//! passage from phase to phase and from turn to turn.
+
+use acies_core::Applied;
+use onus_cards::{PileError, TurnDraw};
+
+use crate::action::Action;
+use crate::error::{GameError, GameResult};
+use crate::event::GameEvent;
+use crate::general::leadership;
+use crate::state::{FightStage, GameState, Pending, Phase, Seat, TurnBook};
+use crate::{combat, deploy, flight, movement, orders, victory};
+
+/// The seat expected to act next, or `None` when the game is over.
+pub fn to_act(state: &GameState) -> Option<Seat> {
+    if state.outcome.is_some() {
+        return None;
+    }
+    match &state.pending {
+        Some(Pending::Fight(f)) => {
+            return Some(match f.stage {
+                FightStage::ChooseSide | FightStage::DefenderEvents => f.defender_seat,
+                FightStage::AttackerEvents => f.attacker_seat,
+            });
+        }
+        Some(Pending::HandLimit { seat, .. }) => return Some(*seat),
+        None => {}
+    }
+    if state.phase == Phase::Deployment {
+        return deploy::to_act(state);
+    }
+    Some(state.active)
+}
+
+fn wrong(state: &GameState, action: &Action, detail: &str) -> GameError {
+    GameError::WrongPhase {
+        action: action.name(),
+        phase: state.phase,
+        detail: detail.to_string(),
+        rule: if state.pending.is_some() {
+            "VII-3 Procedure / VII-5 Sequence"
+        } else {
+            state.phase.section()
+        },
+    }
+}
+
+/// Applies an action (see [`crate::Onus`]): the input state is never changed.
+pub fn apply(
+    state: &GameState,
+    seat: Seat,
+    action: &Action,
+) -> GameResult<Applied<GameState, GameEvent>> {
+    if state.outcome.is_some() {
+        return Err(GameError::GameOver);
+    }
+    let mut s = state.clone();
+    s.ensure_deck()?;
+    s.log.seal();
+    if let Action::Surrender = action {
+        if s.player(seat)?.defeated.is_some() {
+            return Err(GameError::rule(
+                "VI Victory conditions",
+                format!("{seat} is already out of the battle"),
+            ));
+        }
+        victory::defeat(&mut s, seat, "surrender (VI)");
+        if s.pending.is_none() && s.active == seat && s.phase != Phase::Deployment {
+            s.phase = Phase::EndOfTurn;
+            next_turn(&mut s)?;
+        }
+        victory::check_end(&mut s);
+        if s.outcome.is_none() && s.phase == Phase::Deployment {
+            // Ruling: a surrender during deployment ends the battle for that side only.
+        }
+    } else {
+        let expected = to_act(&s).ok_or(GameError::GameOver)?;
+        if seat != expected {
+            return Err(GameError::NotYourTurn {
+                seat,
+                expected,
+                rule: if s.pending.is_some() {
+                    "VII-3 Events / VII-5 Events (a pending decision)"
+                } else {
+                    "VII Turn sequence"
+                },
+            });
+        }
+        dispatch(&mut s, seat, action)?;
+        victory::check_end(&mut s);
+    }
+    let events = s.log.open().to_vec();
+    s.log.seal();
+    Ok(Applied { state: s, events })
+}
+
+fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
+    if let Some(p) = s.pending.clone() {
+        return match (p, action) {
+            (Pending::Fight(_), Action::ChooseSide { side }) => combat::choose_side(s, *side),
+            (
+                Pending::Fight(_),
+                Action::PlayEvents {
+                    cards,
+                    redraw,
+                    flee_if_wounded,
+                    wind_target,
+                },
+            ) => combat::play_events(s, seat, cards, *redraw, *flee_if_wounded, *wind_target),
+            (Pending::HandLimit { .. }, Action::DiscardExcess { cards }) => {
+                discard_excess(s, seat, cards)
+            }
+            (Pending::Fight(f), a) => Err(wrong(
+                s,
+                a,
+                &format!(
+                    ": a fight is waiting for {} ({:?})",
+                    to_act(s).unwrap_or(f.attacker_seat),
+                    f.stage
+                ),
+            )),
+            (Pending::HandLimit { excess, .. }, a) => Err(wrong(
+                s,
+                a,
+                &format!(": discard {excess} card(s) down to the hand limit first"),
+            )),
+        };
+    }
+    match (s.phase, action) {
+        (
+            Phase::Deployment,
+            Action::Deploy {
+                unit,
+                pose,
+                formation,
+                extend_left,
+                extend_right,
+            },
+        ) => deploy::deploy(
+            s,
+            seat,
+            *unit,
+            *pose,
+            *formation,
+            *extend_left,
+            *extend_right,
+        ),
+        (Phase::Deployment, Action::PlaceGeneral { general, unit }) => {
+            deploy::place_general(s, seat, *general, *unit)
+        }
+        (
+            Phase::Activation,
+            Action::PlayOrder {
+                card,
+                units,
+                reorganise,
+                cards,
+                to,
+            },
+        ) => orders::play_order(s, seat, *card, units, reorganise, cards, *to),
+        (Phase::Activation, Action::AdvanceInLine { discard, units }) => {
+            orders::advance_in_line(s, seat, *discard, units)
+        }
+        (Phase::Movement, Action::Move { unit, order }) => {
+            movement::move_unit(s, seat, *unit, order)
+        }
+        (Phase::Movement | Phase::Skirmishers, Action::Charge { unit, charge }) => {
+            movement::charge(s, seat, *unit, charge)
+        }
+        (
+            Phase::Movement,
+            Action::Envelop {
+                unit,
+                target,
+                choice,
+            },
+        ) => movement::envelop(s, seat, *unit, *target, choice),
+        (Phase::RangedAttack, Action::Shoot { shooter, target }) => {
+            combat::shoot(s, seat, *shooter, *target)
+        }
+        (Phase::Skirmishers, Action::SkirmishMove { unit, order }) => {
+            movement::skirmish_move(s, seat, *unit, order)
+        }
+        (Phase::Melee, Action::Fight { attacker, defender }) => {
+            combat::fight(s, seat, *attacker, *defender)
+        }
+        (Phase::Flight, Action::FlightCheck { unit }) => flight::flight_check(s, seat, *unit),
+        (Phase::EndOfTurn, Action::Draw { choice }) => end_of_turn_draw(s, seat, choice),
+        (Phase::Deployment, Action::EndPhase) => Err(wrong(
+            s,
+            action,
+            ": every unit must be deployed and every General placed",
+        )),
+        (Phase::EndOfTurn, Action::EndPhase) => {
+            Err(wrong(s, action, ": choose the end-of-turn draw (VII-7)"))
+        }
+        (_, Action::EndPhase) => end_phase(s, seat),
+        (_, a) => Err(wrong(s, a, "")),
+    }
+}
+
+/// VII: the active player finishes the current phase (with team turns, the phase ends when
+/// every player of the team has finished it).
+fn end_phase(s: &mut GameState, seat: Seat) -> GameResult<()> {
+    match s.phase {
+        Phase::Movement => movement::end_movement(s, seat)?,
+        Phase::Melee => combat::check_all_fought(s, seat)?,
+        Phase::Flight => {
+            // The fleeing units not checked yet, in unit order.
+            for u in flight::flight_due(s, seat) {
+                flight::flight_check(s, seat, u)?;
+            }
+        }
+        _ => {}
+    }
+    s.book.phase_done.insert(seat);
+    if let Some(next) = s
+        .group
+        .iter()
+        .copied()
+        .find(|x| !s.book.phase_done.contains(x))
+    {
+        s.active = next;
+        return Ok(());
+    }
+    s.book.phase_done.clear();
+    s.active = s.group.first().copied().unwrap_or(seat);
+    s.phase = s.phase.next();
+    if s.phase == Phase::Movement {
+        // Nothing: the moves are the player's.
+    }
+    s.emit(GameEvent::PhaseStarted { phase: s.phase });
+    Ok(())
+}
+
+/// VII-7: the end-of-turn draw, then the hand limit.
+fn end_of_turn_draw(s: &mut GameState, seat: Seat, choice: &TurnDraw) -> GameResult<()> {
+    let played = s.book.orders.iter().any(|o| o.seat == seat);
+    let before = s.piles.exhaustions();
+    if let TurnDraw::Discard(cards) = choice {
+        if !played && !cards.is_empty() {
+            s.emit(GameEvent::CardsDiscarded {
+                seat,
+                cards: cards.clone(),
+                why: "VII-7: discard and draw +1".into(),
+            });
+        }
+    }
+    let drawn = s
+        .piles
+        .end_of_turn(seat.index(), played, choice, &mut s.rng)
+        .map_err(|e| match e {
+            PileError::OrderWasPlayed | PileError::NoOrderPlayed => {
+                GameError::rule("VII-7 End of turn phase", e.to_string())
+            }
+            other => other.into(),
+        })?;
+    if s.piles.exhaustions() != before {
+        s.emit(GameEvent::DeckReshuffled {
+            exhaustions: s.piles.exhaustions(),
+        });
+    }
+    s.emit(GameEvent::EndOfTurnDraw {
+        seat,
+        choice: choice.clone(),
+    });
+    s.emit(GameEvent::CardsDrawn {
+        seat,
+        count: drawn.len(),
+        cards: drawn,
+        why: "VII-7 end of turn".into(),
+    });
+    let limit = leadership(s, seat);
+    let excess = s.piles.hand_excess(seat.index(), limit)?;
+    if excess > 0 {
+        s.pending = Some(Pending::HandLimit { seat, excess });
+        return Ok(());
+    }
+    drawn_done(s, seat)
+}
+
+fn discard_excess(s: &mut GameState, seat: Seat, cards: &[onus_cards::CardId]) -> GameResult<()> {
+    let limit = leadership(s, seat);
+    s.piles.enforce_hand_limit(seat.index(), limit, cards)?;
+    s.emit(GameEvent::CardsDiscarded {
+        seat,
+        cards: cards.to_vec(),
+        why: "hand limit (V, VII-7)".into(),
+    });
+    s.pending = None;
+    drawn_done(s, seat)
+}
+
+fn drawn_done(s: &mut GameState, seat: Seat) -> GameResult<()> {
+    s.book.drawn.insert(seat);
+    if let Some(next) = s.group.iter().copied().find(|x| !s.book.drawn.contains(x)) {
+        s.active = next;
+        return Ok(());
+    }
+    next_turn(s)
+}
+
+/// The next group's turn (VII: "Once your turn is over, your opponent's turn begins").
+pub fn next_turn(s: &mut GameState) -> GameResult<()> {
+    s.table.end_turn();
+    let n = s.rotation.len().max(1);
+    for _ in 0..n {
+        s.rotation_index += 1;
+        if s.rotation_index >= s.rotation.len() {
+            s.rotation_index = 0;
+            s.round += 1;
+            if let Some(limit) = s.setup.scenario.victory.round_limit {
+                if s.round >= limit {
+                    victory::round_limit(s);
+                    return Ok(());
+                }
+            }
+        }
+        let alive = s.rotation.get(s.rotation_index).is_some_and(|g| {
+            g.iter()
+                .any(|x| s.player(*x).is_ok_and(|p| p.defeated.is_none()))
+        });
+        if alive {
+            break;
+        }
+    }
+    start_turn(s)
+}
+
+/// Starts the turn of the current group: the casualty check (VII-1 "Victory conditions"),
+/// then the Activation Phase; the always-active General's unit is activated (XII-A).
+pub fn start_turn(s: &mut GameState) -> GameResult<()> {
+    let group: Vec<Seat> = s
+        .rotation
+        .get(s.rotation_index)
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|x| s.player(*x).is_ok_and(|p| p.defeated.is_none()))
+        .collect();
+    let Some(&first) = group.first() else {
+        victory::check_end(s);
+        return Ok(());
+    };
+    s.turn += 1;
+    s.group = group.clone();
+    s.active = first;
+    s.book = TurnBook::default();
+    s.phase = Phase::Activation;
+    s.pending = None;
+    s.emit(GameEvent::TurnStarted {
+        turn: s.turn,
+        round: s.round + 1,
+        seats: group.clone(),
+    });
+    s.emit(GameEvent::PhaseStarted {
+        phase: Phase::Activation,
+    });
+    for seat in &group {
+        victory::casualty_check(s, *seat);
+    }
+    victory::check_end(s);
+    if s.outcome.is_some() {
+        return Ok(());
+    }
+    // Players of the group defeated by the check sit the turn out.
+    let group: Vec<Seat> = group
+        .into_iter()
+        .filter(|x| s.player(*x).is_ok_and(|p| p.defeated.is_none()))
+        .collect();
+    if group.is_empty() {
+        return next_turn(s);
+    }
+    s.group = group.clone();
+    s.active = group[0];
+    if s.setup.options.always_active_general {
+        for seat in &group {
+            let units: Vec<_> = s
+                .player(*seat)?
+                .generals
+                .iter()
+                .filter(|g| crate::general::in_force(s, g))
+                .filter_map(|g| g.unit)
+                .collect();
+            for u in units {
+                orders::activate(s, u, false, "always-active General (XII-A)")?;
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,215 @@
+//! What one viewer may see (boardgame.io's lesson: filter everything that leaves the
+//! engine). Removed for a player: the other players' hands (their size stays), the order of
+//! the draw pile, the cards of face-down units (their position stays), the units the others
+//! have not deployed yet, the RNG and its seed, the secret details of events, and the army
+//! lists of the setup. A spectator sees what every player may see.
+
+use acies_core::{Outcome, Viewer};
+use acies_geom::Pose;
+use onus_cards::CardId;
+use onus_model::{GeneralCard, UnitCard, UnitState};
+use onus_table::{CardSize, Engagement, TableEdge, TurnState, UnitId};
+use serde::{Deserialize, Serialize};
+
+use crate::event::GameEvent;
+use crate::setup::{Options, Scenario};
+use crate::state::{
+    DeployStage, GameState, GeneralStatus, Pending, PendingFight, Phase, Reserve, Seat,
+};
+
+/// A unit as a viewer sees it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UnitView {
+    pub id: UnitId,
+    pub owner: Seat,
+    pub pose: Pose,
+    pub size: CardSize,
+    /// Face down for this viewer: only the position is known.
+    pub hidden: bool,
+    pub card: Option<UnitCard>,
+    pub state: Option<UnitState>,
+    pub turn: Option<TurnState>,
+}
+
+/// A General as everybody sees it (the card and the marker are public).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GeneralView {
+    pub card: GeneralCard,
+    pub unit: Option<UnitId>,
+    pub status: GeneralStatus,
+}
+
+/// A player as a viewer sees it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayerView {
+    pub seat: Seat,
+    pub team: u8,
+    pub army_name: String,
+    pub faction: String,
+    pub hand_count: usize,
+    /// Only the viewer's own hand.
+    pub hand: Option<Vec<CardId>>,
+    pub generals: Vec<GeneralView>,
+    pub leadership: u32,
+    pub reserve_count: usize,
+    /// Only the viewer's own undeployed units.
+    pub reserve: Option<Vec<Reserve>>,
+    pub eliminated: Vec<(UnitId, UnitCard)>,
+    pub losses: u32,
+    pub starting_value: u32,
+    pub defeated: Option<String>,
+}
+
+/// The state as one viewer may see it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameView {
+    pub viewer: Viewer<Seat>,
+    pub options: Options,
+    pub scenario: Scenario,
+    pub turn: u32,
+    pub round: u32,
+    pub active: Seat,
+    pub group: Vec<Seat>,
+    pub phase: Phase,
+    pub to_act: Option<Seat>,
+    pub deployment: Option<DeployStage>,
+    pub pending: Option<Pending>,
+    pub width: f64,
+    pub depth: f64,
+    pub home_edges: Vec<TableEdge>,
+    pub units: Vec<UnitView>,
+    pub engagements: Vec<Engagement>,
+    pub players: Vec<PlayerView>,
+    pub draw_pile: usize,
+    pub discard_pile: Vec<CardId>,
+    pub cards_on_table: Vec<CardId>,
+    pub removed_cards: Vec<CardId>,
+    pub exhaustions: u32,
+    pub log: Vec<GameEvent>,
+    pub outcome: Option<Outcome<Seat>>,
+}
+
+fn sees_own(viewer: Viewer<Seat>, seat: Seat) -> bool {
+    viewer == Viewer::Seat(seat)
+}
+
+/// An event as `viewer` may see it (see [`crate::Onus`]'s `event_view`).
+pub fn event_view(event: &GameEvent, viewer: Viewer<Seat>) -> Option<GameEvent> {
+    let mut e = event.clone();
+    match &mut e {
+        GameEvent::UnitDeployed {
+            seat,
+            card,
+            formation,
+            extended,
+            ..
+        } if !sees_own(viewer, *seat) => {
+            *card = None;
+            *formation = None;
+            *extended = (false, false);
+        }
+        GameEvent::CardsDrawn { seat, cards, .. } if !sees_own(viewer, *seat) => {
+            cards.clear();
+        }
+        _ => {}
+    }
+    Some(e)
+}
+
+fn pending_view(p: &Pending, viewer: Viewer<Seat>) -> Pending {
+    match p {
+        Pending::Fight(f) => {
+            let mut f: PendingFight = (**f).clone();
+            if !sees_own(viewer, f.attacker_seat) {
+                // The attacker's choice to flee is its own until the fight is resolved.
+                f.attacker_flees_if_wounded = false;
+            }
+            Pending::Fight(Box::new(f))
+        }
+        other => other.clone(),
+    }
+}
+
+/// The state as `viewer` may see it.
+pub fn view(state: &GameState, viewer: Viewer<Seat>) -> GameView {
+    let units = state
+        .table
+        .units()
+        .map(|u| {
+            let owner = Seat(u.owner);
+            let hidden = state.hidden.contains(&u.id) && !sees_own(viewer, owner);
+            UnitView {
+                id: u.id,
+                owner,
+                pose: u.pose,
+                size: u.size,
+                hidden,
+                card: (!hidden).then(|| u.card.clone()),
+                state: (!hidden).then(|| u.state.clone()),
+                turn: (!hidden).then(|| u.turn.clone()),
+            }
+        })
+        .collect();
+    let players = state
+        .players
+        .iter()
+        .map(|p| {
+            let own = sees_own(viewer, p.seat);
+            let hand = state.piles.hand(p.seat.index()).unwrap_or_default();
+            PlayerView {
+                seat: p.seat,
+                team: p.team,
+                army_name: p.army_name.clone(),
+                faction: p.faction.clone(),
+                hand_count: hand.len(),
+                hand: own.then(|| hand.to_vec()),
+                generals: p
+                    .generals
+                    .iter()
+                    .map(|g| GeneralView {
+                        card: g.card.clone(),
+                        unit: g.unit,
+                        status: g.status,
+                    })
+                    .collect(),
+                leadership: crate::general::leadership(state, p.seat),
+                reserve_count: p.reserve.len(),
+                reserve: own.then(|| p.reserve.clone()),
+                eliminated: p.eliminated.iter().map(|(k, v)| (*k, v.clone())).collect(),
+                losses: crate::victory::losses(state, p.seat),
+                starting_value: p.value.total,
+                defeated: p.defeated.clone(),
+            }
+        })
+        .collect();
+    GameView {
+        viewer,
+        options: state.setup.options.clone(),
+        scenario: state.setup.scenario.clone(),
+        turn: state.turn,
+        round: state.round,
+        active: state.active,
+        group: state.group.clone(),
+        phase: state.phase,
+        to_act: crate::turn::to_act(state),
+        deployment: state.deployment.clone(),
+        pending: state.pending.as_ref().map(|p| pending_view(p, viewer)),
+        width: state.table.width,
+        depth: state.table.depth,
+        home_edges: state.table.home_edges.clone(),
+        units,
+        engagements: state.table.engagements().to_vec(),
+        players,
+        draw_pile: state.piles.draw_pile().len(),
+        discard_pile: state.piles.discard_pile().to_vec(),
+        cards_on_table: state.piles.table().to_vec(),
+        removed_cards: state.piles.removed().to_vec(),
+        exhaustions: state.piles.exhaustions(),
+        log: state
+            .log
+            .iter()
+            .filter_map(|e| event_view(e, viewer))
+            .collect(),
+        outcome: state.outcome.clone(),
+    }
+}
