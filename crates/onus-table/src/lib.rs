@@ -18,6 +18,7 @@ pub mod charge;
 pub mod contact;
 pub mod engaged;
 pub mod error;
+pub mod flight;
 pub mod movement;
 pub mod ranged;
 pub mod skirmish;
@@ -34,6 +35,7 @@ pub use contact::{
 };
 pub use engaged::{Follow, FreeAttack, Repositioning, Withdrawal, WithdrawalResponse};
 pub use error::TableError;
+pub use flight::{FlightMove, FlightStart, RecoveryRoll, Trample, edge_direction};
 pub use movement::{
     Allowance, ChargeBar, MoveOrder, MovementType, Pivot, PricedMove, PricedStep, Reduction, Step,
 };

@@ -3,5 +3,6 @@
 mod charges;
 mod contacts;
 mod engaged;
+mod flight;
 mod movement;
 mod ranged;
