@@ -1,0 +1,11 @@
+//! End-to-end tests: a real server on 127.0.0.1 with a temp-dir SQLite database, driven over
+//! HTTP and WebSocket with the toy dice-race ruleset.
+
+mod api;
+mod audit;
+mod bots;
+mod common;
+mod postgres;
+mod restart;
+mod store;
+mod websocket;

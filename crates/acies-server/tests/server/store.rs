@@ -1,0 +1,262 @@
+//! The store on its own, and the server's logic over a store that fails on purpose.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use acies_server::testing::DiceRace;
+use acies_server::{
+    ActionRecord, BoxFuture, CreateGame, GameServer, GameStore, GameSummary, Limits, ListQuery,
+    NewGame, SeatKind, SeatRecord, SqlStore, StoreError, StoredGame,
+};
+use serde_json::json;
+
+use crate::common::temp_db;
+
+fn new_game(id: &str) -> NewGame {
+    NewGame {
+        id: id.to_owned(),
+        ruleset: "dice-race".to_owned(),
+        setup: json!({ "target": 10 }).to_string(),
+        seed: u64::MAX - 5,
+        created_at: 1,
+        seats: ["a", "b"]
+            .iter()
+            .map(|s| SeatRecord {
+                seat: (*s).to_owned(),
+                kind: SeatKind::Human,
+                token: format!("{id}-token-{s}"),
+                name: s.to_uppercase(),
+            })
+            .collect(),
+    }
+}
+
+fn action(seq: u64) -> ActionRecord {
+    ActionRecord {
+        seq,
+        seat: if seq % 2 == 1 { "a" } else { "b" }.to_owned(),
+        action: json!({ "type": "roll" }).to_string(),
+    }
+}
+
+/// Exercises a store; shared by the SQLite and PostgreSQL tests. `prefix` keeps ids apart on
+/// a database that outlives the test.
+pub async fn exercise_store(store: &SqlStore, prefix: &str) {
+    let id = format!("{prefix}g1");
+    store.create_game(&new_game(&id)).await.unwrap();
+    assert!(
+        matches!(
+            store.create_game(&new_game(&id)).await,
+            Err(StoreError::Database(_))
+        ),
+        "ids are unique"
+    );
+    // Appends only in order.
+    assert!(matches!(
+        store.append_action(&id, &action(2), None).await,
+        Err(StoreError::Conflict(_))
+    ));
+    store.append_action(&id, &action(1), None).await.unwrap();
+    assert!(matches!(
+        store.append_action(&id, &action(1), None).await,
+        Err(StoreError::Conflict(_))
+    ));
+    assert!(
+        store
+            .unfinished_games("dice-race")
+            .await
+            .unwrap()
+            .contains(&id)
+    );
+    let outcome = json!({ "winners": { "seats": ["b"], "reason": "test" } }).to_string();
+    store
+        .append_action(&id, &action(2), Some(&outcome))
+        .await
+        .unwrap();
+    // Finished: no more actions, not restored at start.
+    assert!(matches!(
+        store.append_action(&id, &action(3), None).await,
+        Err(StoreError::Conflict(_))
+    ));
+    assert!(
+        !store
+            .unfinished_games("dice-race")
+            .await
+            .unwrap()
+            .contains(&id)
+    );
+
+    let loaded: StoredGame = store.load_game(&id).await.unwrap().unwrap();
+    assert_eq!(loaded.seed, u64::MAX - 5, "seeds survive the signed column");
+    assert!(loaded.finished);
+    assert_eq!(loaded.actions, vec![action(1), action(2)]);
+    assert_eq!(loaded.seats, new_game(&id).seats);
+    assert!(
+        store
+            .load_game(&format!("{prefix}nope"))
+            .await
+            .unwrap()
+            .is_none()
+    );
+
+    let other = format!("{prefix}g2");
+    store.create_game(&new_game(&other)).await.unwrap();
+    let mine = store
+        .list_games(&ListQuery {
+            ruleset: "dice-race".to_owned(),
+            tokens: vec![
+                format!("{id}-token-b"),
+                format!("{other}-token-a"),
+                "unknown".into(),
+            ],
+            limit: 10,
+        })
+        .await
+        .unwrap();
+    let find =
+        |games: &[GameSummary], id: &str| games.iter().find(|g| g.game_id == id).cloned().unwrap();
+    assert_eq!(mine.len(), 2);
+    let g1 = find(&mine, &id);
+    assert_eq!(
+        (g1.version, g1.finished, g1.my_seats.clone()),
+        (2, true, vec!["b".to_owned()])
+    );
+    assert_eq!(g1.outcome, Some(serde_json::from_str(&outcome).unwrap()));
+    assert_eq!(g1.seats.len(), 2);
+    assert_eq!(find(&mine, &other).my_seats, vec!["a".to_owned()]);
+    let other_ruleset = ListQuery {
+        ruleset: "chess".to_owned(),
+        tokens: Vec::new(),
+        limit: 10,
+    };
+    assert!(store.list_games(&other_ruleset).await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn sqlite_store_appends_in_order_only() {
+    let (_dir, url) = temp_db();
+    let store = SqlStore::connect(&url).await.unwrap();
+    exercise_store(&store, "").await;
+    store.close().await;
+    // Reopening runs the migrations again harmlessly.
+    let store = SqlStore::connect(&url).await.unwrap();
+    assert!(store.load_game("g1").await.unwrap().is_some());
+}
+
+/// A store whose next appends fail or succeed as planned (`true` = fail), then succeed.
+struct FlakyStore {
+    inner: SqlStore,
+    plan: Mutex<VecDeque<bool>>,
+}
+
+impl FlakyStore {
+    fn plan(&self, outcomes: &[bool]) {
+        *self.plan.lock().unwrap() = outcomes.iter().copied().collect();
+    }
+}
+
+impl GameStore for FlakyStore {
+    fn create_game<'a>(&'a self, game: &'a NewGame) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.inner.create_game(game)
+    }
+
+    fn append_action<'a>(
+        &'a self,
+        game_id: &'a str,
+        action: &'a ActionRecord,
+        finished: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        if self.plan.lock().unwrap().pop_front().unwrap_or(false) {
+            return Box::pin(async { Err(StoreError::Conflict("disk on fire".into())) });
+        }
+        self.inner.append_action(game_id, action, finished)
+    }
+
+    fn load_game<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<StoredGame>, StoreError>> {
+        self.inner.load_game(id)
+    }
+
+    fn unfinished_games<'a>(
+        &'a self,
+        ruleset: &'a str,
+    ) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
+        self.inner.unfinished_games(ruleset)
+    }
+
+    fn list_games<'a>(
+        &'a self,
+        query: &'a ListQuery,
+    ) -> BoxFuture<'a, Result<Vec<GameSummary>, StoreError>> {
+        self.inner.list_games(query)
+    }
+}
+
+/// Polls the spectator view until the game reaches `version` (1 s at most).
+async fn wait_version(server: &GameServer<DiceRace>, id: &str, version: u64) -> u64 {
+    let mut v = 0;
+    for _ in 0..100 {
+        let view: serde_json::Value =
+            serde_json::from_str(&server.view(id, None).await.unwrap()).unwrap();
+        v = view["version"].as_u64().unwrap();
+        if v >= version {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    v
+}
+
+#[tokio::test]
+async fn an_action_the_store_refuses_is_not_acknowledged() {
+    use acies_server::testing::RaceAction;
+
+    let (_dir, url) = temp_db();
+    let store = Arc::new(FlakyStore {
+        inner: SqlStore::connect(&url).await.unwrap(),
+        plan: Mutex::default(),
+    });
+    let server = GameServer::<DiceRace>::new(store.clone(), Limits::default());
+    let request: CreateGame = serde_json::from_value(json!({
+        "setup": { "target": 50 },
+        "seats": [{ "seat": "b", "kind": "computer" }]
+    }))
+    .unwrap();
+    let created = server.create_game(request).await.unwrap();
+    let a = created.seats[0].token.clone().unwrap();
+    let id = created.game_id;
+
+    store.plan(&[true]);
+    let err = server
+        .act(&id, a.clone(), 0, RaceAction::Roll)
+        .await
+        .unwrap_err();
+    assert_eq!((err.status.as_u16(), err.code), (503, "unavailable"));
+    assert_eq!(wait_version(&server, &id, 0).await, 0, "not played");
+
+    // The same action goes through once the store is back; the computer answers.
+    let (version, _) = server
+        .act(&id, a.clone(), 0, RaceAction::Roll)
+        .await
+        .unwrap();
+    assert_eq!(version, 1);
+    assert_eq!(wait_version(&server, &id, 2).await, 2, "the computer moved");
+
+    // A computer move the store refuses is retried when something next happens (here the
+    // polling views), not lost and not acknowledged twice.
+    store.plan(&[false, true]);
+    let (version, _) = server
+        .act(&id, a.clone(), 2, RaceAction::Roll)
+        .await
+        .unwrap();
+    assert_eq!(version, 3);
+    assert_eq!(
+        wait_version(&server, &id, 4).await,
+        4,
+        "the computer moved after all"
+    );
+    let stored = store.inner.load_game(&id).await.unwrap().unwrap();
+    assert_eq!(stored.actions.len(), 4);
+}
