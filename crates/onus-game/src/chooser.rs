@@ -18,7 +18,15 @@ use crate::turn;
 pub fn choose(state: &GameState, rng: &mut GameRng) -> Option<(Seat, Action)> {
     let seat = turn::to_act(state)?;
     for a in candidates(state, seat, rng) {
-        if turn::apply(state, seat, &a).is_ok() {
+        if let Ok(next) = turn::apply(state, seat, &a) {
+            // Never leave a friend to move out of the way (VII-2 "Overlapping"): a random
+            // player would not know how.
+            if state.phase == Phase::Movement
+                && matches!(a, Action::Move { .. } | Action::Charge { .. })
+                && next.state.table.first_overlap().is_some()
+            {
+                continue;
+            }
             return Some((seat, a));
         }
     }

@@ -1,0 +1,117 @@
+//! Whole battles played by the random legal chooser, with the invariants checked after every
+//! action.
+
+mod common;
+
+use acies_core::{GameRng, Ruleset, Viewer};
+use onus_game::{GameState, Onus, Phase, Seat, Setup};
+
+/// The invariants of a state (see the issue "ONUS! the whole battle").
+pub fn check_invariants(before: &GameState, s: &GameState) {
+    // Cards are conserved.
+    if let Err(e) = s.piles.check() {
+        panic!("cards: {e}");
+    }
+    // Wounds never exceed health on a unit still on the table.
+    for u in s.table.units() {
+        let health = onus_game::combat::health(s, &u.card);
+        assert!(
+            u.state.wounds < health,
+            "{} has {} wounds of {health}",
+            u.id,
+            u.state.wounds
+        );
+    }
+    // No overlaps once the Movement Phase is over.
+    if s.phase != Phase::Movement && s.phase != Phase::Deployment {
+        assert_eq!(s.table.first_overlap(), None, "overlap in {:?}", s.phase);
+    }
+    // One order per unit per turn.
+    if s.turn == before.turn {
+        let mut seen = std::collections::BTreeSet::new();
+        for o in &s.book.orders {
+            for u in &o.units {
+                assert!(seen.insert(*u), "{u} received two orders");
+            }
+        }
+    }
+    // A player's view never shows the others' hands or face-down units.
+    for seat in s.seats() {
+        let v = Onus::view(s, Viewer::Seat(seat));
+        for p in &v.players {
+            assert_eq!(p.hand.is_some(), p.seat == seat);
+        }
+        for u in &v.units {
+            if s.hidden.contains(&u.id) && u.owner != seat {
+                assert!(u.card.is_none());
+            }
+        }
+    }
+}
+
+pub fn battle(setup: &Setup, seed: u64, max_actions: usize, invariants: bool) -> GameState {
+    let mut state = Onus::new_game(setup, seed).unwrap();
+    let mut rng = GameRng::new(seed.wrapping_mul(31).wrapping_add(7));
+    for _ in 0..max_actions {
+        if state.outcome.is_some() {
+            break;
+        }
+        let Some((seat, action)) = onus_game::chooser::choose(&state, &mut rng) else {
+            let seat = Onus::to_act(&state).unwrap();
+            let e = Onus::apply(&state, seat, &onus_game::Action::EndPhase).err();
+            panic!(
+                "end phase: {e:?}; no legal action found for {:?} in {:?} (pending {:?})",
+                Onus::to_act(&state),
+                state.phase,
+                state.pending
+            );
+        };
+        let next = match Onus::apply(&state, seat, &action) {
+            Ok(a) => a.state,
+            Err(e) => panic!("illegal chooser action {action:?}: {e}"),
+        };
+        if invariants {
+            check_invariants(&state, &next);
+        }
+        state = next;
+    }
+    state
+}
+
+#[test]
+fn every_pair_of_preset_armies_fights_to_a_victory_condition() {
+    let mut seed = 100;
+    for (i, a) in common::PRESETS.iter().enumerate() {
+        for b in &common::PRESETS[i..] {
+            seed += 1;
+            let setup = Setup::two_presets(a, b);
+            let s = battle(&setup, seed, 30_000, true);
+            let out = s.outcome.clone();
+            assert!(
+                out.is_some(),
+                "{a} vs {b}: no end after turn {} round {} phase {:?}",
+                s.turn,
+                s.round,
+                s.phase
+            );
+            eprintln!("{a} vs {b}: {:?} after {} turns", out, s.turn);
+        }
+    }
+}
+
+#[test]
+fn larger_armies_fight_too() {
+    let setup = Setup::two_presets("romans-1800", "carthaginians-1800");
+    let s = battle(&setup, 77, 40_000, false);
+    assert!(s.outcome.is_some(), "round {}", s.round);
+}
+
+#[test]
+fn a_round_limit_ends_the_battle() {
+    let mut setup = Setup::two_presets("romans-1000", "dacians-1000");
+    setup.scenario.victory.round_limit = Some(2);
+    let s = battle(&setup, 5, 5_000, true);
+    assert!(s.outcome.is_some());
+    assert!(s.round <= 2);
+    let _ = Seat(0);
+}
