@@ -1,6 +1,7 @@
 //! The `acies` command line: thin argument parsing and printing over the library crates.
 
 mod odds_cmd;
+mod replay_cmd;
 mod unit_spec;
 
 use std::process::ExitCode;
@@ -30,6 +31,15 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         data: Option<std::path::PathBuf>,
     },
+    /// Replay an ONUS! game record (setup, seed, moves): print its events and final state,
+    /// or stop at the first illegal move and say which rule forbids it.
+    Replay {
+        /// The game record (JSON).
+        game: std::path::PathBuf,
+        /// Print the events and the final state as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -37,6 +47,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Odds(cmd) => odds_cmd::run(cmd),
         Command::Validate { data } => validate(data.as_deref()),
+        Command::Replay { game, json } => replay_cmd::run(game, *json),
     };
     match result {
         Ok(text) => {
@@ -78,6 +89,7 @@ mod tests {
         match &cli.command {
             Command::Odds(cmd) => odds_cmd::run(cmd),
             Command::Validate { data } => validate(data.as_deref()),
+            Command::Replay { game, json } => replay_cmd::run(game, *json),
         }
     }
 
