@@ -43,6 +43,7 @@
 
 mod builtin;
 mod error;
+pub mod located;
 mod parse;
 mod write;
 
@@ -132,14 +133,11 @@ impl Catalog {
             }
         }
         if sources.is_empty() {
-            errors.push(DataError {
-                file: "(no files)".into(),
-                line: 1,
-                column: None,
-                field: None,
-                kind: DataErrorKind::Empty,
-                message: "no faction files were given".into(),
-            });
+            errors.push(DataError::whole_file(
+                "(no files)",
+                DataErrorKind::Empty,
+                "no faction files were given",
+            ));
         }
         if !errors.is_empty() {
             return Err(LoadErrors(errors));
@@ -168,39 +166,25 @@ impl Catalog {
                     found.sort();
                     files.extend(found);
                 }
-                Err(e) => errors.push(io_error(&d, format!("cannot read directory: {e}"))),
+                Err(e) => errors.push(DataError::whole_file(
+                    d.display().to_string(),
+                    DataErrorKind::Io,
+                    format!("cannot read directory: {e}"),
+                )),
             }
         }
         if errors.is_empty() && files.is_empty() {
-            errors.push(DataError {
-                kind: DataErrorKind::Empty,
-                ..io_error(
-                    dir,
-                    "no faction files: expected *.toml files in this directory or in its `factions/` subdirectory".into(),
-                )
-            });
+            errors.push(DataError::whole_file(
+                dir.display().to_string(),
+                DataErrorKind::Empty,
+                "no faction files: expected *.toml files in this directory or in its `factions/` subdirectory",
+            ));
         }
         let mut sources = Vec::new();
         for f in &files {
-            match std::fs::read(f) {
-                Ok(bytes) => match String::from_utf8(bytes) {
-                    Ok(text) => sources.push((f.display().to_string(), text)),
-                    Err(e) => {
-                        let good = e.utf8_error().valid_up_to();
-                        let bytes = e.into_bytes();
-                        let prefix = String::from_utf8_lossy(&bytes[..good]);
-                        let (line, column) = parse::line_col(&prefix, good);
-                        errors.push(DataError {
-                            file: f.display().to_string(),
-                            line,
-                            column: Some(column),
-                            field: None,
-                            kind: DataErrorKind::Syntax,
-                            message: "the file is not valid UTF-8".into(),
-                        });
-                    }
-                },
-                Err(e) => errors.push(io_error(f, format!("cannot read file: {e}"))),
+            match located::read_text(f) {
+                Ok(text) => sources.push((f.display().to_string(), text)),
+                Err(e) => errors.push(e),
             }
         }
         match Catalog::from_sources(&sources) {
@@ -396,17 +380,6 @@ fn near_ids<'x>(query: &str, ids: impl Iterator<Item = &'x str>) -> Vec<String> 
     v
 }
 
-fn io_error(path: &Path, message: String) -> DataError {
-    DataError {
-        file: path.display().to_string(),
-        line: 1,
-        column: None,
-        field: None,
-        kind: DataErrorKind::Io,
-        message,
-    }
-}
-
 fn duplicate_faction(file: &str, text: &str, data: &FactionData, prev: &str) -> DataError {
     // Point at the `id` of the [faction] table.
     let (line, column) = toml::de::DeTable::parse(text)
@@ -414,7 +387,7 @@ fn duplicate_faction(file: &str, text: &str, data: &FactionData, prev: &str) -> 
         .and_then(|doc| {
             let f = doc.get_ref().get("faction")?;
             let id = f.get_ref().as_table()?.get("id")?;
-            Some(parse::line_col(text, id.span().start))
+            Some(located::line_col(text, id.span().start))
         })
         .map_or((1, None), |(l, c)| (l, Some(c)));
     DataError {

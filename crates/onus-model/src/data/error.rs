@@ -51,17 +51,55 @@ pub struct DataError {
 }
 
 impl DataError {
+    /// A problem of the whole file (I/O, an empty file): line 1, no column, no field.
+    pub fn whole_file(
+        file: impl Into<String>,
+        kind: DataErrorKind,
+        message: impl Into<String>,
+    ) -> Self {
+        DataError {
+            file: file.into(),
+            line: 1,
+            column: None,
+            field: None,
+            kind,
+            message: message.into(),
+        }
+    }
+
     /// `file:line:column: field` as shown at the start of the message.
     pub fn location(&self) -> String {
-        let mut s = format!("{}:{}", self.file, self.line);
-        if let Some(c) = self.column {
-            s.push_str(&format!(":{c}"));
-        }
-        if let Some(f) = &self.field {
-            s.push_str(&format!(": {f}"));
-        }
-        s
+        location(&self.file, self.line, self.column, self.field.as_deref())
     }
+}
+
+/// `file:line:column: field`, the start of a located message (the column and the field when
+/// known). Shared with the army lists' errors.
+pub(crate) fn location(
+    file: &str,
+    line: usize,
+    column: Option<usize>,
+    field: Option<&str>,
+) -> String {
+    let mut s = format!("{file}:{line}");
+    if let Some(c) = column {
+        s.push_str(&format!(":{c}"));
+    }
+    if let Some(f) = field {
+        s.push_str(&format!(": {f}"));
+    }
+    s
+}
+
+/// `N error(s) in the <what>`, then one error a line.
+pub(crate) fn render_all(what: &str, errors: &[impl fmt::Display]) -> String {
+    let n = errors.len();
+    let mut s = format!("{n} error{} in the {what}", if n == 1 { "" } else { "s" });
+    for e in errors {
+        s.push('\n');
+        s.push_str(&e.to_string());
+    }
+    s
 }
 
 /// All the problems found while loading one or more data files.
@@ -76,16 +114,7 @@ impl LoadErrors {
     }
 
     fn render(&self) -> String {
-        let n = self.0.len();
-        let mut s = format!(
-            "{n} error{} in the data files",
-            if n == 1 { "" } else { "s" }
-        );
-        for e in &self.0 {
-            s.push('\n');
-            s.push_str(&e.to_string());
-        }
-        s
+        render_all("data files", &self.0)
     }
 }
 

@@ -1,16 +1,17 @@
 //! Reading one faction file: TOML text to cards, with every problem located by line and field.
 //!
-//! The text is parsed into a spanned TOML document (`toml::de::DeTable`) and then walked by
-//! hand rather than through `serde`, so that one bad field does not hide the others: every
-//! unknown field, wrong type and out-of-range number of a file is reported in one go.
+//! The text is walked field by field with the readers of [`super::located`], so that one bad
+//! field does not hide the others: every unknown field, wrong type and out-of-range number of
+//! a file is reported in one go.
 
-use std::collections::{BTreeSet, HashMap};
-use std::ops::Range;
+use std::collections::BTreeSet;
+use std::ops::{Range, RangeInclusive};
 
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use super::error::{DataError, DataErrorKind as K};
+use super::located::{Ctx, Entry, Got, entry_path, number_value, valid_id};
 use super::{Faction, FactionData};
 use crate::card::{
     Ability, AttackValues, DefenseValues, Formation, RangedValues, UnitCard, UnitKind,
@@ -74,177 +75,57 @@ pub(crate) mod limits {
     pub const POINTS_MODIFIER: RangeInclusive<i64> = -100..=300;
 }
 
-/// Line and column (1-based; column in characters) of a byte offset in `text`.
-pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let bytes = text.as_bytes();
-    let offset = offset.min(bytes.len());
-    let before = &bytes[..offset];
-    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p + 1);
-    // Count characters: every byte that is not a UTF-8 continuation byte starts one.
-    let column = before[line_start..]
-        .iter()
-        .filter(|&&b| (b & 0xC0) != 0x80)
-        .count()
-        + 1;
-    (line, column)
-}
-
-/// Collects the errors of one file.
-pub(crate) struct Ctx<'a> {
-    file: &'a str,
-    text: &'a str,
-    pub(crate) errors: Vec<DataError>,
-}
-
-impl<'a> Ctx<'a> {
-    pub(crate) fn new(file: &'a str, text: &'a str) -> Self {
-        Ctx {
-            file,
-            text,
-            errors: Vec::new(),
-        }
-    }
-
-    pub(crate) fn err(
-        &mut self,
-        kind: K,
-        span: Option<Range<usize>>,
-        field: Option<String>,
-        message: impl Into<String>,
-    ) {
-        let (line, column) = match span {
-            Some(s) => {
-                let (l, c) = line_col(self.text, s.start);
-                (l, Some(c))
-            }
-            None => (1, None),
-        };
-        self.errors.push(DataError {
-            file: self.file.to_string(),
-            line,
-            column,
-            field,
-            kind,
-            message: message.into(),
-        });
-    }
-}
+/// What a faction file holds, for the "empty file" messages.
+const WHAT: &str = "a faction file needs a [faction] table and [[unit]] entries";
 
 /// Parses one faction file. `Err` holds every problem found, in line order.
 pub(crate) fn parse_faction_file(file: &str, text: &str) -> Result<FactionData, Vec<DataError>> {
     let mut ctx = Ctx::new(file, text);
-    let data = parse_inner(&mut ctx, file);
-    if ctx.errors.is_empty() {
-        // parse_inner returns data whenever it reported no error.
-        data.ok_or_else(Vec::new)
-    } else {
-        let mut errors = ctx.errors;
-        errors.sort_by_key(|e| (e.line, e.column));
-        Err(errors)
-    }
+    let data = parse_inner(&mut ctx);
+    ctx.finish(data)
 }
 
-fn parse_inner(ctx: &mut Ctx<'_>, file: &str) -> Option<FactionData> {
-    let text = ctx.text;
-    if text.trim().is_empty() {
-        ctx.err(
-            K::Empty,
-            None,
-            None,
-            "the file is empty; a faction file needs a [faction] table and [[unit]] entries",
-        );
-        return None;
-    }
-    let (doc, syntax) = DeTable::parse_recoverable(text);
-    if !syntax.is_empty() {
-        let mut seen = BTreeSet::new();
-        for e in syntax {
-            let span = e.span().unwrap_or(0..0);
-            let line = line_col(text, span.start).0;
-            // One syntax error per line is enough; recovery tends to cascade.
-            if seen.insert(line) && seen.len() <= 20 {
-                ctx.err(K::Syntax, Some(span), None, e.message().trim().to_string());
-            }
-        }
-        return None;
-    }
-    let doc = doc.into_inner();
-    if doc.is_empty() {
-        ctx.err(
-            K::Empty,
-            None,
-            None,
-            "the file has no data (only comments?); a faction file needs a [faction] table and [[unit]] entries",
-        );
-        return None;
-    }
+fn parse_inner(ctx: &mut Ctx<'_>) -> Option<FactionData> {
+    let doc = ctx.parse(WHAT)?;
+    ctx.check_top_keys(
+        &doc,
+        TOP_FIELDS,
+        "a faction file has [faction], [[unit]] and [[general]]",
+    );
 
-    for key in doc.keys() {
-        if !TOP_FIELDS.contains(&key.get_ref().as_ref()) {
-            ctx.err(
-                K::UnknownField,
-                Some(key.span()),
-                Some(key.get_ref().to_string()),
-                format!(
-                    "unknown table or key `{}`{}; a faction file has [faction], [[unit]] and [[general]]",
-                    key.get_ref(),
-                    suggest(key.get_ref(), TOP_FIELDS),
-                ),
-            );
-        }
-    }
-
-    // [faction]
-    let faction = match doc.get("faction") {
-        None => {
-            ctx.err(
-                K::MissingField,
-                None,
-                Some("faction".into()),
-                "missing [faction] table (with `id` and `name`)",
-            );
-            None
-        }
-        Some(v) => match v.get_ref() {
-            DeValue::Table(t) => read_faction(ctx, t, v.span(), file),
-            other => {
-                ctx.err(
-                    K::WrongType,
-                    Some(v.span()),
-                    Some("faction".into()),
-                    format!(
-                        "`faction` must be a table ([faction]), not {}",
-                        type_name(other)
-                    ),
-                );
-                None
-            }
-        },
-    };
+    let faction = ctx
+        .table(
+            &doc,
+            "faction",
+            "missing [faction] table (with `id` and `name`)",
+        )
+        .and_then(|e| read_faction(ctx, &e));
     let faction_id = faction.as_ref().map(|f| f.id.clone());
 
-    let (units, unit_ids) = read_entries(ctx, &doc, "unit", |ctx, i, t, span| {
-        read_unit(ctx, faction_id.as_deref(), i, t, span)
-    });
-    let (generals, general_ids) = read_entries(ctx, &doc, "general", |ctx, i, t, span| {
-        read_general(ctx, faction_id.as_deref(), i, t, span)
-    });
+    let faction_id = faction_id.as_deref();
+    let (units, unit_ids) = read_cards(ctx, &doc, "unit", UNIT_FIELDS, faction_id, read_unit);
+    let (generals, general_ids) = read_cards(
+        ctx,
+        &doc,
+        "general",
+        GENERAL_FIELDS,
+        faction_id,
+        read_general,
+    );
 
-    if doc.get("unit").is_none() {
-        ctx.err(
-            K::Empty,
-            None,
-            Some("unit".into()),
-            "the faction has no units; add [[unit]] entries",
+    ctx.require_entries(&doc, "unit", "the faction");
+
+    for (what, ids) in [("unit", &unit_ids), ("general", &general_ids)] {
+        ctx.duplicate_ids(
+            what,
+            ids.iter().map(|(id, span)| (id.as_str(), span)),
+            |id, line| {
+                format!(
+                    "duplicate {what} id `{id}` (first used on line {line}); ids must be unique within a faction"
+                )
+            },
         );
     }
-
-    check_duplicates(ctx, "unit", &unit_ids);
-    check_duplicates(ctx, "general", &general_ids);
 
     Some(FactionData {
         faction: faction?,
@@ -253,410 +134,75 @@ fn parse_inner(ctx: &mut Ctx<'_>, file: &str) -> Option<FactionData> {
     })
 }
 
-fn check_duplicates(ctx: &mut Ctx<'_>, what: &str, ids: &[(String, Range<usize>)]) {
-    let mut first: HashMap<&str, usize> = HashMap::new();
-    for (id, span) in ids {
-        let line = line_col(ctx.text, span.start).0;
-        if let Some(&l) = first.get(id.as_str()) {
-            ctx.err(
-                K::Duplicate,
-                Some(span.clone()),
-                Some(format!("{what} \"{id}\".id")),
-                format!(
-                    "duplicate {what} id `{id}` (first used on line {l}); ids must be unique within a faction"
-                ),
-            );
-        } else {
-            first.insert(id, line);
-        }
-    }
+/// What unit and General entries share, read before the rest of the card.
+struct CardHead {
+    id: Option<String>,
+    name: Option<String>,
+    /// The file's faction id, when the entry's optional `faction` field agrees with it.
+    faction: Option<String>,
 }
 
-/// Reads `[[key]]` entries. Returns the good ones, and the valid ids of all entries (good or
-/// not) with their spans, for the duplicate check.
+/// Reads the `[[what]]` card entries: each one's fields checked against `allowed`, its `id`,
+/// `name` and optional `faction` read, then the rest with `read`. Also returns the valid ids
+/// of all the entries (read or not) with their spans, for the duplicate check.
 #[allow(clippy::type_complexity)]
-fn read_entries<T>(
+fn read_cards<T>(
     ctx: &mut Ctx<'_>,
     doc: &DeTable<'_>,
-    key: &str,
-    mut read: impl FnMut(&mut Ctx<'_>, usize, &DeTable<'_>, Range<usize>) -> Option<T>,
+    what: &str,
+    allowed: &[&str],
+    faction: Option<&str>,
+    read: fn(&mut Ctx<'_>, &Entry<'_, '_>, CardHead) -> Option<T>,
 ) -> (Vec<T>, Vec<(String, Range<usize>)>) {
-    let mut out = Vec::new();
     let mut ids = Vec::new();
-    let Some(v) = doc.get(key) else {
-        return (out, ids);
-    };
-    let DeValue::Array(items) = v.get_ref() else {
-        ctx.err(
-            K::WrongType,
-            Some(v.span()),
-            Some(key.to_string()),
-            format!(
-                "`{key}` must be a list of tables: write each entry under its own [[{key}]] header, not {}",
-                type_name(v.get_ref())
-            ),
-        );
-        return (out, ids);
-    };
-    for (i, item) in items.iter().enumerate() {
-        match item.get_ref() {
-            DeValue::Table(t) => {
-                if let Some(id) = t.get("id")
-                    && let DeValue::String(s) = id.get_ref()
-                    && valid_id(s)
-                {
-                    ids.push((s.to_string(), id.span()));
-                }
-                // The span of a `[[key]]` entry is its header line.
-                if let Some(x) = read(ctx, i + 1, t, item.span()) {
-                    out.push(x);
-                }
-            }
-            other => ctx.err(
-                K::WrongType,
-                Some(item.span()),
-                Some(format!("{key}[{}]", i + 1)),
-                format!("each {key} entry must be a table, not {}", type_name(other)),
-            ),
-        }
-    }
-    (out, ids)
+    let cards = ctx.entries(doc, what, |ctx, i, t, span| {
+        ids.extend(valid_entry_id(t));
+        let e = Entry::new(t, span, entry_path(what, i, t));
+        e.check_fields(ctx, allowed, "");
+        let id = e.id(ctx).map(|(id, _)| id);
+        let name = e.text(ctx, "name", "the display name");
+        let faction_ok = faction_field(&e, ctx, faction);
+        let head = CardHead {
+            id,
+            name,
+            faction: faction.filter(|_| faction_ok).map(str::to_string),
+        };
+        read(ctx, &e, head)
+    });
+    (cards, ids)
 }
 
-fn type_name(v: &DeValue<'_>) -> &'static str {
-    match v {
-        DeValue::String(_) => "a string",
-        DeValue::Integer(_) => "an integer",
-        DeValue::Float(_) => "a float",
-        DeValue::Boolean(_) => "a boolean",
-        DeValue::Datetime(_) => "a date",
-        DeValue::Array(_) => "an array",
-        DeValue::Table(_) => "a table",
+/// The entry's `id` with its span, when it is a valid id.
+fn valid_entry_id(t: &DeTable<'_>) -> Option<(String, Range<usize>)> {
+    let id = t.get("id")?;
+    match id.get_ref() {
+        DeValue::String(s) if valid_id(s) => Some((s.to_string(), id.span())),
+        _ => None,
     }
 }
 
-/// The result of reading one field.
-enum Got<T> {
-    Absent,
-    /// The field is there but unusable; the error has been reported.
-    Bad,
-    Val(T, Range<usize>),
-}
-
-impl<T> Got<T> {
-    fn ok(self) -> Option<(T, Range<usize>)> {
-        match self {
-            Got::Val(v, s) => Some((v, s)),
-            _ => None,
-        }
-    }
-}
-
-/// Field reader over one table (an entry of `[[unit]]`, `[[general]]`, the `[faction]` table).
-struct Entry<'t, 'i> {
-    table: &'t DeTable<'i>,
-    span: Range<usize>,
-    /// `unit "legionaries"` or `unit[3]`.
-    path: String,
-}
-
-impl<'t, 'i> Entry<'t, 'i> {
-    fn new(
-        ctx: &mut Ctx<'_>,
-        table: &'t DeTable<'i>,
-        span: Range<usize>,
-        path: String,
-        allowed: &[&str],
-    ) -> Self {
-        let e = Entry { table, span, path };
-        for key in table.keys() {
-            let name: &str = key.get_ref();
-            if !allowed.contains(&name) {
-                ctx.err(
-                    K::UnknownField,
-                    Some(key.span()),
-                    Some(e.field(name)),
+/// The optional `faction` field of a card, which must agree with the file's `[faction]` id.
+fn faction_field(e: &Entry<'_, '_>, ctx: &mut Ctx<'_>, file_faction: Option<&str>) -> bool {
+    match e.string(ctx, "faction") {
+        Got::Absent => true,
+        Got::Bad => false,
+        Got::Val(f, span) => match file_faction {
+            Some(ff) if ff != f => {
+                e.bad(
+                    ctx,
+                    K::FactionMismatch,
+                    "faction",
+                    &span,
                     format!(
-                        "unknown field `{name}`{}; allowed fields: {}",
-                        suggest(name, allowed),
-                        allowed.join(", ")
+                        "`faction` = \"{f}\" disagrees with this file's [faction] id \"{ff}\"; \
+                         put the entry in that faction's file or remove the field"
                     ),
                 );
+                false
             }
-        }
-        e
+            _ => true,
+        },
     }
-
-    fn field(&self, key: &str) -> String {
-        format!("{}.{key}", self.path)
-    }
-
-    fn get(&self, key: &str) -> Option<&'t Spanned<DeValue<'i>>> {
-        self.table.get(key)
-    }
-
-    fn wrong_type(&self, ctx: &mut Ctx<'_>, key: &str, want: &str, v: &Spanned<DeValue<'_>>) {
-        ctx.err(
-            K::WrongType,
-            Some(v.span()),
-            Some(self.field(key)),
-            format!("`{key}` must be {want}, not {}", type_name(v.get_ref())),
-        );
-    }
-
-    fn missing(&self, ctx: &mut Ctx<'_>, key: &str, what: &str) {
-        ctx.err(
-            K::MissingField,
-            Some(self.span.clone()),
-            Some(self.field(key)),
-            format!("missing field `{key}` ({what})"),
-        );
-    }
-
-    fn string(&self, ctx: &mut Ctx<'_>, key: &str) -> Got<String> {
-        match self.get(key) {
-            None => Got::Absent,
-            Some(v) => match v.get_ref() {
-                DeValue::String(s) => Got::Val(s.to_string(), v.span()),
-                _ => {
-                    self.wrong_type(ctx, key, "a string", v);
-                    Got::Bad
-                }
-            },
-        }
-    }
-
-    fn integer(&self, ctx: &mut Ctx<'_>, key: &str) -> Got<i64> {
-        match self.get(key) {
-            None => Got::Absent,
-            Some(v) => match v.get_ref() {
-                DeValue::Integer(n) => match parse_int(n.as_str(), n.radix()) {
-                    Some(x) => Got::Val(x, v.span()),
-                    None => {
-                        ctx.err(
-                            K::OutOfRange,
-                            Some(v.span()),
-                            Some(self.field(key)),
-                            format!("`{key}` is too large"),
-                        );
-                        Got::Bad
-                    }
-                },
-                _ => {
-                    self.wrong_type(ctx, key, "a whole number", v);
-                    Got::Bad
-                }
-            },
-        }
-    }
-
-    /// An integer or a float (DU distances accept fractions).
-    fn number(&self, ctx: &mut Ctx<'_>, key: &str) -> Got<f64> {
-        match self.get(key) {
-            None => Got::Absent,
-            Some(v) => {
-                let x = match v.get_ref() {
-                    DeValue::Integer(n) => parse_int(n.as_str(), n.radix()).map(|x| x as f64),
-                    DeValue::Float(f) => f.as_str().parse::<f64>().ok(),
-                    _ => {
-                        self.wrong_type(ctx, key, "a number", v);
-                        return Got::Bad;
-                    }
-                };
-                match x {
-                    Some(x) if x.is_finite() => Got::Val(x, v.span()),
-                    _ => {
-                        ctx.err(
-                            K::BadValue,
-                            Some(v.span()),
-                            Some(self.field(key)),
-                            format!("`{key}` must be a finite number"),
-                        );
-                        Got::Bad
-                    }
-                }
-            }
-        }
-    }
-
-    /// A list of strings, each with its span.
-    fn string_list(&self, ctx: &mut Ctx<'_>, key: &str) -> Got<Vec<(String, Range<usize>)>> {
-        match self.get(key) {
-            None => Got::Absent,
-            Some(v) => match v.get_ref() {
-                DeValue::Array(items) => {
-                    let mut out = Vec::new();
-                    let mut bad = false;
-                    for item in items.iter() {
-                        match item.get_ref() {
-                            DeValue::String(s) => out.push((s.to_string(), item.span())),
-                            other => {
-                                bad = true;
-                                ctx.err(
-                                    K::WrongType,
-                                    Some(item.span()),
-                                    Some(self.field(key)),
-                                    format!(
-                                        "`{key}` must be a list of strings; found {}",
-                                        type_name(other)
-                                    ),
-                                );
-                            }
-                        }
-                    }
-                    if bad {
-                        Got::Bad
-                    } else {
-                        Got::Val(out, v.span())
-                    }
-                }
-                _ => {
-                    self.wrong_type(ctx, key, "a list of strings, e.g. [\"javelins\"]", v);
-                    Got::Bad
-                }
-            },
-        }
-    }
-
-    fn required<T>(&self, ctx: &mut Ctx<'_>, key: &str, what: &str, got: Got<T>) -> Got<T> {
-        if let Got::Absent = got {
-            self.missing(ctx, key, what);
-            return Got::Bad;
-        }
-        got
-    }
-
-    /// Reports `v` outside `range`.
-    fn in_range(
-        &self,
-        ctx: &mut Ctx<'_>,
-        key: &str,
-        v: i64,
-        range: std::ops::RangeInclusive<i64>,
-        span: &Range<usize>,
-    ) -> bool {
-        if range.contains(&v) {
-            true
-        } else {
-            ctx.err(
-                K::OutOfRange,
-                Some(span.clone()),
-                Some(self.field(key)),
-                format!(
-                    "`{key}` = {v} is out of range; allowed {}..={}",
-                    range.start(),
-                    range.end()
-                ),
-            );
-            false
-        }
-    }
-
-    fn out_of_range(&self, ctx: &mut Ctx<'_>, key: &str, span: &Range<usize>, msg: String) {
-        ctx.err(
-            K::OutOfRange,
-            Some(span.clone()),
-            Some(self.field(key)),
-            msg,
-        );
-    }
-
-    fn bad_value(&self, ctx: &mut Ctx<'_>, key: &str, span: &Range<usize>, msg: String) {
-        ctx.err(K::BadValue, Some(span.clone()), Some(self.field(key)), msg);
-    }
-
-    /// A required id (lowercase letters, digits, `_`, `-`).
-    fn id(&self, ctx: &mut Ctx<'_>) -> Option<(String, Range<usize>)> {
-        let got = self.string(ctx, "id");
-        let (id, span) = self
-            .required(ctx, "id", "a lowercase identifier", got)
-            .ok()?;
-        if valid_id(&id) {
-            Some((id, span))
-        } else {
-            self.bad_value(
-                ctx,
-                "id",
-                &span,
-                format!(
-                    "invalid id `{id}`: use lowercase letters, digits, `_` and `-`, starting with a letter or digit"
-                ),
-            );
-            None
-        }
-    }
-
-    /// A required, non-empty display name.
-    fn name(&self, ctx: &mut Ctx<'_>) -> Option<String> {
-        let got = self.string(ctx, "name");
-        let (name, span) = self.required(ctx, "name", "the display name", got).ok()?;
-        if name.trim().is_empty() {
-            self.bad_value(ctx, "name", &span, "`name` must not be empty".into());
-            return None;
-        }
-        Some(name)
-    }
-
-    /// The optional `faction` field, which must agree with the file's `[faction]` id.
-    fn faction(&self, ctx: &mut Ctx<'_>, file_faction: Option<&str>) -> bool {
-        match self.string(ctx, "faction") {
-            Got::Absent => true,
-            Got::Bad => false,
-            Got::Val(f, span) => match file_faction {
-                Some(ff) if ff != f => {
-                    ctx.err(
-                        K::FactionMismatch,
-                        Some(span),
-                        Some(self.field("faction")),
-                        format!(
-                            "`faction` = \"{f}\" disagrees with this file's [faction] id \"{ff}\"; \
-                             put the entry in that faction's file or remove the field"
-                        ),
-                    );
-                    false
-                }
-                _ => true,
-            },
-        }
-    }
-}
-
-fn parse_int(digits: &str, radix: u32) -> Option<i64> {
-    let cleaned: String = digits.chars().filter(|&c| c != '_').collect();
-    i64::from_str_radix(&cleaned, radix).ok()
-}
-
-pub(crate) fn valid_id(id: &str) -> bool {
-    let mut chars = id.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_lowercase() || c.is_ascii_digit())
-        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-')
-}
-
-/// ` (did you mean `x`?)` when a known name is close to `name`.
-fn suggest(name: &str, known: &[&str]) -> String {
-    let lower = name.to_ascii_lowercase().replace([' ', '-'], "_");
-    let best = known
-        .iter()
-        .map(|k| (edit_distance(&lower, k), *k))
-        .min_by_key(|(d, _)| *d);
-    match best {
-        Some((d, k)) if d <= 2.max(k.len() / 4) => format!(" (did you mean `{k}`?)"),
-        _ => String::new(),
-    }
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 /// Splits `"a/b"` into two trimmed halves; a parenthesised second half (`"3/(8)"`, as printed
@@ -679,17 +225,18 @@ fn parse_signed(s: &str) -> Option<i64> {
     s.parse().ok()
 }
 
-/// Reads a `"hit/damage"`-style pair of whole numbers (signed `+1/-1` when `signed`).
+/// Reads the required `"hit/damage"`-style pair of whole numbers `key` (signed `+1/-1` when
+/// `signed`); `what` describes it for a missing field.
 fn int_pair(
     e: &Entry<'_, '_>,
     ctx: &mut Ctx<'_>,
     key: &str,
-    got: Got<String>,
+    what: &str,
     names: (&str, &str),
-    range: std::ops::RangeInclusive<i64>,
+    range: RangeInclusive<i64>,
     signed: bool,
 ) -> Option<(i64, i64)> {
-    let (s, span) = got.ok()?;
+    let (s, span) = e.req_string(ctx, key, what)?;
     let parse = |x: &str| {
         if signed {
             parse_signed(x)
@@ -702,8 +249,9 @@ fn int_pair(
     let pair = split_pair(&s).and_then(|(a, b)| Some((parse(a)?, parse(b)?)));
     let Some((a, b)) = pair else {
         let example = if signed { "\"+1/+0\"" } else { "\"4/4\"" };
-        e.bad_value(
+        e.bad(
             ctx,
+            K::BadValue,
             key,
             &span,
             format!(
@@ -717,8 +265,9 @@ fn int_pair(
     for (v, n) in [(a, names.0), (b, names.1)] {
         if !range.contains(&v) {
             ok = false;
-            e.out_of_range(
+            e.bad(
                 ctx,
+                K::OutOfRange,
                 key,
                 &span,
                 format!(
@@ -732,175 +281,108 @@ fn int_pair(
     ok.then_some((a, b))
 }
 
-fn read_faction(
+/// The `attack` ("hit/damage") and `defense` ("dodge/armor") pairs of a unit (values) or a
+/// General (signed modifiers); `what` describes each for a missing field.
+fn attack_defense(
+    e: &Entry<'_, '_>,
     ctx: &mut Ctx<'_>,
-    table: &DeTable<'_>,
-    span: Range<usize>,
-    file: &str,
-) -> Option<Faction> {
-    let e = Entry::new(ctx, table, span, "faction".into(), FACTION_FIELDS);
+    what: (&str, &str),
+    range: RangeInclusive<i64>,
+    signed: bool,
+) -> (Option<AttackValues>, Option<DefenseValues>) {
+    let attack = int_pair(
+        e,
+        ctx,
+        "attack",
+        what.0,
+        ("hit", "damage"),
+        range.clone(),
+        signed,
+    );
+    let defense = int_pair(e, ctx, "defense", what.1, ("dodge", "armor"), range, signed);
+    (
+        attack.map(|(hit, damage)| AttackValues {
+            hit: hit as i32,
+            damage: damage as i32,
+        }),
+        defense.map(|(dodge, armor)| DefenseValues {
+            dodge: dodge as i32,
+            armor: armor as i32,
+        }),
+    )
+}
+
+fn read_faction(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<Faction> {
+    e.check_fields(ctx, FACTION_FIELDS, "");
     let id = e.id(ctx);
-    let name = e.name(ctx);
-    let description = match e.string(ctx, "description") {
-        Got::Val(d, _) => Some(Some(d)),
-        Got::Absent => Some(None),
-        Got::Bad => None,
-    };
-    let mercenary = match e.get("mercenary") {
-        None => Some(false),
-        Some(v) => match v.get_ref() {
-            DeValue::Boolean(b) => Some(*b),
-            _ => {
-                e.wrong_type(ctx, "mercenary", "true or false", v);
-                None
-            }
-        },
-    };
+    let name = e.text(ctx, "name", "the display name");
+    let description = e.string(ctx, "description").optional();
+    let mercenary = e.bool_or(ctx, "mercenary", Some(false), "");
     Some(Faction {
         id: id?.0,
         name: name?,
         description: description?,
         mercenary: mercenary?,
-        source: file.to_string(),
+        source: ctx.file().to_string(),
     })
 }
 
-fn entry_path(what: &str, index: usize, table: &DeTable<'_>) -> String {
-    match table.get("id").map(|v| v.get_ref()) {
-        Some(DeValue::String(s)) if valid_id(s) => format!("{what} \"{s}\""),
-        _ => format!("{what}[{index}]"),
-    }
-}
-
-fn read_unit(
-    ctx: &mut Ctx<'_>,
-    faction: Option<&str>,
-    index: usize,
-    table: &DeTable<'_>,
-    span: Range<usize>,
-) -> Option<UnitCard> {
-    let path = entry_path("unit", index, table);
-    let e = Entry::new(ctx, table, span, path, UNIT_FIELDS);
-    let id = e.id(ctx);
-    let name = e.name(ctx);
-    let faction_ok = e.faction(ctx, faction);
-
-    let kind = {
-        let got = e.string(ctx, "kind");
-        e.required(ctx, "kind", "infantry, mounted, ...", got)
-            .ok()
-            .and_then(|(k, span)| {
-                let found = UnitKind::ALL.into_iter().find(|x| x.as_str() == k);
-                if found.is_none() {
-                    let names: Vec<&str> = UnitKind::ALL.iter().map(|x| x.as_str()).collect();
-                    ctx.err(
-                        K::UnknownName,
-                        Some(span),
-                        Some(e.field("kind")),
-                        format!(
-                            "unknown kind `{k}`{}; allowed: {}",
-                            suggest(&k, &names),
-                            names.join(", ")
-                        ),
-                    );
-                }
-                found
-            })
-    };
-
-    let attack = {
-        let got = e.string(ctx, "attack");
-        let got = e.required(ctx, "attack", "\"hit/damage\", e.g. \"4/4\"", got);
-        int_pair(
-            &e,
-            ctx,
-            "attack",
-            got,
-            ("hit", "damage"),
-            limits::CARD_VALUE,
-            false,
-        )
-        .map(|(hit, damage)| AttackValues {
-            hit: hit as i32,
-            damage: damage as i32,
-        })
-    };
-    let defense = {
-        let got = e.string(ctx, "defense");
-        let got = e.required(ctx, "defense", "\"dodge/armor\", e.g. \"5/7\"", got);
-        int_pair(
-            &e,
-            ctx,
-            "defense",
-            got,
-            ("dodge", "armor"),
-            limits::CARD_VALUE,
-            false,
-        )
-        .map(|(dodge, armor)| DefenseValues {
-            dodge: dodge as i32,
-            armor: armor as i32,
-        })
-    };
+fn read_unit(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>, head: CardHead) -> Option<UnitCard> {
+    let kind = e
+        .req_string(ctx, "kind", "infantry, mounted, ...")
+        .and_then(|(k, span)| {
+            e.parse_name(
+                ctx,
+                "kind",
+                "kind",
+                (&k, &span),
+                &UnitKind::ALL.map(|x| x.as_str()),
+                |k| UnitKind::ALL.into_iter().find(|x| x.as_str() == k),
+            )
+        });
+    let (attack, defense) = attack_defense(
+        e,
+        ctx,
+        (
+            "\"hit/damage\", e.g. \"4/4\"",
+            "\"dodge/armor\", e.g. \"5/7\"",
+        ),
+        limits::CARD_VALUE,
+        false,
+    );
 
     // ranged = "power/range"; absent = no ranged attack.
     let ranged: Option<Option<RangedValues>> = match e.string(ctx, "ranged") {
         Got::Absent => Some(None),
         Got::Bad => None,
-        Got::Val(s, span) => read_ranged(&e, ctx, &s, &span).map(Some),
+        Got::Val(s, span) => read_ranged(e, ctx, &s, &span).map(Some),
     };
 
-    let morale = {
-        let got = e.integer(ctx, "morale");
-        e.required(ctx, "morale", "a whole number", got)
-            .ok()
-            .and_then(|(v, span)| {
-                e.in_range(ctx, "morale", v, limits::CARD_VALUE, &span)
-                    .then_some(v as i32)
-            })
-    };
-    let health = {
-        let got = e.integer(ctx, "health");
-        e.required(ctx, "health", "wounds the unit can take", got)
-            .ok()
-            .and_then(|(v, span)| {
-                e.in_range(ctx, "health", v, limits::HEALTH, &span)
-                    .then_some(v as u32)
-            })
-    };
-    let movement = {
-        let got = e.number(ctx, "movement");
-        e.required(ctx, "movement", "DU per turn", got)
-            .ok()
-            .and_then(|(v, span)| {
-                if v > 0.0 && v <= limits::MAX_MOVEMENT {
-                    Some(v)
-                } else {
-                    e.out_of_range(
-                        ctx,
-                        "movement",
-                        &span,
-                        format!(
-                            "`movement` = {v} is out of range; must be above 0 and at most {} DU",
-                            limits::MAX_MOVEMENT
-                        ),
-                    );
-                    None
-                }
-            })
-    };
-    let value = {
-        let got = e.integer(ctx, "value");
-        e.required(ctx, "value", "points", got)
-            .ok()
-            .and_then(|(v, span)| {
-                e.in_range(ctx, "value", v, limits::VALUE, &span)
-                    .then_some(v as u32)
-            })
-    };
+    let morale = e
+        .int_in(ctx, "morale", limits::CARD_VALUE, None, "a whole number")
+        .map(|v| v as i32);
+    let health = e
+        .int_in(
+            ctx,
+            "health",
+            limits::HEALTH,
+            None,
+            "wounds the unit can take",
+        )
+        .map(|v| v as u32);
+    let movement = e.number_in(
+        ctx,
+        "movement",
+        "DU per turn",
+        |v| v > 0.0 && v <= limits::MAX_MOVEMENT,
+        &format!("must be above 0 and at most {} DU", limits::MAX_MOVEMENT),
+    );
+    let value = e
+        .int_in(ctx, "value", limits::VALUE, None, "points")
+        .map(|v| v as u32);
 
     let abilities = name_set(
-        &e,
+        e,
         ctx,
         "abilities",
         "ability",
@@ -908,7 +390,7 @@ fn read_unit(
         Ability::parse,
     );
     let formations = name_set(
-        &e,
+        e,
         ctx,
         "formations",
         "formation",
@@ -918,13 +400,13 @@ fn read_unit(
 
     let size = match e.get("size") {
         None => Some(None),
-        Some(v) => read_size(&e, ctx, v).map(Some),
+        Some(v) => read_size(e, ctx, v).map(Some),
     };
 
-    let card = UnitCard {
-        id: id?.0,
-        name: name?,
-        faction: faction?.to_string(),
+    Some(UnitCard {
+        id: head.id?,
+        name: head.name?,
+        faction: head.faction?,
         kind: kind?,
         attack: attack?,
         ranged: ranged?,
@@ -936,8 +418,7 @@ fn read_unit(
         abilities: abilities?,
         formations: formations?,
         size: size?,
-    };
-    faction_ok.then_some(card)
+    })
 }
 
 fn read_ranged(
@@ -953,8 +434,9 @@ fn read_ranged(
         Some((p.parse::<i64>().ok()?, r.parse::<f64>().ok()?))
     });
     let Some((power, range)) = parsed.filter(|(_, r)| r.is_finite()) else {
-        e.bad_value(
+        e.bad(
             ctx,
+            K::BadValue,
             "ranged",
             span,
             format!(
@@ -966,8 +448,9 @@ fn read_ranged(
     let mut ok = true;
     if !limits::RANGED_POWER.contains(&power) {
         ok = false;
-        e.out_of_range(
+        e.bad(
             ctx,
+            K::OutOfRange,
             "ranged",
             span,
             format!(
@@ -979,8 +462,9 @@ fn read_ranged(
     }
     if !(0.0..=limits::MAX_RANGE).contains(&range) || (power > 0 && range <= 0.0) {
         ok = false;
-        e.out_of_range(
+        e.bad(
             ctx,
+            K::OutOfRange,
             "ranged",
             span,
             format!(
@@ -997,14 +481,7 @@ fn read_ranged(
 
 fn read_size(e: &Entry<'_, '_>, ctx: &mut Ctx<'_>, v: &Spanned<DeValue<'_>>) -> Option<(f64, f64)> {
     let nums: Option<Vec<f64>> = match v.get_ref() {
-        DeValue::Array(items) => items
-            .iter()
-            .map(|i| match i.get_ref() {
-                DeValue::Integer(n) => parse_int(n.as_str(), n.radix()).map(|x| x as f64),
-                DeValue::Float(f) => f.as_str().parse::<f64>().ok(),
-                _ => None,
-            })
-            .collect(),
+        DeValue::Array(items) => items.iter().map(|i| number_value(i.get_ref())).collect(),
         _ => None,
     };
     match nums.as_deref() {
@@ -1015,8 +492,9 @@ fn read_size(e: &Entry<'_, '_>, ctx: &mut Ctx<'_>, v: &Spanned<DeValue<'_>>) -> 
             {
                 Some((w, d))
             } else {
-                e.out_of_range(
+                e.bad(
                     ctx,
+                    K::OutOfRange,
                     "size",
                     &v.span(),
                     format!(
@@ -1028,11 +506,12 @@ fn read_size(e: &Entry<'_, '_>, ctx: &mut Ctx<'_>, v: &Spanned<DeValue<'_>>) -> 
             }
         }
         _ => {
-            ctx.err(
+            e.bad(
+                ctx,
                 K::WrongType,
-                Some(v.span()),
-                Some(e.field("size")),
-                "`size` must be [width, depth] in DU, e.g. [2.0, 1.2]",
+                "size",
+                &v.span(),
+                "`size` must be [width, depth] in DU, e.g. [2.0, 1.2]".into(),
             );
             None
         }
@@ -1048,10 +527,10 @@ fn name_set<T: Ord>(
     known: &[&str],
     parse: impl Fn(&str) -> Option<T>,
 ) -> Option<BTreeSet<T>> {
-    let (items, _) = match e.string_list(ctx, key) {
+    let items = match e.string_list(ctx, key, "a list of strings, e.g. [\"javelins\"]") {
         Got::Absent => return Some(BTreeSet::new()),
         Got::Bad => return None,
-        Got::Val(items, span) => (items, span),
+        Got::Val(items, _) => items,
     };
     let mut set = BTreeSet::new();
     let mut ok = true;
@@ -1060,151 +539,68 @@ fn name_set<T: Ord>(
             Some(x) => {
                 if !set.insert(x) {
                     ok = false;
-                    ctx.err(
+                    e.bad(
+                        ctx,
                         K::Duplicate,
-                        Some(span),
-                        Some(e.field(key)),
+                        key,
+                        &span,
                         format!("{what} `{name}` is listed twice"),
                     );
                 }
             }
             None => {
                 ok = false;
-                ctx.err(
-                    K::UnknownName,
-                    Some(span),
-                    Some(e.field(key)),
-                    format!(
-                        "unknown {what} `{name}`{}; allowed: {}",
-                        suggest(&name, known),
-                        known.join(", ")
-                    ),
-                );
+                e.unknown_name(ctx, key, what, &name, &span, known);
             }
         }
     }
     ok.then_some(set)
 }
 
-fn read_general(
-    ctx: &mut Ctx<'_>,
-    faction: Option<&str>,
-    index: usize,
-    table: &DeTable<'_>,
-    span: Range<usize>,
-) -> Option<GeneralCard> {
-    let path = entry_path("general", index, table);
-    let e = Entry::new(ctx, table, span, path, GENERAL_FIELDS);
-    let id = e.id(ctx);
-    let name = e.name(ctx);
-    let faction_ok = e.faction(ctx, faction);
-    let dates = match e.string(ctx, "dates") {
-        Got::Absent => Some(None),
-        Got::Bad => None,
-        Got::Val(d, _) => Some(Some(d)),
-    };
-    let attack = {
-        let got = e.string(ctx, "attack");
-        let got = e.required(
-            ctx,
-            "attack",
+fn read_general(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>, head: CardHead) -> Option<GeneralCard> {
+    let dates = e.string(ctx, "dates").optional();
+    let (attack, defense) = attack_defense(
+        e,
+        ctx,
+        (
             "modifier \"+hit/+damage\", e.g. \"+1/+0\"",
-            got,
-        );
-        int_pair(
-            &e,
-            ctx,
-            "attack",
-            got,
-            ("hit", "damage"),
-            limits::GENERAL_MODIFIER,
-            true,
-        )
-        .map(|(hit, damage)| AttackValues {
-            hit: hit as i32,
-            damage: damage as i32,
-        })
-    };
-    let defense = {
-        let got = e.string(ctx, "defense");
-        let got = e.required(
-            ctx,
-            "defense",
             "modifier \"+dodge/+armor\", e.g. \"+0/+1\"",
-            got,
-        );
-        int_pair(
-            &e,
+        ),
+        limits::GENERAL_MODIFIER,
+        true,
+    );
+    let morale = e
+        .int_in(
             ctx,
-            "defense",
-            got,
-            ("dodge", "armor"),
+            "morale",
             limits::GENERAL_MODIFIER,
-            true,
+            None,
+            "the morale modifier, e.g. 1",
         )
-        .map(|(dodge, armor)| DefenseValues {
-            dodge: dodge as i32,
-            armor: armor as i32,
-        })
-    };
-    let morale = {
-        let got = e.integer(ctx, "morale");
-        e.required(ctx, "morale", "the morale modifier, e.g. 1", got)
-            .ok()
-            .and_then(|(v, span)| {
-                e.in_range(ctx, "morale", v, limits::GENERAL_MODIFIER, &span)
-                    .then_some(v as i32)
-            })
-    };
-    let area = {
-        let got = e.number(ctx, "area_of_influence");
-        e.required(ctx, "area_of_influence", "DU", got)
-            .ok()
-            .and_then(|(v, span)| {
-                if (0.0..=limits::MAX_AREA).contains(&v) {
-                    Some(v)
-                } else {
-                    e.out_of_range(
-                        ctx,
-                        "area_of_influence",
-                        &span,
-                        format!(
-                            "`area_of_influence` = {v} is out of range; allowed 0..={} DU",
-                            limits::MAX_AREA
-                        ),
-                    );
-                    None
-                }
-            })
-    };
-    let leadership = {
-        let got = e.integer(ctx, "leadership");
-        e.required(ctx, "leadership", "hand size", got)
-            .ok()
-            .and_then(|(v, span)| {
-                e.in_range(ctx, "leadership", v, limits::LEADERSHIP, &span)
-                    .then_some(v as u32)
-            })
-    };
-    let points = {
-        let got = e.integer(ctx, "points_modifier_pct");
-        e.required(ctx, "points_modifier_pct", "percent, e.g. 30", got)
-            .ok()
-            .and_then(|(v, span)| {
-                e.in_range(
-                    ctx,
-                    "points_modifier_pct",
-                    v,
-                    limits::POINTS_MODIFIER,
-                    &span,
-                )
-                .then_some(v as i32)
-            })
-    };
+        .map(|v| v as i32);
+    let area = e.number_in(
+        ctx,
+        "area_of_influence",
+        "DU",
+        |v| (0.0..=limits::MAX_AREA).contains(&v),
+        &format!("allowed 0..={} DU", limits::MAX_AREA),
+    );
+    let leadership = e
+        .int_in(ctx, "leadership", limits::LEADERSHIP, None, "hand size")
+        .map(|v| v as u32);
+    let points = e
+        .int_in(
+            ctx,
+            "points_modifier_pct",
+            limits::POINTS_MODIFIER,
+            None,
+            "percent, e.g. 30",
+        )
+        .map(|v| v as i32);
     let special = match e.get("special") {
         None => Some(None),
         Some(v) => match v.get_ref() {
-            DeValue::Table(t) => read_special(ctx, &e, t, v.span()).map(Some),
+            DeValue::Table(t) => read_special(ctx, e, t, v.span()).map(Some),
             _ => {
                 e.wrong_type(
                     ctx,
@@ -1217,10 +613,10 @@ fn read_general(
         },
     };
 
-    let card = GeneralCard {
-        id: id?.0,
-        name: name?,
-        faction: faction?.to_string(),
+    Some(GeneralCard {
+        id: head.id?,
+        name: head.name?,
+        faction: head.faction?,
         dates: dates?,
         attack: attack?,
         defense: defense?,
@@ -1229,8 +625,7 @@ fn read_general(
         leadership: leadership?,
         special: special?,
         points_modifier_pct: points?,
-    };
-    faction_ok.then_some(card)
+    })
 }
 
 fn read_special(
@@ -1239,12 +634,10 @@ fn read_special(
     table: &DeTable<'_>,
     span: Range<usize>,
 ) -> Option<GeneralAbility> {
-    let e = Entry::new(ctx, table, span, parent.field("special"), SPECIAL_FIELDS);
-    let name = e.name(ctx);
-    let text = {
-        let got = e.string(ctx, "text");
-        e.required(ctx, "text", "the rules text", got).ok()
-    };
+    let e = Entry::new(table, span, parent.field("special"));
+    e.check_fields(ctx, SPECIAL_FIELDS, "");
+    let name = e.text(ctx, "name", "the display name");
+    let text = e.req_string(ctx, "text", "the rules text");
     let effect = match e.string(ctx, "effect") {
         Got::Absent => Some(None),
         Got::Bad => None,
@@ -1252,8 +645,9 @@ fn read_special(
             if valid_id(&x) {
                 Some(Some(x))
             } else {
-                e.bad_value(
+                e.bad(
                     ctx,
+                    K::BadValue,
                     "effect",
                     &span,
                     format!("invalid effect id `{x}`: use lowercase letters, digits, `_` and `-`"),
@@ -1272,18 +666,7 @@ fn read_special(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn line_and_column_count_characters() {
-        let text = "ab\nçé = 1\n\nx";
-        assert_eq!(line_col(text, 0), (1, 1));
-        assert_eq!(line_col(text, 2), (1, 3));
-        assert_eq!(line_col(text, 3), (2, 1));
-        // After the two 2-byte characters.
-        assert_eq!(line_col(text, 7), (2, 3));
-        assert_eq!(line_col(text, text.len()), (4, 2));
-        assert_eq!(line_col(text, 999), (4, 2));
-    }
+    use crate::data::located::suggest;
 
     #[test]
     fn pairs() {
@@ -1298,15 +681,8 @@ mod tests {
     }
 
     #[test]
-    fn ids_and_suggestions() {
-        assert!(valid_id("punic_phalanx"));
-        assert!(valid_id("a-1"));
-        assert!(!valid_id(""));
-        assert!(!valid_id("_a"));
-        assert!(!valid_id("Romans"));
-        assert!(!valid_id("romans/legionaries"));
+    fn field_suggestions() {
         assert_eq!(suggest("moral", UNIT_FIELDS), " (did you mean `morale`?)");
         assert_eq!(suggest("zzzzzz", UNIT_FIELDS), "");
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }
