@@ -31,15 +31,16 @@
 //! e.g. `armies/romans-1000.toml:5:11: army.points: VI: ... is 1,012 points, over the limit`.
 
 use std::fmt;
-use std::ops::Range;
+use std::ops::{Range, RangeInclusive};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
-use toml::de::{DeTable, DeValue};
+use toml::de::DeValue;
 
 use crate::card::UnitCard;
-use crate::data::{Catalog, DataErrorKind};
+use crate::data::located::{Ctx, Entry, Got, int_value};
+use crate::data::{Catalog, DataError, DataErrorKind};
 use crate::general::GeneralCard;
 use crate::state::Rank;
 
@@ -289,14 +290,22 @@ pub struct ArmyError {
 impl ArmyError {
     /// `file:line:column: field`.
     pub fn location(&self) -> String {
-        let mut s = format!("{}:{}", self.file, self.line);
-        if let Some(c) = self.column {
-            s.push_str(&format!(":{c}"));
+        crate::data::location(&self.file, self.line, self.column, self.field.as_deref())
+    }
+}
+
+/// A problem of the file itself: [`ArmyErrorKind::Data`], no rule.
+impl From<DataError> for ArmyError {
+    fn from(e: DataError) -> Self {
+        ArmyError {
+            file: e.file,
+            line: e.line,
+            column: e.column,
+            field: e.field,
+            kind: ArmyErrorKind::Data(e.kind),
+            rule: None,
+            message: e.message,
         }
-        if let Some(f) = &self.field {
-            s.push_str(&format!(": {f}"));
-        }
-        s
     }
 }
 
@@ -311,16 +320,7 @@ impl ArmyErrors {
     }
 
     fn render(&self) -> String {
-        let n = self.0.len();
-        let mut s = format!(
-            "{n} error{} in the army lists",
-            if n == 1 { "" } else { "s" }
-        );
-        for e in &self.0 {
-            s.push('\n');
-            s.push_str(&e.to_string());
-        }
-        s
+        crate::data::render_all("army lists", &self.0)
     }
 }
 
@@ -420,15 +420,8 @@ pub fn load(
     let path = path.as_ref();
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| {
-        ArmyErrors(vec![ArmyError {
-            file: file.clone(),
-            line: 1,
-            column: None,
-            field: None,
-            kind: ArmyErrorKind::Data(DataErrorKind::Io),
-            rule: None,
-            message: format!("cannot read file: {e}"),
-        }])
+        let e = DataError::whole_file(&file, DataErrorKind::Io, format!("cannot read file: {e}"));
+        ArmyErrors(vec![e.into()])
     })?;
     load_source(&file, &text, catalog)
 }
@@ -436,29 +429,10 @@ pub fn load(
 impl ArmyList {
     /// Parses an army file (no catalog checks; see [`ArmyList::validate`]).
     pub fn parse(file: &str, text: &str) -> Result<ArmyList, ArmyErrors> {
-        let mut r = Reader {
-            file,
-            text,
-            errors: Vec::new(),
-        };
-        let list = r.army();
-        if r.errors.is_empty()
-            && let Some(l) = list
-        {
-            return Ok(l);
-        }
-        let mut errors = std::mem::take(&mut r.errors);
-        if errors.is_empty() {
-            errors.push(r.error(
-                ArmyErrorKind::Data(DataErrorKind::Empty),
-                None,
-                None,
-                None,
-                "nothing could be read from the file".into(),
-            ));
-        }
-        errors.sort_by_key(|e| (e.line, e.column));
-        Err(ArmyErrors(errors))
+        let mut ctx = Ctx::new(file, text);
+        let list = read_army(&mut ctx);
+        ctx.finish(list)
+            .map_err(|errors| ArmyErrors(errors.into_iter().map(ArmyError::from).collect()))
     }
 
     /// Checks the list against `catalog` and computes its value. Every problem is reported.
@@ -663,376 +637,261 @@ impl ArmyList {
     }
 }
 
-/// Reads one army file, collecting every problem.
-struct Reader<'a> {
-    file: &'a str,
-    text: &'a str,
-    errors: Vec<ArmyError>,
-}
-
 const ARMY_FIELDS: &[&str] = &["id", "name", "faction", "general", "points", "description"];
 const UNIT_FIELDS: &[&str] = &["id", "rank", "count"];
 
-impl Reader<'_> {
-    fn pos(&self, span: &Range<usize>) -> (usize, usize) {
-        let bytes = self.text.as_bytes();
-        let offset = span.start.min(bytes.len());
-        let before = bytes.get(..offset).unwrap_or_default();
-        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-        let start = before
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |p| p + 1);
-        let col = before
-            .get(start..)
-            .unwrap_or_default()
-            .iter()
-            .filter(|&&b| (b & 0xC0) != 0x80)
-            .count()
-            + 1;
-        (line, col)
-    }
+// Reading an army file with the readers of `crate::data::located`. Army files keep their own,
+// shorter wording in a few messages (no "did you mean", no "not a <type>"): `terse_*` below.
 
-    fn error(
-        &self,
-        kind: ArmyErrorKind,
-        span: Option<&Range<usize>>,
-        field: Option<String>,
-        rule: Option<&'static str>,
-        message: String,
-    ) -> ArmyError {
-        let (line, column) = match span {
-            Some(s) => {
-                let (l, c) = self.pos(s);
-                (l, Some(c))
-            }
-            None => (1, None),
-        };
-        ArmyError {
-            file: self.file.to_string(),
-            line,
-            column,
-            field,
-            kind,
-            rule,
-            message,
-        }
-    }
-
-    fn push(&mut self, kind: DataErrorKind, span: Option<&Range<usize>>, field: &str, msg: String) {
-        let e = self.error(
-            ArmyErrorKind::Data(kind),
-            span,
-            Some(field.to_string()).filter(|f| !f.is_empty()),
-            None,
-            msg,
-        );
-        self.errors.push(e);
-    }
-
-    fn army(&mut self) -> Option<ArmyList> {
-        if self.text.trim().is_empty() {
-            self.push(
-                DataErrorKind::Empty,
-                None,
-                "",
-                "the file is empty; an army file needs an [army] table and [[unit]] entries".into(),
+/// Reads one army file, collecting every problem in `ctx`.
+fn read_army(ctx: &mut Ctx<'_>) -> Option<ArmyList> {
+    let doc = ctx.parse_syntax("an army file needs an [army] table and [[unit]] entries")?;
+    for key in doc.keys() {
+        let k: &str = key.get_ref();
+        if k != "army" && k != "unit" {
+            ctx.err(
+                DataErrorKind::UnknownField,
+                Some(key.span()),
+                (!k.is_empty()).then(|| k.to_string()),
+                format!("unknown table or key `{k}`; an army file has [army] and [[unit]]"),
             );
-            return None;
         }
-        let text = self.text;
-        let (doc, syntax) = DeTable::parse_recoverable(text);
-        if !syntax.is_empty() {
-            let mut lines = Vec::new();
-            for e in syntax {
-                let span = e.span().unwrap_or(0..0);
-                let line = self.pos(&span).0;
-                if !lines.contains(&line) && lines.len() < 20 {
-                    lines.push(line);
-                    self.push(
-                        DataErrorKind::Syntax,
-                        Some(&span),
-                        "",
-                        e.message().trim().to_string(),
-                    );
-                }
-            }
-            return None;
-        }
-        let doc = doc.into_inner();
-        for key in doc.keys() {
-            let k: &str = key.get_ref();
-            if k != "army" && k != "unit" {
-                self.push(
-                    DataErrorKind::UnknownField,
-                    Some(&key.span()),
-                    k,
-                    format!("unknown table or key `{k}`; an army file has [army] and [[unit]]"),
-                );
-            }
-        }
-        let header = match doc.get("army").map(|v| (v.get_ref(), v.span())) {
-            Some((DeValue::Table(t), span)) => self.header(t, &span),
-            Some((_, span)) => {
-                self.push(
+    }
+    let header = match doc.get("army") {
+        Some(v) => match v.get_ref() {
+            DeValue::Table(t) => read_header(ctx, &Entry::new(t, v.span(), "army".into())),
+            _ => {
+                ctx.err(
                     DataErrorKind::WrongType,
-                    Some(&span),
-                    "army",
-                    "`army` must be a table ([army])".into(),
+                    Some(v.span()),
+                    Some("army".into()),
+                    "`army` must be a table ([army])",
                 );
                 None
             }
-            None => {
-                self.push(
-                    DataErrorKind::MissingField,
-                    None,
-                    "army",
-                    "missing [army] table (with id, name, faction, general and points)".into(),
-                );
-                None
-            }
-        };
-        let mut units = Vec::new();
-        match doc.get("unit").map(|v| (v.get_ref(), v.span())) {
-            Some((DeValue::Array(items), _)) => {
+        },
+        None => {
+            ctx.err(
+                DataErrorKind::MissingField,
+                None,
+                Some("army".into()),
+                "missing [army] table (with id, name, faction, general and points)",
+            );
+            None
+        }
+    };
+    let mut units = Vec::new();
+    match doc.get("unit") {
+        Some(v) => match v.get_ref() {
+            DeValue::Array(items) => {
                 for (i, item) in items.iter().enumerate() {
                     let path = format!("unit[{}]", i + 1);
                     match item.get_ref() {
                         DeValue::Table(t) => {
-                            if let Some(e) = self.entry(t, &item.span(), &path) {
-                                units.push(e);
-                            }
+                            units.extend(read_unit(ctx, &Entry::new(t, item.span(), path)));
                         }
-                        _ => self.push(
+                        _ => ctx.err(
                             DataErrorKind::WrongType,
-                            Some(&item.span()),
-                            &path,
-                            "each unit entry must be a table".into(),
+                            Some(item.span()),
+                            Some(path),
+                            "each unit entry must be a table",
                         ),
                     }
                 }
                 if items.is_empty() {
-                    self.push(
+                    ctx.err(
                         DataErrorKind::Empty,
                         None,
-                        "unit",
-                        "the army has no units".into(),
+                        Some("unit".into()),
+                        "the army has no units",
                     );
                 }
             }
-            Some((_, span)) => self.push(
+            _ => ctx.err(
                 DataErrorKind::WrongType,
-                Some(&span),
-                "unit",
-                "`unit` must be a list of tables: write each entry under its own [[unit]] header"
-                    .into(),
+                Some(v.span()),
+                Some("unit".into()),
+                "`unit` must be a list of tables: write each entry under its own [[unit]] header",
             ),
-            None => self.push(
-                DataErrorKind::Empty,
-                None,
-                "unit",
-                "the army has no units; add [[unit]] entries".into(),
+        },
+        None => ctx.require_entries(&doc, "unit", "the army"),
+    }
+    let (id, name, faction, general, points, lines) = header?;
+    Some(ArmyList {
+        id,
+        name,
+        faction,
+        general,
+        points,
+        units,
+        source: ctx.file().to_string(),
+        lines,
+    })
+}
+
+#[allow(clippy::type_complexity)]
+fn read_header(
+    ctx: &mut Ctx<'_>,
+    e: &Entry<'_, '_>,
+) -> Option<(String, String, String, String, u32, ArmyLines)> {
+    terse_check_fields(e, ctx, ARMY_FIELDS);
+    let id = terse_required(e, ctx, "id", "the army's identifier");
+    let name = terse_required(e, ctx, "name", "the display name");
+    let faction = terse_required(e, ctx, "faction", "a faction id, e.g. \"romans\"");
+    let general = terse_required(e, ctx, "general", "a General id, e.g. \"trajan\"");
+    if let Got::Bad = terse_string(e, ctx, "description") {
+        return None;
+    }
+    let points = match terse_integer(e, ctx, "points", 1..=100_000) {
+        Got::Absent => {
+            e.missing(ctx, "points", "the army's limit, e.g. 1000");
+            None
+        }
+        got => got.ok(),
+    };
+    let ((id, _), (name, _)) = (id?, name?);
+    let ((faction, fs), (general, gs), (points, ps)) = (faction?, general?, points?);
+    let lines = ArmyLines {
+        faction: ctx.line(&fs),
+        general: ctx.line(&gs),
+        points: ctx.line(&ps),
+    };
+    Some((id, name, faction, general, points, lines))
+}
+
+fn read_unit(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<ArmyEntry> {
+    terse_check_fields(e, ctx, UNIT_FIELDS);
+    let unit = terse_required(e, ctx, "id", "a unit id, e.g. \"legionaries\"");
+    let rank = match terse_string(e, ctx, "rank") {
+        Got::Absent => Some(Rank::Regular),
+        Got::Bad => None,
+        Got::Val(r, span) => match r.as_str() {
+            "regular" => Some(Rank::Regular),
+            "veteran" => Some(Rank::Veteran),
+            "elite" => Some(Rank::Elite),
+            other => {
+                e.bad(
+                    ctx,
+                    DataErrorKind::UnknownName,
+                    "rank",
+                    &span,
+                    format!("unknown rank `{other}`; allowed: regular, veteran, elite"),
+                );
+                None
+            }
+        },
+    };
+    let count = match terse_integer(e, ctx, "count", 1..=50) {
+        Got::Absent => Some(1),
+        got => got.ok().map(|(c, _)| c),
+    };
+    let (unit, us) = unit?;
+    Some(ArmyEntry {
+        unit,
+        rank: rank?,
+        count: count?,
+        line: ctx.line(&us),
+    })
+}
+
+/// [`Entry::check_fields`] without the "did you mean".
+fn terse_check_fields(e: &Entry<'_, '_>, ctx: &mut Ctx<'_>, allowed: &[&str]) {
+    for (k, span) in e.unknown_fields(allowed) {
+        e.bad(
+            ctx,
+            DataErrorKind::UnknownField,
+            k,
+            &span,
+            format!(
+                "unknown field `{k}`; allowed fields: {}",
+                allowed.join(", ")
             ),
-        }
-        let (id, name, faction, general, points, lines) = header?;
-        Some(ArmyList {
-            id,
-            name,
-            faction,
-            general,
-            points,
-            units,
-            source: self.file.to_string(),
-            lines,
-        })
+        );
     }
+}
 
-    fn check_fields(&mut self, t: &DeTable<'_>, path: &str, allowed: &[&str]) {
-        for key in t.keys() {
-            let k: &str = key.get_ref();
-            if !allowed.contains(&k) {
-                self.push(
-                    DataErrorKind::UnknownField,
-                    Some(&key.span()),
-                    &format!("{path}.{k}"),
-                    format!(
-                        "unknown field `{k}`; allowed fields: {}",
-                        allowed.join(", ")
-                    ),
-                );
-            }
+/// [`Entry::string`] without the type found.
+fn terse_string(e: &Entry<'_, '_>, ctx: &mut Ctx<'_>, key: &str) -> Got<String> {
+    let Some(v) = e.get(key) else {
+        return Got::Absent;
+    };
+    match v.get_ref() {
+        DeValue::String(s) => Got::Val(s.to_string(), v.span()),
+        _ => {
+            e.bad(
+                ctx,
+                DataErrorKind::WrongType,
+                key,
+                &v.span(),
+                format!("`{key}` must be a string"),
+            );
+            Got::Bad
         }
     }
+}
 
-    /// A string field: `Ok(Some)` present, `Ok(None)` absent, `Err(())` reported.
-    fn string(
-        &mut self,
-        t: &DeTable<'_>,
-        path: &str,
-        key: &str,
-    ) -> Result<Option<(String, Range<usize>)>, ()> {
-        match t.get(key) {
-            None => Ok(None),
-            Some(v) => match v.get_ref() {
-                DeValue::String(s) => Ok(Some((s.to_string(), v.span()))),
-                _ => {
-                    self.push(
-                        DataErrorKind::WrongType,
-                        Some(&v.span()),
-                        &format!("{path}.{key}"),
-                        format!("`{key}` must be a string"),
-                    );
-                    Err(())
-                }
-            },
+/// A required, non-blank string, with its span.
+fn terse_required(
+    e: &Entry<'_, '_>,
+    ctx: &mut Ctx<'_>,
+    key: &str,
+    what: &str,
+) -> Option<(String, Range<usize>)> {
+    match terse_string(e, ctx, key) {
+        Got::Val(s, span) if s.trim().is_empty() => {
+            e.bad(
+                ctx,
+                DataErrorKind::BadValue,
+                key,
+                &span,
+                format!("`{key}` must not be empty"),
+            );
+            None
         }
-    }
-
-    fn required(
-        &mut self,
-        t: &DeTable<'_>,
-        span: &Range<usize>,
-        path: &str,
-        key: &str,
-        what: &str,
-    ) -> Option<(String, Range<usize>)> {
-        match self.string(t, path, key) {
-            Ok(Some((s, sp))) if s.trim().is_empty() => {
-                self.push(
-                    DataErrorKind::BadValue,
-                    Some(&sp),
-                    &format!("{path}.{key}"),
-                    format!("`{key}` must not be empty"),
-                );
-                None
-            }
-            Ok(Some(x)) => Some(x),
-            Ok(None) => {
-                self.push(
-                    DataErrorKind::MissingField,
-                    Some(span),
-                    &format!("{path}.{key}"),
-                    format!("missing field `{key}` ({what})"),
-                );
-                None
-            }
-            Err(()) => None,
+        Got::Absent => {
+            e.missing(ctx, key, what);
+            None
         }
+        got => got.ok(),
     }
+}
 
-    fn integer(
-        &mut self,
-        t: &DeTable<'_>,
-        path: &str,
-        key: &str,
-        range: std::ops::RangeInclusive<i64>,
-    ) -> Result<Option<(u32, Range<usize>)>, ()> {
-        let Some(v) = t.get(key) else {
-            return Ok(None);
-        };
-        let field = format!("{path}.{key}");
-        let n = match v.get_ref() {
-            DeValue::Integer(n) => {
-                let digits: String = n.as_str().chars().filter(|&c| c != '_').collect();
-                i64::from_str_radix(&digits, n.radix()).ok()
-            }
-            _ => {
-                self.push(
-                    DataErrorKind::WrongType,
-                    Some(&v.span()),
-                    &field,
-                    format!("`{key}` must be a whole number"),
-                );
-                return Err(());
-            }
-        };
-        match n {
-            Some(n) if range.contains(&n) => Ok(Some((n as u32, v.span()))),
-            _ => {
-                self.push(
-                    DataErrorKind::OutOfRange,
-                    Some(&v.span()),
-                    &field,
-                    format!(
-                        "`{key}` is out of range; allowed {}..={}",
-                        range.start(),
-                        range.end()
-                    ),
-                );
-                Err(())
-            }
+/// A whole number in `range` (one message for too large and out of range).
+fn terse_integer(
+    e: &Entry<'_, '_>,
+    ctx: &mut Ctx<'_>,
+    key: &str,
+    range: RangeInclusive<i64>,
+) -> Got<u32> {
+    let Some(v) = e.get(key) else {
+        return Got::Absent;
+    };
+    let DeValue::Integer(n) = v.get_ref() else {
+        e.bad(
+            ctx,
+            DataErrorKind::WrongType,
+            key,
+            &v.span(),
+            format!("`{key}` must be a whole number"),
+        );
+        return Got::Bad;
+    };
+    match int_value(n) {
+        Some(n) if range.contains(&n) => Got::Val(n as u32, v.span()),
+        _ => {
+            e.bad(
+                ctx,
+                DataErrorKind::OutOfRange,
+                key,
+                &v.span(),
+                format!(
+                    "`{key}` is out of range; allowed {}..={}",
+                    range.start(),
+                    range.end()
+                ),
+            );
+            Got::Bad
         }
-    }
-
-    #[allow(clippy::type_complexity)]
-    fn header(
-        &mut self,
-        t: &DeTable<'_>,
-        span: &Range<usize>,
-    ) -> Option<(String, String, String, String, u32, ArmyLines)> {
-        self.check_fields(t, "army", ARMY_FIELDS);
-        let id = self.required(t, span, "army", "id", "the army's identifier");
-        let name = self.required(t, span, "army", "name", "the display name");
-        let faction = self.required(t, span, "army", "faction", "a faction id, e.g. \"romans\"");
-        let general = self.required(t, span, "army", "general", "a General id, e.g. \"trajan\"");
-        if let Err(()) = self.string(t, "army", "description") {
-            return None;
-        }
-        let points = match self.integer(t, "army", "points", 1..=100_000) {
-            Ok(Some(p)) => Some(p),
-            Ok(None) => {
-                self.push(
-                    DataErrorKind::MissingField,
-                    Some(span),
-                    "army.points",
-                    "missing field `points` (the army's limit, e.g. 1000)".into(),
-                );
-                None
-            }
-            Err(()) => None,
-        };
-        let ((id, _), (name, _)) = (id?, name?);
-        let ((faction, fs), (general, gs), (points, ps)) = (faction?, general?, points?);
-        let lines = ArmyLines {
-            faction: self.pos(&fs).0,
-            general: self.pos(&gs).0,
-            points: self.pos(&ps).0,
-        };
-        Some((id, name, faction, general, points, lines))
-    }
-
-    fn entry(&mut self, t: &DeTable<'_>, span: &Range<usize>, path: &str) -> Option<ArmyEntry> {
-        self.check_fields(t, path, UNIT_FIELDS);
-        let unit = self.required(t, span, path, "id", "a unit id, e.g. \"legionaries\"");
-        let rank = match self.string(t, path, "rank") {
-            Ok(None) => Some(Rank::Regular),
-            Ok(Some((r, sp))) => match r.as_str() {
-                "regular" => Some(Rank::Regular),
-                "veteran" => Some(Rank::Veteran),
-                "elite" => Some(Rank::Elite),
-                other => {
-                    self.push(
-                        DataErrorKind::UnknownName,
-                        Some(&sp),
-                        &format!("{path}.rank"),
-                        format!("unknown rank `{other}`; allowed: regular, veteran, elite"),
-                    );
-                    None
-                }
-            },
-            Err(()) => None,
-        };
-        let count = match self.integer(t, path, "count", 1..=50) {
-            Ok(c) => Some(c.map_or(1, |(c, _)| c)),
-            Err(()) => None,
-        };
-        let (unit, us) = unit?;
-        Some(ArmyEntry {
-            unit,
-            rank: rank?,
-            count: count?,
-            line: self.pos(&us).0,
-        })
     }
 }
 

@@ -53,6 +53,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 pub use error::{DataError, DataErrorKind, Entity, LoadErrors, LookupError};
+pub(crate) use error::{location, render_all};
 
 use crate::card::UnitCard;
 use crate::general::GeneralCard;

@@ -231,6 +231,24 @@ fn file_errors_are_located_and_all_reported() {
 }
 
 #[test]
+fn file_error_messages_keep_the_army_wording() {
+    let e = errs(
+        &BASE
+            .replace("count = 4", "count = \"4\"\nnumber = 3")
+            .replace("rank = \"veteran\"", "rank = \"veteren\""),
+    );
+    let got: Vec<String> = e.iter().map(|x| x.to_string()).collect();
+    assert_eq!(
+        got,
+        [
+            "my-army.toml:10:9: unit[1].count: `count` must be a whole number",
+            "my-army.toml:11:1: unit[1].number: unknown field `number`; allowed fields: id, rank, count",
+            "my-army.toml:15:8: unit[2].rank: unknown rank `veteren`; allowed: regular, veteran, elite",
+        ]
+    );
+}
+
+#[test]
 fn parse_then_validate_separately() {
     let list = ArmyList::parse("a.toml", BASE).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(list.units[0].line, 9);
