@@ -6,18 +6,17 @@
 //! in `data/onus/deck/README.md`. Every problem is reported with its file, line, column and
 //! field, all at once, as [`onus_model::data::LoadErrors`].
 
-use std::collections::HashMap;
 use std::fmt;
 use std::ops::Range;
 use std::path::Path;
 
 use onus_combat::{Reroll, Stat};
-use onus_model::data::{DataError, DataErrorKind as K, LoadErrors};
+use onus_model::data::located::{self, Ctx, Entry, Got, entry_path, suggest, type_name};
+use onus_model::data::{DataErrorKind as K, LoadErrors};
 use serde::{Deserialize, Serialize};
 use toml::de::{DeTable, DeValue};
 
 use crate::effect::{CombatTemplate, Count, EventEffect, Icons, OrderEffect, OrderType, Who};
-use crate::toml_read::{Ctx, Entry, Got, entries, entry_path, suggest, type_name};
 
 /// The header every shipped deck file carries in its `[deck] notice`.
 pub const STARTER_NOTICE: &str =
@@ -113,29 +112,8 @@ impl Deck {
     /// Reads a player's own deck file.
     pub fn load(path: impl AsRef<Path>) -> Result<Deck, LoadErrors> {
         let path = path.as_ref();
-        let name = path.display().to_string();
-        let io = |message: String| DataError {
-            file: name.clone(),
-            line: 1,
-            column: None,
-            field: None,
-            kind: K::Io,
-            message,
-        };
-        let bytes = std::fs::read(path).map_err(|e| io(format!("cannot read file: {e}")))?;
-        let text = String::from_utf8(bytes).map_err(|e| {
-            let good = e.utf8_error().valid_up_to();
-            let bytes = e.into_bytes();
-            let prefix = String::from_utf8_lossy(bytes.get(..good).unwrap_or_default());
-            let (line, column) = crate::toml_read::line_col(&prefix, prefix.len());
-            DataError {
-                line,
-                column: Some(column),
-                kind: K::Syntax,
-                ..io("the file is not valid UTF-8".into())
-            }
-        })?;
-        Deck::from_source(&name, &text)
+        let text = located::read_text(path)?;
+        Deck::from_source(&path.display().to_string(), &text)
     }
 
     /// Parses a deck file given as text; `file` is only used in errors and as
@@ -228,6 +206,14 @@ fn order_params(effect: &str) -> &'static [&'static str] {
     }
 }
 
+/// The parameters each event effect takes.
+fn event_params(effect: &str) -> &'static [&'static str] {
+    match effect {
+        "combat" => &["combat"],
+        _ => &[],
+    }
+}
+
 fn template_params(effect: &str) -> &'static [&'static str] {
     match effect {
         "modify" => &["effect", "who", "stat", "delta"],
@@ -242,78 +228,44 @@ fn template_params(effect: &str) -> &'static [&'static str] {
 fn read_deck(ctx: &mut Ctx<'_>) -> Option<Deck> {
     let doc =
         ctx.parse("a deck file needs a [deck] table, [[order]], [[event]] and [[card]] entries")?;
-    for key in doc.keys() {
-        if !TOP_FIELDS.contains(&key.get_ref().as_ref()) {
-            ctx.err(
-                K::UnknownField,
-                Some(key.span()),
-                Some(key.get_ref().to_string()),
-                format!(
-                    "unknown table or key `{}`{}; a deck file has [deck], [[order]], [[event]] and [[card]]",
-                    key.get_ref(),
-                    suggest(key.get_ref(), TOP_FIELDS)
-                ),
-            );
-        }
-    }
-    let header = match doc.get("deck") {
-        None => {
-            ctx.err(
-                K::MissingField,
-                None,
-                Some("deck".into()),
-                "missing [deck] table (with `name`)",
-            );
-            None
-        }
-        Some(v) => match v.get_ref() {
-            DeValue::Table(t) => {
-                let e = Entry::new(t, v.span(), "deck".into());
-                e.check_fields(ctx, DECK_FIELDS, "");
-                let name = e.text(ctx, "name", "the deck's name");
-                let notice = match e.string(ctx, "notice") {
-                    Got::Val(s, _) => Some(Some(s)),
-                    Got::Absent => Some(None),
-                    Got::Bad => None,
-                };
-                // Checked for its type only.
-                let _ = e.string(ctx, "description");
-                name.zip(notice)
-            }
-            other => {
-                ctx.err(
-                    K::WrongType,
-                    Some(v.span()),
-                    Some("deck".into()),
-                    format!("`deck` must be a table ([deck]), not {}", type_name(other)),
-                );
-                None
-            }
-        },
-    };
+    ctx.check_top_keys(
+        &doc,
+        TOP_FIELDS,
+        "a deck file has [deck], [[order]], [[event]] and [[card]]",
+    );
+    let header = ctx
+        .table(&doc, "deck", "missing [deck] table (with `name`)")
+        .and_then(|e| {
+            e.check_fields(ctx, DECK_FIELDS, "");
+            let name = e.text(ctx, "name", "the deck's name");
+            let notice = e.string(ctx, "notice").optional();
+            // Checked for its type only.
+            let _ = e.string(ctx, "description");
+            name.zip(notice)
+        });
 
-    let orders: Vec<(Order, Range<usize>)> = entries(ctx, &doc, "order", read_order);
-    let events: Vec<(Event, Range<usize>)> = entries(ctx, &doc, "event", read_event);
+    let orders: Vec<(Order, Range<usize>)> = ctx.entries(&doc, "order", read_order);
+    let events: Vec<(Event, Range<usize>)> = ctx.entries(&doc, "event", read_event);
     let ok_defs = count_entries(&doc, "order") == orders.len()
         && count_entries(&doc, "event") == events.len();
-    for (what, key) in [("order", "order"), ("event", "event"), ("card", "card")] {
-        if doc.get(key).is_none() {
-            ctx.err(
-                K::Empty,
-                None,
-                Some(key.into()),
-                format!("the deck has no {what}s; add [[{key}]] entries"),
-            );
-        }
+    for key in ["order", "event", "card"] {
+        ctx.require_entries(&doc, key, "the deck");
     }
-    duplicates(ctx, "order", orders.iter().map(|(o, s)| (o.id.as_str(), s)));
-    duplicates(ctx, "event", events.iter().map(|(e, s)| (e.id.as_str(), s)));
+    let duplicate = |what: &'static str| {
+        move |id: &str, line: usize| {
+            format!("duplicate {what} id `{id}` (first defined on line {line}); ids must be unique")
+        }
+    };
+    let order_ids = orders.iter().map(|(o, s)| (o.id.as_str(), s));
+    ctx.duplicate_ids("order", order_ids, duplicate("order"));
+    let event_ids = events.iter().map(|(e, s)| (e.id.as_str(), s));
+    ctx.duplicate_ids("event", event_ids, duplicate("event"));
 
     let order_ids: Vec<&str> = orders.iter().map(|(o, _)| o.id.as_str()).collect();
     let event_ids: Vec<&str> = events.iter().map(|(e, _)| e.id.as_str()).collect();
     // Card references are only checked when every definition was read, so a bad definition
     // does not also produce "unknown order" errors.
-    let kinds: Vec<(CardKind, usize, usize)> = entries(ctx, &doc, "card", |ctx, i, t, span| {
+    let kinds: Vec<(CardKind, usize, usize)> = ctx.entries(&doc, "card", |ctx, i, t, span| {
         read_card(ctx, i, t, span, &order_ids, &event_ids, ok_defs)
     });
 
@@ -334,13 +286,13 @@ fn read_deck(ctx: &mut Ctx<'_>) -> Option<Deck> {
         }
     }
     let (name, notice) = header?;
-    if !ctx.errors.is_empty() {
+    if ctx.has_errors() {
         return None;
     }
     Some(Deck {
         name,
         notice,
-        source: ctx.file.to_string(),
+        source: ctx.file().to_string(),
         orders: orders.into_iter().map(|(o, _)| o).collect(),
         events: events.into_iter().map(|(e, _)| e).collect(),
         kinds: kinds.into_iter().map(|(k, _, _)| k).collect(),
@@ -355,26 +307,63 @@ fn count_entries(doc: &DeTable<'_>, key: &str) -> usize {
     }
 }
 
-fn duplicates<'a>(
-    ctx: &mut Ctx<'_>,
-    what: &str,
-    ids: impl Iterator<Item = (&'a str, &'a Range<usize>)>,
-) {
-    let mut first: HashMap<&str, usize> = HashMap::new();
-    for (id, span) in ids {
-        let line = crate::toml_read::line_col(ctx.text, span.start).0;
-        if let Some(l) = first.get(id) {
-            ctx.err(
-                K::Duplicate,
-                Some(span.clone()),
-                Some(format!("{what} \"{id}\".id")),
-                format!(
-                    "duplicate {what} id `{id}` (first defined on line {l}); ids must be unique"
-                ),
-            );
-        } else {
-            first.insert(id, line);
-        }
+/// What order and event definitions share.
+struct Definition {
+    /// The effect's name, to be read with its parameters.
+    effect: Option<(String, Range<usize>)>,
+    id: Option<(String, Range<usize>)>,
+    title: Option<String>,
+    text: Option<String>,
+}
+
+/// The fields of one kind of definition.
+struct DefinitionSpec {
+    /// `order` or `event`.
+    what: &'static str,
+    /// The names of its effects.
+    effects: &'static [&'static str],
+    /// The fields every definition of the kind has.
+    common: &'static [&'static str],
+    /// The parameters each effect takes.
+    params: fn(&str) -> &'static [&'static str],
+}
+
+const ORDER_SPEC: DefinitionSpec = DefinitionSpec {
+    what: "order",
+    effects: &OrderEffect::NAMES,
+    common: ORDER_COMMON,
+    params: order_params,
+};
+
+const EVENT_SPEC: DefinitionSpec = DefinitionSpec {
+    what: "event",
+    effects: &EventEffect::NAMES,
+    common: EVENT_COMMON,
+    params: event_params,
+};
+
+/// Reads the start of an order or event definition: the required `effect`, then the check of
+/// the fields (the common ones and the effect's parameters), then `id`, `title` and `text`.
+fn read_definition(e: &Entry<'_, '_>, ctx: &mut Ctx<'_>, spec: &DefinitionSpec) -> Definition {
+    let DefinitionSpec {
+        what,
+        effects,
+        common,
+        params,
+    } = spec;
+    let effect = e.req_string(ctx, "effect", &format!("one of: {}", effects.join(", ")));
+    let params = effect.as_ref().map_or(&[][..], |(n, _)| params(n));
+    let allowed: Vec<&str> = common.iter().chain(params).copied().collect();
+    let context = effect
+        .as_ref()
+        .map(|(n, _)| format!(" for effect `{n}`"))
+        .unwrap_or_default();
+    e.check_fields(ctx, &allowed, &context);
+    Definition {
+        effect,
+        id: e.id(ctx),
+        title: e.text(ctx, "title", &format!("the {what}'s name")),
+        text: e.text(ctx, "text", "the rules text"),
     }
 }
 
@@ -430,31 +419,7 @@ fn read_order(
     span: Range<usize>,
 ) -> Option<(Order, Range<usize>)> {
     let e = Entry::new(table, span, entry_path("order", index, table));
-    let effect_name = match e.string(ctx, "effect") {
-        Got::Val(s, sp) => Some((s, sp)),
-        Got::Absent => {
-            e.missing(
-                ctx,
-                "effect",
-                &format!("one of: {}", OrderEffect::NAMES.join(", ")),
-            );
-            None
-        }
-        Got::Bad => None,
-    };
-    let params = effect_name
-        .as_ref()
-        .map_or(&[][..], |(n, _)| order_params(n));
-    let allowed: Vec<&str> = ORDER_COMMON.iter().chain(params).copied().collect();
-    let context = effect_name
-        .as_ref()
-        .map(|(n, _)| format!(" for effect `{n}`"))
-        .unwrap_or_default();
-    e.check_fields(ctx, &allowed, &context);
-
-    let id = e.id(ctx);
-    let title = e.text(ctx, "title", "the order's name");
-    let text = e.text(ctx, "text", "the rules text");
+    let def = read_definition(&e, ctx, &ORDER_SPEC);
     let kind = e.name_of(
         ctx,
         "type",
@@ -464,7 +429,7 @@ fn read_order(
         OrderType::parse,
     );
 
-    let effect = effect_name.and_then(|(name, sp)| {
+    let effect = def.effect.and_then(|(name, sp)| {
         let small = |ctx: &mut Ctx<'_>, key: &str, max: i64, what: &str| {
             e.int_in(ctx, key, 1..=max, None, what).map(|n| n as u32)
         };
@@ -513,16 +478,13 @@ fn read_order(
                 })
             }
             other => {
-                e.bad(
+                e.unknown_name(
                     ctx,
-                    K::UnknownName,
                     "effect",
+                    "order effect",
+                    other,
                     &sp,
-                    format!(
-                        "unknown order effect `{other}`{}; allowed: {}",
-                        suggest(other, &OrderEffect::NAMES),
-                        OrderEffect::NAMES.join(", ")
-                    ),
+                    &OrderEffect::NAMES,
                 );
                 None
             }
@@ -546,13 +508,13 @@ fn read_order(
         );
         return None;
     }
-    let (id, id_span) = id?;
+    let (id, id_span) = def.id?;
     Some((
         Order {
             id,
             kind: kind?,
-            title: title?,
-            text: text?,
+            title: def.title?,
+            text: def.text?,
             effect: effect?,
         },
         id_span,
@@ -566,35 +528,10 @@ fn read_event(
     span: Range<usize>,
 ) -> Option<(Event, Range<usize>)> {
     let e = Entry::new(table, span, entry_path("event", index, table));
-    let effect_name = match e.string(ctx, "effect") {
-        Got::Val(s, sp) => Some((s, sp)),
-        Got::Absent => {
-            e.missing(
-                ctx,
-                "effect",
-                &format!("one of: {}", EventEffect::NAMES.join(", ")),
-            );
-            None
-        }
-        Got::Bad => None,
-    };
-    let is_combat = effect_name.as_ref().is_some_and(|(n, _)| n == "combat");
-    let mut allowed: Vec<&str> = EVENT_COMMON.to_vec();
-    if is_combat {
-        allowed.push("combat");
-    }
-    let context = effect_name
-        .as_ref()
-        .map(|(n, _)| format!(" for effect `{n}`"))
-        .unwrap_or_default();
-    e.check_fields(ctx, &allowed, &context);
-
-    let id = e.id(ctx);
-    let title = e.text(ctx, "title", "the event's name");
-    let text = e.text(ctx, "text", "the rules text");
+    let def = read_definition(&e, ctx, &EVENT_SPEC);
     let icons = read_icons(&e, ctx);
 
-    let effect = effect_name.and_then(|(name, sp)| match name.as_str() {
+    let effect = def.effect.and_then(|(name, sp)| match name.as_str() {
         "combat" => read_combat(&e, ctx).map(|combat| EventEffect::Combat { combat }),
         "hero" => Some(EventEffect::Hero),
         "no_officer" => Some(EventEffect::NoOfficer),
@@ -603,26 +540,23 @@ fn read_event(
         "wind_changes" => Some(EventEffect::WindChanges),
         "cancel_events" => Some(EventEffect::CancelEvents),
         other => {
-            e.bad(
+            e.unknown_name(
                 ctx,
-                K::UnknownName,
                 "effect",
+                "event effect",
+                other,
                 &sp,
-                format!(
-                    "unknown event effect `{other}`{}; allowed: {}",
-                    suggest(other, &EventEffect::NAMES),
-                    EventEffect::NAMES.join(", ")
-                ),
+                &EventEffect::NAMES,
             );
             None
         }
     });
-    let (id, id_span) = id?;
+    let (id, id_span) = def.id?;
     Some((
         Event {
             id,
-            title: title?,
-            text: text?,
+            title: def.title?,
+            text: def.text?,
             icons: icons?,
             effect: effect?,
         },
@@ -631,7 +565,7 @@ fn read_event(
 }
 
 fn read_icons(e: &Entry<'_, '_>, ctx: &mut Ctx<'_>) -> Option<Icons> {
-    let (items, span) = match e.string_list(ctx, "icons") {
+    let (items, span) = match e.string_list(ctx, "icons", "a list of strings") {
         Got::Absent => {
             e.missing(ctx, "icons", "a list of sword, shield, bow, charge");
             return None;
@@ -649,17 +583,7 @@ fn read_icons(e: &Entry<'_, '_>, ctx: &mut Ctx<'_>) -> Option<Icons> {
             "charge" => &mut icons.charge,
             other => {
                 ok = false;
-                e.bad(
-                    ctx,
-                    K::UnknownName,
-                    "icons",
-                    &sp,
-                    format!(
-                        "unknown icon `{other}`{}; allowed: {}",
-                        suggest(other, &Icons::NAMES),
-                        Icons::NAMES.join(", ")
-                    ),
-                );
+                e.unknown_name(ctx, "icons", "icon", other, &sp, &Icons::NAMES);
                 continue;
             }
         };
@@ -764,30 +688,10 @@ fn read_combat(e: &Entry<'_, '_>, ctx: &mut Ctx<'_>) -> Option<Vec<CombatTemplat
 }
 
 fn read_template(c: &Entry<'_, '_>, ctx: &mut Ctx<'_>) -> Option<CombatTemplate> {
-    let (name, sp) = match c.string(ctx, "effect") {
-        Got::Val(s, sp) => (s, sp),
-        Got::Absent => {
-            c.missing(
-                ctx,
-                "effect",
-                &format!("one of: {}", CombatTemplate::NAMES.join(", ")),
-            );
-            return None;
-        }
-        Got::Bad => return None,
-    };
-    if !CombatTemplate::NAMES.contains(&name.as_str()) {
-        c.bad(
-            ctx,
-            K::UnknownName,
-            "effect",
-            &sp,
-            format!(
-                "unknown combat effect `{name}`{}; allowed: {}",
-                suggest(&name, &CombatTemplate::NAMES),
-                CombatTemplate::NAMES.join(", ")
-            ),
-        );
+    let names = &CombatTemplate::NAMES;
+    let (name, sp) = c.req_string(ctx, "effect", &format!("one of: {}", names.join(", ")))?;
+    if !names.contains(&name.as_str()) {
+        c.unknown_name(ctx, "effect", "combat effect", &name, &sp, names);
         return None;
     }
     c.check_fields(
@@ -851,8 +755,8 @@ fn read_template(c: &Entry<'_, '_>, ctx: &mut Ctx<'_>) -> Option<CombatTemplate>
             if hit == Some(Reroll::None) && damage == Some(Reroll::None) {
                 ctx.err(
                     K::MissingField,
-                    Some(c.span.clone()),
-                    Some(c.path.clone()),
+                    Some(c.span().clone()),
+                    Some(c.path().to_string()),
                     "a reroll needs `hit` or `damage` (\"ones\" or \"failures\")",
                 );
                 return None;

@@ -39,7 +39,6 @@ pub mod deck;
 pub mod effect;
 pub mod events;
 pub mod piles;
-mod toml_read;
 
 pub use deck::{Card, CardId, CardKind, Deck, Event, MAX_CARDS, Order, STARTER_NOTICE};
 pub use effect::{
