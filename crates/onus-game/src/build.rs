@@ -112,7 +112,7 @@ fn resolve(
     }
     // XII-A "Several generals": the one with the highest leadership commands (first listed
     // on a tie, the players' choice).
-    generals.sort_by(|a, b| b.leadership.cmp(&a.leadership));
+    generals.sort_by_key(|g| std::cmp::Reverse(g.leadership));
     Ok(Resolved {
         list,
         value,
@@ -268,7 +268,13 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
     let mut width = sc
         .width
         .unwrap_or_else(|| (FRONT_PER_1000 * f64::from(biggest) / 1000.0).max(FRONT_PER_1000));
-    let depth = sc.depth.unwrap_or(DEFAULT_DEPTH);
+    // Ruling (XII-C): with more than two sides the table is square, 26 DU at least, so that
+    // the side zones hold an army too.
+    let depth = sc.depth.unwrap_or(if team_ids.len() > 2 {
+        DEFAULT_DEPTH.max(26.0)
+    } else {
+        DEFAULT_DEPTH
+    });
     if team_ids.len() > 2 && sc.width.is_none() {
         width = width.max(depth);
     }

@@ -495,14 +495,12 @@ fn resolve(
             let mut effects = outcome.combat.clone();
             if let Some(v) = state.setup.options.limited_visibility {
                 if *distance > v.penalty_beyond + 1e-9 {
-                    for stat in [onus_combat::Stat::Power] {
-                        effects.push(onus_combat::CombatEffect::Modify {
-                            side: Side::Attacker,
-                            stat,
-                            delta: -1,
-                            source: "limited visibility (XII-A)".into(),
-                        });
-                    }
+                    effects.push(onus_combat::CombatEffect::Modify {
+                        side: Side::Attacker,
+                        stat: onus_combat::Stat::Power,
+                        delta: -1,
+                        source: "limited visibility (XII-A)".into(),
+                    });
                 }
             }
             let mut setup = RangedSetup::new(sf, tf, band)
