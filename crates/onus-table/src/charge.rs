@@ -219,11 +219,13 @@ impl Table {
             charging: true,
             ..opts
         };
-        let mut table = self.clone();
+        // The table is only copied once a marker is swept away.
+        let mut owned: Option<Table> = None;
         let mut swept = MarkersSwept::default();
         // Each pass runs the approach until it first touches something of the target; a
         // marker touched from its flank or rear is swept away and the approach goes on.
         for _ in 0..16 {
+            let table: &Table = owned.as_ref().unwrap_or(self);
             let u = table.unit(unit)?.clone();
             let (steps, cut) = table.cut_at_target(&u, &order.steps, target)?;
             let approach = table.check_path(unit, &MoveOrder::new(steps), opts)?;
@@ -272,11 +274,15 @@ impl Table {
             });
             // Markers met from the flank or rear go first, even if the card is touched too.
             if let Some((against, section)) = marker_hit {
-                table.sweep_enveloping(target, against, section, &mut swept);
+                let mut next = table.clone();
+                next.sweep_enveloping(target, against, section, &mut swept);
+                owned = Some(next);
                 continue;
             }
             if let Some(f) = ext_hit {
-                table.sweep_extended(target, f, &mut swept);
+                let mut next = table.clone();
+                next.sweep_extended(target, f, &mut swept);
+                owned = Some(next);
                 continue;
             }
             if !card_or_front {

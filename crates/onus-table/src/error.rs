@@ -1,13 +1,14 @@
 //! Why the table refuses an action: every error names the rulebook section that forbids it.
 
 use acies_geom::Pose;
+use serde::Serialize;
 use thiserror::Error;
 
 use crate::unit::{FrontSlot, UnitId};
 
 /// An action the table rules forbid, or a request that makes no sense on this table. The
 /// message ends with the rulebook section in brackets; [`TableError::rule`] returns it alone.
-#[derive(Clone, Debug, PartialEq, Error)]
+#[derive(Clone, Debug, PartialEq, Error, Serialize)]
 pub enum TableError {
     #[error("{0} is not on the table")]
     UnknownUnit(UnitId),

@@ -20,6 +20,7 @@ pub mod engaged;
 pub mod error;
 pub mod flight;
 pub mod movement;
+pub mod query;
 pub mod ranged;
 pub mod skirmish;
 pub mod table;
@@ -39,6 +40,7 @@ pub use flight::{FlightMove, FlightStart, RecoveryRoll, Trample, edge_direction}
 pub use movement::{
     Allowance, ChargeBar, MoveOrder, MovementType, Pivot, PricedMove, PricedStep, Reduction, Step,
 };
+pub use query::{ChargeOption, ShotOption};
 pub use ranged::{RangeBand, ShotGeometry, Sight, WindChange, flank_determination};
 pub use table::{EnvelopChoice, EnvelopOptions, Obstacle, ObstacleKind, Table, TableEdge};
 pub use unit::{

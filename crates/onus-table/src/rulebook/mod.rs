@@ -5,4 +5,5 @@ mod contacts;
 mod engaged;
 mod flight;
 mod movement;
+mod queries;
 mod ranged;
