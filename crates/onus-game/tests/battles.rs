@@ -115,3 +115,28 @@ fn a_round_limit_ends_the_battle() {
     assert!(s.round <= 2);
     let _ = Seat(0);
 }
+
+#[test]
+fn battles_have_ranged_attacks_melees_events_and_flight() {
+    use onus_game::GameEvent as E;
+    let setup = Setup::two_presets("romans-1000", "parthians-1000");
+    let mut counts = [0usize; 6];
+    for seed in 200..204 {
+        let s = battle(&setup, seed, 30_000, false);
+        for e in s.log.iter() {
+            match e {
+                E::FightDeclared { ranged: true, .. } => counts[0] += 1,
+                E::FightDeclared { ranged: false, .. } => counts[1] += 1,
+                E::RandomEventRevealed { .. } => counts[2] += 1,
+                E::FlightMove { .. } => counts[3] += 1,
+                E::Charged { .. } => counts[4] += 1,
+                E::OrderPlayed { .. } => counts[5] += 1,
+                _ => {}
+            }
+        }
+    }
+    assert!(
+        counts.iter().all(|c| *c > 0),
+        "ranged, melee, events, flight, charges, orders: {counts:?}"
+    );
+}
