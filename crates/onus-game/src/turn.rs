@@ -175,6 +175,10 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
                 choice,
             },
         ) => movement::envelop(s, seat, *unit, *target, choice),
+        (Phase::Movement, Action::Retreat { .. }) => Err(GameError::rule(
+            "VII-2.D Retreat",
+            "retreat is not available yet in onus-game (the engaged-unit actions come next)",
+        )),
         (Phase::RangedAttack, Action::Shoot { shooter, target }) => {
             combat::shoot(s, seat, *shooter, *target)
         }
