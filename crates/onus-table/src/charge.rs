@@ -685,6 +685,7 @@ impl Table {
             let partner = next.unit(plan.unit)?.stack.map(|s| s.partner());
             next.unit_mut(plan.unit)?.pose = plan.aligned;
             next.unit_mut(plan.unit)?.turn.charged = true;
+            next.unit_mut(plan.unit)?.turn.displaced = true;
             if let (Some(p), Some(_)) = (partner, plan.approach.carries) {
                 next.unit_mut(p)?.pose = plan.aligned;
             }

@@ -377,6 +377,7 @@ impl Table {
             }
         }
         next.unit_mut(unit)?.turn.moved = true;
+        next.unit_mut(unit)?.turn.displaced = true;
         *self = next;
         Ok(Repositioning {
             unit,
@@ -425,6 +426,7 @@ impl Table {
         next.units.insert(unit, moved.clone());
         next.rebuild_after_turn(unit, &remapped);
         next.unit_mut(unit)?.turn.moved = true;
+        next.unit_mut(unit)?.turn.displaced = true;
         *self = next;
         Ok(Repositioning {
             unit,
@@ -608,6 +610,7 @@ impl Table {
         let end = Pose::new(u.pose.centre + back, u.pose.heading);
         next.unit_mut(unit)?.pose = end;
         next.unit_mut(unit)?.turn.moved = true;
+        next.unit_mut(unit)?.turn.displaced = true;
         let mut follows = Vec::new();
         for enemy in enemies {
             let wanted = responses

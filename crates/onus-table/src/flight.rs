@@ -434,6 +434,7 @@ impl Table {
         }
         self.unit_mut(f.unit)?.pose = f.end;
         self.unit_mut(f.unit)?.stack = None;
+        self.unit_mut(f.unit)?.turn.displaced = true;
         for enemy in self.engaged_enemies(f.unit) {
             self.disengage(f.unit, enemy);
         }

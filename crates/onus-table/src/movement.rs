@@ -987,6 +987,7 @@ impl Table {
                 m.state.broken = true;
             }
             m.turn.moved |= mv.moved || matches!(phase, MovePhase::Movement);
+            m.turn.displaced |= mv.moved;
             match phase {
                 MovePhase::Movement => {
                     m.turn.spent = mv.cost;
@@ -1006,6 +1007,7 @@ impl Table {
                 let pm = self.unit_mut(p)?;
                 pm.pose = mv.end;
                 pm.turn.moved = true;
+                pm.turn.displaced |= mv.moved;
                 if mv.mover_breaks {
                     pm.state.broken = true;
                 }

@@ -521,6 +521,38 @@ impl Table {
         }
     }
 
+    /// Places an Active Unit marker (VII-1); a Marching marker comes off at no cost (VII-2.A
+    /// "Forced march": "until it is activated again, at which time the marker is removed").
+    pub fn activate(&mut self, unit: UnitId) -> Result<(), TableError> {
+        let u = self.unit_mut(unit)?;
+        u.turn.activated = true;
+        u.state.marching = false;
+        Ok(())
+    }
+
+    /// An activated broken unit not in combat that passed its morale check reorganizes
+    /// (VII-1 "Activating broken units"): the Broken Unit marker comes off, and this turn it
+    /// has reduced movement and cannot charge.
+    pub fn reorganize(&mut self, unit: UnitId) -> Result<(), TableError> {
+        if self.is_engaged(unit) {
+            return Err(TableError::Engaged { unit });
+        }
+        let u = self.unit_mut(unit)?;
+        if !u.turn.activated {
+            return Err(TableError::NotActivated { unit });
+        }
+        if !u.state.broken || u.state.fleeing {
+            return Err(TableError::NotPossible {
+                unit,
+                reason: "only a broken unit that is not fleeing reorganizes this way",
+                rule: "VII-1 Activating broken units",
+            });
+        }
+        u.state.broken = false;
+        u.turn.rallied = true;
+        Ok(())
+    }
+
     /// The end of a turn: charges are no longer "this turn" (VII-7).
     pub fn end_turn(&mut self) {
         for e in &mut self.engagements {
@@ -554,7 +586,7 @@ impl Table {
                 charged: e.charged_by == Some(me),
                 front_in_contact: !e.front_slots_in_contact(me).is_empty(),
                 protected_flanks: self.protected_flanks(me)?,
-                moved: u.turn.moved,
+                moved: u.turn.displaced,
             })
         };
         Ok(MeleeSituation {

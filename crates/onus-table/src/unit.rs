@@ -260,8 +260,12 @@ pub struct TurnState {
     /// Reorganized this turn after being activated broken: reduced movement and no charge
     /// (VII-1 "Activating broken units").
     pub rallied: bool,
-    /// Moved (or turned) in this turn's Movement Phase.
+    /// Made its move (or acted as an engaged unit) this turn; it may not move again in the
+    /// Movement Phase.
     pub moved: bool,
+    /// Actually left its place or turned this turn (accuracy, IX: "units that did not move";
+    /// artillery, VII-3: "if they moved at all").
+    pub displaced: bool,
     /// DU spent in the Movement Phase (for the skirmishers phase, VII-4).
     pub spent: f64,
     /// The budget of the move it made, DU.

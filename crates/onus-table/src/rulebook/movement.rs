@@ -568,3 +568,34 @@ fn vii_2_activated_units_may_cross_paths() {
     assert!(t.apply_move(&mv).is_ok());
     assert_eq!(t.end_movement_phase(), Ok(()));
 }
+
+/// VII-2.A "Forced march": the Marching marker stays until the unit is activated again;
+/// VII-1 "Activating broken units": a reorganized unit has reduced movement and cannot charge.
+#[test]
+fn vii_1_activation_clears_marching_and_reorganizing_slows() {
+    let mut t = big_table();
+    let u = put(&mut t, 1, 0, infantry(), pose(10.0, 10.0, 0.0));
+    if let Ok(x) = t.unit_mut(u) {
+        x.state.marching = true;
+        x.state.broken = true;
+    }
+    assert!(matches!(
+        t.reorganize(u),
+        Err(TableError::NotActivated { .. })
+    ));
+    assert!(t.activate(u).is_ok());
+    assert!(t.unit(u).is_ok_and(|x| !x.state.marching));
+    assert!(t.reorganize(u).is_ok());
+    let mv = check(&t, u, vec![Step::Advance(1.0)]);
+    let Ok(mv) = mv else { panic!("{mv:?}") };
+    assert_eq!(mv.reduced_by, vec![Reduction::Rallied]);
+    assert!(
+        mv.charge_bar
+            .is_some_and(|b| b.rule == "VII-1 Activating broken units")
+    );
+    // An empty move is a move made, but the unit did not move (accuracy, IX).
+    let mv = check(&t, u, vec![]);
+    let Ok(mv) = mv else { panic!() };
+    assert!(t.apply_move(&mv).is_ok());
+    assert!(t.unit(u).is_ok_and(|x| x.turn.moved && !x.turn.displaced));
+}
