@@ -460,6 +460,8 @@ impl Table {
         let mut moved = false;
         let mut slow_while_moving = false;
         let mut in_formation_while_moving = false;
+        // The special formation during each motion (moving through units, VII-2).
+        let mut formation_at: Vec<bool> = Vec::new();
 
         let first_move = order.steps.iter().position(Step::is_movement);
         let last_move = order.steps.iter().rposition(Step::is_movement);
@@ -661,6 +663,7 @@ impl Table {
                     };
                     moved |= nonzero;
                     track.push(m, (state.extended_left, state.extended_right), i);
+                    formation_at.push(state.formation.is_some());
                 }
             } else if let Step::Extend(f) = *step {
                 // The marker needs room where it is placed.
@@ -822,7 +825,7 @@ impl Table {
             if crossed.contains(&enc.owner) {
                 continue;
             }
-            let mover_formation = state.formation.is_some() || u.state.formation.is_some();
+            let mover_formation = formation_at.get(enc.step).copied().unwrap_or(false);
             let why =
                 if matches!(enc.kind, ObstacleKind::Marker { .. }) || self.is_engaged(enc.owner) {
                     Some("it is engaged in combat")

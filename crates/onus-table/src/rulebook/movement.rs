@@ -517,8 +517,25 @@ fn vii_2_moving_through_units() {
             ..
         })
     ));
+    // A mover in a special formation cannot cross; undoing it first, it can.
     if let Ok(x) = t.unit_mut(friend) {
         x.state.formation = None;
+    }
+    if let Ok(x) = t.unit_mut(mover) {
+        x.state.formation = Some(Formation::Arrowhead);
+    }
+    assert!(matches!(
+        check(&t, mover, vec![Step::Advance(4.0)]),
+        Err(TableError::ThroughFriend {
+            reason: "the moving unit is in a special formation",
+            ..
+        })
+    ));
+    assert!(check(&t, mover, vec![Step::Undo, Step::Advance(4.0)]).is_ok());
+    if let Ok(x) = t.unit_mut(mover) {
+        x.state.formation = None;
+    }
+    if let Ok(x) = t.unit_mut(friend) {
         x.card.kind = UnitKind::Elephant;
         x.state.fleeing = true;
         x.state.broken = true;
