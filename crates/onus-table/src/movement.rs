@@ -235,7 +235,13 @@ pub struct PricedMove {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum MovePhase {
     Movement,
-    Skirmishers { allowance: f64 },
+    Skirmishers {
+        allowance: f64,
+    },
+    /// The extra move after a successful lunge (IX "Lunge").
+    FollowUp {
+        allowance: f64,
+    },
 }
 
 /// Options of a path check used by charges.
@@ -426,14 +432,15 @@ impl Table {
             Some(Stack::AuxiliaryUnder(m)) => self.unit(m).is_ok_and(|m| m.turn.activated),
             _ => false,
         };
-        if !(u.turn.activated || opts.brash || main_activated) {
-            return Err(TableError::NotActivated { unit });
-        }
         if u.state.fleeing {
             return Err(TableError::Fleeing { unit });
         }
         if self.is_engaged(unit) {
             return Err(TableError::Engaged { unit });
+        }
+        let follow_up = matches!(opts.phase, MovePhase::FollowUp { .. });
+        if !(u.turn.activated || opts.brash || main_activated || follow_up) {
+            return Err(TableError::NotActivated { unit });
         }
         if matches!(opts.phase, MovePhase::Movement) && u.turn.moved {
             return Err(TableError::NotPossible {
@@ -782,6 +789,7 @@ impl Table {
         let base = base_movement(u, separate);
         let mut budget = match (opts.phase, kind) {
             (MovePhase::Skirmishers { allowance }, _) => allowance,
+            (MovePhase::FollowUp { allowance }, _) => allowance,
             (_, MovementType::Regular) => base,
             (_, MovementType::Reduced) => base / 2.0,
             (_, MovementType::ForcedMarch) => 2.0 * base,
@@ -1000,6 +1008,7 @@ impl Table {
                 MovePhase::Skirmishers { .. } => {
                     m.turn.skirmished = true;
                 }
+                MovePhase::FollowUp { .. } => {}
             }
             if mv.carries.is_none() && partner.is_some() {
                 m.stack = None;
@@ -1070,6 +1079,58 @@ impl Table {
             }
         }
         None
+    }
+
+    /// IX "Lunge": "If the defender flees or is eliminated after a lunge, the attacking unit
+    /// can do an additional move with half its movement value, but it cannot charge again."
+    /// Validates that move (it may not end in contact with an enemy).
+    ///
+    /// Ruling (IX): the follow-up is a move like any other (special maneuvers allowed, priced
+    /// as usual) within half the movement value, whatever it did before; the caller says when
+    /// the lunge succeeded.
+    pub fn check_lunge_follow_up(
+        &self,
+        unit: UnitId,
+        order: &MoveOrder,
+    ) -> Result<PricedMove, TableError> {
+        let u = self.unit(unit)?;
+        if !u.has(Ability::Lunge) {
+            return Err(TableError::NotPossible {
+                unit,
+                reason: "only units with the lunge ability follow up",
+                rule: "IX Lunge",
+            });
+        }
+        if order.forced_march {
+            return Err(TableError::NotPossible {
+                unit,
+                reason: "the follow-up is half the movement value",
+                rule: "IX Lunge",
+            });
+        }
+        let allowance = base_movement(u, false) / 2.0;
+        let mv = self.check_path(
+            unit,
+            order,
+            PathOptions {
+                phase: MovePhase::FollowUp { allowance },
+                ..PathOptions::default()
+            },
+        )?;
+        if let Some(&other) = mv.enemy_contacts.first() {
+            return Err(TableError::ContactWithoutCharge {
+                unit,
+                other,
+                reason: "after a lunge the unit cannot charge again (IX Lunge)",
+            });
+        }
+        Ok(mv)
+    }
+
+    /// Carries out a checked lunge follow-up (IX).
+    pub fn apply_lunge_follow_up(&mut self, mv: &PricedMove) -> Result<(), TableError> {
+        let allowance = mv.budget;
+        self.apply_unchecked(mv, MovePhase::FollowUp { allowance })
     }
 
     /// How far a unit could still move in a straight advance with regular movement, and its

@@ -360,3 +360,67 @@ fn ix_complementary_units_move_together_and_separate() {
     };
     let _ = FrontSlot::Card(0);
 }
+
+/// IX "Lunge": "If the defender flees or is eliminated after a lunge, the attacking unit can
+/// do an additional move with half its movement value, but it cannot charge again."
+#[test]
+fn ix_lunge_follow_up() {
+    let mut t = big_table();
+    let lancers = put(
+        &mut t,
+        1,
+        0,
+        with(cavalry(4.0), Ability::Lunge),
+        pose(10.0, 5.0, 0.0),
+    );
+    let foot = put(&mut t, 2, 1, infantry(), pose(10.0, 8.0, 180.0));
+    activate(&mut t, lancers);
+    assert!(
+        t.charge(lancers, &ChargeOrder::new(foot, vec![Step::Advance(4.0)]))
+            .is_ok()
+    );
+    // The defender is eliminated in the melee.
+    assert!(t.remove(foot).is_ok());
+    let far = t.check_lunge_follow_up(lancers, &MoveOrder::new(vec![Step::Advance(2.5)]));
+    assert!(matches!(far, Err(TableError::OverBudget { .. })));
+    let mv = t.check_lunge_follow_up(lancers, &MoveOrder::new(vec![Step::Advance(2.0)]));
+    let Ok(mv) = mv else { panic!("{mv:?}") };
+    assert!(t.apply_lunge_follow_up(&mv).is_ok());
+    // Not into another enemy.
+    put(&mut t, 3, 1, infantry(), pose(10.0, 10.2, 180.0));
+    let mut t2 = t.clone();
+    if let Ok(u) = t2.unit_mut(lancers) {
+        u.pose = pose(10.0, 7.0, 0.0);
+    }
+    let into = t2.check_lunge_follow_up(lancers, &MoveOrder::new(vec![Step::Advance(2.0)]));
+    assert!(
+        matches!(into, Err(TableError::ContactWithoutCharge { .. })),
+        "{into:?}"
+    );
+    // Units without the ability have no follow-up.
+    let plain = put(&mut t, 4, 0, cavalry(4.0), pose(20.0, 5.0, 0.0));
+    assert!(
+        t.check_lunge_follow_up(plain, &MoveOrder::new(vec![]))
+            .is_err()
+    );
+}
+
+/// VII-2.C "Charging against several units": once lined up with its target, a charger that
+/// also faces another enemy frontally fights it too (X "Allies in combat" counts both).
+#[test]
+fn vii_2c_charging_two_units_at_once() {
+    let mut t = big_table();
+    let target = put(&mut t, 2, 1, infantry(), pose(10.0, 9.0, 180.0));
+    let next_to = put(&mut t, 3, 1, infantry(), pose(12.0, 9.0, 180.0));
+    let c = put(&mut t, 1, 0, cavalry(4.0), pose(11.0, 5.0, 0.0));
+    activate(&mut t, c);
+    let plan = t.charge(c, &ChargeOrder::new(target, vec![Step::Advance(4.0)]));
+    let Ok(plan) = plan else { panic!("{plan:?}") };
+    assert_eq!(plan.also_engaged, vec![next_to]);
+    assert_eq!(dice(&t, c, target), 2);
+    assert_eq!(dice(&t, c, next_to), 2);
+    assert!(
+        t.melee_situation(target, c)
+            .is_ok_and(|s| s.defender.other_enemies == 1)
+    );
+}
