@@ -129,6 +129,22 @@ impl<'s, C: Chance + ?Sized> Fight<'s, C> {
 
     /// A melee attack (or the ambush attack) by `side` with `dice` dice; returns the wounds.
     pub(crate) fn melee_attack(&mut self, side: Side, kind: AttackKind, dice: u32) -> u32 {
+        let rule = match kind {
+            AttackKind::Ambush => "XI ambush",
+            _ => "VII-5 damage",
+        };
+        self.melee_attack_under(side, kind, dice, rule)
+    }
+
+    /// A melee attack whose rolls are recorded under `rule` (free attacks name their own
+    /// section, e.g. "VII-2.D Retreat").
+    pub(crate) fn melee_attack_under(
+        &mut self,
+        side: Side,
+        kind: AttackKind,
+        dice: u32,
+        rule: &'static str,
+    ) -> u32 {
         let (me, opp) = (self.fighter(side), self.fighter(side.other()));
         let (hit, damage) =
             modifiers::melee_attack_at(me, &self.states[side.index()], opp, side, self.effects);
@@ -142,10 +158,7 @@ impl<'s, C: Chance + ?Sized> Fight<'s, C> {
         let (hit_reroll, damage_reroll) = self.rerolls(side);
         let spec = AttackSpec {
             kind,
-            rule: match kind {
-                AttackKind::Ambush => "XI ambush",
-                _ => "VII-5 damage",
-            },
+            rule,
             attacker: &me.card.name,
             target: &opp.card.name,
             dice,

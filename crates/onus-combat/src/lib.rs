@@ -23,6 +23,7 @@ mod effects;
 mod error;
 mod fight;
 mod fighter;
+mod free;
 mod melee;
 pub mod modifiers;
 mod policy;
@@ -36,9 +37,10 @@ pub use chance::{
 pub use effects::{CombatEffect, Stat};
 pub use error::CombatError;
 pub use fighter::{CardBuilder, Contact, Fighter, RuleOptions, Side};
+pub use free::{FreeAttackSetup, fight_free_attack, resolve_free_attack};
 pub use melee::{KindDecision, MAX_DICE, MeleeSetup, combat_kind, fight_melee, resolve_melee};
 pub use modifiers::{
-    MeleeProfile, RangedProfile, faces_fear, melee_profile, morale_value, ranged_profile,
+    MeleeProfile, RangedProfile, faces_fear, lunges, melee_profile, morale_value, ranged_profile,
 };
 pub use policy::{FlightPolicy, FlightQuery, FlightReason};
 pub use ranged::{Range, RangedSetup, fight_ranged, resolve_ranged};

@@ -113,7 +113,7 @@ pub(crate) fn phalanx_in_force(me: &Fighter, state: &UnitState) -> bool {
 }
 
 /// IX "Lunge": only when charging infantry, in the first attack of the charge.
-pub(crate) fn lunges(me: &Fighter, opponent: &Fighter) -> bool {
+pub fn lunges(me: &Fighter, opponent: &Fighter) -> bool {
     me.card.has(Ability::Lunge) && me.charged && opponent.card.kind.is_foot()
 }
 

@@ -5,8 +5,8 @@
 use acies_core::{Comparison, ScriptedDice};
 use onus_combat::{
     CardBuilder, CombatEffect, CombatError, CombatKind, CombatResult, Consequence, Fighter,
-    FinalState, FlightPolicy, FlightReason, MeleeSetup, Range, RangedSetup, Reroll, RuleOptions,
-    Side, Stat, combat_kind, fight_melee, fight_ranged,
+    FinalState, FlightPolicy, FlightReason, FreeAttackSetup, MeleeSetup, Range, RangedSetup,
+    Reroll, RuleOptions, Side, Stat, combat_kind, fight_free_attack, fight_melee, fight_ranged,
 };
 use onus_model::{Ability, Formation, UnitKind};
 
@@ -991,4 +991,127 @@ fn vii5_voluntary_flight_after_a_melee() {
     assert!(r.defender.fled_voluntarily);
     assert_eq!(r.defender.final_state, FinalState::Fleeing);
     assert!(!r.attacker.fled_voluntarily);
+}
+
+// ---------------------------------------------------------------- free attacks
+
+fn run_free(setup: &FreeAttackSetup, faces: &[u8]) -> CombatResult {
+    let mut dice = ScriptedDice::new(faces.iter().copied());
+    let r = fight_free_attack(setup, &mut dice).expect("valid setup");
+    assert_eq!(
+        (dice.unused(), dice.overran()),
+        (0, 0),
+        "the script must be used exactly: {:#?}",
+        r.log
+    );
+    r
+}
+
+#[test]
+fn vii2d_retreat_free_attack_only_the_enemy_rolls_and_the_victim_checks() {
+    // VII-2.D "Retreat": an undisputed attack with no events. The Dacians (4/4) roll 4 dice
+    // against the retreating Romans (5/7): hit 2+ (1, 3, 4, 6: three hits), damage 4+ (4, 2,
+    // 6: two wounds). The Romans do not answer; wounded, they check at 8 - 2 = 6 and pass
+    // with a 5.
+    let setup = FreeAttackSetup::new(dacians(), romans(), 4, "VII-2.D Retreat");
+    let r = run_free(&setup, &[1, 3, 4, 6, 4, 2, 6, 5]);
+    assert_eq!(r.kind, CombatKind::Single(Side::Attacker));
+    assert_eq!(
+        r.log.records.len(),
+        3,
+        "hit, damage, morale: nothing for the Romans"
+    );
+    assert_eq!(r.log.records[0].rule, "VII-2.D Retreat");
+    assert_eq!(r.log.records[0].target.need, Comparison::AtLeast(2));
+    assert_eq!(r.log.records[1].target.need, Comparison::AtLeast(4));
+    assert_eq!(r.attacker.wounds_taken, 0);
+    assert_eq!(r.defender.wounds_taken, 2);
+    assert_eq!(r.defender.morale_checks.len(), 1);
+    assert_eq!(r.defender.morale_checks[0].morale, 6);
+    assert!(r.defender.morale_checks[0].passed);
+    assert_eq!(r.defender.final_state, FinalState::Unbroken);
+    // The flank exposure of the victim counts: 4/6 against the flank, hit 2+, damage 3+.
+    let setup = FreeAttackSetup::new(dacians(), romans().flank(), 1, "VII-2.D Retreat");
+    let r = run_free(&setup, &[2, 3, 1]);
+    assert_eq!(r.log.records[1].target.need, Comparison::AtLeast(3));
+    assert_eq!(r.defender.state.wounds, 1);
+}
+
+#[test]
+fn vii6_a_fleeing_victim_of_a_free_attack_defends_at_minus_two_and_does_not_check() {
+    // VII-6 "Attacking a fleeing unit": -2/-2, no morale check. Romans 3/5 against 4/4.
+    let setup = FreeAttackSetup::new(dacians(), romans().fleeing(), 2, "VII-2.D Retreat");
+    let r = run_free(&setup, &[2, 2, 2, 1]);
+    assert_eq!(r.defender.wounds_taken, 1);
+    assert!(r.defender.morale_checks.is_empty());
+    assert_eq!(r.defender.final_state, FinalState::Fleeing);
+    // Wounds reaching the health eliminate at once, without a check.
+    let setup = FreeAttackSetup::new(dacians(), romans().wounds(7), 1, "VII-2.D Retreat");
+    let r = run_free(&setup, &[6, 6]);
+    assert_eq!(r.defender.final_state, FinalState::Eliminated);
+    assert!(r.defender.morale_checks.is_empty());
+}
+
+#[test]
+fn vii6_elephant_trampling_example() {
+    // VII-6 "Elephant trampling": the fleeing elephants (broken: -1/-1) cross the Balearic
+    // Slingers with three sections: 3 dice, 2 wounds; the slingers fail their check (morale
+    // 6 - 2 = 4, a 5) and break. They do not attack back.
+    let elephants = CardBuilder::new("Elephants", UnitKind::Elephant)
+        .attack(4, 5)
+        .defense(4, 5)
+        .morale(6)
+        .health(8)
+        .fighter()
+        .fleeing();
+    let slingers = CardBuilder::new("Balearic Slingers", UnitKind::Infantry)
+        .attack(2, 2)
+        .ranged(3, 6.0)
+        .defense(3, 3)
+        .morale(6)
+        .health(6)
+        .fighter();
+    let setup = FreeAttackSetup::new(elephants, slingers, 3, "VII-6 Elephant trampling");
+    let r = run_free(&setup, &[2, 2, 2, 2, 2, 1, 5]);
+    assert_eq!(
+        r.log.records[0].target.operands[0].total(),
+        3,
+        "4 - 1 broken"
+    );
+    assert_eq!(r.defender.wounds_taken, 2);
+    assert_eq!(r.defender.morale_checks[0].morale, 4);
+    assert_eq!(r.defender.final_state, FinalState::Broken);
+    assert_eq!(r.attacker.wounds_taken, 0);
+}
+
+#[test]
+fn vii2d_free_attack_wounds_do_not_count_in_the_next_melee_check() {
+    // VII-2.D "Reducing an extended unit": "any damage caused this way does not count in
+    // determining a potential morale check in the following Melee Phase". The Romans take 2
+    // wounds from a free attack (and pass their check), then both units take 1 wound in the
+    // melee: the tie makes both check, whatever the Romans took before.
+    let setup = FreeAttackSetup::new(dacians(), romans(), 2, "VII-2.D Reducing an extended unit");
+    let free = run_free(&setup, &[2, 2, 6, 6, 1]);
+    assert_eq!(free.defender.state.wounds, 2);
+    let romans_after = romans().with_state(free.defender.state.clone());
+    let setup = MeleeSetup::new(dacians(), romans_after, 1);
+    // Dacians hit 2+ (2), damage 4+ (4); Romans hit 4/4 vs dodge 4: hit 1+ -> 2+ (2), damage
+    // 4 vs 4: 2+ (2). Both took 1 wound in this combat: both check.
+    let r = run_melee(&setup, &[2, 4, 2, 2, 1, 1]);
+    assert_eq!(r.attacker.morale_checks.len(), 1);
+    assert_eq!(r.defender.morale_checks.len(), 1);
+    assert_eq!(
+        r.defender.morale_checks[0].reason,
+        "same wounds in this combat (VII-5)"
+    );
+}
+
+#[test]
+fn free_attack_with_too_many_dice_is_an_error() {
+    let setup = FreeAttackSetup::new(dacians(), romans(), 41, "VII-2.D Retreat");
+    let mut dice = ScriptedDice::new([]);
+    assert!(matches!(
+        fight_free_attack(&setup, &mut dice),
+        Err(CombatError::TooManyDice { .. })
+    ));
 }
