@@ -1,0 +1,35 @@
+//! Prints a battle's actions and events (debugging aid).
+use acies_bot::{BotKind, Observation, battle::battle_seeds};
+use acies_core::Ruleset;
+use onus_game::{Onus, Setup};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arg = |i: usize, d: &str| args.get(i).cloned().unwrap_or_else(|| d.to_string());
+    let setup = Setup::two_presets(&arg(0, "romans-1000"), &arg(1, "celts-1000"));
+    let kinds: [BotKind; 2] = [arg(2, "random").parse()?, arg(3, "scripted").parse()?];
+    let seed: u64 = arg(4, "2").parse()?;
+    let index: u64 = arg(5, "0").parse()?;
+    let (g, bs) = battle_seeds(seed, index, 2);
+    let mut bots: Vec<_> = kinds.iter().zip(bs).map(|(k, s)| k.build(s)).collect();
+    let mut state = Onus::new_game(&setup, g)?;
+    while let Some(seat) = Onus::to_act(&state) {
+        let obs = Observation::new(&state, seat)?;
+        let a = bots[seat.index()].act(&obs)?;
+        println!(
+            "T{} {:?} {seat}: {}",
+            state.turn,
+            state.phase,
+            serde_json::to_string(&a)?
+        );
+        let ap = Onus::apply(&state, seat, &a)?;
+        for e in &ap.events {
+            let t = serde_json::to_string(e)?;
+            if !t.contains("\"phase_started\"") {
+                println!("    {}", &t[..t.len().min(300)]);
+            }
+        }
+        state = ap.state;
+    }
+    Ok(())
+}

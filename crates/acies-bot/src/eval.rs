@@ -1,0 +1,315 @@
+//! What a fight is worth to the scripted bot: the engine's fight setups rebuilt from the
+//! public API of onus-game (the game builds them privately when it resolves a fight), exact
+//! odds from onus-odds, and a score in points.
+
+use std::collections::BTreeMap;
+
+use acies_geom::Edge;
+use onus_cards::{Consequence, EventOutcome, EventPlay, FightKind as CardFight, FightSide};
+use onus_combat::{CombatEffect, Contact, Fighter, MeleeSetup, Range, RangedSetup, Side, Stat};
+use onus_game::general::{fighter, general_on, in_force, rule_options};
+use onus_game::state::GeneralStatus;
+use onus_game::{GameState, Seat};
+use onus_model::{Ability, UnitState};
+use onus_odds::{Odds, SideOdds, melee_odds, ranged_odds};
+use onus_table::{RangeBand, UnitId};
+
+use crate::BotError;
+
+/// What the loss of a unit costs its side, in points: its cost, and for the unit carrying a
+/// General in force most of the army (the General's death loses the battle, VI).
+pub fn worth(state: &GameState, unit: UnitId) -> f64 {
+    let Ok(u) = state.table.unit(unit) else {
+        return 0.0;
+    };
+    let Ok(p) = state.player(Seat(u.owner)) else {
+        return f64::from(u.card.value);
+    };
+    let cost = p
+        .unit_costs
+        .get(&unit)
+        .copied()
+        .unwrap_or(u.card.value)
+        .max(1);
+    let mut w = f64::from(cost);
+    let carries_general = p
+        .generals
+        .iter()
+        .any(|g| g.unit == Some(unit) && g.status != GeneralStatus::Dead);
+    if carries_general && state.setup.scenario.victory.death_of_general {
+        let in_force_elsewhere = p
+            .generals
+            .iter()
+            .filter(|g| g.unit != Some(unit))
+            .any(|g| in_force(state, g));
+        if !in_force_elsewhere {
+            w += 0.6 * f64::from(p.value.total);
+        }
+    }
+    w
+}
+
+/// The health of a unit in this battle.
+fn health(state: &GameState, unit: UnitId) -> f64 {
+    state
+        .table
+        .unit(unit)
+        .map(|u| f64::from(onus_game::combat::health(state, &u.card).max(1)))
+        .unwrap_or(1.0)
+}
+
+/// Points a side expects to lose in a fight: elimination costs the whole unit, flight most of
+/// it (fleeing units count as losses and may leave the table), a new break a quarter, and
+/// each wound its share of the unit's health.
+pub fn expected_loss(odds: &SideOdds, start: &UnitState, worth: f64, health: f64) -> f64 {
+    let s = odds.states;
+    let mut l = s.eliminated;
+    if !start.fleeing {
+        l += 0.7 * s.fleeing;
+        if !start.broken {
+            l += 0.25 * s.broken;
+        }
+    }
+    l += 0.4 * odds.expected_wounds / health;
+    worth * l
+}
+
+/// A fight's score for the attacker, in points: what the defender expects to lose minus what
+/// the attacker expects to lose.
+pub fn attacker_score(state: &GameState, a: UnitId, d: UnitId, odds: &Odds) -> f64 {
+    let start = |u: UnitId| {
+        state
+            .table
+            .unit(u)
+            .map(|t| t.state.clone())
+            .unwrap_or_default()
+    };
+    let ld = expected_loss(&odds.defender, &start(d), worth(state, d), health(state, d));
+    let la = expected_loss(&odds.attacker, &start(a), worth(state, a), health(state, a));
+    ld - la
+}
+
+/// The side a shot comes from that the defender prefers: front, then a flank, then the rear.
+pub fn defender_side(sides: &[Edge]) -> Option<Edge> {
+    let rank = |e: &Edge| match e {
+        Edge::Front => 0,
+        Edge::Left | Edge::Right => 1,
+        Edge::Rear => 2,
+    };
+    sides.iter().copied().min_by_key(rank)
+}
+
+fn exposure(edge: Option<Edge>) -> Contact {
+    Contact {
+        flank: matches!(edge, Some(Edge::Left | Edge::Right)),
+        rear: edge == Some(Edge::Rear),
+    }
+}
+
+/// The events' consequences that change a fighter before the dice (X "Hero", "No officer",
+/// IV a wounded General), as the game applies them.
+fn apply_consequences(fa: &mut Fighter, fd: &mut Fighter, cs: &[Consequence]) {
+    for c in cs {
+        let side = match c {
+            Consequence::Hero { side }
+            | Consequence::NoOfficer { side }
+            | Consequence::GeneralWounded { side } => *side,
+            _ => continue,
+        };
+        let f = if side == Side::Attacker {
+            &mut *fa
+        } else {
+            &mut *fd
+        };
+        match c {
+            Consequence::Hero { .. } => f.state.hero = true,
+            Consequence::NoOfficer { .. } => f.state.no_officer = true,
+            Consequence::GeneralWounded { .. } => f.general = None,
+            _ => {}
+        }
+    }
+}
+
+/// The melee between engaged units `a` (attacking) and `d` as the game would resolve it now
+/// (VII-5), with the events' effects.
+pub fn melee_setup(
+    state: &GameState,
+    a: UnitId,
+    d: UnitId,
+    events: Option<&EventOutcome>,
+) -> Result<MeleeSetup, BotError> {
+    let sit = state.table.melee_situation(a, d)?;
+    let mut fa = fighter(state, a)?;
+    let mut fd = fighter(state, d)?;
+    for (fx, sx) in [(&mut fa, &sit.attacker), (&mut fd, &sit.defender)] {
+        fx.attacked_from = Contact {
+            flank: sx.attacked_from.flank,
+            rear: sx.attacked_from.rear,
+        };
+        fx.other_enemies = sx.other_enemies;
+        fx.charged = sx.charged;
+        fx.front_in_contact = sx.front_in_contact;
+        fx.protected_flanks = if state.setup.options.protected_flanks {
+            sx.protected_flanks
+        } else {
+            0
+        };
+        fx.hidden = false;
+    }
+    let mut effects = Vec::new();
+    if let Some(e) = events {
+        apply_consequences(&mut fa, &mut fd, &e.consequences);
+        effects = e.combat.clone();
+    }
+    let mut setup = MeleeSetup::new(fa, fd, sit.dice).options(rule_options(state));
+    setup.effects = effects;
+    Ok(setup)
+}
+
+/// A shot of `shooter` at `target` as the game would resolve it now (VII-3), from `side`
+/// (the defender's choice when `None`), with the events' effects.
+pub fn ranged_setup(
+    state: &GameState,
+    shooter: UnitId,
+    target: UnitId,
+    side: Option<Edge>,
+    events: Option<&EventOutcome>,
+) -> Result<RangedSetup, BotError> {
+    let geo = state.table.shot(shooter, target)?;
+    let band = match geo.band {
+        RangeBand::Short => Range::Short,
+        RangeBand::Long => Range::Long,
+    };
+    let mut sf = fighter(state, shooter)?;
+    sf.los_blocked = geo.sight.blocked();
+    let mut tf = fighter(state, target)?;
+    tf.attacked_from = exposure(side.or_else(|| defender_side(&geo.from)));
+    let mut effects = Vec::new();
+    if let Some(e) = events {
+        apply_consequences(&mut sf, &mut tf, &e.consequences);
+        effects = e.combat.clone();
+    }
+    if let Some(v) = state.setup.options.limited_visibility {
+        if geo.distance > v.penalty_beyond + 1e-9 {
+            effects.push(CombatEffect::Modify {
+                side: Side::Attacker,
+                stat: Stat::Power,
+                delta: -1,
+                source: "limited visibility (XII-A)".into(),
+            });
+        }
+    }
+    let mut setup = RangedSetup::new(sf, tf, band).options(rule_options(state));
+    setup.effects = effects;
+    Ok(setup)
+}
+
+/// The score of the melee `a` against `d` for `a`, with the given events.
+pub fn melee_score(
+    state: &GameState,
+    a: UnitId,
+    d: UnitId,
+    events: Option<&EventOutcome>,
+) -> Result<f64, BotError> {
+    let setup = melee_setup(state, a, d, events)?;
+    let odds = melee_odds(&setup).map_err(|e| BotError::Observation(e.to_string()))?;
+    Ok(attacker_score(state, a, d, &odds))
+}
+
+/// The score of a shot for the shooter, with the given events.
+pub fn ranged_score(
+    state: &GameState,
+    shooter: UnitId,
+    target: UnitId,
+    side: Option<Edge>,
+    events: Option<&EventOutcome>,
+) -> Result<f64, BotError> {
+    let setup = ranged_setup(state, shooter, target, side, events)?;
+    let odds = ranged_odds(&setup).map_err(|e| BotError::Observation(e.to_string()))?;
+    Ok(attacker_score(state, shooter, target, &odds))
+}
+
+/// A charge's value for `u` once it has charged `e` (`next` is the state after the charge):
+/// this turn's melee, then, if both still stand, the blow `e` returns in its own turn with
+/// the wounds of the first melee as expected. A charge that wins the first exchange but
+/// leaves the charger to be finished off next turn is not a good charge.
+pub fn charge_value(next: &GameState, u: UnitId, e: UnitId) -> Result<f64, BotError> {
+    let setup = melee_setup(next, u, e, None)?;
+    let odds = melee_odds(&setup).map_err(|x| BotError::Observation(x.to_string()))?;
+    let first = attacker_score(next, u, e, &odds);
+    let stands = |o: &SideOdds| (o.states.broken + o.states.unbroken).clamp(0.0, 1.0);
+    let both = stands(&odds.attacker) * stands(&odds.defender);
+    if both < 0.05 {
+        return Ok(first);
+    }
+    let mut later = next.clone();
+    for (unit, side) in [(u, &odds.attacker), (e, &odds.defender)] {
+        let t = later.table.unit_mut(unit)?;
+        let health = onus_game::combat::health(next, &t.card).max(1);
+        let add = side.expected_wounds.round() as u32;
+        t.state.wounds = (t.state.wounds + add).min(health - 1);
+        if side.states.broken > 0.5 {
+            t.state.broken = true;
+        }
+    }
+    let mut back = melee_setup(&later, e, u, None)?;
+    back.attacker.charged = false;
+    back.defender.charged = false;
+    let odds2 = melee_odds(&back).map_err(|x| BotError::Observation(x.to_string()))?;
+    let second = attacker_score(&later, e, u, &odds2);
+    Ok(first - both * second)
+}
+
+/// What the event procedure needs to know about a unit.
+pub fn fight_side(state: &GameState, unit: UnitId) -> FightSide {
+    let Ok(t) = state.table.unit(unit) else {
+        return FightSide::default();
+    };
+    FightSide {
+        rank: t.state.rank,
+        javelins: t.has(Ability::Javelins),
+        general: general_on(state, unit).is_some(),
+    }
+}
+
+/// An event play for a fight of `a` against `d`.
+pub fn event_play(state: &GameState, kind: CardFight, a: UnitId, d: UnitId) -> EventPlay {
+    EventPlay {
+        kind,
+        no_events: false,
+        attacker: fight_side(state, a),
+        defender: fight_side(state, d),
+        ..EventPlay::default()
+    }
+}
+
+/// How one unit fares against another front to front with 4 dice, as they stand: a quick
+/// matchup for planning, cached for the duration of one decision.
+#[derive(Default)]
+pub struct Matchups {
+    cache: BTreeMap<(UnitId, UnitId), f64>,
+}
+
+impl Matchups {
+    /// `a`'s score attacking `d` frontally (points; positive favours `a`).
+    pub fn attack(&mut self, state: &GameState, a: UnitId, d: UnitId) -> f64 {
+        if let Some(v) = self.cache.get(&(a, d)) {
+            return *v;
+        }
+        let v = (|| -> Option<f64> {
+            let fa = fighter(state, a).ok()?;
+            let fd = fighter(state, d).ok()?;
+            let setup = MeleeSetup::new(fa, fd, 4).options(rule_options(state));
+            let odds = melee_odds(&setup).ok()?;
+            Some(attacker_score(state, a, d, &odds))
+        })()
+        .unwrap_or(0.0);
+        self.cache.insert((a, d), v);
+        v
+    }
+
+    /// How much better `a` does than `d` when they meet, whoever charges.
+    pub fn edge(&mut self, state: &GameState, a: UnitId, d: UnitId) -> f64 {
+        0.5 * (self.attack(state, a, d) - self.attack(state, d, a))
+    }
+}

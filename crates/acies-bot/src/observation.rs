@@ -1,0 +1,183 @@
+//! What one seat knows of a battle.
+//!
+//! The rules need a whole [`GameState`] to say whether an action is legal (the table, the
+//! hand, the turn bookkeeping), but a fair player must not read the other players' hands, the
+//! order of the draw pile, the RNG, face-down cards or the opponents' undeployed units. An
+//! [`Observation`] is the state with every such part replaced by a canonical stand-in that is
+//! computed from what the seat's view shows (counts, positions, sizes, public piles), so two
+//! states that look the same to the seat give the same observation. Bots only ever receive an
+//! observation; the test `hidden_information_does_not_change_the_observation` pins this.
+
+use std::collections::BTreeSet;
+
+use acies_core::{GameRng, Ruleset, Viewer};
+use onus_cards::{CardId, CardPiles};
+use onus_game::event::EventLog;
+use onus_game::setup::ArmySpec;
+use onus_game::state::{Pending, Reserve};
+use onus_game::{GameState, GameView, Onus, Seat};
+use onus_model::{AttackValues, DefenseValues, Rank, UnitCard, UnitKind, UnitState};
+use onus_table::{CardSize, TurnState, UnitId};
+
+use crate::BotError;
+
+/// The seed of the stand-in RNG: the seat cannot know the real one.
+const STAND_IN_SEED: u64 = 0;
+
+/// A state as one seat may know it (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct Observation {
+    seat: Seat,
+    state: GameState,
+}
+
+impl Observation {
+    /// What `seat` knows of `state`.
+    pub fn new(state: &GameState, seat: Seat) -> Result<Observation, BotError> {
+        let mut s = state.clone();
+        s.rng = GameRng::new(STAND_IN_SEED);
+        // Past events carry details hidden from some players; the rules do not read them.
+        s.log = EventLog::default();
+        s.piles = canonical_piles(&state.piles, seat)?;
+        if let Some(Pending::Fight(f)) = &mut s.pending {
+            if f.attacker_seat != seat {
+                f.attacker_flees_if_wounded = false;
+            }
+        }
+        let hidden: Vec<UnitId> = s
+            .table
+            .units()
+            .filter(|u| u.owner != seat.0 && s.hidden.contains(&u.id))
+            .map(|u| u.id)
+            .collect();
+        for id in hidden {
+            let u = s.table.unit_mut(id)?;
+            u.card = stand_in_card(u.size);
+            u.state = UnitState::default();
+            u.turn = TurnState::default();
+        }
+        let visible: BTreeSet<UnitId> = s
+            .table
+            .units()
+            .filter(|u| u.owner == seat.0 || !s.hidden.contains(&u.id))
+            .map(|u| u.id)
+            .collect();
+        for (i, p) in s.players.iter_mut().enumerate() {
+            if p.seat == seat {
+                continue;
+            }
+            let n = p.reserve.len();
+            p.reserve = (0..n)
+                .map(|k| Reserve {
+                    id: UnitId(u32::MAX - k as u32),
+                    card: stand_in_card(CardSize::default()),
+                    rank: Rank::Regular,
+                })
+                .collect();
+            let eliminated = &p.eliminated;
+            p.unit_costs
+                .retain(|u, _| visible.contains(u) || eliminated.contains_key(u));
+            p.value.units.clear();
+            if let Some(ps) = s.setup.players.get_mut(i) {
+                ps.army = ArmySpec::Preset(p.army_id.clone());
+            }
+        }
+        Ok(Observation { seat, state: s })
+    }
+
+    /// The seat observing.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// The state as the seat knows it: apply actions to it to see whether the rules accept
+    /// them and where units would end up (the dice it rolls are not the game's).
+    pub fn state(&self) -> &GameState {
+        &self.state
+    }
+
+    /// The engine's own view for the seat.
+    pub fn view(&self) -> GameView {
+        Onus::view(&self.state, Viewer::Seat(self.seat))
+    }
+
+    /// The seat's hand.
+    pub fn hand(&self) -> Vec<CardId> {
+        self.state
+            .piles
+            .hand(self.seat.index())
+            .map(<[_]>::to_vec)
+            .unwrap_or_default()
+    }
+}
+
+/// A face-down card: only its size is known.
+fn stand_in_card(size: CardSize) -> UnitCard {
+    UnitCard {
+        id: "face-down".into(),
+        name: "Face-down unit".into(),
+        faction: String::new(),
+        kind: UnitKind::Infantry,
+        attack: AttackValues { hit: 3, damage: 3 },
+        ranged: None,
+        defense: DefenseValues { dodge: 4, armor: 4 },
+        morale: 7,
+        health: 7,
+        movement: 2.0,
+        value: 80,
+        abilities: BTreeSet::new(),
+        formations: BTreeSet::new(),
+        size: Some((size.width, size.depth)),
+    }
+}
+
+/// The piles with the cards the seat cannot see (the draw pile and the other hands) pooled,
+/// sorted and dealt back by count: the seat knows how many cards each hand holds, not which.
+fn canonical_piles(piles: &CardPiles, seat: Seat) -> Result<CardPiles, BotError> {
+    let mut unknown: Vec<CardId> = piles.draw_pile().to_vec();
+    let mut counts = Vec::with_capacity(piles.players());
+    for p in 0..piles.players() {
+        let hand = piles
+            .hand(p)
+            .map_err(|e| BotError::Observation(e.to_string()))?;
+        if p == seat.index() {
+            counts.push(None);
+        } else {
+            unknown.extend_from_slice(hand);
+            counts.push(Some(hand.len()));
+        }
+    }
+    unknown.sort_unstable();
+    // The piles keep their fields private; their serialized form is public, so the hidden
+    // parts are rewritten there.
+    let mut json = serde_json::to_value(piles).map_err(|e| BotError::Observation(e.to_string()))?;
+    let mut rest = unknown.into_iter();
+    let mut hands = Vec::with_capacity(counts.len());
+    for (p, count) in counts.iter().enumerate() {
+        let hand: Vec<CardId> = match count {
+            Some(n) => rest.by_ref().take(*n).collect(),
+            None => piles.hand(p).map(<[_]>::to_vec).unwrap_or_default(),
+        };
+        hands.push(hand);
+    }
+    let draw: Vec<CardId> = rest.collect();
+    let obj = json
+        .as_object_mut()
+        .ok_or_else(|| BotError::Observation("card piles are not a JSON object".into()))?;
+    for (key, value) in [
+        ("draw", serde_json::to_value(draw)),
+        ("hands", serde_json::to_value(hands)),
+    ] {
+        if !obj.contains_key(key) {
+            return Err(BotError::Observation(format!(
+                "card piles have no `{key}` field"
+            )));
+        }
+        let v = value.map_err(|e| BotError::Observation(e.to_string()))?;
+        obj.insert(key.into(), v);
+    }
+    let out: CardPiles =
+        serde_json::from_value(json).map_err(|e| BotError::Observation(e.to_string()))?;
+    out.check().map_err(BotError::Observation)?;
+    Ok(out)
+}

@@ -1,0 +1,236 @@
+//! The scripted ONUS! opponent: plain rules of thumb scored with exact odds.
+//!
+//! Each call looks at the situation (a pending decision, or the phase), proposes candidate
+//! actions best first, and returns the first the rules accept on its [`Observation`]. The
+//! pieces:
+//!
+//! * deployment ([`deploy`]): a line, infantry in the centre, mounted units on the wings,
+//!   shooters and artillery in a second row; the General on a sturdy central unit;
+//! * activation ([`orders`]): each unit is worth activating by what it can do (charge at good
+//!   odds, shoot a target, recover from flight or reorganise, advance); the order that
+//!   activates the most worth is played if it beats keeping the card;
+//! * movement ([`moves`]): charges whose exact odds favour the charger; otherwise moves scored
+//!   by progress towards the enemy, facing, danger from stronger enemies within their reach,
+//!   and keeping in line with the friends;
+//! * fights ([`fights`]): the best shot by exact odds, every melee fought in order of
+//!   advantage, the event card that improves the fight the most when it is worth a card,
+//!   the side least exposed when defending.
+//!
+//! The bot is deterministic: ties break by unit and card ids, and the only randomness (the
+//! fallback to the random chooser, which should never be needed) comes from its own seeded
+//! RNG.
+
+mod deploy;
+mod fights;
+mod moves;
+mod orders;
+
+use acies_core::{GameRng, Ruleset};
+use onus_cards::{CardId, Deck, EventEffect, OrderEffect, TurnDraw};
+use onus_game::state::{Pending, Phase};
+use onus_game::{Action, GameState, Onus, Seat, chooser};
+use onus_table::{TableUnit, UnitId};
+
+use crate::bot::{Bot, BotError};
+use crate::eval::Matchups;
+use crate::observation::Observation;
+
+/// Tunable weights of the scripted bot. The defaults are the measured ones.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params {
+    /// What keeping a card in hand is worth, in points (orders cost cards).
+    pub card_value: f64,
+    /// A charge is made when its score (points) is above this.
+    pub charge_margin: f64,
+    /// The round after which units stop fearing enemies and close in (games must end).
+    pub patience_rounds: u32,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            card_value: 12.0,
+            charge_margin: 0.0,
+            patience_rounds: 6,
+        }
+    }
+}
+
+/// The scripted opponent (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct ScriptedBot {
+    rng: GameRng,
+    params: Params,
+}
+
+impl ScriptedBot {
+    /// A scripted bot; `seed` feeds its fallback randomness only.
+    pub fn new(seed: u64) -> ScriptedBot {
+        ScriptedBot::with_params(seed, Params::default())
+    }
+
+    pub fn with_params(seed: u64, params: Params) -> ScriptedBot {
+        ScriptedBot {
+            rng: GameRng::new(seed),
+            params,
+        }
+    }
+}
+
+impl Bot for ScriptedBot {
+    fn name(&self) -> &'static str {
+        "scripted"
+    }
+
+    fn act(&mut self, obs: &Observation) -> Result<Action, BotError> {
+        let state = obs.state();
+        if Onus::to_act(state) != Some(obs.seat()) {
+            return Err(BotError::NotToAct(obs.seat()));
+        }
+        let mut ctx = Ctx::new(obs, &self.params)?;
+        for a in ctx.candidates()? {
+            if ctx.legal(&a) {
+                return Ok(a);
+            }
+        }
+        // Never expected: the candidates end with an action that is always open. Keep the
+        // game going with the random legal chooser rather than stopping it.
+        match chooser::choose(state, &mut self.rng) {
+            Some((seat, a)) if seat == obs.seat() => Ok(a),
+            _ => Err(BotError::NoLegalAction {
+                bot: "scripted",
+                seat: obs.seat(),
+                situation: format!("{} phase, pending {:?}", state.phase, state.pending),
+            }),
+        }
+    }
+}
+
+/// One decision's working set: the observation, the deck, the odds cache.
+pub(crate) struct Ctx<'a> {
+    pub obs: &'a Observation,
+    pub s: &'a GameState,
+    pub seat: Seat,
+    pub deck: std::sync::Arc<Deck>,
+    pub params: &'a Params,
+    pub matchups: Matchups,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(obs: &'a Observation, params: &'a Params) -> Result<Ctx<'a>, BotError> {
+        let s = obs.state();
+        Ok(Ctx {
+            obs,
+            s,
+            seat: obs.seat(),
+            deck: s.deck()?,
+            params,
+            matchups: Matchups::default(),
+        })
+    }
+
+    /// The state after `a`, if the rules accept it.
+    pub fn after(&self, a: &Action) -> Option<GameState> {
+        Onus::apply(self.s, self.seat, a).ok().map(|x| x.state)
+    }
+
+    pub fn legal(&self, a: &Action) -> bool {
+        self.after(a).is_some()
+    }
+
+    pub fn mine(&self) -> impl Iterator<Item = &'a TableUnit> + '_ {
+        let seat = self.seat;
+        self.s.table.units().filter(move |u| u.owner == seat.0)
+    }
+
+    pub fn enemies(&self) -> impl Iterator<Item = &'a TableUnit> + '_ {
+        let (s, seat) = (self.s, self.seat);
+        s.table
+            .units()
+            .filter(move |u| u.owner != seat.0 && !s.allies(Seat(u.owner), seat))
+    }
+
+    /// The enemies still standing (not fleeing), nearest first.
+    pub fn standing_enemies_by_distance(&self, unit: &TableUnit) -> Vec<(f64, UnitId)> {
+        let r = unit.rect();
+        let mut v: Vec<(f64, UnitId)> = self
+            .enemies()
+            .filter(|e| !e.state.fleeing)
+            .map(|e| (e.rect().distance(&r), e.id))
+            .collect();
+        v.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        v
+    }
+
+    pub fn hand(&self) -> Vec<CardId> {
+        self.obs.hand()
+    }
+
+    /// Rounds played, for the bot's growing impatience.
+    pub fn round(&self) -> u32 {
+        self.s.round
+    }
+
+    /// What keeping a card is worth: the better of its order and its event, roughly.
+    pub fn keep_value(&self, card: CardId) -> f64 {
+        let Some(c) = self.deck.card(card) else {
+            return 0.0;
+        };
+        let order = match &c.order.effect {
+            OrderEffect::Activate { count } | OrderEffect::ForcedMarch { count } => match count {
+                onus_cards::Count::Fixed(n) => 4.0 + 4.0 * f64::from(*n),
+                _ => 18.0,
+            },
+            OrderEffect::Rally { .. } => 10.0,
+            OrderEffect::Heal { .. } => 8.0,
+            OrderEffect::DrawCards { n } => 6.0 * f64::from(*n),
+            _ => 3.0,
+        };
+        let event = match &c.event.effect {
+            EventEffect::Combat { .. } => 10.0,
+            EventEffect::Hero | EventEffect::CancelEvents => 8.0,
+            _ => 4.0,
+        };
+        order.max(event) + 0.3 * order.min(event)
+    }
+
+    /// Candidate actions, best first, ending with one the rules always accept when nothing
+    /// else is left to do in the phase.
+    fn candidates(&mut self) -> Result<Vec<Action>, BotError> {
+        match &self.s.pending {
+            Some(Pending::Fight(f)) => return Ok(fights::pending_fight(self, f)),
+            Some(Pending::HandLimit { excess, .. }) => {
+                let mut hand = self.hand();
+                hand.sort_by(|a, b| {
+                    self.keep_value(*a)
+                        .total_cmp(&self.keep_value(*b))
+                        .then(a.cmp(b))
+                });
+                return Ok(vec![Action::DiscardExcess {
+                    cards: hand.into_iter().take(*excess).collect(),
+                }]);
+            }
+            None => {}
+        }
+        let mut out = match self.s.phase {
+            Phase::Deployment => deploy::candidates(self),
+            Phase::Activation => orders::candidates(self),
+            Phase::Movement => moves::candidates(self),
+            Phase::RangedAttack => fights::shots(self),
+            Phase::Melee => fights::melees(self),
+            Phase::EndOfTurn => {
+                let played = self.s.book.orders.iter().any(|o| o.seat == self.seat);
+                vec![Action::Draw {
+                    choice: if played {
+                        TurnDraw::OrderPlayed
+                    } else {
+                        TurnDraw::DrawThree
+                    },
+                }]
+            }
+            Phase::Skirmishers | Phase::Flight | Phase::GameOver => Vec::new(),
+        };
+        out.push(Action::EndPhase);
+        Ok(out)
+    }
+}

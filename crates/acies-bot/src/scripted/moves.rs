@@ -1,0 +1,312 @@
+//! Movement (VII-2): compulsory brash charges, envelopment, charges at good odds, and moves
+//! scored by progress, facing, danger and keeping the line.
+
+use acies_geom::Vec2;
+use onus_game::movement::brash_charge;
+use onus_game::{Action, ChargeSpec, GameState, Seat};
+use onus_table::{EnvelopChoice, MoveOrder, Pivot, Step, TableEdge, TableUnit, UnitId};
+
+use super::Ctx;
+use crate::eval::{charge_value, ranged_score, worth};
+
+/// Points per DU of distance to the nearest enemy (the pull forward).
+const PULL_PER_DU: f64 = 5.0;
+/// Points per radian of facing away from the nearest enemy.
+const FACING_PER_RAD: f64 = 6.0;
+/// Points per DU of running ahead of the line (beyond the tolerance).
+const AHEAD_PER_DU: f64 = 8.0;
+/// How far ahead of the line a unit may be without penalty, DU.
+const AHEAD_TOLERANCE: f64 = 1.5;
+
+/// The direction the army faces: away from its own table edge.
+fn army_forward(s: &GameState, seat: Seat) -> Vec2 {
+    match s.table.home_edges.get(seat.index()) {
+        Some(TableEdge::North) => Vec2::new(0.0, -1.0),
+        Some(TableEdge::West) => Vec2::new(1.0, 0.0),
+        Some(TableEdge::East) => Vec2::new(-1.0, 0.0),
+        _ => Vec2::new(0.0, 1.0),
+    }
+}
+
+/// The one action to take next in the Movement Phase, if any unit still wants to act.
+pub(super) fn candidates(ctx: &mut Ctx<'_>) -> Vec<Action> {
+    let s = ctx.s;
+    // IX "Brash": such units must charge when they can, activated or not.
+    let brash: Vec<UnitId> = ctx
+        .mine()
+        .filter(|u| u.has(onus_model::Ability::Brash))
+        .map(|u| u.id)
+        .collect();
+    for u in brash {
+        if let Some(spec) = brash_charge(s, u) {
+            let mut out: Vec<Action> = best_brash(ctx, u).into_iter().collect();
+            out.push(Action::Charge {
+                unit: u,
+                charge: spec,
+            });
+            return out;
+        }
+    }
+    let mut order: Vec<(u8, f64, UnitId)> = ctx
+        .mine()
+        .filter(|u| u.turn.activated && !u.turn.moved && !u.state.fleeing)
+        .filter(|u| !s.book.recovered.contains(&u.id))
+        .map(|u| {
+            let engaged = s.table.is_engaged(u.id);
+            let d = ctx
+                .standing_enemies_by_distance(u)
+                .first()
+                .map_or(f64::INFINITY, |x| x.0);
+            (u8::from(!engaged), d, u.id)
+        })
+        .collect();
+    order.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
+    for (free, _, id) in order {
+        if free == 0 {
+            for e in s.table.engaged_enemies(id) {
+                if s.table.envelop_options(id, e).is_ok_and(|o| !o.is_empty()) {
+                    let a = Action::Envelop {
+                        unit: id,
+                        target: e,
+                        choice: EnvelopChoice::Max,
+                    };
+                    if ctx.legal(&a) {
+                        return vec![a];
+                    }
+                }
+            }
+            continue;
+        }
+        if let Some(a) = decide_free_unit(ctx, id) {
+            return vec![a];
+        }
+    }
+    Vec::new()
+}
+
+/// The best of a brash unit's compulsory charges by the odds.
+fn best_brash(ctx: &mut Ctx<'_>, unit: UnitId) -> Option<Action> {
+    let opts = ctx.s.table.brash_charges(unit).ok()?;
+    let mut best: Option<(f64, Action)> = None;
+    for o in opts {
+        let a = charge_action(unit, o.target, o.steps);
+        if let Some(sc) = charge_score(ctx, unit, &a) {
+            if best.as_ref().is_none_or(|b| sc > b.0) {
+                best = Some((sc, a));
+            }
+        }
+    }
+    best.map(|b| b.1)
+}
+
+fn charge_action(unit: UnitId, target: UnitId, steps: Vec<Step>) -> Action {
+    Action::Charge {
+        unit,
+        charge: ChargeSpec {
+            target,
+            steps,
+            side: None,
+            envelop: EnvelopChoice::Max,
+        },
+    }
+}
+
+/// The score of a charge: the melees it starts, by exact odds. `None` when illegal.
+fn charge_score(ctx: &Ctx<'_>, unit: UnitId, a: &Action) -> Option<f64> {
+    let next = ctx.after(a)?;
+    if next.table.first_overlap().is_some() {
+        return None;
+    }
+    if next.table.unit(unit).is_err() {
+        return None;
+    }
+    let mut total = 0.0;
+    for e in next.table.engaged_enemies(unit) {
+        total += charge_value(&next, unit, e).unwrap_or(0.0);
+    }
+    Some(total)
+}
+
+/// A free (not engaged) activated unit: a charge at good odds, or the best move, or nothing.
+fn decide_free_unit(ctx: &mut Ctx<'_>, id: UnitId) -> Option<Action> {
+    let s = ctx.s;
+    let u = s.table.unit(id).ok()?.clone();
+    // Charges.
+    if !u.turn.rallied && !u.state.broken {
+        if let Ok(opts) = s.table.charge_options(id) {
+            let impatience = f64::from(ctx.round().saturating_sub(ctx.params.patience_rounds));
+            let margin = ctx.params.charge_margin - 0.02 * worth(s, id) * impatience;
+            let mut best: Option<(f64, Action)> = None;
+            for o in opts {
+                let standing = s.table.unit(o.target).is_ok_and(|t| !t.state.fleeing);
+                let a = charge_action(id, o.target, o.steps);
+                let Some(mut sc) = charge_score(ctx, id, &a) else {
+                    continue;
+                };
+                if !standing {
+                    // Chasing a fleeing unit is worth less than meeting a standing one.
+                    sc *= 0.5;
+                }
+                if sc > margin && best.as_ref().is_none_or(|b| sc > b.0) {
+                    best = Some((sc, a));
+                }
+            }
+            if let Some((_, a)) = best {
+                return Some(a);
+            }
+        }
+    }
+    // Moves.
+    let enemies = ctx.standing_enemies_by_distance(&u);
+    let &(_, target) = enemies.first()?;
+    let t = s.table.unit(target).ok()?;
+    let allowance = s.table.movement_allowance(id).ok()?;
+    let mv = allowance.regular;
+    let local = u.pose.to_local(t.pose.centre);
+    let angle = local.x.atan2(local.y);
+    let shooter = u.card.can_shoot();
+    let far = enemies.first().is_some_and(|e| e.0 > 2.0 * mv + 3.0);
+    let mut orders: Vec<MoveOrder> = Vec::new();
+    for frac in [1.0, 0.75, 0.5, 0.25] {
+        orders.push(MoveOrder::new(vec![Step::Advance(mv * frac)]));
+        if shooter {
+            orders.push(MoveOrder::new(vec![Step::Advance(mv * frac / 2.0)]).to_shoot());
+        }
+    }
+    if angle.abs() > 0.15 {
+        let pivot = if angle > 0.0 {
+            Pivot::FrontRight
+        } else {
+            Pivot::FrontLeft
+        };
+        let full = angle.abs().min(std::f64::consts::FRAC_PI_2);
+        for a in [full, full / 2.0] {
+            let wheel = Step::Wheel { pivot, angle: a };
+            orders.push(MoveOrder::new(vec![wheel]));
+            for frac in [1.0, 0.5] {
+                let rest = ((mv - 1.0) * frac).max(0.0);
+                if rest > 0.05 {
+                    orders.push(MoveOrder::new(vec![wheel, Step::Advance(rest)]));
+                }
+            }
+            if shooter {
+                orders.push(MoveOrder::new(vec![wheel]).to_shoot());
+            }
+        }
+    }
+    if far {
+        orders.push(MoveOrder::new(vec![Step::Advance(2.0 * mv)]).forced_march());
+        orders.push(MoveOrder::new(vec![Step::Advance(1.5 * mv)]).forced_march());
+    }
+    let stay = position_score(ctx, s, id);
+    let mut best: Option<(f64, Action)> = None;
+    for order in orders {
+        let a = Action::Move { unit: id, order };
+        let Some(next) = ctx.after(&a) else {
+            continue;
+        };
+        if next.table.first_overlap().is_some() {
+            continue;
+        }
+        let sc = position_score(ctx, &next, id);
+        if best.as_ref().is_none_or(|b| sc > b.0 + 1e-9) {
+            best = Some((sc, a));
+        }
+    }
+    match best {
+        Some((sc, a)) if sc > stay + 0.5 => Some(a),
+        _ => None,
+    }
+}
+
+/// How good `id`'s place is in `state` (points; higher is better).
+fn position_score(ctx: &mut Ctx<'_>, state: &GameState, id: UnitId) -> f64 {
+    let Ok(u) = state.table.unit(id) else {
+        return f64::NEG_INFINITY;
+    };
+    let r = u.rect();
+    let seat = ctx.seat;
+    let enemies: Vec<&TableUnit> = state
+        .table
+        .units()
+        .filter(|e| !state.allies(Seat(e.owner), seat) && !e.state.fleeing)
+        .collect();
+    let Some((dn, nearest)) = enemies
+        .iter()
+        .map(|e| (e.rect().distance(&r), *e))
+        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)))
+    else {
+        return 0.0;
+    };
+    let round = f64::from(ctx.round());
+    let mut score = -dn * PULL_PER_DU * (1.0 + round / 4.0);
+    // Face the nearest enemy.
+    let local = u.pose.to_local(nearest.pose.centre);
+    score -= local.x.atan2(local.y).abs() * FACING_PER_RAD;
+    // Enemies that could charge it next turn, and enemies it could charge.
+    let patience = f64::from(ctx.params.patience_rounds.max(1));
+    let general = carries_general(state, seat, id);
+    // The General's unit never stops being careful.
+    let caution = if general {
+        1.5
+    } else {
+        (1.0 - round / patience).max(0.0)
+    };
+    for e in &enemies {
+        let d = e.rect().distance(&r);
+        if d > e.card.movement + 1.5 {
+            continue;
+        }
+        let threat = ctx.matchups.attack(ctx.s, e.id, id).max(0.0);
+        let chance = ctx.matchups.attack(ctx.s, id, e.id).max(0.0);
+        let l = u.pose.to_local(e.pose.centre);
+        let exposed = if l.y < 0.0 {
+            1.6
+        } else if l.x.abs() > l.y {
+            1.3
+        } else {
+            1.0
+        };
+        score -= caution * 0.6 * threat * exposed;
+        score += 0.3 * chance;
+    }
+    // Keep the line: not far ahead of the friends still standing free.
+    let fwd = army_forward(state, seat);
+    let mut fronts: Vec<f64> = state
+        .table
+        .units()
+        .filter(|f| f.owner == seat.0 && f.id != id && !f.state.fleeing)
+        .filter(|f| !state.table.is_engaged(f.id))
+        .map(|f| f.pose.centre.dot(fwd))
+        .collect();
+    if !fronts.is_empty() {
+        fronts.sort_by(f64::total_cmp);
+        let median = fronts[fronts.len() / 2];
+        let tolerance = if general { -1.0 } else { AHEAD_TOLERANCE };
+        let ahead = u.pose.centre.dot(fwd) - median - tolerance;
+        if ahead > 0.0 {
+            score -= ahead * AHEAD_PER_DU * caution.max(0.25);
+        }
+    }
+    // Shooters: a target for the Ranged Attack Phase (the table refuses the shot if the
+    // move did not keep the right to shoot).
+    if u.card.can_shoot() {
+        let mut best: f64 = 0.0;
+        for e in enemies.iter().take(8) {
+            if let Ok(sc) = ranged_score(state, id, e.id, None, None) {
+                best = best.max(sc);
+            }
+        }
+        score += 0.8 * best;
+    }
+    score
+}
+
+/// Whether `unit` carries one of `seat`'s Generals.
+fn carries_general(state: &GameState, seat: Seat, unit: UnitId) -> bool {
+    state.player(seat).is_ok_and(|p| {
+        p.generals
+            .iter()
+            .any(|g| g.unit == Some(unit) && g.status != onus_game::state::GeneralStatus::Dead)
+    })
+}
