@@ -34,7 +34,11 @@ fn parse_options() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
-        let number = || value.parse::<u64>().map_err(|e| format!("{flag} {value}: {e}"));
+        let number = || {
+            value
+                .parse::<u64>()
+                .map_err(|e| format!("{flag} {value}: {e}"))
+        };
         match flag.as_str() {
             "--games" => options.games = number()?.clamp(1, 500) as usize,
             "--actions" => options.actions = number()?.clamp(1, 1000) as usize,
