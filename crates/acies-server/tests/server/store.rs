@@ -130,6 +130,29 @@ pub async fn exercise_store(store: &SqlStore, prefix: &str) {
         limit: 10,
     };
     assert!(store.list_games(&other_ruleset).await.unwrap().is_empty());
+
+    // Appends from many games at once share transactions; a refused one spoils no other.
+    let ids: Vec<String> = (0..12).map(|i| format!("{prefix}c{i}")).collect();
+    for id in &ids {
+        store.create_game(&new_game(id)).await.unwrap();
+    }
+    let (first, bad) = (action(1), action(5));
+    let results = futures_util::future::join_all(
+        ids.iter()
+            .map(|id| store.append_action(id, &first, None))
+            .chain([store.append_action(&ids[3], &bad, None)]),
+    )
+    .await;
+    let (bad_result, good) = results.split_last().unwrap();
+    assert!(
+        matches!(bad_result, Err(StoreError::Conflict(_))),
+        "{bad_result:?}"
+    );
+    assert!(good.iter().all(Result::is_ok), "{good:?}");
+    for id in &ids {
+        let g = store.load_game(id).await.unwrap().unwrap();
+        assert_eq!(g.actions, vec![action(1)], "{id}");
+    }
 }
 
 #[tokio::test]
