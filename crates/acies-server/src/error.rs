@@ -104,3 +104,74 @@ impl IntoResponse for ApiError {
         (self.status, Json(&self)).into_response()
     }
 }
+
+/// Why a query (`POST /api/games/{id}/query`) was not answered: the server refused it (bad
+/// token, unknown game...), or the ruleset did, with its own code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QueryError {
+    /// Refused by the server, as for any request.
+    Api(ApiError),
+    /// Refused by [`crate::GameRules::query`].
+    Refused { code: String, message: String },
+}
+
+impl QueryError {
+    /// The HTTP status: `unsupported` 501, `bad_query`/`malformed` 400, `no_seat` 401,
+    /// other ruleset codes 422.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            QueryError::Api(e) => e.status,
+            QueryError::Refused { code, .. } => match code.as_str() {
+                "unsupported" => StatusCode::NOT_IMPLEMENTED,
+                "bad_query" | "malformed" => StatusCode::BAD_REQUEST,
+                "no_seat" => StatusCode::UNAUTHORIZED,
+                _ => StatusCode::UNPROCESSABLE_ENTITY,
+            },
+        }
+    }
+
+    /// A ruleset's refusal; a code that is not a short snake_case word becomes
+    /// `query_refused` (codes are for machines).
+    pub fn refused(code: String, message: String) -> Self {
+        let plain = !code.is_empty()
+            && code.len() <= 40
+            && code.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
+        QueryError::Refused {
+            code: if plain { code } else { "query_refused".into() },
+            message,
+        }
+    }
+}
+
+impl From<ApiError> for QueryError {
+    fn from(e: ApiError) -> Self {
+        QueryError::Api(e)
+    }
+}
+
+impl std::fmt::Display for QueryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            QueryError::Api(e) => e.fmt(f),
+            QueryError::Refused { code, message } => {
+                write!(f, "{} ({code}): {message}", self.status())
+            }
+        }
+    }
+}
+
+impl std::error::Error for QueryError {}
+
+impl IntoResponse for QueryError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        match self {
+            QueryError::Api(e) => e.into_response(),
+            QueryError::Refused { code, message } => (
+                status,
+                Json(serde_json::json!({ "error": message, "code": code })),
+            )
+                .into_response(),
+        }
+    }
+}

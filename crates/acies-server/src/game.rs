@@ -85,6 +85,18 @@ pub(crate) enum Command<R: GameRules> {
         token: Option<String>,
         reply: oneshot::Sender<Result<String, ApiError>>,
     },
+    /// A copy of the state and the token's viewer, for a query run off the actor. The copy
+    /// only ever goes to [`crate::GameRules::query`], which answers for that viewer.
+    Snapshot {
+        token: Option<String>,
+        reply: oneshot::Sender<Result<Snapshot<R>, ApiError>>,
+    },
+}
+
+/// The state at one version, with the viewer a query is answered for.
+pub(crate) struct Snapshot<R: GameRules> {
+    pub state: R::State,
+    pub viewer: Viewer<R::Seat>,
 }
 
 /// A step as one viewer sees it.
@@ -349,6 +361,13 @@ impl<R: GameRules> Game<R> {
                 let result = self
                     .viewer_for(token.as_deref())
                     .and_then(|viewer| self.replay_message(viewer));
+                let _ = reply.send(result);
+            }
+            Command::Snapshot { token, reply } => {
+                let result = self.viewer_for(token.as_deref()).map(|viewer| Snapshot {
+                    state: self.state.clone(),
+                    viewer,
+                });
                 let _ = reply.send(result);
             }
         }

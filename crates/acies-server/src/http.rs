@@ -18,7 +18,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use tokio::sync::mpsc;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, QueryError};
 use crate::rules::GameRules;
 use crate::server::{CreateGame, GameServer};
 
@@ -96,6 +96,15 @@ struct ActionRequest<A> {
     action: A,
 }
 
+/// `POST /api/games/{id}/query`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct QueryRequest {
+    #[serde(default)]
+    token: Option<String>,
+    query: serde_json::Value,
+}
+
 /// An action sent over the WebSocket (the seat comes from the connection's token).
 #[derive(Deserialize)]
 struct WsAction<A> {
@@ -112,6 +121,7 @@ pub fn api_router<R: GameRules>(server: Shared<R>) -> Router {
         .route("/games/{id}/actions", post(act::<R>))
         .route("/games/{id}/ws", get(websocket::<R>))
         .route("/games/{id}/replay", get(replay::<R>))
+        .route("/games/{id}/query", post(query_game::<R>))
         .route("/echo", post(echo))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
@@ -122,7 +132,22 @@ pub fn api_router<R: GameRules>(server: Shared<R>) -> Router {
 /// The whole application: the API under `/api`, and `ui` (the web client, when there is one)
 /// for every other path.
 pub fn app<R: GameRules>(server: Shared<R>, ui: Option<Router>) -> Router {
-    let app = Router::new().nest("/api", api_router(server));
+    app_with_api(server, ui, None)
+}
+
+/// [`app`] with more API routes: `api` (paths relative to `/api`, e.g. a ruleset's
+/// `/onus/catalog`) is merged into the API router, before its "no such endpoint" fallback.
+/// Its routes must not repeat the server's own.
+pub fn app_with_api<R: GameRules>(
+    server: Shared<R>,
+    ui: Option<Router>,
+    api: Option<Router>,
+) -> Router {
+    let api_routes = match api {
+        Some(extra) => api_router(server).merge(extra),
+        None => api_router(server),
+    };
+    let app = Router::new().nest("/api", api_routes);
     match ui {
         // As a fallback, the UI cannot shadow an API path.
         Some(ui) => app.fallback_service(ui),
@@ -205,6 +230,18 @@ async fn act<R: GameRules>(
         .act(&id, request.token, request.version, request.action)
         .await?;
     Ok(json_text(StatusCode::OK, body))
+}
+
+async fn query_game<R: GameRules>(
+    State(server): State<Shared<R>>,
+    id: Result<Path<String>, PathRejection>,
+    JsonBody(request): JsonBody<QueryRequest>,
+) -> Result<Response, QueryError> {
+    let id = path_id(id)?;
+    let result = server
+        .query(&id, token(request.token), request.query)
+        .await?;
+    Ok(Json(serde_json::json!({ "result": result })).into_response())
 }
 
 async fn websocket<R: GameRules>(

@@ -32,8 +32,8 @@ use std::sync::Arc;
 use axum::Router;
 use tokio::net::TcpListener;
 
-pub use error::ApiError;
-pub use http::{JsonBody, api_router, app};
+pub use error::{ApiError, QueryError};
+pub use http::{JsonBody, api_router, app, app_with_api};
 pub use rules::GameRules;
 pub use server::{
     CreateGame, CreatedGame, CreatedSeat, GameServer, Limits, LoadReport, SeatRequest,
@@ -51,6 +51,8 @@ pub struct ServeConfig {
     pub database_url: String,
     /// The web client, served for every path outside `/api` (none yet).
     pub ui: Option<Router>,
+    /// More API routes (a ruleset's own, relative to `/api`), see [`app_with_api`].
+    pub api: Option<Router>,
     pub limits: Limits,
 }
 
@@ -61,6 +63,7 @@ impl ServeConfig {
             addr,
             database_url: database_url.into(),
             ui: None,
+            api: None,
             limits: Limits::default(),
         }
     }
@@ -68,6 +71,15 @@ impl ServeConfig {
     /// Serves `ui` for every path outside `/api`.
     pub fn with_ui(mut self, ui: Router) -> Self {
         self.ui = Some(ui);
+        self
+    }
+
+    /// Adds `routes` to the API (paths relative to `/api`, e.g. `/onus/catalog`).
+    pub fn with_api(mut self, routes: Router) -> Self {
+        self.api = Some(match self.api.take() {
+            Some(existing) => existing.merge(routes),
+            None => routes,
+        });
         self
     }
 }
@@ -98,7 +110,7 @@ impl<R: GameRules> BoundServer<R> {
         let games = Arc::new(GameServer::<R>::new(Arc::new(store.clone()), config.limits));
         let report = games.restore_all().await?;
         let listener = TcpListener::bind(config.addr).await?;
-        let app = app(games.clone(), config.ui);
+        let app = app_with_api(games.clone(), config.ui, config.api);
         Ok(Self {
             listener,
             app,

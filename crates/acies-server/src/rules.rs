@@ -1,6 +1,6 @@
 //! What the server needs from a rule system beyond [`Ruleset`].
 
-use acies_core::Ruleset;
+use acies_core::{Ruleset, Viewer};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -45,5 +45,27 @@ pub trait GameRules:
     fn bot_action(state: &Self::State, seat: Self::Seat) -> Option<Self::Action> {
         let _ = (state, seat);
         None
+    }
+
+    /// Answers a read-only, ruleset-specific question (`POST /api/games/{id}/query`) from
+    /// `viewer`'s perspective: `Ok(result)` is sent as `{"result": ...}`; `Err((code,
+    /// message))` as the usual error JSON with that code (`"unsupported"`: 501,
+    /// `"bad_query"` or `"malformed"`: 400, `"no_seat"`: 401, anything else: 422).
+    ///
+    /// The full state is given because answers need it, so the implementation is the one
+    /// place that must keep hidden information hidden: answer only what `viewer` may know
+    /// (its own hand and units, public geometry), and never run anything random (a dry run
+    /// of a roll would tell the future). The server runs queries off the game's task, on a
+    /// snapshot, so a slow query delays no action.
+    fn query(
+        state: &Self::State,
+        viewer: Viewer<Self::Seat>,
+        query: serde_json::Value,
+    ) -> Result<serde_json::Value, (String, String)> {
+        let _ = (state, viewer, query);
+        Err((
+            "unsupported".to_owned(),
+            format!("the {} rules answer no queries", Self::NAME),
+        ))
     }
 }

@@ -10,8 +10,8 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot, watch};
 
-use crate::error::ApiError;
-use crate::game::{Acked, ActorLimits, Command, Game, SeatEntry};
+use crate::error::{ApiError, QueryError};
+use crate::game::{Acked, ActorLimits, Command, Game, SeatEntry, Snapshot};
 use crate::rules::GameRules;
 use crate::store::{GameStore, GameSummary, ListQuery, NewGame, SeatKind, SeatRecord, StoreError};
 use crate::util::{now_millis, random_hex, random_seed};
@@ -125,6 +125,13 @@ pub struct GameServer<R: GameRules> {
     /// Serializes restoring, so two requests never start two actors for one game.
     loading: tokio::sync::Mutex<()>,
     shutdown: watch::Sender<bool>,
+    /// Queries running at once (they are CPU work on blocking threads); more wait.
+    queries: Arc<tokio::sync::Semaphore>,
+}
+
+/// Queries answered at the same time, per server.
+fn query_slots() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get().clamp(1, 8))
 }
 
 /// Locks a map; a poisoned lock is still usable because every update is a single insert or
@@ -163,6 +170,7 @@ impl<R: GameRules> GameServer<R> {
             broken: Mutex::new(HashMap::new()),
             loading: tokio::sync::Mutex::new(()),
             shutdown: watch::Sender::new(false),
+            queries: Arc::new(tokio::sync::Semaphore::new(query_slots())),
         }
     }
 
@@ -451,5 +459,41 @@ impl<R: GameRules> GameServer<R> {
     pub async fn replay(&self, id: &str, token: Option<String>) -> Result<String, ApiError> {
         self.call(id, |reply| Command::Replay { token, reply })
             .await
+    }
+
+    /// Answers a ruleset query for the token's viewer (a spectator without a token) with
+    /// [`GameRules::query`], on a snapshot of the state, on a blocking thread: the game's task
+    /// goes on serving actions meanwhile.
+    pub async fn query(
+        &self,
+        id: &str,
+        token: Option<String>,
+        query: serde_json::Value,
+    ) -> Result<serde_json::Value, QueryError> {
+        let snapshot: Snapshot<R> = self
+            .call(id, |reply| Command::Snapshot { token, reply })
+            .await?;
+        let permit = self
+            .queries
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| ApiError::unavailable("the server is shutting down"))?;
+        let answer = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            catch_unwind(AssertUnwindSafe(|| {
+                R::query(&snapshot.state, snapshot.viewer, query)
+            }))
+        })
+        .await;
+        match answer {
+            Ok(Ok(Ok(result))) => Ok(result),
+            Ok(Ok(Err((code, message)))) => Err(QueryError::refused(code, message)),
+            Ok(Err(_)) | Err(_) => Err(ApiError::internal(
+                "ruleset_panic",
+                "the rules engine failed on this query",
+            )
+            .into()),
+        }
     }
 }

@@ -375,6 +375,43 @@ impl GameRules for DiceRace {
         }
         Some(RaceAction::Roll)
     }
+
+    /// `{"kind": "hand_value"}`: the total value of the asker's own hand (seats only);
+    /// `{"kind": "distance_left"}`: how far each seat is from the target (public).
+    fn query(
+        state: &RaceState,
+        viewer: Viewer<RaceSeat>,
+        query: serde_json::Value,
+    ) -> Result<serde_json::Value, (String, String)> {
+        match query.get("kind").and_then(|k| k.as_str()) {
+            Some("hand_value") => match viewer {
+                Viewer::Seat(seat) => {
+                    let total: u32 = state.runners[seat.index()]
+                        .hand
+                        .iter()
+                        .map(|c| c.value)
+                        .sum();
+                    Ok(serde_json::json!({ "hand_value": total }))
+                }
+                Viewer::Spectator => Err((
+                    "no_seat".into(),
+                    "only a seat has a hand: ask with its token".into(),
+                )),
+            },
+            Some("distance_left") => {
+                let left = |s: RaceSeat| {
+                    state
+                        .target
+                        .saturating_sub(state.runners[s.index()].position)
+                };
+                Ok(serde_json::json!({ "a": left(RaceSeat::A), "b": left(RaceSeat::B) }))
+            }
+            other => Err((
+                "bad_query".into(),
+                format!("unknown query kind {other:?}; try hand_value or distance_left"),
+            )),
+        }
+    }
 }
 
 #[cfg(test)]

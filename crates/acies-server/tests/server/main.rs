@@ -6,6 +6,7 @@ mod audit;
 mod bots;
 mod common;
 mod postgres;
+mod query;
 mod restart;
 mod store;
 mod websocket;
