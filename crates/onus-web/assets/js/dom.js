@@ -1,0 +1,118 @@
+// Small DOM helpers: element builders for HTML and SVG, formatting, toasts.
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+function apply(el, attrs) {
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') {
+      el.addEventListener(k.slice(2).toLowerCase(), v);
+    } else if (k === 'class') {
+      el.setAttribute('class', Array.isArray(v) ? v.filter(Boolean).join(' ') : v);
+    } else if (k === 'text') {
+      el.textContent = v;
+    } else if (k === 'style' && typeof v === 'object') {
+      Object.assign(el.style, v);
+    } else if (k === 'value' && 'value' in el) {
+      el.value = v;
+    } else if (k === 'checked' || k === 'disabled' || k === 'selected' || k === 'open') {
+      el[k] = Boolean(v);
+      if (v) el.setAttribute(k, '');
+    } else {
+      el.setAttribute(k, v === true ? '' : String(v));
+    }
+  }
+}
+
+function append(el, children) {
+  for (const c of children.flat(Infinity)) {
+    if (c === undefined || c === null || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+/** An HTML element: h('button', {class: 'x', onclick: f, 'data-testid': 't'}, 'text'). */
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  apply(el, attrs);
+  append(el, children);
+  return el;
+}
+
+/** An SVG element. */
+export function s(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  apply(el, attrs);
+  append(el, children);
+  return el;
+}
+
+export function clear(el) {
+  while (el.firstChild) el.removeChild(el.firstChild);
+  return el;
+}
+
+export function replace(el, ...children) {
+  clear(el);
+  append(el, children);
+  return el;
+}
+
+/** A number for people: at most `digits` decimals, no trailing zeros. */
+export function num(x, digits = 2) {
+  if (x === null || x === undefined || Number.isNaN(x)) return '–';
+  const f = Number(x).toFixed(digits);
+  return f.includes('.') ? f.replace(/\.?0+$/, '') : f;
+}
+
+export function pct(p) {
+  if (p === null || p === undefined) return '–';
+  const v = p * 100;
+  if (v > 0 && v < 0.1) return '<0.1%';
+  if (v < 100 && v > 99.9) return '>99.9%';
+  return `${v.toFixed(1)}%`;
+}
+
+export function signed(n) {
+  return n >= 0 ? `+${n}` : `${n}`;
+}
+
+/** Turns snake_case or an identifier into words: "wall_of_shields" -> "wall of shields". */
+export function words(id) {
+  return String(id ?? '').replace(/_/g, ' ');
+}
+
+let toastBox = null;
+
+/** A short message at the bottom of the screen (role=status, or alert for errors). */
+export function toast(message, kind = 'info', ms = 4500) {
+  if (!toastBox) {
+    toastBox = h('div', { class: 'toasts', 'aria-live': 'polite', 'data-testid': 'toasts' });
+    document.body.append(toastBox);
+  }
+  const t = h('div', { class: ['toast', kind], role: kind === 'error' ? 'alert' : 'status', 'data-testid': `toast-${kind}` }, message);
+  toastBox.append(t);
+  setTimeout(() => t.remove(), ms);
+  return t;
+}
+
+/** Calls `fn` once `ms` after the last call. */
+export function debounce(fn, ms) {
+  let timer = null;
+  const wrapped = (...args) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => fn(...args), ms);
+  };
+  wrapped.cancel = () => clearTimeout(timer);
+  return wrapped;
+}
+
+/** Copies text to the clipboard, falling back to a prompt. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast('Copied to the clipboard');
+  } catch {
+    window.prompt('Copy this:', text);
+  }
+}

@@ -1,0 +1,1070 @@
+// The game page: one seat's (or a spectator's) view of a game, kept in sync over the
+// WebSocket; the table, the phase bar, the side panel, the hand, the log and the dialogs.
+// Every action goes to the server, which decides; this page shows what the engine answers.
+
+import { api, catalog, GameSocket, ApiError } from './api.js';
+import { h, replace, toast, debounce, num, copyText } from './dom.js';
+import { Names, PHASES, phaseName, seatColour } from './cards.js';
+import { TableView } from './table.js';
+import { DiceLog } from './dicelog.js';
+import { Hand } from './hand.js';
+import { modal } from './dialogs.js';
+import { renderPanel, renderDecisions } from './panel.js';
+import { rememberGame, tokensFor, gameEntry } from './mygames.js';
+import { applySteps, applyStep, toLocal, sub, rot, normAngle, corners, toWorld, vec } from './geom.js';
+
+const DEG = Math.PI / 180;
+
+/** The default deployment zones (VI) when the scenario names none, as onus-game builds them. */
+export function zonesOf(view) {
+  const out = [];
+  const players = view.players || [];
+  const teams = [...new Set(players.map((p) => p.team))].sort((a, b) => a - b);
+  players.forEach((p, i) => {
+    const given = view.scenario?.zones?.[i];
+    if (given) {
+      out.push({ seat: p.seat, ...given });
+      return;
+    }
+    const edge = view.home_edges?.[teams.indexOf(p.team)] ?? (i === 0 ? 'South' : 'North');
+    const mates = players.filter((q) => q.team === p.team);
+    const part = mates.indexOf(p);
+    const parts = Math.max(mates.length, 1);
+    const a = 2;
+    const b = 5;
+    const { width: W, depth: D } = view;
+    let z;
+    if (edge === 'South' || edge === 'North') {
+      const x0 = (W * part) / parts;
+      const x1 = (W * (part + 1)) / parts;
+      z = edge === 'South' ? { x0, y0: a, x1, y1: b } : { x0, y0: D - b, x1, y1: D - a };
+    } else {
+      const span = D - 2 * b;
+      const y0 = b + (span * part) / parts;
+      const y1 = b + (span * (part + 1)) / parts;
+      z = edge === 'West' ? { x0: a, y0, x1: b, y1 } : { x0: W - b, y0, x1: W - a, y1 };
+    }
+    out.push({ seat: p.seat, edge, ...z });
+  });
+  return out;
+}
+
+const FACING = { South: 0, North: Math.PI, West: -Math.PI / 2, East: Math.PI / 2 };
+
+function round(x, k = 100) {
+  return Math.round(x * k) / k;
+}
+
+export class Game {
+  constructor(root, gameId, token) {
+    this.root = root;
+    this.gameId = gameId;
+    this.token = token || null;
+    this.tokens = tokensFor(gameId);
+    if (token) {
+      // A seat link opened here: remember it (the seat is learnt from the first view).
+      this.pendingRemember = true;
+    }
+    this.view = null;
+    this.version = null;
+    this.serverToAct = null;
+    this.sel = null; // {unit, options, mode, ...}
+    this.ghost = null;
+    this.order = null; // order being played: {card, units: Set, reorganise: Set, cards: Set, to}
+    this.busy = false;
+    this.querySeq = 0;
+    this.dialog = null;
+    this.dialogKey = null;
+    this.endingTurn = false;
+    this.pivotMode = 'corner';
+    this.checkMove = debounce(() => this.runCheckMove(), 140);
+    window.__acies = this; // for the browser tests and the curious
+  }
+
+  get mySeat() {
+    const v = this.view?.viewer;
+    return v && typeof v === 'object' && 'seat' in v ? v.seat : null;
+  }
+
+  get spectator() {
+    return this.mySeat === null;
+  }
+
+  get myTurnToAct() {
+    return this.view && this.mySeat !== null && this.view.to_act === this.mySeat && !this.view.outcome;
+  }
+
+  get hotseat() {
+    return this.tokens.size > 1;
+  }
+
+  me() {
+    return this.view?.players?.find((p) => p.seat === this.mySeat) || null;
+  }
+
+  unit(id) {
+    return this.view?.units?.find((u) => u.id === id) || null;
+  }
+
+  // ---- page --------------------------------------------------------------------------
+
+  async start() {
+    this.buildLayout();
+    try {
+      this.catalog = await catalog();
+    } catch (e) {
+      this.catalog = { deck: { cards: [] }, factions: [] };
+      toast(`The catalog could not be loaded: ${e.message}`, 'error');
+    }
+    try {
+      const first = await api.view(this.gameId, this.token);
+      this.accept(first, true);
+    } catch (e) {
+      replace(this.tableBox, h('div', { class: 'fatal', role: 'alert', 'data-testid': 'game-error' },
+        e instanceof ApiError ? `This game cannot be opened: ${e.describe()}` : String(e),
+        h('p', {}, h('a', { href: '/' }, 'Back to the lobby'))));
+      return;
+    }
+    this.connect();
+  }
+
+  connect() {
+    if (this.socket) this.socket.close();
+    this.socket = new GameSocket(this.gameId, this.token, {
+      onSync: (m) => this.accept(m, false),
+      onUpdate: (m) => this.accept(m, false),
+      onStatus: (st) => this.setConn(st),
+    });
+    this.socket.version = this.version;
+    this.socket.connect();
+  }
+
+  setConn(st) {
+    this.conn = st;
+    const labels = { online: 'online', connecting: 'connecting…', reconnecting: 'reconnecting…', offline: 'offline — reconnecting', refused: 'refused' };
+    replace(this.connEl, labels[st] || st);
+    this.connEl.dataset.state = st;
+  }
+
+  /** A view, sync or update message from the server. */
+  accept(msg, first) {
+    if (this.version !== null && msg.version < this.version) return;
+    this.version = msg.version;
+    this.view = msg.view;
+    this.serverToAct = msg.to_act ?? null;
+    this.names = new Names(this.catalog, this.view);
+    if (this.pendingRemember && this.mySeat !== null) {
+      this.pendingRemember = false;
+      rememberGame(this.gameId, [{ seat: String(this.mySeat), token: this.token }], { mode: gameEntry(this.gameId)?.mode || 'link' });
+      this.tokens = tokensFor(this.gameId);
+    }
+    if (first && this.mySeat !== null) {
+      const mine = zonesOf(this.view).find((z) => z.seat === this.mySeat);
+      this.flipped = mine?.edge === 'North';
+    }
+    // The selection survives an update when its unit does.
+    if (this.sel && !this.unit(this.sel.unit) && this.sel.mode !== 'deploy') this.deselect();
+    if (this.sel?.mode === 'deploy' && !this.me()?.reserve?.some((r) => r.id === this.sel.unit)) this.deselect();
+    this.render();
+    if (this.sel && this.sel.mode !== 'deploy') this.refreshOptions();
+    if (this.maybeSwitchSeat()) return;
+    this.continueEndTurn();
+  }
+
+  /** Hotseat: when another seat this browser holds is to act, hand the device over. */
+  maybeSwitchSeat() {
+    const v = this.view;
+    if (!v || v.outcome || !this.hotseat || v.to_act === null || v.to_act === undefined) return false;
+    if (v.to_act === this.mySeat) return false;
+    const token = this.tokens.get(String(v.to_act));
+    if (!token) return false;
+    this.endingTurn = false;
+    this.deselect();
+    this.closeDialog();
+    const seat = v.to_act;
+    const cover = modal({
+      title: `${this.names.shortSeat(seat)} to play`,
+      testid: 'handover',
+      dismissable: false,
+      body: [
+        h('p', {}, 'Hotseat: pass the device to the next player. Their hand stays hidden until they continue.'),
+        h('button', {
+          class: 'primary', 'data-testid': 'handover-continue', autofocus: true,
+          onclick: () => { cover.close(); this.switchSeat(seat, token); },
+        }, `I am seat ${seat}: continue`),
+      ],
+    });
+    this.view = { ...v, players: v.players.map((p) => ({ ...p, hand: null })) };
+    this.render();
+    return true;
+  }
+
+  switchSeat(seat, token) {
+    this.token = token;
+    const url = new URL(location.href);
+    url.searchParams.set('token', token);
+    history.replaceState(null, '', url);
+    this.flipped = zonesOf(this.view).find((z) => z.seat === seat)?.edge === 'North';
+    api.view(this.gameId, token).then((m) => {
+      this.accept(m, false);
+      this.connect();
+    }, (e) => toast(e.message, 'error'));
+  }
+
+  buildLayout() {
+    const root = this.root;
+    this.connEl = h('span', { class: 'conn', 'data-testid': 'conn-status', role: 'status' }, 'connecting…');
+    this.seatEl = h('span', { class: 'seat-label', 'data-testid': 'seat-label' });
+    this.header = h('header', { class: 'topbar' },
+      h('a', { class: 'brand', href: '/', 'data-testid': 'to-lobby' }, 'acies', h('span', {}, ' · ONUS!')),
+      h('span', { class: 'game-id', title: this.gameId }, `game ${this.gameId.slice(0, 8)}`),
+      this.seatEl,
+      h('span', { class: 'spacer' }),
+      h('button', { class: 'small ghost-btn', onclick: () => this.shareDialog(), 'data-testid': 'share' }, 'Share'),
+      h('a', { class: 'button small ghost-btn', href: `/games/${encodeURIComponent(this.gameId)}/replay${this.token ? `?token=${encodeURIComponent(this.token)}` : ''}`, 'data-testid': 'open-replay' }, 'Replay'),
+      this.connEl);
+    this.phaseBar = h('nav', { class: 'phasebar', 'aria-label': 'Turn and phase', 'data-testid': 'phase-bar' });
+    this.tableBox = h('div', { class: 'table-box' });
+    this.panelEl = h('section', { class: 'panel', 'aria-label': 'Selection and actions', 'data-testid': 'panel' });
+    this.logEl = h('section', { class: 'logbox', 'aria-label': 'Log and dice' });
+    this.handEl = h('section', { class: 'handbar', 'aria-label': 'Your hand', 'data-testid': 'hand-bar' });
+    this.help = h('div', { class: 'table-help', 'data-testid': 'table-help' });
+    const zoom = h('div', { class: 'zoom-controls' },
+      h('button', { class: 'small', 'aria-label': 'Zoom in', 'data-testid': 'zoom-in', onclick: () => this.table.zoomAt(1 / 1.25) }, '+'),
+      h('button', { class: 'small', 'aria-label': 'Zoom out', 'data-testid': 'zoom-out', onclick: () => this.table.zoomAt(1.25) }, '−'),
+      h('button', { class: 'small', 'aria-label': 'Fit the table', 'data-testid': 'zoom-fit', onclick: () => this.table.fit() }, 'Fit'));
+    replace(root,
+      h('div', { class: 'game-page' },
+        this.header,
+        this.phaseBar,
+        h('div', { class: 'game-main' },
+          h('div', { class: 'table-col' }, this.tableBox, zoom, this.help),
+          h('aside', { class: 'side' }, this.panelEl, this.logEl)),
+        this.handEl));
+    this.table = new TableView(this.tableBox, {
+      onUnitClick: (id) => this.clickUnit(id),
+      onBackgroundClick: () => this.clickBackground(),
+      onGhostDrag: (a, b, phase) => this.ghostDrag(a, b, phase),
+      onRotateDrag: (p, phase) => this.rotateDrag(p, phase),
+      onKey: (ev) => this.key(ev),
+    });
+    this.log = new DiceLog(this.logEl);
+    this.hand = new Hand(this.handEl);
+    document.addEventListener('keydown', (ev) => {
+      if (ev.target.closest?.('input, textarea, select, dialog')) return;
+      if (ev.target === this.table.svg || this.table.svg.contains(ev.target)) return;
+      if (this.key(ev)) ev.preventDefault();
+    });
+  }
+
+  shareDialog() {
+    const base = `${location.origin}/games/${encodeURIComponent(this.gameId)}`;
+    const rows = [h('p', {}, 'Spectators see what every player may see, and no hand.'),
+      h('div', { class: 'link-row' }, h('code', { 'data-testid': 'spectator-link' }, base),
+        h('button', { class: 'small', onclick: () => copyText(base) }, 'Copy'))];
+    for (const [seat, token] of this.tokens) {
+      const link = `${base}?token=${encodeURIComponent(token)}`;
+      rows.push(h('div', { class: 'link-row' }, h('span', {}, `Seat ${seat} (secret):`), h('code', {}, link),
+        h('button', { class: 'small', onclick: () => copyText(link) }, 'Copy')));
+    }
+    const d = modal({ title: 'Links to this game', testid: 'share-dialog', body: [...rows, h('button', { onclick: () => d.close() }, 'Close')] });
+  }
+
+  // ---- rendering ---------------------------------------------------------------------
+
+  render() {
+    const v = this.view;
+    if (!v) return;
+    this.renderSeatLabel();
+    this.renderPhaseBar();
+    this.renderTable();
+    renderPanel(this, this.panelEl);
+    const me = this.me();
+    this.hand.render({
+      hand: me?.hand || null,
+      handCount: me?.hand_count,
+      names: this.names,
+      spectator: this.spectator,
+      canPlay: this.myTurnToAct && v.phase === 'activation' && !v.pending && !this.busy,
+      onPlay: (id) => this.startOrder(id),
+    });
+    this.log.render(v.log, this.names);
+    renderDecisions(this);
+    this.renderVictory();
+    this.renderHelp();
+  }
+
+  renderSeatLabel() {
+    const s = this.mySeat;
+    if (s === null) {
+      replace(this.seatEl, 'Spectator');
+      this.seatEl.style.color = '';
+    } else {
+      replace(this.seatEl, `You: ${this.names.shortSeat(s)}${this.hotseat ? ' · hotseat' : ''}`);
+      this.seatEl.style.color = seatColour(s);
+    }
+  }
+
+  renderPhaseBar() {
+    const v = this.view;
+    const chips = v.phase === 'deployment' || v.phase === 'game_over'
+      ? [h('li', { class: 'chip current' }, phaseName(v.phase))]
+      : PHASES.map(([id, label, sec]) => h('li', {
+        class: ['chip', v.phase === id && 'current'], 'aria-current': v.phase === id ? 'step' : null,
+        title: sec, 'data-testid': `phase-${id}`,
+      }, label));
+    const toAct = v.to_act === null || v.to_act === undefined ? 'nobody' : v.to_act === this.mySeat ? 'you' : this.names.shortSeat(v.to_act);
+    const canEnd = this.myTurnToAct && !v.pending && v.phase !== 'deployment' && v.phase !== 'end_of_turn' && !this.busy;
+    const stage = v.deployment ? (v.deployment.units ? 'units, face down' : 'generals') : null;
+    replace(this.phaseBar,
+      h('span', { class: 'turn', 'data-testid': 'turn' }, v.phase === 'deployment' ? `Deployment${stage ? ` (${stage})` : ''}` : `Turn ${v.turn} · round ${v.round}`),
+      h('ol', { class: 'chips', 'data-testid': 'phase', 'data-phase': v.phase }, chips),
+      h('span', { class: 'who' }, 'Active: ', h('b', { style: { color: seatColour(v.active) }, 'data-testid': 'active-seat' }, this.names.shortSeat(v.active))),
+      h('span', { class: ['who', toAct === 'you' && 'you'], 'data-testid': 'to-act', 'data-seat': v.to_act ?? '' }, 'To act: ', h('b', {}, toAct)),
+      h('span', { class: 'spacer' }),
+      h('button', { onclick: () => this.endPhase(), disabled: !canEnd, 'data-testid': 'end-phase', title: 'Finish this phase (VII: one phase after the other)' }, 'End phase'),
+      h('button', { onclick: () => this.endTurn(), disabled: !canEnd, 'data-testid': 'end-turn', title: 'End every remaining phase up to the end-of-turn draw' }, 'End turn'));
+  }
+
+  tableModel() {
+    const v = this.view;
+    const highlights = new Map();
+    const lines = [];
+    let range = null;
+    const sel = this.sel;
+    if (sel?.options && sel.mode !== 'deploy') {
+      const me = this.unit(sel.unit);
+      if (sel.options.shots && (v.phase === 'ranged_attack' || sel.options.may_shoot)) {
+        for (const shot of sel.options.shots) {
+          const t = this.unit(shot.target);
+          if (!t || !me) continue;
+          const band = shot.band ? String(shot.band).toLowerCase() : '';
+          const label = shot.ok ? `${num(shot.distance)} DU ${band}${shot.los_blocked ? ' · LoS blocked' : ''}` : (shot.rule || 'no');
+          highlights.set(shot.target, { kind: shot.ok ? (shot.los_blocked ? 'blocked' : 'target') : 'no', label });
+          if (shot.ok || shot.distance !== undefined) {
+            lines.push({ from: me.pose.centre, to: t.pose.centre, kind: shot.ok ? (shot.los_blocked ? 'blocked' : 'ok') : 'no', label: null });
+          }
+        }
+        if (me?.card?.ranged) range = { centre: me.pose.centre, short: me.card.ranged.range, long: me.card.ranged.range * 2 };
+      }
+      for (const c of sel.options.charges || []) {
+        if (!highlights.has(c.target)) highlights.set(c.target, { kind: 'charge', label: `charge · ${c.dice_with_envelopment ?? c.direct} dice` });
+      }
+      if (sel.shot !== undefined && sel.shot !== null) {
+        const h0 = highlights.get(sel.shot);
+        if (h0) h0.kind = 'chosen';
+      }
+      if (sel.charge) {
+        const h1 = highlights.get(sel.charge.target);
+        if (h1) h1.kind = 'chosen';
+      }
+    }
+    if (this.order) for (const id of this.order.units) highlights.set(id, { kind: 'ordered', label: null });
+    if (sel?.fight) highlights.set(sel.fight, { kind: 'chosen', label: 'fight' });
+    return {
+      view: v,
+      mySeat: this.mySeat,
+      selected: sel?.mode === 'deploy' ? null : sel?.unit ?? null,
+      highlights,
+      lines,
+      range: sel?.showRange ? range : null,
+      zones: v.phase === 'deployment' ? zonesOf(v).map((z) => ({ ...z, mine: z.seat === this.mySeat })) : [],
+      flipped: this.flipped,
+    };
+  }
+
+  renderTable() {
+    this.table.render(this.tableModel());
+    this.renderGhost();
+  }
+
+  renderGhost() {
+    const g = this.ghost;
+    if (!g) {
+      this.table.setGhost(null);
+      return;
+    }
+    let label = g.label;
+    if (!label) {
+      if (g.kind === 'deploy') label = 'drag to place · Q/E rotate · Enter deploys';
+      else if (g.state === 'checking') label = 'checking…';
+      else if (g.verdict?.ok) label = `${num(g.verdict.left)} DU left · ${String(g.verdict.kind || '').toLowerCase()}`;
+      else if (g.verdict) label = g.verdict.error || 'illegal';
+      else label = `drag to move · Q/E rotate${this.sel?.options ? ` · ${num(this.sel.options.left)} DU` : ''}`;
+    }
+    this.table.setGhost({
+      pose: g.pose, size: g.size, state: g.state, label, path: g.path,
+      extended: g.extended, rotate: g.kind !== 'charge', pivot: g.pivot || null,
+    });
+  }
+
+  renderHelp() {
+    const v = this.view;
+    let t = '';
+    if (this.spectator) t = 'Spectating. Select a unit to see its card.';
+    else if (!this.myTurnToAct) t = v.to_act === null || v.to_act === undefined ? '' : `Waiting for ${this.names.shortSeat(v.to_act)}…`;
+    else if (v.phase === 'deployment') t = v.deployment?.generals ? 'Select one of your units, then place your General.' : 'Choose a unit of your reserve, drag it into your zone, then Deploy (Enter).';
+    else if (v.phase === 'activation') t = 'Play orders from your hand to activate units, then End phase.';
+    else if (v.phase === 'movement') t = 'Select an active unit: drag the ghost (W/A/S/D), rotate with Q/E or the handle (R: corner/centre), Enter to move; or pick a charge.';
+    else if (v.phase === 'ranged_attack') t = 'Select a unit that may shoot, then a target.';
+    else if (v.phase === 'skirmishers') t = 'Skirmishers may spend their unused movement.';
+    else if (v.phase === 'melee') t = 'Resolve each melee: select an engaged unit, then Fight.';
+    else if (v.phase === 'flight') t = 'Flight checks for your fleeing units.';
+    else if (v.phase === 'end_of_turn') t = 'Draw your cards.';
+    replace(this.help, t);
+  }
+
+  renderVictory() {
+    const v = this.view;
+    if (!v.outcome || this.victoryShown) return;
+    this.victoryShown = true;
+    const o = v.outcome;
+    const winners = o.winners?.seats || [];
+    const mine = this.mySeat !== null && winners.includes(this.mySeat);
+    const title = o.winners ? (this.spectator ? `${winners.map((s) => this.names.shortSeat(s)).join(' & ')} win${winners.length === 1 ? 's' : ''}` : mine ? 'Victory!' : 'Defeat') : 'A draw';
+    const reason = o.winners?.reason || o.draw?.reason || '';
+    const rows = v.players.map((p) => h('tr', {},
+      h('td', { style: { color: seatColour(p.seat) } }, this.names.shortSeat(p.seat)),
+      h('td', {}, p.army_name),
+      h('td', {}, `${p.losses} / ${p.starting_value}`),
+      h('td', {}, String(p.eliminated.length)),
+      h('td', {}, p.defeated || (winners.includes(p.seat) ? 'winner' : ''))));
+    const d = modal({
+      title, testid: 'victory', wide: true,
+      body: [
+        h('p', { class: 'victory-reason', 'data-testid': 'victory-reason' }, reason),
+        h('table', { class: 'score' }, h('thead', {}, h('tr', {}, h('th', {}, 'Player'), h('th', {}, 'Army'), h('th', {}, 'Losses'), h('th', {}, 'Units lost'), h('th', {}, ''))), h('tbody', {}, rows)),
+        h('div', { class: 'row' },
+          h('a', { class: 'button primary', href: `/games/${encodeURIComponent(this.gameId)}/replay${this.token ? `?token=${encodeURIComponent(this.token)}` : ''}`, 'data-testid': 'victory-replay' }, 'Watch the replay'),
+          h('a', { class: 'button', href: '/' }, 'Lobby'),
+          h('button', { onclick: () => d.close(), 'data-testid': 'victory-close' }, 'Look at the table')),
+      ],
+    });
+  }
+
+  closeDialog() {
+    if (this.dialog) {
+      const d = this.dialog;
+      this.dialog = null;
+      this.dialogKey = null;
+      d.close();
+    }
+  }
+
+  // ---- acting ------------------------------------------------------------------------
+
+  /** Sends an action; resolves true when the server accepted it. Errors are shown. */
+  async act(action, { quiet = false } = {}) {
+    if (this.busy) return false;
+    this.busy = true;
+    this.render();
+    try {
+      if (this.socket?.open) {
+        await this.socket.send(this.version, action);
+      } else {
+        const m = await api.act(this.gameId, this.token, this.version, action);
+        this.accept(m, false);
+      }
+      return true;
+    } catch (e) {
+      if (!quiet) toast(e instanceof ApiError ? e.describe() : e.message, 'error', 7000);
+      this.lastError = e;
+      if (e.code === 'stale_version') this.resync();
+      return false;
+    } finally {
+      this.busy = false;
+      this.render();
+    }
+  }
+
+  async resync() {
+    try {
+      this.accept(await api.view(this.gameId, this.token), false);
+    } catch (e) {
+      toast(e.message, 'error');
+    }
+  }
+
+  async query(q) {
+    return api.query(this.gameId, this.token, q);
+  }
+
+  endPhase() {
+    this.endingTurn = false;
+    this.deselect();
+    return this.act({ action: 'end_phase' });
+  }
+
+  endTurn() {
+    this.endingTurn = true;
+    this.deselect();
+    this.continueEndTurn();
+  }
+
+  continueEndTurn() {
+    if (!this.endingTurn) return;
+    const v = this.view;
+    if (!this.myTurnToAct || v.pending || v.phase === 'end_of_turn' || v.phase === 'deployment' || (v.decisions && v.decisions.length)) {
+      this.endingTurn = false;
+      return;
+    }
+    if (this.busy) return;
+    this.act({ action: 'end_phase' }).then((ok) => {
+      if (!ok) this.endingTurn = false;
+    });
+  }
+
+  // ---- selection ---------------------------------------------------------------------
+
+  deselect() {
+    this.sel = null;
+    this.ghost = null;
+    this.checkMove.cancel();
+    if (this.view) this.render();
+  }
+
+  clickBackground() {
+    if (this.order) return;
+    if (this.sel && this.sel.mode !== 'deploy') this.deselect();
+  }
+
+  clickUnit(id) {
+    const v = this.view;
+    const u = this.unit(id);
+    if (!u) return;
+    // Playing an order: clicking own units toggles them.
+    if (this.order) {
+      if (u.owner === this.mySeat) this.toggleOrderUnit(id);
+      return;
+    }
+    const sel = this.sel;
+    // A click on an enemy while one's own unit is selected: a target.
+    if (sel && sel.mode !== 'deploy' && u.owner !== this.mySeat) {
+      const charge = sel.options?.charges?.find((c) => c.target === id);
+      const shot = sel.options?.shots?.find((s) => s.target === id && s.ok);
+      if (v.phase === 'ranged_attack' && shot) return this.pickShot(id);
+      if (charge && (v.phase === 'movement' || v.phase === 'skirmishers')) return this.pickCharge(sel.options.charges.indexOf(charge));
+      if (v.phase === 'melee' && this.engagedWith(sel.unit).includes(id)) return this.pickFight(id);
+    }
+    this.select(id);
+  }
+
+  select(id) {
+    const u = this.unit(id);
+    this.sel = { unit: id, mode: 'info', options: null };
+    this.ghost = null;
+    this.render();
+    if (u && u.owner === this.mySeat && !u.hidden) this.refreshOptions(true);
+  }
+
+  engagedWith(id) {
+    const out = [];
+    for (const e of this.view.engagements || []) {
+      if (e.a === id) out.push(e.b);
+      else if (e.b === id) out.push(e.a);
+    }
+    return out;
+  }
+
+  async refreshOptions(fresh = false) {
+    const sel = this.sel;
+    if (!sel || sel.mode === 'deploy') return;
+    const u = this.unit(sel.unit);
+    if (!u || u.owner !== this.mySeat || this.spectator) return;
+    const seq = ++this.querySeq;
+    let opts = null;
+    try {
+      opts = await this.query({ kind: 'unit_options', unit: sel.unit });
+    } catch (e) {
+      if (this.sel !== sel) return;
+      sel.optionsError = e.message;
+    }
+    if (this.sel !== sel || seq !== this.querySeq) return;
+    sel.options = opts;
+    const movePhase = this.view.phase === 'movement' || this.view.phase === 'skirmishers';
+    if (opts && movePhase && this.myTurnToAct && (opts.may_move || (this.view.phase === 'skirmishers' && opts.left > 0))) {
+      if (fresh || !this.ghost || this.ghost.unit !== sel.unit || this.ghost.kind !== 'move') this.startMoveGhost();
+    } else if (this.ghost?.kind === 'move') {
+      this.ghost = null;
+    }
+    this.render();
+  }
+
+  // ---- moves -------------------------------------------------------------------------
+
+  startMoveGhost() {
+    const u = this.unit(this.sel.unit);
+    this.ghost = {
+      kind: 'move', unit: u.id, origin: u.pose, size: u.size, steps: [], pose: u.pose, path: [u.pose],
+      state: 'idle', verdict: null, forcedMarch: false, willShoot: false,
+      extended: { left: u.state?.extended_left, right: u.state?.extended_right },
+    };
+    this.sel.mode = 'move';
+  }
+
+  setSteps(steps) {
+    const g = this.ghost;
+    if (!g) return;
+    g.steps = steps.filter((st) => !isZeroStep(st));
+    let p = g.origin;
+    g.path = [p];
+    for (const st of g.steps) {
+      p = applyStep(p, g.size, st);
+      g.path.push(p);
+    }
+    g.pose = p;
+    if (g.kind === 'move') {
+      g.state = g.steps.length ? 'checking' : 'idle';
+      g.verdict = null;
+      if (g.steps.length) this.checkMove();
+    }
+    this.renderGhost();
+    renderPanel(this, this.panelEl);
+  }
+
+  async runCheckMove() {
+    const g = this.ghost;
+    if (!g || g.kind !== 'move' || !g.steps.length) return;
+    const steps = g.steps.map((x) => ({ ...x }));
+    const seq = ++this.querySeq;
+    let r;
+    try {
+      r = await this.query({ kind: 'check_move', unit: g.unit, order: this.moveOrder(g) });
+    } catch (e) {
+      r = { ok: false, error: e instanceof ApiError ? e.describe() : e.message };
+    }
+    if (this.ghost !== g || seq !== this.querySeq || JSON.stringify(steps) !== JSON.stringify(g.steps)) return;
+    g.verdict = r;
+    g.state = r.ok ? 'ok' : 'bad';
+    if (r.ok && r.end_pose) {
+      // The engine's poses are the truth.
+      g.pose = r.end_pose;
+      if (r.poses?.length) g.path = [g.origin, ...r.poses];
+    }
+    this.renderGhost();
+    renderPanel(this, this.panelEl);
+  }
+
+  moveOrder(g) {
+    return { steps: g.steps, forced_march: !!g.forcedMarch, will_shoot: !!g.willShoot, separate: false };
+  }
+
+  async commitMove() {
+    const g = this.ghost;
+    if (!g) return;
+    if (g.kind === 'deploy') return this.commitDeploy();
+    if (g.kind === 'charge') return this.commitCharge();
+    if (!g.steps.length) return;
+    const phase = this.view.phase;
+    const action = phase === 'skirmishers'
+      ? { action: 'skirmish_move', unit: g.unit, order: this.moveOrder(g) }
+      : { action: 'move', unit: g.unit, order: this.moveOrder(g) };
+    const id = g.unit;
+    if (await this.act(action)) {
+      this.ghost = null;
+      this.sel = { unit: id, mode: 'info', options: null };
+      this.refreshOptions();
+    }
+  }
+
+  resetGhost() {
+    if (!this.ghost) return;
+    if (this.ghost.kind === 'charge') {
+      this.sel.charge = null;
+      this.startMoveGhost();
+      this.render();
+      return;
+    }
+    if (this.ghost.kind === 'deploy') {
+      this.ghost.pose = this.ghost.origin;
+      this.renderGhost();
+      return;
+    }
+    this.setSteps([]);
+  }
+
+  /** The pose before the last step, and the last step when it is a translation. */
+  ghostDrag(start, now, phase) {
+    const g = this.ghost;
+    if (!g || !this.myTurnToAct) return;
+    if (g.kind === 'deploy') {
+      if (phase === 'start') g.dragFrom = g.pose.centre;
+      if (phase === 'cancel') {
+        g.pose = { ...g.pose, centre: g.dragFrom };
+      } else {
+        const c = { x: round(g.dragFrom.x + now.x - start.x, 20), y: round(g.dragFrom.y + now.y - start.y, 20) };
+        g.pose = { ...g.pose, centre: c };
+      }
+      this.renderGhost();
+      return;
+    }
+    if (g.kind !== 'move') return;
+    if (phase === 'start') {
+      const steps = [...g.steps];
+      const last = steps[steps.length - 1];
+      let base = { r: 0, f: 0 };
+      if (last && ('Advance' in last || 'Slide' in last)) {
+        steps.pop();
+        base = 'Advance' in last ? { r: 0, f: last.Advance } : { r: last.Slide.right, f: last.Slide.forward };
+      }
+      g.drag = { steps, base, pose: applySteps(g.origin, g.size, steps), saved: g.steps };
+      return;
+    }
+    const d = g.drag;
+    if (!d) return;
+    if (phase === 'cancel') {
+      g.drag = null;
+      this.setSteps(d.saved);
+      return;
+    }
+    const delta = rot(sub(now, start), -d.pose.heading);
+    const r = round(d.base.r + delta.x);
+    const f = round(d.base.f + delta.y);
+    const step = Math.abs(r) <= Math.max(0.12, Math.abs(f) * 0.18) && f >= 0 ? { Advance: round(f) } : { Slide: { right: r, forward: f } };
+    this.setSteps([...d.steps, step]);
+    if (phase === 'end') g.drag = null;
+  }
+
+  rotateDrag(p, phase) {
+    const g = this.ghost;
+    if (!g || !this.myTurnToAct) return;
+    if (g.kind === 'deploy') {
+      const c = g.pose.centre;
+      const hd = Math.atan2(-(p.x - c.x), p.y - c.y);
+      g.pose = { ...g.pose, heading: snapAngle(hd) };
+      this.renderGhost();
+      return;
+    }
+    if (g.kind !== 'move') return;
+    if (phase === 'start') {
+      const steps = [...g.steps];
+      const last = steps[steps.length - 1];
+      if (last && ('Wheel' in last || 'Turn' in last)) steps.pop();
+      g.rot = { steps, pose: applySteps(g.origin, g.size, steps) };
+      return;
+    }
+    const r = g.rot;
+    if (!r) return;
+    const c = r.pose.centre;
+    const want = Math.atan2(-(p.x - c.x), p.y - c.y);
+    const a = round(normAngle(want - r.pose.heading), 1000);
+    let step;
+    if (this.pivotMode === 'centre') step = { Turn: snapAngle(a) };
+    else {
+      const ang = Math.min(Math.abs(snapAngle(a)), Math.PI / 2);
+      step = { Wheel: { pivot: a >= 0 ? 'FrontLeft' : 'FrontRight', angle: round(ang, 10000) } };
+    }
+    this.setSteps([...r.steps, step]);
+    if (phase === 'end') g.rot = null;
+  }
+
+  /** Q/E: rotate by `deg` (positive = left / counter-clockwise) about the current pivot. */
+  rotateGhost(deg) {
+    const g = this.ghost;
+    if (!g) return;
+    if (g.kind === 'deploy') {
+      g.pose = { ...g.pose, heading: normAngle(g.pose.heading + deg * DEG) };
+      this.renderGhost();
+      return;
+    }
+    if (g.kind !== 'move') return;
+    const steps = [...g.steps];
+    const last = steps[steps.length - 1];
+    const a = deg * DEG;
+    if (this.pivotMode === 'centre') {
+      if (last && 'Turn' in last) steps[steps.length - 1] = { Turn: round(normAngle(last.Turn + a), 10000) };
+      else steps.push({ Turn: round(a, 10000) });
+    } else if (last && 'Wheel' in last) {
+      const sign = last.Wheel.pivot === 'FrontLeft' ? 1 : -1;
+      const signed = sign * last.Wheel.angle + a;
+      if (Math.abs(signed) < 1e-6) steps.pop();
+      else steps[steps.length - 1] = { Wheel: { pivot: signed > 0 ? 'FrontLeft' : 'FrontRight', angle: round(Math.min(Math.abs(signed), Math.PI / 2), 10000) } };
+    } else {
+      steps.push({ Wheel: { pivot: a > 0 ? 'FrontLeft' : 'FrontRight', angle: round(Math.abs(a), 10000) } });
+    }
+    this.setSteps(steps);
+  }
+
+  /** W/A/S/D: nudge the last translation by (right, forward) DU. */
+  nudgeGhost(r, f) {
+    const g = this.ghost;
+    if (!g) return;
+    if (g.kind === 'deploy') {
+      const d = rot(vec(r, f), g.pose.heading);
+      g.pose = { ...g.pose, centre: { x: round(g.pose.centre.x + d.x, 20), y: round(g.pose.centre.y + d.y, 20) } };
+      this.renderGhost();
+      return;
+    }
+    if (g.kind !== 'move') return;
+    const steps = [...g.steps];
+    const last = steps[steps.length - 1];
+    let base = { r: 0, f: 0 };
+    if (last && ('Advance' in last || 'Slide' in last)) {
+      steps.pop();
+      base = 'Advance' in last ? { r: 0, f: last.Advance } : { r: last.Slide.right, f: last.Slide.forward };
+    }
+    const nr = round(base.r + r);
+    const nf = round(base.f + f);
+    steps.push(Math.abs(nr) < 1e-9 && nf >= 0 ? { Advance: nf } : { Slide: { right: nr, forward: nf } });
+    this.setSteps(steps);
+  }
+
+  undoStep() {
+    const g = this.ghost;
+    if (g?.kind === 'move' && g.steps.length) this.setSteps(g.steps.slice(0, -1));
+  }
+
+  togglePivot() {
+    this.pivotMode = this.pivotMode === 'corner' ? 'centre' : 'corner';
+    renderPanel(this, this.panelEl);
+    toast(this.pivotMode === 'corner' ? 'Rotation about the front corners (regular movement)' : 'Free rotation about the centre (reduced movement, VII-2.B)');
+  }
+
+  key(ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return false;
+    const g = this.ghost;
+    const k = ev.key;
+    if (k === 'Escape') {
+      if (this.order) {
+        this.cancelOrder();
+        return true;
+      }
+      if (this.sel) {
+        this.deselect();
+        return true;
+      }
+      return false;
+    }
+    if (!g) return false;
+    const fine = ev.shiftKey;
+    const step = fine ? 0.05 : 0.25;
+    switch (k.toLowerCase()) {
+      case 'q': this.rotateGhost(fine ? 5 : 15); return true;
+      case 'e': this.rotateGhost(fine ? -5 : -15); return true;
+      case 'w': this.nudgeGhost(0, step); return true;
+      case 's': this.nudgeGhost(0, -step); return true;
+      case 'a': this.nudgeGhost(-step, 0); return true;
+      case 'd': this.nudgeGhost(step, 0); return true;
+      case 'r': this.togglePivot(); return true;
+      case 'backspace': this.undoStep(); return true;
+      case 'enter': this.commitMove(); return true;
+      default: return false;
+    }
+  }
+
+  // ---- deployment --------------------------------------------------------------------
+
+  pickReserve(id) {
+    const me = this.me();
+    const r = me?.reserve?.find((x) => x.id === id);
+    if (!r) return;
+    const zone = zonesOf(this.view).find((z) => z.seat === this.mySeat);
+    const size = sizeOf(r.card);
+    const heading = FACING[zone?.edge] ?? 0;
+    const pose = freeSpot(this.view, zone, size, heading);
+    this.sel = { unit: id, mode: 'deploy', options: null, formation: '', extendLeft: false, extendRight: false };
+    this.ghost = { kind: 'deploy', unit: id, origin: pose, pose, size, state: 'free', extended: {} };
+    this.render();
+    this.table.svg.focus({ preventScroll: true });
+  }
+
+  async commitDeploy() {
+    const g = this.ghost;
+    const sel = this.sel;
+    if (!g || g.kind !== 'deploy') return;
+    const action = {
+      action: 'deploy', unit: g.unit,
+      pose: { centre: { x: round(g.pose.centre.x), y: round(g.pose.centre.y) }, heading: g.pose.heading },
+      formation: sel.formation || null, extend_left: !!sel.extendLeft, extend_right: !!sel.extendRight,
+    };
+    if (await this.act(action)) this.deselect();
+  }
+
+  async placeGeneral(general, unit) {
+    if (await this.act({ action: 'place_general', general, unit })) this.deselect();
+  }
+
+  // ---- charges, shots, fights ----------------------------------------------------------
+
+  async pickCharge(index) {
+    const sel = this.sel;
+    const opt = sel?.options?.charges?.[index];
+    if (!opt) return;
+    sel.charge = { ...opt, index, envelop: sel.charge?.envelop ?? 'Max', check: null, odds: null };
+    const u = this.unit(sel.unit);
+    this.ghost = {
+      kind: 'charge', unit: u.id, origin: u.pose, size: u.size, steps: opt.steps, pose: applySteps(u.pose, u.size, opt.steps),
+      path: null, state: 'checking', extended: { left: u.state?.extended_left, right: u.state?.extended_right },
+      label: `charge ${this.names.unit(opt.target)}…`,
+    };
+    this.render();
+    await this.refreshCharge();
+  }
+
+  chargeSpec() {
+    const c = this.sel?.charge;
+    if (!c) return null;
+    return { target: c.target, steps: c.steps, side: c.side ?? null, envelop: c.envelop };
+  }
+
+  async refreshCharge() {
+    const sel = this.sel;
+    const c = sel?.charge;
+    if (!c) return;
+    const spec = this.chargeSpec();
+    const [check, odds] = await Promise.allSettled([
+      this.query({ kind: 'check_charge', unit: sel.unit, charge: spec }),
+      this.query({ kind: 'odds', action: { action: 'charge', unit: sel.unit, charge: spec } }),
+    ]);
+    if (this.sel !== sel || sel.charge !== c) return;
+    c.check = check.status === 'fulfilled' ? check.value : { ok: false, error: check.reason.message };
+    c.odds = odds.status === 'fulfilled' ? odds.value : { error: odds.reason.message };
+    const g = this.ghost;
+    if (g?.kind === 'charge') {
+      g.state = c.check.ok ? 'ok' : 'bad';
+      if (c.check.ok && (c.check.aligned || c.check.contact)) g.pose = c.check.aligned || c.check.contact;
+      g.label = c.check.ok ? `charge: ${c.check.dice ?? c.dice_with_envelopment} dice${c.check.cost !== undefined ? ` · ${num(c.check.cost)} DU` : ''}` : c.check.error;
+    }
+    this.render();
+  }
+
+  async commitCharge() {
+    const sel = this.sel;
+    const spec = this.chargeSpec();
+    if (!spec) return;
+    const id = sel.unit;
+    if (await this.act({ action: 'charge', unit: id, charge: spec })) {
+      this.ghost = null;
+      this.sel = { unit: id, mode: 'info', options: null };
+      this.refreshOptions();
+    }
+  }
+
+  async pickShot(target) {
+    const sel = this.sel;
+    if (!sel) return;
+    sel.shot = target;
+    sel.shotOdds = null;
+    this.render();
+    try {
+      sel.shotOdds = await this.query({ kind: 'odds', action: { action: 'shoot', shooter: sel.unit, target } });
+    } catch (e) {
+      sel.shotOdds = { error: e.message };
+    }
+    if (this.sel === sel) this.render();
+  }
+
+  async commitShot() {
+    const sel = this.sel;
+    if (!sel || sel.shot === undefined || sel.shot === null) return;
+    const id = sel.unit;
+    if (await this.act({ action: 'shoot', shooter: id, target: sel.shot })) {
+      this.sel = { unit: id, mode: 'info', options: null };
+      this.refreshOptions();
+    }
+  }
+
+  async pickFight(enemy, own) {
+    if (own !== undefined && (!this.sel || this.sel.unit !== own)) this.select(own);
+    const sel = this.sel;
+    if (!sel) return;
+    sel.fight = enemy;
+    sel.fightOdds = null;
+    this.render();
+    try {
+      sel.fightOdds = await this.query({ kind: 'odds', action: { action: 'fight', attacker: sel.unit, defender: enemy } });
+    } catch (e) {
+      sel.fightOdds = { error: e.message };
+    }
+    if (this.sel === sel) this.render();
+  }
+
+  async commitFight() {
+    const sel = this.sel;
+    if (!sel?.fight) return;
+    if (await this.act({ action: 'fight', attacker: sel.unit, defender: sel.fight })) {
+      sel.fight = null;
+      this.render();
+    }
+  }
+
+  // ---- orders ------------------------------------------------------------------------
+
+  startOrder(card) {
+    this.deselect();
+    this.order = { card, units: new Set(), reorganise: new Set(), cards: new Set(), to: null };
+    this.render();
+  }
+
+  toggleOrderUnit(id) {
+    const o = this.order;
+    if (!o) return;
+    if (o.units.has(id)) {
+      o.units.delete(id);
+      o.reorganise.delete(id);
+    } else {
+      o.units.add(id);
+      if (this.unit(id)?.state?.broken) o.reorganise.add(id);
+    }
+    this.render();
+  }
+
+  cancelOrder() {
+    this.order = null;
+    this.render();
+  }
+
+  async commitOrder() {
+    const o = this.order;
+    if (!o) return;
+    const action = {
+      action: 'play_order', card: o.card, units: [...o.units], reorganise: [...o.reorganise].filter((u) => o.units.has(u)),
+      cards: [...o.cards], to: o.to,
+    };
+    if (await this.act(action)) this.order = null;
+    this.render();
+  }
+}
+
+function isZeroStep(st) {
+  if ('Advance' in st) return Math.abs(st.Advance) < 1e-6;
+  if ('Slide' in st) return Math.abs(st.Slide.right) < 1e-6 && Math.abs(st.Slide.forward) < 1e-6;
+  if ('Turn' in st) return Math.abs(st.Turn) < 1e-6;
+  if ('Wheel' in st) return st.Wheel.angle < 1e-6;
+  return false;
+}
+
+function snapAngle(a) {
+  const step = 5 * DEG;
+  return round(Math.round(a / step) * step, 10000);
+}
+
+export function sizeOf(card) {
+  if (Array.isArray(card?.size) && card.size[0] > 0 && card.size[1] > 0) return { width: card.size[0], depth: card.size[1] };
+  return { width: 2, depth: 1.2 };
+}
+
+/** A place in the zone that no unit covers, scanning rows from the front of the zone. */
+function freeSpot(view, zone, size, heading) {
+  if (!zone) return { centre: { x: view.width / 2, y: 3.5 }, heading };
+  const boxes = view.units.map((u) => {
+    const cs = corners(u.pose, u.size);
+    return { x0: Math.min(...cs.map((c) => c.x)), x1: Math.max(...cs.map((c) => c.x)), y0: Math.min(...cs.map((c) => c.y)), y1: Math.max(...cs.map((c) => c.y)) };
+  });
+  const quarter = Math.abs(Math.sin(heading)) > 0.7;
+  const hw = (quarter ? size.depth : size.width) / 2 + 0.05;
+  const hd = (quarter ? size.width : size.depth) / 2 + 0.05;
+  const frontFirst = zone.edge === 'South' ? -1 : 1;
+  const ys = [];
+  for (let y = zone.y0 + hd; y <= zone.y1 - hd + 1e-9; y += 0.1) ys.push(y);
+  if (frontFirst < 0) ys.reverse();
+  for (const y of ys) {
+    for (let x = zone.x0 + hw; x <= zone.x1 - hw + 1e-9; x += 0.1) {
+      const free = boxes.every((b) => x + hw <= b.x0 || x - hw >= b.x1 || y + hd <= b.y0 || y - hd >= b.y1);
+      if (free) return { centre: { x: round(x, 20), y: round(y, 20) }, heading };
+    }
+  }
+  return { centre: { x: (zone.x0 + zone.x1) / 2, y: (zone.y0 + zone.y1) / 2 }, heading };
+}
+
+export { toLocal, toWorld };

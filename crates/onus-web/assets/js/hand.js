@@ -1,0 +1,60 @@
+// The hand of action cards: each card's order (top half) and event (bottom half), from the
+// deck in the catalog. Orders are played from here in the Activation Phase.
+
+import { h, clear, words } from './dom.js';
+
+const TYPE_ICON = { activation: '⚑', command: '✉', morale: '♣', health: '✚' };
+
+export function cardView(card, id, { onPlay, playable, selectable, selected, onToggle, testid } = {}) {
+  const o = card?.order;
+  const ev = card?.event;
+  const el = h('article', {
+    class: ['action-card', o && `type-${o.type}`, selected && 'selected'],
+    'data-testid': testid || `card-${id}`,
+    'data-card': id,
+    'aria-label': card ? `${o.title} / ${ev.title}` : `card ${id}`,
+  },
+  h('div', { class: 'order-half' },
+    h('div', { class: 'card-title' }, h('span', { class: 'type-icon', 'aria-hidden': 'true' }, TYPE_ICON[o?.type] || '•'), o?.title || `card ${id}`),
+    h('div', { class: 'card-kind' }, o ? `${words(o.type)} order` : ''),
+    h('p', { class: 'card-text' }, o?.text || ''),
+    onPlay ? h('button', {
+      class: 'small', disabled: !playable, onclick: () => onPlay(id), 'data-testid': `play-order-${id}`,
+      'aria-label': `Play the order ${o?.title || id}`,
+    }, 'Play order') : null),
+  h('div', { class: 'event-half' },
+    h('div', { class: 'card-title' }, ev?.title || ''),
+    h('p', { class: 'card-text' }, ev?.text || '')));
+  if (selectable) {
+    const box = h('input', {
+      type: 'checkbox', checked: selected, 'data-testid': `pick-card-${id}`,
+      'aria-label': `Choose ${ev?.title || o?.title || id}`, onchange: (e) => onToggle?.(id, e.target.checked),
+    });
+    el.prepend(h('label', { class: 'card-pick' }, box, ' choose'));
+  }
+  return el;
+}
+
+export class Hand {
+  constructor(container) {
+    this.container = container;
+  }
+
+  render({ hand, names, canPlay, onPlay, handCount, spectator }) {
+    const c = clear(this.container);
+    if (spectator || !hand) {
+      c.append(h('div', { class: 'hand-empty' }, spectator ? 'Spectating: hands are hidden.' : ''));
+      return;
+    }
+    c.append(h('h2', { class: 'sr-only' }, 'Your hand'));
+    if (!hand.length) c.append(h('div', { class: 'hand-empty', 'data-testid': 'hand-empty' }, 'No card in hand.'));
+    const row = h('div', { class: 'hand-row', role: 'list', 'data-testid': 'hand', 'data-count': handCount ?? hand.length });
+    for (const id of hand) {
+      const card = names.card(id);
+      const item = cardView(card, id, { onPlay, playable: canPlay });
+      item.setAttribute('role', 'listitem');
+      row.append(item);
+    }
+    c.append(row);
+  }
+}

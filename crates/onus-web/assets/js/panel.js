@@ -1,0 +1,541 @@
+// The side panel (the selected unit and what it can do now, the order being played, the
+// deployment reserve) and the decision dialogs of the game page.
+
+import { h, replace, num, pct, words } from './dom.js';
+import { seatColour } from './cards.js';
+import { describeStep } from './geom.js';
+import { cardView } from './hand.js';
+import { modal } from './dialogs.js';
+import { valueText } from './dicelog.js';
+
+// ---- exact odds ----------------------------------------------------------------------
+
+function sideOdds(label, s, names, unitId) {
+  if (!s) return null;
+  const st = s.states || {};
+  const order = ['unbroken', 'broken', 'fleeing', 'eliminated'];
+  const bar = h('div', { class: 'odds-bar', role: 'img', 'aria-label': order.map((k) => `${k} ${pct(st[k] || 0)}`).join(', ') },
+    order.map((k) => h('span', { class: `seg seg-${k}`, style: { width: `${(st[k] || 0) * 100}%` }, title: `${k}: ${pct(st[k] || 0)}` })));
+  const needs = s.needs ? Object.entries(s.needs).map(([k, v]) => `${k} ${v}${k === 'dice' ? '' : '+'}`).join(' · ') : '';
+  return h('div', { class: 'odds-side' },
+    h('div', { class: 'odds-who' }, h('b', {}, label), ` ${unitId !== undefined ? names.unit(unitId) : ''}`),
+    bar,
+    h('div', { class: 'odds-nums' },
+      order.map((k) => h('span', { class: `k-${k}` }, `${k} ${pct(st[k] || 0)}`)),
+      h('span', {}, `expected wounds ${num(s.expected_wounds)}`)),
+    needs ? h('div', { class: 'odds-needs' }, `rolls: ${needs}`) : null,
+    s.values?.length ? h('details', { class: 'odds-values' }, h('summary', {}, 'values'), h('ul', {}, s.values.map((v) => h('li', {}, typeof v === 'string' ? v : valueText(v))))) : null);
+}
+
+/** The exact odds of a fight (onus-server `odds` answer). */
+export function oddsView(r, names, title = 'Exact odds') {
+  if (!r) return h('div', { class: 'odds loading', 'data-testid': 'odds' }, 'Computing the exact odds…');
+  if (r.error) return h('div', { class: 'odds error', 'data-testid': 'odds' }, `Odds: ${r.error}`);
+  return h('div', { class: 'odds', 'data-testid': 'odds' },
+    h('div', { class: 'odds-title' }, title, r.dice !== undefined ? ` · ${r.dice} dice` : '', r.method?.exact ? ' · exact' : ''),
+    sideOdds('Attacker', r.attacker, names, r.attacker_unit),
+    sideOdds('Defender', r.defender, names, r.defender_unit),
+    r.kind_reasons?.length ? h('div', { class: 'odds-reasons' }, r.kind_reasons.join('; ')) : null,
+    r.events ? h('div', { class: 'odds-note' }, `Events ${r.events}`) : null);
+}
+
+// ---- the unit card -------------------------------------------------------------------
+
+function unitCard(game, u) {
+  if (u.hidden) {
+    return h('div', { class: 'unit-info', 'data-testid': 'unit-info' },
+      h('h3', {}, `Face-down unit #${u.id}`),
+      h('p', { class: 'muted' }, `Seat ${u.owner}'s card is face down: only its place is known.`));
+  }
+  const c = u.card;
+  const st = u.state || {};
+  const markers = [];
+  if (st.wounds) markers.push(`${st.wounds} wound${st.wounds > 1 ? 's' : ''}`);
+  if (st.fleeing) markers.push('fleeing');
+  else if (st.broken) markers.push('broken');
+  if (st.marching) markers.push('marching');
+  if (st.formation) markers.push(words(st.formation));
+  if (st.extended_left) markers.push('extended left');
+  if (st.extended_right) markers.push('extended right');
+  if (st.hero) markers.push('hero');
+  if (st.no_officer) markers.push('no officer');
+  if (st.rank && st.rank !== 'regular') markers.push(st.rank);
+  if (u.turn?.activated) markers.push('activated');
+  if (u.turn?.moved) markers.push('moved');
+  const general = game.view.players.flatMap((p) => p.generals).find((g) => g.unit === u.id);
+  if (general) markers.push(`General ${general.card.name}`);
+  return h('div', { class: 'unit-info', 'data-testid': 'unit-info', 'data-unit': u.id },
+    h('h3', { style: { color: seatColour(u.owner) } }, `${c.name} #${u.id}`),
+    h('div', { class: 'muted' }, `${game.names.faction(c.faction)} · ${words(c.kind)} · ${c.value} pts · seat ${u.owner}`),
+    h('table', { class: 'stats' },
+      h('tr', {}, h('th', {}, 'Attack'), h('td', {}, `${c.attack.hit}/${c.attack.damage}`), h('th', {}, 'Defense'), h('td', {}, `${c.defense.dodge}/${c.defense.armor}`)),
+      h('tr', {}, h('th', {}, 'Morale'), h('td', {}, String(c.morale)), h('th', {}, 'Health'), h('td', {}, `${c.health - (st.wounds || 0)} / ${c.health}`)),
+      h('tr', {}, h('th', {}, 'Move'), h('td', {}, `${num(c.movement)} DU`), h('th', {}, 'Ranged'), h('td', {}, c.ranged ? `${c.ranged.power} · ${num(c.ranged.range)} DU` : '–'))),
+    c.abilities?.length ? h('div', { class: 'tags' }, c.abilities.map((a) => h('span', { class: 'tag' }, words(a)))) : null,
+    c.formations?.length ? h('div', { class: 'tags' }, 'Formations: ', c.formations.map((a) => h('span', { class: 'tag blue' }, words(a)))) : null,
+    markers.length ? h('div', { class: 'markers', 'data-testid': 'unit-markers' }, markers.join(' · ')) : null);
+}
+
+// ---- per-phase actions ---------------------------------------------------------------
+
+function why(options, what) {
+  const w = options?.why_not?.[what];
+  if (!w) return null;
+  return `${w.error}${w.rule && !String(w.error).includes(w.rule) ? ` [${w.rule}]` : ''}`;
+}
+
+function moveSection(game) {
+  const g = game.ghost;
+  const opts = game.sel.options;
+  const u = game.unit(game.sel.unit);
+  const out = [h('h4', {}, game.view.phase === 'skirmishers' ? 'Skirmish move' : 'Move')];
+  if (opts?.allowance) {
+    const a = opts.allowance;
+    out.push(h('div', { class: 'muted', 'data-testid': 'allowance' },
+      `Left ${num(opts.left)} DU · regular ${num(a.regular)} · reduced ${num(a.reduced)} · forced march ${num(a.forced_march)}`));
+  }
+  if (!g || g.kind !== 'move') return out;
+  const v = g.verdict;
+  out.push(h('ol', { class: 'steps', 'data-testid': 'move-steps' }, g.steps.length ? g.steps.map((st) => h('li', {}, describeStep(st))) : h('li', { class: 'muted' }, 'Drag the ghost, or W/A/S/D and Q/E.')));
+  out.push(h('div', { class: ['verdict', g.state], 'data-testid': 'move-verdict', 'data-state': g.state, role: 'status' },
+    g.state === 'checking' ? 'Checking with the engine…'
+      : v?.ok ? `Legal: ${words(String(v.kind || '').toLowerCase())}, costs ${num(v.cost)} of ${num(v.budget)} DU, ${num(v.left)} DU left${v.consequences && v.consequences.may_charge === false ? '; no charge after it' : ''}`
+        : v ? `Illegal: ${v.error}` : ''));
+  const ranged = !!u?.card?.ranged;
+  out.push(h('div', { class: 'row wrap' },
+    h('label', {}, h('input', { type: 'checkbox', checked: g.forcedMarch, 'data-testid': 'forced-march', onchange: (e) => { g.forcedMarch = e.target.checked; game.setSteps(g.steps); } }), ' forced march'),
+    ranged ? h('label', {}, h('input', { type: 'checkbox', checked: g.willShoot, 'data-testid': 'will-shoot', onchange: (e) => { g.willShoot = e.target.checked; game.setSteps(g.steps); } }), ' will shoot') : null,
+    h('button', { class: 'small', 'aria-pressed': game.pivotMode === 'centre' ? 'true' : 'false', onclick: () => game.togglePivot(), 'data-testid': 'pivot-mode' },
+      `Rotate about: ${game.pivotMode === 'corner' ? 'front corner' : 'centre'} (R)`)));
+  out.push(h('div', { class: 'row' },
+    h('button', { class: 'small', onclick: () => game.rotateGhost(15), 'aria-label': 'Rotate left 15 degrees', 'data-testid': 'rotate-left' }, '⟲ Q'),
+    h('button', { class: 'small', onclick: () => game.rotateGhost(-15), 'aria-label': 'Rotate right 15 degrees', 'data-testid': 'rotate-right' }, 'E ⟳'),
+    h('button', { class: 'small', onclick: () => game.nudgeGhost(0, 0.25), 'aria-label': 'Forward 0.25 DU', 'data-testid': 'nudge-forward' }, '↑ W'),
+    h('button', { class: 'small', onclick: () => game.undoStep(), disabled: !g.steps.length, 'data-testid': 'undo-step' }, 'Undo step'),
+    h('button', { class: 'small', onclick: () => game.resetGhost(), disabled: !g.steps.length, 'data-testid': 'reset-move' }, 'Reset')));
+  out.push(h('button', {
+    class: 'primary', disabled: !(v?.ok) || game.busy, onclick: () => game.commitMove(), 'data-testid': 'commit-move',
+  }, `Move here${v?.ok ? ` (${num(v.cost)} DU)` : ''}`));
+  return out;
+}
+
+function chargeSection(game) {
+  const opts = game.sel.options;
+  if (!opts) return [];
+  const phase = game.view.phase;
+  if (phase !== 'movement' && phase !== 'skirmishers') return [];
+  const out = [h('h4', {}, 'Charge')];
+  if (!opts.may_charge) {
+    out.push(h('div', { class: 'muted', 'data-testid': 'no-charge' }, why(opts, 'charge') || 'This unit cannot charge now.'));
+    return out;
+  }
+  if (!opts.charges?.length) {
+    out.push(h('div', { class: 'muted' }, 'No enemy within reach of a charge.'));
+    return out;
+  }
+  const chosen = game.sel.charge;
+  out.push(h('ul', { class: 'options', 'data-testid': 'charge-options' }, opts.charges.map((c, i) => h('li', {},
+    h('button', {
+      class: ['option', chosen?.index === i && 'chosen'], onclick: () => game.pickCharge(i), 'data-testid': `charge-${c.target}`,
+      'aria-pressed': chosen?.index === i ? 'true' : 'false',
+    }, `${game.names.unit(c.target)} — ${words(String(c.side).toLowerCase())} side, ${c.direct} direct / ${c.dice_with_envelopment} with envelopment, ${num(c.cost)} DU`)))));
+  if (chosen) {
+    const ck = chosen.check;
+    out.push(h('label', {}, 'Envelopment: ',
+      h('select', {
+        'data-testid': 'envelop-choice', onchange: (e) => { chosen.envelop = e.target.value; chosen.check = null; chosen.odds = null; game.refreshCharge(); game.render(); },
+      }, h('option', { value: 'Max', selected: chosen.envelop === 'Max' }, 'with every free section'), h('option', { value: 'None', selected: chosen.envelop === 'None' }, 'none'))));
+    out.push(h('div', { class: ['verdict', ck ? (ck.ok ? 'ok' : 'bad') : 'checking'], 'data-testid': 'charge-verdict' },
+      !ck ? 'Checking the charge…' : ck.ok ? `Contact on the ${words(String(ck.side || chosen.side).toLowerCase())} side, ${ck.dice} dice${ck.also_engaged?.length ? `, also engages ${ck.also_engaged.map((x) => game.names.unit(x)).join(', ')}` : ''}${ck.swept_wounds ? `, ${ck.swept_wounds} wounds swept` : ''}` : `Illegal: ${ck.error}`));
+    out.push(oddsView(chosen.odds, game.names, 'Exact odds of the melee after the charge'));
+    out.push(h('div', { class: 'row' },
+      h('button', { class: 'primary danger', disabled: !ck?.ok || game.busy, onclick: () => game.commitCharge(), 'data-testid': 'commit-charge' }, 'Charge!'),
+      h('button', { class: 'small', onclick: () => game.resetGhost(), 'data-testid': 'cancel-charge' }, 'Back to moving')));
+  }
+  return out;
+}
+
+function engagedSection(game) {
+  const sel = game.sel;
+  const u = game.unit(sel.unit);
+  const enemies = game.engagedWith(sel.unit);
+  if (!enemies.length || game.view.phase !== 'movement' || !u?.turn?.activated) return [];
+  return [h('h4', {}, 'Engaged unit (VII-2.D)'),
+    h('div', { class: 'row wrap' },
+      enemies.map((e) => h('button', {
+        class: 'small', 'data-testid': `envelop-${e}`, onclick: () => game.act({ action: 'envelop', unit: sel.unit, target: e, choice: 'Max' }),
+      }, `Envelop ${game.names.unit(e)}`)),
+      h('button', { class: 'small', 'data-testid': 'retreat', onclick: () => game.act({ action: 'retreat', unit: sel.unit }) }, 'Retreat (free attacks)'),
+      h('button', { class: 'small', 'data-testid': 'reposition-180', onclick: () => game.act({ action: 'reposition180', unit: sel.unit }) }, 'Turn about (180°)'))];
+}
+
+function shootSection(game) {
+  const sel = game.sel;
+  const opts = sel.options;
+  if (!opts?.shots || game.view.phase !== 'ranged_attack') return [];
+  const out = [h('h4', {}, 'Ranged attack')];
+  if (!opts.may_shoot) out.push(h('div', { class: 'muted', 'data-testid': 'no-shoot' }, why(opts, 'shoot') || 'This unit cannot shoot now.'));
+  out.push(h('label', { class: 'small-label' }, h('input', { type: 'checkbox', checked: !!sel.showRange, onchange: (e) => { sel.showRange = e.target.checked; game.render(); } }), ' show range rings'));
+  out.push(h('ul', { class: 'options', 'data-testid': 'shot-options' }, opts.shots.map((s) => h('li', {},
+    s.ok
+      ? h('button', {
+        class: ['option', sel.shot === s.target && 'chosen'], disabled: !opts.may_shoot, onclick: () => game.pickShot(s.target), 'data-testid': `shoot-${s.target}`,
+      }, `${game.names.unit(s.target)} — ${num(s.distance)} DU, ${String(s.band).toLowerCase()} range, ${s.dice} dice${s.los_blocked ? ', line of sight blocked' : ''}${s.in_the_way?.length ? ` (in the way: ${s.in_the_way.map((x) => game.names.unit(x)).join(', ')})` : ''}`)
+      : h('div', { class: 'option no', 'data-testid': `no-shot-${s.target}` }, `${game.names.unit(s.target)}: ${s.error}`)))));
+  if (sel.shot !== undefined && sel.shot !== null) {
+    out.push(oddsView(sel.shotOdds, game.names, 'Exact odds of the shot'));
+    out.push(h('button', { class: 'primary danger', disabled: game.busy || !opts.may_shoot, onclick: () => game.commitShot(), 'data-testid': 'commit-shoot' }, `Shoot ${game.names.unit(sel.shot)}`));
+  }
+  return out;
+}
+
+function fightSection(game) {
+  const sel = game.sel;
+  if (game.view.phase !== 'melee') return [];
+  const enemies = game.engagedWith(sel.unit);
+  if (!enemies.length) return [];
+  const out = [h('h4', {}, 'Melee')];
+  out.push(h('ul', { class: 'options' }, enemies.map((e) => h('li', {},
+    h('button', { class: ['option', sel.fight === e && 'chosen'], onclick: () => game.pickFight(e), 'data-testid': `fight-${e}` }, `Fight ${game.names.unit(e)}`)))));
+  if (sel.fight) {
+    out.push(oddsView(sel.fightOdds, game.names, 'Exact odds of the melee'));
+    out.push(h('button', { class: 'primary danger', disabled: game.busy, onclick: () => game.commitFight(), 'data-testid': 'commit-fight' }, `Resolve the melee with ${game.names.unit(sel.fight)}`));
+  }
+  return out;
+}
+
+function selectedSection(game) {
+  const sel = game.sel;
+  const u = game.unit(sel.unit);
+  if (!u) return [];
+  const out = [unitCard(game, u)];
+  const mine = u.owner === game.mySeat;
+  if (!mine || !game.myTurnToAct || game.view.pending) return out;
+  if (sel.optionsError) out.push(h('div', { class: 'muted' }, sel.optionsError));
+  if (!sel.options) {
+    out.push(h('div', { class: 'muted', 'data-testid': 'options-loading' }, 'Asking the engine what this unit can do…'));
+    return out;
+  }
+  const phase = game.view.phase;
+  if (phase === 'movement' || phase === 'skirmishers') {
+    if (sel.options.may_move || (phase === 'skirmishers' && sel.options.left > 0)) out.push(...moveSection(game));
+    else out.push(h('div', { class: 'muted', 'data-testid': 'no-move' }, why(sel.options, 'move') || 'This unit cannot move now.'));
+    out.push(...chargeSection(game));
+    out.push(...engagedSection(game));
+  }
+  out.push(...shootSection(game));
+  out.push(...fightSection(game));
+  if (phase === 'flight' && u.state?.fleeing) {
+    out.push(h('button', { class: 'primary', onclick: () => game.act({ action: 'flight_check', unit: u.id }), 'data-testid': `flight-check-${u.id}` }, 'Flight check'));
+  }
+  if (phase === 'deployment' && game.view.deployment?.generals) {
+    out.push(...generalButtons(game, u.id));
+  }
+  return out;
+}
+
+function generalButtons(game, unitId) {
+  const me = game.me();
+  return (me?.generals || []).map((g, i) => g.unit === null || g.unit === undefined
+    ? h('button', { class: 'primary', onclick: () => game.placeGeneral(i, unitId), 'data-testid': `place-general-${i}` }, `Place ${g.card.name} with this unit`)
+    : null);
+}
+
+function deploymentSection(game) {
+  const v = game.view;
+  const me = game.me();
+  const out = [];
+  if (!me) return out;
+  if (v.deployment?.units) {
+    out.push(h('h3', {}, 'Deployment'));
+    out.push(h('p', { class: 'muted' }, 'Place your units face down in your zone, one at a time in turn (VI).'));
+    const sel = game.sel?.mode === 'deploy' ? game.sel : null;
+    out.push(h('ul', { class: 'options', 'data-testid': 'reserve' }, (me.reserve || []).map((r) => h('li', {},
+      h('button', {
+        class: ['option', sel?.unit === r.id && 'chosen'], disabled: !game.myTurnToAct, onclick: () => game.pickReserve(r.id), 'data-testid': `reserve-${r.id}`,
+        'aria-pressed': sel?.unit === r.id ? 'true' : 'false',
+      }, `${r.card.name} #${r.id}${r.rank && r.rank !== 'regular' ? ` (${r.rank})` : ''} — ${r.card.attack.hit}/${r.card.attack.damage}, ${r.card.defense.dodge}/${r.card.defense.armor}, M${r.card.morale}`)))));
+    if (sel) {
+      const r = me.reserve.find((x) => x.id === sel.unit);
+      out.push(h('div', { class: 'row wrap' },
+        r?.card?.formations?.length ? h('label', {}, 'Formation ', h('select', {
+          'data-testid': 'deploy-formation', onchange: (e) => { sel.formation = e.target.value; },
+        }, h('option', { value: '' }, 'none'), r.card.formations.map((f) => h('option', { value: f, selected: sel.formation === f }, words(f))))) : null,
+        h('label', {}, h('input', { type: 'checkbox', checked: sel.extendLeft, 'data-testid': 'deploy-extend-left', onchange: (e) => { sel.extendLeft = e.target.checked; game.ghost.extended.left = e.target.checked; game.renderGhost(); } }), ' extend left'),
+        h('label', {}, h('input', { type: 'checkbox', checked: sel.extendRight, 'data-testid': 'deploy-extend-right', onchange: (e) => { sel.extendRight = e.target.checked; game.ghost.extended.right = e.target.checked; game.renderGhost(); } }), ' extend right')));
+      out.push(h('div', { class: 'row' },
+        h('button', { class: 'small', onclick: () => game.rotateGhost(15), 'data-testid': 'deploy-rotate-left', 'aria-label': 'Rotate left 15 degrees' }, '⟲ Q'),
+        h('button', { class: 'small', onclick: () => game.rotateGhost(-15), 'data-testid': 'deploy-rotate-right', 'aria-label': 'Rotate right 15 degrees' }, 'E ⟳'),
+        h('button', { class: 'primary', disabled: !game.myTurnToAct || game.busy, onclick: () => game.commitDeploy(), 'data-testid': 'commit-deploy' }, 'Deploy here')));
+    }
+  } else if (v.deployment?.generals) {
+    out.push(h('h3', {}, 'Generals'));
+    const waiting = (me.generals || []).filter((g) => g.unit === null || g.unit === undefined);
+    out.push(h('p', { class: 'muted' }, waiting.length ? 'Select the unit that carries your General (IV), then place it.' : 'Your Generals are placed.'));
+  }
+  return out;
+}
+
+function orderSection(game) {
+  const o = game.order;
+  const card = game.names.card(o.card);
+  const type = card?.order?.type;
+  const id = card?.order?.id || '';
+  const text = `${card?.order?.text || ''}`.toLowerCase();
+  const wantsUnits = ['activation', 'morale', 'health'].includes(type) || id.includes('general');
+  const wantsCards = /discard|cards? from your hand/.test(text) && !/draw \d cards\.$/.test(text);
+  const wantsTo = id.includes('transfer');
+  const myUnits = game.view.units.filter((u) => u.owner === game.mySeat);
+  const me = game.me();
+  const out = [h('h3', {}, `Play “${card?.order?.title || o.card}”`), h('p', { class: 'order-text' }, card?.order?.text || '')];
+  if (wantsUnits) {
+    out.push(h('p', { class: 'muted' }, 'Click your units on the table, or tick them:'));
+    out.push(h('ul', { class: 'checks', 'data-testid': 'order-units' }, myUnits.map((u) => h('li', {},
+      h('label', {}, h('input', {
+        type: 'checkbox', checked: o.units.has(u.id), 'data-testid': `order-unit-${u.id}`, onchange: () => game.toggleOrderUnit(u.id),
+      }), ` ${game.names.unit(u.id)}${u.state?.fleeing ? ' (fleeing)' : u.state?.broken ? ' (broken)' : ''}${u.turn?.activated ? ' (active)' : ''}`),
+      u.state?.broken && o.units.has(u.id) ? h('label', { class: 'sub' }, h('input', {
+        type: 'checkbox', checked: o.reorganise.has(u.id), 'data-testid': `order-reorganise-${u.id}`,
+        onchange: (e) => { if (e.target.checked) o.reorganise.add(u.id); else o.reorganise.delete(u.id); },
+      }), ' try to reorganise (morale check)') : null))));
+  }
+  if (wantsTo) {
+    out.push(h('label', {}, 'Transfer the General to ', h('select', { 'data-testid': 'order-to', onchange: (e) => { o.to = e.target.value === '' ? null : Number(e.target.value); } },
+      h('option', { value: '' }, '—'), myUnits.map((u) => h('option', { value: u.id, selected: o.to === u.id }, game.names.unit(u.id))))));
+  }
+  if (wantsCards) {
+    out.push(h('p', { class: 'muted' }, 'Cards for this order:'));
+    out.push(h('ul', { class: 'checks', 'data-testid': 'order-cards' }, (me?.hand || []).filter((c) => c !== o.card).map((c) => h('li', {},
+      h('label', {}, h('input', { type: 'checkbox', checked: o.cards.has(c), onchange: (e) => { if (e.target.checked) o.cards.add(c); else o.cards.delete(c); } }),
+        ` ${game.names.orderTitle(c)} / ${game.names.eventTitle(c)}`)))));
+  }
+  out.push(h('div', { class: 'row' },
+    h('button', { class: 'primary', disabled: game.busy, onclick: () => game.commitOrder(), 'data-testid': 'commit-order' }, 'Play the order'),
+    h('button', { onclick: () => game.cancelOrder(), 'data-testid': 'cancel-order' }, 'Cancel')));
+  return out;
+}
+
+/** Lists for when nothing is selected: fights to resolve, fleeing units, units to pick. */
+function overview(game) {
+  const v = game.view;
+  const out = [];
+  const mine = v.units.filter((u) => u.owner === game.mySeat);
+  if (game.myTurnToAct && v.phase === 'melee') {
+    const fights = [];
+    for (const e of v.engagements || []) {
+      const a = game.unit(e.a);
+      const b = game.unit(e.b);
+      if (!a || !b) continue;
+      const own = a.owner === game.mySeat ? a : b.owner === game.mySeat ? b : null;
+      const enemy = own === a ? b : a;
+      if (own) fights.push([own, enemy]);
+    }
+    out.push(h('h3', {}, 'Melees to resolve'));
+    out.push(fights.length
+      ? h('ul', { class: 'options', 'data-testid': 'fight-list' }, fights.map(([a, b]) => h('li', {},
+        h('button', { class: 'option', onclick: () => game.pickFight(b.id, a.id), 'data-testid': `fight-pair-${a.id}-${b.id}` }, `${game.names.unit(a.id)} vs ${game.names.unit(b.id)}`))))
+      : h('p', { class: 'muted' }, 'No melee: end the phase.'));
+  }
+  if (game.myTurnToAct && v.phase === 'flight') {
+    const fleeing = mine.filter((u) => u.state?.fleeing);
+    out.push(h('h3', {}, 'Fleeing units'));
+    out.push(fleeing.length
+      ? h('ul', { class: 'options' }, fleeing.map((u) => h('li', {},
+        h('button', { class: 'option', onclick: () => game.act({ action: 'flight_check', unit: u.id }), 'data-testid': `flight-check-${u.id}` }, `Flight check: ${game.names.unit(u.id)}`))))
+      : h('p', { class: 'muted' }, 'None of your units is fleeing.'));
+  }
+  if (!game.spectator && mine.length) {
+    out.push(h('h3', {}, 'Your units'));
+    out.push(h('ul', { class: 'unit-list', 'data-testid': 'my-units' }, mine.map((u) => h('li', {},
+      h('button', { class: 'linkish', onclick: () => game.select(u.id), 'data-testid': `select-${u.id}` },
+        `${game.names.unit(u.id)}${u.turn?.activated ? ' · active' : ''}${u.state?.fleeing ? ' · fleeing' : u.state?.broken ? ' · broken' : ''}${u.state?.wounds ? ` · ${u.state.wounds}w` : ''}`)))));
+  }
+  if (game.spectator) out.push(h('p', { class: 'muted', 'data-testid': 'spectator-note' }, 'You are a spectator: face-down cards and hands stay hidden.'));
+  return out;
+}
+
+export function renderPanel(game, el) {
+  const v = game.view;
+  if (!v) return;
+  let parts;
+  if (game.order) parts = orderSection(game);
+  else if (v.phase === 'deployment' && !game.spectator && (game.sel?.mode === 'deploy' || !game.sel)) parts = [...deploymentSection(game), ...(game.sel ? [] : overview(game))];
+  else if (game.sel) parts = [h('button', { class: 'small close-sel', onclick: () => game.deselect(), 'aria-label': 'Clear the selection', 'data-testid': 'deselect' }, '×'), ...selectedSection(game)];
+  else parts = overview(game);
+  const scroll = el.scrollTop;
+  replace(el, parts);
+  el.scrollTop = scroll;
+}
+
+// ---- decision dialogs ----------------------------------------------------------------
+
+function randomEventOf(pending) {
+  const r = pending.random;
+  if (!r || r === 'none') return null;
+  if (r.drawn !== undefined) return r.drawn;
+  if (r.redrawn) return r.redrawn.replacement;
+  if (r.elite_draw_two) return r.elite_draw_two.cards?.[r.elite_draw_two.chosen ?? 0] ?? null;
+  return null;
+}
+
+function fightTitle(game, f) {
+  const k = f.kind;
+  if (k.ranged) return `Shot: ${game.names.unit(k.ranged.shooter)} → ${game.names.unit(k.ranged.target)}`;
+  if (k.melee) return `Melee: ${game.names.unit(k.melee.attacker)} → ${game.names.unit(k.melee.defender)}${k.melee.charge ? ' (charge)' : ''}`;
+  return 'Fight';
+}
+
+function eventsDialog(game, f) {
+  const me = game.me();
+  const picked = new Set();
+  const flee = { on: false };
+  const redraw = { on: false };
+  const random = randomEventOf(f);
+  const role = f.stage === 'attacker_events' ? 'attacker' : 'defender';
+  const oddsBox = h('div', {}, oddsView(null, game.names));
+  game.query({ kind: 'odds', pending: true }).then((r) => replace(oddsBox, oddsView(r, game.names, 'Exact odds without events')),
+    (e) => replace(oddsBox, oddsView({ error: e.message }, game.names)));
+  const hand = (me?.hand || []).map((c) => cardView(game.names.card(c), c, {
+    selectable: true, testid: `event-card-${c}`, onToggle: (id, on) => (on ? picked.add(id) : picked.delete(id)),
+  }));
+  const submit = async (none) => {
+    const action = { action: 'play_events', cards: none ? [] : [...picked], redraw: redraw.on, flee_if_wounded: flee.on };
+    if (await game.act(action)) game.closeDialog();
+  };
+  return {
+    title: fightTitle(game, f),
+    testid: 'events-dialog',
+    body: [
+      h('p', {}, `You are the ${role}. ${f.no_random ? 'No random event in this fight.' : ''}`),
+      random !== null ? h('div', { class: 'random-event', 'data-testid': 'random-event' }, h('b', {}, 'Random event: '), `${game.names.eventTitle(random)} — ${game.names.card(random)?.event?.text || ''}`) : null,
+      f.attacker_cards?.length && role === 'defender' ? h('div', {}, h('b', {}, 'The attacker played: '), f.attacker_cards.map((c) => game.names.eventTitle(c)).join(', ')) : null,
+      oddsBox,
+      h('h3', {}, 'Events from your hand'),
+      hand.length ? h('div', { class: 'hand-row picks' }, hand) : h('p', { class: 'muted' }, 'No card in hand.'),
+      h('div', { class: 'row wrap' },
+        h('label', {}, h('input', { type: 'checkbox', 'data-testid': 'flee-if-wounded', onchange: (e) => { flee.on = e.target.checked; } }), ' flee voluntarily if wounded (VII-5)'),
+        h('label', {}, h('input', { type: 'checkbox', 'data-testid': 'redraw', onchange: (e) => { redraw.on = e.target.checked; } }), ' redraw the random event (veterans, XI)')),
+      h('div', { class: 'row' },
+        h('button', { class: 'primary', onclick: () => submit(false), 'data-testid': 'play-events' }, 'Play the chosen events'),
+        h('button', { onclick: () => submit(true), 'data-testid': 'no-events' }, 'No event')),
+    ],
+  };
+}
+
+function sideDialog(game, f) {
+  const sides = f.kind.ranged?.sides || [];
+  return {
+    title: 'Which side do the shots come from?',
+    testid: 'side-dialog',
+    body: [
+      h('p', {}, `${fightTitle(game, f)}. Both sides are as near: you decide (VII-3).`),
+      h('div', { class: 'row' }, sides.map((s) => h('button', {
+        class: 'primary', 'data-testid': `side-${s}`, onclick: async () => { if (await game.act({ action: 'choose_side', side: s })) game.closeDialog(); },
+      }, `${s} side`))),
+    ],
+  };
+}
+
+function handLimitDialog(game, p) {
+  const me = game.me();
+  const picked = new Set();
+  const count = h('span', { 'data-testid': 'discard-count' }, `0 / ${p.excess}`);
+  return {
+    title: `Discard ${p.excess} card${p.excess === 1 ? '' : 's'}`,
+    testid: 'hand-limit-dialog',
+    body: [
+      h('p', {}, 'Your hand is over your General\'s leadership (V, VII-7).'),
+      h('div', { class: 'hand-row picks' }, (me?.hand || []).map((c) => cardView(game.names.card(c), c, {
+        selectable: true, testid: `discard-card-${c}`,
+        onToggle: (id, on) => { if (on) picked.add(id); else picked.delete(id); replace(count, `${picked.size} / ${p.excess}`); },
+      }))),
+      h('div', { class: 'row' }, count, h('button', {
+        class: 'primary', 'data-testid': 'discard-excess',
+        onclick: async () => { if (await game.act({ action: 'discard_excess', cards: [...picked] })) game.closeDialog(); },
+      }, 'Discard')),
+    ],
+  };
+}
+
+function drawDialog(game) {
+  const me = game.me();
+  const picked = new Set();
+  const played = (game.view.log || []).some((e) => e.event === 'order_played' && e.seat === game.mySeat && isThisTurn(game.view.log, e));
+  const send = async (choice) => { if (await game.act({ action: 'draw', choice })) game.closeDialog(); };
+  return {
+    title: 'End of turn: draw',
+    testid: 'draw-dialog',
+    body: [
+      h('p', {}, played ? 'You played an order this turn: draw 1 card (VII-7).' : 'You played no order this turn: draw 3, or discard any cards and draw as many plus 1 (VII-7).'),
+      h('div', { class: 'row wrap' },
+        h('button', { class: played ? 'primary' : '', 'data-testid': 'draw-order-played', onclick: () => send('order_played') }, 'Draw 1'),
+        h('button', { class: played ? '' : 'primary', 'data-testid': 'draw-three', onclick: () => send('draw_three') }, 'Draw 3'),
+        h('button', { 'data-testid': 'draw-discard', onclick: () => send({ discard: [...picked] }) }, 'Discard the chosen cards, draw as many + 1')),
+      h('div', { class: 'hand-row picks' }, (me?.hand || []).map((c) => cardView(game.names.card(c), c, {
+        selectable: true, testid: `draw-discard-${c}`, onToggle: (id, on) => (on ? picked.add(id) : picked.delete(id)),
+      }))),
+    ],
+  };
+}
+
+function isThisTurn(log, e) {
+  const i = log.indexOf(e);
+  for (let j = log.length - 1; j >= 0; j--) if (log[j].event === 'turn_started') return i > j;
+  return true;
+}
+
+function decisionDialog(game, d) {
+  const n = game.names;
+  if (d.decision === 'withdrawal') {
+    const send = async (keep) => { if (await game.act({ action: 'answer_withdrawal', keep_contact: keep })) game.closeDialog(); };
+    return {
+      title: 'An enemy withdraws (VII-2.D)',
+      testid: 'decision-dialog',
+      body: [h('p', {}, `${n.unit(d.unit)} withdraws ${num(d.distance)} DU. Does your unit hold its position or keep contact?`),
+        h('div', { class: 'row' },
+          h('button', { class: 'primary', 'data-testid': 'withdrawal-keep', onclick: () => send(true) }, 'Keep contact'),
+          h('button', { 'data-testid': 'withdrawal-hold', onclick: () => send(false) }, 'Hold'))],
+    };
+  }
+  return {
+    title: 'A decision is waiting',
+    testid: 'decision-dialog',
+    body: [h('p', {}, `${words(d.decision)}: this page does not offer it yet.`), h('pre', {}, JSON.stringify(d, null, 1))],
+  };
+}
+
+/** Opens (or keeps, or closes) the dialog of the decision this seat must take now. */
+export function renderDecisions(game) {
+  const v = game.view;
+  let key = null;
+  let make = null;
+  const me = game.mySeat;
+  if (me !== null && !v.outcome) {
+    const p = v.pending;
+    if (p?.fight) {
+      const f = p.fight;
+      if (f.stage === 'choose_side' && f.defender_seat === me) {
+        key = `side:${JSON.stringify(f.kind)}`;
+        make = () => sideDialog(game, f);
+      } else if ((f.stage === 'attacker_events' && f.attacker_seat === me) || (f.stage === 'defender_events' && f.defender_seat === me)) {
+        key = `events:${f.stage}:${JSON.stringify(f.kind)}:${JSON.stringify(f.random)}:${(me && game.me()?.hand || []).join(',')}`;
+        make = () => eventsDialog(game, f);
+      }
+    } else if (p?.hand_limit && p.hand_limit.seat === me) {
+      key = `limit:${p.hand_limit.excess}:${game.version}`;
+      make = () => handLimitDialog(game, p.hand_limit);
+    } else if (v.decisions?.length && v.to_act === me) {
+      key = `decision:${JSON.stringify(v.decisions[0])}`;
+      make = () => decisionDialog(game, v.decisions[0]);
+    } else if (v.phase === 'end_of_turn' && v.to_act === me) {
+      key = `draw:${v.turn}`;
+      make = () => drawDialog(game);
+    }
+  }
+  if (key === game.dialogKey) return;
+  game.closeDialog();
+  if (!make) return;
+  const spec = make();
+  game.dialogKey = key;
+  game.dialog = modal({ ...spec, wide: true, dismissable: false });
+}

@@ -1,0 +1,547 @@
+// The SVG table, drawn in DU (viewBox in DU, 1 DU = 5 cm): cards as oriented rectangles with
+// their sections, markers and values, deployment zones, engagements, overlays (targets, lines
+// of fire), the ghost of a move; pan (drag the background, arrow keys), zoom (wheel, +/-,
+// pinch). It draws what it is given and reports pointer and key input to its owner.
+
+import { s, clear, num } from './dom.js';
+import { seatColour } from './cards.js';
+import { corners, envelopingMarker, extendedMarker, sectionSegment, toWorld, vec } from './geom.js';
+
+const FORMATION_ABBR = {
+  wall_of_shields: 'WS', phalanx: 'PH', square: 'SQ', arrowhead: 'AH', diamond: 'DI', bravery: 'BR',
+  testudo: 'TE', cantabrian_circle: 'CC', skirmish_line: 'SL',
+};
+
+export class TableView {
+  /**
+   * `handlers`: onUnitClick(id, ev), onBackgroundClick(world), onGhostDrag(startWorld, nowWorld, phase),
+   * onRotateDrag(nowWorld, phase), onKey(ev) -> true when handled.
+   */
+  constructor(container, handlers) {
+    this.container = container;
+    this.handlers = handlers;
+    this.width = 14;
+    this.depth = 18;
+    this.flipped = false;
+    this.vb = null;
+    this.pointers = new Map();
+    this.drag = null;
+    this.svg = s('svg', {
+      class: 'table-svg',
+      role: 'application',
+      'aria-label': 'Battle table. Arrow keys pan, + and - zoom, 0 fits the table.',
+      tabindex: '0',
+      'data-testid': 'table',
+      preserveAspectRatio: 'xMidYMid meet',
+    });
+    const defs = s('defs', {},
+      s('pattern', { id: 'cardback', width: '0.3', height: '0.3', patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
+        s('rect', { width: '0.3', height: '0.3', fill: '#5b4a3a' }),
+        s('line', { x1: '0', y1: '0', x2: '0', y2: '0.3', stroke: '#8a735c', 'stroke-width': '0.12' })),
+      s('pattern', { id: 'grid', width: '1', height: '1', patternUnits: 'userSpaceOnUse' },
+        s('path', { d: 'M 1 0 L 0 0 0 1', fill: 'none', stroke: 'rgba(60,50,20,0.16)', 'stroke-width': '0.02' })));
+    this.layers = {};
+    this.svg.append(defs);
+    for (const name of ['board', 'zones', 'engagements', 'units', 'overlay', 'ghost', 'labels']) {
+      this.layers[name] = s('g', { class: `layer-${name}` });
+      this.svg.append(this.layers[name]);
+    }
+    container.append(this.svg);
+    this.bind();
+  }
+
+  // ---- coordinates -------------------------------------------------------------------
+
+  /** Table point (DU, y towards the far edge) to SVG user space. */
+  toSvg(p) {
+    return this.flipped ? { x: this.width - p.x, y: p.y } : { x: p.x, y: this.depth - p.y };
+  }
+
+  fromSvg(p) {
+    return this.flipped ? { x: this.width - p.x, y: p.y } : { x: p.x, y: this.depth - p.y };
+  }
+
+  /** The SVG rotation (degrees, clockwise) of a card with this heading. */
+  rotation(heading) {
+    return (-heading * 180) / Math.PI + (this.flipped ? 180 : 0);
+  }
+
+  clientToWorld(clientX, clientY) {
+    const pt = this.svg.createSVGPoint();
+    pt.x = clientX;
+    pt.y = clientY;
+    const m = this.svg.getScreenCTM();
+    if (!m) return { x: 0, y: 0 };
+    const p = pt.matrixTransform(m.inverse());
+    return this.fromSvg(p);
+  }
+
+  /** Screen pixels per DU at the current zoom. */
+  scale() {
+    const r = this.svg.getBoundingClientRect();
+    if (!this.vb || !r.width) return 40;
+    return Math.min(r.width / this.vb.w, r.height / this.vb.h);
+  }
+
+  // ---- pan and zoom ------------------------------------------------------------------
+
+  fit() {
+    const m = 1;
+    this.vb = { x: -m, y: -m, w: this.width + 2 * m, h: this.depth + 2 * m };
+    this.applyViewBox();
+  }
+
+  applyViewBox() {
+    const { x, y, w, h } = this.vb;
+    this.svg.setAttribute('viewBox', `${x} ${y} ${w} ${h}`);
+  }
+
+  zoomAt(factor, svgPoint) {
+    const vb = this.vb;
+    const nw = Math.min(Math.max(vb.w * factor, 2), (this.width + this.depth) * 3);
+    const k = nw / vb.w;
+    const c = svgPoint || { x: vb.x + vb.w / 2, y: vb.y + vb.h / 2 };
+    this.vb = { x: c.x - (c.x - vb.x) * k, y: c.y - (c.y - vb.y) * k, w: vb.w * k, h: vb.h * k };
+    this.applyViewBox();
+  }
+
+  pan(dx, dy) {
+    this.vb.x += dx;
+    this.vb.y += dy;
+    this.applyViewBox();
+  }
+
+  svgPoint(ev) {
+    const pt = this.svg.createSVGPoint();
+    pt.x = ev.clientX;
+    pt.y = ev.clientY;
+    const m = this.svg.getScreenCTM();
+    return m ? pt.matrixTransform(m.inverse()) : { x: 0, y: 0 };
+  }
+
+  bind() {
+    const svg = this.svg;
+    svg.addEventListener('wheel', (ev) => {
+      ev.preventDefault();
+      this.zoomAt(ev.deltaY > 0 ? 1.15 : 1 / 1.15, this.svgPoint(ev));
+    }, { passive: false });
+
+    svg.addEventListener('pointerdown', (ev) => {
+      if (ev.button !== undefined && ev.button > 0) return;
+      svg.focus({ preventScroll: true });
+      this.pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+      if (this.pointers.size === 2) {
+        // Pinch: stop whatever one finger started.
+        if (this.drag?.kind === 'ghost') this.handlers.onGhostDrag?.(this.drag.start, this.drag.start, 'cancel');
+        const [a, b] = [...this.pointers.values()];
+        this.drag = { kind: 'pinch', d0: Math.hypot(a.x - b.x, a.y - b.y), vb0: { ...this.vb } };
+        return;
+      }
+      const handle = ev.target.closest?.('[data-handle]');
+      const ghost = ev.target.closest?.('[data-ghost-body]');
+      const unit = ev.target.closest?.('[data-unit]');
+      const world = this.clientToWorld(ev.clientX, ev.clientY);
+      svg.setPointerCapture(ev.pointerId);
+      if (handle) {
+        this.drag = { kind: 'rotate', id: ev.pointerId };
+        this.handlers.onRotateDrag?.(world, 'start');
+      } else if (ghost) {
+        this.drag = { kind: 'ghost', id: ev.pointerId, start: world, moved: false, x: ev.clientX, y: ev.clientY };
+        this.handlers.onGhostDrag?.(world, world, 'start');
+      } else {
+        this.drag = {
+          kind: 'pan', id: ev.pointerId, x: ev.clientX, y: ev.clientY, moved: false,
+          unit: unit ? Number(unit.dataset.unit) : null, vb0: { ...this.vb },
+        };
+      }
+      ev.preventDefault();
+    });
+
+    svg.addEventListener('pointermove', (ev) => {
+      if (!this.pointers.has(ev.pointerId)) return;
+      this.pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+      const d = this.drag;
+      if (!d) return;
+      if (d.kind === 'pinch' && this.pointers.size >= 2) {
+        const [a, b] = [...this.pointers.values()];
+        const dd = Math.hypot(a.x - b.x, a.y - b.y) || 1;
+        const k = d.d0 / dd;
+        const vb0 = d.vb0;
+        const cx = vb0.x + vb0.w / 2;
+        const cy = vb0.y + vb0.h / 2;
+        const w = Math.min(Math.max(vb0.w * k, 2), (this.width + this.depth) * 3);
+        const h = (vb0.h * w) / vb0.w;
+        this.vb = { x: cx - w / 2, y: cy - h / 2, w, h };
+        this.applyViewBox();
+      } else if (d.kind === 'pan' && d.id === ev.pointerId) {
+        const px = this.scale();
+        const dx = (ev.clientX - d.x) / px;
+        const dy = (ev.clientY - d.y) / px;
+        if (Math.abs(ev.clientX - d.x) + Math.abs(ev.clientY - d.y) > 4) d.moved = true;
+        if (d.moved) {
+          this.vb = { ...d.vb0, x: d.vb0.x - dx, y: d.vb0.y - dy };
+          this.applyViewBox();
+        }
+      } else if (d.kind === 'ghost' && d.id === ev.pointerId) {
+        d.moved = true;
+        this.handlers.onGhostDrag?.(d.start, this.clientToWorld(ev.clientX, ev.clientY), 'move');
+      } else if (d.kind === 'rotate' && d.id === ev.pointerId) {
+        this.handlers.onRotateDrag?.(this.clientToWorld(ev.clientX, ev.clientY), 'move');
+      }
+    });
+
+    const end = (ev) => {
+      this.pointers.delete(ev.pointerId);
+      const d = this.drag;
+      if (!d) return;
+      if (d.kind === 'pinch') {
+        if (this.pointers.size === 0) this.drag = null;
+        return;
+      }
+      if (d.id !== ev.pointerId) return;
+      this.drag = null;
+      const world = this.clientToWorld(ev.clientX, ev.clientY);
+      if (ev.type === 'pointercancel') {
+        if (d.kind === 'ghost') this.handlers.onGhostDrag?.(d.start, d.start, 'cancel');
+        return;
+      }
+      if (d.kind === 'pan' && !d.moved) {
+        if (d.unit !== null) this.handlers.onUnitClick?.(d.unit, ev);
+        else this.handlers.onBackgroundClick?.(world, ev);
+      } else if (d.kind === 'ghost') {
+        this.handlers.onGhostDrag?.(d.start, world, 'end');
+      } else if (d.kind === 'rotate') {
+        this.handlers.onRotateDrag?.(world, 'end');
+      }
+    };
+    svg.addEventListener('pointerup', end);
+    svg.addEventListener('pointercancel', end);
+
+    svg.addEventListener('keydown', (ev) => {
+      if (ev.target !== svg && ev.target.closest?.('[data-unit]') && (ev.key === 'Enter' || ev.key === ' ')) {
+        ev.preventDefault();
+        this.handlers.onUnitClick?.(Number(ev.target.closest('[data-unit]').dataset.unit), ev);
+        return;
+      }
+      if (this.handlers.onKey?.(ev)) {
+        ev.preventDefault();
+        return;
+      }
+      const step = (ev.shiftKey ? 3 : 1) * Math.max(this.vb.w / 14, 0.5);
+      const keys = {
+        ArrowLeft: () => this.pan(-step, 0),
+        ArrowRight: () => this.pan(step, 0),
+        ArrowUp: () => this.pan(0, -step),
+        ArrowDown: () => this.pan(0, step),
+        '+': () => this.zoomAt(1 / 1.2),
+        '=': () => this.zoomAt(1 / 1.2),
+        '-': () => this.zoomAt(1.2),
+        _: () => this.zoomAt(1.2),
+        0: () => this.fit(),
+      };
+      const f = keys[ev.key];
+      if (f) {
+        ev.preventDefault();
+        f();
+      }
+    });
+  }
+
+  // ---- drawing -----------------------------------------------------------------------
+
+  /**
+   * model: { view, mySeat, selected, highlights: Map(id -> {kind, label}), zones: [{seat, x0,y0,x1,y1, mine}],
+   *          lines: [{from, to, kind, label}], hideUnits: Set(id) }
+   */
+  render(model) {
+    const v = model.view;
+    if (!v) return;
+    const resized = v.width !== this.width || v.depth !== this.depth;
+    this.width = v.width;
+    this.depth = v.depth;
+    if (model.flipped !== undefined && model.flipped !== this.flipped) {
+      this.flipped = model.flipped;
+    }
+    if (!this.vb || resized) this.fit();
+    this.model = model;
+    this.drawBoard();
+    this.drawZones(model.zones || []);
+    this.drawUnits(model);
+    this.drawEngagements(v);
+    this.drawOverlay(model);
+  }
+
+  drawBoard() {
+    const g = clear(this.layers.board);
+    const o = this.toSvg({ x: 0, y: this.depth });
+    const a = this.toSvg({ x: this.width, y: 0 });
+    const x = Math.min(o.x, a.x);
+    const y = Math.min(o.y, a.y);
+    g.append(
+      s('rect', { x, y, width: this.width, height: this.depth, class: 'board', 'data-testid': 'board' }),
+      s('rect', { x, y, width: this.width, height: this.depth, fill: 'url(#grid)', 'pointer-events': 'none' }),
+    );
+    // Edge labels: the near (own) edge at the bottom.
+    const near = this.flipped ? 'North edge' : 'South edge';
+    const far = this.flipped ? 'South edge' : 'North edge';
+    g.append(
+      s('text', { x: this.width / 2, y: y + this.depth + 0.45, class: 'edge-label' }, near),
+      s('text', { x: this.width / 2, y: y - 0.2, class: 'edge-label' }, far),
+    );
+    // A ruler along the near edge: 1 DU ticks.
+    for (let i = 0; i <= Math.floor(this.width); i++) {
+      g.append(s('line', { x1: x + i, x2: x + i, y1: y + this.depth, y2: y + this.depth + 0.12, class: 'ruler' }));
+    }
+  }
+
+  drawZones(zones) {
+    const g = clear(this.layers.zones);
+    for (const z of zones) {
+      const p0 = this.toSvg({ x: z.x0, y: z.y0 });
+      const p1 = this.toSvg({ x: z.x1, y: z.y1 });
+      const x = Math.min(p0.x, p1.x);
+      const y = Math.min(p0.y, p1.y);
+      const col = seatColour(z.seat);
+      g.append(
+        s('rect', {
+          x, y, width: Math.abs(p1.x - p0.x), height: Math.abs(p1.y - p0.y),
+          class: ['zone', z.mine && 'mine'], fill: col, stroke: col, 'data-testid': `zone-${z.seat}`,
+        }),
+        s('text', { x: x + 0.15, y: y + 0.35, class: 'zone-label', fill: col }, `deployment zone · seat ${z.seat}`),
+      );
+    }
+  }
+
+  cardGroup(pose, extra = {}) {
+    const c = this.toSvg(pose.centre);
+    return s('g', { transform: `translate(${c.x} ${c.y}) rotate(${this.rotation(pose.heading)})`, ...extra });
+  }
+
+  /** Whether text on a card at this heading would be upside down on screen. */
+  upsideDown(heading) {
+    const r = ((this.rotation(heading) % 360) + 360) % 360;
+    return r > 90 && r < 270;
+  }
+
+  drawUnits(model) {
+    const g = clear(this.layers.units);
+    const v = model.view;
+    const generals = new Map();
+    for (const p of v.players || []) {
+      for (const gen of p.generals || []) if (gen.unit !== null && gen.unit !== undefined) generals.set(gen.unit, { seat: p.seat, gen });
+    }
+    for (const u of v.units) {
+      if (model.hideUnits?.has(u.id)) continue;
+      g.append(this.unitShape(u, model, generals.get(u.id)));
+    }
+  }
+
+  unitShape(u, model, general) {
+    const { width: w, depth: d } = u.size;
+    const col = seatColour(u.owner);
+    const st = u.state || {};
+    const selected = model.selected === u.id;
+    const hl = model.highlights?.get(u.id);
+    const label = u.hidden ? `face-down unit #${u.id} of seat ${u.owner}` : `${u.card.name} #${u.id} of seat ${u.owner}`;
+    const g = this.cardGroup(u.pose, {
+      class: ['unit', u.hidden && 'hidden', selected && 'selected', hl && `hl-${hl.kind}`, st.fleeing && 'fleeing'],
+      'data-unit': u.id,
+      'data-owner': u.owner,
+      'data-testid': `unit-${u.id}`,
+      'data-hidden': u.hidden ? 'true' : 'false',
+      role: 'button',
+      tabindex: '0',
+      'aria-label': label,
+      'aria-pressed': selected ? 'true' : 'false',
+    });
+    g.append(s('title', {}, label));
+    // Extended markers (white Section markers beside the front line).
+    for (const flank of ['Left', 'Right']) {
+      if (!st[`extended_${flank.toLowerCase()}`]) continue;
+      const x = (flank === 'Left' ? -1 : 1) * (w / 2 + w / 8);
+      g.append(s('rect', {
+        x: x - w / 8, y: -d / 2, width: w / 4, height: 0.4, class: 'extended-marker', stroke: col,
+        'data-testid': `extended-${u.id}-${flank.toLowerCase()}`,
+      }));
+    }
+    if (selected) g.append(s('rect', { x: -w / 2 - 0.08, y: -d / 2 - 0.08, width: w + 0.16, height: d + 0.16, rx: 0.08, class: 'select-ring' }));
+    if (hl) g.append(s('rect', { x: -w / 2 - 0.06, y: -d / 2 - 0.06, width: w + 0.12, height: d + 0.12, rx: 0.06, class: `hl-ring hl-ring-${hl.kind}` }));
+    g.append(s('rect', {
+      x: -w / 2, y: -d / 2, width: w, height: d, rx: 0.04, class: 'card-body',
+      fill: u.hidden ? 'url(#cardback)' : '#fbf6e9', stroke: col,
+    }));
+    // The front edge, emphasised.
+    g.append(s('line', { x1: -w / 2, y1: -d / 2, x2: w / 2, y2: -d / 2, class: 'front-edge', stroke: col }));
+    // Section ticks: 4 on the front and rear, 2 on each side.
+    const tick = 0.12;
+    for (const i of [1, 2, 3]) {
+      const x = -w / 2 + (w * i) / 4;
+      g.append(s('line', { x1: x, y1: -d / 2, x2: x, y2: -d / 2 + tick, class: 'tick' }));
+      g.append(s('line', { x1: x, y1: d / 2, x2: x, y2: d / 2 - tick, class: 'tick' }));
+    }
+    g.append(s('line', { x1: -w / 2, y1: 0, x2: -w / 2 + tick, y2: 0, class: 'tick' }));
+    g.append(s('line', { x1: w / 2, y1: 0, x2: w / 2 - tick, y2: 0, class: 'tick' }));
+
+    const flip = this.upsideDown(u.pose.heading);
+    const txt = s('g', { class: 'card-text', transform: flip ? 'rotate(180)' : '' });
+    g.append(txt);
+    if (u.hidden) {
+      txt.append(s('text', { x: 0, y: 0.08, class: 'back-mark' }, '?'));
+      return g;
+    }
+    const c = u.card;
+    const hp = c.health - (st.wounds || 0);
+    txt.append(
+      s('text', { x: 0, y: -d / 2 + 0.3, class: 'card-name' }, c.name.length > 18 ? `${c.name.slice(0, 17)}…` : c.name),
+      s('text', { x: 0, y: -d / 2 + 0.56, class: 'card-values' },
+        `A ${c.attack.hit}/${c.attack.damage}  D ${c.defense.dodge}/${c.defense.armor}`),
+      s('text', { x: 0, y: -d / 2 + 0.8, class: 'card-values' },
+        `M ${c.morale}  H ${hp}/${c.health}${c.ranged ? `  R ${c.ranged.power}·${num(c.ranged.range, 1)}` : ''}`),
+    );
+    // Markers along the rear of the card.
+    const badges = [];
+    if (st.wounds) badges.push(['wound', `${st.wounds}`, `${st.wounds} wound${st.wounds > 1 ? 's' : ''}`]);
+    if (st.fleeing) badges.push(['fleeing', 'F', 'fleeing']);
+    else if (st.broken) badges.push(['broken', 'B', 'broken']);
+    if (st.marching) badges.push(['marching', 'Mr', 'marching']);
+    if (st.formation) badges.push(['formation', FORMATION_ABBR[st.formation] || st.formation.slice(0, 2).toUpperCase(), `formation: ${st.formation.replace(/_/g, ' ')}`]);
+    if (st.hero) badges.push(['hero', 'H', 'hero']);
+    if (st.no_officer) badges.push(['no-officer', 'NO', 'no officer']);
+    if (st.rank && st.rank !== 'regular') badges.push(['rank', st.rank === 'elite' ? 'El' : 'Vt', st.rank]);
+    if (u.turn?.activated) badges.push(['active', 'Act', 'activated']);
+    if (general) badges.push(['general', 'G', `General ${general.gen.card.name}${general.gen.status !== 'healthy' ? ` (${general.gen.status})` : ''}`]);
+    const bw = 0.3;
+    const total = badges.length * (bw + 0.04);
+    badges.forEach(([kind, text, title], i) => {
+      const x = -total / 2 + i * (bw + 0.04) + bw / 2;
+      const y = d / 2 - 0.2;
+      txt.append(s('g', { class: ['badge', `badge-${kind}`], 'data-testid': `marker-${kind}-${u.id}` },
+        s('title', {}, title),
+        kind === 'general'
+          ? s('circle', { cx: x, cy: y, r: bw / 2 + 0.02 })
+          : s('rect', { x: x - bw / 2, y: y - 0.12, width: bw, height: 0.24, rx: 0.05 }),
+        s('text', { x, y: y + 0.065 }, text)));
+    });
+    return g;
+  }
+
+  drawEngagements(v) {
+    const g = clear(this.layers.engagements);
+    const byId = new Map(v.units.map((u) => [u.id, u]));
+    for (const e of v.engagements || []) {
+      const a = byId.get(e.a);
+      const b = byId.get(e.b);
+      if (!a || !b) continue;
+      const pa = this.toSvg(a.pose.centre);
+      const pb = this.toSvg(b.pose.centre);
+      g.append(s('line', { x1: pa.x, y1: pa.y, x2: pb.x, y2: pb.y, class: 'engagement', 'data-testid': `engagement-${e.a}-${e.b}` }));
+      for (const c of e.contacts || []) {
+        const target = byId.get(c.against);
+        const by = byId.get(c.by);
+        if (!target || !by || !c.part?.Section) continue;
+        const { edge, index } = c.part.Section;
+        if (c.enveloping) {
+          const m = envelopingMarker(target.pose, target.size, edge, index);
+          const grp = this.cardGroup(m.pose, { class: 'enveloping-marker', 'data-testid': `enveloping-${c.by}-${c.against}` });
+          grp.append(s('title', {}, `enveloping Section marker of unit #${c.by} on unit #${c.against}`));
+          grp.append(s('rect', { x: -m.size.width / 2, y: -m.size.depth / 2, width: m.size.width, height: m.size.depth, stroke: seatColour(by.owner) }));
+          g.append(grp);
+        } else {
+          const [p, q] = sectionSegment(target.pose, target.size, edge, index).map((x) => this.toSvg(x));
+          g.append(s('line', { x1: p.x, y1: p.y, x2: q.x, y2: q.y, class: 'contact' }));
+        }
+      }
+      const mid = { x: (pa.x + pb.x) / 2, y: (pa.y + pb.y) / 2 };
+      g.append(s('g', { class: 'engagement-mark', transform: `translate(${mid.x} ${mid.y})` },
+        s('circle', { r: 0.16 }),
+        s('path', { d: 'M -0.08 -0.08 L 0.08 0.08 M 0.08 -0.08 L -0.08 0.08' })));
+    }
+  }
+
+  drawOverlay(model) {
+    const g = clear(this.layers.overlay);
+    const labels = clear(this.layers.labels);
+    for (const l of model.lines || []) {
+      const a = this.toSvg(l.from);
+      const b = this.toSvg(l.to);
+      g.append(s('line', { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: ['fire-line', `fire-${l.kind}`] }));
+      if (l.label) {
+        const m = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+        labels.append(this.pill(m, l.label, `fire-${l.kind}`));
+      }
+    }
+    if (model.range) {
+      const c = this.toSvg(model.range.centre);
+      g.append(s('circle', { cx: c.x, cy: c.y, r: model.range.long, class: 'range-ring long' }));
+      g.append(s('circle', { cx: c.x, cy: c.y, r: model.range.short, class: 'range-ring short' }));
+    }
+    const byId = new Map(model.view.units.map((u) => [u.id, u]));
+    for (const [id, hl] of model.highlights || []) {
+      const u = byId.get(id);
+      if (!u || !hl.label) continue;
+      const cs = corners(u.pose, u.size).map((p) => this.toSvg(p));
+      const top = Math.min(...cs.map((p) => p.y));
+      const cx = cs.reduce((a, p) => a + p.x, 0) / 4;
+      labels.append(this.pill({ x: cx, y: top - 0.25 }, hl.label, `hl-${hl.kind}`, `target-label-${id}`));
+    }
+  }
+
+  pill(at, text, cls, testid) {
+    const w = Math.max(0.6, text.length * 0.105 + 0.2);
+    return s('g', { class: ['pill', cls], transform: `translate(${at.x} ${at.y})`, 'data-testid': testid },
+      s('rect', { x: -w / 2, y: -0.17, width: w, height: 0.32, rx: 0.1 }),
+      s('text', { x: 0, y: 0.06 }, text));
+  }
+
+  /**
+   * ghost: { pose, size, state: 'ok' | 'bad' | 'checking', label, path: [poses], extended: {left,right},
+   *          rotate: bool, pivot: table point or null }
+   */
+  setGhost(ghost) {
+    const g = clear(this.layers.ghost);
+    if (!ghost) return;
+    const { width: w, depth: d } = ghost.size;
+    if (ghost.path?.length > 1) {
+      const pts = ghost.path.map((p) => this.toSvg(p.centre));
+      g.append(s('polyline', { points: pts.map((p) => `${p.x},${p.y}`).join(' '), class: 'ghost-path' }));
+    }
+    const grp = this.cardGroup(ghost.pose, {
+      class: ['ghost', `ghost-${ghost.state}`], 'data-testid': 'ghost', 'data-state': ghost.state,
+    });
+    const body = s('g', { 'data-ghost-body': '1', class: 'ghost-body' });
+    body.append(s('rect', { x: -w / 2, y: -d / 2, width: w, height: d, rx: 0.04 }));
+    body.append(s('line', { x1: -w / 2, y1: -d / 2, x2: w / 2, y2: -d / 2, class: 'ghost-front' }));
+    for (const flank of ['left', 'right']) {
+      if (!ghost.extended?.[flank]) continue;
+      const x = (flank === 'left' ? -1 : 1) * (w / 2 + w / 8);
+      body.append(s('rect', { x: x - w / 8, y: -d / 2, width: w / 4, height: 0.4, class: 'ghost-ext' }));
+    }
+    grp.append(body);
+    if (ghost.rotate) {
+      grp.append(s('line', { x1: 0, y1: -d / 2, x2: 0, y2: -d / 2 - 0.55, class: 'handle-stem' }));
+      grp.append(s('circle', {
+        cx: 0, cy: -d / 2 - 0.7, r: 0.17, class: 'rotate-handle', 'data-handle': 'rotate', 'data-testid': 'rotate-handle',
+      }, s('title', {}, 'Drag to rotate (or Q / E)')));
+    }
+    g.append(grp);
+    if (ghost.pivot) {
+      const p = this.toSvg(ghost.pivot);
+      g.append(s('circle', { cx: p.x, cy: p.y, r: 0.09, class: 'pivot-dot' }));
+    }
+    if (ghost.label) {
+      const cs = corners(ghost.pose, ghost.size).map((p) => this.toSvg(p));
+      const bottom = Math.max(...cs.map((p) => p.y));
+      const cx = cs.reduce((a, p) => a + p.x, 0) / 4;
+      g.append(this.pill({ x: cx, y: bottom + 0.35 }, ghost.label, `ghost-label-${ghost.state}`, 'ghost-label'));
+    }
+  }
+
+  /** Centres the view on a table point without changing the zoom. */
+  centreOn(p) {
+    const c = this.toSvg(p);
+    this.vb = { ...this.vb, x: c.x - this.vb.w / 2, y: c.y - this.vb.h / 2 };
+    this.applyViewBox();
+  }
+}
+
+export { toWorld, vec, extendedMarker };
