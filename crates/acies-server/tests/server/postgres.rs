@@ -1,6 +1,8 @@
 //! PostgreSQL through the same code: runs when `ACIES_TEST_POSTGRES_URL` is set (e.g.
 //! `postgres://postgres@localhost/acies_test`), and says it was skipped otherwise.
 
+use std::io::Write;
+
 use acies_server::SqlStore;
 use reqwest::StatusCode;
 use serde_json::json;
@@ -12,7 +14,11 @@ fn postgres_url(test: &str) -> Option<String> {
     match std::env::var("ACIES_TEST_POSTGRES_URL") {
         Ok(url) if !url.is_empty() => Some(url),
         _ => {
-            println!("{test}: skipped (set ACIES_TEST_POSTGRES_URL to run it against PostgreSQL)");
+            // Straight to stderr, past the test harness's capture, so the skip is seen.
+            let _ = writeln!(
+                std::io::stderr(),
+                "{test}: skipped (set ACIES_TEST_POSTGRES_URL to run it against PostgreSQL)"
+            );
             None
         }
     }
