@@ -4,7 +4,7 @@
 use acies_geom::{Edge, Pose};
 use onus_cards::{CardId, TurnDraw};
 use onus_model::Formation;
-use onus_table::{ChargeOrder, EnvelopChoice, MoveOrder, Step, UnitId};
+use onus_table::{ChargeOrder, EnvelopChoice, Flank, FrontSlot, MoveOrder, Step, UnitId};
 use serde::{Deserialize, Serialize};
 
 /// A charge as declared (VII-2.C): the serializable form of [`onus_table::ChargeOrder`].
@@ -82,6 +82,28 @@ pub enum Action {
     },
     /// VII-2.D "Retreat": an activated engaged unit suffers a free attack and disengages.
     Retreat { unit: UnitId },
+    /// VII-2.D "Withdrawal": an activated unit engaged frontally moves straight back
+    /// `distance` DU (at most half its movement); each enemy then holds or keeps contact
+    /// ([`Action::AnswerWithdrawal`]).
+    Withdraw { unit: UnitId, distance: f64 },
+    /// VII-2.D "Withdrawal": the owner of the enemy asked (see
+    /// [`crate::state::Decision::Withdrawal`]) holds its position or keeps contact.
+    AnswerWithdrawal { keep_contact: bool },
+    /// VII-2.D "Reducing an extended unit": an activated engaged unit removes its extended
+    /// marker on `flank` (1 free attack die for the enemy if it was in contact).
+    Reduce { unit: UnitId, flank: Flank },
+    /// VII-2.D: an activated engaged unit removes its enveloping markers of `slots` on
+    /// `enemy` (and those beyond them); 1 free attack die per marker removed.
+    RemoveEnveloping {
+        unit: UnitId,
+        enemy: UnitId,
+        slots: Vec<FrontSlot>,
+    },
+    /// VII-2.D "90° repositioning": the card turned a quarter turn and placed at `pose`.
+    Reposition90 { unit: UnitId, pose: Pose },
+    /// VII-2.D "180° repositioning": same place, opposite facing; 1 free attack die per own
+    /// Section marker removed.
+    Reposition180 { unit: UnitId },
     /// VII-3: a ranged attack.
     Shoot { shooter: UnitId, target: UnitId },
     /// VII-4: a skirmisher spends its unused movement.
@@ -131,6 +153,12 @@ impl Action {
             Action::Charge { .. } => "charge",
             Action::Envelop { .. } => "envelop",
             Action::Retreat { .. } => "retreat",
+            Action::Withdraw { .. } => "withdraw",
+            Action::AnswerWithdrawal { .. } => "answer withdrawal",
+            Action::Reduce { .. } => "reduce",
+            Action::RemoveEnveloping { .. } => "remove enveloping markers",
+            Action::Reposition90 { .. } => "reposition 90°",
+            Action::Reposition180 { .. } => "reposition 180°",
             Action::Shoot { .. } => "shoot",
             Action::SkirmishMove { .. } => "skirmish move",
             Action::Fight { .. } => "fight",

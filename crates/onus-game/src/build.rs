@@ -390,8 +390,10 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
         }),
         book: TurnBook::default(),
         pending: None,
+        decisions: Vec::new(),
         log: Default::default(),
         outcome: None,
+        forced_dice: Default::default(),
     };
     state.emit(GameEvent::GameStarted {
         seats: state.seats(),

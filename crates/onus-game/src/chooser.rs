@@ -10,7 +10,7 @@ use onus_cards::{CardId, OrderEffect, TurnDraw};
 use onus_table::{MoveOrder, Step, TableEdge, UnitId};
 
 use crate::action::Action;
-use crate::state::{DeployStage, FightStage, GameState, Pending, Phase, Seat};
+use crate::state::{Decision, DeployStage, FightStage, GameState, Pending, Phase, Seat};
 use crate::turn;
 
 /// The first candidate action the rules accept for the seat to act, with that seat; `None`
@@ -63,6 +63,10 @@ fn enemies_by_distance(state: &GameState, unit: UnitId) -> Vec<UnitId> {
 /// Candidate actions, most wanted first, always ending with a fallback.
 pub fn candidates(state: &GameState, seat: Seat, rng: &mut GameRng) -> Vec<Action> {
     let mut out = Vec::new();
+    if let Some(d) = state.decisions.first() {
+        decision(d, rng, &mut out);
+        return out;
+    }
     match &state.pending {
         Some(Pending::Fight(f)) => {
             if f.stage == FightStage::ChooseSide {
@@ -165,6 +169,48 @@ pub fn candidates(state: &GameState, seat: Seat, rng: &mut GameRng) -> Vec<Actio
     out
 }
 
+/// Answers to a decision waiting outside a fight.
+fn decision(d: &Decision, rng: &mut GameRng, out: &mut Vec<Action>) {
+    match d {
+        Decision::Withdrawal { .. } => {
+            let keep = chance(rng, 50);
+            out.push(Action::AnswerWithdrawal { keep_contact: keep });
+            out.push(Action::AnswerWithdrawal {
+                keep_contact: !keep,
+            });
+        }
+        Decision::FightElephants { .. }
+        | Decision::Drivers { .. }
+        | Decision::LungeFollowUp { .. } => {}
+    }
+}
+
+/// VII-2.D: now and then, an activated engaged unit repositions, withdraws, retreats or
+/// reduces instead of enveloping.
+fn engaged_actions(state: &GameState, u: &onus_table::TableUnit, out: &mut Vec<Action>) {
+    // Decided from the state, not the chooser's stream (see `activation`).
+    let pick = (state.turn + u.id.0) % 10;
+    if pick >= 4 {
+        return;
+    }
+    let unit = u.id;
+    match pick {
+        0 => out.push(Action::Reposition180 { unit }),
+        1 => out.push(Action::Withdraw {
+            unit,
+            distance: u.card.movement / 2.0,
+        }),
+        2 => out.push(Action::Retreat { unit }),
+        _ => {
+            for flank in onus_table::Flank::BOTH {
+                if u.extended(flank) {
+                    out.push(Action::Reduce { unit, flank });
+                }
+            }
+        }
+    }
+}
+
 fn deployment(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Action>) {
     let Ok(p) = state.player(seat) else { return };
     match &state.deployment {
@@ -250,7 +296,10 @@ fn activation(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Ac
         .units()
         .filter(|u| u.owner == seat.0 && !state.book.ordered.contains_key(&u.id))
         .collect();
-    // Units nearest the enemy first.
+    // Units nearest the enemy first; units in combat last, except every fourth turn when
+    // the player wants to act with them (VII-2.D). Decided from the state, not the chooser's
+    // stream, so that games without such units play as before.
+    let engaged_first = state.turn % 4 == 3;
     let mut free: Vec<(f64, UnitId)> = mine
         .iter()
         .filter(|u| !state.book.activated.contains(&u.id))
@@ -262,7 +311,14 @@ fn activation(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Ac
                 .map(|e| e.rect().distance(&u.rect()))
                 .fold(f64::INFINITY, f64::min);
             let engaged = state.table.is_engaged(u.id);
-            (if engaged { d + 100.0 } else { d }, u.id)
+            (
+                if engaged && !engaged_first {
+                    d + 100.0
+                } else {
+                    d
+                },
+                u.id,
+            )
         })
         .collect();
     free.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
@@ -320,11 +376,10 @@ fn movement(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Acti
             });
         }
     }
-    for u in units {
-        if !u.turn.activated {
-            continue;
-        }
+    // Activated units in combat first (VII-2.D), then the others.
+    for u in units.iter().filter(|u| u.turn.activated) {
         if state.table.is_engaged(u.id) {
+            engaged_actions(state, u, out);
             for e in state.table.engaged_enemies(u.id) {
                 out.push(Action::Envelop {
                     unit: u.id,
@@ -332,6 +387,10 @@ fn movement(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Acti
                     choice: onus_table::EnvelopChoice::Max,
                 });
             }
+        }
+    }
+    for u in units {
+        if !u.turn.activated || state.table.is_engaged(u.id) {
             continue;
         }
         let enemies = enemies_by_distance(state, u.id);

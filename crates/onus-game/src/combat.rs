@@ -7,15 +7,15 @@ use onus_cards::{
     CardId, Consequence, EventPlay, FightKind as CardFight, FightSide, RandomEvent, resolve_events,
 };
 use onus_combat::{
-    CombatResult, Contact, FinalState, FlightPolicy, MeleeSetup, Range, RangedSetup, Side,
-    fight_melee, fight_ranged,
+    CombatResult, Contact, Fighter, FinalState, FlightPolicy, FreeAttackSetup, MeleeSetup, Range,
+    RangedSetup, Side, fight_free_attack, fight_melee, fight_ranged,
 };
 use onus_model::{Ability, Rank, UnitCard};
-use onus_table::{RangeBand, UnitId};
+use onus_table::{MeleeSituation, RangeBand, SideSituation, UnitId};
 
 use crate::error::{GameError, GameResult};
 use crate::event::{GameEvent, Removal};
-use crate::general::{RngDice, fighter, rule_options};
+use crate::general::{dice, fighter, rule_options};
 use crate::state::{FightKind, FightStage, GameState, Pending, PendingFight, Phase, Seat};
 
 /// A unit's health in this battle (XII-A "Reinforced units": +2).
@@ -110,6 +110,7 @@ pub fn shoot(state: &mut GameState, seat: Seat, shooter: UnitId, target: UnitId)
         attacker_cards: Vec::new(),
         attacker_flees_if_wounded: false,
         no_random: state.setup.options.no_events,
+        elite_second: None,
     };
     state.pending = Some(Pending::Fight(Box::new(fight)));
     if !choose {
@@ -178,6 +179,7 @@ pub fn fight(
         attacker_cards: Vec::new(),
         attacker_flees_if_wounded: false,
         no_random: state.setup.options.no_events,
+        elite_second: None,
     })));
     reveal_random(state)
 }
@@ -507,7 +509,7 @@ fn resolve(
                 .options(rule_options(state))
                 .target_policy(policy(defender_flees));
             setup.effects = effects;
-            let result = fight_ranged(&setup, &mut RngDice(&mut state.rng))?;
+            let result = fight_ranged(&setup, &mut dice(state))?;
             // XII-A: a hidden unit hit by a ranged attack is revealed.
             if result
                 .log
@@ -530,29 +532,13 @@ fn resolve(
         } => {
             let (a, d) = (*attacker, *defender);
             let sit = state.table.melee_situation(a, d)?;
-            let mut fa = fighter(state, a)?;
-            let mut fd = fighter(state, d)?;
-            for (fx, sx) in [(&mut fa, &sit.attacker), (&mut fd, &sit.defender)] {
-                fx.attacked_from = Contact {
-                    flank: sx.attacked_from.flank,
-                    rear: sx.attacked_from.rear,
-                };
-                fx.other_enemies = sx.other_enemies;
-                fx.charged = sx.charged;
-                fx.front_in_contact = sx.front_in_contact;
-                fx.protected_flanks = if state.setup.options.protected_flanks {
-                    sx.protected_flanks
-                } else {
-                    0
-                };
-                fx.hidden = false;
-            }
+            let (fa, fd) = melee_fighters(state, &sit)?;
             let mut setup = MeleeSetup::new(fa, fd, sit.dice)
                 .options(rule_options(state))
                 .policy(Side::Attacker, policy(f.attacker_flees_if_wounded))
                 .policy(Side::Defender, policy(defender_flees));
             setup.effects = outcome.combat.clone();
-            let result = fight_melee(&setup, &mut RngDice(&mut state.rng))?;
+            let result = fight_melee(&setup, &mut dice(state))?;
             let (ra, rd) = (result.attacker.clone(), result.defender.clone());
             state.emit(GameEvent::FightResolved {
                 attacker: a,
@@ -566,6 +552,87 @@ fn resolve(
     }
     consequences_after(state, f, &outcome.consequences);
     Ok(())
+}
+
+/// The two fighters of a melee as the table sees them (VII-5, X): flank and rear exposure,
+/// other enemies, charge, front contact, protected flanks (XII-A, when in force).
+pub(crate) fn melee_fighters(
+    state: &GameState,
+    sit: &MeleeSituation,
+) -> GameResult<(Fighter, Fighter)> {
+    let mut fa = fighter(state, sit.attacker.unit)?;
+    let mut fd = fighter(state, sit.defender.unit)?;
+    situate(state, &mut fa, &sit.attacker);
+    situate(state, &mut fd, &sit.defender);
+    Ok((fa, fd))
+}
+
+fn situate(state: &GameState, fx: &mut Fighter, sx: &SideSituation) {
+    fx.attacked_from = Contact {
+        flank: sx.attacked_from.flank,
+        rear: sx.attacked_from.rear,
+    };
+    fx.other_enemies = sx.other_enemies;
+    fx.charged = sx.charged;
+    fx.front_in_contact = sx.front_in_contact;
+    fx.protected_flanks = if state.setup.options.protected_flanks {
+        sx.protected_flanks
+    } else {
+        0
+    };
+    fx.hidden = false;
+}
+
+/// A free attack (VII-2.D "Reducing an extended unit", "180° repositioning", "Retreat";
+/// VII-6 "Elephant trampling"): `attacker` rolls `dice` dice against `defender`, which does
+/// not answer; no events. `before` is the engagement between them as it stood when the
+/// attack was earned (`attacker` first), for the exposure and the other enemies; without it
+/// both fight as front to front. The markers of the defender are updated (see [`settle`]);
+/// the defender's flight movement is left to the caller.
+///
+/// Ruling (VII-2.D): the situation is read before the maneuver that earned the attack (a
+/// unit turning 180° is struck as it stood, not in its new rear); a free attack is never a
+/// charge (no lunge, arrowhead or javelins).
+pub(crate) fn free_attack(
+    state: &mut GameState,
+    attacker: UnitId,
+    defender: UnitId,
+    dice_n: u32,
+    rule: &'static str,
+    before: Option<&MeleeSituation>,
+) -> GameResult<(CombatResult, Outcome)> {
+    let mut fa = fighter(state, attacker)?;
+    let mut fd = fighter(state, defender)?;
+    if let Some(sit) = before {
+        situate(state, &mut fa, &sit.attacker);
+        situate(state, &mut fd, &sit.defender);
+    }
+    fa.charged = false;
+    fd.charged = false;
+    fd.hidden = false;
+    let setup = FreeAttackSetup::new(fa, fd, dice_n, rule).options(rule_options(state));
+    let result = fight_free_attack(&setup, &mut dice(state))?;
+    crate::fog::reveal(state, attacker);
+    crate::fog::reveal(state, defender);
+    state.emit(GameEvent::FreeAttackResolved {
+        attacker,
+        defender,
+        rule: rule.to_string(),
+        result: Box::new(result.clone()),
+    });
+    let outcome = apply_outcome(state, defender, &result.defender)?;
+    Ok((result, outcome))
+}
+
+/// What a fight did to one unit, once its markers are on the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Nothing that moves it: wounds, maybe broken.
+    Stays,
+    /// Eliminated and removed from the table.
+    Eliminated,
+    /// It started to flee in this fight; its flight movement is due.
+    Fled,
 }
 
 fn cancelled(reason: &str) -> CombatResult {
@@ -587,16 +654,35 @@ fn cancelled(reason: &str) -> CombatResult {
 
 /// Puts a fight's outcome for one unit on the table: new markers, elimination, or flight
 /// with its immediate movement (VII-3 step 6, VII-5 step 5).
-fn settle(state: &mut GameState, unit: UnitId, r: &onus_combat::SideResult) -> GameResult<()> {
+pub(crate) fn settle(
+    state: &mut GameState,
+    unit: UnitId,
+    r: &onus_combat::SideResult,
+) -> GameResult<Outcome> {
+    let outcome = apply_outcome(state, unit, r)?;
+    if outcome == Outcome::Fled {
+        crate::flight::fled(state, unit)?;
+    }
+    Ok(outcome)
+}
+
+/// Puts a fight's outcome for one unit on the table without moving it: new markers (wounds,
+/// broken, fleeing, formations spent) or its removal when eliminated.
+pub(crate) fn apply_outcome(
+    state: &mut GameState,
+    unit: UnitId,
+    r: &onus_combat::SideResult,
+) -> GameResult<Outcome> {
     if state.table.unit(unit).is_err() {
-        return Ok(());
+        return Ok(Outcome::Stays);
     }
     let was_fleeing = state.table.unit(unit)?.state.fleeing;
     let was_broken = state.table.unit(unit)?.state.broken;
     state.table.unit_mut(unit)?.state = r.state.clone();
-    match r.final_state {
+    Ok(match r.final_state {
         FinalState::Eliminated => {
             crate::flight::remove_unit(state, unit, Removal::Eliminated)?;
+            Outcome::Eliminated
         }
         FinalState::Fleeing if !was_fleeing => {
             state.emit(GameEvent::UnitFled {
@@ -607,17 +693,17 @@ fn settle(state: &mut GameState, unit: UnitId, r: &onus_combat::SideResult) -> G
                     "failed a morale check while broken (VII-3, VII-5)".into()
                 },
             });
-            crate::flight::fled(state, unit)?;
+            Outcome::Fled
         }
         FinalState::Broken if !was_broken => {
             state.emit(GameEvent::UnitBroken {
                 unit,
                 why: "failed a morale check (VII-3, VII-5)".into(),
             });
+            Outcome::Stays
         }
-        _ => {}
-    }
-    Ok(())
+        _ => Outcome::Stays,
+    })
 }
 
 /// Whether the phase is a fighting one (for the chooser).

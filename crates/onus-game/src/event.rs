@@ -190,6 +190,49 @@ pub enum GameEvent {
         unit: UnitId,
         why: Removal,
     },
+    /// A free attack (VII-2.D reducing, 180° repositioning, retreat; VII-6 trampling): one
+    /// side rolls, no events, no answer; every roll is in the result.
+    FreeAttackResolved {
+        attacker: UnitId,
+        defender: UnitId,
+        /// The rule that earned it, e.g. "VII-2.D Retreat".
+        rule: String,
+        result: Box<CombatResult>,
+    },
+    /// VII-2.D "Withdrawal": the unit moved straight back; each enemy held (`false`) or kept
+    /// contact (`true`), and whether it is still engaged.
+    Withdrawn {
+        unit: UnitId,
+        from: Pose,
+        to: Pose,
+        followers: Vec<(UnitId, bool, bool)>,
+    },
+    /// VII-2.D "Repositioning a unit engaged in combat" (90° or 180°).
+    Repositioned {
+        unit: UnitId,
+        from: Pose,
+        to: Pose,
+        degrees: u16,
+        /// Enveloping markers the unit placed to keep its front sections in contact (90°).
+        markers_added: usize,
+    },
+    /// VII-2.D "Reducing an extended unit": extended or enveloping Section markers removed.
+    MarkersRemoved {
+        unit: UnitId,
+        markers: usize,
+        why: String,
+    },
+    /// VII-2.D "Retreat": after the enemies' free attacks; `disengaged` unless it fled or
+    /// was eliminated.
+    Retreated {
+        unit: UnitId,
+        disengaged: bool,
+    },
+    /// VII-5 "Fleeing unit" / VII-6: a fleeing unit could not move (blocked); it stays in
+    /// combat until it can.
+    FlightBlocked {
+        unit: UnitId,
+    },
     /// IV: a General wounded, dead, fleeing or recovered.
     GeneralChanged {
         seat: Seat,

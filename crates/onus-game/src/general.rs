@@ -1,6 +1,8 @@
 //! Generals (IV): their modifiers, area of influence, leadership, and what their loss does;
 //! XII-A "Several generals" and "Always-active general".
 
+use std::collections::VecDeque;
+
 use acies_core::{Dice, GameRng, RollLog};
 use onus_combat::{
     Chance, CombatEffect, DiceChance, Fighter, MoraleSpec, RuleOptions, Side, morale_value,
@@ -11,13 +13,32 @@ use crate::error::GameResult;
 use crate::event::GameEvent;
 use crate::state::{GameState, GeneralState, GeneralStatus, Seat};
 
-/// Rolls through the game's RNG for the combat crate's chance interface.
-pub(crate) struct RngDice<'a>(pub &'a mut GameRng);
+/// The game's dice: the forced faces first (tests and worked examples,
+/// [`GameState::forced_dice`]), then the state's RNG.
+pub(crate) struct GameDice<'a> {
+    rng: &'a mut GameRng,
+    forced: &'a mut VecDeque<u8>,
+}
 
-impl Dice for RngDice<'_> {
+impl Dice for GameDice<'_> {
     fn roll(&mut self, sides: u8) -> u8 {
-        self.0.roll(sides)
+        match self.forced.pop_front() {
+            Some(face) => face.clamp(1, sides.max(1)),
+            None => self.rng.roll(sides),
+        }
     }
+}
+
+impl<'a> GameDice<'a> {
+    /// Dice from the two fields, leaving the rest of the state free to borrow.
+    pub(crate) fn new(rng: &'a mut GameRng, forced: &'a mut VecDeque<u8>) -> Self {
+        GameDice { rng, forced }
+    }
+}
+
+/// The dice every rule of the game rolls with.
+pub(crate) fn dice(state: &mut GameState) -> GameDice<'_> {
+    GameDice::new(&mut state.rng, &mut state.forced_dice)
 }
 
 /// IV: a General is in force while healthy and its unit is on the table and not fleeing.
@@ -121,16 +142,56 @@ pub fn morale_check(
     reason: &str,
     effects: &[CombatEffect],
 ) -> GameResult<bool> {
+    morale_roll(state, unit, reason, effects).map(|r| r.passed)
+}
+
+/// The outcome of a morale check made outside a fight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoraleRoll {
+    pub passed: bool,
+    /// The die showed exactly the morale (VII-6 "Fleeing elephants": the drivers' option).
+    pub exact: bool,
+}
+
+/// The morale of `unit` for a check outside a fight, with every applicable modifier (IV, X;
+/// no close-combat modifier) and `effects`.
+pub fn morale_outside_fight(
+    state: &GameState,
+    unit: UnitId,
+    effects: &[CombatEffect],
+) -> GameResult<acies_core::Value> {
     let f = fighter(state, unit)?;
-    let morale = morale_value(&f, None, Side::Defender, &rule_options(state), effects);
-    let mut chance = DiceChance::logged(RngDice(&mut state.rng));
+    Ok(morale_value(
+        &f,
+        None,
+        Side::Defender,
+        &rule_options(state),
+        effects,
+    ))
+}
+
+/// [`morale_check`], also telling whether the die equalled the morale exactly.
+pub fn morale_roll(
+    state: &mut GameState,
+    unit: UnitId,
+    reason: &str,
+    effects: &[CombatEffect],
+) -> GameResult<MoraleRoll> {
+    let name = state.table.unit(unit)?.card.name.clone();
+    let morale = morale_outside_fight(state, unit, effects)?;
+    let mut chance = DiceChance::logged(dice(state));
     let passed = chance.check(&MoraleSpec {
-        unit: &f.card.name,
+        unit: &name,
         reason,
         morale: &morale,
     });
     let RollLog { records } = chance.take_log();
+    let mut exact = false;
     for roll in records {
+        exact |= roll
+            .dice
+            .first()
+            .is_some_and(|d| i32::from(d.face()) == morale.total());
         state.emit(GameEvent::MoraleCheck {
             unit,
             reason: reason.to_string(),
@@ -138,7 +199,7 @@ pub fn morale_check(
             passed,
         });
     }
-    Ok(passed)
+    Ok(MoraleRoll { passed, exact })
 }
 
 /// Updates the Generals after a unit left the table: a General on it dies (IV).

@@ -8,7 +8,7 @@
 //!
 //! * Setup and deployment (VI): [`build`], [`deploy`].
 //! * The turn (VII): [`turn`] (phases, end of turn), [`orders`] (VII-1), [`movement`]
-//!   (VII-2, VII-4, delegated to onus-table), [`combat`] (VII-3, VII-5, with the event
+//!   (VII-2, VII-4, delegated to onus-table), [`engaged`] (VII-2.D), [`combat`] (VII-3, VII-5, with the event
 //!   procedure of onus-cards and the resolver of onus-combat), [`flight`] (VII-6).
 //! * Generals (IV, XII-A): [`general`]; victory (VI): [`victory`]; fog of war (XII-A):
 //!   [`fog`].
@@ -34,6 +34,7 @@ pub mod build;
 pub mod chooser;
 pub mod combat;
 pub mod deploy;
+pub mod engaged;
 pub mod error;
 pub mod event;
 pub mod flight;

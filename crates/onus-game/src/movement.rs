@@ -132,7 +132,7 @@ pub fn charge(
 }
 
 /// VII-2.D "Enveloping the enemy": an activated unit engaged with `target` places Section
-/// markers with its free front sections.
+/// markers with its free front sections (see [`crate::engaged::envelop`]).
 pub fn envelop(
     state: &mut GameState,
     seat: Seat,
@@ -140,23 +140,7 @@ pub fn envelop(
     target: UnitId,
     choice: &EnvelopChoice,
 ) -> GameResult<()> {
-    own(state, seat, unit, "VII-2.D Enveloping the enemy")?;
-    if !state.table.unit(unit)?.turn.activated {
-        return Err(onus_table::TableError::NotActivated { unit }.into());
-    }
-    let added = state.table.envelop(unit, target, choice)?;
-    if added.is_empty() {
-        return Err(GameError::rule(
-            "VII-2.D Enveloping the enemy",
-            "no free front section can envelop the enemy",
-        ));
-    }
-    state.emit(GameEvent::Enveloped {
-        unit,
-        target,
-        sections: added.len(),
-    });
-    Ok(())
+    crate::engaged::envelop(state, seat, unit, target, choice)
 }
 
 /// Simple charge approaches of `unit` at `target`: straight ahead, or one forward rotation

@@ -1,7 +1,7 @@
 //! The state of a battle: everything needed to continue it, hidden information and the RNG
 //! included. Serializable; views for the players are made by [`crate::view`].
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt;
 use std::sync::Arc;
 
@@ -240,6 +240,68 @@ pub struct TurnBook {
     pub phase_done: BTreeSet<Seat>,
     /// Seats of the active group that have drawn at the end of the turn.
     pub drawn: BTreeSet<Seat>,
+    /// VII-2.D: what each activated engaged unit did this turn ("one of the actions").
+    #[serde(default)]
+    pub engaged_acts: BTreeMap<UnitId, EngagedAct>,
+    /// Fleeing units whose flight movement is due now, in order (VII-5 "Initial flight
+    /// movement", VII-6 "Flight movement", trampled units after the elephants).
+    #[serde(default)]
+    pub flight_queue: Vec<UnitId>,
+    /// Units that started fleeing this turn blocked in combat: they flee as soon as they can
+    /// move (VII-5 "Fleeing unit": "If it gets unblocked in that same turn ... the unit
+    /// immediately flees").
+    #[serde(default)]
+    pub blocked_fleeing: BTreeSet<UnitId>,
+    /// Units that recovered from flight this turn and may still choose their facing (VII-1
+    /// "You can also change its orientation", VII-6 "facing where you want it to face").
+    #[serde(default)]
+    pub may_reorient: BTreeSet<UnitId>,
+    /// IX "Lunge": the unit whose lunge put its defender to flight or eliminated it, waiting
+    /// for the flights of the combat before its follow-up is offered.
+    #[serde(default)]
+    pub lunge_due: Option<UnitId>,
+}
+
+/// What an activated unit engaged in combat did in the Movement Phase (VII-2.D: "it can
+/// perform one of the actions described below").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EngagedAct {
+    /// "Enveloping the enemy".
+    Envelop,
+    /// "Reducing an extended unit" (extended markers or enveloping markers removed, one or
+    /// several).
+    Reduce,
+    /// "90° repositioning" / "180° repositioning" (the unit may envelop afterwards).
+    Reposition,
+    /// "Withdrawal".
+    Withdraw,
+    /// "Retreat" (the unit may then move freely).
+    Retreat,
+}
+
+impl EngagedAct {
+    /// The rulebook heading of the action.
+    pub fn section(self) -> &'static str {
+        match self {
+            EngagedAct::Envelop => "VII-2.D Enveloping the enemy",
+            EngagedAct::Reduce => "VII-2.D Reducing an extended unit",
+            EngagedAct::Reposition => "VII-2.D Repositioning a unit engaged in combat",
+            EngagedAct::Withdraw => "VII-2.D Withdrawal",
+            EngagedAct::Retreat => "VII-2.D Retreat",
+        }
+    }
+
+    /// Whether `next` may follow `self` in the same turn. Rulings (VII-2.D): reducing may
+    /// remove several markers one after the other; a repositioned unit may envelop ("Once a
+    /// 90° or 180° repositioning has been performed, the repositioned unit can envelop").
+    pub fn allows(self, next: EngagedAct) -> bool {
+        matches!(
+            (self, next),
+            (EngagedAct::Reduce, EngagedAct::Reduce)
+                | (EngagedAct::Reposition, EngagedAct::Envelop)
+        )
+    }
 }
 
 /// XII-A "Advancing in line": every unit of the line moves the same way, as far as the
@@ -301,6 +363,66 @@ pub struct PendingFight {
     pub attacker_flees_if_wounded: bool,
     /// No events in this fight (XII-A "Playing without events" keeps the hands).
     pub no_random: bool,
+    /// XI "Elite": the second random event drawn by the side whose stage it is; that side
+    /// now keeps one of the two ([`crate::Action::KeepRandomEvent`]).
+    #[serde(default)]
+    pub elite_second: Option<CardId>,
+}
+
+/// A decision the game waits for outside a fight, from the seat [`Decision::seat`] names.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "decision")]
+pub enum Decision {
+    /// VII-2.D "Withdrawal": each enemy of the withdrawing `unit` (in `ask` order) holds its
+    /// position or keeps contact ([`crate::Action::AnswerWithdrawal`]).
+    Withdrawal {
+        unit: UnitId,
+        distance: f64,
+        /// The enemies that choose; an enemy engaged with another unit must hold and is
+        /// not asked.
+        ask: Vec<UnitId>,
+        /// `(enemy, keep_contact)` for those who answered.
+        answers: Vec<(UnitId, bool)>,
+    },
+    /// VII-6 "Combat with fleeing elephants": the units the fleeing `elephants` would
+    /// trample, in order, each choosing whether to fight them instead
+    /// ([`crate::Action::FightElephants`]).
+    FightElephants {
+        elephants: UnitId,
+        victims: Vec<UnitId>,
+        /// How many of `victims` have declined so far.
+        declined: usize,
+    },
+    /// VII-6 "Fleeing elephants": the recovery roll equalled the morale exactly; the owner
+    /// may have the drivers kill the animals ([`crate::Action::KillElephants`]).
+    Drivers { unit: UnitId },
+    /// IX "Lunge": the defender fled or was eliminated; `unit` may make a follow-up move of
+    /// half its movement, without charging ([`crate::Action::LungeFollowUp`]).
+    LungeFollowUp { unit: UnitId },
+}
+
+impl Decision {
+    /// The seat that decides.
+    pub fn seat(&self, state: &GameState) -> Option<Seat> {
+        let unit = match self {
+            Decision::Withdrawal { ask, answers, .. } => *ask.get(answers.len())?,
+            Decision::FightElephants {
+                victims, declined, ..
+            } => *victims.get(*declined)?,
+            Decision::Drivers { unit } | Decision::LungeFollowUp { unit } => *unit,
+        };
+        state.owner_of(unit)
+    }
+
+    /// The rulebook section of the decision.
+    pub fn section(&self) -> &'static str {
+        match self {
+            Decision::Withdrawal { .. } => "VII-2.D Withdrawal",
+            Decision::FightElephants { .. } => "VII-6 Combat with fleeing elephants",
+            Decision::Drivers { .. } => "VII-6 Fleeing elephants",
+            Decision::LungeFollowUp { .. } => "IX Lunge",
+        }
+    }
 }
 
 /// A decision the game waits for.
@@ -354,8 +476,17 @@ pub struct GameState {
     pub deployment: Option<DeployStage>,
     pub book: TurnBook,
     pub pending: Option<Pending>,
+    /// Decisions waiting outside fights, first one first (withdrawal responses, fighting
+    /// fleeing elephants, the elephant drivers' option, a lunge follow-up).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decisions: Vec<Decision>,
     pub log: EventLog,
     pub outcome: Option<Outcome<Seat>>,
+    /// Faces the next dice of the rules will show before the RNG takes over again (d6 rolls
+    /// only; card shuffles always come from the RNG). For tests and the rulebook's worked
+    /// examples: a real game leaves it empty.
+    #[serde(default, skip_serializing_if = "VecDeque::is_empty")]
+    pub forced_dice: VecDeque<u8>,
 }
 
 impl GameState {

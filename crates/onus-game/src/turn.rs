@@ -8,13 +8,16 @@ use crate::action::Action;
 use crate::error::{GameError, GameResult};
 use crate::event::GameEvent;
 use crate::general::leadership;
-use crate::state::{FightStage, GameState, Pending, Phase, Seat, TurnBook};
-use crate::{combat, deploy, flight, movement, orders, victory};
+use crate::state::{Decision, FightStage, GameState, Pending, Phase, Seat, TurnBook};
+use crate::{combat, deploy, engaged, flight, movement, orders, victory};
 
 /// The seat expected to act next, or `None` when the game is over.
 pub fn to_act(state: &GameState) -> Option<Seat> {
     if state.outcome.is_some() {
         return None;
+    }
+    if let Some(d) = state.decisions.first() {
+        return d.seat(state);
     }
     match &state.pending {
         Some(Pending::Fight(f)) => {
@@ -95,6 +98,19 @@ pub fn apply(
 }
 
 fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
+    if let Some(d) = s.decisions.first().cloned() {
+        return match (&d, action) {
+            (Decision::Withdrawal { .. }, Action::AnswerWithdrawal { keep_contact }) => {
+                engaged::answer_withdrawal(s, *keep_contact)
+            }
+            (d, a) => Err(GameError::WrongPhase {
+                action: a.name(),
+                phase: s.phase,
+                detail: format!(": a decision is waiting ({d:?})"),
+                rule: d.section(),
+            }),
+        };
+    }
     if let Some(p) = s.pending.clone() {
         return match (p, action) {
             (Pending::Fight(_), Action::ChooseSide { side }) => combat::choose_side(s, *side),
@@ -175,10 +191,22 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
                 choice,
             },
         ) => movement::envelop(s, seat, *unit, *target, choice),
-        (Phase::Movement, Action::Retreat { .. }) => Err(GameError::rule(
-            "VII-2.D Retreat",
-            "retreat is not available yet in onus-game (the engaged-unit actions come next)",
-        )),
+        (Phase::Movement, Action::Retreat { unit }) => engaged::retreat(s, seat, *unit),
+        (Phase::Movement, Action::Withdraw { unit, distance }) => {
+            engaged::withdraw(s, seat, *unit, *distance)
+        }
+        (Phase::Movement, Action::Reduce { unit, flank }) => {
+            engaged::reduce(s, seat, *unit, *flank)
+        }
+        (Phase::Movement, Action::RemoveEnveloping { unit, enemy, slots }) => {
+            engaged::remove_enveloping(s, seat, *unit, *enemy, slots)
+        }
+        (Phase::Movement, Action::Reposition90 { unit, pose }) => {
+            engaged::reposition_90(s, seat, *unit, *pose)
+        }
+        (Phase::Movement, Action::Reposition180 { unit }) => {
+            engaged::reposition_180(s, seat, *unit)
+        }
         (Phase::RangedAttack, Action::Shoot { shooter, target }) => {
             combat::shoot(s, seat, *shooter, *target)
         }

@@ -92,8 +92,10 @@ pub fn casualty_check(state: &mut GameState, seat: Seat) {
         return;
     }
     let l = leadership(state, seat);
-    let a = state.rng.d6();
-    let b = state.rng.d6();
+    let (a, b) = {
+        let mut d = crate::general::dice(state);
+        (d.d6(), d.d6())
+    };
     let sum = u32::from(a) + u32::from(b);
     let passed = sum <= l;
     let die = |f: u8| DieResult {

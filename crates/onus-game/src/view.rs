@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::event::GameEvent;
 use crate::setup::{Options, Scenario};
 use crate::state::{
-    DeployStage, GameState, GeneralStatus, Pending, PendingFight, Phase, Reserve, Seat,
+    Decision, DeployStage, GameState, GeneralStatus, Pending, PendingFight, Phase, Reserve, Seat,
 };
 
 /// A unit as a viewer sees it.
@@ -74,6 +74,9 @@ pub struct GameView {
     pub to_act: Option<Seat>,
     pub deployment: Option<DeployStage>,
     pub pending: Option<Pending>,
+    /// Decisions waiting outside fights (public: every player sees who decides what).
+    #[serde(default)]
+    pub decisions: Vec<Decision>,
     pub width: f64,
     pub depth: f64,
     pub home_edges: Vec<TableEdge>,
@@ -194,6 +197,7 @@ pub fn view(state: &GameState, viewer: Viewer<Seat>) -> GameView {
         to_act: crate::turn::to_act(state),
         deployment: state.deployment.clone(),
         pending: state.pending.as_ref().map(|p| pending_view(p, viewer)),
+        decisions: state.decisions.clone(),
         width: state.table.width,
         depth: state.table.depth,
         home_edges: state.table.home_edges.clone(),

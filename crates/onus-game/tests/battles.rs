@@ -121,6 +121,8 @@ fn battles_have_ranged_attacks_melees_events_and_flight() {
     use onus_game::GameEvent as E;
     let setup = Setup::two_presets("romans-1000", "parthians-1000");
     let mut counts = [0usize; 6];
+    // VII-2.D: withdrawals, repositionings, retreats and the free attacks they earn.
+    let mut engaged = [0usize; 4];
     for seed in 200..204 {
         let s = battle(&setup, seed, 30_000, false);
         for e in s.log.iter() {
@@ -131,6 +133,10 @@ fn battles_have_ranged_attacks_melees_events_and_flight() {
                 E::FlightMove { .. } => counts[3] += 1,
                 E::Charged { .. } => counts[4] += 1,
                 E::OrderPlayed { .. } => counts[5] += 1,
+                E::Withdrawn { .. } => engaged[0] += 1,
+                E::Repositioned { .. } => engaged[1] += 1,
+                E::Retreated { .. } => engaged[2] += 1,
+                E::FreeAttackResolved { .. } => engaged[3] += 1,
                 _ => {}
             }
         }
@@ -138,5 +144,11 @@ fn battles_have_ranged_attacks_melees_events_and_flight() {
     assert!(
         counts.iter().all(|c| *c > 0),
         "ranged, melee, events, flight, charges, orders: {counts:?}"
+    );
+    // The random player acts with engaged units now and then; these battles see retreats at
+    // least (the targeted tests are in tests/engaged.rs).
+    assert!(
+        engaged[2] > 0 && engaged[3] > 0,
+        "withdrawals, repositionings, retreats, free attacks: {engaged:?}"
     );
 }

@@ -48,3 +48,94 @@ pub const PRESETS: [&str; 6] = [
     "parthians-1000",
     "mercenaries-1000",
 ];
+
+/// A battle at fixed positions for targeted tests: the hands, deck and Generals of a
+/// `romans-1000` vs `celts-1000` game, an empty 40 × 30 DU table with `units` on it, and
+/// each player's Generals on a headquarters unit far from everything (corners (38, 2) and
+/// (38, 28), so no area of influence reaches the units of the test). Seat 0 is active, in
+/// `phase`; the units in `active` carry an Active Unit marker.
+pub fn fixture(
+    units: Vec<onus_table::TableUnit>,
+    active: &[onus_table::UnitId],
+    phase: Phase,
+) -> GameState {
+    use acies_geom::{Pose, Vec2};
+    use onus_table::{Table, TableUnit, UnitId};
+    let mut s = deployed("romans-1000", "celts-1000", 21);
+    let mut table = Table::new(40.0, 30.0);
+    table.home_edges = s.table.home_edges.clone();
+    let hq = |id: u32, owner: u8, y: f64, heading: f64| {
+        let card = onus_combat::CardBuilder::new("Headquarters", onus_model::UnitKind::Infantry)
+            .attack(3, 3)
+            .defense(4, 4)
+            .morale(7)
+            .health(6)
+            .build();
+        TableUnit::new(
+            UnitId(id),
+            owner,
+            card,
+            Pose::new(Vec2::new(38.0, y), heading),
+        )
+    };
+    for u in [hq(900, 0, 2.0, 0.0), hq(901, 1, 28.0, std::f64::consts::PI)]
+        .into_iter()
+        .chain(units)
+    {
+        let id = u.id;
+        if let Err(e) = table.add(u) {
+            panic!("cannot place {id}: {e}");
+        }
+    }
+    for id in active {
+        table.activate(*id).unwrap();
+    }
+    s.table = table;
+    s.hidden.clear();
+    for (i, p) in s.players.iter_mut().enumerate() {
+        for g in &mut p.generals {
+            g.unit = Some(UnitId(900 + i as u32));
+        }
+    }
+    s.active = Seat(0);
+    s.group = vec![Seat(0)];
+    s.rotation_index = s
+        .rotation
+        .iter()
+        .position(|g| g.contains(&Seat(0)))
+        .unwrap_or(0);
+    s.phase = phase;
+    s.book = Default::default();
+    s.book.activated = active.iter().copied().collect();
+    s.pending = None;
+    s
+}
+
+/// A unit for [`fixture`]: `card` of `owner` at `(x, y)` facing `heading_deg` (0 = north,
+/// towards `y = 30`).
+pub fn unit(
+    id: u32,
+    owner: u8,
+    card: onus_model::UnitCard,
+    x: f64,
+    y: f64,
+    heading_deg: f64,
+) -> onus_table::TableUnit {
+    onus_table::TableUnit::new(
+        onus_table::UnitId(id),
+        owner,
+        card,
+        acies_geom::Pose::new(acies_geom::Vec2::new(x, y), heading_deg.to_radians()),
+    )
+}
+
+/// Applies an action as the seat to act.
+pub fn act(s: &GameState, a: Action) -> Result<GameState, onus_game::GameError> {
+    let seat = Onus::to_act(s).expect("someone to act");
+    Onus::apply(s, seat, &a).map(|x| x.state)
+}
+
+/// The events of the state's log, newest last.
+pub fn events(s: &GameState) -> Vec<onus_game::GameEvent> {
+    s.log.iter().cloned().collect()
+}
