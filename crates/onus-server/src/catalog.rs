@@ -1,0 +1,188 @@
+//! The public data a "new game" form needs: factions, unit and General cards, the preset
+//! armies, the deck's cards (titles and texts) and the optional rules — all of it the same for
+//! every player, so it is served to anyone (`GET /api/onus/catalog`).
+
+use std::sync::OnceLock;
+
+use axum::Router;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use onus_cards::Deck;
+use onus_model::army;
+use onus_model::data::Catalog;
+use serde_json::{Value, json};
+
+/// One optional rule of XII-A (or XII-B) as the form shows it.
+fn option(key: &str, kind: &str, rule: &str, title: &str) -> Value {
+    json!({ "key": key, "type": kind, "rule": rule, "title": title })
+}
+
+fn options() -> Vec<Value> {
+    let mut out = vec![
+        option(
+            "always_active_general",
+            "bool",
+            "XII-A Always-active general",
+            "The General's unit is active every turn without an order",
+        ),
+        option(
+            "several_generals",
+            "bool",
+            "XII-A Several generals",
+            "Armies may field more Generals of their faction (extra_generals per player)",
+        ),
+        option(
+            "no_events",
+            "bool",
+            "XII-A Playing without events",
+            "No random events in fights; only events played from hand",
+        ),
+        option(
+            "protected_flanks",
+            "bool",
+            "XII-A Protected flanks",
+            "A friendly unit close beside a flank protects it",
+        ),
+        option(
+            "advancing_in_line",
+            "bool",
+            "XII-A Advancing in line",
+            "Discard 2 cards to activate a line of units",
+        ),
+        option(
+            "intimidating_dromedaries",
+            "bool",
+            "XII-A Intimidating dromedaries",
+            "Dromedaries frighten horses",
+        ),
+        option(
+            "reinforced_units",
+            "bool",
+            "XII-A Reinforced units",
+            "+2 health for every unit",
+        ),
+    ];
+    let mut fog = option(
+        "fog_of_war",
+        "number",
+        "XII-A Fog of war",
+        "Enemy units farther than this from all of yours stay face down",
+    );
+    let mut visibility = option(
+        "limited_visibility",
+        "object",
+        "XII-A Limited visibility",
+        "No shots beyond max_range; -1 beyond penalty_beyond",
+    );
+    let mut order = option(
+        "turn_order",
+        "enum",
+        "XII-B Games with 4 or 6 players",
+        "How allied players take their turns",
+    );
+    if let Some(o) = fog.as_object_mut() {
+        o.insert("unit".into(), "DU".into());
+    }
+    if let Some(o) = visibility.as_object_mut() {
+        o.insert(
+            "fields".into(),
+            json!({ "max_range": "DU", "penalty_beyond": "DU" }),
+        );
+    }
+    if let Some(o) = order.as_object_mut() {
+        o.insert("values".into(), json!(["alternating", "allied", "team"]));
+        o.insert("default".into(), "alternating".into());
+    }
+    out.extend([fog, visibility, order]);
+    out
+}
+
+fn build() -> Result<Value, String> {
+    let catalog = Catalog::builtin().map_err(|e| format!("the built-in cards: {e}"))?;
+    let presets = army::builtin(&catalog).map_err(|e| format!("the preset armies: {e}"))?;
+    let deck = Deck::builtin().map_err(|e| format!("the built-in deck: {e}"))?;
+    let factions: Vec<Value> = catalog
+        .factions()
+        .map(|f| {
+            json!({ "id": f.id, "name": f.name, "description": f.description,
+                    "mercenary": f.mercenary })
+        })
+        .collect();
+    let units: Vec<&onus_model::UnitCard> = catalog.units().collect();
+    let generals: Vec<&onus_model::GeneralCard> = catalog.generals().collect();
+    let presets: Vec<Value> = presets
+        .iter()
+        .map(|(list, value)| {
+            json!({
+                "id": list.id,
+                "name": list.name,
+                "faction": list.faction,
+                "general": value.general,
+                "points": list.points,
+                "value": value.total,
+                "units": value.units.iter().map(|l| json!({
+                    "unit": l.unit, "name": l.name, "rank": l.rank, "count": l.count,
+                    "mercenary": l.mercenary,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let cards: Vec<Value> = deck
+        .cards()
+        .map(|c| {
+            json!({
+                "id": c.id,
+                "order": { "id": c.order.id, "type": c.order.kind, "title": c.order.title,
+                           "text": c.order.text },
+                "event": { "id": c.event.id, "title": c.event.title, "text": c.event.text,
+                           "icons": c.event.icons },
+            })
+        })
+        .collect();
+    Ok(json!({
+        "factions": factions,
+        "units": units,
+        "generals": generals,
+        "presets": presets,
+        "deck": { "name": deck.name, "notice": deck.notice, "size": deck.len(), "cards": cards },
+        "options": options(),
+        "seats": { "min": 2, "max": 6 },
+    }))
+}
+
+/// The catalog as JSON (built once; the built-in data is compiled in).
+pub fn catalog() -> Result<&'static Value, &'static str> {
+    static CATALOG: OnceLock<Result<Value, String>> = OnceLock::new();
+    CATALOG.get_or_init(build).as_ref().map_err(String::as_str)
+}
+
+/// The preset armies alone.
+pub fn presets() -> Result<Value, &'static str> {
+    catalog().map(|c| json!({ "presets": c["presets"] }))
+}
+
+fn answer(result: Result<Value, &'static str>) -> Response {
+    match result {
+        Ok(v) => (
+            [(header::CACHE_CONTROL, "public, max-age=300")],
+            axum::Json(v),
+        )
+            .into_response(),
+        Err(e) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            axum::Json(json!({ "error": e, "code": "catalog_unavailable" })),
+        )
+            .into_response(),
+    }
+}
+
+/// `GET /onus/catalog` and `GET /onus/presets`, to be mounted under `/api`.
+pub fn api_routes() -> Router {
+    Router::new()
+        .route(
+            "/onus/catalog",
+            get(|| async { answer(catalog().cloned()) }),
+        )
+        .route("/onus/presets", get(|| async { answer(presets()) }))
+}

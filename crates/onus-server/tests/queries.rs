@@ -1,0 +1,299 @@
+//! The ONUS! queries against the engine, without HTTP: answers agree with the rules, odds are
+//! distributions, refusals are right, and nothing hidden changes an answer.
+
+use acies_core::{GameRng, Ruleset, Viewer};
+use onus_game::state::Phase;
+use onus_game::{Action, GameState, Onus, Seat, Setup, chooser};
+use onus_server::query::answer;
+use serde_json::{Value, json};
+
+/// Plays the random legal chooser from `seed` until `stop` says so (or `limit` actions).
+fn play_until(
+    setup: &Setup,
+    seed: u64,
+    limit: usize,
+    mut stop: impl FnMut(&GameState) -> bool,
+) -> Option<GameState> {
+    let mut state = Onus::new_game(setup, seed).expect("setup");
+    let mut rng = GameRng::new(seed ^ 0xabc);
+    for _ in 0..limit {
+        if stop(&state) {
+            return Some(state);
+        }
+        let (seat, action) = chooser::choose(&state, &mut rng)?;
+        state = Onus::apply(&state, seat, &action)
+            .expect("chooser plays legal actions")
+            .state;
+    }
+    None
+}
+
+fn ask(state: &GameState, viewer: Viewer<Seat>, q: Value) -> Result<Value, (String, String)> {
+    answer(state, viewer, q)
+}
+
+fn own_units(state: &GameState, seat: Seat) -> Vec<u32> {
+    state
+        .table
+        .units()
+        .filter(|u| u.owner == seat.0)
+        .map(|u| u.id.0)
+        .collect()
+}
+
+fn sums_to_one(v: &Value, side: &str) {
+    let w: f64 = v[side]["wounds_taken"]
+        .as_array()
+        .expect("wounds")
+        .iter()
+        .map(|p| p.as_f64().unwrap())
+        .sum();
+    assert!((w - 1.0).abs() < 1e-9, "{side} wounds sum to {w}: {v}");
+    let s = &v[side]["states"];
+    let t: f64 = ["eliminated", "fleeing", "broken", "unbroken"]
+        .iter()
+        .map(|k| s[k].as_f64().unwrap())
+        .sum();
+    assert!((t - 1.0).abs() < 1e-9, "{side} states sum to {t}");
+}
+
+fn movement_state(seed: u64) -> GameState {
+    let setup = Setup::two_presets("romans-1000", "celts-1000");
+    play_until(&setup, seed, 2_000, |s| {
+        s.phase == Phase::Movement
+            && Onus::to_act(s).is_some_and(|seat| {
+                s.table
+                    .units()
+                    .any(|u| u.owner == seat.0 && u.turn.activated && !u.turn.moved)
+            })
+    })
+    .expect("a movement phase with an activated unit")
+}
+
+#[test]
+fn unit_options_agree_with_the_rules() {
+    let state = movement_state(7);
+    let seat = Onus::to_act(&state).unwrap();
+    let mut saw_move = false;
+    for id in own_units(&state, seat) {
+        let t = std::time::Instant::now();
+        let r = ask(
+            &state,
+            Viewer::Seat(seat),
+            json!({ "kind": "unit_options", "unit": id }),
+        )
+        .expect("answered");
+        eprintln!("unit_options {id}: {:?}", t.elapsed());
+        assert_eq!(r["unit"], id);
+        assert_eq!(r["phase"], "movement");
+        assert_eq!(r["my_turn"], true);
+        let empty = Action::Move {
+            unit: onus_table::UnitId(id),
+            order: onus_table::MoveOrder::new(vec![]),
+        };
+        assert_eq!(
+            r["may_move"].as_bool().unwrap(),
+            Onus::apply(&state, seat, &empty).is_ok(),
+            "{r}"
+        );
+        if r["may_move"] == true {
+            saw_move = true;
+            assert!(r["left"].as_f64().unwrap() > 0.0);
+            assert!(r["why_not"].get("move").is_none());
+        } else {
+            assert!(r["why_not"]["move"]["rule"].is_string(), "{r}");
+        }
+        // Every charge offered is one the game accepts, as given.
+        for c in r["charges"].as_array().unwrap() {
+            let charge: onus_game::ChargeSpec = serde_json::from_value(json!({
+                "target": c["target"], "steps": c["steps"], "envelop": "Max" }))
+            .unwrap();
+            let a = Action::Charge {
+                unit: onus_table::UnitId(id),
+                charge,
+            };
+            assert!(
+                Onus::apply(&state, seat, &a).is_ok(),
+                "offered charge refused: {c}"
+            );
+        }
+        assert_eq!(r["may_shoot"], false, "no shooting in the movement phase");
+    }
+    assert!(saw_move);
+}
+
+#[test]
+fn check_move_prices_or_names_the_rule() {
+    let state = movement_state(7);
+    let seat = Onus::to_act(&state).unwrap();
+    let unit = state
+        .table
+        .units()
+        .find(|u| u.owner == seat.0 && u.turn.activated && !u.turn.moved)
+        .unwrap()
+        .id
+        .0;
+    let ok = ask(
+        &state,
+        Viewer::Seat(seat),
+        json!({ "kind": "check_move", "unit": unit, "steps": [{ "Advance": 0.5 }] }),
+    )
+    .unwrap();
+    let left = ask(&state, Viewer::Seat(seat), json!({ "kind": "check_move", "unit": unit, "steps": [{ "Advance": 0.5 }, { "Advance": 40.0 }] })).unwrap();
+    if ok["ok"] == true {
+        assert!((ok["cost"].as_f64().unwrap() - 0.5).abs() < 1e-9, "{ok}");
+        assert!(ok["end_pose"]["centre"]["x"].is_number());
+        assert_eq!(ok["poses"].as_array().unwrap().len(), 1);
+    }
+    assert_eq!(left["ok"], false, "{left}");
+    assert!(left["rule"].is_string(), "{left}");
+    // The same shape as the game's Move action.
+    let full = ask(&state, Viewer::Seat(seat), json!({ "kind": "check_move", "unit": unit,
+        "order": { "steps": [{ "Advance": 0.5 }], "forced_march": false, "will_shoot": false, "separate": false } })).unwrap();
+    assert_eq!(full["ok"], ok["ok"]);
+}
+
+#[test]
+fn refusals() {
+    let state = movement_state(7);
+    let seat = Onus::to_act(&state).unwrap();
+    let other = state.seats().into_iter().find(|s| *s != seat).unwrap();
+    let theirs = own_units(&state, other)[0];
+    let mine = own_units(&state, seat)[0];
+    let code = |r: Result<Value, (String, String)>| r.expect_err("refused").0;
+    assert_eq!(
+        code(ask(
+            &state,
+            Viewer::Seat(seat),
+            json!({ "kind": "unit_options", "unit": theirs })
+        )),
+        "not_your_unit"
+    );
+    assert_eq!(
+        code(ask(
+            &state,
+            Viewer::Spectator,
+            json!({ "kind": "unit_options", "unit": mine })
+        )),
+        "no_seat"
+    );
+    assert_eq!(
+        code(ask(
+            &state,
+            Viewer::Seat(seat),
+            json!({ "kind": "unit_options", "unit": 99999 })
+        )),
+        "unknown_unit"
+    );
+    assert_eq!(
+        code(ask(
+            &state,
+            Viewer::Seat(seat),
+            json!({ "kind": "teleport" })
+        )),
+        "bad_query"
+    );
+    assert_eq!(
+        code(ask(
+            &state,
+            Viewer::Seat(seat),
+            json!({ "kind": "odds", "action": { "action": "end_phase" } })
+        )),
+        "bad_query"
+    );
+    assert_eq!(
+        code(ask(&state, Viewer::Seat(seat), json!({ "kind": "odds" }))),
+        "bad_query"
+    );
+}
+
+#[test]
+fn face_down_units_are_refused_during_deployment() {
+    let setup = Setup::two_presets("romans-1000", "celts-1000");
+    let state = play_until(&setup, 3, 500, |s| {
+        s.phase == Phase::Deployment
+            && s.seats()
+                .iter()
+                .all(|p| s.table.units().any(|u| u.owner == p.0))
+    })
+    .unwrap();
+    let a = state.table.units().find(|u| u.owner == 0).unwrap().id.0;
+    let b = state.table.units().find(|u| u.owner == 1).unwrap().id.0;
+    let q =
+        json!({ "kind": "odds", "action": { "action": "fight", "attacker": a, "defender": b } });
+    assert_eq!(
+        ask(&state, Viewer::Seat(Seat(0)), q.clone()).unwrap_err().0,
+        "hidden_unit"
+    );
+    assert_eq!(
+        ask(&state, Viewer::Spectator, q).unwrap_err().0,
+        "hidden_unit"
+    );
+}
+
+/// Odds answered for every shot and every melee met in a random battle are distributions.
+#[test]
+fn odds_of_shots_and_melees() {
+    let setup = Setup::two_presets("romans-1000", "carthaginians-1000");
+    let mut state = Onus::new_game(&setup, 11).unwrap();
+    let mut rng = GameRng::new(5);
+    let (mut shots, mut melees, mut pending) = (0, 0, 0);
+    for _ in 0..3_000 {
+        let Some((seat, action)) = chooser::choose(&state, &mut rng) else {
+            break;
+        };
+        let v = Viewer::Seat(seat);
+        match &action {
+            Action::Shoot { .. } if shots < 3 => {
+                let r = ask(&state, v, json!({ "kind": "odds", "action": action })).unwrap();
+                sums_to_one(&r, "defender");
+                assert_eq!(r["fight"], "ranged");
+                assert!(r["events"].as_str().unwrap().contains("not included"));
+                shots += 1;
+            }
+            Action::Fight { .. } if melees < 3 => {
+                let r = ask(&state, v, json!({ "kind": "odds", "action": action })).unwrap();
+                sums_to_one(&r, "attacker");
+                sums_to_one(&r, "defender");
+                assert_eq!(r["fight"], "melee");
+                melees += 1;
+            }
+            Action::PlayEvents { .. } if pending < 3 => {
+                let r = ask(
+                    &state,
+                    Viewer::Spectator,
+                    json!({ "kind": "odds", "pending": true }),
+                )
+                .unwrap();
+                sums_to_one(&r, "defender");
+                pending += 1;
+            }
+            _ => {}
+        }
+        state = Onus::apply(&state, seat, &action).unwrap().state;
+        if shots >= 3 && melees >= 3 && pending >= 3 {
+            break;
+        }
+    }
+    assert!(
+        shots > 0 && melees > 0 && pending > 0,
+        "shots {shots}, melees {melees}, pending {pending}"
+    );
+}
+
+/// What a seat is told does not change with what it cannot know: the random generator (the
+/// dice to come), the other hands and the draw pile.
+#[test]
+fn answers_do_not_depend_on_hidden_information() {
+    let state = movement_state(7);
+    let seat = Onus::to_act(&state).unwrap();
+    let mut other = state.clone();
+    other.rng = GameRng::new(123_456_789);
+    for id in own_units(&state, seat).into_iter().take(3) {
+        let q = json!({ "kind": "unit_options", "unit": id });
+        assert_eq!(
+            ask(&state, Viewer::Seat(seat), q.clone()),
+            ask(&other, Viewer::Seat(seat), q)
+        );
+    }
+}
