@@ -129,8 +129,23 @@ pub enum Action {
         wind_target: Option<UnitId>,
     },
     /// VII-6: the recovery check (and flight movement) of one fleeing unit, in the order the
-    /// active player chooses.
-    FlightCheck { unit: UnitId },
+    /// active player chooses. `heading`: the facing it takes if it recovers ("facing where
+    /// you want it to face"; ignored for a unit blocked in combat).
+    FlightCheck {
+        unit: UnitId,
+        #[serde(default)]
+        heading: Option<f64>,
+    },
+    /// VII-1 / VII-6: a unit that recovered from flight this turn without choosing its
+    /// facing turns in place ("You can also change its orientation").
+    Reorient { unit: UnitId, heading: f64 },
+    /// VII-6 "Combat with fleeing elephants": the owner of the unit asked (see
+    /// [`crate::state::Decision::FightElephants`]) fights the elephants instead of being
+    /// trampled.
+    FightElephants { fight: bool },
+    /// VII-6 "Fleeing elephants": after an exact recovery roll, the drivers kill the
+    /// elephants (the unit is eliminated) or not.
+    KillElephants { kill: bool },
     /// VII-7: the end-of-turn draw.
     Draw { choice: TurnDraw },
     /// V, VII-7: discard down to the hand limit.
@@ -165,6 +180,9 @@ impl Action {
             Action::ChooseSide { .. } => "choose side",
             Action::PlayEvents { .. } => "play events",
             Action::FlightCheck { .. } => "flight check",
+            Action::Reorient { .. } => "reorient",
+            Action::FightElephants { .. } => "fight elephants",
+            Action::KillElephants { .. } => "kill elephants",
             Action::Draw { .. } => "draw",
             Action::DiscardExcess { .. } => "discard excess",
             Action::EndPhase => "end phase",

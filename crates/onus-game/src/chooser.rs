@@ -179,9 +179,17 @@ fn decision(d: &Decision, rng: &mut GameRng, out: &mut Vec<Action>) {
                 keep_contact: !keep,
             });
         }
-        Decision::FightElephants { .. }
-        | Decision::Drivers { .. }
-        | Decision::LungeFollowUp { .. } => {}
+        Decision::FightElephants { .. } => {
+            let fight = chance(rng, 30);
+            out.push(Action::FightElephants { fight });
+            out.push(Action::FightElephants { fight: !fight });
+        }
+        Decision::Drivers { .. } => {
+            let kill = chance(rng, 20);
+            out.push(Action::KillElephants { kill });
+            out.push(Action::KillElephants { kill: !kill });
+        }
+        Decision::LungeFollowUp { .. } => {}
     }
 }
 

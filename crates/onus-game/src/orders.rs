@@ -68,14 +68,15 @@ pub fn activate(
         (u.state.broken, u.state.fleeing)
     };
     if fleeing && !engaged {
-        let passed = morale_check(
+        let roll = crate::general::morale_roll(
             state,
             unit,
             "activating a fleeing unit to recover it (VII-1)",
             &[],
         )?;
-        if passed {
+        if roll.passed {
             recover(state, unit)?;
+            crate::flight::drivers_option(state, unit, roll.exact)?;
         }
         state.table.unit_mut(unit)?.turn.activated = false;
         state.book.recovered.insert(unit);
@@ -101,20 +102,10 @@ pub fn activate(
 }
 
 /// A fleeing unit recovers: Broken and Fleeing markers removed (VII-1, VII-6); a General on
-/// it recovers too (IV).
+/// it recovers too (IV). It keeps its facing for now and may turn this turn
+/// ([`crate::Action::Reorient`]).
 pub fn recover(state: &mut GameState, unit: UnitId) -> GameResult<()> {
-    {
-        let u = state.table.unit_mut(unit)?;
-        u.state.broken = false;
-        u.state.fleeing = false;
-    }
-    state.emit(GameEvent::UnitRallied {
-        unit,
-        broken: false,
-        fleeing: false,
-    });
-    crate::flight::general_fleeing_changed(state, unit, false);
-    Ok(())
+    crate::flight::recover(state, unit, None)
 }
 
 /// VII-1: plays an order from hand. See [`crate::Action::PlayOrder`].

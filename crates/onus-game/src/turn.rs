@@ -90,6 +90,8 @@ pub fn apply(
             });
         }
         dispatch(&mut s, seat, action)?;
+        // The flight movements the action caused, in order (VII-5, VII-6), and what follows.
+        flight::resume(&mut s)?;
         victory::check_end(&mut s);
     }
     let events = s.log.open().to_vec();
@@ -102,6 +104,12 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
         return match (&d, action) {
             (Decision::Withdrawal { .. }, Action::AnswerWithdrawal { keep_contact }) => {
                 engaged::answer_withdrawal(s, *keep_contact)
+            }
+            (Decision::FightElephants { .. }, Action::FightElephants { fight }) => {
+                flight::answer_fight_elephants(s, *fight)
+            }
+            (Decision::Drivers { .. }, Action::KillElephants { kill }) => {
+                flight::answer_drivers(s, *kill)
             }
             (d, a) => Err(GameError::WrongPhase {
                 action: a.name(),
@@ -216,7 +224,12 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
         (Phase::Melee, Action::Fight { attacker, defender }) => {
             combat::fight(s, seat, *attacker, *defender)
         }
-        (Phase::Flight, Action::FlightCheck { unit }) => flight::flight_check(s, seat, *unit),
+        (Phase::Flight, Action::FlightCheck { unit, heading }) => {
+            flight::flight_check_facing(s, seat, *unit, *heading)
+        }
+        (Phase::Activation | Phase::Flight, Action::Reorient { unit, heading }) => {
+            flight::reorient(s, seat, *unit, *heading)
+        }
         (Phase::EndOfTurn, Action::Draw { choice }) => end_of_turn_draw(s, seat, choice),
         (Phase::Deployment, Action::EndPhase) => Err(wrong(
             s,
@@ -238,9 +251,14 @@ fn end_phase(s: &mut GameState, seat: Seat) -> GameResult<()> {
         Phase::Movement => movement::end_movement(s, seat)?,
         Phase::Melee => combat::check_all_fought(s, seat)?,
         Phase::Flight => {
-            // The fleeing units not checked yet, in unit order.
+            // The fleeing units not checked yet, in unit order, each moving before the next
+            // checks; a decision (elephants, their drivers) stops the phase until answered.
             for u in flight::flight_due(s, seat) {
                 flight::flight_check(s, seat, u)?;
+                flight::resume(s)?;
+                if !s.decisions.is_empty() {
+                    return Ok(());
+                }
             }
         }
         _ => {}

@@ -139,3 +139,57 @@ pub fn act(s: &GameState, a: Action) -> Result<GameState, onus_game::GameError> 
 pub fn events(s: &GameState) -> Vec<onus_game::GameEvent> {
     s.log.iter().cloned().collect()
 }
+
+/// A card of the draw pile that `wanted` accepts (panics if there is none).
+pub fn card_in_draw_pile(
+    s: &GameState,
+    wanted: impl Fn(&onus_cards::Card<'_>) -> bool,
+) -> onus_cards::CardId {
+    let deck = s.deck().unwrap();
+    s.piles
+        .draw_pile()
+        .iter()
+        .rev()
+        .copied()
+        .find(|c| deck.card(*c).is_some_and(|card| wanted(&card)))
+        .expect("such a card in the draw pile")
+}
+
+/// Puts `card` (from the draw pile) on top of the draw pile: the next random event.
+pub fn on_top(s: &mut GameState, card: onus_cards::CardId) {
+    let depth = s
+        .piles
+        .draw_pile()
+        .iter()
+        .rev()
+        .position(|c| *c == card)
+        .expect("the card is in the draw pile");
+    let mut top = s.piles.peek(depth + 1);
+    top.retain(|c| *c != card);
+    top.insert(0, card);
+    s.piles.reorder_top(&top).unwrap();
+}
+
+/// Draws a card of the draw pile that `wanted` accepts into `seat`'s hand.
+pub fn give(
+    s: &mut GameState,
+    seat: Seat,
+    wanted: impl Fn(&onus_cards::Card<'_>) -> bool,
+) -> onus_cards::CardId {
+    let card = card_in_draw_pile(s, wanted);
+    on_top(s, card);
+    let mut rng = acies_core::GameRng::new(0);
+    let drawn = s.piles.draw(seat.index(), 1, &mut rng).unwrap();
+    assert_eq!(drawn, vec![card]);
+    card
+}
+
+/// Passes in a pending fight (no cards from hand).
+pub fn pass() -> Action {
+    Action::PlayEvents {
+        cards: vec![],
+        redraw: false,
+        flee_if_wounded: false,
+        wind_target: None,
+    }
+}

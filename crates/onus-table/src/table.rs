@@ -514,8 +514,9 @@ impl Table {
         }
     }
 
-    /// Ends an engagement and removes its markers.
-    pub(crate) fn disengage(&mut self, x: UnitId, y: UnitId) {
+    /// Ends an engagement and removes its markers (e.g. a unit that fought its own fleeing
+    /// elephants does not stay engaged with them, VII-6).
+    pub fn disengage(&mut self, x: UnitId, y: UnitId) {
         if let Some(i) = self.engagement_index(x, y) {
             self.engagements.remove(i);
         }
