@@ -129,7 +129,9 @@ pub fn fighter(state: &GameState, unit: UnitId) -> GameResult<Fighter> {
     }
     f.in_general_area = in_general_area(state, unit);
     f.army_general_lost = army_general_lost(state, seat);
-    f.moved = u.turn.moved;
+    // IX "Accuracy" ("units that did not move"): a unit that made an empty move did not
+    // move; onus-table's `displaced` says whether it left its place or turned.
+    f.moved = u.turn.displaced;
     f.hidden = state.hidden.contains(&unit);
     Ok(f)
 }
