@@ -2,6 +2,7 @@
 
 mod odds_cmd;
 mod replay_cmd;
+mod serve_cmd;
 mod unit_spec;
 
 use std::process::ExitCode;
@@ -40,6 +41,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Serve ONUS! in the browser (the game server and its web UI) until Ctrl-C.
+    Serve(serve_cmd::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +51,7 @@ fn main() -> ExitCode {
         Command::Odds(cmd) => odds_cmd::run(cmd),
         Command::Validate { data } => validate(data.as_deref()),
         Command::Replay { game, json } => replay_cmd::run(game, *json),
+        Command::Serve(args) => serve_cmd::run(args),
     };
     match result {
         Ok(text) => {
@@ -90,6 +94,7 @@ mod tests {
             Command::Odds(cmd) => odds_cmd::run(cmd),
             Command::Validate { data } => validate(data.as_deref()),
             Command::Replay { game, json } => replay_cmd::run(game, *json),
+            Command::Serve(args) => serve_cmd::run(args),
         }
     }
 

@@ -1,0 +1,92 @@
+//! `acies serve`: the ONUS! server with the browser UI, on one address.
+
+use std::net::SocketAddr;
+
+use acies_server::BoundServer;
+use anyhow::Context;
+use clap::Args;
+use onus_server::OnusRules;
+
+/// Where to listen and which database to keep the games in.
+#[derive(Args, Debug, Clone)]
+pub struct ServeArgs {
+    /// The address to listen on (port 0: any free port, printed at start).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// `sqlite://FILE` (created on first start), a plain file path (SQLite), or
+    /// `postgres://user:password@host/db`.
+    #[arg(long, default_value = "sqlite://acies.db", value_name = "URL")]
+    pub database: String,
+}
+
+/// A database argument as a URL: a bare path means an SQLite file.
+pub fn database_url(arg: &str) -> String {
+    if arg.contains("://") || arg.starts_with("sqlite:") {
+        arg.to_owned()
+    } else {
+        format!("sqlite://{arg}")
+    }
+}
+
+/// A line on stdout; a closed stdout (the reader went away) must not stop the server.
+fn say(line: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+}
+
+/// Runs the server until Ctrl-C.
+pub fn run(args: &ServeArgs) -> anyhow::Result<String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(serve(args))?;
+    Ok("acies: stopped\n".into())
+}
+
+async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
+    let url = database_url(&args.database);
+    let config = onus_server::serve_config(args.addr, url.clone()).with_ui(onus_web::router());
+    let server = BoundServer::<OnusRules>::bind(config)
+        .await
+        .with_context(|| format!("cannot start the server on {} with {url}", args.addr))?;
+    let addr = server.local_addr()?;
+    let report = server.report();
+    // The address is printed first, on its own line, for people and for scripts.
+    say(&format!(
+        "acies: ONUS! is served at http://{addr}/ — open it in a browser"
+    ));
+    say(&format!(
+        "acies: games are kept in {url}; {} unfinished game(s) restored; Ctrl-C stops",
+        report.restored.len()
+    ));
+    for (id, reason) in &report.failed {
+        eprintln!("acies: game {id} could not be restored and is out of play: {reason}");
+    }
+    server
+        .run(async {
+            // Without a signal handler, run until killed.
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        })
+        .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::database_url;
+
+    #[test]
+    fn bare_paths_are_sqlite_files() {
+        assert_eq!(database_url("games.db"), "sqlite://games.db");
+        assert_eq!(database_url("sqlite://acies.db"), "sqlite://acies.db");
+        assert_eq!(database_url("sqlite::memory:"), "sqlite::memory:");
+        assert_eq!(
+            database_url("postgres://u@localhost/acies"),
+            "postgres://u@localhost/acies"
+        );
+    }
+}
