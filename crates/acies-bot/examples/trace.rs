@@ -15,7 +15,37 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut state = Onus::new_game(&setup, g)?;
     while let Some(seat) = Onus::to_act(&state) {
         let obs = Observation::new(&state, seat)?;
-        let a = bots[seat.index()].act(&obs)?;
+        let a = match bots[seat.index()].act(&obs) {
+            Ok(a) => a,
+            Err(e) => {
+                let mut rng = acies_core::GameRng::new(1);
+                let real = onus_game::chooser::choose(&state, &mut rng);
+                let end = Onus::apply(&state, seat, &onus_game::Action::EndPhase).err();
+                println!("bot error {e}; chooser on the real state: {real:?}; end phase: {end:?}");
+                for u in state.table.units().filter(|u| u.owner == seat.0) {
+                    if let Some(c) = onus_game::movement::brash_charge(&state, u.id) {
+                        let r = Onus::apply(
+                            &state,
+                            seat,
+                            &onus_game::Action::Charge {
+                                unit: u.id,
+                                charge: c.clone(),
+                            },
+                        );
+                        println!(
+                            "brash {} {:?} -> {:?} activated {} moved {} recovered {}",
+                            u.id,
+                            c,
+                            r.err(),
+                            u.turn.activated,
+                            u.turn.moved,
+                            state.book.recovered.contains(&u.id)
+                        );
+                    }
+                }
+                return Ok(());
+            }
+        };
         println!(
             "T{} {:?} {seat}: {}",
             state.turn,

@@ -1,7 +1,7 @@
 //! The interface every computer player implements, and the random legal player.
 
-use acies_core::GameRng;
-use onus_game::{Action, GameError, Seat, chooser};
+use acies_core::{GameRng, Ruleset};
+use onus_game::{Action, GameError, Onus, Seat, chooser};
 use thiserror::Error;
 
 use crate::observation::Observation;
@@ -66,13 +66,22 @@ impl Bot for RandomBot {
     fn act(&mut self, obs: &Observation) -> Result<Action, BotError> {
         let state = obs.state();
         match chooser::choose(state, &mut self.rng) {
-            Some((seat, action)) if seat == obs.seat() => Ok(action),
-            Some(_) => Err(BotError::NotToAct(obs.seat())),
-            None => Err(BotError::NoLegalAction {
-                bot: "random",
-                seat: obs.seat(),
-                situation: format!("{} phase, pending {:?}", state.phase, state.pending),
-            }),
+            Some((seat, action)) if seat == obs.seat() => return Ok(action),
+            Some(_) => return Err(BotError::NotToAct(obs.seat())),
+            None => {}
         }
+        // The chooser refuses moves that leave an overlap; when a brash unit's compulsory
+        // charge is the only way out of the Movement Phase, it has nothing left. Take the
+        // first candidate the rules accept, overlap or not.
+        for a in chooser::candidates(state, obs.seat(), &mut self.rng) {
+            if Onus::apply(state, obs.seat(), &a).is_ok() {
+                return Ok(a);
+            }
+        }
+        Err(BotError::NoLegalAction {
+            bot: "random",
+            seat: obs.seat(),
+            situation: format!("{} phase, pending {:?}", state.phase, state.pending),
+        })
     }
 }

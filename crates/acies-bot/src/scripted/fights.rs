@@ -141,7 +141,10 @@ fn events(ctx: &mut Ctx<'_>, f: &PendingFight) -> Vec<Action> {
         .table
         .unit(my_unit)
         .is_ok_and(|u| u.state.rank != Rank::Regular);
-    if veteran && matches!(f.random, RandomEvent::Drawn(_)) {
+    // Not as the defender once the attacker has played events: should the replacement repeat
+    // one of them, the rules accept no play at all any more (reported to onus-game).
+    let safe = attacking || f.attacker_cards.is_empty();
+    if veteran && safe && matches!(f.random, RandomEvent::Drawn(_)) {
         let mut without = base.clone();
         without.random = RandomEvent::None;
         if score_of(&without).is_some_and(|neutral| now < neutral - 0.5 * ctx.params.card_value) {

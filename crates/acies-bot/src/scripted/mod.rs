@@ -88,9 +88,11 @@ impl Bot for ScriptedBot {
             return Err(BotError::NotToAct(obs.seat()));
         }
         let mut ctx = Ctx::new(obs, &self.params)?;
+        let mut last_refusal = String::new();
         for a in ctx.candidates()? {
-            if ctx.legal(&a) {
-                return Ok(a);
+            match Onus::apply(state, obs.seat(), &a) {
+                Ok(_) => return Ok(a),
+                Err(e) => last_refusal = format!("{} refused: {e}", a.name()),
             }
         }
         // Never expected: the candidates end with an action that is always open. Keep the
@@ -100,7 +102,10 @@ impl Bot for ScriptedBot {
             _ => Err(BotError::NoLegalAction {
                 bot: "scripted",
                 seat: obs.seat(),
-                situation: format!("{} phase, pending {:?}", state.phase, state.pending),
+                situation: format!(
+                    "{} phase, pending {:?}; {last_refusal}",
+                    state.phase, state.pending
+                ),
             }),
         }
     }

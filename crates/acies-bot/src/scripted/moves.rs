@@ -131,29 +131,36 @@ fn charge_score(ctx: &Ctx<'_>, unit: UnitId, a: &Action) -> Option<f64> {
 fn decide_free_unit(ctx: &mut Ctx<'_>, id: UnitId) -> Option<Action> {
     let s = ctx.s;
     let u = s.table.unit(id).ok()?.clone();
-    // Charges.
-    if !u.turn.rallied && !u.state.broken {
-        if let Ok(opts) = s.table.charge_options(id) {
-            let impatience = f64::from(ctx.round().saturating_sub(ctx.params.patience_rounds));
-            let margin = ctx.params.charge_margin - 0.02 * worth(s, id) * impatience;
-            let mut best: Option<(f64, Action)> = None;
-            for o in opts {
-                let standing = s.table.unit(o.target).is_ok_and(|t| !t.state.fleeing);
-                let a = charge_action(id, o.target, o.steps);
-                let Some(mut sc) = charge_score(ctx, id, &a) else {
-                    continue;
-                };
-                if !standing {
-                    // Chasing a fleeing unit is worth less than meeting a standing one.
-                    sc *= 0.5;
-                }
-                if sc > margin && best.as_ref().is_none_or(|b| sc > b.0) {
-                    best = Some((sc, a));
-                }
+    // Charges (the search of approaches is costly: only with an enemy within reach; a wheel
+    // sweeps the far corner by up to the card's width for 1 DU).
+    let reach = s
+        .table
+        .movement_allowance(id)
+        .map_or(0.0, |a| a.regular + a.charge_bonus)
+        + u.size.width;
+    let in_reach = ctx.enemies().any(|e| e.rect().distance(&u.rect()) <= reach);
+    if in_reach && !u.turn.rallied && !u.state.broken {
+        let impatience = f64::from(ctx.round().saturating_sub(ctx.params.patience_rounds));
+        let margin = ctx.params.charge_margin - 0.02 * worth(s, id) * impatience;
+        let mut best: Option<(f64, Action)> = None;
+        for a in charge_candidates(ctx, &u, reach) {
+            let Action::Charge { charge, .. } = &a else {
+                continue;
+            };
+            let standing = s.table.unit(charge.target).is_ok_and(|t| !t.state.fleeing);
+            let Some(mut sc) = charge_score(ctx, id, &a) else {
+                continue;
+            };
+            if !standing {
+                // Chasing a fleeing unit is worth less than meeting a standing one.
+                sc *= 0.5;
             }
-            if let Some((_, a)) = best {
-                return Some(a);
+            if sc > margin && best.as_ref().is_none_or(|b| sc > b.0) {
+                best = Some((sc, a));
             }
+        }
+        if let Some((_, a)) = best {
+            return Some(a);
         }
     }
     // Moves.
@@ -309,4 +316,79 @@ fn carries_general(state: &GameState, seat: Seat, unit: UnitId) -> bool {
             .iter()
             .any(|g| g.unit == Some(unit) && g.status != onus_game::state::GeneralStatus::Dead)
     })
+}
+
+/// Charge approaches tried: straight ahead; a rotation about either front corner every 10°
+/// then straight; half the way, the rotation, then the rest. Coarser than
+/// [`onus_table::Table::charge_options`] (every 5°, many split points), which is several
+/// times slower and dominated the bot's time.
+fn approaches(budget: f64) -> Vec<Vec<Step>> {
+    let mut out = vec![vec![Step::Advance(budget)]];
+    if budget < 1.0 {
+        return out;
+    }
+    for pivot in [Pivot::FrontLeft, Pivot::FrontRight] {
+        for k in 1..=9 {
+            let wheel = Step::Wheel {
+                pivot,
+                angle: (f64::from(k) * 10.0).to_radians(),
+            };
+            out.push(vec![wheel, Step::Advance(budget - 1.0)]);
+            let half = (budget - 1.0) / 2.0;
+            if half > 0.2 {
+                out.push(vec![Step::Advance(half), wheel, Step::Advance(half)]);
+            }
+        }
+    }
+    out
+}
+
+/// The charges `u` can make now against enemies within `reach`: for each target the approach
+/// with the most sections in contact (then the cheapest), lined up with each side the
+/// contact allows (a flank or the rear is worth trying).
+fn charge_candidates(ctx: &Ctx<'_>, u: &TableUnit, reach: f64) -> Vec<Action> {
+    let s = ctx.s;
+    let budget = s
+        .table
+        .movement_allowance(u.id)
+        .map_or(0.0, |a| a.regular + a.charge_bonus);
+    let paths = approaches(budget);
+    let targets: Vec<UnitId> = ctx
+        .enemies()
+        .filter(|e| e.rect().distance(&u.rect()) <= reach)
+        .map(|e| e.id)
+        .collect();
+    let mut out = Vec::new();
+    for target in targets {
+        let mut best: Option<(usize, f64, Vec<Step>, Vec<acies_geom::Edge>)> = None;
+        for steps in &paths {
+            let order = onus_table::ChargeOrder::new(target, steps.clone());
+            let Ok(plan) = s.table.check_charge(u.id, &order) else {
+                continue;
+            };
+            if plan.side.is_none() {
+                continue;
+            }
+            let n = plan.contacts.len();
+            let cost = plan.approach.cost;
+            if best
+                .as_ref()
+                .is_none_or(|b| n > b.0 || (n == b.0 && cost < b.1 - 1e-9))
+            {
+                best = Some((n, cost, steps.clone(), plan.sides.clone()));
+            }
+        }
+        if let Some((_, _, steps, sides)) = best {
+            out.push(charge_action(u.id, target, steps.clone()));
+            for side in sides {
+                if let Action::Charge { unit, mut charge } =
+                    charge_action(u.id, target, steps.clone())
+                {
+                    charge.side = Some(side);
+                    out.push(Action::Charge { unit, charge });
+                }
+            }
+        }
+    }
+    out
 }
