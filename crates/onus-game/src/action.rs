@@ -111,6 +111,11 @@ pub enum Action {
     /// VII-5: resolve the melee between the active player's unit and an enemy it is
     /// engaged with.
     Fight { attacker: UnitId, defender: UnitId },
+    /// XI "Elite": the side whose turn it is to play events, with an elite unit facing a
+    /// unit that is not elite, draws a second random event...
+    EliteDrawTwo,
+    /// XI "Elite": ...and keeps one of the two (`card`), before playing from hand.
+    KeepRandomEvent { card: CardId },
     /// VII-3: the defender picks the side the shots come from, when both are as near.
     ChooseSide { side: Edge },
     /// VII-3 / VII-5 / XI: the events a side plays from hand in the pending fight (none is
@@ -178,6 +183,8 @@ impl Action {
             Action::SkirmishMove { .. } => "skirmish move",
             Action::Fight { .. } => "fight",
             Action::ChooseSide { .. } => "choose side",
+            Action::EliteDrawTwo => "elite draws two",
+            Action::KeepRandomEvent { .. } => "keep random event",
             Action::PlayEvents { .. } => "play events",
             Action::FlightCheck { .. } => "flight check",
             Action::Reorient { .. } => "reorient",

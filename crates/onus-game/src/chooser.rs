@@ -77,6 +77,18 @@ pub fn candidates(state: &GameState, seat: Seat, rng: &mut GameRng) -> Vec<Actio
                 }
                 return out;
             }
+            // XI "Elite": keep one of the two random events drawn, or draw two now and
+            // then (only when the option is open, so other fights draw nothing more).
+            if let (Some(second), onus_cards::RandomEvent::Drawn(first)) =
+                (f.elite_second, &f.random)
+            {
+                let keep = if chance(rng, 50) { *first } else { second };
+                out.push(Action::KeepRandomEvent { card: keep });
+                return out;
+            }
+            if elite_option_open(state, f) && chance(rng, 30) {
+                out.push(Action::EliteDrawTwo);
+            }
             if chance(rng, 30) {
                 let hand: Vec<CardId> = state
                     .piles
@@ -167,6 +179,29 @@ pub fn candidates(state: &GameState, seat: Seat, rng: &mut GameRng) -> Vec<Actio
     }
     out.push(Action::EndPhase);
     out
+}
+
+/// XI "Elite": whether the side to play events may draw two random events now.
+fn elite_option_open(state: &GameState, f: &crate::state::PendingFight) -> bool {
+    use onus_model::Rank;
+    let (a, d) = match f.kind {
+        crate::state::FightKind::Ranged {
+            shooter, target, ..
+        } => (shooter, target),
+        crate::state::FightKind::Melee {
+            attacker, defender, ..
+        } => (attacker, defender),
+    };
+    let (me, them) = match f.stage {
+        FightStage::AttackerEvents => (a, d),
+        FightStage::DefenderEvents => (d, a),
+        FightStage::ChooseSide => return false,
+    };
+    let rank = |u| state.table.unit(u).map(|t| t.state.rank).ok();
+    matches!(f.random, onus_cards::RandomEvent::Drawn(_))
+        && f.elite_second.is_none()
+        && rank(me) == Some(Rank::Elite)
+        && rank(them).is_some_and(|r| r != Rank::Elite)
 }
 
 /// Answers to a decision waiting outside a fight.

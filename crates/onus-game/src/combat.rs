@@ -296,6 +296,113 @@ fn event_play(state: &GameState, f: &PendingFight, defender_cards: &[CardId]) ->
     }
 }
 
+/// The side whose stage it is in a pending fight, and its unit.
+fn stage_side(f: &PendingFight, rule: &'static str) -> GameResult<(Side, UnitId)> {
+    let side = match f.stage {
+        FightStage::AttackerEvents => Side::Attacker,
+        FightStage::DefenderEvents => Side::Defender,
+        FightStage::ChooseSide => {
+            return Err(GameError::rule(
+                rule,
+                "the defender chooses the side the shots come from first",
+            ));
+        }
+    };
+    Ok((side, unit_of(f, side)))
+}
+
+/// XI "Elite", first option: the side whose stage it is, with an elite unit facing a unit
+/// that is not elite, draws a second random event and then keeps one of the two
+/// ([`keep_random_event`]).
+///
+/// Ruling (XI): the fight's random event, already revealed, is the first of the two; the
+/// option is taken instead of the veteran's redraw and before any card is played from hand,
+/// and then only one card may be played from hand ("choose from these two options").
+pub fn elite_draw(state: &mut GameState) -> GameResult<()> {
+    const RULE: &str = "XI Veterans and elites";
+    let f = pending_fight(state)?.clone();
+    let (side, unit) = stage_side(&f, RULE)?;
+    let opponent = unit_of(&f, side.other());
+    let rank = state.table.unit(unit)?.state.rank;
+    if rank != Rank::Elite {
+        return Err(GameError::rule(
+            RULE,
+            format!("only an elite unit may draw 2 random events; {unit} is {rank:?}"),
+        ));
+    }
+    if state.table.unit(opponent)?.state.rank == Rank::Elite {
+        return Err(GameError::rule(
+            RULE,
+            format!(
+                "2 random events may be drawn only if the opposing unit is not also elite; {opponent} is"
+            ),
+        ));
+    }
+    if f.elite_second.is_some() {
+        return Err(GameError::rule(
+            RULE,
+            "the second random event is already drawn: keep one of the two",
+        ));
+    }
+    let RandomEvent::Drawn(_) = f.random else {
+        return Err(GameError::rule(
+            RULE,
+            "there is no random event to draw a second one for (no events, or it was redrawn or chosen already)",
+        ));
+    };
+    let before = state.piles.exhaustions();
+    let Some(second) = state.piles.reveal(&mut state.rng) else {
+        return Err(GameError::rule(RULE, "the deck is empty"));
+    };
+    if state.piles.exhaustions() != before {
+        state.emit(GameEvent::DeckReshuffled {
+            exhaustions: state.piles.exhaustions(),
+        });
+    }
+    pending_fight(state)?.elite_second = Some(second);
+    state.emit(GameEvent::RandomEventRevealed {
+        card: second,
+        redraw: false,
+    });
+    Ok(())
+}
+
+/// XI "Elite": the elite side keeps one of its two random events (`card`); the other is set
+/// aside.
+pub fn keep_random_event(state: &mut GameState, card: CardId) -> GameResult<()> {
+    const RULE: &str = "XI Veterans and elites";
+    let f = pending_fight(state)?.clone();
+    let (side, _) = stage_side(&f, RULE)?;
+    let (Some(second), RandomEvent::Drawn(first)) = (f.elite_second, f.random.clone()) else {
+        return Err(GameError::rule(
+            RULE,
+            "no second random event was drawn: there is nothing to choose",
+        ));
+    };
+    let chosen = if card == first {
+        0
+    } else if card == second {
+        1
+    } else {
+        return Err(GameError::rule(
+            RULE,
+            format!("{card} is not one of the two random events ({first}, {second})"),
+        ));
+    };
+    let p = pending_fight(state)?;
+    p.random = RandomEvent::EliteDrawTwo {
+        by: side,
+        drawn: [first, second],
+        chosen,
+    };
+    p.elite_second = None;
+    state.emit(GameEvent::RandomEventKept {
+        kept: card,
+        set_aside: if chosen == 0 { second } else { first },
+    });
+    Ok(())
+}
+
 /// VII-3 / VII-5 / XI: a side plays its events (possibly none) in the pending fight.
 pub fn play_events(
     state: &mut GameState,
@@ -306,16 +413,13 @@ pub fn play_events(
     wind_target: Option<UnitId>,
 ) -> GameResult<()> {
     let f = pending_fight(state)?.clone();
-    let side = match f.stage {
-        FightStage::AttackerEvents => Side::Attacker,
-        FightStage::DefenderEvents => Side::Defender,
-        FightStage::ChooseSide => {
-            return Err(GameError::rule(
-                "VII-3 Modifiers for flank and rear attacks",
-                "the defender chooses the side the shots come from first",
-            ));
-        }
-    };
+    let (side, _) = stage_side(&f, "VII-3 Modifiers for flank and rear attacks")?;
+    if f.elite_second.is_some() {
+        return Err(GameError::rule(
+            "XI Veterans and elites",
+            "the elite unit drew 2 random events: keep one of them first",
+        ));
+    }
     if redraw {
         // XI "Veterans": discard the random event and draw another, which must be played.
         let (a, d) = fight_units(&f);

@@ -171,6 +171,12 @@ pub enum GameEvent {
         card: CardId,
         redraw: bool,
     },
+    /// XI "Elite": of its two random events, the elite side kept one and set the other
+    /// aside.
+    RandomEventKept {
+        kept: CardId,
+        set_aside: CardId,
+    },
     /// An event played from hand.
     EventPlayed {
         seat: Seat,

@@ -122,6 +122,10 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
     if let Some(p) = s.pending.clone() {
         return match (p, action) {
             (Pending::Fight(_), Action::ChooseSide { side }) => combat::choose_side(s, *side),
+            (Pending::Fight(_), Action::EliteDrawTwo) => combat::elite_draw(s),
+            (Pending::Fight(_), Action::KeepRandomEvent { card }) => {
+                combat::keep_random_event(s, *card)
+            }
             (
                 Pending::Fight(_),
                 Action::PlayEvents {

@@ -81,3 +81,189 @@ fn ix_accuracy_survives_an_empty_move_but_not_a_real_one() {
     assert!(s.table.unit(A).unwrap().turn.displaced);
     assert_eq!(last_fight(&s).defender.wounds_taken, 2);
 }
+
+/// Seat 0's elite (or `rank`) Romans engaged head on with seat 1's Dacians (`enemy_rank`),
+/// Melee Phase, events in play; `top` are the next cards of the deck (by event id, top first).
+fn elite_melee(
+    rank: onus_model::Rank,
+    enemy_rank: onus_model::Rank,
+    top: &[&str],
+) -> onus_game::GameState {
+    let mut s = fixture(
+        vec![
+            {
+                let mut u = unit(1, 0, catalog_unit("romans/legionaries"), 10.0, 10.0, 0.0);
+                u.state.rank = rank;
+                u
+            },
+            {
+                let mut u = unit(2, 1, catalog_unit("dacians/falxmen"), 10.0, 11.2, 180.0);
+                u.state.rank = enemy_rank;
+                u
+            },
+        ],
+        &[],
+        Phase::Melee,
+    );
+    s.table
+        .engage(A, T, &onus_table::EnvelopChoice::None, false)
+        .unwrap();
+    for id in top.iter().rev() {
+        let c = common::card_in_draw_pile(&s, |c| c.event.id == *id);
+        common::on_top(&mut s, c);
+    }
+    s
+}
+
+fn resolved_events(s: &onus_game::GameState) -> Vec<onus_cards::EventLog> {
+    events(s)
+        .into_iter()
+        .rev()
+        .find_map(|e| match e {
+            GameEvent::EventsResolved { log } => Some(log),
+            _ => None,
+        })
+        .expect("events resolved")
+}
+
+#[test]
+fn xi_elite_may_draw_two_random_events_and_keep_one() {
+    use onus_cards::{EventStatus, Origin};
+    use onus_model::Rank;
+    // XI "Elite": the random event is Shield Wall (the defender's); the elite attacker draws
+    // a second one, Fury, and keeps it.
+    let mut s = elite_melee(Rank::Elite, Rank::Regular, &["shield_wall", "fury"]);
+    let panic_card = common::give(&mut s, onus_game::Seat(0), |c| c.event.id == "panic");
+    let outflanked = common::give(&mut s, onus_game::Seat(0), |c| c.event.id == "outflanked");
+    let s = act(
+        &s,
+        Action::Fight {
+            attacker: A,
+            defender: T,
+        },
+    )
+    .unwrap();
+    let s = act(&s, Action::EliteDrawTwo).unwrap();
+    let (first, second) = match &s.pending {
+        Some(onus_game::state::Pending::Fight(f)) => match (&f.random, f.elite_second) {
+            (onus_cards::RandomEvent::Drawn(a), Some(b)) => (*a, b),
+            other => panic!("{other:?}"),
+        },
+        other => panic!("{other:?}"),
+    };
+    // Playing from hand before choosing, or drawing again, is refused.
+    let e = act(&s, pass()).unwrap_err();
+    assert_eq!(e.section(), Some("XI Veterans and elites"), "{e}");
+    let e = act(&s, Action::EliteDrawTwo).unwrap_err();
+    assert_eq!(e.section(), Some("XI Veterans and elites"), "{e}");
+    let s = act(&s, Action::KeepRandomEvent { card: second }).unwrap();
+    assert!(events(&s).iter().any(|e| matches!(
+        e,
+        GameEvent::RandomEventKept { kept, set_aside } if *kept == second && *set_aside == first
+    )));
+    // Having drawn two, the elite plays one event from hand, not two.
+    let e = act(
+        &s,
+        Action::PlayEvents {
+            cards: vec![panic_card, outflanked],
+            redraw: false,
+            flee_if_wounded: false,
+            wind_target: None,
+        },
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            onus_game::GameError::Events(onus_cards::EventError::BothEliteOptions { .. })
+        ),
+        "{e}"
+    );
+    let s = act(&act(&s, pass()).unwrap(), pass()).unwrap();
+    let log = resolved_events(&s);
+    let status = |card| {
+        log.iter()
+            .find(|l| l.card == card && l.origin == Origin::Random)
+            .map(|l| l.status.clone())
+    };
+    assert!(matches!(status(first), Some(EventStatus::SetAside { .. })));
+    assert!(matches!(
+        status(second),
+        Some(EventStatus::Applied { for_sides }) if for_sides == vec![onus_combat::Side::Attacker]
+    ));
+    // Fury's +1 to hit is in the attacker's first roll.
+    let r = last_fight(&s);
+    let hit = &r.log.records[0];
+    assert!(
+        hit.target.operands[0].to_string().contains("Fury"),
+        "{}",
+        hit.target.operands[0]
+    );
+    assert!(s.piles.check().is_ok());
+}
+
+#[test]
+fn xi_the_elite_options_need_an_elite_unit_facing_no_elite() {
+    use onus_model::Rank;
+    for (mine, theirs) in [(Rank::Veteran, Rank::Regular), (Rank::Elite, Rank::Elite)] {
+        let s = elite_melee(mine, theirs, &["shield_wall"]);
+        let s = act(
+            &s,
+            Action::Fight {
+                attacker: A,
+                defender: T,
+            },
+        )
+        .unwrap();
+        let e = act(&s, Action::EliteDrawTwo).unwrap_err();
+        assert_eq!(e.section(), Some("XI Veterans and elites"), "{mine:?}: {e}");
+    }
+}
+
+#[test]
+fn xi_elite_may_play_two_events_from_hand_instead() {
+    use onus_model::Rank;
+    // XI "Elite", second option: two combat events from hand; a regular unit may play one.
+    for (rank, ok) in [(Rank::Elite, true), (Rank::Regular, false)] {
+        let mut s = elite_melee(rank, Rank::Regular, &["resist"]);
+        let fury = common::give(&mut s, onus_game::Seat(0), |c| c.event.id == "fury");
+        let out = common::give(&mut s, onus_game::Seat(0), |c| c.event.id == "outflanked");
+        let s = act(
+            &s,
+            Action::Fight {
+                attacker: A,
+                defender: T,
+            },
+        )
+        .unwrap();
+        let two = Action::PlayEvents {
+            cards: vec![fury, out],
+            redraw: false,
+            flee_if_wounded: false,
+            wind_target: None,
+        };
+        match (act(&s, two), ok) {
+            (Ok(t), true) => {
+                let t = act(&t, pass()).unwrap();
+                let log = resolved_events(&t);
+                let mine: Vec<_> = log
+                    .iter()
+                    .filter(|l| l.origin == onus_cards::Origin::Hand(onus_combat::Side::Attacker))
+                    .collect();
+                assert_eq!(mine.len(), 2);
+                assert!(
+                    mine.iter()
+                        .all(|l| matches!(l.status, onus_cards::EventStatus::Applied { .. }))
+                );
+            }
+            (Err(e), false) => assert!(
+                matches!(
+                    e,
+                    onus_game::GameError::Events(onus_cards::EventError::TooManyFromHand { .. })
+                ),
+                "{e}"
+            ),
+            (r, _) => panic!("{rank:?}: {:?}", r.map(|_| ())),
+        }
+    }
+}
