@@ -73,7 +73,7 @@ fn options() -> Vec<Value> {
         "limited_visibility",
         "object",
         "XII-A Limited visibility",
-        "No shots beyond max_range; -1 beyond penalty_beyond",
+        "No shots beyond a maximum range; -1 to shots beyond a nearer one",
     );
     let mut order = option(
         "turn_order",
@@ -83,11 +83,15 @@ fn options() -> Vec<Value> {
     );
     if let Some(o) = fog.as_object_mut() {
         o.insert("unit".into(), "DU".into());
+        o.insert("default".into(), 8.into());
     }
     if let Some(o) = visibility.as_object_mut() {
         o.insert(
             "fields".into(),
-            json!({ "max_range": "DU", "penalty_beyond": "DU" }),
+            json!([
+                { "key": "max_range", "title": "max range (DU)", "unit": "DU", "default": 8 },
+                { "key": "penalty_beyond", "title": "-1 beyond (DU)", "unit": "DU", "default": 4 },
+            ]),
         );
     }
     if let Some(o) = order.as_object_mut() {
