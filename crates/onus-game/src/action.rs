@@ -104,6 +104,12 @@ pub enum Action {
     /// VII-2.D "180° repositioning": same place, opposite facing; 1 free attack die per own
     /// Section marker removed.
     Reposition180 { unit: UnitId },
+    /// IX "Lunge": the follow-up move after a lunge whose defender fled or was eliminated
+    /// (half movement, no charge); `None` declines it.
+    LungeFollowUp {
+        #[serde(default)]
+        order: Option<MoveOrder>,
+    },
     /// VII-3: a ranged attack.
     Shoot { shooter: UnitId, target: UnitId },
     /// VII-4: a skirmisher spends its unused movement.
@@ -179,6 +185,7 @@ impl Action {
             Action::RemoveEnveloping { .. } => "remove enveloping markers",
             Action::Reposition90 { .. } => "reposition 90°",
             Action::Reposition180 { .. } => "reposition 180°",
+            Action::LungeFollowUp { .. } => "lunge follow-up",
             Action::Shoot { .. } => "shoot",
             Action::SkirmishMove { .. } => "skirmish move",
             Action::Fight { .. } => "fight",

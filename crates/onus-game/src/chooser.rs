@@ -224,7 +224,14 @@ fn decision(d: &Decision, rng: &mut GameRng, out: &mut Vec<Action>) {
             out.push(Action::KillElephants { kill });
             out.push(Action::KillElephants { kill: !kill });
         }
-        Decision::LungeFollowUp { .. } => {}
+        Decision::LungeFollowUp { .. } => {
+            // Half a DU ahead when possible, else nothing (decided without the chooser's
+            // stream).
+            out.push(Action::LungeFollowUp {
+                order: Some(MoveOrder::new(vec![Step::Advance(0.5)])),
+            });
+            out.push(Action::LungeFollowUp { order: None });
+        }
     }
 }
 

@@ -637,6 +637,11 @@ fn resolve(
             let (a, d) = (*attacker, *defender);
             let sit = state.table.melee_situation(a, d)?;
             let (fa, fd) = melee_fighters(state, &sit)?;
+            // IX "Lunge": who lunges in this combat (for the follow-up move).
+            let lunged = [
+                onus_combat::lunges(&fa, &fd).then_some(a),
+                onus_combat::lunges(&fd, &fa).then_some(d),
+            ];
             let mut setup = MeleeSetup::new(fa, fd, sit.dice)
                 .options(rule_options(state))
                 .policy(Side::Attacker, policy(f.attacker_flees_if_wounded))
@@ -650,8 +655,18 @@ fn resolve(
                 result: Box::new(result),
             });
             // VII-5 "Flight": if both flee, the active player's unit flees first.
-            settle(state, a, &ra)?;
-            settle(state, d, &rd)?;
+            let out_a = settle(state, a, &ra)?;
+            let out_d = settle(state, d, &rd)?;
+            // IX "Lunge": "If the defender flees or is eliminated after a lunge, the attacking
+            // unit can do an additional move with half its movement value" (offered once the
+            // flights of this combat are done).
+            for (lunger, own, other) in [(lunged[0], out_a, out_d), (lunged[1], out_d, out_a)] {
+                if let Some(u) = lunger {
+                    if own == Outcome::Stays && other != Outcome::Stays {
+                        state.book.lunge_due = Some(u);
+                    }
+                }
+            }
         }
     }
     consequences_after(state, f, &outcome.consequences);

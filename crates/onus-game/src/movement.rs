@@ -234,3 +234,36 @@ pub fn end_movement(state: &mut GameState, seat: Seat) -> GameResult<()> {
     state.table.end_movement_phase()?;
     Ok(())
 }
+
+/// IX "Lunge": the follow-up move offered after a lunge whose defender fled or was
+/// eliminated: half the movement value, special maneuvers allowed, never into contact with
+/// an enemy ("it cannot charge again"). `None` declines it.
+pub fn lunge_follow_up(state: &mut GameState, order: Option<&MoveOrder>) -> GameResult<()> {
+    let Some(crate::state::Decision::LungeFollowUp { unit }) = state.decisions.first().cloned()
+    else {
+        return Err(GameError::rule(
+            "IX Lunge",
+            "no lunge follow-up is waiting for a decision",
+        ));
+    };
+    if let Some(order) = order {
+        let mv = state.table.check_lunge_follow_up(unit, order)?;
+        state.table.apply_lunge_follow_up(&mv)?;
+        state.emit(GameEvent::Moved {
+            unit,
+            from: mv.start,
+            to: mv.end,
+            cost: mv.cost,
+            kind: "lunge follow-up (IX)".into(),
+        });
+        for b in &mv.breaks {
+            state.emit(GameEvent::UnitBroken {
+                unit: *b,
+                why: format!("{unit} moved through it while broken (VII-2)"),
+            });
+        }
+        crate::fog::update(state);
+    }
+    state.decisions.remove(0);
+    Ok(())
+}

@@ -111,6 +111,9 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
             (Decision::Drivers { .. }, Action::KillElephants { kill }) => {
                 flight::answer_drivers(s, *kill)
             }
+            (Decision::LungeFollowUp { .. }, Action::LungeFollowUp { order }) => {
+                movement::lunge_follow_up(s, order.as_ref())
+            }
             (d, a) => Err(GameError::WrongPhase {
                 action: a.name(),
                 phase: s.phase,

@@ -267,3 +267,88 @@ fn xi_elite_may_play_two_events_from_hand_instead() {
         }
     }
 }
+
+#[test]
+fn ix_lunge_follow_up_after_the_defender_is_eliminated() {
+    use acies_core::Ruleset;
+    use onus_game::{ChargeSpec, Onus, Seat};
+    // IX "Lunge": the lunging cavalry (movement 5) charges infantry with one health point
+    // left, strikes first (priority) and eliminates it: it may then move half its movement
+    // (2.5 DU), but not into contact with an enemy.
+    let mut cav = CardBuilder::new("Companions", UnitKind::Mounted)
+        .attack(4, 4)
+        .defense(4, 4)
+        .morale(7)
+        .health(6)
+        .ability(onus_model::Ability::Lunge)
+        .build();
+    cav.movement = 5.0;
+    let mut s = fixture(
+        vec![
+            unit(1, 0, cav, 10.0, 8.0, 0.0),
+            {
+                let mut u = unit(2, 1, target_card(), 10.0, 11.2, 180.0);
+                u.state.wounds = 9;
+                u
+            },
+            unit(3, 1, target_card(), 10.0, 17.0, 180.0),
+        ],
+        &[A],
+        Phase::Movement,
+    );
+    s.setup.options.no_events = true;
+    let charge = ChargeSpec {
+        target: T,
+        steps: vec![Step::Advance(2.5)],
+        side: None,
+        envelop: onus_table::EnvelopChoice::None,
+    };
+    let mut s = act(&s, Action::Charge { unit: A, charge }).unwrap();
+    while s.phase != Phase::Melee {
+        s = act(&s, Action::EndPhase).unwrap();
+    }
+    let mut s = act(
+        &s,
+        Action::Fight {
+            attacker: A,
+            defender: T,
+        },
+    )
+    .unwrap();
+    // Lunge 5/5 against 3/3: the first die hits and wounds (6, then 6); the others miss.
+    s.forced_dice.extend([6, 1, 1, 1, 6]);
+    let s = act(&act(&s, pass()).unwrap(), pass()).unwrap();
+    assert!(s.forced_dice.is_empty());
+    let r = last_fight(&s);
+    assert_eq!(
+        r.kind,
+        onus_combat::CombatKind::Priority(onus_combat::Side::Attacker)
+    );
+    assert!(s.table.unit(T).is_err(), "eliminated");
+    assert_eq!(Onus::to_act(&s), Some(Seat(0)));
+    assert!(matches!(
+        s.decisions.first(),
+        Some(onus_game::state::Decision::LungeFollowUp { unit }) if *unit == A
+    ));
+    let go = |d: f64| Action::LungeFollowUp {
+        order: Some(MoveOrder::new(vec![Step::Advance(d)])),
+    };
+    let e = act(&s, go(3.0)).unwrap_err();
+    assert!(e.to_string().contains("3.00"), "{e}");
+    // With the other infantry 2.2 DU ahead, a follow-up into contact would be a charge.
+    let mut far = s.clone();
+    far.table.unit_mut(UnitId(3)).unwrap().pose.centre.y = 13.4;
+    let e = act(&far, go(2.2)).unwrap_err();
+    assert!(e.to_string().contains("cannot charge again"), "{e}");
+    let t = act(&s, go(2.5)).unwrap();
+    assert!(t.decisions.is_empty());
+    let y = t.table.unit(A).unwrap().pose.centre.y;
+    assert!(events(&t).iter().any(
+        |e| matches!(e, GameEvent::Moved { unit, kind, .. } if *unit == A && kind.contains("lunge"))
+    ));
+    let before = s.table.unit(A).unwrap().pose.centre.y;
+    assert!((y - before - 2.5).abs() < 1e-9);
+    // Declining is fine too.
+    let n = act(&s, Action::LungeFollowUp { order: None }).unwrap();
+    assert!(n.decisions.is_empty());
+}
