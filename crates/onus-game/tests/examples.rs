@@ -1,0 +1,439 @@
+//! The rulebook's worked examples played through the whole game: fixed positions on the
+//! table, actions as a player would send them, forced dice (VII-2.C, VII-3, VII-5, VIII, IV,
+//! XI).
+
+mod common;
+
+use common::{act, card_in_draw_pile, events, fixture, give, on_top, pass, unit};
+use onus_cards::{EventStatus, OrderEffect};
+use onus_combat::{CardBuilder, CombatKind, FinalState, Side};
+use onus_game::{Action, ChargeSpec, GameEvent, Phase, Seat};
+use onus_model::{Catalog, Formation, UnitCard, UnitKind};
+use onus_table::{EnvelopChoice, Step, UnitId};
+
+const A: UnitId = UnitId(1);
+const T: UnitId = UnitId(2);
+
+fn last_fight(s: &onus_game::GameState) -> Box<onus_combat::CombatResult> {
+    events(s)
+        .into_iter()
+        .rev()
+        .find_map(|e| match e {
+            GameEvent::FightResolved { result, .. } => Some(result),
+            _ => None,
+        })
+        .expect("a fight")
+}
+
+fn infantry(name: &str, attack: (i32, i32), defense: (i32, i32), morale: i32) -> UnitCard {
+    CardBuilder::new(name, UnitKind::Infantry)
+        .attack(attack.0, attack.1)
+        .defense(defense.0, defense.1)
+        .morale(morale)
+        .health(8)
+        .build()
+}
+
+fn charge(
+    s: &onus_game::GameState,
+    unit: UnitId,
+    target: UnitId,
+    d: f64,
+    envelop: EnvelopChoice,
+) -> onus_game::GameState {
+    act(
+        s,
+        Action::Charge {
+            unit,
+            charge: ChargeSpec {
+                target,
+                steps: vec![Step::Advance(d)],
+                side: None,
+                envelop,
+            },
+        },
+    )
+    .unwrap()
+}
+
+fn to_phase(mut s: onus_game::GameState, phase: Phase) -> onus_game::GameState {
+    while s.phase != phase {
+        s = act(&s, Action::EndPhase).unwrap();
+    }
+    s
+}
+
+#[test]
+fn vii3_a_ranged_attack_with_resist_as_the_random_event() {
+    // VII-3 "Procedure" step 3: the random event is Resist (shield and bow icons: it
+    // benefits the target, +1/+1 defense and +2 morale). The Dacian archers (3/8, accuracy,
+    // they did not move) shoot the target (3/3) 3 DU away: 4 dice, hit 2+ against dodge 4
+    // (6, 6, 1, 1), damage 2+ against armor 4 (6, 1): a six, 2 wounds (IX "Accuracy"); the
+    // check is at 7 - 2 + 2 = 7: a 6 passes.
+    let mut s = fixture(
+        vec![
+            unit(
+                1,
+                0,
+                Catalog::builtin()
+                    .unwrap()
+                    .unit("dacians/archers")
+                    .unwrap()
+                    .clone(),
+                10.0,
+                10.0,
+                0.0,
+            ),
+            unit(
+                2,
+                1,
+                infantry("Target", (3, 3), (3, 3), 7),
+                10.0,
+                13.6,
+                180.0,
+            ),
+        ],
+        &[A],
+        Phase::RangedAttack,
+    );
+    let resist = card_in_draw_pile(&s, |c| c.event.id == "resist");
+    on_top(&mut s, resist);
+    let mut s = act(
+        &s,
+        Action::Shoot {
+            shooter: A,
+            target: T,
+        },
+    )
+    .unwrap();
+    assert!(events(&s).iter().any(
+        |e| matches!(e, GameEvent::RandomEventRevealed { card, redraw: false } if *card == resist)
+    ));
+    s.forced_dice.extend([6, 6, 1, 1, 6, 1, 6]);
+    let s = act(&act(&s, pass()).unwrap(), pass()).unwrap();
+    assert!(s.forced_dice.is_empty());
+    let log = events(&s)
+        .into_iter()
+        .find_map(|e| match e {
+            GameEvent::EventsResolved { log } => Some(log),
+            _ => None,
+        })
+        .unwrap();
+    assert!(matches!(
+        &log[0].status,
+        EventStatus::Applied { for_sides } if for_sides == &vec![Side::Defender]
+    ));
+    let r = last_fight(&s);
+    assert_eq!(r.kind, CombatKind::Ranged);
+    let [hit, damage, morale] = &r.log.records[..] else {
+        panic!("{:#?}", r.log)
+    };
+    assert_eq!(hit.dice.len(), 4);
+    assert_eq!(hit.target.operands[1].total(), 4, "dodge 3 + 1");
+    assert!(
+        hit.target.operands[1]
+            .to_string()
+            .contains("Resist [random]")
+    );
+    assert_eq!(damage.target.operands[1].total(), 4, "armor 3 + 1");
+    assert_eq!(morale.target.operands[0].total(), 7, "7 - 2 wounds + 2");
+    assert!(morale.target.operands[0].to_string().contains("Resist"));
+    assert_eq!(r.defender.wounds_taken, 2);
+    assert_eq!(r.defender.final_state, FinalState::Unbroken);
+    // The cards of the fight are discarded.
+    assert!(s.piles.discard_pile().contains(&resist));
+}
+
+#[test]
+fn vii5_dacians_charge_envelop_and_fight_the_romans() {
+    // VII-5 "Dice", "Damage", "Morale check": the extended Dacians (4/4, 4/4, morale 7)
+    // charge the Romans (4/4, 5/7, morale 8), four of their front sections meet the Romans'
+    // front and the two free ones envelop the Romans' flank: 6 dice each. The Romans fight at
+    // -1/-1 (flank): the Dacians hit on 2+ (one failure: 5 hits) and wound on 3+ (4 wounds);
+    // the Romans inflict 3; the Romans check at 8 - 1 - 4 = 3 and a 4 breaks them.
+    let mut dacians = infantry("Dacians", (4, 4), (4, 4), 7);
+    dacians.formations.clear();
+    let mut s = fixture(
+        vec![
+            {
+                let mut u = unit(1, 0, dacians, 10.5, 8.0, 0.0);
+                u.state.extended_left = true;
+                u.state.extended_right = true;
+                u
+            },
+            unit(
+                2,
+                1,
+                infantry("Romans", (4, 4), (5, 7), 8),
+                10.0,
+                11.2,
+                180.0,
+            ),
+        ],
+        &[A],
+        Phase::Movement,
+    );
+    s.setup.options.no_events = true;
+    let s = charge(&s, A, T, 2.5, EnvelopChoice::Max);
+    let e = s.table.engagement(A, T).unwrap();
+    assert_eq!(e.dice(), 6, "{:?}", e.contacts);
+    assert_eq!(e.markers_of(A).len(), 2);
+    let sit = s.table.melee_situation(A, T).unwrap();
+    assert!(sit.defender.attacked_from.flank && !sit.defender.attacked_from.rear);
+    assert!(sit.attacker.charged);
+    let s = to_phase(s, Phase::Melee);
+    let mut s = act(
+        &s,
+        Action::Fight {
+            attacker: A,
+            defender: T,
+        },
+    )
+    .unwrap();
+    s.forced_dice.extend([
+        1, 3, 4, 5, 6, 2, // Dacian hits: one failure
+        3, 4, 5, 2, 6, // Dacian damage, 3+: 4 wounds
+        2, 3, 4, 1, 5, 6, // Roman hits: 5
+        2, 3, 1, 1, 4, // Roman damage, 2+: 3 wounds
+        4, // the Romans' morale check
+    ]);
+    let s = act(&act(&s, pass()).unwrap(), pass()).unwrap();
+    assert!(s.forced_dice.is_empty());
+    let r = last_fight(&s);
+    assert_eq!(r.kind, CombatKind::Simultaneous);
+    let hit = &r.log.records[0];
+    assert_eq!(hit.dice.len(), 6);
+    assert_eq!(hit.target.operands[1].total(), 4, "the Romans' dodge 5 - 1");
+    assert!(hit.target.operands[1].to_string().contains("flank"));
+    assert_eq!(
+        r.log.records[1].target.operands[1].total(),
+        6,
+        "armor 7 - 1"
+    );
+    assert_eq!(r.log.records[2].dice.len(), 6, "the Romans roll 6 dice too");
+    assert_eq!((r.defender.wounds_taken, r.attacker.wounds_taken), (4, 3));
+    assert_eq!(r.defender.morale_checks[0].morale, 3);
+    assert_eq!(r.defender.final_state, FinalState::Broken);
+    assert!(s.table.unit(T).unwrap().state.broken);
+    assert_eq!(s.table.unit(T).unwrap().state.wounds, 4);
+    assert_eq!(s.table.unit(A).unwrap().state.wounds, 3);
+}
+
+#[test]
+fn viii_arrowhead_and_phalanx_are_lost_after_the_combat_that_follows_the_charge() {
+    // VIII: the arrowhead (charging, +1/+1) is lost after the combat that follows its charge;
+    // the phalanx after its first combat (it strikes first: priority). Nobody hits.
+    let arrow = CardBuilder::new("Wedge", UnitKind::Infantry)
+        .attack(4, 4)
+        .defense(4, 4)
+        .morale(7)
+        .health(8)
+        .can_form(Formation::Arrowhead)
+        .build();
+    let phalanx = CardBuilder::new("Hoplites", UnitKind::Infantry)
+        .attack(4, 4)
+        .defense(4, 4)
+        .morale(7)
+        .health(8)
+        .can_form(Formation::Phalanx)
+        .build();
+    let mut s = fixture(
+        vec![
+            {
+                let mut u = unit(1, 0, arrow, 10.0, 8.0, 0.0);
+                u.state.formation = Some(Formation::Arrowhead);
+                u
+            },
+            {
+                let mut u = unit(2, 1, phalanx, 10.0, 11.2, 180.0);
+                u.state.formation = Some(Formation::Phalanx);
+                u
+            },
+        ],
+        &[A],
+        Phase::Movement,
+    );
+    s.setup.options.no_events = true;
+    let s = charge(&s, A, T, 2.5, EnvelopChoice::None);
+    assert_eq!(
+        s.table.unit(A).unwrap().state.formation,
+        Some(Formation::Arrowhead)
+    );
+    let s = to_phase(s, Phase::Melee);
+    let mut s = act(
+        &s,
+        Action::Fight {
+            attacker: A,
+            defender: T,
+        },
+    )
+    .unwrap();
+    s.forced_dice.extend([1; 8]);
+    let s = act(&act(&s, pass()).unwrap(), pass()).unwrap();
+    assert!(s.forced_dice.is_empty());
+    let r = last_fight(&s);
+    assert_eq!(r.kind, CombatKind::Priority(Side::Defender));
+    assert!(
+        r.log.records[1].target.operands[0]
+            .to_string()
+            .contains("arrowhead")
+    );
+    assert_eq!(
+        s.table.unit(A).unwrap().state.formation,
+        None,
+        "arrowhead spent"
+    );
+    assert_eq!(
+        s.table.unit(T).unwrap().state.formation,
+        None,
+        "phalanx spent"
+    );
+}
+
+#[test]
+fn iv_area_of_influence_gives_plus_one_morale_measured_on_the_table() {
+    // IV "Area of influence": measured from the edges of the General's card to any part of
+    // the unit's card. The General (Trajan, 3 DU) is on a unit at (20, 10); one unit stands
+    // 2.9 DU from it, another 3.1 DU.
+    let mut s = fixture(
+        vec![
+            unit(5, 0, infantry("Guard", (3, 3), (4, 4), 7), 20.0, 10.0, 0.0),
+            unit(
+                6,
+                0,
+                infantry("Near", (3, 3), (4, 4), 7),
+                20.0 - 2.0 - 2.9,
+                10.0,
+                0.0,
+            ),
+            unit(
+                7,
+                0,
+                infantry("Far", (3, 3), (4, 4), 7),
+                20.0 + 2.0 + 3.1,
+                10.0,
+                0.0,
+            ),
+        ],
+        &[],
+        Phase::Flight,
+    );
+    let area = s.players[0].generals[0].card.area_of_influence;
+    assert_eq!(area, 3.0, "{}", s.players[0].generals[0].card.name);
+    s.players[0].generals[0].unit = Some(UnitId(5));
+    let morale = |s: &onus_game::GameState, u: u32| {
+        onus_game::general::morale_outside_fight(s, UnitId(u), &[]).unwrap()
+    };
+    let near = morale(&s, 6);
+    assert_eq!(near.total(), 8);
+    assert!(near.to_string().contains("area of influence"));
+    assert_eq!(morale(&s, 7).total(), 7);
+    // In real recovery checks (VII-6), both fleeing with a wound: 8 - 1 - 1 = 6 near the
+    // General, 7 - 1 - 1 = 5 beyond its area; the same 6 recovers one and not the other.
+    for u in [6, 7] {
+        let tu = s.table.unit_mut(UnitId(u)).unwrap();
+        tu.state.fleeing = true;
+        tu.state.broken = true;
+        tu.state.wounds = 1;
+    }
+    s.forced_dice.extend([6, 6]);
+    let t = act(
+        &s,
+        Action::FlightCheck {
+            unit: UnitId(6),
+            heading: None,
+        },
+    )
+    .unwrap();
+    assert!(!t.table.unit(UnitId(6)).unwrap().state.fleeing);
+    let t = act(
+        &t,
+        Action::FlightCheck {
+            unit: UnitId(7),
+            heading: None,
+        },
+    )
+    .unwrap();
+    assert!(t.table.unit(UnitId(7)).is_ok_and(|u| u.state.fleeing));
+    assert!(t.forced_dice.is_empty());
+}
+
+#[test]
+fn xi_stampede_checks_units_with_animals_within_4_du() {
+    // XI "Stampede": seat 0 activates its infantry; units with animals within 4 DU of its
+    // card check morale, mounted units at -2: the enemy cavalry 3.5 DU away (7 - 2 = 5, a 6:
+    // breaks and flees at once), the friendly elephants 1 DU away (a 1: pass); the infantry
+    // next to it (no animals) and the cavalry 4.5 DU away do not check.
+    let horse = |name: &str| {
+        let mut c = CardBuilder::new(name, UnitKind::Mounted)
+            .attack(3, 3)
+            .defense(4, 4)
+            .morale(7)
+            .health(6)
+            .build();
+        c.movement = 5.0;
+        c
+    };
+    let elephants = CardBuilder::new("Elephants", UnitKind::Elephant)
+        .attack(4, 5)
+        .defense(4, 5)
+        .morale(6)
+        .health(8)
+        .build();
+    let mut s = fixture(
+        vec![
+            unit(
+                1,
+                0,
+                infantry("Slingers", (2, 2), (3, 3), 6),
+                10.0,
+                10.0,
+                0.0,
+            ),
+            unit(2, 1, horse("Enemy horse"), 10.0, 10.6 + 3.5 + 0.6, 180.0),
+            unit(3, 0, elephants, 13.0, 10.0, 0.0),
+            unit(4, 1, infantry("Foot", (3, 3), (4, 4), 7), 7.0, 10.0, 180.0),
+            // Its card's nearest edge 4.5 DU from the slingers' card.
+            unit(5, 1, horse("Far horse"), 9.0 - 4.5 - 1.0, 10.0, 180.0),
+        ],
+        &[],
+        Phase::Activation,
+    );
+    let stampede = give(&mut s, Seat(0), |c| {
+        matches!(c.order.effect, OrderEffect::Stampede)
+    });
+    s.forced_dice.extend([6, 1]);
+    let t = act(
+        &s,
+        Action::PlayOrder {
+            card: stampede,
+            units: vec![A],
+            reorganise: vec![],
+            cards: vec![],
+            to: None,
+        },
+    )
+    .unwrap();
+    assert!(t.forced_dice.is_empty());
+    let checks: Vec<(UnitId, bool, i32)> = events(&t)
+        .into_iter()
+        .filter_map(|e| match e {
+            GameEvent::MoraleCheck {
+                unit, passed, roll, ..
+            } => Some((unit, passed, roll.target.operands[0].total())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(checks, vec![(UnitId(2), false, 5), (UnitId(3), true, 6)]);
+    let horse = t.table.unit(UnitId(2)).unwrap();
+    assert!(horse.state.fleeing && horse.state.broken);
+    assert!(
+        events(&t)
+            .iter()
+            .any(|e| matches!(e, GameEvent::FlightMove { unit, .. } if *unit == UnitId(2)))
+    );
+    assert!(
+        t.table.unit(A).unwrap().turn.activated,
+        "it moves and fights normally"
+    );
+}
