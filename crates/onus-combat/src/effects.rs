@@ -62,7 +62,14 @@ pub enum CombatEffect {
     ThrowJavelins { attacker: bool, defender: bool },
     /// The fight does not take place.
     CancelCombat { source: String },
+    /// `side` rolls its first failed morale check of this fight again and the second result
+    /// stands (a General's special ability, not an event).
+    RerollMorale { side: Side, source: String },
 }
+
+/// Added to the reason of a morale check that failed and was rolled again
+/// ([`CombatEffect::RerollMorale`]); see [`crate::CombatResult::morale_rerolled`].
+pub const MORALE_REROLL: &str = "failed and rolled again";
 
 impl CombatEffect {
     /// The total extra dice for `side`.
@@ -95,6 +102,14 @@ impl CombatEffect {
     pub(crate) fn cancelled(effects: &[CombatEffect]) -> Option<&str> {
         effects.iter().find_map(|e| match e {
             CombatEffect::CancelCombat { source } => Some(source.as_str()),
+            _ => None,
+        })
+    }
+
+    /// The source of `side`'s morale re-roll, if it has one.
+    pub(crate) fn morale_reroll(effects: &[CombatEffect], side: Side) -> Option<&str> {
+        effects.iter().find_map(|e| match e {
+            CombatEffect::RerollMorale { side: s, source } if *s == side => Some(source.as_str()),
             _ => None,
         })
     }

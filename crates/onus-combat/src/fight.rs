@@ -5,7 +5,7 @@ use acies_core::{Dice, RollLog};
 use onus_model::{Ability, Formation, UnitKind, UnitState};
 
 use crate::chance::{AttackKind, AttackSpec, Chance, MoraleSpec, Reroll};
-use crate::effects::CombatEffect;
+use crate::effects::{CombatEffect, MORALE_REROLL};
 use crate::fighter::{Fighter, RuleOptions, Side};
 use crate::modifiers::{self, is_broken};
 use crate::policy::{FlightPolicy, FlightQuery, FlightReason};
@@ -40,6 +40,8 @@ pub(crate) struct Fight<'s, C: Chance + ?Sized> {
     pub checked_in_combat: [bool; 2],
     health: [u32; 2],
     voluntary: [bool; 2],
+    /// The side's failed morale check was rolled again ([`CombatEffect::RerollMorale`]).
+    morale_rerolled: [bool; 2],
 }
 
 impl<'s, C: Chance + ?Sized> Fight<'s, C> {
@@ -78,6 +80,7 @@ impl<'s, C: Chance + ?Sized> Fight<'s, C> {
             checked_in_combat: [false; 2],
             health,
             voluntary: [false; 2],
+            morale_rerolled: [false; 2],
         }
     }
 
@@ -215,18 +218,30 @@ impl<'s, C: Chance + ?Sized> Fight<'s, C> {
         let me = self.fighter(side);
         let opp = self.melee.then(|| self.fighter(side.other()));
         let morale = modifiers::morale(me, &self.states[i], opp, side, self.options, self.effects);
-        let passed = self.chance.check(&MoraleSpec {
+        let mut passed = self.chance.check(&MoraleSpec {
             unit: &me.card.name,
             reason,
             morale: &morale,
         });
+        let mut reason = reason.to_string();
+        if !passed && !self.morale_rerolled[i] {
+            if let Some(source) = CombatEffect::morale_reroll(self.effects, side) {
+                self.morale_rerolled[i] = true;
+                reason = format!("{reason}; {MORALE_REROLL} ({source})");
+                passed = self.chance.check(&MoraleSpec {
+                    unit: &me.card.name,
+                    reason: &reason,
+                    morale: &morale,
+                });
+            }
+        }
         let consequence = if passed {
             Consequence::None
         } else {
             self.fail(side)
         };
         self.checks[i].push(MoraleCheck {
-            reason: reason.to_string(),
+            reason,
             morale: morale.total(),
             passed,
             consequence,

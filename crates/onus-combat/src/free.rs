@@ -6,6 +6,7 @@
 use acies_core::Dice;
 
 use crate::chance::{AttackKind, Chance, DiceChance};
+use crate::effects::CombatEffect;
 use crate::error::CombatError;
 use crate::fight::{Borrowed, Fight};
 use crate::fighter::{Fighter, RuleOptions, Side};
@@ -17,8 +18,8 @@ use crate::result::{CombatKind, CombatResult};
 /// `defender`, which does not strike back.
 ///
 /// The situation of each fighter matters as in a melee: the defender's `attacked_from`
-/// (flank or rear), broken and fleeing markers, wounds, generals. No [`crate::CombatEffect`]
-/// applies: free attacks are made without events.
+/// (flank or rear), broken and fleeing markers, wounds, generals. Free attacks are made
+/// without events; `effects` carries what is not an event (a General's ability).
 #[derive(Clone, Debug)]
 pub struct FreeAttackSetup {
     /// The unit that rolls (`Side::Attacker` in the result).
@@ -33,6 +34,9 @@ pub struct FreeAttackSetup {
     /// The defender's owner's answer to voluntary flight (VII-5) and, for a steadfast unit,
     /// to a failed check while broken (IX).
     pub defender_policy: FlightPolicy,
+    /// Effects that are not events and still apply (a General's special ability: a morale
+    /// bonus, a morale re-roll). Free attacks take no events (VII-2.D, VII-6).
+    pub effects: Vec<CombatEffect>,
 }
 
 impl FreeAttackSetup {
@@ -44,7 +48,12 @@ impl FreeAttackSetup {
             rule,
             options: RuleOptions::default(),
             defender_policy: FlightPolicy::Never,
+            effects: Vec::new(),
         }
+    }
+    pub fn effect(mut self, effect: CombatEffect) -> Self {
+        self.effects.push(effect);
+        self
     }
     pub fn options(mut self, options: RuleOptions) -> Self {
         self.options = options;
@@ -84,7 +93,7 @@ pub fn resolve_free_attack<C: Chance + ?Sized>(
         [&setup.attacker, &setup.defender],
         [&never, &setup.defender_policy],
         &setup.options,
-        &[],
+        &setup.effects,
         chance,
         true,
     );

@@ -34,7 +34,7 @@ pub use chance::{
     AttackKey, AttackKind, AttackSpec, Chance, DiceChance, MoraleSpec, Reroll, die_wounds,
     morale_pass_probability, need, succeeds,
 };
-pub use effects::{CombatEffect, Stat};
+pub use effects::{CombatEffect, MORALE_REROLL, Stat};
 pub use error::CombatError;
 pub use fighter::{CardBuilder, Contact, Fighter, RuleOptions, Side};
 pub use free::{FreeAttackSetup, fight_free_attack, resolve_free_attack};

@@ -105,4 +105,13 @@ impl CombatResult {
             Side::Defender => &self.defender,
         }
     }
+
+    /// Whether `side` used a morale re-roll ([`crate::CombatEffect::RerollMorale`]) in this
+    /// fight.
+    pub fn morale_rerolled(&self, side: Side) -> bool {
+        self.side(side)
+            .morale_checks
+            .iter()
+            .any(|c| c.reason.contains(crate::effects::MORALE_REROLL))
+    }
 }

@@ -1115,3 +1115,51 @@ fn free_attack_with_too_many_dice_is_an_error() {
         Err(CombatError::TooManyDice { .. })
     ));
 }
+
+#[test]
+fn a_generals_morale_reroll_rolls_a_failed_check_again_once() {
+    // A General's ability ("Optimus Princeps", our card text): the first failed morale check
+    // of the side in the fight is rolled again and the second result stands. The VII-5
+    // example: the Romans fail at 3 with a 4, roll again: a 2 passes.
+    let reroll = CombatEffect::RerollMorale {
+        side: Side::Defender,
+        source: "Optimus Princeps (General)".into(),
+    };
+    let extended = dacians().extended(true, false);
+    let setup = MeleeSetup::new(extended.clone(), romans().flank(), 6).effect(reroll.clone());
+    let faces = [
+        1, 3, 4, 5, 6, 2, 3, 4, 5, 2, 6, 2, 3, 4, 1, 5, 6, 2, 3, 1, 1, 4, // as the example
+        4, // the Romans' check fails...
+        2, // ...and is rolled again: passed
+    ];
+    let r = run_melee(&setup, &faces);
+    assert_eq!(r.defender.final_state, FinalState::Unbroken);
+    assert_eq!(r.defender.morale_checks.len(), 1);
+    assert!(r.defender.morale_checks[0].passed);
+    assert!(r.morale_rerolled(Side::Defender));
+    assert!(!r.morale_rerolled(Side::Attacker));
+    let morale_rolls = r
+        .log
+        .records
+        .iter()
+        .filter(|x| x.rule.contains("morale"))
+        .count();
+    assert_eq!(morale_rolls, 2, "both rolls are in the log");
+    // The second result stands even when it fails.
+    let mut faces2 = faces;
+    faces2[23] = 5;
+    let r = run_melee(&setup, &faces2);
+    assert_eq!(r.defender.final_state, FinalState::Broken);
+    // Without the effect nothing is rolled again.
+    let setup = MeleeSetup::new(extended, romans().flank(), 6);
+    let r = run_melee(&setup, &faces[..23]);
+    assert!(!r.morale_rerolled(Side::Defender));
+    // Free attacks carry such effects too (they are not events): Romans with 4 wounds, hit
+    // 2+ (a 2), damage 4+ (a 6): a fifth wound, morale 8 - 5 = 3; a 6 fails, the re-roll (a
+    // 1) passes.
+    let setup =
+        FreeAttackSetup::new(dacians(), romans().wounds(4), 1, "VII-2.D Retreat").effect(reroll);
+    let r = run_free(&setup, &[2, 6, 6, 1]);
+    assert!(r.morale_rerolled(Side::Defender));
+    assert_eq!(r.defender.final_state, FinalState::Unbroken);
+}
