@@ -110,6 +110,11 @@ fn resolve(
         }
         generals.push(g.clone());
     }
+    // IV "Special ability": every effect id must be one the game applies.
+    for g in &generals {
+        crate::abilities::check_card(g)
+            .map_err(|e| GameError::setup(format!("{seat}: {e}"), Some("IV Special ability")))?;
+    }
     // XII-A "Several generals": the one with the highest leadership commands (first listed
     // on a tie, the players' choice).
     generals.sort_by_key(|g| std::cmp::Reverse(g.leadership));

@@ -13,6 +13,7 @@ use onus_combat::{
 use onus_model::{Ability, Rank, UnitCard};
 use onus_table::{MeleeSituation, RangeBand, SideSituation, UnitId};
 
+use crate::abilities;
 use crate::error::{GameError, GameResult};
 use crate::event::{GameEvent, Removal};
 use crate::general::{dice, fighter, rule_options};
@@ -612,8 +613,21 @@ fn resolve(
             let mut setup = RangedSetup::new(sf, tf, band)
                 .options(rule_options(state))
                 .target_policy(policy(defender_flees));
+            // IV special abilities of the Generals (not events).
+            effects.extend(abilities::fight_effects(
+                state,
+                &[
+                    (Side::Attacker, shooter, false),
+                    (Side::Defender, target, false),
+                ],
+            ));
             setup.effects = effects;
             let result = fight_ranged(&setup, &mut dice(state))?;
+            abilities::after_fight(
+                state,
+                &[(Side::Attacker, shooter), (Side::Defender, target)],
+                &result,
+            );
             // XII-A: a hidden unit hit by a ranged attack is revealed.
             if result
                 .log
@@ -647,7 +661,15 @@ fn resolve(
                 .policy(Side::Attacker, policy(f.attacker_flees_if_wounded))
                 .policy(Side::Defender, policy(defender_flees));
             setup.effects = outcome.combat.clone();
+            setup.effects.extend(abilities::fight_effects(
+                state,
+                &[
+                    (Side::Attacker, a, sit.attacker.charged),
+                    (Side::Defender, d, sit.defender.charged),
+                ],
+            ));
             let result = fight_melee(&setup, &mut dice(state))?;
+            abilities::after_fight(state, &[(Side::Attacker, a), (Side::Defender, d)], &result);
             let (ra, rd) = (result.attacker.clone(), result.defender.clone());
             state.emit(GameEvent::FightResolved {
                 attacker: a,
@@ -729,8 +751,10 @@ pub(crate) fn free_attack(
     fa.charged = false;
     fd.charged = false;
     fd.hidden = false;
-    let setup = FreeAttackSetup::new(fa, fd, dice_n, rule).options(rule_options(state));
+    let mut setup = FreeAttackSetup::new(fa, fd, dice_n, rule).options(rule_options(state));
+    setup.effects = abilities::fight_effects(state, &[(Side::Defender, defender, false)]);
     let result = fight_free_attack(&setup, &mut dice(state))?;
+    abilities::after_fight(state, &[(Side::Defender, defender)], &result);
     crate::fog::reveal(state, attacker);
     crate::fog::reveal(state, defender);
     state.emit(GameEvent::FreeAttackResolved {

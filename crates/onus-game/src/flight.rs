@@ -350,9 +350,24 @@ fn fight_elephants(state: &mut GameState, elephants: UnitId, other: UnitId) -> G
         ranged: false,
         dice: sit.dice,
     });
-    let setup =
+    let mut setup =
         onus_combat::MeleeSetup::new(fa, fd, sit.dice).options(crate::general::rule_options(state));
+    setup.effects = crate::abilities::fight_effects(
+        state,
+        &[
+            (onus_combat::Side::Attacker, a, false),
+            (onus_combat::Side::Defender, d, false),
+        ],
+    );
     let result = onus_combat::fight_melee(&setup, &mut crate::general::dice(state))?;
+    crate::abilities::after_fight(
+        state,
+        &[
+            (onus_combat::Side::Attacker, a),
+            (onus_combat::Side::Defender, d),
+        ],
+        &result,
+    );
     let (ra, rd) = (result.attacker.clone(), result.defender.clone());
     state.emit(GameEvent::FightResolved {
         attacker: a,
@@ -415,16 +430,27 @@ pub fn flight_check_facing(
     }
     state.book.flight_done.insert(unit);
     let morale = morale_outside_fight(state, unit, &[])?;
-    let roll = {
-        let mut d = GameDice::new(&mut state.rng, &mut state.forced_dice);
-        state.table.recovery_check(unit, &morale, &mut d)?
+    let mut reason = "recovering a fleeing unit (VII-6)".to_string();
+    let roll = loop {
+        let roll = {
+            let mut d = GameDice::new(&mut state.rng, &mut state.forced_dice);
+            state.table.recovery_check(unit, &morale, &mut d)?
+        };
+        state.emit(GameEvent::MoraleCheck {
+            unit,
+            reason: reason.clone(),
+            roll: roll.record.clone(),
+            passed: roll.passed,
+        });
+        // IV special ability `reroll_morale_once_per_turn`.
+        match (roll.passed, crate::abilities::reroll_for(state, unit)) {
+            (false, Some(used)) => {
+                state.book.rerolls_used.insert(used);
+                reason = format!("{reason}; {}", onus_combat::MORALE_REROLL);
+            }
+            _ => break roll,
+        }
     };
-    state.emit(GameEvent::MoraleCheck {
-        unit,
-        reason: "recovering a fleeing unit (VII-6)".into(),
-        roll: roll.record.clone(),
-        passed: roll.passed,
-    });
     if roll.passed {
         recover(state, unit, heading)?;
         drivers_option(state, unit, roll.exact)?;

@@ -123,7 +123,11 @@ pub fn rule_options(state: &GameState) -> RuleOptions {
 pub fn fighter(state: &GameState, unit: UnitId) -> GameResult<Fighter> {
     let u = state.table.unit(unit)?;
     let seat = Seat(u.owner);
-    let mut f = Fighter::new(u.card.clone()).with_state(u.state.clone());
+    let mut card = u.card.clone();
+    // IV special ability `unit_causes_fear`.
+    card.abilities
+        .extend(crate::abilities::extra_abilities(state, unit));
+    let mut f = Fighter::new(card).with_state(u.state.clone());
     if let Some(g) = general_on(state, unit) {
         f.general = Some(g.card.clone());
     }
@@ -163,12 +167,14 @@ pub fn morale_outside_fight(
     effects: &[CombatEffect],
 ) -> GameResult<acies_core::Value> {
     let f = fighter(state, unit)?;
+    let mut all = effects.to_vec();
+    all.extend(crate::abilities::morale_effects(state, unit));
     Ok(morale_value(
         &f,
         None,
         Side::Defender,
         &rule_options(state),
-        effects,
+        &all,
     ))
 }
 
@@ -181,27 +187,37 @@ pub fn morale_roll(
 ) -> GameResult<MoraleRoll> {
     let name = state.table.unit(unit)?.card.name.clone();
     let morale = morale_outside_fight(state, unit, effects)?;
-    let mut chance = DiceChance::logged(dice(state));
-    let passed = chance.check(&MoraleSpec {
-        unit: &name,
-        reason,
-        morale: &morale,
-    });
-    let RollLog { records } = chance.take_log();
-    let mut exact = false;
-    for roll in records {
-        exact |= roll
-            .dice
-            .first()
-            .is_some_and(|d| i32::from(d.face()) == morale.total());
-        state.emit(GameEvent::MoraleCheck {
-            unit,
-            reason: reason.to_string(),
-            roll,
-            passed,
+    let mut reason = reason.to_string();
+    loop {
+        let mut chance = DiceChance::logged(dice(state));
+        let passed = chance.check(&MoraleSpec {
+            unit: &name,
+            reason: &reason,
+            morale: &morale,
         });
+        let RollLog { records } = chance.take_log();
+        let mut exact = false;
+        for roll in records {
+            exact |= roll
+                .dice
+                .first()
+                .is_some_and(|d| i32::from(d.face()) == morale.total());
+            state.emit(GameEvent::MoraleCheck {
+                unit,
+                reason: reason.clone(),
+                roll,
+                passed,
+            });
+        }
+        // IV special ability `reroll_morale_once_per_turn`: a failed check is rolled again.
+        match (passed, crate::abilities::reroll_for(state, unit)) {
+            (false, Some(used)) => {
+                state.book.rerolls_used.insert(used);
+                reason = format!("{reason}; {}", onus_combat::MORALE_REROLL);
+            }
+            _ => return Ok(MoraleRoll { passed, exact }),
+        }
     }
-    Ok(MoraleRoll { passed, exact })
 }
 
 /// Updates the Generals after a unit left the table: a General on it dies (IV).

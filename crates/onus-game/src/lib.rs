@@ -10,7 +10,7 @@
 //! * The turn (VII): [`turn`] (phases, end of turn), [`orders`] (VII-1), [`movement`]
 //!   (VII-2, VII-4, delegated to onus-table), [`engaged`] (VII-2.D), [`combat`] (VII-3, VII-5, with the event
 //!   procedure of onus-cards and the resolver of onus-combat), [`flight`] (VII-6).
-//! * Generals (IV, XII-A): [`general`]; victory (VI): [`victory`]; fog of war (XII-A):
+//! * Generals (IV, XII-A): [`general`], their special abilities [`abilities`]; victory (VI): [`victory`]; fog of war (XII-A):
 //!   [`fog`].
 //! * Games as data: [`replay`]; a random legal player for tests and demos: [`chooser`].
 //!
@@ -29,6 +29,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod abilities;
 pub mod action;
 pub mod build;
 pub mod chooser;

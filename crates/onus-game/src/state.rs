@@ -260,6 +260,10 @@ pub struct TurnBook {
     /// for the flights of the combat before its follow-up is offered.
     #[serde(default)]
     pub lunge_due: Option<UnitId>,
+    /// Generals (seat, index) whose once-per-turn morale re-roll was used this turn (IV
+    /// special ability `reroll_morale_once_per_turn`).
+    #[serde(default)]
+    pub rerolls_used: BTreeSet<(Seat, usize)>,
 }
 
 /// What an activated unit engaged in combat did in the Movement Phase (VII-2.D: "it can

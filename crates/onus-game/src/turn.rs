@@ -4,6 +4,7 @@
 use acies_core::Applied;
 use onus_cards::{PileError, TurnDraw};
 
+use crate::abilities::{self, GeneralEffect};
 use crate::action::Action;
 use crate::error::{GameError, GameResult};
 use crate::event::GameEvent;
@@ -327,6 +328,18 @@ fn end_of_turn_draw(s: &mut GameState, seat: Seat, choice: &TurnDraw) -> GameRes
         cards: drawn,
         why: "VII-7 end of turn".into(),
     });
+    // IV special ability `extra_card_on_draw`: one more card.
+    if let Some(&g) = abilities::generals_with(s, seat, GeneralEffect::ExtraCardOnDraw).first() {
+        let why = s
+            .player(seat)?
+            .generals
+            .get(g)
+            .and_then(|g| g.card.special.as_ref())
+            .map_or("General's special ability (IV)".to_string(), |a| {
+                format!("{} (IV special ability)", a.name)
+            });
+        orders::draw(s, seat, 1, &why)?;
+    }
     let limit = leadership(s, seat);
     let excess = s.piles.hand_excess(seat.index(), limit)?;
     if excess > 0 {
@@ -441,6 +454,23 @@ pub fn start_turn(s: &mut GameState) -> GameResult<()> {
                 .collect();
             for u in units {
                 orders::activate(s, u, false, "always-active General (XII-A)")?;
+            }
+        }
+    }
+    // IV special ability `extra_activation`: the General's unit is always active.
+    for seat in &group {
+        let generals = abilities::generals_with(s, *seat, GeneralEffect::ExtraActivation);
+        for g in generals {
+            let Some((unit, name)) = s
+                .player(*seat)?
+                .generals
+                .get(g)
+                .and_then(|g| Some((g.unit?, g.card.special.as_ref()?.name.clone())))
+            else {
+                continue;
+            };
+            if !s.book.activated.contains(&unit) {
+                orders::activate(s, unit, false, &format!("{name} (IV special ability)"))?;
             }
         }
     }

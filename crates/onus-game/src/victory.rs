@@ -91,7 +91,16 @@ pub fn casualty_check(state: &mut GameState, seat: Seat) {
         );
         return;
     }
-    let l = leadership(state, seat);
+    // IV special ability `leadership_check_bonus`.
+    let bonus = u32::from(
+        !crate::abilities::generals_with(
+            state,
+            seat,
+            crate::abilities::GeneralEffect::LeadershipCheckBonus,
+        )
+        .is_empty(),
+    );
+    let l = leadership(state, seat) + bonus;
     let (a, b) = {
         let mut d = crate::general::dice(state);
         (d.d6(), d.d6())
@@ -111,7 +120,13 @@ pub fn casualty_check(state: &mut GameState, seat: Seat) {
         target: Target {
             need: Comparison::AtMost(l.min(12) as u8),
             formula: "2d6 <= leadership (the sum of both dice)".into(),
-            operands: vec![Value::new("leadership", l as i32)],
+            operands: vec![{
+                let mut v = Value::new("leadership", (l - bonus) as i32);
+                if bonus > 0 {
+                    v.add("General's special ability (IV)", bonus as i32);
+                }
+                v
+            }],
         },
         dice: vec![die(a), die(b)],
     };
