@@ -187,6 +187,10 @@ pub fn brash_charge(state: &GameState, unit: UnitId) -> Option<ChargeSpec> {
     if !u.has(Ability::Brash) || u.state.fleeing || u.turn.moved || state.table.is_engaged(unit) {
         return None;
     }
+    // VII-1 "Activating fleeing units": a unit recovered this turn neither moves nor fights.
+    if state.book.recovered.contains(&unit) {
+        return None;
+    }
     let mut enemies: Vec<(f64, UnitId)> = state
         .table
         .units()

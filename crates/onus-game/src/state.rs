@@ -241,28 +241,28 @@ pub struct TurnBook {
     /// Seats of the active group that have drawn at the end of the turn.
     pub drawn: BTreeSet<Seat>,
     /// VII-2.D: what each activated engaged unit did this turn ("one of the actions").
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub engaged_acts: BTreeMap<UnitId, EngagedAct>,
     /// Fleeing units whose flight movement is due now, in order (VII-5 "Initial flight
     /// movement", VII-6 "Flight movement", trampled units after the elephants).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flight_queue: Vec<UnitId>,
     /// Units that started fleeing this turn blocked in combat: they flee as soon as they can
     /// move (VII-5 "Fleeing unit": "If it gets unblocked in that same turn ... the unit
     /// immediately flees").
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub blocked_fleeing: BTreeSet<UnitId>,
     /// Units that recovered from flight this turn and may still choose their facing (VII-1
     /// "You can also change its orientation", VII-6 "facing where you want it to face").
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub may_reorient: BTreeSet<UnitId>,
     /// IX "Lunge": the unit whose lunge put its defender to flight or eliminated it, waiting
     /// for the flights of the combat before its follow-up is offered.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lunge_due: Option<UnitId>,
     /// Generals (seat, index) whose once-per-turn morale re-roll was used this turn (IV
     /// special ability `reroll_morale_once_per_turn`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub rerolls_used: BTreeSet<(Seat, usize)>,
 }
 
@@ -369,7 +369,7 @@ pub struct PendingFight {
     pub no_random: bool,
     /// XI "Elite": the second random event drawn by the side whose stage it is; that side
     /// now keeps one of the two ([`crate::Action::KeepRandomEvent`]).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub elite_second: Option<CardId>,
 }
 

@@ -69,6 +69,15 @@ pub fn apply(
             ));
         }
         victory::defeat(&mut s, seat, "surrender (VI)");
+        // Decisions that no player still in the battle can take are dropped.
+        let decisions = std::mem::take(&mut s.decisions);
+        s.decisions = decisions
+            .into_iter()
+            .filter(|d| {
+                d.seat(&s)
+                    .is_some_and(|x| s.player(x).is_ok_and(|p| p.defeated.is_none()))
+            })
+            .collect();
         if s.pending.is_none() && s.active == seat && s.phase != Phase::Deployment {
             s.phase = Phase::EndOfTurn;
             next_turn(&mut s)?;

@@ -536,3 +536,52 @@ fn vii5_a_blocked_unit_stays_in_combat_and_flees_once_it_can() {
     assert_eq!(flight_moves(&t).len(), 1, "{:?}", events(&t).last());
     assert!(!t.table.is_engaged(A));
 }
+
+#[test]
+fn vii1_a_brash_unit_recovered_this_turn_is_not_forced_to_charge() {
+    // VII-1 "Activating fleeing units": recovered, it "cannot move or fight this turn", so
+    // IX "Brash" does not make it charge the enemy 2 DU ahead.
+    let brash = CardBuilder::new("Galatians", UnitKind::Infantry)
+        .attack(4, 4)
+        .defense(4, 4)
+        .morale(7)
+        .health(8)
+        .ability(onus_model::Ability::Brash)
+        .build();
+    let mut s = fixture(
+        vec![
+            fleeing(unit(1, 0, brash, 10.0, 10.0, 0.0)),
+            unit(
+                2,
+                1,
+                card("Romans", UnitKind::Infantry, 2.0),
+                10.0,
+                13.2,
+                180.0,
+            ),
+        ],
+        &[],
+        Phase::Activation,
+    );
+    let order = give(&mut s, Seat(0), |c| {
+        matches!(c.order.effect, OrderEffect::Activate { .. })
+    });
+    s.forced_dice.extend([1]);
+    let s = act(
+        &s,
+        Action::PlayOrder {
+            card: order,
+            units: vec![A],
+            reorganise: vec![],
+            cards: vec![],
+            to: None,
+        },
+    )
+    .unwrap();
+    assert!(s.book.recovered.contains(&A));
+    let s = act(&s, Action::EndPhase).unwrap();
+    assert_eq!(s.phase, Phase::Movement);
+    assert!(onus_game::movement::brash_charge(&s, A).is_none());
+    let s = act(&s, Action::EndPhase).unwrap();
+    assert_eq!(s.phase, Phase::RangedAttack);
+}
