@@ -1,0 +1,507 @@
+//! ONUS! over real HTTP and WebSocket, as the browser plays it: a game created from the
+//! catalog's presets, one human seat played from its own view (and the queries) and one
+//! computer seat; refusals of forged tokens and of questions about the other side's units;
+//! and an audit of every message the seat and a spectator received against the full state,
+//! replayed from the database afterwards: no other hand, no face-down card, no seed.
+
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use acies_core::{Ruleset, Viewer};
+use acies_server::{BoundServer, GameStore, SqlStore};
+use futures_util::StreamExt;
+use onus_game::{GameState, Seat, Setup};
+use onus_server::OnusRules;
+use serde_json::{Value, json};
+
+struct Server {
+    base: String,
+    ws: String,
+    db: String,
+    _dir: tempfile::TempDir,
+}
+
+async fn start() -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("acies.db").display());
+    let config = onus_server::serve_config("127.0.0.1:0".parse().unwrap(), db.clone());
+    let bound = BoundServer::<OnusRules>::bind(config).await.unwrap();
+    let addr = bound.local_addr().unwrap();
+    tokio::spawn(bound.run(std::future::pending()));
+    Server {
+        base: format!("http://{addr}"),
+        ws: format!("ws://{addr}"),
+        db,
+        _dir: dir,
+    }
+}
+
+async fn get(c: &reqwest::Client, url: &str) -> (u16, Value) {
+    let r = c.get(url).send().await.unwrap();
+    let s = r.status().as_u16();
+    (s, serde_json::from_str(&r.text().await.unwrap()).unwrap())
+}
+
+async fn post(c: &reqwest::Client, url: &str, body: &Value) -> (u16, Value) {
+    let r = c.post(url).json(body).send().await.unwrap();
+    let s = r.status().as_u16();
+    let text = r.text().await.unwrap();
+    (
+        s,
+        serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON: {text}")),
+    )
+}
+
+/// Every message received, with who received it.
+type Inbox = Arc<Mutex<Vec<(Viewer<Seat>, Value)>>>;
+
+fn listen(url: String, viewer: Viewer<Seat>, inbox: Inbox) {
+    tokio::spawn(async move {
+        let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+        while let Some(Ok(msg)) = ws.next().await {
+            if let Ok(text) = msg.to_text()
+                && let Ok(v) = serde_json::from_str::<Value>(text)
+            {
+                inbox.lock().unwrap().push((viewer, v));
+            }
+        }
+    });
+}
+
+/// Candidate actions for the human seat from its view alone, most useful first; the server
+/// takes the first it accepts (a refusal changes nothing).
+fn candidates(view: &Value, seat: u8) -> Vec<Value> {
+    let mut out = Vec::new();
+    let units: Vec<&Value> = view["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|u| u["owner"] == seat)
+        .collect();
+    let all: Vec<&Value> = view["units"].as_array().unwrap().iter().collect();
+    if let Some(pending) = view["pending"].as_object() {
+        if let Some(f) = pending.get("fight") {
+            if f["stage"] == "choose_side" {
+                for side in f["kind"]["ranged"]["sides"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                {
+                    out.push(json!({ "action": "choose_side", "side": side }));
+                }
+            }
+            out.push(json!({ "action": "play_events", "cards": [] }));
+        }
+        if let Some(h) = pending.get("hand_limit") {
+            let n = h["excess"].as_u64().unwrap_or(0) as usize;
+            let hand = view["players"][seat as usize]["hand"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            out.push(json!({ "action": "discard_excess", "cards": hand.into_iter().take(n).collect::<Vec<_>>() }));
+        }
+        out.push(json!({ "action": "answer_withdrawal", "keep_contact": false }));
+        out.push(json!({ "action": "play_events", "cards": [] }));
+    }
+    match view["phase"].as_str().unwrap_or("") {
+        "deployment" => {
+            if view["deployment"].get("units").is_some() {
+                let reserve = view["players"][seat as usize]["reserve"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
+                if let Some(r) = reserve.first() {
+                    let width = view["width"].as_f64().unwrap();
+                    let depth = view["depth"].as_f64().unwrap();
+                    let south = view["home_edges"][seat as usize] == "South";
+                    for row in [2.65, 4.35] {
+                        let mut x = 1.2;
+                        while x < width - 1.0 {
+                            let (y, heading) = if south {
+                                (row, 0.0)
+                            } else {
+                                (depth - row, std::f64::consts::PI)
+                            };
+                            out.push(json!({ "action": "deploy", "unit": r["id"],
+                                "pose": { "centre": { "x": x, "y": y }, "heading": heading } }));
+                            x += 0.7;
+                        }
+                    }
+                }
+            } else {
+                for u in &units {
+                    out.push(json!({ "action": "place_general", "general": 0, "unit": u["id"] }));
+                }
+            }
+        }
+        "melee" => {
+            for e in view["engagements"].as_array().into_iter().flatten() {
+                for (x, y) in [(&e["a"], &e["b"]), (&e["b"], &e["a"])] {
+                    if all.iter().any(|u| u["id"] == *x && u["owner"] == seat) {
+                        out.push(json!({ "action": "fight", "attacker": x, "defender": y }));
+                    }
+                }
+            }
+        }
+        "flight" => {
+            for u in &units {
+                if u["state"]["fleeing"] == true {
+                    out.push(json!({ "action": "flight_check", "unit": u["id"] }));
+                }
+            }
+        }
+        "end_of_turn" => {
+            out.push(json!({ "action": "draw", "choice": "order_played" }));
+            out.push(json!({ "action": "draw", "choice": "draw_three" }));
+        }
+        _ => {}
+    }
+    out.push(json!({ "action": "end_phase" }));
+    out
+}
+
+/// The server's computer seat moves on its own; wait until it is the human's turn again.
+async fn wait_turn(c: &reqwest::Client, s: &Server, id: &str, token: &str, seat: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(300);
+    loop {
+        let (status, v) = get(c, &format!("{}/api/games/{id}/view?token={token}", s.base)).await;
+        assert_eq!(status, 200, "{v}");
+        if v["to_act"] == seat || !v["outcome"].is_null() {
+            return v;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the computer did not hand back the turn: {}",
+            v["view"]["phase"]
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+fn query_body(token: Option<&str>, q: Value) -> Value {
+    match token {
+        Some(t) => json!({ "token": t, "query": q }),
+        None => json!({ "query": q }),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_against_the_computer_over_http() {
+    let s = start().await;
+    let c = reqwest::Client::builder()
+        .timeout(Duration::from_secs(120))
+        .build()
+        .unwrap();
+
+    // The new-game form's data.
+    let (status, catalog) = get(&c, &format!("{}/api/onus/catalog", s.base)).await;
+    assert_eq!(status, 200);
+    let presets: Vec<String> = catalog["presets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(
+        presets.contains(&"romans-1000".to_owned()) && presets.contains(&"celts-1000".to_owned())
+    );
+    let (status, only) = get(&c, &format!("{}/api/onus/presets", s.base)).await;
+    assert_eq!((status, &only["presets"]), (200, &catalog["presets"]));
+
+    // Fog of war keeps distant enemies face down during the battle too (XII-A).
+    let setup = json!({ "players": [{ "army": { "preset": "romans-1000" } }, { "army": { "preset": "celts-1000" } }],
+                        "options": { "fog_of_war": 6.0 } });
+    let (status, created) = post(
+        &c,
+        &format!("{}/api/games", s.base),
+        &json!({ "setup": setup, "seats": [{ "seat": "1", "kind": "computer" }] }),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["game_id"].as_str().unwrap().to_owned();
+    let token = created["seats"][0]["token"].as_str().unwrap().to_owned();
+    assert!(
+        created["seats"][1].get("token").is_none(),
+        "computer seats have no token"
+    );
+
+    let inbox: Inbox = Arc::new(Mutex::new(Vec::new()));
+    listen(
+        format!("{}/api/games/{id}/ws?token={token}", s.ws),
+        Viewer::Seat(Seat(0)),
+        inbox.clone(),
+    );
+    listen(
+        format!("{}/api/games/{id}/ws", s.ws),
+        Viewer::Spectator,
+        inbox.clone(),
+    );
+
+    // Forged tokens are refused, for actions and questions alike.
+    let forged = "0".repeat(32);
+    let (status, body) = post(
+        &c,
+        &format!("{}/api/games/{id}/actions", s.base),
+        &json!({ "token": forged, "version": 0, "action": { "action": "end_phase" } }),
+    )
+    .await;
+    assert_eq!((status, body["code"].as_str()), (403, Some("bad_token")));
+    let q = format!("{}/api/games/{id}/query", s.base);
+    let (status, body) = post(
+        &c,
+        &q,
+        &query_body(Some(&forged), json!({ "kind": "unit_options", "unit": 0 })),
+    )
+    .await;
+    assert_eq!((status, body["code"].as_str()), (403, Some("bad_token")));
+
+    let mut actions = 0;
+    let mut queried_hidden = false;
+    let mut queried_turn = false;
+    let started = Instant::now();
+    while actions < 80 && started.elapsed() < Duration::from_secs(180) {
+        let msg = wait_turn(&c, &s, &id, &token, "0").await;
+        if !msg["outcome"].is_null() {
+            break;
+        }
+        let view = &msg["view"];
+        let mine: Vec<Value> = view["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|u| u["owner"] == 0)
+            .map(|u| u["id"].clone())
+            .collect();
+        let theirs: Vec<&Value> = view["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|u| u["owner"] == 1)
+            .collect();
+
+        // Questions about the other side's face-down units are refused.
+        if !queried_hidden && !mine.is_empty() && theirs.iter().any(|u| u["hidden"] == true) {
+            let hidden = theirs.iter().find(|u| u["hidden"] == true).unwrap()["id"].clone();
+            let (st, b) = post(
+                &c,
+                &q,
+                &query_body(
+                    Some(&token),
+                    json!({ "kind": "odds",
+                "action": { "action": "fight", "attacker": mine[0], "defender": hidden } }),
+                ),
+            )
+            .await;
+            assert_eq!((st, b["code"].as_str()), (422, Some("hidden_unit")), "{b}");
+            let (st, b) = post(
+                &c,
+                &q,
+                &query_body(
+                    Some(&token),
+                    json!({ "kind": "unit_options", "unit": hidden }),
+                ),
+            )
+            .await;
+            assert_eq!(
+                (st, b["code"].as_str()),
+                (422, Some("not_your_unit")),
+                "{b}"
+            );
+            let (st, b) = post(
+                &c,
+                &q,
+                &query_body(
+                    None,
+                    json!({ "kind": "odds",
+                "action": { "action": "fight", "attacker": mine[0], "defender": hidden } }),
+                ),
+            )
+            .await;
+            assert_eq!((st, b["code"].as_str()), (422, Some("hidden_unit")), "{b}");
+            queried_hidden = true;
+        }
+        // Questions about its own units are answered once the battle is on.
+        if !queried_turn && view["phase"] != "deployment" && !mine.is_empty() {
+            let (st, b) = post(
+                &c,
+                &q,
+                &query_body(
+                    Some(&token),
+                    json!({ "kind": "unit_options", "unit": mine[0] }),
+                ),
+            )
+            .await;
+            assert_eq!(st, 200, "{b}");
+            assert!(
+                b["result"]["allowance"]["regular"].as_f64().unwrap() > 0.0,
+                "{b}"
+            );
+            let (st, b) = post(
+                &c,
+                &q,
+                &query_body(None, json!({ "kind": "unit_options", "unit": mine[0] })),
+            )
+            .await;
+            assert_eq!((st, b["code"].as_str()), (401, Some("no_seat")), "{b}");
+            queried_turn = true;
+        }
+
+        let version = msg["version"].as_u64().unwrap();
+        let mut accepted = false;
+        let mut last = Value::Null;
+        for a in candidates(view, 0) {
+            let (st, b) = post(
+                &c,
+                &format!("{}/api/games/{id}/actions", s.base),
+                &json!({ "token": token, "version": version, "action": a }),
+            )
+            .await;
+            if st == 200 {
+                assert_eq!(b["type"], "update");
+                inbox.lock().unwrap().push((Viewer::Seat(Seat(0)), b));
+                accepted = true;
+                break;
+            }
+            assert_eq!(st, 422, "only rule refusals are expected: {b}");
+            last = b;
+        }
+        if !accepted {
+            // Nothing simple fits (a decision this driver does not know): give up the battle.
+            let (st, b) = post(
+                &c,
+                &format!("{}/api/games/{id}/actions", s.base),
+                &json!({ "token": token, "version": version, "action": { "action": "surrender" } }),
+            )
+            .await;
+            assert_eq!(st, 200, "surrender refused: {b}; last refusal {last}");
+            break;
+        }
+        actions += 1;
+    }
+    assert!(
+        queried_hidden && queried_turn,
+        "the game reached the battle ({actions} actions)"
+    );
+    // Let the sockets catch up with the last updates.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+
+    let received = inbox.lock().unwrap().clone();
+    audit(&s, &id, &received).await;
+}
+
+/// Replays the game from the database and checks every message against the full state at
+/// its version.
+async fn audit(s: &Server, id: &str, inbox: &[(Viewer<Seat>, Value)]) {
+    let store = SqlStore::connect(&s.db).await.unwrap();
+    let stored = store.load_game(id).await.unwrap().unwrap();
+    let setup: Setup = serde_json::from_str(&stored.setup).unwrap();
+    let mut states: Vec<GameState> = vec![OnusRules::new_game(&setup, stored.seed).unwrap()];
+    for a in &stored.actions {
+        let seat = Seat(a.seat.parse().unwrap());
+        let action = serde_json::from_str(&a.action).unwrap();
+        let next = OnusRules::apply(states.last().unwrap(), seat, &action)
+            .unwrap()
+            .state;
+        states.push(next);
+    }
+    let seed = stored.seed.to_string();
+    let mut checked = 0;
+    let mut saw_hidden = 0;
+    for (viewer, msg) in inbox {
+        let text = msg.to_string();
+        assert!(!text.contains(&seed), "the seed reached {viewer:?}");
+        for key in ["\"rng\"", "\"seed\""] {
+            assert!(!text.contains(key), "{key} reached {viewer:?}");
+        }
+        let Some(version) = msg["version"].as_u64() else {
+            continue;
+        };
+        let truth = &states[version as usize];
+        let sees = |owner: u8| *viewer == Viewer::Seat(Seat(owner));
+        // Face-down cards: their ids appear nowhere unless a card the viewer sees shares them.
+        let mut shown: BTreeSet<String> = BTreeSet::new();
+        let mut face_down: BTreeSet<String> = BTreeSet::new();
+        for u in truth.table.units() {
+            if truth.hidden.contains(&u.id) && !sees(u.owner) {
+                face_down.insert(u.card.id.clone());
+            } else {
+                shown.insert(u.card.id.clone());
+            }
+        }
+        for p in &truth.players {
+            shown.extend(p.eliminated.values().map(|c| c.id.clone()));
+            if sees(p.seat.0) {
+                shown.extend(p.reserve.iter().map(|r| r.card.id.clone()));
+            } else {
+                // The others' reserves are face-down cards too.
+                face_down.extend(p.reserve.iter().map(|r| r.card.id.clone()));
+            }
+        }
+        for card in face_down.difference(&shown) {
+            assert!(
+                !text.contains(&format!("\"id\":\"{card}\"")),
+                "face-down card {card} reached {viewer:?} at version {version}"
+            );
+            saw_hidden += 1;
+        }
+        if let Some(view) = msg.get("view").filter(|v| v.is_object()) {
+            for p in view["players"].as_array().unwrap() {
+                let seat = p["seat"].as_u64().unwrap() as u8;
+                if !sees(seat) {
+                    assert!(
+                        p["hand"].is_null() && p["reserve"].is_null(),
+                        "seat {seat}'s hand or reserve reached {viewer:?}"
+                    );
+                }
+                let truth_count = truth.piles.hand(seat as usize).unwrap().len();
+                assert_eq!(p["hand_count"].as_u64().unwrap() as usize, truth_count);
+            }
+            for u in view["units"].as_array().unwrap() {
+                let uid = onus_table::UnitId(u["id"].as_u64().unwrap() as u32);
+                let owner = u["owner"].as_u64().unwrap() as u8;
+                if truth.hidden.contains(&uid) && !sees(owner) {
+                    assert_eq!(u["hidden"], true);
+                    assert!(
+                        u["card"].is_null() && u["state"].is_null() && u["turn"].is_null(),
+                        "face-down {uid} shown to {viewer:?}"
+                    );
+                }
+            }
+        }
+        let mut events: Vec<&Value> = msg["events"].as_array().into_iter().flatten().collect();
+        for step in msg["steps"].as_array().into_iter().flatten() {
+            events.extend(step["events"].as_array().into_iter().flatten());
+        }
+        for e in events {
+            if let Some(d) = e
+                .get("unit_deployed")
+                .or_else(|| (e["event"] == "unit_deployed").then_some(e))
+                && !sees(d["seat"].as_u64().unwrap_or(99) as u8)
+            {
+                assert!(
+                    d["card"].is_null(),
+                    "a deployment's card reached {viewer:?}: {d}"
+                );
+            }
+            if let Some(d) = e
+                .get("cards_drawn")
+                .or_else(|| (e["event"] == "cards_drawn").then_some(e))
+                && !sees(d["seat"].as_u64().unwrap_or(99) as u8)
+            {
+                assert!(
+                    d["cards"].as_array().is_none_or(|c| c.is_empty()),
+                    "drawn cards reached {viewer:?}: {d}"
+                );
+            }
+        }
+        checked += 1;
+    }
+    eprintln!(
+        "audited {checked} messages over {} versions (finished: {})",
+        states.len() - 1,
+        stored.finished
+    );
+    assert!(checked > 20, "only {checked} messages audited");
+    assert!(saw_hidden > 0, "the audit never met a face-down card");
+}
