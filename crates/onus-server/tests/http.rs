@@ -505,3 +505,84 @@ async fn audit(s: &Server, id: &str, inbox: &[(Viewer<Seat>, Value)]) {
     assert!(checked > 20, "only {checked} messages audited");
     assert!(saw_hidden > 0, "the audit never met a face-down card");
 }
+
+/// Hotseat: both seats human, each acting with its own token, only in its turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hotseat_deployment_over_http() {
+    let s = start().await;
+    let c = reqwest::Client::new();
+    let setup = json!({ "players": [{ "army": { "preset": "dacians-1000" } }, { "army": { "preset": "parthians-1000" } }] });
+    let (status, created) = post(
+        &c,
+        &format!("{}/api/games", s.base),
+        &json!({ "setup": setup }),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["game_id"].as_str().unwrap().to_owned();
+    let tokens: Vec<String> = created["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["token"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(tokens.len(), 2);
+    let mut played = 0;
+    loop {
+        let (_, msg) = get(
+            &c,
+            &format!("{}/api/games/{id}/view?token={}", s.base, tokens[0]),
+        )
+        .await;
+        if msg["view"]["phase"] != "deployment" || played > 80 {
+            break;
+        }
+        let seat: usize = msg["to_act"].as_str().unwrap().parse().unwrap();
+        let version = msg["version"].as_u64().unwrap();
+        // The other seat's token cannot act in this seat's turn.
+        let (st, b) = post(&c, &format!("{}/api/games/{id}/actions", s.base),
+            &json!({ "token": tokens[1 - seat], "version": version, "action": { "action": "end_phase" } })).await;
+        assert_eq!(
+            (st, b["code"].as_str()),
+            (409, Some("not_your_turn")),
+            "{b}"
+        );
+        let (_, mine) = get(
+            &c,
+            &format!("{}/api/games/{id}/view?token={}", s.base, tokens[seat]),
+        )
+        .await;
+        let mut accepted = false;
+        for a in candidates(&mine["view"], seat as u8) {
+            let (st, _) = post(
+                &c,
+                &format!("{}/api/games/{id}/actions", s.base),
+                &json!({ "token": tokens[seat], "version": version, "action": a }),
+            )
+            .await;
+            if st == 200 {
+                accepted = true;
+                break;
+            }
+        }
+        assert!(accepted, "no deployment accepted for seat {seat}");
+        played += 1;
+    }
+    let (_, msg) = get(
+        &c,
+        &format!("{}/api/games/{id}/view?token={}", s.base, tokens[1]),
+    )
+    .await;
+    assert_ne!(
+        msg["view"]["phase"], "deployment",
+        "deployment ends after {played} actions"
+    );
+    assert!(
+        msg["view"]["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|u| u["hidden"] == false),
+        "every card is revealed"
+    );
+}
