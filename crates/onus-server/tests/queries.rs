@@ -297,3 +297,56 @@ fn answers_do_not_depend_on_hidden_information() {
         );
     }
 }
+
+/// Under the fog of war, what a seat is told about its units does not change when a face-down
+/// enemy is in truth another card with other markers.
+#[test]
+fn face_down_enemies_do_not_change_answers() {
+    let mut setup = Setup::two_presets("romans-1000", "celts-1000");
+    setup.options.fog_of_war = Some(5.0);
+    let state = play_until(&setup, 21, 3_000, |s| {
+        s.phase == Phase::Movement
+            && Onus::to_act(s).is_some_and(|seat| {
+                s.table
+                    .units()
+                    .any(|u| u.owner != seat.0 && s.hidden.contains(&u.id))
+            })
+    })
+    .expect("a movement phase with face-down enemies");
+    let seat = Onus::to_act(&state).unwrap();
+    let hidden: Vec<onus_table::UnitId> = state
+        .table
+        .units()
+        .filter(|u| u.owner != seat.0 && state.hidden.contains(&u.id))
+        .map(|u| u.id)
+        .collect();
+    let mut other = state.clone();
+    let swap = state
+        .table
+        .units()
+        .find(|u| u.owner == seat.0)
+        .unwrap()
+        .card
+        .clone();
+    for id in &hidden {
+        let u = other.table.unit_mut(*id).unwrap();
+        u.card = swap.clone();
+        u.state.wounds = 1;
+        u.state.broken = !u.state.broken;
+    }
+    for id in own_units(&state, seat).into_iter().take(4) {
+        let q = json!({ "kind": "unit_options", "unit": id });
+        assert_eq!(
+            ask(&state, Viewer::Seat(seat), q.clone()),
+            ask(&other, Viewer::Seat(seat), q),
+            "unit {id}"
+        );
+        for target in &hidden {
+            let q = json!({ "kind": "odds", "action": { "action": "fight", "attacker": id, "defender": target } });
+            assert_eq!(
+                ask(&state, Viewer::Seat(seat), q).unwrap_err().0,
+                "hidden_unit"
+            );
+        }
+    }
+}
