@@ -3,6 +3,7 @@
 mod odds_cmd;
 mod replay_cmd;
 mod serve_cmd;
+mod sim_cmd;
 mod unit_spec;
 
 use std::process::ExitCode;
@@ -43,6 +44,10 @@ enum Command {
     },
     /// Serve ONUS! in the browser (the game server and its web UI) until Ctrl-C.
     Serve(serve_cmd::ServeArgs),
+    /// Play many ONUS! battles between bots on every core and report win rates (95% Wilson
+    /// intervals), lengths and casualties; the same seed gives the same results whatever the
+    /// number of threads.
+    Sim(sim_cmd::SimArgs),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +57,7 @@ fn main() -> ExitCode {
         Command::Validate { data } => validate(data.as_deref()),
         Command::Replay { game, json } => replay_cmd::run(game, *json),
         Command::Serve(args) => serve_cmd::run(args),
+        Command::Sim(args) => sim_cmd::run(args),
     };
     match result {
         Ok(text) => {
@@ -95,6 +101,7 @@ mod tests {
             Command::Validate { data } => validate(data.as_deref()),
             Command::Replay { game, json } => replay_cmd::run(game, *json),
             Command::Serve(args) => serve_cmd::run(args),
+            Command::Sim(args) => sim_cmd::run(args),
         }
     }
 
