@@ -106,7 +106,9 @@ export class GameSocket {
     this.onStatus(this.version === null ? 'connecting' : 'reconnecting');
     const ws = new WebSocket(this.url());
     this.ws = ws;
-    ws.onmessage = (ev) => this.receive(ev.data);
+    ws.onmessage = (ev) => {
+      if (this.ws === ws && !this.closed) this.receive(ev.data);
+    };
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;

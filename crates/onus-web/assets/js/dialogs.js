@@ -5,9 +5,9 @@
 import { h, clear } from './dom.js';
 
 /** Opens a modal <dialog>; returns {el, close}. `body` is a node or list of nodes. */
-export function modal({ title, body, testid, onClose, dismissable = true, wide = false }) {
+export function modal({ title, body, testid, onClose, dismissable = true, wide = false, opaque = false }) {
   const id = `dlg-${Math.random().toString(36).slice(2)}`;
-  const el = h('dialog', { class: ['dialog', wide && 'wide'], 'aria-labelledby': id, 'data-testid': testid });
+  const el = h('dialog', { class: ['dialog', wide && 'wide', opaque && 'opaque'], 'aria-labelledby': id, 'data-testid': testid });
   el.append(h('h2', { id }, title));
   const content = h('div', { class: 'dialog-body' });
   el.append(content);

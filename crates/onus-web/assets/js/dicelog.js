@@ -136,6 +136,14 @@ export class DiceLog {
       ' rolls only');
     this.list = h('ol', { class: 'log-list', 'data-testid': 'dice-log', 'aria-live': 'polite', 'aria-label': 'Events and dice' });
     container.append(h('div', { class: 'log-head' }, h('h2', {}, 'Log & dice'), this.filter), this.list);
+    // Stay at the newest entry unless the reader scrolled up, also when the panel above grows.
+    this.stick = true;
+    this.list.addEventListener('scroll', () => {
+      this.stick = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 30;
+    });
+    if (window.ResizeObserver) {
+      new ResizeObserver(() => { if (this.stick) this.list.scrollTop = this.list.scrollHeight; }).observe(this.list);
+    }
   }
 
   render(events, names) {
@@ -143,7 +151,6 @@ export class DiceLog {
     this.names = names;
     if (!events) return;
     if (events.length === this.count) return;
-    const atBottom = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 30;
     clear(this.list);
     let lastTurn = null;
     events.forEach((e, i) => {
@@ -158,7 +165,7 @@ export class DiceLog {
       this.list.append(li);
     });
     this.count = events.length;
-    if (atBottom || this.count < 200) this.list.scrollTop = this.list.scrollHeight;
+    if (this.stick) this.list.scrollTop = this.list.scrollHeight;
     void lastTurn;
   }
 }

@@ -162,6 +162,7 @@ export class Game {
       const mine = zonesOf(this.view).find((z) => z.seat === this.mySeat);
       this.flipped = mine?.edge === 'North';
     }
+    if (this.order && (this.view.phase !== 'activation' || !this.myTurnToAct)) this.order = null;
     // The selection survives an update when its unit does.
     if (this.sel && !this.unit(this.sel.unit) && this.sel.mode !== 'deploy') this.deselect();
     if (this.sel?.mode === 'deploy' && !this.me()?.reserve?.some((r) => r.id === this.sel.unit)) this.deselect();
@@ -178,6 +179,7 @@ export class Game {
     if (v.to_act === this.mySeat) return false;
     const token = this.tokens.get(String(v.to_act));
     if (!token) return false;
+    if (this.handover) return true;
     this.endingTurn = false;
     this.deselect();
     this.closeDialog();
@@ -186,6 +188,8 @@ export class Game {
       title: `${this.names.shortSeat(seat)} to play`,
       testid: 'handover',
       dismissable: false,
+      opaque: true,
+      onClose: () => { this.handover = null; },
       body: [
         h('p', {}, 'Hotseat: pass the device to the next player. Their hand stays hidden until they continue.'),
         h('button', {
@@ -194,6 +198,7 @@ export class Game {
         }, `I am seat ${seat}: continue`),
       ],
     });
+    this.handover = cover;
     this.view = { ...v, players: v.players.map((p) => ({ ...p, hand: null })) };
     this.render();
     return true;
@@ -317,7 +322,7 @@ export class Game {
     const canEnd = this.myTurnToAct && !v.pending && v.phase !== 'deployment' && v.phase !== 'end_of_turn' && !this.busy;
     const stage = v.deployment ? (v.deployment.units ? 'units, face down' : 'generals') : null;
     replace(this.phaseBar,
-      h('span', { class: 'turn', 'data-testid': 'turn' }, v.phase === 'deployment' ? `Deployment${stage ? ` (${stage})` : ''}` : `Turn ${v.turn} · round ${v.round}`),
+      h('span', { class: 'turn', 'data-testid': 'turn' }, v.phase === 'deployment' ? `Deployment${stage ? ` (${stage})` : ''}` : `Turn ${v.turn} · round ${v.round + 1}`),
       h('ol', { class: 'chips', 'data-testid': 'phase', 'data-phase': v.phase }, chips),
       h('span', { class: 'who' }, 'Active: ', h('b', { style: { color: seatColour(v.active) }, 'data-testid': 'active-seat' }, this.names.shortSeat(v.active))),
       h('span', { class: ['who', toAct === 'you' && 'you'], 'data-testid': 'to-act', 'data-seat': v.to_act ?? '' }, 'To act: ', h('b', {}, toAct)),

@@ -12,19 +12,20 @@ export function cardView(card, id, { onPlay, playable, selectable, selected, onT
     class: ['action-card', o && `type-${o.type}`, selected && 'selected'],
     'data-testid': testid || `card-${id}`,
     'data-card': id,
-    'aria-label': card ? `${o.title} / ${ev.title}` : `card ${id}`,
+    tabindex: '0',
+    'aria-label': card ? `${o.title} (${o.type} order): ${o.text} / event ${ev.title}: ${ev.text}` : `card ${id}`,
   },
   h('div', { class: 'order-half' },
-    h('div', { class: 'card-title' }, h('span', { class: 'type-icon', 'aria-hidden': 'true' }, TYPE_ICON[o?.type] || '•'), o?.title || `card ${id}`),
-    h('div', { class: 'card-kind' }, o ? `${words(o.type)} order` : ''),
-    h('p', { class: 'card-text' }, o?.text || ''),
-    onPlay ? h('button', {
-      class: 'small', disabled: !playable, onclick: () => onPlay(id), 'data-testid': `play-order-${id}`,
-      'aria-label': `Play the order ${o?.title || id}`,
-    }, 'Play order') : null),
+    h('div', { class: 'card-head' },
+      h('span', { class: 'card-title' }, h('span', { class: 'type-icon', 'aria-hidden': 'true' }, TYPE_ICON[o?.type] || '•'), o?.title || `card ${id}`),
+      onPlay ? h('button', {
+        class: 'small play', disabled: !playable, onclick: () => onPlay(id), 'data-testid': `play-order-${id}`,
+        'aria-label': `Play the order ${o?.title || id}`,
+      }, 'Play') : null),
+    h('p', { class: 'card-text', title: o?.text || '' }, o?.text || '')),
   h('div', { class: 'event-half' },
-    h('div', { class: 'card-title' }, ev?.title || ''),
-    h('p', { class: 'card-text' }, ev?.text || '')));
+    h('div', { class: 'card-title event-title' }, h('span', { class: 'type-icon', 'aria-hidden': 'true' }, '⚔'), ev?.title || ''),
+    h('p', { class: 'card-text', title: ev?.text || '' }, ev?.text || '')));
   if (selectable) {
     const box = h('input', {
       type: 'checkbox', checked: selected, 'data-testid': `pick-card-${id}`,

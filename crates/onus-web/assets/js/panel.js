@@ -41,6 +41,8 @@ export function oddsView(r, names, title = 'Exact odds') {
 
 // ---- the unit card -------------------------------------------------------------------
 
+const stat = (k, v) => h('span', { class: 'stat' }, h('span', { class: 'k' }, k), ' ', h('b', {}, v));
+
 function unitCard(game, u) {
   if (u.hidden) {
     return h('div', { class: 'unit-info', 'data-testid': 'unit-info' },
@@ -67,10 +69,10 @@ function unitCard(game, u) {
   return h('div', { class: 'unit-info', 'data-testid': 'unit-info', 'data-unit': u.id },
     h('h3', { style: { color: seatColour(u.owner) } }, `${c.name} #${u.id}`),
     h('div', { class: 'muted' }, `${game.names.faction(c.faction)} · ${words(c.kind)} · ${c.value} pts · seat ${u.owner}`),
-    h('table', { class: 'stats' },
-      h('tr', {}, h('th', {}, 'Attack'), h('td', {}, `${c.attack.hit}/${c.attack.damage}`), h('th', {}, 'Defense'), h('td', {}, `${c.defense.dodge}/${c.defense.armor}`)),
-      h('tr', {}, h('th', {}, 'Morale'), h('td', {}, String(c.morale)), h('th', {}, 'Health'), h('td', {}, `${c.health - (st.wounds || 0)} / ${c.health}`)),
-      h('tr', {}, h('th', {}, 'Move'), h('td', {}, `${num(c.movement)} DU`), h('th', {}, 'Ranged'), h('td', {}, c.ranged ? `${c.ranged.power} · ${num(c.ranged.range)} DU` : '–'))),
+    h('div', { class: 'stats', 'data-testid': 'unit-stats' },
+      stat('Attack', `${c.attack.hit}/${c.attack.damage}`), stat('Defense', `${c.defense.dodge}/${c.defense.armor}`),
+      stat('Morale', String(c.morale)), stat('Health', `${c.health - (st.wounds || 0)}/${c.health}`),
+      stat('Move', `${num(c.movement)} DU`), c.ranged ? stat('Ranged', `${c.ranged.power} · ${num(c.ranged.range)} DU`) : null),
     c.abilities?.length ? h('div', { class: 'tags' }, c.abilities.map((a) => h('span', { class: 'tag' }, words(a)))) : null,
     c.formations?.length ? h('div', { class: 'tags' }, 'Formations: ', c.formations.map((a) => h('span', { class: 'tag blue' }, words(a)))) : null,
     markers.length ? h('div', { class: 'markers', 'data-testid': 'unit-markers' }, markers.join(' · ')) : null);
@@ -101,6 +103,9 @@ function moveSection(game) {
     g.state === 'checking' ? 'Checking with the engine…'
       : v?.ok ? `Legal: ${words(String(v.kind || '').toLowerCase())}, costs ${num(v.cost)} of ${num(v.budget)} DU, ${num(v.left)} DU left${v.consequences && v.consequences.may_charge === false ? '; no charge after it' : ''}`
         : v ? `Illegal: ${v.error}` : ''));
+  out.push(h('button', {
+    class: 'primary', disabled: !(v?.ok) || game.busy, onclick: () => game.commitMove(), 'data-testid': 'commit-move',
+  }, `Move here${v?.ok ? ` (${num(v.cost)} DU)` : ''}`));
   const ranged = !!u?.card?.ranged;
   out.push(h('div', { class: 'row wrap' },
     h('label', {}, h('input', { type: 'checkbox', checked: g.forcedMarch, 'data-testid': 'forced-march', onchange: (e) => { g.forcedMarch = e.target.checked; game.setSteps(g.steps); } }), ' forced march'),
@@ -113,9 +118,6 @@ function moveSection(game) {
     h('button', { class: 'small', onclick: () => game.nudgeGhost(0, 0.25), 'aria-label': 'Forward 0.25 DU', 'data-testid': 'nudge-forward' }, '↑ W'),
     h('button', { class: 'small', onclick: () => game.undoStep(), disabled: !g.steps.length, 'data-testid': 'undo-step' }, 'Undo step'),
     h('button', { class: 'small', onclick: () => game.resetGhost(), disabled: !g.steps.length, 'data-testid': 'reset-move' }, 'Reset')));
-  out.push(h('button', {
-    class: 'primary', disabled: !(v?.ok) || game.busy, onclick: () => game.commitMove(), 'data-testid': 'commit-move',
-  }, `Move here${v?.ok ? ` (${num(v.cost)} DU)` : ''}`));
   return out;
 }
 
@@ -218,9 +220,12 @@ function selectedSection(game) {
   }
   const phase = game.view.phase;
   if (phase === 'movement' || phase === 'skirmishers') {
-    if (sel.options.may_move || (phase === 'skirmishers' && sel.options.left > 0)) out.push(...moveSection(game));
-    else out.push(h('div', { class: 'muted', 'data-testid': 'no-move' }, why(sel.options, 'move') || 'This unit cannot move now.'));
-    out.push(...chargeSection(game));
+    const charge = chargeSection(game);
+    if (sel.charge) out.push(...charge);
+    if (sel.options.may_move || (phase === 'skirmishers' && sel.options.left > 0)) {
+      if (!sel.charge) out.push(...moveSection(game));
+    } else out.push(h('div', { class: 'muted', 'data-testid': 'no-move' }, why(sel.options, 'move') || 'This unit cannot move now.'));
+    if (!sel.charge) out.push(...charge);
     out.push(...engagedSection(game));
   }
   out.push(...shootSection(game));
@@ -289,7 +294,7 @@ function orderSection(game) {
   const me = game.me();
   const out = [h('h3', {}, `Play “${card?.order?.title || o.card}”`), h('p', { class: 'order-text' }, card?.order?.text || '')];
   if (wantsUnits) {
-    out.push(h('p', { class: 'muted' }, 'Click your units on the table, or tick them:'));
+    out.push(h('p', { class: 'muted' }, `Click your units on the table, or tick them (${o.units.size} chosen):`));
     out.push(h('ul', { class: 'checks', 'data-testid': 'order-units' }, myUnits.map((u) => h('li', {},
       h('label', {}, h('input', {
         type: 'checkbox', checked: o.units.has(u.id), 'data-testid': `order-unit-${u.id}`, onchange: () => game.toggleOrderUnit(u.id),

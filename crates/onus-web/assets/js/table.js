@@ -42,7 +42,7 @@ export class TableView {
         s('path', { d: 'M 1 0 L 0 0 0 1', fill: 'none', stroke: 'rgba(60,50,20,0.16)', 'stroke-width': '0.02' })));
     this.layers = {};
     this.svg.append(defs);
-    for (const name of ['board', 'zones', 'engagements', 'units', 'overlay', 'ghost', 'labels']) {
+    for (const name of ['board', 'zones', 'units', 'engagements', 'overlay', 'ghost', 'labels']) {
       this.layers[name] = s('g', { class: `layer-${name}` });
       this.svg.append(this.layers[name]);
     }
@@ -86,7 +86,7 @@ export class TableView {
   // ---- pan and zoom ------------------------------------------------------------------
 
   fit() {
-    const m = 1;
+    const m = 0.7;
     this.vb = { x: -m, y: -m, w: this.width + 2 * m, h: this.depth + 2 * m };
     this.applyViewBox();
   }
@@ -392,10 +392,10 @@ export class TableView {
     const c = u.card;
     const hp = c.health - (st.wounds || 0);
     txt.append(
-      s('text', { x: 0, y: -d / 2 + 0.3, class: 'card-name' }, c.name.length > 18 ? `${c.name.slice(0, 17)}…` : c.name),
-      s('text', { x: 0, y: -d / 2 + 0.56, class: 'card-values' },
+      s('text', { x: 0, y: -d / 2 + 0.31, class: 'card-name', ...(c.name.length > 14 ? { textLength: w - 0.16, lengthAdjust: 'spacingAndGlyphs' } : {}) }, c.name),
+      s('text', { x: 0, y: -d / 2 + 0.57, class: 'card-values' },
         `A ${c.attack.hit}/${c.attack.damage}  D ${c.defense.dodge}/${c.defense.armor}`),
-      s('text', { x: 0, y: -d / 2 + 0.8, class: 'card-values' },
+      s('text', { x: 0, y: -d / 2 + 0.81, class: 'card-values' },
         `M ${c.morale}  H ${hp}/${c.health}${c.ranged ? `  R ${c.ranged.power}·${num(c.ranged.range, 1)}` : ''}`),
     );
     // Markers along the rear of the card.
