@@ -80,7 +80,8 @@ fn the_same_seeds_give_the_same_battle() {
 
 /// The scripted bot against the random one: 20 battles over pairs of armies, the scripted
 /// bot on seat 0 in even battles and on seat 1 in odd ones (armies swapped with it, so each
-/// army is played by both bots). Measured: 19 wins of 20; asserted with a margin.
+/// army is played by both bots). Measured: 17 or 18 wins of 20 as the rules evolved (93% over
+/// the 60 battles of `examples/matrix.rs`); asserted with a margin.
 #[test]
 fn the_scripted_bot_beats_the_random_bot() {
     let mut wins = 0;
@@ -100,5 +101,5 @@ fn the_scripted_bot_beats_the_random_bot() {
         lines.push(format!("{k}: scripted plays {a} on seat {hero}: won {won}"));
     }
     eprintln!("{}", lines.join("\n"));
-    assert!(wins >= 15, "the scripted bot won only {wins} of 20");
+    assert!(wins >= 14, "the scripted bot won only {wins} of 20");
 }

@@ -2,7 +2,8 @@
 //! played from hand.
 
 use acies_geom::Edge;
-use onus_cards::{EventPlay, FightKind as CardFight, RandomEvent, resolve_events};
+use onus_cards::{CardId, EventPlay, FightKind as CardFight, RandomEvent, resolve_events};
+use onus_combat::Side;
 use onus_game::Action;
 use onus_game::state::{FightKind, FightStage, PendingFight};
 use onus_model::Rank;
@@ -131,10 +132,49 @@ fn events(ctx: &mut Ctx<'_>, f: &PendingFight) -> Vec<Action> {
         flee_if_wounded: false,
         wind_target: None,
     };
+    let my_side = if attacking {
+        Side::Attacker
+    } else {
+        Side::Defender
+    };
+    // XI "Elite": of the two random events drawn, keep the better.
+    if let (Some(second), RandomEvent::Drawn(first)) = (f.elite_second, &f.random) {
+        let first = *first;
+        let mut keep: Vec<(f64, CardId)> = [first, second]
+            .iter()
+            .enumerate()
+            .filter_map(|(chosen, card)| {
+                let mut play = base.clone();
+                play.random = RandomEvent::EliteDrawTwo {
+                    by: my_side,
+                    drawn: [first, second],
+                    chosen,
+                };
+                score_of(&play).map(|sc| (sc, *card))
+            })
+            .collect();
+        keep.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut out: Vec<Action> = keep
+            .into_iter()
+            .map(|(_, card)| Action::KeepRandomEvent { card })
+            .collect();
+        out.extend([first, second].map(|card| Action::KeepRandomEvent { card }));
+        return out;
+    }
     let Some(now) = score_of(&base) else {
         return vec![pass];
     };
     let mut out = Vec::new();
+    // XI "Elite" facing a unit that is not: drawing a second random event and keeping the
+    // better one is never worse than the first alone.
+    let rank = |u: UnitId| s.table.unit(u).map(|t| t.state.rank).ok();
+    let (mine, theirs) = if attacking { (a, d) } else { (d, a) };
+    if matches!(f.random, RandomEvent::Drawn(_))
+        && rank(mine) == Some(Rank::Elite)
+        && rank(theirs).is_some_and(|r| r != Rank::Elite)
+    {
+        out.push(Action::EliteDrawTwo);
+    }
     // XI "Veterans": discard a random event that hurts, once.
     let my_unit = if attacking { a } else { d };
     let veteran = s
@@ -156,7 +196,7 @@ fn events(ctx: &mut Ctx<'_>, f: &PendingFight) -> Vec<Action> {
             });
         }
     }
-    let mut best: Option<(f64, onus_cards::CardId)> = None;
+    let mut best: Option<(f64, CardId)> = None;
     for c in ctx.hand() {
         let mut play = base.clone();
         if attacking {

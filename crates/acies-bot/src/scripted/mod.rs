@@ -20,6 +20,7 @@
 //! fallback to the random chooser, which should never be needed) comes from its own seeded
 //! RNG.
 
+mod decisions;
 mod deploy;
 mod fights;
 mod moves;
@@ -202,6 +203,9 @@ impl<'a> Ctx<'a> {
     /// Candidate actions, best first, ending with one the rules always accept when nothing
     /// else is left to do in the phase.
     fn candidates(&mut self) -> Result<Vec<Action>, BotError> {
+        if let Some(d) = self.s.decisions.first() {
+            return Ok(decisions::candidates(self, d));
+        }
         match &self.s.pending {
             Some(Pending::Fight(f)) => return Ok(fights::pending_fight(self, f)),
             Some(Pending::HandLimit { excess, .. }) => {
@@ -219,7 +223,11 @@ impl<'a> Ctx<'a> {
         }
         let mut out = match self.s.phase {
             Phase::Deployment => deploy::candidates(self),
-            Phase::Activation => orders::candidates(self),
+            Phase::Activation => {
+                let mut v = orders::candidates(self);
+                v.extend(decisions::reorients(self));
+                v
+            }
             Phase::Movement => moves::candidates(self),
             Phase::RangedAttack => fights::shots(self),
             Phase::Melee => fights::melees(self),
@@ -233,7 +241,12 @@ impl<'a> Ctx<'a> {
                     },
                 }]
             }
-            Phase::Skirmishers | Phase::Flight | Phase::GameOver => Vec::new(),
+            Phase::Flight => {
+                let mut v = decisions::reorients(self);
+                v.extend(decisions::flight_checks(self));
+                v
+            }
+            Phase::Skirmishers | Phase::GameOver => Vec::new(),
         };
         out.push(Action::EndPhase);
         Ok(out)

@@ -227,7 +227,7 @@ fn decide_free_unit(ctx: &mut Ctx<'_>, id: UnitId) -> Option<Action> {
 }
 
 /// How good `id`'s place is in `state` (points; higher is better).
-fn position_score(ctx: &mut Ctx<'_>, state: &GameState, id: UnitId) -> f64 {
+pub(super) fn position_score(ctx: &mut Ctx<'_>, state: &GameState, id: UnitId) -> f64 {
     let Ok(u) = state.table.unit(id) else {
         return f64::NEG_INFINITY;
     };
