@@ -45,6 +45,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         continue;
                     }
                 };
+                if r.fallbacks > 0 {
+                    eprintln!(
+                        "{a} vs {b}, seed {}: {} fallbacks",
+                        1000 + seed,
+                        r.fallbacks
+                    );
+                }
                 if r.winner() == Some(Seat(hero_seat)) {
                     w += 1;
                 }

@@ -78,6 +78,8 @@ pub struct BattleResult {
     /// 32-bit words drawn from the game's RNG (each die, shuffle step and random card takes
     /// one, rejections aside): the dice a battle rolls, for the benchmark.
     pub rng_words: u128,
+    /// Times a bot fell back on the random chooser (see [`Bot::fallbacks`]).
+    pub fallbacks: u64,
 }
 
 impl BattleResult {
@@ -132,6 +134,7 @@ pub fn play_battle(
             .collect(),
         final_hash: state_hash(&state),
         rng_words: state.rng.word_pos(),
+        fallbacks: bots.iter().map(|b| b.fallbacks()).sum(),
     })
 }
 
@@ -265,4 +268,57 @@ pub fn csv_row(index: u64, r: &BattleResult) -> String {
 /// `a` for seat 0, `b` for seat 1, and so on.
 pub fn seat_letter(s: Seat) -> String {
     char::from(b'a' + s.0.min(25)).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_intervals_match_the_textbook() {
+        let p = Proportion::wilson(0, 10);
+        assert_eq!(p.low, 0.0);
+        assert!((p.high - 0.2775).abs() < 1e-3, "{p:?}");
+        let p = Proportion::wilson(5, 10);
+        assert!((p.low - 0.2366).abs() < 1e-3, "{p:?}");
+        assert!((p.high - 0.7634).abs() < 1e-3, "{p:?}");
+        let p = Proportion::wilson(10, 10);
+        assert!((p.high - 1.0).abs() < 1e-12, "{p:?}");
+        assert_eq!(Proportion::wilson(0, 0).rate, 0.0);
+    }
+
+    #[test]
+    fn csv_rows_quote_the_reason_and_name_the_winner() {
+        let r = BattleResult {
+            seed: 7,
+            outcome: Some(Outcome::Winners {
+                seats: vec![Seat(1)],
+                reason: "the \"General\", dead".into(),
+            }),
+            turns: 9,
+            rounds: 4,
+            actions: 100,
+            losses: vec![300, 120],
+            final_hash: "0123456789abcdef".into(),
+            rng_words: 0,
+            fallbacks: 0,
+        };
+        assert_eq!(
+            csv_row(3, &r),
+            "3,7,b,\"the \"\"General\"\", dead\",9,4,300,120,0123456789abcdef"
+        );
+        assert_eq!(
+            CSV_HEADER.split(',').count(),
+            csv_row(3, &r).split(',').count() - 1
+        );
+        let unfinished = BattleResult { outcome: None, ..r };
+        assert!(csv_row(0, &unfinished).starts_with("0,7,,\"unfinished\","));
+    }
+
+    #[test]
+    fn battle_seeds_depend_on_the_index_only() {
+        assert_eq!(battle_seeds(5, 3, 2), battle_seeds(5, 3, 2));
+        assert_ne!(battle_seeds(5, 3, 2).0, battle_seeds(5, 4, 2).0);
+        assert_ne!(battle_seeds(5, 3, 2).0, battle_seeds(6, 3, 2).0);
+    }
 }

@@ -41,6 +41,12 @@ pub trait Bot {
 
     /// The action the observing seat takes now.
     fn act(&mut self, obs: &Observation) -> Result<Action, BotError>;
+
+    /// How many times the bot had no answer of its own and fell back on the random chooser
+    /// (a situation its script does not cover).
+    fn fallbacks(&self) -> u64 {
+        0
+    }
 }
 
 /// The game's random legal chooser ([`onus_game::chooser`]) as a [`Bot`]: a baseline, not an

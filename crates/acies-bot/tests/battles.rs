@@ -32,6 +32,10 @@ fn check_finished(r: &BattleResult, what: &str) {
     assert_ne!(r.reason(), "unfinished", "{what}");
     assert_eq!(r.losses.len(), 2, "{what}");
     assert_eq!(r.final_hash.len(), 16, "{what}");
+    assert_eq!(
+        r.fallbacks, 0,
+        "{what}: the scripted bot met a situation its script does not cover"
+    );
 }
 
 #[test]

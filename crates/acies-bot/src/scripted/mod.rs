@@ -62,6 +62,7 @@ impl Default for Params {
 pub struct ScriptedBot {
     rng: GameRng,
     params: Params,
+    fallbacks: u64,
 }
 
 impl ScriptedBot {
@@ -74,6 +75,7 @@ impl ScriptedBot {
         ScriptedBot {
             rng: GameRng::new(seed),
             params,
+            fallbacks: 0,
         }
     }
 }
@@ -81,6 +83,10 @@ impl ScriptedBot {
 impl Bot for ScriptedBot {
     fn name(&self) -> &'static str {
         "scripted"
+    }
+
+    fn fallbacks(&self) -> u64 {
+        self.fallbacks
     }
 
     fn act(&mut self, obs: &Observation) -> Result<Action, BotError> {
@@ -98,6 +104,7 @@ impl Bot for ScriptedBot {
         }
         // Never expected: the candidates end with an action that is always open. Keep the
         // game going with the random legal chooser rather than stopping it.
+        self.fallbacks += 1;
         match chooser::choose(state, &mut self.rng) {
             Some((seat, a)) if seat == obs.seat() => Ok(a),
             _ => Err(BotError::NoLegalAction {
