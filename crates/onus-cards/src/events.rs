@@ -384,9 +384,37 @@ pub fn resolve_events(deck: &Deck, play: &EventPlay) -> Result<EventOutcome, Eve
             });
         }
     }
-    for (i, inst) in instances.iter().enumerate() {
+    // The defender's veteran redraws after the attacker has played: if the replacement repeats
+    // one of the attacker's cards, the replacement is the duplicate and has no effect (VII-3
+    // "Duplicate events cannot be played in a single attack"); refusing the cards instead would
+    // leave the fight with no legal continuation. (The attacker redraws before anyone plays, so
+    // a later card repeating its replacement is still refused.)
+    let defender_redrew = matches!(
+        play.random,
+        RandomEvent::Redrawn {
+            by: Side::Defender,
+            ..
+        }
+    );
+    let mut voided_random = false;
+    if defender_redrew
+        && let Some((random, rest)) = instances.split_first_mut()
+        && random.origin == Origin::Random
+        && rest
+            .iter()
+            .any(|x| x.origin == Origin::Hand(Side::Attacker) && x.event.id == random.event.id)
+    {
+        random.status = Some(EventStatus::NoEffect {
+            reason: "the redrawn event repeats an event already played (VII-3: no duplicates)"
+                .to_string(),
+        });
+        random.sides.clear();
+        voided_random = true;
+    }
+    let skip = usize::from(voided_random);
+    for (i, inst) in instances.iter().enumerate().skip(skip) {
         if instances
-            .get(..i)
+            .get(skip..i)
             .is_some_and(|b| b.iter().any(|x| x.event.id == inst.event.id))
         {
             return Err(EventError::Duplicate {

@@ -627,3 +627,34 @@ fn every_event_of_the_deck_resolves_as_random_in_every_kind_of_fight() {
         }
     }
 }
+
+/// XI + VII-3: the defender's veteran redraws after the attacker has played Fury; the
+/// replacement is another Fury. The replacement is the duplicate and has no effect, the
+/// attacker's card stands, and the fight goes on (refusing every play would leave the fight
+/// stuck). The attacker's own redraw comes before anyone plays, so it is not affected.
+#[test]
+fn defenders_redraw_repeating_the_attackers_card_has_no_effect() {
+    let d = deck();
+    let first = card(&d, "resist", 0);
+    let replacement = card(&d, "fury", 0);
+    let played = card(&d, "fury", 1);
+    let mut p = melee(false);
+    p.defender.rank = Rank::Veteran;
+    p.random = RandomEvent::Redrawn {
+        by: D,
+        discarded: first,
+        replacement,
+    };
+    p.attacker_hand = vec![played];
+    let out = resolve(&d, &p);
+    assert_eq!(
+        modifies(&out),
+        vec![(A, Stat::Hit, 1), (A, Stat::Damage, 1)],
+        "only the attacker's Fury applies"
+    );
+    assert!(out.log.iter().any(|l| l.card == replacement
+        && matches!(&l.status, EventStatus::NoEffect { reason } if reason.contains("duplicates"))));
+    // The defender may still play a card of its own.
+    p.defender_hand = vec![card(&d, "resist", 1)];
+    assert!(resolve_events(&d, &p).is_ok());
+}
