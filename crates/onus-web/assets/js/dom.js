@@ -90,6 +90,7 @@ export function toast(message, kind = 'info', ms = 4500) {
     toastBox = h('div', { class: 'toasts', 'aria-live': 'polite', 'data-testid': 'toasts' });
     document.body.append(toastBox);
   }
+  for (const old of toastBox.children) if (old.textContent === String(message)) old.remove();
   const t = h('div', { class: ['toast', kind], role: kind === 'error' ? 'alert' : 'status', 'data-testid': `toast-${kind}` }, message);
   toastBox.append(t);
   setTimeout(() => t.remove(), ms);

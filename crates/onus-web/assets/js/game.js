@@ -226,6 +226,7 @@ export class Game {
       this.seatEl,
       h('span', { class: 'spacer' }),
       h('button', { class: 'small ghost-btn', onclick: () => this.shareDialog(), 'data-testid': 'share' }, 'Share'),
+      this.surrenderBtn = h('button', { class: 'small ghost-btn', onclick: () => this.surrender(), 'data-testid': 'surrender', hidden: true }, 'Surrender'),
       h('a', { class: 'button small ghost-btn', href: `/games/${encodeURIComponent(this.gameId)}/replay${this.token ? `?token=${encodeURIComponent(this.token)}` : ''}`, 'data-testid': 'open-replay' }, 'Replay'),
       this.connEl);
     this.phaseBar = h('nav', { class: 'phasebar', 'aria-label': 'Turn and phase', 'data-testid': 'phase-bar' });
@@ -259,6 +260,16 @@ export class Game {
       if (ev.target.closest?.('input, textarea, select, dialog')) return;
       if (ev.target === this.table.svg || this.table.svg.contains(ev.target)) return;
       if (this.key(ev)) ev.preventDefault();
+    });
+  }
+
+  surrender() {
+    const d = modal({
+      title: 'Surrender?', testid: 'surrender-dialog',
+      body: [h('p', {}, 'Your army leaves the field: the battle is lost (VI "Total annihilation or surrender").'),
+        h('div', { class: 'row' },
+          h('button', { class: 'primary danger', 'data-testid': 'surrender-confirm', onclick: async () => { d.close(); await this.act({ action: 'surrender' }); } }, 'Surrender'),
+          h('button', { onclick: () => d.close(), 'data-testid': 'surrender-cancel' }, 'Fight on'))],
     });
   }
 
@@ -301,6 +312,7 @@ export class Game {
 
   renderSeatLabel() {
     const s = this.mySeat;
+    this.surrenderBtn.hidden = s === null || !!this.view.outcome;
     if (s === null) {
       replace(this.seatEl, 'Spectator');
       this.seatEl.style.color = '';
@@ -559,7 +571,7 @@ export class Game {
     this.sel = { unit: id, mode: 'info', options: null };
     this.ghost = null;
     this.render();
-    if (u && u.owner === this.mySeat && !u.hidden) this.refreshOptions(true);
+    if (u && u.owner === this.mySeat && !u.hidden && this.view.phase !== 'deployment') this.refreshOptions(true);
   }
 
   engagedWith(id) {

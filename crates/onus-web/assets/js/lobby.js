@@ -91,6 +91,11 @@ function newGameForm(cat, onCreated) {
     h('h2', {}, 'New battle'),
     h('label', {}, 'Size ', pointsSel),
     h('div', { class: 'sides' }, sideForm(cat, 0, state), sideForm(cat, 1, state)),
+    h('label', { class: 'opt' }, 'Table depth ', h('input', {
+      type: 'number', min: '8', max: '40', step: '1', class: 'narrow', placeholder: '18', 'data-testid': 'table-depth',
+      'aria-label': 'Table depth in DU (empty: the default of VI)',
+      oninput: (e) => { state.depth = e.target.value ? Number(e.target.value) : null; },
+    }), ' DU ', h('span', { class: 'muted' }, '(empty: 18 DU, VI; less brings the armies closer)')),
     h('fieldset', {}, h('legend', {}, 'Optional rules (XII-A)'), h('div', { class: 'opts' }, optionInputs(cat, state))),
     h('fieldset', {}, h('legend', {}, 'Players'), modeInputs),
     errorBox,
@@ -107,6 +112,7 @@ function newGameForm(cat, onCreated) {
       return;
     }
     const body = { setup: { players, options: { ...state.options } } };
+    if (state.depth) body.setup.scenario = { depth: state.depth };
     if (mode === 'computer') body.seats = [{ seat: '1', kind: 'computer', name: 'computer' }];
     button.disabled = true;
     try {

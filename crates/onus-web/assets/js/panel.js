@@ -213,6 +213,10 @@ function selectedSection(game) {
   const out = [unitCard(game, u)];
   const mine = u.owner === game.mySeat;
   if (!mine || !game.myTurnToAct || game.view.pending) return out;
+  if (game.view.phase === 'deployment') {
+    if (game.view.deployment?.generals) out.push(...generalButtons(game, u.id));
+    return out;
+  }
   if (sel.optionsError) out.push(h('div', { class: 'muted' }, sel.optionsError));
   if (!sel.options) {
     out.push(h('div', { class: 'muted', 'data-testid': 'options-loading' }, 'Asking the engine what this unit can do…'));
@@ -232,9 +236,6 @@ function selectedSection(game) {
   out.push(...fightSection(game));
   if (phase === 'flight' && u.state?.fleeing) {
     out.push(h('button', { class: 'primary', onclick: () => game.act({ action: 'flight_check', unit: u.id }), 'data-testid': `flight-check-${u.id}` }, 'Flight check'));
-  }
-  if (phase === 'deployment' && game.view.deployment?.generals) {
-    out.push(...generalButtons(game, u.id));
   }
   return out;
 }

@@ -1,0 +1,631 @@
+//! Browser tests of the ONUS! table UI (crates/onus-web): a hotseat battle through the lobby
+//! (deployment, an order, a move with its engine-checked ghost, a charge and a melee with
+//! their exact odds, the dice log, the end of the turn), a game against the computer with a
+//! spectator (no hidden information), a dropped connection that catches up, the replay and
+//! the victory screen, and online seat links.
+//!
+//! Screenshots of the key screens go to `artifacts/e2e/ui-*.png`.
+
+use std::time::Duration;
+
+use acies_e2e::{Page, Server, Target, browser, css, testid};
+use serde_json::{Value, json};
+
+/// Polls a JavaScript expression (or a body with `return`) until it is truthy; its value.
+/// (`Page::wait_until` runs its predicate through `new Function` in the page, which the UI's
+/// Content-Security-Policy forbids; `Page::eval` goes through the DevTools protocol.)
+fn wait_js(page: &Page, js: &str, timeout: Duration) -> Result<Value, String> {
+    let body = if js.contains("return") {
+        format!("try {{ {js} }} catch (e) {{ return null; }}")
+    } else {
+        format!("try {{ return ({js}); }} catch (e) {{ return null; }}")
+    };
+    let start = std::time::Instant::now();
+    loop {
+        let v = page.eval(&body).map_err(|e| format!("{e:?}"))?;
+        let truthy = match &v {
+            Value::Null => false,
+            Value::Bool(b) => *b,
+            Value::Number(n) => n.as_f64() != Some(0.0),
+            Value::String(s) => !s.is_empty(),
+            _ => true,
+        };
+        if truthy {
+            return Ok(v);
+        }
+        if start.elapsed() > timeout {
+            return Err(format!("timed out after {timeout:?} waiting until {js}"));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn wait(page: &Page, js: &str) -> Result<Value, String> {
+    wait_js(page, js, Duration::from_secs(10))
+}
+
+/// The game as the page holds it (`window.__acies`, the page's controller).
+fn state(page: &Page) -> Value {
+    page.eval(
+        "const g = window.__acies; if (!g || !g.view) return null; \
+         return {phase: g.view.phase, me: g.mySeat, to: g.view.to_act, version: g.version, \
+                 pending: g.view.pending, deployment: g.view.deployment, outcome: g.view.outcome, \
+                 turn: g.view.turn, busy: g.busy, handover: !!g.handover};",
+    )
+    .expect("state")
+}
+
+fn version(page: &Page) -> u64 {
+    state(page)["version"].as_u64().unwrap_or(0)
+}
+
+/// Waits until the page has a version above `v0` (an action went through and came back).
+fn wait_version_above(page: &Page, v0: u64) {
+    wait_js(
+        page,
+        &format!("window.__acies && window.__acies.version > {v0} && !window.__acies.busy"),
+        Duration::from_secs(20),
+    )
+    .unwrap_or_else(|e| {
+        let err = page
+            .eval(
+                "const e = window.__acies && window.__acies.lastError; return e ? e.message : null",
+            )
+            .unwrap_or(Value::Null);
+        panic!("no new version after {v0}: {e}; last error: {err}")
+    });
+}
+
+/// Clicks `target` and waits for the action it sends to come back as a new version.
+fn act(page: &Page, target: Target) {
+    let v0 = version(page);
+    page.click(target).expect("click");
+    wait_version_above(page, v0);
+}
+
+/// Hotseat: continues past the hand-over curtain when it is shown.
+fn pass_handover(page: &Page) -> bool {
+    if page
+        .is_visible(testid("handover-continue"))
+        .unwrap_or(false)
+    {
+        page.click(testid("handover-continue")).expect("hand over");
+        wait(
+            page,
+            "!window.__acies.handover && window.__acies.mySeat === window.__acies.view.to_act",
+        )
+        .expect("the next seat's view");
+        return true;
+    }
+    false
+}
+
+/// Waits until it is this seat's Activation Phase, answering what the other side's turn asks
+/// of it on the way (events as the defender, the side of a shot).
+fn wait_my_activation(page: &Page, timeout: Duration) {
+    let start = std::time::Instant::now();
+    loop {
+        let st = state(page);
+        if st["to"] == st["me"] && st["phase"] == "activation" && st["pending"].is_null() {
+            return;
+        }
+        if st["to"] == st["me"] && st["busy"] == false {
+            if page.is_visible(testid("no-events")).unwrap_or(false) {
+                page.click(testid("no-events")).ok();
+            } else if page
+                .is_visible(css("[data-testid^=side-]").first())
+                .unwrap_or(false)
+            {
+                page.click(css("[data-testid^=side-]").first()).ok();
+            }
+        }
+        if start.elapsed() > timeout {
+            page.screenshot("ui-debug-wait").ok();
+            panic!("not our activation phase after {timeout:?}: {st}");
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// Deploys every unit of the seats this page plays, and places the Generals, through the
+/// reserve list and the Deploy button (the other seats act by themselves: the computer).
+fn deploy_all(page: &Page) {
+    for _ in 0..200 {
+        pass_handover(page);
+        let st = state(page);
+        if st["phase"] != "deployment" {
+            return;
+        }
+        if st["to"] != st["me"] || st["busy"] == true {
+            std::thread::sleep(Duration::from_millis(150));
+            continue;
+        }
+        if st["deployment"].get("units").is_some() {
+            page.click(css("[data-testid^=reserve-]:not([disabled])").first())
+                .expect("a unit of the reserve");
+            page.wait_for(testid("ghost"))
+                .expect("the deployment ghost");
+            act(page, testid("commit-deploy"));
+        } else {
+            page.click(css("[data-testid^=select-]").first())
+                .expect("select a unit");
+            act(page, testid("place-general-0"));
+        }
+    }
+    panic!("deployment did not end");
+}
+
+/// The units of the seat to act, nearest to an enemy first.
+fn my_units_nearest_first(page: &Page) -> Vec<u64> {
+    let v = page
+        .eval(
+            "const g = window.__acies; const us = g.view.units.filter(u => u.owner === g.mySeat); \
+             const them = g.view.units.filter(u => u.owner !== g.mySeat); \
+             const d = (u) => Math.min(...them.map(t => Math.hypot(t.pose.centre.x - u.pose.centre.x, t.pose.centre.y - u.pose.centre.y))); \
+             return us.sort((a, b) => d(a) - d(b)).map(u => u.id);",
+        )
+        .expect("units");
+    v.as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect()
+}
+
+/// Plays the first "Activate N units" order of the hand on the `n` units nearest the enemy;
+/// the units activated.
+fn play_activation_order(page: &Page, n: usize) -> Vec<u64> {
+    let card = page
+        .eval(
+            "const g = window.__acies; const hand = g.me().hand; \
+             const c = hand.find(c => /^Activate (\\d) unit/.test(g.names.card(c).order.text)); \
+             return c === undefined ? null : [c, Number(/^Activate (\\d)/.exec(g.names.card(c).order.text)[1])];",
+        )
+        .expect("hand");
+    let Some(pair) = card.as_array() else {
+        return Vec::new();
+    };
+    let (card, count) = (
+        pair[0].as_u64().unwrap(),
+        pair[1].as_u64().unwrap() as usize,
+    );
+    page.click(testid(&format!("play-order-{card}")))
+        .expect("play order");
+    page.wait_for(testid("order-units"))
+        .expect("the order's unit list");
+    let units: Vec<u64> = my_units_nearest_first(page)
+        .into_iter()
+        .take(n.min(count))
+        .collect();
+    for u in &units {
+        page.click(testid(&format!("order-unit-{u}")))
+            .expect("tick a unit");
+    }
+    act(page, testid("commit-order"));
+    units
+}
+
+fn end_phase_until(page: &Page, phase: &str) {
+    for _ in 0..8 {
+        if state(page)["phase"] == phase {
+            return;
+        }
+        act(page, testid("end-phase"));
+    }
+    panic!("never reached the {phase} phase: {}", state(page));
+}
+
+/// Page errors, without the browser's lines about answers with an error status (the UI asks
+/// questions the engine may refuse, and shows the refusal).
+fn real_problems(page: &Page) -> Vec<String> {
+    page.problems()
+        .expect("problems")
+        .into_iter()
+        .filter(|p| !p.contains("Failed to load resource"))
+        .collect()
+}
+
+fn log_has(page: &Page, event: &str) -> bool {
+    page.eval(&format!(
+        "return window.__acies.view.log.some(e => e.event === '{event}')"
+    ))
+    .expect("log")
+        == Value::Bool(true)
+}
+
+#[test]
+fn hotseat_battle_through_the_lobby() {
+    let Some(browser) = browser() else { return };
+    let server = Server::start();
+    let page = browser.page(&server.url("/")).expect("lobby");
+    page.wait_for(testid("create-game"))
+        .expect("the new-game form");
+    page.select(testid("army-0"), "romans-1000").unwrap();
+    page.select(testid("army-1"), "carthaginians-1000").unwrap();
+    page.fill(testid("table-depth"), "12").unwrap();
+    page.click(testid("opt-protected_flanks")).unwrap();
+    page.screenshot("ui-lobby").unwrap();
+    page.click(testid("create-game")).unwrap();
+
+    // Deployment: the zones, face-down units, the hand-over between the seats.
+    page.wait_for(testid("table")).expect("the table");
+    wait(&page, "window.__acies && window.__acies.view").unwrap();
+    pass_handover(&page);
+    page.wait_for(testid("zone-0")).expect("deployment zones");
+    page.click(css("[data-testid^=reserve-]:not([disabled])").first())
+        .unwrap();
+    page.wait_for(testid("ghost")).unwrap();
+    page.screenshot("ui-deployment").unwrap();
+    deploy_all(&page);
+    pass_handover(&page);
+    let st = state(&page);
+    assert_eq!(st["phase"], "activation", "{st}");
+    assert_eq!(st["turn"], 1);
+    // Both armies on the table, revealed; the hand of the seat to act is shown.
+    assert!(
+        page.count(css("[data-testid^=unit-][data-hidden=false]"))
+            .unwrap()
+            >= 12
+    );
+    assert!(page.count(css("[data-testid=hand] [data-card]")).unwrap() > 0);
+    page.screenshot("ui-turn-1").unwrap();
+
+    // Activation: an order on the units nearest the enemy.
+    let active = play_activation_order(&page, 3);
+    assert!(
+        !active.is_empty(),
+        "no activation order in the starting hand"
+    );
+    assert!(log_has(&page, "order_played"));
+    act(&page, testid("end-phase"));
+    assert_eq!(state(&page)["phase"], "movement");
+
+    // A charge with its exact odds, from the first activated unit that can reach an enemy.
+    let mut charger = None;
+    for &u in &active {
+        page.click(testid(&format!("select-{u}"))).ok();
+        if page.is_visible(testid("my-units")).unwrap_or(false) {
+            continue;
+        }
+        wait(
+            &page,
+            "const s = window.__acies.sel; return !!(s && s.options)",
+        )
+        .unwrap();
+        if page
+            .count(css("[data-testid=charge-options] button"))
+            .unwrap()
+            > 0
+        {
+            charger = Some(u);
+            break;
+        }
+        page.click(testid("deselect")).unwrap();
+    }
+    let charger = charger.expect("an activated unit within reach of a charge (12 DU table)");
+    page.click(css("[data-testid=charge-options] button").first())
+        .unwrap();
+    wait(&page,
+        "const c = window.__acies.sel.charge; return !!(c && c.check && c.check.ok && c.odds && c.odds.attacker)",
+    )
+    .expect("the charge checked and its odds");
+    let odds = page.text(testid("odds")).unwrap();
+    assert!(
+        odds.contains('%') && odds.contains("Defender"),
+        "odds: {odds}"
+    );
+    page.screenshot("ui-charge-odds").unwrap();
+    act(&page, testid("commit-charge"));
+    assert!(log_has(&page, "charged"));
+    page.wait_for(css("[data-testid^=engagement-]").first())
+        .expect("the engagement drawn");
+
+    // A move with the ghost: W moves it forward, the engine checks it (green), too far is red
+    // with the engine's reason, Enter commits.
+    let mover = active.iter().copied().find(|&u| u != charger);
+    if let Some(m) = mover {
+        page.click(testid("deselect")).ok();
+        page.click(testid(&format!("select-{m}"))).unwrap();
+        page.wait_for(testid("ghost")).expect("the move ghost");
+        for _ in 0..24 {
+            page.press(testid("table"), "w").unwrap();
+        }
+        wait(
+            &page,
+            "return document.querySelector('[data-testid=move-verdict]')?.dataset.state === 'bad'",
+        )
+        .expect("a move too long is refused");
+        let verdict = page.text(testid("move-verdict")).unwrap();
+        assert!(verdict.contains("Illegal"), "verdict: {verdict}");
+        assert_eq!(
+            page.attribute(testid("ghost"), "data-state")
+                .unwrap()
+                .as_deref(),
+            Some("bad")
+        );
+        page.screenshot("ui-move-illegal").unwrap();
+        page.click(testid("reset-move")).unwrap();
+        page.press(testid("table"), "w").unwrap();
+        page.press(testid("table"), "w").unwrap();
+        wait(
+            &page,
+            "return document.querySelector('[data-testid=move-verdict]')?.dataset.state === 'ok'",
+        )
+        .expect("a short move is legal");
+        page.screenshot("ui-move-ghost").unwrap();
+        let v0 = version(&page);
+        page.press(testid("table"), "Enter").unwrap();
+        wait_version_above(&page, v0);
+        assert!(log_has(&page, "moved"));
+    }
+
+    // The melee: odds, then the events of each side (the defender's seat after a hand-over).
+    page.click(testid("deselect")).ok();
+    end_phase_until(&page, "melee");
+    page.click(css("[data-testid=fight-list] button").first())
+        .unwrap();
+    wait(
+        &page,
+        "const s = window.__acies.sel; return !!(s && s.fightOdds)",
+    )
+    .unwrap();
+    page.screenshot("ui-melee-odds").unwrap();
+    page.click(testid("commit-fight")).unwrap();
+    page.wait_for(testid("events-dialog"))
+        .expect("the attacker's events");
+    page.screenshot("ui-events-dialog").unwrap();
+    for _ in 0..12 {
+        if log_has(&page, "fight_resolved") && state(&page)["pending"].is_null() {
+            break;
+        }
+        if pass_handover(&page) {
+            continue;
+        }
+        if page.is_visible(testid("no-events")).unwrap_or(false) {
+            act(&page, testid("no-events"));
+        } else {
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+    assert!(log_has(&page, "fight_resolved"));
+    pass_handover(&page);
+    // The dice log: each roll with its purpose, the face needed and the operands' breakdown.
+    page.wait_for(css("[data-testid=roll]").first()).unwrap();
+    let need = page.text(css("[data-testid=roll-need]").first()).unwrap();
+    assert!(need.starts_with("need "), "{need}");
+    let operand = page.text(css("[data-testid=operand]").first()).unwrap();
+    assert!(operand.contains(" = "), "operand: {operand}");
+    assert!(page.count(css("[data-testid=die]")).unwrap() > 0);
+    page.screenshot("ui-dice-log").unwrap();
+
+    // End of the turn: the remaining phases, the draw, and the other player's turn.
+    let turn = state(&page)["turn"].as_u64().unwrap();
+    page.click(testid("end-turn")).unwrap();
+    page.wait_for(testid("draw-dialog"))
+        .expect("the end-of-turn draw");
+    page.screenshot("ui-draw").unwrap();
+    let v0 = version(&page);
+    page.click(testid("draw-order-played")).unwrap();
+    wait_version_above(&page, v0);
+    pass_handover(&page);
+    wait(&page, &format!("window.__acies.view.turn === {}", turn + 1)).expect("the next turn");
+    assert_eq!(state(&page)["phase"], "activation");
+    page.screenshot("ui-turn-2").unwrap();
+    let problems = real_problems(&page);
+    assert!(problems.is_empty(), "page errors: {problems:?}");
+}
+
+#[test]
+fn computer_opponent_spectator_reconnect_replay_and_victory() {
+    let Some(browser) = browser() else { return };
+    let server = Server::start();
+    let created = server
+        .create_game(&json!({
+            "setup": {
+                "players": [{"army": {"preset": "romans-1000"}}, {"army": {"preset": "carthaginians-1000"}}],
+                "scenario": {"depth": 12}
+            },
+            "seats": [{"seat": "1", "kind": "computer"}]
+        }))
+        .expect("game");
+    let id = created["game_id"].as_str().unwrap().to_owned();
+    let link = created["seats"][0]["link"].as_str().unwrap().to_owned();
+    let page = browser.page(&server.url(&link)).expect("seat 0");
+    wait(&page, "window.__acies && window.__acies.view").unwrap();
+    assert!(page.text(testid("seat-label")).unwrap().contains("seat 0"));
+
+    // Deploy two units, then look as a spectator: face-down cards show no name, no hand.
+    for _ in 0..2 {
+        wait_js(
+            &page,
+            "window.__acies.view.to_act === window.__acies.mySeat && !window.__acies.busy",
+            Duration::from_secs(20),
+        )
+        .unwrap();
+        page.click(css("[data-testid^=reserve-]:not([disabled])").first())
+            .unwrap();
+        act(&page, testid("commit-deploy"));
+    }
+    let spectator = browser
+        .page(&server.url(&format!("/games/{id}")))
+        .expect("spectator");
+    wait(&spectator, "window.__acies && window.__acies.view").unwrap();
+    assert_eq!(spectator.text(testid("seat-label")).unwrap(), "Spectator");
+    let hidden = spectator
+        .eval(
+            "const hidden = [...document.querySelectorAll('[data-testid^=unit-][data-hidden=true]')]; \
+             return {n: hidden.length, names: hidden.map(e => e.querySelector('.card-name') ? e.querySelector('.card-name').textContent : '').join(''), \
+                     cards: window.__acies.view.units.filter(u => u.hidden && u.card).length, \
+                     hands: window.__acies.view.players.filter(p => p.hand !== null).length, \
+                     reserves: window.__acies.view.players.filter(p => p.reserve !== null).length};",
+        )
+        .unwrap();
+    assert!(hidden["n"].as_u64().unwrap() >= 2, "{hidden}");
+    assert_eq!(hidden["names"], "", "{hidden}");
+    assert_eq!(hidden["cards"], 0, "{hidden}");
+    assert_eq!(hidden["hands"], 0, "{hidden}");
+    assert_eq!(hidden["reserves"], 0, "{hidden}");
+    assert_eq!(
+        spectator
+            .count(css("[data-testid=hand] [data-card]"))
+            .unwrap(),
+        0
+    );
+    assert_eq!(spectator.count(testid("surrender")).unwrap(), 1);
+    assert!(!spectator.is_visible(testid("surrender")).unwrap());
+    spectator.screenshot("ui-spectator-deployment").unwrap();
+
+    deploy_all(&page);
+    wait_my_activation(&page, Duration::from_secs(90));
+
+    // The spectator loses its connection; the game goes on; it catches up on reconnecting.
+    spectator
+        .eval("window.__acies.socket.drop(); return true")
+        .unwrap();
+    wait(
+        &spectator,
+        "document.querySelector('[data-testid=conn-status]').dataset.state !== 'online'",
+    )
+    .expect("offline shown");
+    let before = version(&page);
+    page.click(testid("end-turn")).unwrap();
+    page.wait_for(testid("draw-dialog")).expect("the draw");
+    page.click(testid("draw-three")).unwrap();
+    // Three more cards may go over the General's leadership: the hand-limit dialog.
+    let excess = wait(
+        &page,
+        "const p = window.__acies.view.pending; \
+         if (p && p.hand_limit) return p.hand_limit.excess; \
+         return window.__acies.view.phase !== 'end_of_turn' ? -1 : null",
+    )
+    .expect("the draw went through");
+    if let Some(n) = excess.as_u64() {
+        page.wait_for(testid("hand-limit-dialog"))
+            .expect("the discard dialog");
+        for i in 0..n as usize {
+            page.click(css("[data-testid=hand-limit-dialog] input[type=checkbox]").nth(i))
+                .unwrap();
+        }
+        page.screenshot("ui-hand-limit").unwrap();
+        page.click(testid("discard-excess")).unwrap();
+    }
+    // The computer plays its whole turn, then it is ours again.
+    wait_my_activation(&page, Duration::from_secs(120));
+    assert!(version(&page) > before + 3);
+    assert!(
+        page.eval("return window.__acies.view.log.some(e => e.event === 'turn_started' && e.seats.includes(1))")
+            .unwrap()
+            == Value::Bool(true)
+    );
+    let now = version(&page);
+    wait_js(&spectator,
+            &format!("document.querySelector('[data-testid=conn-status]').dataset.state === 'online' && window.__acies.version === {now}"),
+            Duration::from_secs(20),
+        )
+        .expect("the spectator caught up after reconnecting");
+    let (_, server_view) = server.get_json(&format!("/api/games/{id}/view")).unwrap();
+    assert_eq!(server_view["version"].as_u64().unwrap(), now);
+    assert_eq!(
+        spectator
+            .eval("return window.__acies.view.log.length")
+            .unwrap(),
+        json!(server_view["view"]["log"].as_array().unwrap().len())
+    );
+    assert_eq!(
+        spectator
+            .count(css("[data-testid=hand] [data-card]"))
+            .unwrap(),
+        0
+    );
+    spectator.screenshot("ui-spectator").unwrap();
+    page.screenshot("ui-vs-computer").unwrap();
+
+    // The replay, stepping back and forth.
+    let token = created["seats"][0]["token"].as_str().unwrap();
+    let replay = browser
+        .page(&server.url(&format!("/games/{id}/replay?token={token}")))
+        .unwrap();
+    replay.wait_for(testid("replay-step")).unwrap();
+    wait(
+        &replay,
+        "document.querySelector('[data-testid=replay-slider]').max > 5",
+    )
+    .unwrap();
+    replay.click(testid("replay-first")).unwrap();
+    assert!(
+        replay
+            .text(testid("replay-step"))
+            .unwrap()
+            .starts_with("start")
+    );
+    replay.click(testid("replay-forward")).unwrap();
+    replay.click(testid("replay-forward")).unwrap();
+    assert!(
+        replay
+            .text(testid("replay-step"))
+            .unwrap()
+            .starts_with("step 2 /")
+    );
+    replay.click(testid("replay-back")).unwrap();
+    assert!(
+        replay
+            .text(testid("replay-step"))
+            .unwrap()
+            .starts_with("step 1 /")
+    );
+    replay.click(testid("replay-last")).unwrap();
+    replay.screenshot("ui-replay").unwrap();
+    assert!(replay.count(css("[data-testid^=unit-]")).unwrap() > 0);
+
+    // Surrender: the victory screen, for the player and the spectator.
+    page.click(testid("surrender")).unwrap();
+    page.click(testid("surrender-confirm")).unwrap();
+    page.wait_for(testid("victory")).expect("the end screen");
+    assert!(page.text(testid("victory")).unwrap().contains("Defeat"));
+    page.screenshot("ui-victory").unwrap();
+    spectator
+        .wait_for(testid("victory"))
+        .expect("the spectator's end screen");
+    for p in [&page, &spectator, &replay] {
+        let problems = real_problems(p);
+        assert!(problems.is_empty(), "page errors: {problems:?}");
+    }
+}
+
+#[test]
+fn online_game_links_and_my_games() {
+    let Some(browser) = browser() else { return };
+    let server = Server::start();
+    let page = browser.page(&server.url("/")).expect("lobby");
+    page.wait_for(testid("create-game")).unwrap();
+    page.click(testid("mode-online")).unwrap();
+    page.click(testid("create-game")).unwrap();
+    page.wait_for(testid("links")).expect("the links to share");
+    let link = page.text(testid("seat-link-1")).unwrap();
+    assert!(link.contains("?token="), "{link}");
+    page.wait_for(css("[data-testid^=my-game-]").first())
+        .expect("in my games");
+    page.screenshot("ui-online-links").unwrap();
+
+    // The second player opens its link in another browser (its own storage).
+    let other = browser.page(&link).expect("seat 1");
+    wait(&other, "window.__acies && window.__acies.view").unwrap();
+    assert!(other.text(testid("seat-label")).unwrap().contains("seat 1"));
+    wait(
+        &other,
+        "document.querySelector('[data-testid=conn-status]').dataset.state === 'online'",
+    )
+    .expect("connected");
+    // A forged token is refused with the server's words.
+    let forged = browser
+        .page(&format!(
+            "{}x",
+            link.trim_end_matches(|c: char| c.is_ascii_hexdigit())
+        ))
+        .unwrap();
+    forged.wait_for(testid("game-error")).expect("refused");
+    for p in [&page, &other] {
+        let problems = real_problems(p);
+        assert!(problems.is_empty(), "page errors: {problems:?}");
+    }
+}
