@@ -172,37 +172,41 @@ fn my_units_nearest_first(page: &Page) -> Vec<u64> {
         .collect()
 }
 
-/// Plays the first "Activate N units" order of the hand on the `n` units nearest the enemy;
-/// the units activated.
-fn play_activation_order(page: &Page, n: usize) -> Vec<u64> {
-    let card = page
-        .eval(
-            "const g = window.__acies; const hand = g.me().hand; \
-             const c = hand.find(c => /^Activate (\\d) unit/.test(g.names.card(c).order.text)); \
-             return c === undefined ? null : [c, Number(/^Activate (\\d)/.exec(g.names.card(c).order.text)[1])];",
-        )
-        .expect("hand");
-    let Some(pair) = card.as_array() else {
-        return Vec::new();
-    };
-    let (card, count) = (
-        pair[0].as_u64().unwrap(),
-        pair[1].as_u64().unwrap() as usize,
-    );
-    page.click(testid(&format!("play-order-{card}")))
-        .expect("play order");
-    page.wait_for(testid("order-units"))
-        .expect("the order's unit list");
-    let units: Vec<u64> = my_units_nearest_first(page)
-        .into_iter()
-        .take(n.min(count))
-        .collect();
-    for u in &units {
-        page.click(testid(&format!("order-unit-{u}")))
-            .expect("tick a unit");
+/// Plays "Activate N units" orders of the hand (the largest first) on the units nearest the
+/// enemy until `n` units are active or no such order is left; the units activated.
+fn play_activation_orders(page: &Page, n: usize) -> Vec<u64> {
+    let mut active: Vec<u64> = Vec::new();
+    while active.len() < n {
+        let card = page
+            .eval(
+                "const g = window.__acies; \
+                 const count = (c) => { const m = /^Activate (\\d) unit/.exec(g.names.card(c).order.text); return m ? Number(m[1]) : 0; }; \
+                 const cs = g.me().hand.filter(c => count(c) > 0).sort((a, b) => count(b) - count(a)); \
+                 return cs.length ? [cs[0], count(cs[0])] : null;",
+            )
+            .expect("hand");
+        let Some(pair) = card.as_array() else { break };
+        let (card, count) = (
+            pair[0].as_u64().unwrap(),
+            pair[1].as_u64().unwrap() as usize,
+        );
+        page.click(testid(&format!("play-order-{card}")))
+            .expect("play order");
+        page.wait_for(testid("order-units"))
+            .expect("the order's unit list");
+        let units: Vec<u64> = my_units_nearest_first(page)
+            .into_iter()
+            .filter(|u| !active.contains(u))
+            .take(count.min(n - active.len()))
+            .collect();
+        for u in &units {
+            page.click(testid(&format!("order-unit-{u}")))
+                .expect("tick a unit");
+        }
+        act(page, testid("commit-order"));
+        active.extend(units);
     }
-    act(page, testid("commit-order"));
-    units
+    active
 }
 
 fn end_phase_until(page: &Page, phase: &str) {
@@ -271,7 +275,7 @@ fn hotseat_battle_through_the_lobby() {
     page.screenshot("ui-turn-1").unwrap();
 
     // Activation: an order on the units nearest the enemy.
-    let active = play_activation_order(&page, 3);
+    let active = play_activation_orders(&page, 3);
     assert!(
         !active.is_empty(),
         "no activation order in the starting hand"

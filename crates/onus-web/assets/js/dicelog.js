@@ -134,13 +134,16 @@ export class DiceLog {
     this.filter = h('label', { class: 'log-filter' },
       h('input', { type: 'checkbox', 'data-testid': 'log-rolls-only', onchange: (e) => { this.rollsOnly = e.target.checked; this.count = -1; this.render(this.last, this.names); } }),
       ' rolls only');
-    this.list = h('ol', { class: 'log-list', 'data-testid': 'dice-log', 'aria-live': 'polite', 'aria-label': 'Events and dice' });
-    container.append(h('div', { class: 'log-head' }, h('h2', {}, 'Log & dice'), this.filter), this.list);
+    this.list = h('ol', { class: 'log-list', 'data-testid': 'dice-log', 'aria-label': 'Events and dice', tabindex: '0' });
+    this.live = h('div', { class: 'sr-only', 'aria-live': 'polite', 'data-testid': 'log-live' });
+    container.append(h('div', { class: 'log-head' }, h('h2', {}, 'Log & dice'), this.filter), this.list, this.live);
     // Stay at the newest entry unless the reader scrolled up, also when the panel above grows.
     this.stick = true;
-    this.list.addEventListener('scroll', () => {
+    // Only the reader's own scrolling decides (re-rendering the list scrolls it too).
+    const userScroll = () => setTimeout(() => {
       this.stick = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 30;
-    });
+    }, 50);
+    for (const ev of ['wheel', 'touchmove', 'keydown', 'pointerup']) this.list.addEventListener(ev, userScroll, { passive: true });
     if (window.ResizeObserver) {
       new ResizeObserver(() => { if (this.stick) this.list.scrollTop = this.list.scrollHeight; }).observe(this.list);
     }
@@ -164,6 +167,9 @@ export class DiceLog {
       for (const r of rolls) li.append(rollView(r));
       this.list.append(li);
     });
+    if (this.count >= 0 && events.length > this.count) {
+      this.live.textContent = events.slice(this.count).slice(-3).map((e) => describeEvent(e, names)).join(' ');
+    }
     this.count = events.length;
     if (this.stick) this.list.scrollTop = this.list.scrollHeight;
     void lastTurn;

@@ -336,11 +336,17 @@ function overview(game) {
       const enemy = own === a ? b : a;
       if (own) fights.push([own, enemy]);
     }
+    // Fights already resolved in this Melee Phase (the engine refuses them again).
+    const log = v.log || [];
+    let start = 0;
+    for (let i = log.length - 1; i >= 0; i--) if (log[i].event === 'phase_started') { start = i; break; }
+    const done = new Set(log.slice(start).filter((e) => e.event === 'fight_resolved').map((e) => `${e.attacker}-${e.defender}`));
+    const open = fights.filter(([a, b]) => !done.has(`${a.id}-${b.id}`));
     out.push(h('h3', {}, 'Melees to resolve'));
-    out.push(fights.length
-      ? h('ul', { class: 'options', 'data-testid': 'fight-list' }, fights.map(([a, b]) => h('li', {},
+    out.push(open.length
+      ? h('ul', { class: 'options', 'data-testid': 'fight-list' }, open.map(([a, b]) => h('li', {},
         h('button', { class: 'option', onclick: () => game.pickFight(b.id, a.id), 'data-testid': `fight-pair-${a.id}-${b.id}` }, `${game.names.unit(a.id)} vs ${game.names.unit(b.id)}`))))
-      : h('p', { class: 'muted' }, 'No melee: end the phase.'));
+      : h('p', { class: 'muted', 'data-testid': 'no-fights' }, fights.length ? 'Every melee is resolved: end the phase.' : 'No melee: end the phase.'));
   }
   if (game.myTurnToAct && v.phase === 'flight') {
     const fleeing = mine.filter((u) => u.state?.fleeing);

@@ -180,11 +180,11 @@ export async function replayPage(root, gameId, token) {
   const log = new DiceLog(logBox);
   const playBtn = btn('▶ Play', 'Play', 'replay-play', () => toggle());
   const controls = h('div', { class: 'replay-controls', role: 'toolbar', 'aria-label': 'Replay controls' },
-    btn('⏮', 'First step', 'replay-first', () => go(0)),
-    btn('◀', 'Previous step', 'replay-back', () => go(at - 1)),
+    btn('« First', 'First step', 'replay-first', () => go(0)),
+    btn('‹ Back', 'Previous step', 'replay-back', () => go(at - 1)),
     playBtn,
-    btn('▶|', 'Next step', 'replay-forward', () => go(at + 1)),
-    btn('⏭', 'Last step', 'replay-last', () => go(frames.length - 1)),
+    btn('Next ›', 'Next step', 'replay-forward', () => go(at + 1)),
+    btn('Last »', 'Last step', 'replay-last', () => go(frames.length - 1)),
     slider, stepInfo);
   const backLink = h('a', { class: 'button small ghost-btn', href: `/games/${encodeURIComponent(gameId)}${token ? `?token=${encodeURIComponent(token)}` : ''}`, 'data-testid': 'back-to-game' }, 'Back to the game');
   const eventsBox = h('ol', { class: 'step-events', 'data-testid': 'replay-events', 'aria-label': 'Events of this step' });
@@ -218,7 +218,7 @@ export async function replayPage(root, gameId, token) {
     } else {
       if (at >= frames.length - 1) go(0);
       timer = setInterval(() => go(at + 1), 900);
-      replace(playBtn, '⏸ Pause');
+      replace(playBtn, '❚❚ Pause');
     }
   }
 
