@@ -172,6 +172,47 @@ fn my_units_nearest_first(page: &Page) -> Vec<u64> {
         .collect()
 }
 
+/// A unit of the seat to act that shoots at least 3 DU (archers, artillery), if any.
+fn shooter(page: &Page) -> Option<u64> {
+    page.eval(
+        "const g = window.__acies; \
+         const u = g.view.units.find(u => u.owner === g.mySeat && u.card && u.card.ranged && u.card.ranged.range >= 3); \
+         return u ? u.id : null;",
+    )
+    .expect("shooter")
+    .as_u64()
+}
+
+/// Answers the events of a pending fight for every seat this page holds (no event), until
+/// the fights resolved number `resolved`.
+fn resolve_fight(page: &Page, resolved: usize) {
+    for _ in 0..40 {
+        let n = page
+            .eval("return window.__acies.view.log.filter(e => e.event === 'fight_resolved').length")
+            .unwrap()
+            .as_u64()
+            .unwrap() as usize;
+        if n >= resolved && state(page)["pending"].is_null() {
+            pass_handover(page);
+            return;
+        }
+        if pass_handover(page) {
+            continue;
+        }
+        if page.is_visible(testid("no-events")).unwrap_or(false) {
+            act(page, testid("no-events"));
+        } else if page
+            .is_visible(css("[data-testid^=side-]").first())
+            .unwrap_or(false)
+        {
+            act(page, css("[data-testid^=side-]").first());
+        } else {
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+    panic!("the fight was not resolved: {}", state(page));
+}
+
 /// Plays "Activate N units" orders of the hand (the largest first) on the units nearest the
 /// enemy until `n` units are active or no such order is left; the units activated.
 fn play_activation_orders(page: &Page, n: usize) -> Vec<u64> {
@@ -194,11 +235,21 @@ fn play_activation_orders(page: &Page, n: usize) -> Vec<u64> {
             .expect("play order");
         page.wait_for(testid("order-units"))
             .expect("the order's unit list");
-        let units: Vec<u64> = my_units_nearest_first(page)
-            .into_iter()
-            .filter(|u| !active.contains(u))
-            .take(count.min(n - active.len()))
-            .collect();
+        let mut wanted = my_units_nearest_first(page);
+        wanted.truncate(2);
+        if let Some(shooter) = shooter(page) {
+            wanted.push(shooter);
+        }
+        wanted.extend(my_units_nearest_first(page));
+        let mut units: Vec<u64> = Vec::new();
+        for u in wanted {
+            if !active.contains(&u)
+                && !units.contains(&u)
+                && units.len() < count.min(n - active.len())
+            {
+                units.push(u);
+            }
+        }
         for u in &units {
             page.click(testid(&format!("order-unit-{u}")))
                 .expect("tick a unit");
@@ -363,8 +414,45 @@ fn hotseat_battle_through_the_lobby() {
         assert!(log_has(&page, "moved"));
     }
 
-    // The melee: odds, then the events of each side (the defender's seat after a hand-over).
+    // A shot: the lines of fire with distance and range band, the exact odds, then the fight.
     page.click(testid("deselect")).ok();
+    end_phase_until(&page, "ranged_attack");
+    if let Some(archer) = shooter(&page).filter(|u| active.contains(u)) {
+        page.click(testid(&format!("select-{archer}"))).unwrap();
+        wait(
+            &page,
+            "const s = window.__acies.sel; return !!(s && s.options)",
+        )
+        .unwrap();
+        if page
+            .count(css("[data-testid=shot-options] button:not([disabled])"))
+            .unwrap()
+            > 0
+        {
+            page.click(css("[data-testid=shot-options] button:not([disabled])").first())
+                .unwrap();
+            wait(
+                &page,
+                "const s = window.__acies.sel; return !!(s && s.shotOdds)",
+            )
+            .unwrap();
+            assert!(page.count(css("[data-testid^=target-label-]")).unwrap() > 0);
+            let odds = page.text(testid("odds")).unwrap();
+            assert!(odds.contains("Exact odds of the shot"), "{odds}");
+            page.screenshot("ui-shot-odds").unwrap();
+            page.click(testid("commit-shoot")).unwrap();
+            resolve_fight(&page, 1);
+            assert!(log_has(&page, "fight_resolved"));
+        }
+        page.click(testid("deselect")).ok();
+    }
+
+    // The melee: odds, then the events of each side (the defender's seat after a hand-over).
+    let fights_before = page
+        .eval("return window.__acies.view.log.filter(e => e.event === 'fight_resolved').length")
+        .unwrap()
+        .as_u64()
+        .unwrap() as usize;
     end_phase_until(&page, "melee");
     page.click(css("[data-testid=fight-list] button").first())
         .unwrap();
@@ -378,21 +466,7 @@ fn hotseat_battle_through_the_lobby() {
     page.wait_for(testid("events-dialog"))
         .expect("the attacker's events");
     page.screenshot("ui-events-dialog").unwrap();
-    for _ in 0..12 {
-        if log_has(&page, "fight_resolved") && state(&page)["pending"].is_null() {
-            break;
-        }
-        if pass_handover(&page) {
-            continue;
-        }
-        if page.is_visible(testid("no-events")).unwrap_or(false) {
-            act(&page, testid("no-events"));
-        } else {
-            std::thread::sleep(Duration::from_millis(200));
-        }
-    }
-    assert!(log_has(&page, "fight_resolved"));
-    pass_handover(&page);
+    resolve_fight(&page, fights_before + 1);
     // The dice log: each roll with its purpose, the face needed and the operands' breakdown.
     page.wait_for(css("[data-testid=roll]").first()).unwrap();
     let need = page.text(css("[data-testid=roll-need]").first()).unwrap();

@@ -177,6 +177,10 @@ function shootSection(game) {
   if (!opts?.shots || game.view.phase !== 'ranged_attack') return [];
   const out = [h('h4', {}, 'Ranged attack')];
   if (!opts.may_shoot) out.push(h('div', { class: 'muted', 'data-testid': 'no-shoot' }, why(opts, 'shoot') || 'This unit cannot shoot now.'));
+  if (sel.shot !== undefined && sel.shot !== null) {
+    out.push(h('button', { class: 'primary danger', disabled: game.busy || !opts.may_shoot, onclick: () => game.commitShot(), 'data-testid': 'commit-shoot' }, `Shoot ${game.names.unit(sel.shot)}`));
+    out.push(oddsView(sel.shotOdds, game.names, 'Exact odds of the shot'));
+  }
   out.push(h('label', { class: 'small-label' }, h('input', { type: 'checkbox', checked: !!sel.showRange, onchange: (e) => { sel.showRange = e.target.checked; game.render(); } }), ' show range rings'));
   out.push(h('ul', { class: 'options', 'data-testid': 'shot-options' }, opts.shots.map((s) => h('li', {},
     s.ok
@@ -184,10 +188,6 @@ function shootSection(game) {
         class: ['option', sel.shot === s.target && 'chosen'], disabled: !opts.may_shoot, onclick: () => game.pickShot(s.target), 'data-testid': `shoot-${s.target}`,
       }, `${game.names.unit(s.target)} — ${num(s.distance)} DU, ${String(s.band).toLowerCase()} range, ${s.dice} dice${s.los_blocked ? ', line of sight blocked' : ''}${s.in_the_way?.length ? ` (in the way: ${s.in_the_way.map((x) => game.names.unit(x)).join(', ')})` : ''}`)
       : h('div', { class: 'option no', 'data-testid': `no-shot-${s.target}` }, `${game.names.unit(s.target)}: ${s.error}`)))));
-  if (sel.shot !== undefined && sel.shot !== null) {
-    out.push(oddsView(sel.shotOdds, game.names, 'Exact odds of the shot'));
-    out.push(h('button', { class: 'primary danger', disabled: game.busy || !opts.may_shoot, onclick: () => game.commitShot(), 'data-testid': 'commit-shoot' }, `Shoot ${game.names.unit(sel.shot)}`));
-  }
   return out;
 }
 
