@@ -213,6 +213,35 @@ fn resolve_fight(page: &Page, resolved: usize) {
     panic!("the fight was not resolved: {}", state(page));
 }
 
+/// Answers what is pending for this page's seats (hand-over, events, the side of a shot)
+/// until the End turn button can be used.
+fn settle(page: &Page) {
+    for _ in 0..100 {
+        if page.is_visible(testid("handover-continue")).unwrap_or(false) {
+            pass_handover(page);
+        } else if page.is_visible(testid("no-events")).unwrap_or(false) {
+            act(page, testid("no-events"));
+        } else if page.is_visible(css("[data-testid^=side-]").first()).unwrap_or(false) {
+            act(page, css("[data-testid^=side-]").first());
+        } else if page
+            .eval("const b = document.querySelector('[data-testid=end-turn]'); return !!b && !b.disabled")
+            .unwrap()
+            == Value::Bool(true)
+        {
+            return;
+        } else {
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+    page.screenshot("ui-debug-settle").ok();
+    panic!(
+        "End turn never became possible: {}; decisions {}",
+        state(page),
+        page.eval("return JSON.stringify(window.__acies.view.decisions || null)")
+            .unwrap()
+    );
+}
+
 /// Plays "Activate N units" orders of the hand (the largest first) on the units nearest the
 /// enemy until `n` units are active or no such order is left; the units activated.
 fn play_activation_orders(page: &Page, n: usize) -> Vec<u64> {
@@ -372,8 +401,11 @@ fn hotseat_battle_through_the_lobby() {
     page.screenshot("ui-charge-odds").unwrap();
     act(&page, testid("commit-charge"));
     assert!(log_has(&page, "charged"));
-    page.wait_for(css("[data-testid^=engagement-]").first())
-        .expect("the engagement drawn");
+    wait(
+        &page,
+        "document.querySelectorAll('[data-testid^=engagement-]').length > 0",
+    )
+    .expect("the engagement drawn");
 
     // A move with the ghost: W moves it forward, the engine checks it (green), too far is red
     // with the engine's reason, Enter commits.
@@ -478,6 +510,7 @@ fn hotseat_battle_through_the_lobby() {
 
     // End of the turn: the remaining phases, the draw, and the other player's turn.
     let turn = state(&page)["turn"].as_u64().unwrap();
+    settle(&page);
     page.click(testid("end-turn")).unwrap();
     page.wait_for(testid("draw-dialog"))
         .expect("the end-of-turn draw");
