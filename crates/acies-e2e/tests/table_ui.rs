@@ -242,6 +242,40 @@ fn settle(page: &Page) {
     );
 }
 
+/// Ends the turn up to the end-of-turn draw: End turn, the recovery checks of fleeing units
+/// on the way (the flight dialog), until the draw dialog is shown.
+fn end_turn_to_draw(page: &Page) {
+    settle(page);
+    page.click(testid("end-turn")).unwrap();
+    for _ in 0..150 {
+        if page.is_visible(testid("draw-dialog")).unwrap_or(false) {
+            return;
+        }
+        if page.is_visible(testid("flight-dialog")).unwrap_or(false) {
+            let check = css("[data-testid=flight-dialog] [data-testid^=flight-check-]");
+            if page.count(check.clone()).unwrap() > 0 {
+                act(page, check.first());
+            } else {
+                act(page, testid("flight-end-phase"));
+            }
+            continue;
+        }
+        let st = state(page);
+        let idle = st["busy"] == false && st["to"] == st["me"] && st["pending"].is_null();
+        if idle && st["phase"] != "end_of_turn" {
+            let enabled = page
+                .eval("const b = document.querySelector('[data-testid=end-turn]'); return !!b && !b.disabled")
+                .unwrap();
+            if enabled == Value::Bool(true) {
+                page.click(testid("end-turn")).unwrap();
+            }
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    page.screenshot("ui-debug-end-turn").ok();
+    panic!("no end-of-turn draw: {}", state(page));
+}
+
 /// Plays "Activate N units" orders of the hand (the largest first) on the units nearest the
 /// enemy until `n` units are active or no such order is left; the units activated.
 fn play_activation_orders(page: &Page, n: usize) -> Vec<u64> {
@@ -510,10 +544,7 @@ fn hotseat_battle_through_the_lobby() {
 
     // End of the turn: the remaining phases, the draw, and the other player's turn.
     let turn = state(&page)["turn"].as_u64().unwrap();
-    settle(&page);
-    page.click(testid("end-turn")).unwrap();
-    page.wait_for(testid("draw-dialog"))
-        .expect("the end-of-turn draw");
+    end_turn_to_draw(&page);
     page.screenshot("ui-draw").unwrap();
     let v0 = version(&page);
     page.click(testid("draw-order-played")).unwrap();
@@ -599,8 +630,7 @@ fn computer_opponent_spectator_reconnect_replay_and_victory() {
     )
     .expect("offline shown");
     let before = version(&page);
-    page.click(testid("end-turn")).unwrap();
-    page.wait_for(testid("draw-dialog")).expect("the draw");
+    end_turn_to_draw(&page);
     page.click(testid("draw-three")).unwrap();
     // Three more cards may go over the General's leadership: the hand-limit dialog.
     let excess = wait(
@@ -710,6 +740,15 @@ fn online_game_links_and_my_games() {
     let page = browser.page(&server.url("/")).expect("lobby");
     page.wait_for(testid("create-game")).unwrap();
     page.click(testid("mode-online")).unwrap();
+    // Seat 1 brings its own list, pasted as the TOML of an army file.
+    page.select(testid("army-1"), "__paste").unwrap();
+    page.fill(
+        testid("army-paste-1"),
+        "# my list\n[army]\nid = \"pasted-romans\"\nname = \"Pasted legion\"\nfaction = \"romans\"\n\
+         general = \"trajan\"\npoints = 1000\n\n[[unit]]\nid = \"legionaries\"\ncount = 3\n\n\
+         [[unit]]\nid = \"velites\"\nrank = \"veteran\"\n",
+    )
+    .unwrap();
     page.click(testid("create-game")).unwrap();
     page.wait_for(testid("links")).expect("the links to share");
     let link = page.text(testid("seat-link-1")).unwrap();
@@ -722,6 +761,16 @@ fn online_game_links_and_my_games() {
     let other = browser.page(&link).expect("seat 1");
     wait(&other, "window.__acies && window.__acies.view").unwrap();
     assert!(other.text(testid("seat-label")).unwrap().contains("seat 1"));
+    assert_eq!(
+        other.eval("return window.__acies.me().army_name").unwrap(),
+        "Pasted legion"
+    );
+    assert_eq!(
+        other
+            .eval("return window.__acies.me().reserve.length")
+            .unwrap(),
+        4
+    );
     wait(
         &other,
         "document.querySelector('[data-testid=conn-status]').dataset.state === 'online'",

@@ -235,7 +235,7 @@ function selectedSection(game) {
   out.push(...shootSection(game));
   out.push(...fightSection(game));
   if (phase === 'flight' && u.state?.fleeing) {
-    out.push(h('button', { class: 'primary', onclick: () => game.act({ action: 'flight_check', unit: u.id }), 'data-testid': `flight-check-${u.id}` }, 'Flight check'));
+    out.push(h('button', { class: 'primary', onclick: () => game.act({ action: 'flight_check', unit: u.id }), 'data-testid': `panel-flight-check-${u.id}` }, 'Flight check'));
   }
   return out;
 }
@@ -353,7 +353,7 @@ function overview(game) {
     out.push(h('h3', {}, 'Fleeing units'));
     out.push(fleeing.length
       ? h('ul', { class: 'options' }, fleeing.map((u) => h('li', {},
-        h('button', { class: 'option', onclick: () => game.act({ action: 'flight_check', unit: u.id }), 'data-testid': `flight-check-${u.id}` }, `Flight check: ${game.names.unit(u.id)}`))))
+        h('button', { class: 'option', onclick: () => game.act({ action: 'flight_check', unit: u.id }), 'data-testid': `panel-flight-check-${u.id}` }, `Flight check: ${game.names.unit(u.id)}`))))
       : h('p', { class: 'muted' }, 'None of your units is fleeing.'));
   }
   if (!game.spectator && mine.length) {
@@ -496,6 +496,35 @@ function isThisTurn(log, e) {
   return true;
 }
 
+/** Own fleeing units still due a recovery check in this Flight Phase (VII-6), from the log. */
+export function flightDue(game) {
+  const v = game.view;
+  if (v.phase !== 'flight') return [];
+  const log = v.log || [];
+  let start = 0;
+  for (let i = log.length - 1; i >= 0; i--) if (log[i].event === 'phase_started') { start = i; break; }
+  const done = new Set();
+  for (const e of log.slice(start)) {
+    if (['morale_check', 'unit_rallied', 'flight_move', 'flight_blocked', 'unit_removed'].includes(e.event)) done.add(e.unit);
+  }
+  return v.units.filter((u) => u.owner === game.mySeat && u.state?.fleeing && !u.turn?.fled_this_turn && !done.has(u.id));
+}
+
+function flightDialog(game, due) {
+  return {
+    title: 'Flight phase: recovery checks (VII-6)',
+    testid: 'flight-dialog',
+    body: [
+      h('p', {}, 'Each of your fleeing units makes a morale check, in the order you choose: passed, it stops fleeing and may face where you want; failed, it flees on towards your edge.'),
+      h('ul', { class: 'options' }, due.map((u) => h('li', {}, h('button', {
+        class: 'option', 'data-testid': `flight-check-${u.id}`,
+        onclick: () => game.act({ action: 'flight_check', unit: u.id }),
+      }, `Recovery check: ${game.names.unit(u.id)} (morale ${u.card.morale}, ${u.state.wounds} wound${u.state.wounds === 1 ? '' : 's'})`)))),
+      h('div', { class: 'row' }, h('button', { 'data-testid': 'flight-end-phase', onclick: () => { game.closeDialog(); game.endPhase(); } }, 'End the flight phase')),
+    ],
+  };
+}
+
 function decisionDialog(game, d) {
   const n = game.names;
   if (d.decision === 'withdrawal') {
@@ -539,6 +568,10 @@ export function renderDecisions(game) {
     } else if (v.decisions?.length && v.to_act === me) {
       key = `decision:${JSON.stringify(v.decisions[0])}`;
       make = () => decisionDialog(game, v.decisions[0]);
+    } else if (v.phase === 'flight' && v.to_act === me && flightDue(game).length) {
+      const due = flightDue(game);
+      key = `flight:${v.turn}:${due.map((u) => u.id).join(',')}`;
+      make = () => flightDialog(game, due);
     } else if (v.phase === 'end_of_turn' && v.to_act === me) {
       key = `draw:${v.turn}`;
       make = () => drawDialog(game);
