@@ -3,6 +3,7 @@
 
 import { h, clear, words } from './dom.js';
 
+const ICON_LABEL = { attacker: 'att', defender: 'def', ranged: 'bow', charge: 'charge' };
 const TYPE_ICON = { activation: '⚑', command: '✉', morale: '♣', health: '✚' };
 
 export function cardView(card, id, { onPlay, playable, selectable, selected, onToggle, testid } = {}) {
@@ -24,7 +25,9 @@ export function cardView(card, id, { onPlay, playable, selectable, selected, onT
       }, 'Play') : null),
     h('p', { class: 'card-text', title: o?.text || '' }, o?.text || '')),
   h('div', { class: 'event-half' },
-    h('div', { class: 'card-title event-title' }, h('span', { class: 'type-icon', 'aria-hidden': 'true' }, '⚔'), ev?.title || ''),
+    h('div', { class: 'card-title event-title' }, h('span', { class: 'type-icon', 'aria-hidden': 'true' }, '⚔'), ev?.title || '',
+      ev?.icons ? h('span', { class: 'icons', title: 'when the event can be played' },
+        Object.entries(ev.icons).filter(([, on]) => on).map(([k]) => h('span', { class: `icon icon-${k}` }, ICON_LABEL[k] || k))) : null),
     h('p', { class: 'card-text', title: ev?.text || '' }, ev?.text || '')));
   if (selectable) {
     const box = h('input', {
