@@ -147,6 +147,12 @@ function chargeSection(game) {
       h('select', {
         'data-testid': 'envelop-choice', onchange: (e) => { chosen.envelop = e.target.value; chosen.check = null; chosen.odds = null; game.refreshCharge(); game.render(); },
       }, h('option', { value: 'Max', selected: chosen.envelop === 'Max' }, 'with every free section'), h('option', { value: 'None', selected: chosen.envelop === 'None' }, 'none'))));
+    if (ck?.sides?.length > 1) {
+      out.push(h('label', {}, 'Side of the target: ', h('select', {
+        'data-testid': 'charge-side',
+        onchange: (e) => { chosen.side = e.target.value; chosen.check = null; chosen.odds = null; game.refreshCharge(); game.render(); },
+      }, ck.sides.map((sd) => h('option', { value: sd, selected: (chosen.side || ck.side) === sd }, words(String(sd).toLowerCase()))))));
+    }
     out.push(h('div', { class: ['verdict', ck ? (ck.ok ? 'ok' : 'bad') : 'checking'], 'data-testid': 'charge-verdict' },
       !ck ? 'Checking the charge…' : ck.ok ? `Contact on the ${words(String(ck.side || chosen.side).toLowerCase())} side, ${ck.dice} dice${ck.also_engaged?.length ? `, also engages ${ck.also_engaged.map((x) => game.names.unit(x)).join(', ')}` : ''}${ck.swept_wounds ? `, ${ck.swept_wounds} wounds swept` : ''}` : `Illegal: ${ck.error}`));
     out.push(oddsView(chosen.odds, game.names, 'Exact odds of the melee after the charge'));
