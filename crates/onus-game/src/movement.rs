@@ -207,7 +207,10 @@ pub fn brash_charge(state: &GameState, unit: UnitId) -> Option<ChargeSpec> {
             } else {
                 state.table.check_brash_charge(unit, &order).is_ok()
             };
-            if ok {
+            // "Can charge" means the whole charge action succeeds (advancing in line limits
+            // the distance, applying the charge may still be refused): anything less could
+            // forbid ending the phase with no charge the player is allowed to make.
+            if ok && charge(&mut state.clone(), Seat(u.owner), unit, &c).is_ok() {
                 return Some(c);
             }
         }
