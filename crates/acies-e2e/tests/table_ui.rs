@@ -246,7 +246,6 @@ fn settle(page: &Page) {
 /// on the way (the flight dialog), until the draw dialog is shown.
 fn end_turn_to_draw(page: &Page) {
     settle(page);
-    page.click(testid("end-turn")).unwrap();
     for _ in 0..150 {
         if page.is_visible(testid("draw-dialog")).unwrap_or(false) {
             return;
@@ -260,16 +259,32 @@ fn end_turn_to_draw(page: &Page) {
             }
             continue;
         }
+        // Every melee of the phase must be resolved before it ends (VII-5).
         let st = state(page);
         let idle = st["busy"] == false && st["to"] == st["me"] && st["pending"].is_null();
-        if idle && st["phase"] != "end_of_turn" {
-            let enabled = page
-                .eval("const b = document.querySelector('[data-testid=end-turn]'); return !!b && !b.disabled")
+        if idle
+            && st["phase"] == "melee"
+            && page.count(css("[data-testid=fight-list] button")).unwrap() > 0
+        {
+            let n = page
+                .eval("return window.__acies.view.log.filter(e => e.event === 'fight_resolved').length")
+                .unwrap()
+                .as_u64()
+                .unwrap() as usize;
+            page.click(css("[data-testid=fight-list] button").first())
                 .unwrap();
-            if enabled == Value::Bool(true) {
-                page.click(testid("end-turn")).unwrap();
-            }
+            page.click(testid("commit-fight")).unwrap();
+            resolve_fight(page, n + 1);
+            continue;
         }
+        // The chain of End phase stopped (a decision on the way, now answered): go on. The
+        // click happens in the page, only when the button is enabled at that moment.
+        page.eval(
+            "const g = window.__acies; const b = document.querySelector('[data-testid=end-turn]'); \
+             if (b && !b.disabled && !g.endingTurn && !g.busy && g.view.phase !== 'end_of_turn') b.click(); \
+             return true",
+        )
+        .unwrap();
         std::thread::sleep(Duration::from_millis(200));
     }
     page.screenshot("ui-debug-end-turn").ok();
