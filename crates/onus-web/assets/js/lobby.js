@@ -223,6 +223,7 @@ export async function lobbyPage(root) {
     if (mode === 'online') {
       rememberGame(r.game_id, humans.slice(0, 1), { mode });
       replace(created, linksPanel(r));
+      created.scrollIntoView({ behavior: 'smooth', block: 'start' });
       myGamesSection(mine);
       return;
     }
