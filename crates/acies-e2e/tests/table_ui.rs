@@ -548,15 +548,6 @@ fn hotseat_battle_through_the_lobby() {
         .expect("the attacker's events");
     page.screenshot("ui-events-dialog").unwrap();
     resolve_fight(&page, fights_before + 1);
-    // The dice log: each roll with its purpose, the face needed and the operands' breakdown.
-    page.wait_for(css("[data-testid=roll]").first()).unwrap();
-    let need = page.text(css("[data-testid=roll-need]").first()).unwrap();
-    assert!(need.starts_with("need "), "{need}");
-    let operand = page.text(css("[data-testid=operand]").first()).unwrap();
-    assert!(operand.contains(" = "), "operand: {operand}");
-    assert!(page.count(css("[data-testid=die]")).unwrap() > 0);
-    page.screenshot("ui-dice-log").unwrap();
-
     // The server draws each game's seed at random, so the melee may have killed a General
     // and ended the battle (VI "Death of the General"): then the victory screen is the end.
     if state(&page)["phase"] == "game_over" {
@@ -565,6 +556,15 @@ fn hotseat_battle_through_the_lobby() {
         assert!(problems.is_empty(), "page errors: {problems:?}");
         return;
     }
+
+    // The dice log: each roll with its purpose, the face needed and the operands' breakdown.
+    page.wait_for(css("[data-testid=roll]").first()).unwrap();
+    let need = page.text(css("[data-testid=roll-need]").first()).unwrap();
+    assert!(need.starts_with("need "), "{need}");
+    let operand = page.text(css("[data-testid=operand]").first()).unwrap();
+    assert!(operand.contains(" = "), "operand: {operand}");
+    assert!(page.count(css("[data-testid=die]")).unwrap() > 0);
+    page.screenshot("ui-dice-log").unwrap();
 
     // End of the turn: the remaining phases, the draw, and the other player's turn.
     let turn = state(&page)["turn"].as_u64().unwrap();
