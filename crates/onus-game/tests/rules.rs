@@ -431,3 +431,450 @@ fn casualties_over_half_force_a_leadership_check() {
     let sum: u32 = roll.dice.iter().map(|d| u32::from(d.face())).sum();
     assert_eq!(passed, sum <= onus_game::general::leadership(&s, seat));
 }
+
+// ---------------------------------------------------------------------------------------
+// IV, VI, VII-1, VII-7, XI and XII-A reproduced with exact numbers and fixed dice.
+
+fn inline_army(general: &str, points: u32, units: &[(&str, onus_model::Rank, u32)]) -> PlayerSetup {
+    use onus_model::army::{ArmyEntry, ArmyList};
+    PlayerSetup {
+        army: onus_game::ArmySpec::Inline(ArmyList {
+            id: format!("test-{general}"),
+            name: "test army".into(),
+            faction: "romans".into(),
+            general: general.into(),
+            points,
+            units: units
+                .iter()
+                .map(|&(unit, rank, count)| ArmyEntry {
+                    unit: unit.into(),
+                    rank,
+                    count,
+                    line: 0,
+                })
+                .collect(),
+            source: "rules.rs".into(),
+            lines: Default::default(),
+        }),
+        ..PlayerSetup::preset("unused")
+    }
+}
+
+fn start_with(a: PlayerSetup) -> Result<onus_game::GameState, GameError> {
+    let setup = Setup {
+        players: vec![a, PlayerSetup::preset("celts-1000")],
+        options: Options::default(),
+        scenario: Default::default(),
+    };
+    Onus::new_game(&setup, 1)
+}
+
+#[test]
+fn iv_trajan_1000_points_of_units_are_worth_1300_and_769_fit_a_1000_game() {
+    // IV "Points modifier": "an army of 1,000 points led by Trajan will increase its value by
+    // 30%, becoming worth 1,300 points (1,000 + 300)"; "1,000/1.3 = 769 points that you can
+    // spend in units".
+    use onus_model::Rank::Regular;
+    let s = start_with(inline_army("trajan", 1300, &[("legionaries", Regular, 10)])).unwrap();
+    let v = &s.players[0].value;
+    assert_eq!(
+        (v.units_total, v.general_points, v.total),
+        (1000, 300, 1300)
+    );
+    assert_eq!(s.players[0].unit_costs.values().sum::<u32>(), 1000);
+    // The same 1,000 points of units do not fit a 1,000-point battle with Trajan.
+    let e = start_with(inline_army("trajan", 1000, &[("legionaries", Regular, 10)])).unwrap_err();
+    assert!(matches!(e, GameError::Setup { .. }), "{e}");
+    assert!(e.to_string().contains("1300"), "{e}");
+    // 769 points of units may be spent: 7 legionaries (700 + 210 = 910) fit, 8 (1,040) do not.
+    assert_eq!(onus_model::army::unit_budget(1000, 30), Some(769));
+    let s = start_with(inline_army("trajan", 1000, &[("legionaries", Regular, 7)])).unwrap();
+    assert_eq!(s.players[0].value.total, 910);
+    assert!(start_with(inline_army("trajan", 1000, &[("legionaries", Regular, 8)])).is_err());
+    // The preset led by Trajan: 765 of units + 229 = 994 of 1,000 (765 <= 769).
+    let s = common::deployed("romans-1000", "celts-1000", 2);
+    let v = &s.players[0].value;
+    assert_eq!(s.players[0].generals[0].card.id, "trajan");
+    assert_eq!((v.units_total, v.general_points, v.total), (765, 229, 994));
+}
+
+#[test]
+fn xi_veteran_legionaries_cost_130_and_elite_150_in_the_game() {
+    // XI "Veterans and elites": "your unit of Legionaries (value 100) is a veteran unit, it
+    // will cost 130 points, and 150 if you want it to be an elite". Varro has no points
+    // modifier, so the army is worth 100 + 130 + 150 = 380, and the ranks reach the table.
+    use onus_model::Rank::{Elite, Regular, Veteran};
+    let s = start_with(inline_army(
+        "varro",
+        380,
+        &[
+            ("legionaries", Regular, 1),
+            ("legionaries", Veteran, 1),
+            ("legionaries", Elite, 1),
+        ],
+    ))
+    .unwrap();
+    let p = &s.players[0];
+    assert_eq!(p.value.general_points, 0);
+    assert_eq!(p.value.total, 380);
+    let mut costs: Vec<(onus_model::Rank, u32)> = p
+        .reserve
+        .iter()
+        .map(|r| (r.rank, p.unit_costs[&r.id]))
+        .collect();
+    costs.sort_by_key(|c| c.1);
+    assert_eq!(costs, vec![(Regular, 100), (Veteran, 130), (Elite, 150)]);
+    // One point less and the list is refused (VI: the value cannot exceed the limit).
+    assert!(
+        start_with(inline_army(
+            "varro",
+            379,
+            &[
+                ("legionaries", Veteran, 1),
+                ("legionaries", Elite, 1),
+                ("legionaries", Regular, 1)
+            ],
+        ))
+        .is_err()
+    );
+}
+
+/// Seat 0 in its End of Turn Phase, holding exactly `n` cards (the rest discarded), no order
+/// played this turn.
+fn end_of_turn_holding(n: usize) -> onus_game::GameState {
+    let mut s = common::fixture(vec![], &[], Phase::EndOfTurn);
+    let hand = s.piles.hand(0).unwrap().to_vec();
+    for c in &hand[n..] {
+        s.piles.discard(0, *c).unwrap();
+    }
+    assert_eq!(s.piles.hand(0).unwrap().len(), n);
+    s
+}
+
+#[test]
+fn vii_7_without_orders_draw_three() {
+    // VII-7 "Turn without playing orders" -> "Draw: the active player draws 3 cards".
+    let s = end_of_turn_holding(3);
+    let top = s.piles.peek(3);
+    // Drawing 1 needs an order played this turn.
+    let e = apply(
+        &s,
+        Action::Draw {
+            choice: TurnDraw::OrderPlayed,
+        },
+    )
+    .unwrap_err();
+    assert_eq!(e.section(), Some("VII-7 End of turn phase"), "{e}");
+    let t = apply(
+        &s,
+        Action::Draw {
+            choice: TurnDraw::DrawThree,
+        },
+    )
+    .unwrap();
+    let hand = t.piles.hand(0).unwrap();
+    assert_eq!(hand.len(), 6);
+    assert_eq!(&hand[3..], &top[..], "the top three cards of the deck");
+    assert!(t.pending.is_none());
+    assert_eq!(t.active, Seat(1), "the turn passes");
+}
+
+#[test]
+fn vii_7_without_orders_discard_two_and_draw_three() {
+    // VII-7 "Discard: the active player can discard cards if they want to, and draw the same
+    // number of cards plus 1": 3 cards, 2 discarded, 3 drawn -> 4.
+    let s = end_of_turn_holding(3);
+    let hand = s.piles.hand(0).unwrap().to_vec();
+    let top = s.piles.peek(3);
+    let t = apply(
+        &s,
+        Action::Draw {
+            choice: TurnDraw::Discard(hand[..2].to_vec()),
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        t.piles.hand(0).unwrap(),
+        &[&hand[2..], &top[..]].concat()[..]
+    );
+    assert!(hand[..2].iter().all(|c| t.piles.discard_pile().contains(c)));
+    // Discarding nothing still draws one (0 + 1).
+    let t = apply(
+        &s,
+        Action::Draw {
+            choice: TurnDraw::Discard(vec![]),
+        },
+    )
+    .unwrap();
+    assert_eq!(t.piles.hand(0).unwrap().len(), 4);
+    assert!(t.piles.check().is_ok());
+}
+
+#[test]
+fn vii_7_draws_over_the_leadership_are_discarded_by_the_players_choice() {
+    // VII-7: "If the number of cards in their hand exceeds the General's leadership value, the
+    // player must discard any excess cards." Trajan's leadership is 8: 7 + 3 = 10, 2 excess.
+    let s = end_of_turn_holding(7);
+    assert_eq!(onus_game::general::leadership(&s, Seat(0)), 8);
+    let t = apply(
+        &s,
+        Action::Draw {
+            choice: TurnDraw::DrawThree,
+        },
+    )
+    .unwrap();
+    assert!(matches!(
+        t.pending,
+        Some(onus_game::state::Pending::HandLimit {
+            seat: Seat(0),
+            excess: 2
+        })
+    ));
+    assert_eq!(t.active, Seat(0), "the turn waits for the discards");
+    let hand = t.piles.hand(0).unwrap().to_vec();
+    assert_eq!(hand.len(), 10);
+    // One card is not enough.
+    assert!(
+        apply(
+            &t,
+            Action::DiscardExcess {
+                cards: vec![hand[9]],
+            },
+        )
+        .is_err()
+    );
+    let u = apply(
+        &t,
+        Action::DiscardExcess {
+            cards: vec![hand[0], hand[9]],
+        },
+    )
+    .unwrap();
+    assert_eq!(u.piles.hand(0).unwrap(), &hand[1..9]);
+    assert_eq!(u.active, Seat(1));
+}
+
+#[test]
+fn vii_7_an_order_played_draws_one_and_only_one() {
+    // VII-7 "Turn playing orders: if the active player has played at least one order during
+    // the turn, they draw 1 card" (the other choices are refused).
+    let mut s = common::fixture(
+        vec![common::unit(1, 0, infantry(), 10.0, 5.0, 0.0)],
+        &[],
+        Phase::Activation,
+    );
+    let hand = s.piles.hand(0).unwrap().to_vec();
+    for c in &hand {
+        s.piles.discard(0, *c).unwrap();
+    }
+    let skirmish = common::give(&mut s, Seat(0), |c| c.order.id == "skirmish");
+    common::give(&mut s, Seat(0), |c| c.order.id == "probe");
+    let s = apply(
+        &s,
+        Action::PlayOrder {
+            card: skirmish,
+            units: vec![UnitId(1)],
+            reorganise: vec![],
+            cards: vec![],
+            to: None,
+        },
+    )
+    .unwrap();
+    let s = skip_to(s, Phase::EndOfTurn);
+    assert_eq!(s.piles.hand(0).unwrap().len(), 1);
+    for choice in [TurnDraw::DrawThree, TurnDraw::Discard(vec![])] {
+        let e = apply(&s, Action::Draw { choice }).unwrap_err();
+        assert_eq!(e.section(), Some("VII-7 End of turn phase"), "{e}");
+    }
+    let top = s.piles.peek(1);
+    let t = apply(
+        &s,
+        Action::Draw {
+            choice: TurnDraw::OrderPlayed,
+        },
+    )
+    .unwrap();
+    assert_eq!(t.piles.hand(0).unwrap().len(), 2);
+    assert_eq!(t.piles.hand(0).unwrap()[1], top[0]);
+}
+
+#[test]
+fn vii_7_an_exhausted_deck_is_reshuffled_from_the_discard_pile() {
+    // VII-7 "End of the deck: if the deck of cards is exhausted, shuffle the discard pile and
+    // turn it face down to form a new deck."
+    let mut s = end_of_turn_holding(2);
+    let mut rng = acies_core::GameRng::new(0);
+    let left = s.piles.draw_pile().len();
+    let drawn = s.piles.draw(0, left - 1, &mut rng).unwrap();
+    for c in drawn {
+        s.piles.discard(0, c).unwrap();
+    }
+    assert_eq!(s.piles.draw_pile().len(), 1);
+    let discarded = s.piles.discard_pile().len();
+    let t = apply(
+        &s,
+        Action::Draw {
+            choice: TurnDraw::DrawThree,
+        },
+    )
+    .unwrap();
+    assert_eq!(t.piles.hand(0).unwrap().len(), 5);
+    assert_eq!(t.piles.exhaustions(), 1);
+    assert!(
+        t.log
+            .iter()
+            .any(|e| matches!(e, onus_game::GameEvent::DeckReshuffled { exhaustions: 1 }))
+    );
+    assert!(t.piles.discard_pile().is_empty());
+    assert_eq!(t.piles.draw_pile().len(), discarded - 2);
+    assert!(t.piles.check().is_ok());
+}
+
+/// An infantry unit 3/3, 4/4, morale 7, health 8, movement 2.
+fn infantry() -> onus_model::UnitCard {
+    let mut card = onus_combat::CardBuilder::new("Infantry", onus_model::UnitKind::Infantry)
+        .attack(3, 3)
+        .defense(4, 4)
+        .morale(7)
+        .health(8)
+        .build();
+    card.movement = 2.0;
+    card
+}
+
+#[test]
+fn vii_1_unique_orders_reinforce_unit_then_skirmish_is_refused() {
+    // VII-1 "Unique orders": "you cannot use the order card 'REINFORCE UNIT' to heal 2
+    // wounds, and then a 'SKIRMISH' card to activate that unit."
+    let mut s = common::fixture(
+        vec![
+            {
+                let mut u = common::unit(1, 0, infantry(), 10.0, 5.0, 0.0);
+                u.state.wounds = 3;
+                u
+            },
+            common::unit(2, 0, infantry(), 14.0, 5.0, 0.0),
+        ],
+        &[],
+        Phase::Activation,
+    );
+    let reinforce = common::give(&mut s, Seat(0), |c| c.order.id == "reinforce_unit");
+    let skirmish = common::give(&mut s, Seat(0), |c| c.order.id == "skirmish");
+    let play = |card, unit| Action::PlayOrder {
+        card,
+        units: vec![UnitId(unit)],
+        reorganise: vec![],
+        cards: vec![],
+        to: None,
+    };
+    let s = apply(&s, play(reinforce, 1)).unwrap();
+    assert_eq!(
+        s.table.unit(UnitId(1)).unwrap().state.wounds,
+        1,
+        "2 wounds healed"
+    );
+    let e = apply(&s, play(skirmish, 1)).unwrap_err();
+    assert_eq!(e.section(), Some("VII-1 Unique orders"), "{e}");
+    assert!(
+        s.piles.hand(0).unwrap().contains(&skirmish),
+        "the card stays in hand"
+    );
+    // The Skirmish order may go to another unit.
+    let t = apply(&s, play(skirmish, 2)).unwrap();
+    assert!(t.table.unit(UnitId(2)).unwrap().turn.activated);
+}
+
+fn broken_unit_activated(die: u8) -> onus_game::GameState {
+    broken_unit_activated_with(7, die)
+}
+
+/// A broken unit of `morale` (movement 2) activated with Skirmish, trying to reorganise with
+/// `die`; an enemy 2.5 DU ahead. Returns the state at the start of the Movement Phase.
+fn broken_unit_activated_with(morale: i32, die: u8) -> onus_game::GameState {
+    let mut card = infantry();
+    card.morale = morale;
+    let mut s = common::fixture(
+        vec![
+            {
+                let mut u = common::unit(1, 0, card, 10.0, 5.0, 0.0);
+                u.state.broken = true;
+                u
+            },
+            common::unit(2, 1, infantry(), 10.0, 9.5, 180.0),
+        ],
+        &[],
+        Phase::Activation,
+    );
+    let skirmish = common::give(&mut s, Seat(0), |c| c.order.id == "skirmish");
+    s.forced_dice.push_back(die);
+    let s = apply(
+        &s,
+        Action::PlayOrder {
+            card: skirmish,
+            units: vec![UnitId(1)],
+            reorganise: vec![UnitId(1)],
+            cards: vec![],
+            to: None,
+        },
+    )
+    .unwrap();
+    assert!(s.forced_dice.is_empty(), "the morale check was rolled");
+    skip_to(s, Phase::Movement)
+}
+
+#[test]
+fn vii_1_activating_a_broken_unit_that_reorganises_moves_reduced_and_cannot_charge() {
+    // VII-1 "Activating broken units": morale 7 - 1 (broken) = 6; a 6 passes: the Broken
+    // Unit marker goes, the unit has reduced movement (2 -> 1 DU) and cannot charge.
+    let s = broken_unit_activated(6);
+    assert!(s.log.iter().any(|e| matches!(
+        e,
+        onus_game::GameEvent::MoraleCheck { unit: UnitId(1), passed: true, roll, .. }
+            if roll.target.operands[0].total() == 6
+    )));
+    let u = s.table.unit(UnitId(1)).unwrap();
+    assert!(!u.state.broken && u.turn.rallied);
+    let mv = |d| Action::Move {
+        unit: UnitId(1),
+        order: onus_table::MoveOrder::new(vec![onus_table::Step::Advance(d)]),
+    };
+    assert!(apply(&s, mv(1.5)).is_err(), "reduced movement: 1 DU");
+    let charge = Action::Charge {
+        unit: UnitId(1),
+        charge: onus_game::ChargeSpec {
+            target: UnitId(2),
+            steps: vec![onus_table::Step::Advance(1.0)],
+            side: None,
+            envelop: onus_table::EnvelopChoice::Max,
+        },
+    };
+    assert!(
+        apply(&s, charge).is_err(),
+        "a reorganised unit cannot charge"
+    );
+    let t = apply(&s, mv(1.0)).unwrap();
+    assert!((t.table.unit(UnitId(1)).unwrap().pose.centre.y - 6.0).abs() < 1e-9);
+}
+
+#[test]
+fn vii_1_a_broken_unit_failing_to_reorganise_stays_broken_and_moves_normally() {
+    // VII-1: "If you fail the morale check, or if you didn't do it, the unit remains broken
+    // but they can move normally": morale 5 - 1 (broken) = 4, and a 5 fails; the unit keeps
+    // its marker and its full 2 DU.
+    let s = broken_unit_activated_with(5, 5);
+    let u = s.table.unit(UnitId(1)).unwrap();
+    assert!(u.state.broken && !u.turn.rallied);
+    let t = apply(
+        &s,
+        Action::Move {
+            unit: UnitId(1),
+            order: onus_table::MoveOrder::new(vec![onus_table::Step::Advance(2.0)]),
+        },
+    )
+    .unwrap();
+    assert!(
+        (t.table.unit(UnitId(1)).unwrap().pose.centre.y - 7.0).abs() < 1e-9,
+        "2 DU"
+    );
+    assert!(t.table.unit(UnitId(1)).unwrap().state.broken);
+}
