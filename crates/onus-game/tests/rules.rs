@@ -878,3 +878,279 @@ fn vii_1_a_broken_unit_failing_to_reorganise_stays_broken_and_moves_normally() {
     );
     assert!(t.table.unit(UnitId(1)).unwrap().state.broken);
 }
+
+/// `deployed` with most of the non-active player's units eliminated (not the General's),
+/// played to the active player's End of Turn Phase. Returns the state and the loser's seat.
+fn losses_over_half(seed: u64) -> (onus_game::GameState, Seat) {
+    let mut s = common::deployed("romans-1000", "celts-1000", seed);
+    let loser = Seat(1 - s.active.0);
+    let g = s.players[loser.index()].generals[0].unit.unwrap();
+    let victims: Vec<UnitId> = s
+        .table
+        .units()
+        .filter(|u| u.owner == loser.0 && u.id != g)
+        .map(|u| u.id)
+        .collect();
+    for u in victims.iter().take(victims.len() * 3 / 4) {
+        onus_game::flight::remove_unit(&mut s, *u, onus_game::event::Removal::Eliminated).unwrap();
+    }
+    assert!(onus_game::victory::over_half(&s, loser));
+    (skip_to(s, Phase::EndOfTurn), loser)
+}
+
+/// Ends the active player's turn with "draw 3", discarding any excess.
+fn end_turn(s: &onus_game::GameState) -> onus_game::GameState {
+    let t = apply(
+        s,
+        Action::Draw {
+            choice: TurnDraw::DrawThree,
+        },
+    )
+    .unwrap();
+    match &t.pending {
+        Some(onus_game::state::Pending::HandLimit { seat, excess }) => {
+            let cards = t.piles.hand(seat.index()).unwrap()[..*excess].to_vec();
+            apply(&t, Action::DiscardExcess { cards }).unwrap()
+        }
+        _ => t,
+    }
+}
+
+fn leadership_checks(s: &onus_game::GameState) -> Vec<(Option<Vec<u8>>, bool)> {
+    s.log
+        .iter()
+        .filter_map(|e| match e {
+            onus_game::GameEvent::LeadershipCheck { roll, passed, .. } => Some((
+                roll.as_ref()
+                    .map(|r| r.dice.iter().map(|d| d.face()).collect()),
+                *passed,
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn vi_casualties_over_half_roll_2d6_against_leadership_at_the_start_of_the_turn() {
+    // VI "Casualties" and VII-1 "Victory conditions": at the start of your turn, with losses
+    // over 50%, roll 2 dice: equal to or lower than the General's leadership, the army fights
+    // on; higher, it loses and the game ends at once.
+    let (s, loser) = losses_over_half(16);
+    let l = onus_game::general::leadership(&s, loser);
+    let special = s.players[loser.index()].generals[0].card.special.clone();
+    assert!(special.is_none_or(|a| a.effect.as_deref() != Some("leadership_check_bonus")));
+    let (a, b) = ((l / 2) as u8, (l - l / 2) as u8);
+    // 2d6 = leadership: the army fights on, and it is its turn.
+    let mut pass = s.clone();
+    pass.forced_dice.extend([a, b]);
+    let t = end_turn(&pass);
+    assert!(t.forced_dice.is_empty());
+    assert_eq!(leadership_checks(&t), vec![(Some(vec![a, b]), true)]);
+    assert!(t.outcome.is_none());
+    assert_eq!((t.active, t.phase), (loser, Phase::Activation));
+    // One more: the army retreats and the game ends.
+    let mut fail = s.clone();
+    fail.forced_dice.extend([a, b + 1]);
+    let t = end_turn(&fail);
+    assert_eq!(leadership_checks(&t), vec![(Some(vec![a, b + 1]), false)]);
+    assert!(matches!(
+        &t.outcome,
+        Some(acies_core::Outcome::Winners { seats, .. }) if seats == &vec![Seat(1 - loser.0)]
+    ));
+    // "If the General is dead or wounded, you fail automatically": no dice are rolled.
+    let mut wounded = s.clone();
+    wounded.players[loser.index()].generals[0].status = GeneralStatus::Wounded;
+    wounded.forced_dice.extend([1, 1]);
+    let t = end_turn(&wounded);
+    assert_eq!(leadership_checks(&t), vec![(None, false)]);
+    assert_eq!(t.forced_dice.len(), 2, "no roll");
+    assert!(t.outcome.is_some());
+}
+
+#[test]
+fn iv_a_fleeing_general_costs_morale_and_leadership_until_its_unit_recovers() {
+    // IV "Dead, wounded or fleeing general": every unit of the army -1 morale, leadership -1,
+    // the General's bonuses gone; "If the General's unit is fleeing and recovers for any
+    // reason, these penalties will no longer apply, but a wounded or dead General cannot
+    // recover". The General (Trajan, leadership 8, area 3 DU) is on unit 900 at (38, 2).
+    let mut s = common::fixture(
+        vec![common::unit(1, 0, infantry(), 35.0, 2.0, 0.0)],
+        &[],
+        Phase::Activation,
+    );
+    let hq = UnitId(900);
+    assert!(onus_game::general::in_general_area(&s, UnitId(1)));
+    assert_eq!(onus_game::general::leadership(&s, Seat(0)), 8);
+    {
+        let u = s.table.unit_mut(hq).unwrap();
+        u.state.broken = true;
+        u.state.fleeing = true;
+    }
+    assert!(onus_game::general::army_general_lost(&s, Seat(0)));
+    assert_eq!(onus_game::general::leadership(&s, Seat(0)), 7);
+    assert!(
+        !onus_game::general::in_general_area(&s, UnitId(1)),
+        "no +1 area bonus"
+    );
+    // VII-1 "Activating fleeing units": a 1 always passes, the unit recovers.
+    let skirmish = common::give(&mut s, Seat(0), |c| c.order.id == "skirmish");
+    s.forced_dice.push_back(1);
+    let t = apply(
+        &s,
+        Action::PlayOrder {
+            card: skirmish,
+            units: vec![hq],
+            reorganise: vec![],
+            cards: vec![],
+            to: None,
+        },
+    )
+    .unwrap();
+    assert!(!t.table.unit(hq).unwrap().state.fleeing);
+    assert!(!onus_game::general::army_general_lost(&t, Seat(0)));
+    assert_eq!(onus_game::general::leadership(&t, Seat(0)), 8);
+    assert!(onus_game::general::in_general_area(&t, UnitId(1)));
+    // A wounded General stays lost although its unit is in good order.
+    let mut w = t.clone();
+    w.players[0].generals[0].status = GeneralStatus::Wounded;
+    assert!(onus_game::general::army_general_lost(&w, Seat(0)));
+    assert_eq!(onus_game::general::leadership(&w, Seat(0)), 7);
+    assert!(onus_game::general::general_on(&w, hq).is_none());
+}
+
+#[test]
+fn vi_the_starting_player_wins_1d6_plus_leadership() {
+    // VI: "whoever wins a die roll with 1 die by adding the Leadership value of their
+    // General" (ties rolled again); a scenario may name the starting player instead.
+    for seed in 0..12 {
+        let s = common::deployed("romans-1000", "celts-1000", seed);
+        let (first, rolls) = s
+            .log
+            .iter()
+            .find_map(|e| match e {
+                onus_game::GameEvent::StartingPlayer { seat, rolls } => {
+                    Some((*seat, rolls.clone()))
+                }
+                _ => None,
+            })
+            .unwrap();
+        for (seat, die, total) in &rolls {
+            let l = s.players[seat.index()].generals[0].card.leadership;
+            assert_eq!(*total, u32::from(*die) + l);
+            assert!((1..=6).contains(die));
+        }
+        let last: Vec<_> = rolls[rolls.len() - 2..].to_vec();
+        let best = last.iter().map(|r| r.2).max().unwrap();
+        assert_eq!(
+            last.iter().filter(|r| r.2 == best).count(),
+            1,
+            "ties are rolled again"
+        );
+        assert!(last.iter().any(|r| r.0 == first && r.2 == best));
+        assert_eq!(s.active, first);
+    }
+    let mut setup = Setup::two_presets("romans-1000", "celts-1000");
+    setup.scenario.starting_player = Some(Seat(1));
+    let mut s = Onus::new_game(&setup, 3).unwrap();
+    let mut rng = acies_core::GameRng::new(3);
+    common::play_until(&mut s, &mut rng, 500, |s| s.phase != Phase::Deployment);
+    assert_eq!(s.active, Seat(1));
+}
+
+#[test]
+fn vi_deployment_example_110_by_90_cm() {
+    // VI "Troop deployment": "a battle space 110cm wide and 90cm deep, so there are 40cm
+    // (8DU) between both armies, with a deployment depth of about 15cm and 10cm free behind
+    // the armies" (1 DU = 5 cm: 22 x 18 DU, 3 DU zones, 2 DU behind).
+    let mut setup = Setup::two_presets("romans-1000", "celts-1000");
+    setup.scenario.width = Some(22.0);
+    setup.scenario.depth = Some(18.0);
+    let s = Onus::new_game(&setup, 3).unwrap();
+    assert_eq!((s.table.width, s.table.depth), (22.0, 18.0));
+    let (z0, z1) = (s.players[0].zone, s.players[1].zone);
+    let (near, far) = if z0.y0 < z1.y0 { (z0, z1) } else { (z1, z0) };
+    assert!((near.y0 - 2.0).abs() < 1e-9, "10 cm free behind: {near:?}");
+    assert!((near.y1 - near.y0 - 3.0).abs() < 1e-9, "15 cm deep");
+    assert!((far.y0 - near.y1 - 8.0).abs() < 1e-9, "40 cm between");
+    assert!((far.y1 - far.y0 - 3.0).abs() < 1e-9);
+    assert!((18.0 - far.y1 - 2.0).abs() < 1e-9);
+    assert!((near.x1 - near.x0 - 22.0).abs() < 1e-9, "the whole front");
+}
+
+#[test]
+fn xii_a_advancing_in_line_discards_two_cards_and_moves_as_far_as_the_slowest() {
+    // XII-A "Advancing in line": "discard 2 Action cards to carry out the order Advance in
+    // Line, which allows you to activate a whole line of units that are not in combat";
+    // they "move as many DU as the movement of the slowest unit in the line" and "can perform
+    // ranged attacks and even charge". A, B, C, D side by side 0.5 DU apart (B moves 1.5 DU,
+    // the others 2 or 3); X 2.5 DU beyond D; an enemy 1.2 DU in front of C.
+    let card = |m: f64| {
+        let mut c = infantry();
+        c.movement = m;
+        c
+    };
+    let (a, b, c, d, x) = (UnitId(1), UnitId(2), UnitId(3), UnitId(4), UnitId(5));
+    let mut s = common::fixture(
+        vec![
+            common::unit(1, 0, card(2.0), 10.0, 5.0, 0.0),
+            common::unit(2, 0, card(1.5), 12.5, 5.0, 0.0),
+            common::unit(3, 0, card(2.0), 15.0, 5.0, 0.0),
+            common::unit(4, 0, card(3.0), 17.5, 5.0, 0.0),
+            common::unit(5, 0, card(2.0), 22.0, 5.0, 0.0),
+            common::unit(6, 1, card(2.0), 15.0, 7.4, 180.0),
+        ],
+        &[],
+        Phase::Activation,
+    );
+    let hand = s.piles.hand(0).unwrap().to_vec();
+    let line = |units: &[UnitId]| Action::AdvanceInLine {
+        discard: [hand[0], hand[1]],
+        units: units.to_vec(),
+    };
+    let e = apply(&s, line(&[a, b, c, d])).unwrap_err();
+    assert_eq!(
+        e.section(),
+        Some("XII-A Advancing in line"),
+        "the option is off: {e}"
+    );
+    s.setup.options.advancing_in_line = true;
+    for not_a_line in [&[a, c][..], &[a, b, c, d, x][..]] {
+        let e = apply(&s, line(not_a_line)).unwrap_err();
+        assert_eq!(e.section(), Some("XII-A Advancing in line"), "{e}");
+    }
+    let t = apply(&s, line(&[a, b, c, d])).unwrap();
+    assert_eq!(t.piles.hand(0).unwrap(), &hand[2..], "two cards discarded");
+    assert!(t.piles.discard_pile().ends_with(&hand[..2]));
+    for u in [a, b, c, d] {
+        assert!(t.table.unit(u).unwrap().turn.activated);
+    }
+    assert!(!t.table.unit(x).unwrap().turn.activated);
+    let t = skip_to(t, Phase::Movement);
+    let mv = |unit, du| Action::Move {
+        unit,
+        order: onus_table::MoveOrder::new(vec![onus_table::Step::Advance(du)]),
+    };
+    // D moves 3 DU on its own, but the line only as far as B: 1.5 DU.
+    let e = apply(&t, mv(d, 2.0)).unwrap_err();
+    assert_eq!(e.section(), Some("XII-A Advancing in line"), "{e}");
+    let mut t = t;
+    for u in [a, b, d] {
+        t = apply(&t, mv(u, 1.5)).unwrap();
+        assert!((t.table.unit(u).unwrap().pose.centre.y - 6.5).abs() < 1e-9);
+    }
+    // C charges the enemy 1.2 DU ahead, within the line's 1.5 DU.
+    let t = apply(
+        &t,
+        Action::Charge {
+            unit: c,
+            charge: onus_game::ChargeSpec {
+                target: UnitId(6),
+                steps: vec![onus_table::Step::Advance(1.2)],
+                side: None,
+                envelop: onus_table::EnvelopChoice::Max,
+            },
+        },
+    )
+    .unwrap();
+    assert!(t.table.engagement(c, UnitId(6)).is_some());
+}
