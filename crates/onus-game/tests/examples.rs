@@ -437,3 +437,166 @@ fn xi_stampede_checks_units_with_animals_within_4_du() {
         "it moves and fights normally"
     );
 }
+
+/// Archers 3/(8) (seat 0, unit 1) at (10, 10) facing north and a 4/4 target (seat 1, unit
+/// 2) whose front edge is `gap` DU from the archers' front, in the Ranged Attack Phase,
+/// without events, under `visibility`.
+fn archers_and_target(gap: f64, visibility: onus_game::LimitedVisibility) -> onus_game::GameState {
+    let archers = CardBuilder::new("Archers", UnitKind::Infantry)
+        .attack(1, 1)
+        .defense(3, 3)
+        .ranged(3, 8.0)
+        .morale(7)
+        .health(6)
+        .build();
+    let mut s = fixture(
+        vec![
+            unit(1, 0, archers, 10.0, 10.0, 0.0),
+            unit(
+                2,
+                1,
+                infantry("Target", (3, 3), (4, 4), 7),
+                10.0,
+                11.2 + gap,
+                180.0,
+            ),
+        ],
+        &[A],
+        Phase::RangedAttack,
+    );
+    s.setup.options.no_events = true;
+    s.setup.options.limited_visibility = Some(visibility);
+    s
+}
+
+#[test]
+fn xii_a_limited_visibility_fog_example() {
+    // XII-A "Limited visibility": "you want to simulate a battle in a foggy day and you agree
+    // that: Shooting at more than 2 DU (-1 penalty to ranged attacks) and it is impossible to
+    // attack from a distance of more than 6 DU." The archers (3/(8)) shoot from the centre of
+    // their front edge.
+    let fog = onus_game::LimitedVisibility {
+        max_range: 6.0,
+        penalty_beyond: 2.0,
+    };
+    let shoot = |s: &onus_game::GameState| {
+        act(
+            s,
+            Action::Shoot {
+                shooter: A,
+                target: T,
+            },
+        )
+    };
+    // 7 DU: within the archers' 8 DU, but not in the fog.
+    let e = shoot(&archers_and_target(7.0, fog)).unwrap_err();
+    assert_eq!(e.section(), Some("XII-A Limited visibility"), "{e}");
+    // 3 DU (short range, 4 dice): 3 - 1 = 2 to hit and to damage.
+    // 1.5 DU: no penalty, 3.
+    for (gap, power) in [(3.0, 2), (1.5, 3)] {
+        let mut s = shoot(&archers_and_target(gap, fog)).unwrap();
+        s.forced_dice.extend([6, 6, 6, 6, 2, 2, 2, 2, 1]);
+        let s = act(&act(&s, pass()).unwrap(), pass()).unwrap();
+        let r = last_fight(&s);
+        let hit = &r.log.records[0];
+        assert_eq!(hit.dice.len(), 4, "short range");
+        assert_eq!(
+            hit.target.operands[0].total(),
+            power,
+            "{}",
+            hit.target.operands[0]
+        );
+        assert_eq!(
+            hit.target.operands[0]
+                .to_string()
+                .contains("limited visibility"),
+            power == 2
+        );
+        // Damage: 2 + 2 = 4 does not beat armor 4; 2 + 3 = 5 does.
+        assert_eq!(r.defender.wounds_taken, if power == 2 { 0 } else { 4 });
+    }
+}
+
+#[test]
+fn xi_a_veteran_may_discard_the_random_event_and_must_play_the_second() {
+    // XI "Veterans": "if you have a veteran unit in combat, you can discard the random event
+    // and draw a new one. The second card must be played, even if it is worse than the
+    // first." The random event is Shield Wall (the defender's); the veteran attacker discards
+    // it and draws Resist, which favours the defender too and still applies.
+    let mut s = fixture(
+        vec![
+            {
+                let mut u = unit(
+                    1,
+                    0,
+                    infantry("Veterans", (4, 4), (5, 5), 8),
+                    10.0,
+                    10.0,
+                    0.0,
+                );
+                u.state.rank = onus_model::Rank::Veteran;
+                u
+            },
+            unit(
+                2,
+                1,
+                infantry("Regulars", (3, 3), (4, 4), 7),
+                10.0,
+                11.2,
+                180.0,
+            ),
+        ],
+        &[],
+        Phase::Melee,
+    );
+    s.table.engage(A, T, &EnvelopChoice::None, false).unwrap();
+    for id in ["resist", "shield_wall"] {
+        let c = card_in_draw_pile(&s, |c| c.event.id == id);
+        on_top(&mut s, c);
+    }
+    let first = s.piles.peek(1)[0];
+    let s = act(
+        &s,
+        Action::Fight {
+            attacker: A,
+            defender: T,
+        },
+    )
+    .unwrap();
+    let redraw = Action::PlayEvents {
+        cards: vec![],
+        redraw: true,
+        flee_if_wounded: false,
+        wind_target: None,
+    };
+    let s = act(&s, redraw.clone()).unwrap();
+    let second = s.piles.table().last().copied().unwrap();
+    assert_ne!(first, second);
+    assert!(events(&s).iter().any(
+        |e| matches!(e, GameEvent::RandomEventRevealed { card, redraw: true } if *card == second)
+    ));
+    // The second card must be played: no second redraw.
+    let e = act(&s, redraw.clone()).unwrap_err();
+    assert_eq!(e.section(), Some("XI Veterans and elites"), "{e}");
+    let s = act(&s, pass()).unwrap();
+    // The regular defender may not redraw.
+    let e = act(&s, redraw).unwrap_err();
+    assert_eq!(e.section(), Some("XI Veterans and elites"), "{e}");
+    let s = act(&s, pass()).unwrap();
+    let log = events(&s)
+        .into_iter()
+        .find_map(|e| match e {
+            GameEvent::EventsResolved { log } => Some(log),
+            _ => None,
+        })
+        .unwrap();
+    let applied = |card| {
+        log.iter().any(|l| {
+            l.card == card
+                && matches!(&l.status, EventStatus::Applied { for_sides } if for_sides == &vec![Side::Defender])
+        })
+    };
+    assert!(applied(second), "{log:#?}");
+    assert!(!applied(first), "{log:#?}");
+    assert!(s.piles.discard_pile().contains(&first));
+}

@@ -1154,3 +1154,138 @@ fn xii_a_advancing_in_line_discards_two_cards_and_moves_as_far_as_the_slowest() 
     .unwrap();
     assert!(t.table.engagement(c, UnitId(6)).is_some());
 }
+
+// ---------------------------------------------------------------------------------------
+// Important Rules Summary, played through the game.
+
+#[test]
+fn summary_activate_units_a_unit_is_activated_once_per_turn() {
+    // Important Rules Summary "Activate units": "You cannot activate a unit more than once per
+    // turn" (here it carries an Active Unit marker already, as the always-active General's
+    // unit would), "nor can you play 2 order cards on the same unit in the same turn"
+    // (`vii_1_unique_orders_reinforce_unit_then_skirmish_is_refused`).
+    let mut s = common::fixture(
+        vec![common::unit(1, 0, infantry(), 10.0, 5.0, 0.0)],
+        &[UnitId(1)],
+        Phase::Activation,
+    );
+    let skirmish = common::give(&mut s, Seat(0), |c| c.order.id == "skirmish");
+    let e = apply(
+        &s,
+        Action::PlayOrder {
+            card: skirmish,
+            units: vec![UnitId(1)],
+            reorganise: vec![],
+            cards: vec![],
+            to: None,
+        },
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.section(),
+        Some("Important Rules Summary: Activate units"),
+        "{e}"
+    );
+}
+
+#[test]
+fn summary_phases_the_turn_passes_only_after_the_draw() {
+    // Important Rules Summary "Phases": "once finished, draw the corresponding number of
+    // cards before passing the turn to the opposing player".
+    let s = end_of_turn_holding(3);
+    let e = apply(&s, Action::EndPhase).unwrap_err();
+    assert!(e.to_string().contains("VII-7"), "{e}");
+    assert_eq!(s.active, Seat(0));
+    let t = end_turn(&s);
+    assert_eq!((t.active, t.phase), (Seat(1), Phase::Activation));
+}
+
+#[test]
+fn summary_the_active_player_attacks_in_every_melee_and_engaged_units_fight_unactivated() {
+    // Important Rules Summary "Events": "The active player is considered the attacker"; VII-5:
+    // the active player "is always considered the attacker, even when a fight was initiated
+    // by an opponent"; VII-1 "Non-active units in combat": they fight without activation but
+    // cannot move. Unit 1 (seat 0) charges unit 2 (seat 1); in seat 1's turn unit 2, not
+    // activated, cannot move, must fight, and is the attacker.
+    let mut s = common::fixture(
+        vec![
+            common::unit(1, 0, infantry(), 10.0, 5.0, 0.0),
+            common::unit(2, 1, infantry(), 10.0, 7.6, 180.0),
+        ],
+        &[UnitId(1)],
+        Phase::Movement,
+    );
+    s.setup.options.no_events = true;
+    let s = apply(
+        &s,
+        Action::Charge {
+            unit: UnitId(1),
+            charge: onus_game::ChargeSpec {
+                target: UnitId(2),
+                steps: vec![onus_table::Step::Advance(1.4)],
+                side: None,
+                envelop: onus_table::EnvelopChoice::Max,
+            },
+        },
+    )
+    .unwrap();
+    let dice = s.table.engagement(UnitId(1), UnitId(2)).unwrap().dice();
+    assert_eq!(dice, 4);
+    // Both fights below miss with every die (failures): no wounds, no morale check.
+    let fight = |s: &onus_game::GameState, a: u32, d: u32| {
+        let mut t = apply(
+            s,
+            Action::Fight {
+                attacker: UnitId(a),
+                defender: UnitId(d),
+            },
+        )
+        .unwrap();
+        t.forced_dice
+            .extend(std::iter::repeat_n(1, 2 * dice as usize));
+        let t = common::act(&common::act(&t, common::pass()).unwrap(), common::pass()).unwrap();
+        assert!(t.forced_dice.is_empty());
+        t
+    };
+    let s = skip_to(s, Phase::Melee);
+    let s = fight(&s, 1, 2);
+    let s = end_turn(&skip_to(s, Phase::EndOfTurn));
+    assert_eq!(s.active, Seat(1));
+    let s = skip_to(s, Phase::Movement);
+    assert!(!s.table.unit(UnitId(2)).unwrap().turn.activated);
+    let step_back = Action::Move {
+        unit: UnitId(2),
+        order: onus_table::MoveOrder::new(vec![onus_table::Step::Slide {
+            right: 0.0,
+            forward: -0.5,
+        }]),
+    };
+    assert!(
+        apply(&s, step_back).is_err(),
+        "not activated: it cannot move"
+    );
+    let s = skip_to(s, Phase::Melee);
+    let e = apply(&s, Action::EndPhase).unwrap_err();
+    assert!(
+        e.to_string().contains("VII-5"),
+        "engaged units must fight: {e}"
+    );
+    let e = apply(
+        &s,
+        Action::Fight {
+            attacker: UnitId(1),
+            defender: UnitId(2),
+        },
+    )
+    .unwrap_err();
+    assert_eq!(e.section(), Some("VII-5 Melee phase"), "{e}");
+    let t = fight(&s, 2, 1);
+    assert!(t.log.iter().any(|e| matches!(
+        e,
+        onus_game::GameEvent::FightDeclared {
+            attacker: UnitId(2),
+            defender: UnitId(1),
+            ..
+        }
+    )));
+}
