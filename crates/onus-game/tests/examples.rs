@@ -600,3 +600,101 @@ fn xi_a_veteran_may_discard_the_random_event_and_must_play_the_second() {
     assert!(!applied(first), "{log:#?}");
     assert!(s.piles.discard_pile().contains(&first));
 }
+
+#[test]
+fn xii_a_fog_of_war_6_du() {
+    // XII-A "Fog of war" with the rule's own distance ("e.g. 6 DU"): enemy units farther
+    // than 6 DU from all of your units stay face down; closer, even mid-movement, they are
+    // revealed at once and never hide again; a hidden unit reveals itself before it shoots;
+    // shots at a hidden unit have -1/-1; a hidden unit hit by a ranged attack is revealed.
+    // The archers 3/(8) face enemy unit 2, 7 DU away (long range: 2 dice).
+    use acies_core::{Ruleset, Viewer};
+    let fogged = |phase| {
+        let mut s = archers_and_target(7.0, no_limit());
+        s.setup.options.limited_visibility = None;
+        s.setup.options.fog_of_war = Some(6.0);
+        s.phase = phase;
+        s.hidden.insert(T);
+        onus_game::fog::update(&mut s);
+        assert!(s.hidden.contains(&T), "7 DU away: hidden");
+        s
+    };
+    let s = fogged(Phase::RangedAttack);
+    let seen = onus_game::Onus::view(&s, Viewer::Seat(Seat(0)));
+    let t = seen.units.iter().find(|u| u.id == T).unwrap();
+    assert!(
+        t.hidden && t.card.is_none(),
+        "face down for the archers' player"
+    );
+    let shoot = |s: &onus_game::GameState, dice: &[u8]| {
+        let mut s = act(
+            s,
+            Action::Shoot {
+                shooter: A,
+                target: T,
+            },
+        )
+        .unwrap();
+        s.forced_dice.extend(dice);
+        let s = act(&act(&s, pass()).unwrap(), pass()).unwrap();
+        assert!(s.forced_dice.is_empty());
+        s
+    };
+    // Two misses: the target stays hidden; the power is 3 - 1.
+    let miss = shoot(&s, &[1, 1]);
+    let hit = &last_fight(&miss).log.records[0];
+    assert_eq!(hit.dice.len(), 2);
+    assert_eq!(
+        hit.target.operands[0].total(),
+        2,
+        "{}",
+        hit.target.operands[0]
+    );
+    assert!(hit.target.operands[0].to_string().contains("fog of war"));
+    assert!(miss.hidden.contains(&T));
+    // A critical hit (6), a critical wound (6), its check passes (1): revealed.
+    let hit = shoot(&s, &[6, 1, 6, 1]);
+    assert_eq!(last_fight(&hit).defender.wounds_taken, 1);
+    assert!(!hit.hidden.contains(&T));
+    // A hidden shooter reveals itself before the attack.
+    let mut s2 = s.clone();
+    s2.hidden.insert(A);
+    let shot = shoot(&s2, &[1, 1]);
+    let log = events(&shot);
+    let revealed = log
+        .iter()
+        .position(
+            |e| matches!(e, GameEvent::UnitsRevealed { units } if units.iter().any(|u| u.0 == A)),
+        )
+        .expect("the archers are revealed");
+    let declared = log
+        .iter()
+        .position(|e| matches!(e, GameEvent::FightDeclared { .. }))
+        .unwrap();
+    assert!(revealed < declared);
+    // Moving 1.5 DU closer (5.5 DU) reveals the enemy; moving away does not hide it again.
+    let s = fogged(Phase::Movement);
+    let s = act(
+        &s,
+        Action::Move {
+            unit: A,
+            order: onus_table::MoveOrder::new(vec![Step::Advance(1.5)]),
+        },
+    )
+    .unwrap();
+    assert!(!s.hidden.contains(&T));
+    let mut far = s.clone();
+    far.table.unit_mut(A).unwrap().pose.centre.y = 5.0;
+    onus_game::fog::update(&mut far);
+    assert!(
+        !far.hidden.contains(&T),
+        "units that become visible cannot hide again"
+    );
+}
+
+fn no_limit() -> onus_game::LimitedVisibility {
+    onus_game::LimitedVisibility {
+        max_range: f64::INFINITY,
+        penalty_beyond: f64::INFINITY,
+    }
+}

@@ -1289,3 +1289,76 @@ fn summary_the_active_player_attacks_in_every_melee_and_engaged_units_fight_unac
         }
     )));
 }
+
+fn deployed_with(setup: &Setup, seed: u64) -> onus_game::GameState {
+    let mut s = Onus::new_game(setup, seed).unwrap();
+    let mut rng = acies_core::GameRng::new(seed);
+    common::play_until(&mut s, &mut rng, 500, |s| s.phase != Phase::Deployment);
+    assert_eq!(s.phase, Phase::Activation);
+    s
+}
+
+#[test]
+fn xii_a_several_generals_the_commander_in_chief_leads_then_the_next() {
+    // XII-A "Several generals": "The one with the highest leadership will be the
+    // commander-in-chief ... If the commander-in-chief dies, is wounded or flees, take the
+    // second highest leadership value as the army's leadership thereafter. If the
+    // commander-in-chief recovers, they will return to lead the army. The penalty of -1 morale
+    // ... will only apply if there are no Generals left. For the game to end due to the loss
+    // of the General, all of them must die or flee." Trajan (8) and Varro (4).
+    let mut setup = Setup::two_presets("romans-1000", "celts-1000");
+    setup.options.several_generals = true;
+    setup.players[0].extra_generals = vec!["varro".into()];
+    setup.players[0].rookie_points = 200;
+    let s = deployed_with(&setup, 7);
+    let seat = Seat(0);
+    let gens = &s.players[0].generals;
+    assert_eq!(
+        gens.iter().map(|g| g.card.id.as_str()).collect::<Vec<_>>(),
+        ["trajan", "varro"]
+    );
+    let (trajan, varro) = (gens[0].unit.unwrap(), gens[1].unit.unwrap());
+    assert_ne!(trajan, varro);
+    assert_eq!(onus_game::general::leadership(&s, seat), 8);
+    // The commander-in-chief's unit flees: Varro's 4, no army-wide penalty.
+    let mut f = s.clone();
+    f.table.unit_mut(trajan).unwrap().state.fleeing = true;
+    assert_eq!(onus_game::general::leadership(&f, seat), 4);
+    assert!(!onus_game::general::army_general_lost(&f, seat));
+    // It recovers: Trajan leads again.
+    f.table.unit_mut(trajan).unwrap().state.fleeing = false;
+    assert_eq!(onus_game::general::leadership(&f, seat), 8);
+    // Trajan dies: the battle goes on under Varro.
+    let mut d = s.clone();
+    onus_game::flight::remove_unit(&mut d, trajan, onus_game::event::Removal::Eliminated).unwrap();
+    onus_game::victory::check_end(&mut d);
+    assert!(d.outcome.is_none());
+    assert_eq!(onus_game::general::leadership(&d, seat), 4);
+    assert!(!onus_game::general::army_general_lost(&d, seat));
+    // Varro's unit flees too: no General is left, and the battle is lost.
+    d.table.unit_mut(varro).unwrap().state.fleeing = true;
+    assert!(onus_game::general::army_general_lost(&d, seat));
+    onus_game::victory::check_end(&mut d);
+    assert!(matches!(
+        &d.outcome,
+        Some(acies_core::Outcome::Winners { seats, .. }) if seats == &vec![Seat(1)]
+    ));
+}
+
+#[test]
+fn xii_a_always_active_general_needs_no_order() {
+    // XII-A "Always active general": "The General unit is always active, without the need to
+    // play an order for it ... the General unit can move and fight every turn."
+    let mut setup = Setup::two_presets("romans-1000", "celts-1000");
+    setup.options.always_active_general = true;
+    let s = deployed_with(&setup, 9);
+    let seat = s.active;
+    let unit = s.players[seat.index()].generals[0].unit.unwrap();
+    assert!(s.table.unit(unit).unwrap().turn.activated);
+    assert!(s.book.orders.is_empty(), "no order played");
+    // The next player's General's unit too, at the start of its turn.
+    let t = end_turn(&skip_to(s, Phase::EndOfTurn));
+    let other = t.players[t.active.index()].generals[0].unit.unwrap();
+    assert_ne!(t.active, seat);
+    assert!(t.table.unit(other).unwrap().turn.activated);
+}
