@@ -698,3 +698,60 @@ fn no_limit() -> onus_game::LimitedVisibility {
         penalty_beyond: f64::INFINITY,
     }
 }
+
+#[test]
+fn vii_5_when_both_units_flee_the_active_players_unit_flees_first() {
+    // VII-5 "Sequence" 5: "If both units are in flight, the active player flees first." Both
+    // units are broken (3/3 - 1, morale 7 - 1); each inflicts one wound (a critical hit and a
+    // critical wound); the tie makes both check at 7 - 1 - 1 = 5, and two 6s put both to
+    // flight.
+    let broken = |id, owner, y, heading| {
+        let mut u = unit(
+            id,
+            owner,
+            infantry("Broken", (3, 3), (4, 4), 7),
+            10.0,
+            y,
+            heading,
+        );
+        u.state.broken = true;
+        u
+    };
+    let mut s = fixture(
+        vec![broken(1, 0, 10.0, 0.0), broken(2, 1, 11.2, 180.0)],
+        &[],
+        Phase::Melee,
+    );
+    s.setup.options.no_events = true;
+    s.table.engage(A, T, &EnvelopChoice::None, false).unwrap();
+    assert_eq!(s.table.engagement(A, T).unwrap().dice(), 4);
+    let mut s = act(
+        &s,
+        Action::Fight {
+            attacker: A,
+            defender: T,
+        },
+    )
+    .unwrap();
+    s.forced_dice.extend([6, 1, 1, 1, 6, 6, 1, 1, 1, 6, 6, 6]);
+    let s = act(&act(&s, pass()).unwrap(), pass()).unwrap();
+    assert!(s.forced_dice.is_empty());
+    let r = last_fight(&s);
+    assert_eq!((r.attacker.wounds_taken, r.defender.wounds_taken), (1, 1));
+    assert_eq!(r.attacker.morale_checks.len(), 1);
+    assert_eq!(r.defender.morale_checks.len(), 1);
+    let moves: Vec<UnitId> = events(&s)
+        .into_iter()
+        .filter_map(|e| match e {
+            GameEvent::FlightMove { unit, .. } => Some(unit),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(moves.first(), Some(&A), "{moves:?}");
+    assert!(moves.contains(&T), "{moves:?}");
+    let first_t = moves.iter().position(|u| *u == T).unwrap();
+    assert!(moves[..first_t].iter().all(|u| *u == A));
+    for u in [A, T] {
+        assert!(s.table.unit(u).unwrap().state.fleeing);
+    }
+}

@@ -180,6 +180,52 @@ fn vii_2b_parthian_cataphracts_reduced_move_in_all_directions() {
     );
 }
 
+/// VII-2.A "Reduced movement": "Units with reduced movement only have half of their movement
+/// points. For example, a unit with 3 DU will only have up to 1.5 DU (fractions are
+/// accepted)."
+#[test]
+fn vii_2a_reduced_movement_3_du_gives_1_5() {
+    let mut t = big_table();
+    let u = put(
+        &mut t,
+        1,
+        0,
+        card("Unit", UnitKind::Infantry, 3.0),
+        pose(10.0, 10.0, 0.0),
+    );
+    activate(&mut t, u);
+    let back = |d: f64| Step::Slide {
+        right: 0.0,
+        forward: -d,
+    };
+    // Moving backwards (movement in all directions) and a free rotation are both reduced.
+    for steps in [
+        vec![back(1.5)],
+        vec![Step::turn_deg(90.0), Step::Advance(1.5)],
+    ] {
+        let mv = check(&t, u, steps.clone());
+        let Ok(mv) = mv else {
+            panic!("{steps:?}: {mv:?}")
+        };
+        assert_eq!(mv.kind, MovementType::Reduced, "{steps:?}");
+        assert!((mv.budget - 1.5).abs() < 1e-12, "{}", mv.budget);
+        assert!((mv.cost - 1.5).abs() < 1e-12, "{}", mv.cost);
+    }
+    for steps in [
+        vec![back(1.6)],
+        vec![Step::turn_deg(90.0), Step::Advance(1.6)],
+    ] {
+        let err = check(&t, u, steps.clone());
+        assert!(
+            matches!(err, Err(TableError::OverBudget { .. })),
+            "{steps:?}: {err:?}"
+        );
+    }
+    // The same unit's regular movement is the full 3 DU.
+    let mv = check(&t, u, vec![Step::Advance(3.0)]);
+    assert!(mv.is_ok_and(|m| m.kind == MovementType::Regular));
+}
+
 /// VII-2.A "Forced march": "A unit with 2 movement points doing a forced march could advance
 /// 3 DU and rotate up to 90° once"; no charge, no shooting, a Marching marker; not in a
 /// special formation.
