@@ -1362,3 +1362,93 @@ fn xii_a_always_active_general_needs_no_order() {
     assert_ne!(t.active, seat);
     assert!(t.table.unit(other).unwrap().turn.activated);
 }
+
+#[test]
+fn vi_units_may_deploy_in_special_formations_and_with_extended_sections() {
+    // VI "Troop deployment": "You may deploy your units in special formations (blue markers,
+    // if they have the ability to do so) and with extended sections" (VII-2.B: not both).
+    let s = Onus::new_game(&Setup::two_presets("romans-1000", "celts-1000"), 5).unwrap();
+    let seat = Onus::to_act(&s).unwrap();
+    let zone = s.players[seat.index()].zone;
+    let centre = Vec2::new((zone.x0 + zone.x1) / 2.0, (zone.y0 + zone.y1) / 2.0);
+    let heading = if zone.y0 < s.table.depth / 2.0 {
+        0.0
+    } else {
+        std::f64::consts::PI
+    };
+    let reserve = &s.players[seat.index()].reserve;
+    let formed = reserve
+        .iter()
+        .find(|r| !r.card.formations.is_empty())
+        .expect("a unit with a special formation");
+    let formation = *formed.card.formations.iter().next().unwrap();
+    let deploy = |unit, formation, ext: bool| Action::Deploy {
+        unit,
+        pose: Pose::new(centre, heading),
+        formation,
+        extend_left: ext,
+        extend_right: ext,
+    };
+    let t = Onus::apply(&s, seat, &deploy(formed.id, Some(formation), false))
+        .unwrap()
+        .state;
+    assert_eq!(
+        t.table.unit(formed.id).unwrap().state.formation,
+        Some(formation)
+    );
+    let t = Onus::apply(&s, seat, &deploy(formed.id, None, true))
+        .unwrap()
+        .state;
+    assert_eq!(
+        t.table.unit(formed.id).unwrap().state.extended_sections(),
+        2
+    );
+    let e = Onus::apply(&s, seat, &deploy(formed.id, Some(formation), true)).unwrap_err();
+    assert_eq!(
+        e.section(),
+        Some("VII-2.B Extending or reducing a formation"),
+        "{e}"
+    );
+    // A formation the card does not have is refused.
+    if let Some(plain) = reserve.iter().find(|r| r.card.formations.is_empty()) {
+        let e = Onus::apply(&s, seat, &deploy(plain.id, Some(formation), false)).unwrap_err();
+        assert_eq!(e.section(), Some("VIII Special formations"), "{e}");
+    }
+}
+
+#[test]
+fn vi_total_annihilation_all_units_fleeing_or_eliminated() {
+    // VI "Total annihilation or surrender": "the game will not end until one army surrenders
+    // or all their units are fleeing and/or are eliminated."
+    let mut s = common::deployed("romans-1000", "celts-1000", 17);
+    let general = s.players[1].generals[0].unit.unwrap();
+    let mut mine: Vec<UnitId> = s
+        .table
+        .units()
+        .filter(|u| u.owner == 1 && u.id != general)
+        .map(|u| u.id)
+        .collect();
+    mine.push(general);
+    // The last one standing is not the General's (its loss would end the battle anyway).
+    mine.rotate_left(1);
+    let (last, rest) = mine.split_last().unwrap();
+    for u in rest {
+        let t = s.table.unit_mut(*u).unwrap();
+        t.state.broken = true;
+        t.state.fleeing = true;
+    }
+    onus_game::victory::check_end(&mut s);
+    assert!(s.outcome.is_none(), "one unit still stands");
+    onus_game::flight::remove_unit(&mut s, *last, onus_game::event::Removal::Eliminated).unwrap();
+    onus_game::victory::check_end(&mut s);
+    assert!(matches!(
+        &s.outcome,
+        Some(acies_core::Outcome::Winners { seats, .. }) if seats == &vec![Seat(0)]
+    ));
+    assert!(
+        s.players[1]
+            .defeated
+            .as_deref()
+            .is_some_and(|r| r.contains("annihilation"))
+    );
+}
