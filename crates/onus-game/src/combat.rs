@@ -586,8 +586,19 @@ fn resolve(
                     consequences_after(state, f, &outcome.consequences);
                     return Ok(());
                 }
+                // XI: the target's owner chooses among those units; another unit is refused
+                // (no choice: the first of them).
+                if let Some(t) = wind_target.filter(|t| !w.candidates.contains(t)) {
+                    return Err(GameError::rule(
+                        "XI The wind changes",
+                        format!(
+                            "{t} is not a unit of the active player within 1 DU of {target}; \
+                             the shot may drift onto {:?}",
+                            w.candidates
+                        ),
+                    ));
+                }
                 target = wind_target
-                    .filter(|t| w.candidates.contains(t))
                     .or_else(|| w.candidates.first().copied())
                     .unwrap_or(target);
                 band = match w.band {

@@ -755,3 +755,104 @@ fn vii_5_when_both_units_flee_the_active_players_unit_flees_first() {
         assert!(s.table.unit(u).unwrap().state.fleeing);
     }
 }
+
+#[test]
+fn xi_the_wind_changes_in_a_game() {
+    // XI "The wind changes": "the original and not the new target will be taken as a
+    // reference. That is, if the original target was in short range you will roll 4 dice ...
+    // In case there are no units of the active player within 1 DU of the original target, no
+    // attack is performed (not even the original one)." The archers 3/(8) shoot unit 2 at
+    // 3 DU (short); units 3 and 4 of the archers' own army stand 0.5 DU beside it, and the
+    // target's owner plays The Wind Changes from hand and sends the shot onto unit 4.
+    let archers = CardBuilder::new("Archers", UnitKind::Infantry)
+        .attack(1, 1)
+        .defense(3, 3)
+        .ranged(3, 8.0)
+        .morale(7)
+        .health(6)
+        .build();
+    let game = |friends: bool, dice: &[u8]| {
+        let mut units = vec![
+            unit(1, 0, archers.clone(), 10.0, 10.0, 0.0),
+            unit(
+                2,
+                1,
+                infantry("Target", (3, 3), (4, 4), 7),
+                10.0,
+                14.2,
+                180.0,
+            ),
+        ];
+        if friends {
+            units.push(unit(
+                3,
+                0,
+                infantry("Left", (3, 3), (4, 4), 7),
+                12.5,
+                14.2,
+                0.0,
+            ));
+            units.push(unit(
+                4,
+                0,
+                infantry("Right", (3, 3), (4, 4), 7),
+                7.5,
+                14.2,
+                0.0,
+            ));
+        }
+        let mut s = fixture(units, &[A], Phase::RangedAttack);
+        s.setup.options.no_events = true;
+        let wind = give(&mut s, Seat(1), |c| c.event.id == "the_wind_changes");
+        let mut s = act(
+            &s,
+            Action::Shoot {
+                shooter: A,
+                target: T,
+            },
+        )
+        .unwrap();
+        s.forced_dice.extend(dice);
+        let s = act(&s, pass()).unwrap();
+        let answer = |target| Action::PlayEvents {
+            cards: vec![wind],
+            redraw: false,
+            flee_if_wounded: false,
+            wind_target: Some(target),
+        };
+        if friends {
+            // Only a unit of the archers' army near the target may be chosen.
+            let e = act(&s, answer(UnitId(2))).unwrap_err();
+            assert_eq!(e.section(), Some("XI The wind changes"), "{e}");
+        }
+        let s = act(&s, answer(UnitId(4))).unwrap();
+        assert!(s.pending.is_none());
+        s
+    };
+    // 4 dice: two critical hits, two critical wounds, the check passes (a 1).
+    let s = game(true, &[6, 6, 1, 1, 6, 6, 1]);
+    assert!(s.forced_dice.is_empty());
+    let r = last_fight(&s);
+    let defender = events(&s)
+        .into_iter()
+        .rev()
+        .find_map(|e| match e {
+            GameEvent::FightResolved { defender, .. } => Some(defender),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(defender, UnitId(4), "the target's owner chose unit 4");
+    assert_eq!(
+        r.log.records[0].dice.len(),
+        4,
+        "short range to the original target"
+    );
+    assert_eq!(r.defender.wounds_taken, 2);
+    assert_eq!(s.table.unit(UnitId(4)).unwrap().state.wounds, 2);
+    assert_eq!(s.table.unit(T).unwrap().state.wounds, 0);
+    // Nobody of the archers' army within 1 DU: no attack at all, no die rolled.
+    let s = game(false, &[6, 6, 6, 6]);
+    assert_eq!(s.forced_dice.len(), 4);
+    assert!(last_fight(&s).log.records.is_empty());
+    assert_eq!(s.table.unit(T).unwrap().state.wounds, 0);
+}
