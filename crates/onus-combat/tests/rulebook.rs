@@ -110,6 +110,37 @@ fn vii3_archers_blocked_los_short_range_example() {
 }
 
 #[test]
+fn iv_the_generals_attack_modifier_counts_for_ranged_attacks_too() {
+    // IV "Modifiers": the General's attack modifier is "applicable for both melee and ranged
+    // attacks". Trajan (+1/+1) with the archers 3/(8): power 4 against the Romans 5/7 at short
+    // range. Hits 1, 2, 3, 4: the 1 fails, 2 + 4 > 5 hits (3 hits); damage 3, 4, 5: 4 + 4 > 7
+    // (2 wounds); the Romans check at 8 - 2 = 6 and a 6 passes.
+    let catalog = onus_model::Catalog::builtin().expect("the built-in catalog");
+    let trajan = catalog.general("trajan").expect("Trajan").clone();
+    assert_eq!((trajan.attack.hit, trajan.attack.damage), (1, 1));
+    let setup = RangedSetup::new(archers().general(trajan), romans(), Range::Short);
+    let r = run_ranged(&setup, &[1, 2, 3, 4, 3, 4, 5, 6]);
+    let (hit, damage) = (&r.log.records[0], &r.log.records[1]);
+    assert_eq!(
+        hit.target.operands[0].total(),
+        4,
+        "{}",
+        hit.target.operands[0]
+    );
+    assert_eq!(hit.successes(), 3);
+    assert_eq!(damage.target.operands[0].total(), 4);
+    assert_eq!(r.defender.wounds_taken, 2);
+    assert_eq!(r.defender.final_state, FinalState::Unbroken);
+    // Without him the 2 misses (2 hits) and a 4 does not wound (4 + 3 = 7).
+    let r = run_ranged(
+        &RangedSetup::new(archers(), romans(), Range::Short),
+        &[1, 2, 3, 4, 4, 4],
+    );
+    assert_eq!(r.log.records[0].successes(), 2);
+    assert_eq!(r.defender.wounds_taken, 0);
+}
+
+#[test]
 fn vii3_long_range_rolls_two_dice_and_no_damage_means_no_check() {
     // VII-3 "Combat resolution": 2 dice at long range; "No casualties: nothing happens".
     let setup = RangedSetup::new(archers(), romans(), Range::Long);
