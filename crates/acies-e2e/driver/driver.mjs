@@ -85,9 +85,26 @@ const commands = {
     return await pageOf(m).evaluate(asExpression(m.js, true));
   },
   async wait_until(m) {
-    const handle = await pageOf(m).waitForFunction(asExpression(m.js, false),
-      undefined, { timeout: m.timeout ?? 10_000, polling: 100 });
-    return await handle.jsonValue();
+    // Polled from here with the same DevTools evaluation as `eval` (an exception counts as
+    // "not yet"): playwright's waitForFunction builds its predicate with `new Function` in
+    // the page, which the UI's Content-Security-Policy (no eval) rightly refuses.
+    const page = pageOf(m);
+    const timeout = m.timeout ?? 10_000;
+    const polling = m.polling ?? 100;
+    const body = /\breturn\b/.test(m.js) ? m.js : `return (${m.js});`;
+    const expr = `(async () => { try { ${body} } catch (e) { return { __acies_error: String(e && e.message || e) }; } })()`;
+    const deadline = Date.now() + timeout;
+    let last = null;
+    for (;;) {
+      const value = await page.evaluate(expr);
+      if (value && typeof value === 'object' && '__acies_error' in value) last = value.__acies_error;
+      else if (value) return value;
+      else last = null;
+      if (Date.now() >= deadline) {
+        throw new Error(`timed out after ${timeout} ms waiting until ${m.js}${last ? ` (last error: ${last})` : ''}`);
+      }
+      await new Promise((r) => setTimeout(r, polling));
+    }
   },
   async screenshot(m) { await pageOf(m).screenshot({ path: m.path, fullPage: !!m.full_page }); return m.path; },
   async problems(m) { return problems.get(m.page) ?? []; },

@@ -154,7 +154,9 @@ impl Inner {
             .write_all(line.as_bytes())
             .and_then(|()| io.stdin.flush())
             .map_err(|e| err(format!("the driver is gone ({e}){}", self.stderr_tail())))?;
-        let deadline = Instant::now() + COMMAND_TIMEOUT;
+        // A command with its own time limit (waits) gets that much more.
+        let own = Duration::from_millis(command["timeout"].as_u64().unwrap_or(0));
+        let deadline = Instant::now() + COMMAND_TIMEOUT + own;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match io.replies.recv_timeout(left) {

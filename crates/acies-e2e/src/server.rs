@@ -41,7 +41,10 @@ impl Server {
             .map_err(|e| format!("runtime: {e}"))?;
         let addr = runtime.block_on(async {
             let any = SocketAddr::from(([127, 0, 0, 1], 0));
-            let config = onus_server::serve_config(any, url).with_ui(onus_web::router());
+            let mut config = onus_server::serve_config(any, url).with_ui(onus_web::router());
+            // A test server: `CreateGame` may fix the seed, so a browser test replays the
+            // same battle and asserts exact outcomes (a normal server refuses it).
+            config.limits.allow_fixed_seed = true;
             let bound = BoundServer::<OnusRules>::bind(config)
                 .await
                 .map_err(|e| format!("bind: {e}"))?;

@@ -11,33 +11,11 @@ use std::time::Duration;
 use acies_e2e::{Page, Server, Target, browser, css, testid};
 use serde_json::{Value, json};
 
-/// Polls a JavaScript expression (or a body with `return`) until it is truthy; its value.
-/// (`Page::wait_until` runs its predicate through `new Function` in the page, which the UI's
-/// Content-Security-Policy forbids; `Page::eval` goes through the DevTools protocol.)
+/// Waits until a JavaScript expression (or a body with `return`) is truthy; its value
+/// (`Page::wait_until_for`: the driver polls through the DevTools protocol, which the UI's
+/// Content-Security-Policy does not restrict; an exception counts as "not yet").
 fn wait_js(page: &Page, js: &str, timeout: Duration) -> Result<Value, String> {
-    let body = if js.contains("return") {
-        format!("try {{ {js} }} catch (e) {{ return null; }}")
-    } else {
-        format!("try {{ return ({js}); }} catch (e) {{ return null; }}")
-    };
-    let start = std::time::Instant::now();
-    loop {
-        let v = page.eval(&body).map_err(|e| format!("{e:?}"))?;
-        let truthy = match &v {
-            Value::Null => false,
-            Value::Bool(b) => *b,
-            Value::Number(n) => n.as_f64() != Some(0.0),
-            Value::String(s) => !s.is_empty(),
-            _ => true,
-        };
-        if truthy {
-            return Ok(v);
-        }
-        if start.elapsed() > timeout {
-            return Err(format!("timed out after {timeout:?} waiting until {js}"));
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    page.wait_until_for(js, timeout).map_err(|e| format!("{e:?}"))
 }
 
 fn wait(page: &Page, js: &str) -> Result<Value, String> {

@@ -37,6 +37,10 @@ pub struct Limits {
     pub max_tokens: usize,
     /// Longest display name of a seat (characters).
     pub max_name_chars: usize,
+    /// Test servers only: accept a `seed` in `POST /api/games`, so a browser test can replay
+    /// the same battle. Off by default: a normal server refuses a fixed seed (a player who
+    /// chose the seed would know every die in advance).
+    pub allow_fixed_seed: bool,
 }
 
 impl Default for Limits {
@@ -51,6 +55,7 @@ impl Default for Limits {
             max_list: 200,
             max_tokens: 32,
             max_name_chars: 64,
+            allow_fixed_seed: false,
         }
     }
 }
@@ -79,6 +84,10 @@ pub struct CreateGame {
     pub setup: serde_json::Value,
     #[serde(default)]
     pub seats: Vec<SeatRequest>,
+    /// A fixed seed instead of one drawn from the OS: only on a server whose
+    /// [`Limits::allow_fixed_seed`] is set (test servers); refused otherwise.
+    #[serde(default)]
+    pub seed: Option<u64>,
 }
 
 /// A seat of a created game, as told to its creator.
@@ -213,7 +222,17 @@ impl<R: GameRules> GameServer<R> {
     pub async fn create_game(&self, request: CreateGame) -> Result<CreatedGame, ApiError> {
         let setup: R::Setup = serde_json::from_value(request.setup.clone())
             .map_err(|e| ApiError::bad_request(format!("setup: {e}")))?;
-        let seed = random_seed().map_err(randomness_error)?;
+        let seed = match request.seed {
+            Some(_) if !self.limits.allow_fixed_seed => {
+                return Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "fixed_seed_refused",
+                    "this server draws every game's seed itself: a fixed seed is for test servers only",
+                ));
+            }
+            Some(seed) => seed,
+            None => random_seed().map_err(randomness_error)?,
+        };
         let state = match catch_unwind(AssertUnwindSafe(|| R::new_game(&setup, seed))) {
             Ok(Ok(state)) => state,
             Ok(Err(e)) => {

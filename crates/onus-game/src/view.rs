@@ -12,7 +12,7 @@ use onus_table::{CardSize, Engagement, TableEdge, TurnState, UnitId};
 use serde::{Deserialize, Serialize};
 
 use crate::event::GameEvent;
-use crate::setup::{Options, Scenario};
+use crate::setup::{Options, Scenario, Zone};
 use crate::state::{
     Decision, DeployStage, GameState, GeneralStatus, Pending, PendingFight, Phase, Reserve, Seat,
 };
@@ -58,6 +58,8 @@ pub struct PlayerView {
     pub losses: u32,
     pub starting_value: u32,
     pub defeated: Option<String>,
+    /// The player's deployment zone (VI; the scenario's or the default one), public.
+    pub deployment_zone: Zone,
 }
 
 /// The state as one viewer may see it.
@@ -182,6 +184,7 @@ pub fn view(state: &GameState, viewer: Viewer<Seat>) -> GameView {
                 losses: crate::victory::losses(state, p.seat),
                 starting_value: p.value.total,
                 defeated: p.defeated.clone(),
+                deployment_zone: p.zone,
             }
         })
         .collect();

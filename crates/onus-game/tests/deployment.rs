@@ -31,6 +31,31 @@ fn table_follows_vi() {
     assert!((big.table.width - 25.2).abs() < 1e-9);
 }
 
+/// VI: each player's deployment zone is in every viewer's view (the UI draws it from there),
+/// the scenario's when it names one.
+#[test]
+fn views_show_each_players_deployment_zone() {
+    let s = Onus::new_game(&Setup::two_presets("romans-1000", "celts-1000"), 3).unwrap();
+    for viewer in [Viewer::Seat(Seat(0)), Viewer::Seat(Seat(1)), Viewer::Spectator] {
+        let v = Onus::view(&s, viewer);
+        for (p, state) in v.players.iter().zip(&s.players) {
+            assert_eq!(p.deployment_zone, state.zone, "{viewer:?}");
+        }
+    }
+    let mut setup = Setup::two_presets("romans-1000", "celts-1000");
+    let zone = |y0: f64| onus_game::setup::Zone {
+        x0: 1.0,
+        y0,
+        x1: 9.0,
+        y1: y0 + 2.0,
+    };
+    setup.scenario.zones = vec![zone(1.0), zone(12.0)];
+    let s = Onus::new_game(&setup, 3).unwrap();
+    let v = Onus::view(&s, Viewer::Spectator);
+    assert_eq!(v.players[0].deployment_zone, zone(1.0));
+    assert_eq!(v.players[1].deployment_zone, zone(12.0));
+}
+
 #[test]
 fn unknown_preset_is_a_setup_error() {
     let e = Onus::new_game(&Setup::two_presets("romans-1000", "atlanteans"), 1).unwrap_err();

@@ -42,6 +42,10 @@ enum Query {
         unit: UnitId,
         charge: ChargeSpec,
     },
+    /// The game's verdict on any action of the asker (nothing is committed).
+    CheckAction {
+        action: Action,
+    },
     Odds {
         #[serde(default)]
         action: Option<Action>,
@@ -63,7 +67,7 @@ pub fn answer(state: &GameState, viewer: Viewer<Seat>, query: Value) -> Result<V
         refuse(
             "bad_query",
             format!(
-                "{e}; the kinds are unit_options, check_move, check_charge, odds (see crates/onus-server/README.md)"
+                "{e}; the kinds are unit_options, check_move, check_charge, check_action, odds (see crates/onus-server/README.md)"
             ),
         )
     })?;
@@ -84,6 +88,7 @@ pub fn answer(state: &GameState, viewer: Viewer<Seat>, query: Value) -> Result<V
             check_move(&k, seat_of(viewer)?, unit, order)
         }
         Query::CheckCharge { unit, charge } => check_charge(&k, seat_of(viewer)?, unit, charge),
+        Query::CheckAction { action } => Ok(verdict(&k, seat_of(viewer)?, &action)),
         Query::Odds {
             action,
             pending,
@@ -171,7 +176,12 @@ fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusa
             false
         }
     };
-    let left = if skirmishers {
+    // What is left to move now: nothing for a unit the game does not let move (VII-1: a unit
+    // that is not activated "cannot move or change their orientation"), else the budget of
+    // its regular movement (or of the skirmishers' split movement, VII-4).
+    let left = if !may_move {
+        0.0
+    } else if skirmishers {
         if u.turn.skirmished {
             0.0
         } else {
@@ -355,6 +365,21 @@ fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusa
         None => {}
     }
 
+    let engaged_actions = if phase == Phase::Movement && !engaged.is_empty() {
+        Some(engaged_actions(k, seat, u, &engaged))
+    } else {
+        None
+    };
+    let reorient = if k.book.may_reorient.contains(&unit) {
+        let heading = u.pose.heading;
+        Some(json!({
+            "heading": heading,
+            "verdict": verdict(k, seat, &Action::Reorient { unit, heading: heading + std::f64::consts::FRAC_PI_2 }),
+        }))
+    } else {
+        None
+    };
+
     Ok(json!({
         "unit": unit,
         "phase": phase,
@@ -370,7 +395,136 @@ fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusa
         "why_not": why_not,
         "charges": charges,
         "shots": shots,
+        "engaged_actions": engaged_actions,
+        "reorient": reorient,
     }))
+}
+
+/// The game's verdict on `action` by `seat`: `{"ok": true}` or `{"ok": false, "error",
+/// "rule"}`. Applied to the asker's knowledge and thrown away (free attacks roll with the
+/// knowledge's stand-in generator, so only legality is told, never an outcome).
+fn verdict(k: &GameState, seat: Seat, action: &Action) -> Value {
+    match Onus::apply(k, seat, action) {
+        Ok(_) => json!({ "ok": true }),
+        Err(e) => refused(&e),
+    }
+}
+
+/// VII-2.D: each action an activated unit engaged in combat may take, with the game's verdict
+/// and what it needs (the enemies, flanks, markers, the withdrawal distance, the 90° poses).
+fn engaged_actions(
+    k: &GameState,
+    seat: Seat,
+    u: &onus_table::TableUnit,
+    enemies: &[UnitId],
+) -> Value {
+    let unit = u.id;
+    let with = |action: &Action, fields: Value| {
+        let mut v = verdict(k, seat, action);
+        if let (Some(obj), Value::Object(extra)) = (v.as_object_mut(), fields) {
+            obj.extend(extra);
+        }
+        v
+    };
+    let envelop: Vec<Value> = enemies
+        .iter()
+        .map(|&target| {
+            let choice = onus_table::EnvelopChoice::Max;
+            with(
+                &Action::Envelop { unit, target, choice },
+                json!({ "target": target }),
+            )
+        })
+        .collect();
+    let retreat = verdict(k, seat, &Action::Retreat { unit });
+    // Withdrawal: at most half the movement, straight back (VII-2.D); the longest of a few
+    // distances the game accepts is offered as the most.
+    let half = k
+        .table
+        .movement_allowance(unit)
+        .map_or(0.0, |a| a.regular / 2.0);
+    let mut withdraw = None;
+    for d in [half, half * 0.75, half * 0.5, half * 0.25] {
+        let v = with(&Action::Withdraw { unit, distance: d }, json!({ "max_distance": d }));
+        let ok = v["ok"] == true;
+        if withdraw.is_none() || ok {
+            withdraw = Some(v);
+        }
+        if ok {
+            break;
+        }
+    }
+    let reduce: Vec<Value> = onus_table::Flank::BOTH
+        .into_iter()
+        .filter(|f| u.extended(*f))
+        .map(|flank| with(&Action::Reduce { unit, flank }, json!({ "flank": flank })))
+        .collect();
+    let mut remove_enveloping = Vec::new();
+    for &enemy in enemies {
+        let markers = k
+            .table
+            .engagement(unit, enemy)
+            .map(|e| e.markers_of(unit))
+            .unwrap_or_default();
+        for (slot, section) in markers {
+            let action = Action::RemoveEnveloping {
+                unit,
+                enemy,
+                slots: vec![slot],
+            };
+            remove_enveloping.push(with(
+                &action,
+                json!({ "enemy": enemy, "slot": slot, "section": section }),
+            ));
+        }
+    }
+    let reposition90: Vec<Value> = [
+        ("left", std::f64::consts::FRAC_PI_2),
+        ("right", -std::f64::consts::FRAC_PI_2),
+    ]
+    .into_iter()
+    .map(|(turn, angle)| match quarter_turn(k, u, angle) {
+        Some(pose) => with(
+            &Action::Reposition90 { unit, pose },
+            json!({ "turn": turn, "pose": pose }),
+        ),
+        None => json!({
+            "ok": false, "turn": turn, "rule": "VII-2.D 90° repositioning",
+            "error": "no place found where the card, turned a quarter turn, keeps the same front sections in contact",
+        }),
+    })
+    .collect();
+    let reposition180 = verdict(k, seat, &Action::Reposition180 { unit });
+    json!({
+        "envelop": envelop,
+        "retreat": retreat,
+        "withdraw": withdraw,
+        "reduce": reduce,
+        "remove_enveloping": remove_enveloping,
+        "reposition90": reposition90,
+        "reposition180": reposition180,
+    })
+}
+
+/// VII-2.D "90° repositioning": a place for the card turned by `angle` (±90°) that the table
+/// accepts, nearest first: turned about its centre or one of its corners, then shifted by
+/// the difference of its width and depth along either axis.
+fn quarter_turn(k: &GameState, u: &onus_table::TableUnit, angle: f64) -> Option<acies_geom::Pose> {
+    let p = u.pose;
+    let (hw, hd) = (u.size.width / 2.0, u.size.depth / 2.0);
+    let (f, r) = (p.forward(), p.right());
+    let mut candidates = vec![p.rotated_about(p.centre, angle)];
+    for (sf, sr) in [(1.0, -1.0), (1.0, 1.0), (-1.0, -1.0), (-1.0, 1.0)] {
+        candidates.push(p.rotated_about(p.centre + f * (sf * hd) + r * (sr * hw), angle));
+    }
+    let shift = (hw - hd).abs();
+    let base = p.rotated_about(p.centre, angle);
+    for (sf, sr) in [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)] {
+        candidates.push(base.translated(f * (sf * shift) + r * (sr * shift)));
+    }
+    candidates
+        .into_iter()
+        .find(|pose| k.table.clone().reposition_90(u.id, *pose).is_ok())
 }
 
 /// XII-A "Limited visibility": nothing is shot beyond the agreed range.

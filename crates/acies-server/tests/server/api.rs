@@ -289,3 +289,35 @@ async fn refusals_leave_the_game_unchanged() {
     .await;
     assert_eq!(echo, json!({ "still": "serving" }));
 }
+
+/// A fixed seed is refused by a normal server and honoured by a test server that allows it:
+/// two games created with the same seed on such a server are the same game.
+#[tokio::test]
+async fn fixed_seed_only_where_allowed() {
+    let (_dir, url) = temp_db();
+    let server = TestServer::start(&url);
+    let client = client();
+    let body = json!({ "setup": { "target": 40 }, "seed": 7 });
+    let (status, refused) = post(&client, &server.url("/api/games"), &body).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{refused}");
+    assert_eq!(refused["code"], "fixed_seed_refused");
+    let (_, all) = get(&client, &server.url("/api/games")).await;
+    assert_eq!(all["games"].as_array().unwrap().len(), 0, "nothing created");
+    drop(server);
+
+    let (_dir2, url2) = temp_db();
+    let limits = acies_server::Limits {
+        allow_fixed_seed: true,
+        ..acies_server::Limits::default()
+    };
+    let server = TestServer::start_with(&url2, limits);
+    let one = create(&client, &server, body.clone()).await;
+    let two = create(&client, &server, body).await;
+    let view = |g: &Game| {
+        let url = server.url(&format!("/api/games/{}/view?token={}", g.id, g.a.as_ref().unwrap()));
+        let client = client.clone();
+        async move { get(&client, &url).await.1 }
+    };
+    let (v1, v2) = (view(&one).await, view(&two).await);
+    assert_eq!(v1["view"], v2["view"], "same seed, same game");
+}

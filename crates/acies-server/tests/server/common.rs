@@ -24,6 +24,11 @@ pub struct TestServer {
 
 impl TestServer {
     pub fn start(database_url: &str) -> Self {
+        Self::start_with(database_url, acies_server::Limits::default())
+    }
+
+    /// [`TestServer::start`] with other limits.
+    pub fn start_with(database_url: &str, limits: acies_server::Limits) -> Self {
         let url = database_url.to_owned();
         // Built on a plain thread: a runtime cannot be started from inside the test's runtime.
         let (runtime, addr, report) = std::thread::spawn(move || {
@@ -33,7 +38,8 @@ impl TestServer {
                 .build()
                 .unwrap();
             let (addr, report) = runtime.block_on(async {
-                let config = ServeConfig::new("127.0.0.1:0".parse().unwrap(), url);
+                let mut config = ServeConfig::new("127.0.0.1:0".parse().unwrap(), url);
+                config.limits = limits;
                 let bound = BoundServer::<DiceRace>::bind(config).await.unwrap();
                 let addr = bound.local_addr().unwrap();
                 let report = bound.report().clone();

@@ -15,38 +15,17 @@ import { applySteps, applyStep, toLocal, sub, rot, normAngle, corners, toWorld, 
 
 const DEG = Math.PI / 180;
 
-/** The default deployment zones (VI) when the scenario names none, as onus-game builds them. */
+/**
+ * Each player's deployment zone (VI) as the game's view gives it (`players[].deployment_zone`,
+ * the scenario's or the default one), with the edge the player deploys along
+ * (`home_edges`, one per seat).
+ */
 export function zonesOf(view) {
-  const out = [];
-  const players = view.players || [];
-  const teams = [...new Set(players.map((p) => p.team))].sort((a, b) => a - b);
-  players.forEach((p, i) => {
-    const given = view.scenario?.zones?.[i];
-    if (given) {
-      out.push({ seat: p.seat, ...given });
-      return;
-    }
-    const edge = view.home_edges?.[teams.indexOf(p.team)] ?? (i === 0 ? 'South' : 'North');
-    const mates = players.filter((q) => q.team === p.team);
-    const part = mates.indexOf(p);
-    const parts = Math.max(mates.length, 1);
-    const a = 2;
-    const b = 5;
-    const { width: W, depth: D } = view;
-    let z;
-    if (edge === 'South' || edge === 'North') {
-      const x0 = (W * part) / parts;
-      const x1 = (W * (part + 1)) / parts;
-      z = edge === 'South' ? { x0, y0: a, x1, y1: b } : { x0, y0: D - b, x1, y1: D - a };
-    } else {
-      const span = D - 2 * b;
-      const y0 = b + (span * part) / parts;
-      const y1 = b + (span * (part + 1)) / parts;
-      z = edge === 'West' ? { x0: a, y0, x1: b, y1 } : { x0: W - b, y0, x1: W - a, y1 };
-    }
-    out.push({ seat: p.seat, edge, ...z });
-  });
-  return out;
+  return (view.players || []).map((p, i) => p.deployment_zone && {
+    seat: p.seat,
+    edge: view.home_edges?.[i] ?? (i === 0 ? 'South' : 'North'),
+    ...p.deployment_zone,
+  }).filter(Boolean);
 }
 
 const FACING = { South: 0, North: Math.PI, West: -Math.PI / 2, East: Math.PI / 2 };
