@@ -8,7 +8,11 @@
 
 use std::time::Duration;
 
+use acies_core::{GameRng, Ruleset, Viewer};
 use acies_e2e::{Page, Server, Target, browser, css, testid};
+use onus_game::state::Phase;
+use onus_game::{Action, GameState, Onus, Seat, Setup, chooser};
+use onus_table::UnitId;
 use serde_json::{Value, json};
 
 /// Waits until a JavaScript expression (or a body with `return`) is truthy; its value
@@ -790,4 +794,284 @@ fn online_game_links_and_my_games() {
         let problems = real_problems(p);
         assert!(problems.is_empty(), "page errors: {problems:?}");
     }
+}
+
+// ---- fixed-seed battles prepared through the API, then the new controls in the browser ----
+
+/// A romans-1000 vs celts-1000 battle on the test server with a fixed `seed`, played through
+/// the HTTP API by the random legal chooser (the bots' own) until `stop` holds; returns the
+/// created game and the same state computed here (same seed, same actions: the engine is
+/// deterministic, and the test checks the server agrees).
+fn prepared_battle(
+    server: &Server,
+    seed: u64,
+    stop: impl Fn(&GameState) -> bool,
+) -> (Value, GameState) {
+    let setup = Setup::two_presets("romans-1000", "celts-1000");
+    let created = server
+        .create_game(&json!({ "setup": setup, "seed": seed }))
+        .expect("a game with a fixed seed (the test server allows it)");
+    let id = created["game_id"].as_str().unwrap().to_owned();
+    let mut state = Onus::new_game(&setup, seed).expect("setup");
+    let mut rng = GameRng::new(seed ^ 0x5eed);
+    let mut version = created["version"].as_u64().unwrap();
+    for _ in 0..1_000 {
+        if stop(&state) {
+            assert_eq!(
+                server_view(server, &created, Seat(0)),
+                serde_json::to_value(Onus::view(&state, Viewer::Seat(Seat(0)))).unwrap(),
+                "the server's game is the one computed here"
+            );
+            return (created, state);
+        }
+        let (seat, action) = chooser::choose(&state, &mut rng).expect("a legal action");
+        let (status, answer) = server
+            .post_json(
+                &format!("/api/games/{id}/actions"),
+                &json!({ "token": token(&created, seat), "version": version, "action": action }),
+            )
+            .expect("POST action");
+        assert_eq!(status, 200, "{action:?} refused: {answer}");
+        version = answer["version"].as_u64().unwrap();
+        state = Onus::apply(&state, seat, &action).expect("legal").state;
+    }
+    panic!("seed {seed}: the situation was not reached in 1,000 actions");
+}
+
+fn token(created: &Value, seat: Seat) -> String {
+    created["seats"][seat.0 as usize]["token"]
+        .as_str()
+        .expect("a human seat's token")
+        .to_owned()
+}
+
+fn link(server: &Server, created: &Value, seat: Seat) -> String {
+    server.url(created["seats"][seat.0 as usize]["link"].as_str().unwrap())
+}
+
+/// The view the server gives `seat` now.
+fn server_view(server: &Server, created: &Value, seat: Seat) -> Value {
+    let id = created["game_id"].as_str().unwrap();
+    let (status, body) = server
+        .get_json(&format!(
+            "/api/games/{id}/view?token={}",
+            token(created, seat)
+        ))
+        .expect("GET view");
+    assert_eq!(status, 200, "{body}");
+    body["view"].clone()
+}
+
+/// Asserts the server's game is exactly `expected` (every seat's view, field by field).
+fn assert_game_is(server: &Server, created: &Value, expected: &GameState) {
+    for seat in [Seat(0), Seat(1)] {
+        let want = serde_json::to_value(Onus::view(expected, Viewer::Seat(seat))).unwrap();
+        assert_eq!(server_view(server, created, seat), want, "{seat}'s view");
+    }
+}
+
+/// The first activated unit of the seat to act, in its Movement Phase, engaged in combat and
+/// for which `action` is legal.
+fn engaged_unit_where(state: &GameState, action: impl Fn(UnitId) -> Action) -> Option<UnitId> {
+    let seat = Onus::to_act(state)?;
+    if state.phase != Phase::Movement || state.pending.is_some() || !state.decisions.is_empty() {
+        return None;
+    }
+    state
+        .table
+        .units()
+        .filter(|u| u.owner == seat.0 && u.turn.activated)
+        .filter(|u| !state.table.engaged_enemies(u.id).is_empty())
+        .map(|u| u.id)
+        .find(|&id| Onus::apply(state, seat, &action(id)).is_ok())
+}
+
+/// Opens the seat's page and selects `unit` from the list of its units; waits for the
+/// engine's options.
+fn open_and_select(browser: &acies_e2e::Browser, url: &str, unit: UnitId) -> Page {
+    let page = browser.page(url).expect("seat page");
+    page.wait_for(testid("table")).expect("the table");
+    wait(&page, "window.__acies && window.__acies.view").unwrap();
+    page.click(testid(&format!("select-{}", unit.0))).unwrap();
+    wait(
+        &page,
+        "const s = window.__acies.sel; return !!(s && s.options)",
+    )
+    .expect("the unit's options");
+    page
+}
+
+/// VII-2.D "Withdrawal": the engaged unit withdraws through its panel (a distance the engine
+/// accepts), the enemy's player answers in its own page (hold), and the game is exactly the
+/// one the engine computes from the same seed and actions.
+#[test]
+fn withdrawal_and_the_enemys_answer() {
+    let Some(browser) = browser() else { return };
+    let server = Server::start();
+    let withdraw = |unit| Action::Withdraw {
+        unit,
+        distance: 0.5,
+    };
+    let (created, state) =
+        prepared_battle(&server, 21, |s| engaged_unit_where(s, withdraw).is_some());
+    let seat = Onus::to_act(&state).unwrap();
+    let unit = engaged_unit_where(&state, withdraw).unwrap();
+    let enemy = state.table.engaged_enemies(unit)[0];
+    let other = Seat(1 - seat.0);
+
+    let page = open_and_select(&browser, &link(&server, &created, seat), unit);
+    page.wait_for(testid("withdraw")).expect("the withdrawal control");
+    // Every control shown is one the engine accepts; the others are listed with its reason.
+    let shown = page
+        .eval("return [...document.querySelectorAll('[data-testid=engaged-actions] button')].map(b => b.dataset.testid)")
+        .unwrap();
+    assert!(shown.to_string().contains("reposition-180"), "{shown}");
+    page.fill(testid("withdraw-distance"), "0.5").unwrap();
+    page.screenshot("ui-withdraw").unwrap();
+    let v0 = version(&page);
+    page.click(testid("withdraw")).unwrap();
+    wait_version_above(&page, v0);
+    let mut expected = Onus::apply(&state, seat, &withdraw(unit)).unwrap().state;
+    assert!(
+        matches!(
+            expected.decisions.first(),
+            Some(onus_game::state::Decision::Withdrawal { .. })
+        ),
+        "the enemy is asked: {:?}",
+        expected.decisions
+    );
+    assert_game_is(&server, &created, &expected);
+
+    // The enemy's player: the dialog with the two answers, keyboard-operable.
+    let answer = browser.page(&link(&server, &created, other)).unwrap();
+    answer
+        .wait_for(testid("decision-dialog"))
+        .expect("the withdrawal question");
+    let text = answer.text(testid("decision-dialog")).unwrap();
+    assert!(text.contains("withdraws 0.5 DU"), "{text}");
+    answer.screenshot("ui-withdrawal-answer").unwrap();
+    let v0 = version(&answer);
+    answer.press(testid("withdrawal-hold"), "Enter").unwrap();
+    wait_version_above(&answer, v0);
+    expected = Onus::apply(&expected, other, &Action::AnswerWithdrawal { keep_contact: false })
+        .unwrap()
+        .state;
+    assert_game_is(&server, &created, &expected);
+    // Holding ends the fight; the unit stands 0.5 DU further back, same facing.
+    assert!(expected.table.engagement(unit, enemy).is_none());
+    let (before, after) = (
+        state.table.unit(unit).unwrap().pose,
+        expected.table.unit(unit).unwrap().pose,
+    );
+    let back = (after.centre - before.centre).length();
+    assert!((back - 0.5).abs() < 1e-9, "moved {back}");
+    assert_eq!(after.heading, before.heading);
+    wait(
+        &page,
+        &format!("!document.querySelector('[data-testid=engagement-{}-{}], [data-testid=engagement-{}-{}]')",
+            unit.0.min(enemy.0), unit.0.max(enemy.0), unit.0.min(enemy.0), unit.0.max(enemy.0)),
+    )
+    .expect("the engagement is gone from the table");
+    page.screenshot("ui-withdrawn").unwrap();
+    let problems = real_problems(&page);
+    assert!(problems.is_empty(), "page errors: {problems:?}");
+}
+
+/// VII-2.D "90° repositioning": the place the engine found is previewed as a ghost, then made;
+/// the game is exactly the engine's.
+#[test]
+fn reposition_90_previewed_then_made() {
+    let Some(browser) = browser() else { return };
+    let server = Server::start();
+    let r180 = |unit| Action::Reposition180 { unit };
+    let (created, state) = prepared_battle(&server, 21, |s| engaged_unit_where(s, r180).is_some());
+    let seat = Onus::to_act(&state).unwrap();
+    let unit = engaged_unit_where(&state, r180).unwrap();
+    let page = open_and_select(&browser, &link(&server, &created, seat), unit);
+    page.wait_for(css("[data-testid^=reposition-90-]").first())
+        .expect("a 90° repositioning offered");
+    let offer = page
+        .eval("return window.__acies.sel.options.engaged_actions.reposition90.find(r => r.ok)")
+        .unwrap();
+    let turn = offer["turn"].as_str().unwrap().to_owned();
+    let pose: acies_geom::Pose = serde_json::from_value(offer["pose"].clone()).unwrap();
+    // Hover (or focus) previews the new place.
+    page.eval(&format!(
+        "document.querySelector('[data-testid=reposition-90-{turn}]').focus()"
+    ))
+    .unwrap();
+    page.wait_for(testid("ghost")).expect("the preview");
+    page.screenshot("ui-reposition-90").unwrap();
+    let v0 = version(&page);
+    page.click(testid(&format!("reposition-90-{turn}"))).unwrap();
+    wait_version_above(&page, v0);
+    let expected = Onus::apply(&state, seat, &Action::Reposition90 { unit, pose })
+        .unwrap()
+        .state;
+    assert_game_is(&server, &created, &expected);
+    let after = expected.table.unit(unit).unwrap();
+    let before = state.table.unit(unit).unwrap();
+    let turned = (after.pose.heading - before.pose.heading).abs();
+    assert!(
+        (turned - std::f64::consts::FRAC_PI_2).abs() < 1e-9
+            || (turned - 3.0 * std::f64::consts::FRAC_PI_2).abs() < 1e-9,
+        "turned {turned}"
+    );
+    assert!(!expected.table.engaged_enemies(unit).is_empty(), "still in the fight");
+    // The same unit now may only envelop (ruling VII-2.D): the panel says why the rest is refused.
+    wait(
+        &page,
+        "const s = window.__acies.sel; return !!(s && s.options && s.options.engaged_actions && s.options.engaged_actions.reposition180.ok === false)",
+    )
+    .expect("fresh options");
+    page.wait_for(testid("engaged-refused")).unwrap();
+    let problems = real_problems(&page);
+    assert!(problems.is_empty(), "page errors: {problems:?}");
+}
+
+/// IX "Lunge": after a lunge whose defender fled or died, the attacker's player chooses the
+/// follow-up in a dialog (the distance checked by the engine as it is typed), then it is made.
+#[test]
+fn lunge_follow_up_decision() {
+    let Some(browser) = browser() else { return };
+    let server = Server::start();
+    let lunge = |s: &GameState| {
+        matches!(
+            s.decisions.first(),
+            Some(onus_game::state::Decision::LungeFollowUp { .. })
+        )
+    };
+    let (created, state) = prepared_battle(&server, 15, lunge);
+    let seat = Onus::to_act(&state).unwrap();
+    let Some(onus_game::state::Decision::LungeFollowUp { unit }) = state.decisions.first().cloned()
+    else {
+        unreachable!()
+    };
+    let page = browser.page(&link(&server, &created, seat)).unwrap();
+    page.wait_for(testid("decision-dialog")).expect("the lunge dialog");
+    page.fill(testid("lunge-distance"), "0.5").unwrap();
+    wait(
+        &page,
+        "document.querySelector('[data-testid=lunge-verdict]')?.dataset.state === 'ok'",
+    )
+    .expect("the engine accepts 0.5 DU");
+    page.screenshot("ui-lunge-follow-up").unwrap();
+    let v0 = version(&page);
+    page.click(testid("lunge-follow")).unwrap();
+    wait_version_above(&page, v0);
+    let order = onus_table::MoveOrder::new(vec![onus_table::Step::Advance(0.5)]);
+    let expected = Onus::apply(&state, seat, &Action::LungeFollowUp { order: Some(order) })
+        .unwrap()
+        .state;
+    assert_game_is(&server, &created, &expected);
+    assert!(expected.decisions.is_empty());
+    let (before, after) = (
+        state.table.unit(unit).unwrap().pose,
+        expected.table.unit(unit).unwrap().pose,
+    );
+    assert!(((after.centre - before.centre).length() - 0.5).abs() < 1e-9);
+    page.wait_for_state(testid("decision-dialog"), "hidden", Duration::from_secs(10))
+        .expect("the dialog closes");
+    let problems = real_problems(&page);
+    assert!(problems.is_empty(), "page errors: {problems:?}");
 }

@@ -50,6 +50,7 @@ export class Game {
     this.sel = null; // {unit, options, mode, ...}
     this.ghost = null;
     this.order = null; // order being played: {card, units: Set, reorganise: Set, cards: Set, to}
+    this.line = null; // advancing in line (XII-A) being prepared: {units: Set, cards: Set}
     this.busy = false;
     this.querySeq = 0;
     this.dialog = null;
@@ -142,6 +143,7 @@ export class Game {
       this.flipped = mine?.edge === 'North';
     }
     if (this.order && (this.view.phase !== 'activation' || !this.myTurnToAct)) this.order = null;
+    if (this.line && (this.view.phase !== 'activation' || !this.myTurnToAct)) this.line = null;
     // The selection survives an update when its unit does.
     if (this.sel && !this.unit(this.sel.unit) && this.sel.mode !== 'deploy') this.deselect();
     if (this.sel?.mode === 'deploy' && !this.me()?.reserve?.some((r) => r.id === this.sel.unit)) this.deselect();
@@ -356,6 +358,7 @@ export class Game {
       }
     }
     if (this.order) for (const id of this.order.units) highlights.set(id, { kind: 'ordered', label: null });
+    if (this.line) for (const id of this.line.units) highlights.set(id, { kind: 'ordered', label: 'in line' });
     if (sel?.fight) highlights.set(sel.fight, { kind: 'chosen', label: 'fight' });
     return {
       view: v,
@@ -371,6 +374,17 @@ export class Game {
 
   renderTable() {
     this.table.render(this.tableModel());
+    this.renderGhost();
+  }
+
+  /** Shows where a proposed pose would put the selected unit (90° repositioning), or clears. */
+  previewPose(pose) {
+    const u = this.sel && this.unit(this.sel.unit);
+    if (!pose || !u) {
+      if (this.ghost?.kind === 'preview') this.ghost = null;
+    } else {
+      this.ghost = { kind: 'preview', unit: u.id, pose, size: u.size, steps: [], path: [u.pose, pose], state: 'ok', label: 'repositioned here', extended: { left: u.state?.extended_left, right: u.state?.extended_right } };
+    }
     this.renderGhost();
   }
 
@@ -390,7 +404,7 @@ export class Game {
     }
     this.table.setGhost({
       pose: g.pose, size: g.size, state: g.state, label, path: g.path,
-      extended: g.extended, rotate: g.kind !== 'charge', pivot: g.pivot || null,
+      extended: g.extended, rotate: g.kind !== 'charge' && g.kind !== 'preview', pivot: g.pivot || null,
     });
   }
 
@@ -531,6 +545,10 @@ export class Game {
     // Playing an order: clicking own units toggles them.
     if (this.order) {
       if (u.owner === this.mySeat) this.toggleOrderUnit(id);
+      return;
+    }
+    if (this.line) {
+      if (u.owner === this.mySeat) this.toggleLineUnit(id);
       return;
     }
     const sel = this.sel;
@@ -1007,6 +1025,36 @@ export class Game {
 
   cancelOrder() {
     this.order = null;
+    this.render();
+  }
+
+  // ---- advancing in line (XII-A) -------------------------------------------------------
+
+  startLine() {
+    this.deselect();
+    this.order = null;
+    this.line = { units: new Set(), cards: new Set() };
+    this.render();
+  }
+
+  toggleLineUnit(id) {
+    const l = this.line;
+    if (!l) return;
+    if (l.units.has(id)) l.units.delete(id);
+    else l.units.add(id);
+    this.render();
+  }
+
+  cancelLine() {
+    this.line = null;
+    this.render();
+  }
+
+  async commitLine() {
+    const l = this.line;
+    if (!l) return;
+    const action = { action: 'advance_in_line', discard: [...l.cards], units: [...l.units] };
+    if (await this.act(action)) this.line = null;
     this.render();
   }
 

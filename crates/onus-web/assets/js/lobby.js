@@ -114,6 +114,10 @@ function newGameForm(cat, onCreated) {
     const body = { setup: { players, options: { ...state.options } } };
     if (state.depth) body.setup.scenario = { depth: state.depth };
     if (mode === 'computer') body.seats = [{ seat: '1', kind: 'computer', name: 'computer' }];
+    // A fixed seed from the page's address (`/?seed=N`): only a test server accepts it (a
+    // normal server answers that it draws every seed itself, shown like any refusal).
+    const seed = new URLSearchParams(location.search).get('seed');
+    if (seed !== null && /^\d+$/.test(seed)) body.seed = Number(seed);
     button.disabled = true;
     try {
       const r = await api.createGame(body);

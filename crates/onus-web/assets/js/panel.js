@@ -163,18 +163,106 @@ function chargeSection(game) {
   return out;
 }
 
+/** The engine's reason for a refused verdict (`{ok: false, error, rule}`), with its rule. */
+function reasonOf(v) {
+  if (!v || v.ok) return '';
+  return `${v.error}${v.rule && !String(v.error).includes(v.rule) ? ` [${v.rule}]` : ''}`;
+}
+
+const SLOT_NAMES = { ExtendedLeft: 'left extended marker', ExtendedRight: 'right extended marker' };
+function slotName(slot) {
+  if (typeof slot === 'string') return SLOT_NAMES[slot] || words(slot);
+  if (slot && slot.Card !== undefined) return `front section ${slot.Card + 1}`;
+  return JSON.stringify(slot);
+}
+
+/**
+ * VII-2.D: what an activated unit engaged in combat may do, as `unit_options.engaged_actions`
+ * says: each legal action is a button; the refused ones are listed with the engine's reason.
+ */
 function engagedSection(game) {
   const sel = game.sel;
-  const u = game.unit(sel.unit);
-  const enemies = game.engagedWith(sel.unit);
-  if (!enemies.length || game.view.phase !== 'movement' || !u?.turn?.activated) return [];
-  return [h('h4', {}, 'Engaged unit (VII-2.D)'),
-    h('div', { class: 'row wrap' },
-      enemies.map((e) => h('button', {
-        class: 'small', 'data-testid': `envelop-${e}`, onclick: () => game.act({ action: 'envelop', unit: sel.unit, target: e, choice: 'Max' }),
-      }, `Envelop ${game.names.unit(e)}`)),
-      h('button', { class: 'small', 'data-testid': 'retreat', onclick: () => game.act({ action: 'retreat', unit: sel.unit }) }, 'Retreat (free attacks)'),
-      h('button', { class: 'small', 'data-testid': 'reposition-180', onclick: () => game.act({ action: 'reposition180', unit: sel.unit }) }, 'Turn about (180°)'))];
+  const ea = sel.options?.engaged_actions;
+  if (!ea || game.view.phase !== 'movement') return [];
+  const n = game.names;
+  const unit = sel.unit;
+  const offered = [];
+  const refused = [];
+  const add = (v, label, make, testid) => {
+    if (!v) return;
+    if (v.ok) offered.push(make());
+    else refused.push(h('li', { 'data-testid': `refused-${testid}` }, h('b', {}, `${label}: `), reasonOf(v)));
+  };
+  for (const e of ea.envelop || []) {
+    add(e, `Envelop ${n.unit(e.target)}`, () => h('button', {
+      class: 'small', 'data-testid': `envelop-${e.target}`, disabled: game.busy,
+      onclick: () => game.act({ action: 'envelop', unit, target: e.target, choice: 'Max' }),
+    }, `Envelop ${n.unit(e.target)}`), `envelop-${e.target}`);
+  }
+  for (const r of ea.reduce || []) {
+    add(r, `Reduce (${String(r.flank).toLowerCase()})`, () => h('button', {
+      class: 'small', 'data-testid': `reduce-${String(r.flank).toLowerCase()}`, disabled: game.busy,
+      onclick: () => game.act({ action: 'reduce', unit, flank: r.flank }),
+    }, `Reduce: remove the ${String(r.flank).toLowerCase()} extended marker (free attack if in contact)`), `reduce-${String(r.flank).toLowerCase()}`);
+  }
+  for (const m of ea.remove_enveloping || []) {
+    const key = `${m.enemy}-${typeof m.slot === 'string' ? m.slot : `card${m.slot.Card}`}`;
+    add(m, `Remove the marker of ${slotName(m.slot)} on ${n.unit(m.enemy)}`, () => h('button', {
+      class: 'small', 'data-testid': `remove-enveloping-${key}`, disabled: game.busy,
+      onclick: () => game.act({ action: 'remove_enveloping', unit, enemy: m.enemy, slots: [m.slot] }),
+    }, `Remove the enveloping marker of ${slotName(m.slot)} on ${n.unit(m.enemy)} (1 free attack die each)`), `remove-enveloping-${key}`);
+  }
+  for (const r of ea.reposition90 || []) {
+    add(r, `Quarter turn ${r.turn}`, () => h('button', {
+      class: 'small', 'data-testid': `reposition-90-${r.turn}`, disabled: game.busy,
+      onmouseenter: () => game.previewPose(r.pose), onfocus: () => game.previewPose(r.pose),
+      onmouseleave: () => game.previewPose(null), onblur: () => game.previewPose(null),
+      onclick: () => game.act({ action: 'reposition90', unit, pose: r.pose }),
+    }, `Reposition 90° (${r.turn})`), `reposition-90-${r.turn}`);
+  }
+  add(ea.reposition180, 'Turn about (180°)', () => h('button', {
+    class: 'small', 'data-testid': 'reposition-180', disabled: game.busy,
+    onclick: () => game.act({ action: 'reposition180', unit }),
+  }, 'Turn about (180°, free attacks for own markers)'), 'reposition-180');
+  const w = ea.withdraw;
+  add(w, 'Withdraw', () => {
+    const input = h('input', {
+      type: 'number', min: 0.25, step: 0.25, max: w.max_distance, value: w.max_distance, 'data-testid': 'withdraw-distance',
+      'aria-label': 'Withdrawal distance in DU', class: 'num',
+    });
+    return h('span', { class: 'row' }, h('label', {}, 'Withdraw ', input, ` DU (at most ${num(w.max_distance)})`),
+      h('button', {
+        class: 'small', 'data-testid': 'withdraw', disabled: game.busy,
+        onclick: () => game.act({ action: 'withdraw', unit, distance: Number(input.value) }),
+      }, 'Withdraw'));
+  }, 'withdraw');
+  add(ea.retreat, 'Retreat', () => h('button', {
+    class: 'small', 'data-testid': 'retreat', disabled: game.busy,
+    onclick: () => game.act({ action: 'retreat', unit }),
+  }, 'Retreat (free attacks)'), 'retreat');
+  const out = [h('h4', {}, 'Engaged unit (VII-2.D)')];
+  out.push(offered.length ? h('div', { class: 'row wrap', 'data-testid': 'engaged-actions' }, offered)
+    : h('p', { class: 'muted', 'data-testid': 'no-engaged-action' }, 'No action of VII-2.D is possible for this unit now.'));
+  if (refused.length) out.push(h('details', { class: 'refused', 'data-testid': 'engaged-refused' }, h('summary', {}, `Not possible now (${refused.length})`), h('ul', {}, refused)));
+  return out;
+}
+
+/** VII-1 / VII-6: a unit that recovered from flight turns to face where its player wants. */
+function reorientSection(game) {
+  const r = game.sel.options?.reorient;
+  if (!r) return [];
+  const out = [h('h4', {}, 'Face a new direction (VII-6)')];
+  if (!r.verdict?.ok) {
+    out.push(h('div', { class: 'muted', 'data-testid': 'no-reorient' }, reasonOf(r.verdict)));
+    return out;
+  }
+  const unit = game.sel.unit;
+  const turn = (a) => game.act({ action: 'reorient', unit, heading: r.heading + a });
+  out.push(h('div', { class: 'row wrap' },
+    h('button', { class: 'small', 'data-testid': 'reorient-left', onclick: () => turn(Math.PI / 2) }, 'Face left (90°)'),
+    h('button', { class: 'small', 'data-testid': 'reorient-right', onclick: () => turn(-Math.PI / 2) }, 'Face right (90°)'),
+    h('button', { class: 'small', 'data-testid': 'reorient-about', onclick: () => turn(Math.PI) }, 'About face (180°)')));
+  return out;
 }
 
 function shootSection(game) {
@@ -238,6 +326,7 @@ function selectedSection(game) {
     if (!sel.charge) out.push(...charge);
     out.push(...engagedSection(game));
   }
+  out.push(...reorientSection(game));
   out.push(...shootSection(game));
   out.push(...fightSection(game));
   if (phase === 'flight' && u.state?.fleeing) {
@@ -327,6 +416,32 @@ function orderSection(game) {
   return out;
 }
 
+/**
+ * XII-A "Advancing in line": discard 2 cards to activate a line of units (the engine checks
+ * the line: same facing, side by side; its refusal is shown as it says).
+ */
+function lineSection(game) {
+  const l = game.line;
+  const me = game.me();
+  const myUnits = game.view.units.filter((u) => u.owner === game.mySeat);
+  const out = [h('h3', {}, 'Advance in line (XII-A)'),
+    h('p', { class: 'muted' }, `Discard 2 cards (${l.cards.size} chosen) to activate a line of units (${l.units.size} chosen); the line moves as far as its slowest unit.`)];
+  out.push(h('ul', { class: 'checks', 'data-testid': 'line-units' }, myUnits.map((u) => h('li', {},
+    h('label', {}, h('input', {
+      type: 'checkbox', checked: l.units.has(u.id), 'data-testid': `line-unit-${u.id}`, onchange: () => game.toggleLineUnit(u.id),
+    }), ` ${game.names.unit(u.id)}`)))));
+  out.push(h('p', { class: 'muted' }, 'Cards to discard:'));
+  out.push(h('ul', { class: 'checks', 'data-testid': 'line-cards' }, (me?.hand || []).map((c) => h('li', {},
+    h('label', {}, h('input', {
+      type: 'checkbox', checked: l.cards.has(c), 'data-testid': `line-card-${c}`,
+      onchange: (e) => { if (e.target.checked) l.cards.add(c); else l.cards.delete(c); game.render(); },
+    }), ` ${game.names.orderTitle(c)} / ${game.names.eventTitle(c)}`)))));
+  out.push(h('div', { class: 'row' },
+    h('button', { class: 'primary', disabled: game.busy || l.cards.size !== 2 || !l.units.size, onclick: () => game.commitLine(), 'data-testid': 'commit-line' }, 'Advance in line'),
+    h('button', { onclick: () => game.cancelLine(), 'data-testid': 'cancel-line' }, 'Cancel')));
+  return out;
+}
+
 /** Lists for when nothing is selected: fights to resolve, fleeing units, units to pick. */
 function overview(game) {
   const v = game.view;
@@ -354,6 +469,10 @@ function overview(game) {
         h('button', { class: 'option', onclick: () => game.pickFight(b.id, a.id), 'data-testid': `fight-pair-${a.id}-${b.id}` }, `${game.names.unit(a.id)} vs ${game.names.unit(b.id)}`))))
       : h('p', { class: 'muted', 'data-testid': 'no-fights' }, fights.length ? 'Every melee is resolved: end the phase.' : 'No melee: end the phase.'));
   }
+  if (game.myTurnToAct && v.phase === 'activation' && v.options?.advancing_in_line && (game.me()?.hand || []).length >= 2) {
+    out.push(h('h3', {}, 'Optional rule'));
+    out.push(h('button', { class: 'option', onclick: () => game.startLine(), 'data-testid': 'start-line' }, 'Advance in line: discard 2 cards to activate a line (XII-A)'));
+  }
   if (game.myTurnToAct && v.phase === 'flight') {
     const fleeing = mine.filter((u) => u.state?.fleeing);
     out.push(h('h3', {}, 'Fleeing units'));
@@ -377,6 +496,7 @@ export function renderPanel(game, el) {
   if (!v) return;
   let parts;
   if (game.order) parts = orderSection(game);
+  else if (game.line) parts = lineSection(game);
   else if (v.phase === 'deployment' && !game.spectator && (game.sel?.mode === 'deploy' || !game.sel)) parts = [...deploymentSection(game), ...(game.sel ? [] : overview(game))];
   else if (game.sel) parts = [h('button', { class: 'small close-sel', onclick: () => game.deselect(), 'aria-label': 'Clear the selection', 'data-testid': 'deselect' }, '×'), ...selectedSection(game)];
   else parts = overview(game);
@@ -392,7 +512,7 @@ function randomEventOf(pending) {
   if (!r || r === 'none') return null;
   if (r.drawn !== undefined) return r.drawn;
   if (r.redrawn) return r.redrawn.replacement;
-  if (r.elite_draw_two) return r.elite_draw_two.cards?.[r.elite_draw_two.chosen ?? 0] ?? null;
+  if (r.elite_draw_two) return r.elite_draw_two.drawn?.[r.elite_draw_two.chosen ?? 0] ?? null;
   return null;
 }
 
@@ -403,6 +523,24 @@ function fightTitle(game, f) {
   return 'Fight';
 }
 
+/** XI "Elite": the elite side drew two random events and keeps one of them. */
+function eliteKeepDialog(game, f) {
+  const first = f.random?.drawn;
+  const second = f.elite_second;
+  const keep = async (card) => { await game.act({ action: 'keep_random_event', card }); };
+  const option = (c, i) => h('div', { class: 'elite-option' },
+    cardView(game.names.card(c), c, { testid: `elite-card-${c}` }),
+    h('button', { class: 'primary', 'data-testid': `keep-event-${i}`, 'data-card': c, onclick: () => keep(c) }, `Keep “${game.names.eventTitle(c)}”`));
+  return {
+    title: `${fightTitle(game, f)}: keep one random event (XI Elite)`,
+    testid: 'elite-dialog',
+    body: [
+      h('p', {}, 'Your elite unit drew two random events: keep one, the other is set aside.'),
+      h('div', { class: 'hand-row' }, option(first, 0), option(second, 1)),
+    ],
+  };
+}
+
 function eventsDialog(game, f) {
   const me = game.me();
   const picked = new Set();
@@ -411,6 +549,17 @@ function eventsDialog(game, f) {
   const random = randomEventOf(f);
   const role = f.stage === 'attacker_events' ? 'attacker' : 'defender';
   const oddsBox = h('div', {}, oddsView(null, game.names));
+  // XI "Elite": offered only when the game says the elite side may draw a second event now.
+  const eliteBox = h('div', { class: 'row' });
+  if (random !== null && f.random?.drawn !== undefined) {
+    game.query({ kind: 'check_action', action: { action: 'elite_draw_two' } }).then((v) => {
+      if (v.ok) {
+        replace(eliteBox, h('button', {
+          'data-testid': 'elite-draw-two', onclick: () => game.act({ action: 'elite_draw_two' }),
+        }, 'Draw a second random event and keep one (elite, XI)'));
+      }
+    }, () => {});
+  }
   game.query({ kind: 'odds', pending: true }).then((r) => replace(oddsBox, oddsView(r, game.names, 'Exact odds without events')),
     (e) => replace(oddsBox, oddsView({ error: e.message }, game.names)));
   const hand = (me?.hand || []).map((c) => cardView(game.names.card(c), c, {
@@ -427,6 +576,7 @@ function eventsDialog(game, f) {
       h('p', {}, `You are the ${role}. ${f.no_random ? 'No random event in this fight.' : ''}`),
       random !== null ? h('div', { class: 'random-event', 'data-testid': 'random-event' }, h('b', {}, 'Random event: '), `${game.names.eventTitle(random)} — ${game.names.card(random)?.event?.text || ''}`) : null,
       f.attacker_cards?.length && role === 'defender' ? h('div', {}, h('b', {}, 'The attacker played: '), f.attacker_cards.map((c) => game.names.eventTitle(c)).join(', ')) : null,
+      eliteBox,
       oddsBox,
       h('h3', {}, 'Events from your hand'),
       hand.length ? h('div', { class: 'hand-row picks' }, hand) : h('p', { class: 'muted' }, 'No card in hand.'),
@@ -544,10 +694,53 @@ function decisionDialog(game, d) {
           h('button', { 'data-testid': 'withdrawal-hold', onclick: () => send(false) }, 'Hold'))],
     };
   }
+  if (d.decision === 'lunge_follow_up') {
+    const input = h('input', { type: 'number', min: 0.25, step: 0.25, value: 0.5, class: 'num', 'data-testid': 'lunge-distance', 'aria-label': 'Follow-up advance in DU' });
+    const verdict = h('div', { class: 'verdict', 'data-testid': 'lunge-verdict', role: 'status' });
+    const order = () => ({ steps: [{ Advance: Number(input.value) }], forced_march: false, will_shoot: false, separate: false });
+    const check = () => game.query({ kind: 'check_action', action: { action: 'lunge_follow_up', order: order() } })
+      .then((v) => { replace(verdict, v.ok ? `Legal: ${num(Number(input.value))} DU straight ahead` : `Illegal: ${reasonOf(v)}`); verdict.dataset.state = v.ok ? 'ok' : 'bad'; },
+        (e) => replace(verdict, e.message));
+    input.addEventListener('input', check);
+    check();
+    const send = async (follow) => { if (await game.act({ action: 'lunge_follow_up', order: follow ? order() : null })) game.closeDialog(); };
+    return {
+      title: 'Lunge: follow up? (IX)',
+      testid: 'decision-dialog',
+      body: [h('p', {}, `The enemy of ${n.unit(d.unit)} fled or was eliminated: it may advance up to half its movement, without charging.`),
+        h('label', {}, 'Advance ', input, ' DU'), verdict,
+        h('div', { class: 'row' },
+          h('button', { class: 'primary', 'data-testid': 'lunge-follow', onclick: () => send(true) }, 'Follow up'),
+          h('button', { 'data-testid': 'lunge-decline', onclick: () => send(false) }, 'Stay'))],
+    };
+  }
+  if (d.decision === 'fight_elephants') {
+    const victim = d.victims?.[d.declined ?? 0];
+    const send = async (fight) => { if (await game.act({ action: 'fight_elephants', fight })) game.closeDialog(); };
+    return {
+      title: 'Fleeing elephants (VII-6)',
+      testid: 'decision-dialog',
+      body: [h('p', {}, `The fleeing ${n.unit(d.elephants)} would trample ${n.unit(victim)}. Fight them instead?`),
+        h('div', { class: 'row' },
+          h('button', { class: 'primary', 'data-testid': 'elephants-fight', onclick: () => send(true) }, 'Fight the elephants'),
+          h('button', { 'data-testid': 'elephants-trampled', onclick: () => send(false) }, 'Let them pass (trampled)'))],
+    };
+  }
+  if (d.decision === 'drivers') {
+    const send = async (kill) => { if (await game.act({ action: 'kill_elephants', kill })) game.closeDialog(); };
+    return {
+      title: "Drivers' option (VII-6)",
+      testid: 'decision-dialog',
+      body: [h('p', {}, `The recovery roll of ${n.unit(d.unit)} equalled its morale exactly: the drivers may kill the animals (the unit is eliminated).`),
+        h('div', { class: 'row' },
+          h('button', { class: 'danger', 'data-testid': 'drivers-kill', onclick: () => send(true) }, 'Kill the elephants'),
+          h('button', { class: 'primary', 'data-testid': 'drivers-spare', onclick: () => send(false) }, 'Keep them'))],
+    };
+  }
   return {
     title: 'A decision is waiting',
     testid: 'decision-dialog',
-    body: [h('p', {}, `${words(d.decision)}: this page does not offer it yet.`), h('pre', {}, JSON.stringify(d, null, 1))],
+    body: [h('p', {}, `${words(d.decision)}: this page does not know this decision.`), h('pre', {}, JSON.stringify(d, null, 1))],
   };
 }
 
@@ -564,6 +757,9 @@ export function renderDecisions(game) {
       if (f.stage === 'choose_side' && f.defender_seat === me) {
         key = `side:${JSON.stringify(f.kind)}`;
         make = () => sideDialog(game, f);
+      } else if (f.elite_second !== undefined && f.elite_second !== null && ((f.stage === 'attacker_events' && f.attacker_seat === me) || (f.stage === 'defender_events' && f.defender_seat === me))) {
+        key = `elite:${f.stage}:${JSON.stringify(f.kind)}:${f.elite_second}`;
+        make = () => eliteKeepDialog(game, f);
       } else if ((f.stage === 'attacker_events' && f.attacker_seat === me) || (f.stage === 'defender_events' && f.defender_seat === me)) {
         key = `events:${f.stage}:${JSON.stringify(f.kind)}:${JSON.stringify(f.random)}:${(me && game.me()?.hand || []).join(',')}`;
         make = () => eventsDialog(game, f);
