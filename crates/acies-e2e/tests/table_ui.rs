@@ -19,7 +19,8 @@ use serde_json::{Value, json};
 /// (`Page::wait_until_for`: the driver polls through the DevTools protocol, which the UI's
 /// Content-Security-Policy does not restrict; an exception counts as "not yet").
 fn wait_js(page: &Page, js: &str, timeout: Duration) -> Result<Value, String> {
-    page.wait_until_for(js, timeout).map_err(|e| format!("{e:?}"))
+    page.wait_until_for(js, timeout)
+        .map_err(|e| format!("{e:?}"))
 }
 
 fn wait(page: &Page, js: &str) -> Result<Value, String> {
@@ -348,11 +349,20 @@ fn log_has(page: &Page, event: &str) -> bool {
         == Value::Bool(true)
 }
 
+/// The seed of the hotseat battle (see `hotseat_battle_through_the_lobby`).
+const HOTSEAT_SEED: u64 = 3;
+/// The seed of the battle against the computer.
+const COMPUTER_SEED: u64 = 5;
+
 #[test]
 fn hotseat_battle_through_the_lobby() {
     let Some(browser) = browser() else { return };
     let server = Server::start();
-    let page = browser.page(&server.url("/")).expect("lobby");
+    // A fixed seed (the test server accepts one; the lobby passes `?seed=` on): the same
+    // battle every run, so its outcomes are asserted exactly.
+    let page = browser
+        .page(&server.url(&format!("/?seed={HOTSEAT_SEED}")))
+        .expect("lobby");
     page.wait_for(testid("create-game"))
         .expect("the new-game form");
     page.select(testid("army-0"), "romans-1000").unwrap();
@@ -530,14 +540,29 @@ fn hotseat_battle_through_the_lobby() {
         .expect("the attacker's events");
     page.screenshot("ui-events-dialog").unwrap();
     resolve_fight(&page, fights_before + 1);
-    // The server draws each game's seed at random, so the melee may have killed a General
-    // and ended the battle (VI "Death of the General"): then the victory screen is the end.
-    if state(&page)["phase"] == "game_over" {
-        page.screenshot("ui-hotseat-early-victory").unwrap();
-        let problems = real_problems(&page);
-        assert!(problems.is_empty(), "page errors: {problems:?}");
-        return;
-    }
+    let fights = page
+        .eval("return window.__acies.view.log.filter(e => e.event === 'fight_resolved').map(e => [e.attacker, e.defender, e.result.kind, e.result.attacker.wounds_taken, e.result.defender.wounds_taken, e.result.attacker.final_state, e.result.defender.final_state])")
+        .unwrap();
+    // Seed 3 and the same clicks: the same fights, exactly (a shot that wounds once, then
+    // the melee of the charge, 2 wounds to the defender), and the battle goes on.
+    assert_eq!(
+        fights,
+        json!([
+            [11, 2, "ranged", 0, 1, "unbroken", "unbroken"],
+            [10, 1, "simultaneous", 0, 2, "unbroken", "unbroken"]
+        ]),
+        "the fights of seed {HOTSEAT_SEED}"
+    );
+    let st = state(&page);
+    assert_eq!(
+        (
+            st["turn"].clone(),
+            st["phase"].clone(),
+            st["version"].clone()
+        ),
+        (json!(1), json!("melee"), json!(34)),
+        "{st}"
+    );
 
     // The dice log: each roll with its purpose, the face needed and the operands' breakdown.
     page.wait_for(css("[data-testid=roll]").first()).unwrap();
@@ -573,7 +598,8 @@ fn computer_opponent_spectator_reconnect_replay_and_victory() {
                 "players": [{"army": {"preset": "romans-1000"}}, {"army": {"preset": "carthaginians-1000"}}],
                 "scenario": {"depth": 12}
             },
-            "seats": [{"seat": "1", "kind": "computer"}]
+            "seats": [{"seat": "1", "kind": "computer"}],
+            "seed": COMPUTER_SEED
         }))
         .expect("game");
     let id = created["game_id"].as_str().unwrap().to_owned();
@@ -646,6 +672,8 @@ fn computer_opponent_spectator_reconnect_replay_and_victory() {
          return window.__acies.view.phase !== 'end_of_turn' ? -1 : null",
     )
     .expect("the draw went through");
+    // Seed 5: drawing 3 goes 3 cards over the General's leadership.
+    assert_eq!(excess, json!(3), "the hand limit of seed {COMPUTER_SEED}");
     if let Some(n) = excess.as_u64() {
         page.wait_for(testid("hand-limit-dialog"))
             .expect("the discard dialog");
@@ -658,7 +686,13 @@ fn computer_opponent_spectator_reconnect_replay_and_victory() {
     }
     // The computer plays its whole turn, then it is ours again.
     wait_my_activation(&page, Duration::from_secs(120));
-    assert!(version(&page) > before + 3);
+    // The computer's whole turn, exactly: from version 21 to 37, our turn 3 starts.
+    let st = state(&page);
+    assert_eq!(
+        (before, st["version"].clone(), st["turn"].clone()),
+        (21, json!(37), json!(3)),
+        "{st}"
+    );
     assert!(
         page.eval("return window.__acies.view.log.some(e => e.event === 'turn_started' && e.seats.includes(1))")
             .unwrap()
@@ -743,7 +777,7 @@ fn computer_opponent_spectator_reconnect_replay_and_victory() {
 fn online_game_links_and_my_games() {
     let Some(browser) = browser() else { return };
     let server = Server::start();
-    let page = browser.page(&server.url("/")).expect("lobby");
+    let page = browser.page(&server.url("/?seed=7")).expect("lobby");
     page.wait_for(testid("create-game")).unwrap();
     page.click(testid("mode-online")).unwrap();
     // Seat 1 brings its own list, pasted as the TOML of an army file.
@@ -920,7 +954,8 @@ fn withdrawal_and_the_enemys_answer() {
     let other = Seat(1 - seat.0);
 
     let page = open_and_select(&browser, &link(&server, &created, seat), unit);
-    page.wait_for(testid("withdraw")).expect("the withdrawal control");
+    page.wait_for(testid("withdraw"))
+        .expect("the withdrawal control");
     // Every control shown is one the engine accepts; the others are listed with its reason.
     let shown = page
         .eval("return [...document.querySelectorAll('[data-testid=engaged-actions] button')].map(b => b.dataset.testid)")
@@ -953,9 +988,15 @@ fn withdrawal_and_the_enemys_answer() {
     let v0 = version(&answer);
     answer.press(testid("withdrawal-hold"), "Enter").unwrap();
     wait_version_above(&answer, v0);
-    expected = Onus::apply(&expected, other, &Action::AnswerWithdrawal { keep_contact: false })
-        .unwrap()
-        .state;
+    expected = Onus::apply(
+        &expected,
+        other,
+        &Action::AnswerWithdrawal {
+            keep_contact: false,
+        },
+    )
+    .unwrap()
+    .state;
     assert_game_is(&server, &created, &expected);
     // Holding ends the fight; the unit stands 0.5 DU further back, same facing.
     assert!(expected.table.engagement(unit, enemy).is_none());
@@ -1003,7 +1044,8 @@ fn reposition_90_previewed_then_made() {
     page.wait_for(testid("ghost")).expect("the preview");
     page.screenshot("ui-reposition-90").unwrap();
     let v0 = version(&page);
-    page.click(testid(&format!("reposition-90-{turn}"))).unwrap();
+    page.click(testid(&format!("reposition-90-{turn}")))
+        .unwrap();
     wait_version_above(&page, v0);
     let expected = Onus::apply(&state, seat, &Action::Reposition90 { unit, pose })
         .unwrap()
@@ -1017,7 +1059,10 @@ fn reposition_90_previewed_then_made() {
             || (turned - 3.0 * std::f64::consts::FRAC_PI_2).abs() < 1e-9,
         "turned {turned}"
     );
-    assert!(!expected.table.engaged_enemies(unit).is_empty(), "still in the fight");
+    assert!(
+        !expected.table.engaged_enemies(unit).is_empty(),
+        "still in the fight"
+    );
     // The same unit now may only envelop (ruling VII-2.D): the panel says why the rest is refused.
     wait(
         &page,
@@ -1048,7 +1093,8 @@ fn lunge_follow_up_decision() {
         unreachable!()
     };
     let page = browser.page(&link(&server, &created, seat)).unwrap();
-    page.wait_for(testid("decision-dialog")).expect("the lunge dialog");
+    page.wait_for(testid("decision-dialog"))
+        .expect("the lunge dialog");
     page.fill(testid("lunge-distance"), "0.5").unwrap();
     wait(
         &page,

@@ -36,7 +36,11 @@ fn table_follows_vi() {
 #[test]
 fn views_show_each_players_deployment_zone() {
     let s = Onus::new_game(&Setup::two_presets("romans-1000", "celts-1000"), 3).unwrap();
-    for viewer in [Viewer::Seat(Seat(0)), Viewer::Seat(Seat(1)), Viewer::Spectator] {
+    for viewer in [
+        Viewer::Seat(Seat(0)),
+        Viewer::Seat(Seat(1)),
+        Viewer::Spectator,
+    ] {
         let v = Onus::view(&s, viewer);
         for (p, state) in v.players.iter().zip(&s.players) {
             assert_eq!(p.deployment_zone, state.zone, "{viewer:?}");

@@ -431,7 +431,11 @@ fn engaged_actions(
         .map(|&target| {
             let choice = onus_table::EnvelopChoice::Max;
             with(
-                &Action::Envelop { unit, target, choice },
+                &Action::Envelop {
+                    unit,
+                    target,
+                    choice,
+                },
                 json!({ "target": target }),
             )
         })
@@ -445,7 +449,10 @@ fn engaged_actions(
         .map_or(0.0, |a| a.regular / 2.0);
     let mut withdraw = None;
     for d in [half, half * 0.75, half * 0.5, half * 0.25] {
-        let v = with(&Action::Withdraw { unit, distance: d }, json!({ "max_distance": d }));
+        let v = with(
+            &Action::Withdraw { unit, distance: d },
+            json!({ "max_distance": d }),
+        );
         let ok = v["ok"] == true;
         if withdraw.is_none() || ok {
             withdraw = Some(v);

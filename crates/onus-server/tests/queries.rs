@@ -122,6 +122,155 @@ fn unit_options_agree_with_the_rules() {
     assert!(saw_move);
 }
 
+/// VII-1: a unit that is not activated "cannot move or change their orientation during the
+/// movement phase": nothing is left to move (its allowance still tells the card's budgets:
+/// Legionaries, movement 2, have 2 regular, 1 reduced, 4 in forced march, VII-2.A).
+#[test]
+fn a_unit_that_cannot_move_has_nothing_left() {
+    let state = movement_state(7);
+    let idle: Vec<_> = state.table.units().filter(|u| !u.turn.activated).collect();
+    assert!(!idle.is_empty());
+    for u in idle {
+        let r = ask(
+            &state,
+            Viewer::Seat(Seat(u.owner)),
+            json!({ "kind": "unit_options", "unit": u.id.0 }),
+        )
+        .unwrap();
+        assert_eq!(r["may_move"], false, "{r}");
+        assert_eq!(r["left"], 0.0, "{r}");
+        assert_eq!(r["allowance"]["regular"], u.card.movement, "{r}");
+    }
+    // The Legionaries' budgets, whatever their markers.
+    let legionaries = state
+        .table
+        .units()
+        .find(|u| u.card.name == "Legionaries" && u.stack.is_none())
+        .expect("Legionaries in the Roman army");
+    let r = ask(
+        &state,
+        Viewer::Seat(Seat(legionaries.owner)),
+        json!({ "kind": "unit_options", "unit": legionaries.id.0 }),
+    )
+    .unwrap();
+    assert_eq!(r["allowance"]["regular"], 2.0, "{r}");
+    assert_eq!(r["allowance"]["reduced"], 1.0, "{r}");
+    assert_eq!(r["allowance"]["forced_march"], 4.0, "{r}");
+}
+
+/// A movement phase in which the seat to act has an activated unit engaged in combat.
+fn engaged_state(seed: u64) -> (GameState, onus_table::UnitId) {
+    let setup = Setup::two_presets("romans-1000", "celts-1000");
+    let find = |s: &GameState| {
+        let seat = Onus::to_act(s)?;
+        (s.phase == Phase::Movement && s.pending.is_none() && s.decisions.is_empty())
+            .then_some(())?;
+        s.table
+            .units()
+            .find(|u| {
+                u.owner == seat.0 && u.turn.activated && !s.table.engaged_enemies(u.id).is_empty()
+            })
+            .map(|u| u.id)
+    };
+    let state = play_until(&setup, seed, 2_000, |s| find(s).is_some()).expect("an engaged unit");
+    let unit = find(&state).unwrap();
+    (state, unit)
+}
+
+/// VII-2.D: every engaged action `unit_options` reports carries the game's own verdict on
+/// the action it names (so the UI shows a control only for what the game accepts).
+#[test]
+fn engaged_actions_carry_the_games_verdict() {
+    use onus_table::UnitId;
+    for seed in [21, 13] {
+        let (state, unit) = engaged_state(seed);
+        let seat = Onus::to_act(&state).unwrap();
+        let r = ask(
+            &state,
+            Viewer::Seat(seat),
+            json!({ "kind": "unit_options", "unit": unit.0 }),
+        )
+        .unwrap();
+        let ea = &r["engaged_actions"];
+        assert!(ea.is_object(), "{r}");
+        let legal = |a: &Action| Onus::apply(&state, seat, a).is_ok();
+        let check = |v: &Value, a: Action| {
+            assert_eq!(v["ok"] == true, legal(&a), "{a:?}: {v}");
+            if v["ok"] == false {
+                assert!(v["error"].is_string() && v["rule"].is_string(), "{v}");
+            }
+        };
+        check(&ea["retreat"], Action::Retreat { unit });
+        check(&ea["reposition180"], Action::Reposition180 { unit });
+        let w = &ea["withdraw"];
+        check(
+            w,
+            Action::Withdraw {
+                unit,
+                distance: w["max_distance"].as_f64().unwrap(),
+            },
+        );
+        for e in ea["envelop"].as_array().unwrap() {
+            let target = UnitId(e["target"].as_u64().unwrap() as u32);
+            check(
+                e,
+                Action::Envelop {
+                    unit,
+                    target,
+                    choice: onus_table::EnvelopChoice::Max,
+                },
+            );
+        }
+        for m in ea["remove_enveloping"].as_array().unwrap() {
+            let enemy = UnitId(m["enemy"].as_u64().unwrap() as u32);
+            let slots = vec![serde_json::from_value(m["slot"].clone()).unwrap()];
+            check(m, Action::RemoveEnveloping { unit, enemy, slots });
+        }
+        for q in ea["reposition90"].as_array().unwrap() {
+            if q["ok"] == true {
+                let pose: acies_geom::Pose = serde_json::from_value(q["pose"].clone()).unwrap();
+                check(q, Action::Reposition90 { unit, pose });
+            }
+        }
+        // check_action gives the same verdicts.
+        let v = ask(
+            &state,
+            Viewer::Seat(seat),
+            json!({ "kind": "check_action", "action": { "action": "reposition180", "unit": unit.0 } }),
+        )
+        .unwrap();
+        assert_eq!(v, ea["reposition180"]);
+    }
+}
+
+/// `check_action`: the game's verdict on any action, with the rule when refused.
+#[test]
+fn check_action_tells_the_games_verdict() {
+    let state = movement_state(7);
+    let seat = Onus::to_act(&state).unwrap();
+    let ok = ask(
+        &state,
+        Viewer::Seat(seat),
+        json!({ "kind": "check_action", "action": { "action": "end_phase" } }),
+    )
+    .unwrap();
+    assert_eq!(ok, json!({ "ok": true }));
+    let no = ask(
+        &state,
+        Viewer::Seat(seat),
+        json!({ "kind": "check_action", "action": { "action": "elite_draw_two" } }),
+    )
+    .unwrap();
+    assert_eq!(no["ok"], false, "{no}");
+    assert!(no["error"].is_string(), "{no}");
+    let spectator = ask(
+        &state,
+        Viewer::Spectator,
+        json!({ "kind": "check_action", "action": { "action": "end_phase" } }),
+    );
+    assert_eq!(spectator.unwrap_err().0, "no_seat");
+}
+
 #[test]
 fn check_move_prices_or_names_the_rule() {
     let state = movement_state(7);

@@ -314,7 +314,11 @@ async fn fixed_seed_only_where_allowed() {
     let one = create(&client, &server, body.clone()).await;
     let two = create(&client, &server, body).await;
     let view = |g: &Game| {
-        let url = server.url(&format!("/api/games/{}/view?token={}", g.id, g.a.as_ref().unwrap()));
+        let url = server.url(&format!(
+            "/api/games/{}/view?token={}",
+            g.id,
+            g.a.as_ref().unwrap()
+        ));
         let client = client.clone();
         async move { get(&client, &url).await.1 }
     };
