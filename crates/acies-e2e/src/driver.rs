@@ -301,9 +301,30 @@ impl Browser {
         })
     }
 
+    /// A fresh browsing context whose pages have a `width` x `height` CSS-pixel viewport
+    /// (the default is 1400 x 900).
+    pub fn context_sized(&self, width: u32, height: u32) -> Result<Context, E2eError> {
+        let id = self.inner.call(json!({
+            "cmd": "new_context",
+            "viewport": { "width": width, "height": height },
+        }))?;
+        Ok(Context {
+            inner: self.inner.clone(),
+            id: id.as_u64().ok_or_else(|| err("no context id"))?,
+        })
+    }
+
     /// A page at `url` in a context of its own.
     pub fn page(&self, url: &str) -> Result<Page, E2eError> {
         let ctx = self.context()?;
+        let mut page = ctx.page(url)?;
+        page._context = Some(Arc::new(ctx));
+        Ok(page)
+    }
+
+    /// [`Browser::page`] with a `width` x `height` viewport (e.g. 1280 x 800, a small laptop).
+    pub fn page_sized(&self, url: &str, width: u32, height: u32) -> Result<Page, E2eError> {
+        let ctx = self.context_sized(width, height)?;
         let mut page = ctx.page(url)?;
         page._context = Some(Arc::new(ctx));
         Ok(page)

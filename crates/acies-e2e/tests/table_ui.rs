@@ -923,7 +923,8 @@ fn engaged_unit_where(state: &GameState, action: impl Fn(UnitId) -> Action) -> O
 /// Opens the seat's page and selects `unit` from the list of its units; waits for the
 /// engine's options.
 fn open_and_select(browser: &acies_e2e::Browser, url: &str, unit: UnitId) -> Page {
-    let page = browser.page(url).expect("seat page");
+    // 1280 x 800: the controls must be readable on a small laptop screen.
+    let page = browser.page_sized(url, 1280, 800).expect("seat page");
     page.wait_for(testid("table")).expect("the table");
     wait(&page, "window.__acies && window.__acies.view").unwrap();
     page.click(testid(&format!("select-{}", unit.0))).unwrap();
@@ -961,6 +962,18 @@ fn withdrawal_and_the_enemys_answer() {
         .eval("return [...document.querySelectorAll('[data-testid=engaged-actions] button')].map(b => b.dataset.testid)")
         .unwrap();
     assert!(shown.to_string().contains("reposition-180"), "{shown}");
+    // Readable at 1280 x 800: the panel's controls fit its width (no sideways scrolling) and
+    // their text is not cut.
+    let fit = page
+        .eval("const p = document.querySelector('[data-testid=engaged-actions]'); const panel = document.querySelector('[data-testid=panel]'); \
+               return {panel: panel.scrollWidth <= panel.clientWidth + 1, right: Math.max(...[...p.querySelectorAll('button')].map(b => b.getBoundingClientRect().right)) <= window.innerWidth, \
+                       cut: [...p.querySelectorAll('button')].filter(b => b.scrollWidth > b.clientWidth + 1).length}")
+        .unwrap();
+    assert_eq!(
+        fit,
+        json!({"panel": true, "right": true, "cut": 0}),
+        "{fit}"
+    );
     page.fill(testid("withdraw-distance"), "0.5").unwrap();
     page.screenshot("ui-withdraw").unwrap();
     let v0 = version(&page);

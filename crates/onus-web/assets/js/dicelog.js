@@ -115,6 +115,7 @@ export function describeEvent(e, n) {
       ? `Game over: ${e.outcome.winners.seats.map(seat).join(', ')} win${e.outcome.winners.seats.length === 1 ? 's' : ''} (${e.outcome.winners.reason}).`
       : `Game over: a draw (${e.outcome.draw?.reason}).`;
     case 'withdrawn': return `${u(e.unit)} withdraws.`;
+    case 'random_event_kept': return `Elite: keeps ${n.eventTitle(e.kept)}, sets aside ${n.eventTitle(e.set_aside)}.`;
     case 'repositioned': return `${u(e.unit)} repositions (${e.degrees}°).`;
     case 'markers_removed': return `${u(e.unit)}: ${e.markers} marker${e.markers === 1 ? '' : 's'} removed (${e.why}).`;
     case 'retreated': return `${u(e.unit)} retreats${e.disengaged ? ' and disengages' : ''}.`;
