@@ -767,6 +767,26 @@ fn computer_opponent_spectator_reconnect_replay_and_victory() {
     spectator
         .wait_for(testid("victory"))
         .expect("the spectator's end screen");
+    // The replay was opened while the game ran: "Latest" brings the steps played since (the
+    // surrender), and the replay ends on the finished game.
+    let steps_before = replay
+        .eval("return Number(document.querySelector('[data-testid=replay-slider]').max)")
+        .unwrap()
+        .as_u64()
+        .unwrap();
+    replay.click(testid("replay-latest")).unwrap();
+    wait(
+        &replay,
+        &format!("Number(document.querySelector('[data-testid=replay-slider]').max) > {steps_before}"),
+    )
+    .expect("the surrender in the replay");
+    assert!(
+        replay
+            .text(testid("replay-events"))
+            .unwrap()
+            .contains("Game over"),
+        "the last step is the end of the game"
+    );
     for p in [&page, &spectator, &replay] {
         let problems = real_problems(p);
         assert!(problems.is_empty(), "page errors: {problems:?}");

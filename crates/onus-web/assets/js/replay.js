@@ -84,7 +84,12 @@ export function applyEvents(view, events, cards) {
       case 'repositioned': {
         const u = unit(e.unit);
         if (u) u.pose = e.to;
-        if (e.event !== 'repositioned') dropEngagements(e.unit);
+        if (e.event === 'withdrawn') {
+          // VII-2.D: the enemies that kept contact and are still engaged stay in the fight
+          // (their new place is in the next view; the event gives only who followed).
+          const still = new Set((e.followers || []).filter(([, , engaged]) => engaged).map(([id]) => id));
+          v.engagements = v.engagements.filter((x) => (x.a !== e.unit && x.b !== e.unit) || still.has(x.a === e.unit ? x.b : x.a));
+        } else if (e.event !== 'repositioned') dropEngagements(e.unit);
         break;
       }
       case 'charged': {
@@ -231,24 +236,30 @@ export async function replayPage(root, gameId, token) {
     cat = { deck: { cards: [] }, factions: [] };
   }
   names.catalog = cat;
-  let r;
-  try {
-    r = await api.replay(gameId, token);
-  } catch (e) {
-    replace(tableBox, h('div', { class: 'fatal', role: 'alert', 'data-testid': 'replay-error' }, e instanceof ApiError ? e.describe() : e.message));
-    return;
+  // A running game goes on while it is replayed: "Latest" fetches the steps played since.
+  async function load(first) {
+    let r;
+    try {
+      r = await api.replay(gameId, token);
+    } catch (e) {
+      if (first) replace(tableBox, h('div', { class: 'fatal', role: 'alert', 'data-testid': 'replay-error' }, e instanceof ApiError ? e.describe() : e.message));
+      return;
+    }
+    const cards = knownCards(r);
+    let v = clone(r.initial_view);
+    v.log ||= [];
+    v.engagements ||= [];
+    const wasLast = at >= frames.length - 1;
+    frames = [{ view: clone(v), version: 0, seat: null, events: [] }];
+    r.steps.forEach((st, i) => {
+      v = applyEvents(v, st.events || [], cards);
+      const exact = i === r.steps.length - 1 && r.view;
+      frames.push({ view: exact ? r.view : clone(v), version: st.version, seat: st.seat, events: st.events || [] });
+    });
+    slider.max = String(frames.length - 1);
+    go(first || wasLast ? frames.length - 1 : at);
   }
-  const cards = knownCards(r);
-  let v = clone(r.initial_view);
-  v.log ||= [];
-  v.engagements ||= [];
-  frames = [{ view: clone(v), version: 0, seat: null, events: [] }];
-  r.steps.forEach((st, i) => {
-    v = applyEvents(v, st.events || [], cards);
-    const exact = i === r.steps.length - 1 && r.view;
-    frames.push({ view: exact ? r.view : clone(v), version: st.version, seat: st.seat, events: st.events || [] });
-  });
-  slider.max = String(frames.length - 1);
-  go(frames.length - 1);
+  controls.append(btn('⟳ Latest', 'Fetch the steps played since (a running game)', 'replay-latest', () => load(false)));
+  await load(true);
   void num;
 }
