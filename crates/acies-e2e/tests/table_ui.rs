@@ -512,6 +512,18 @@ fn hotseat_battle_through_the_lobby() {
             assert!(page.count(css("[data-testid^=target-label-]")).unwrap() > 0);
             let odds = page.text(testid("odds")).unwrap();
             assert!(odds.contains("Exact odds of the shot"), "{odds}");
+            // The range rings, as the engine measures (VII-3): from the front edge's centre,
+            // the card's range at most, half of it short.
+            page.click(testid("show-range")).unwrap();
+            page.wait_for(testid("range-ring-long")).unwrap();
+            let rings = page
+                .eval(&format!("const u = window.__acies.unit({archer}); \
+                     return [Number(document.querySelector('[data-testid=range-ring-short]').getAttribute('r')), \
+                             Number(document.querySelector('[data-testid=range-ring-long]').getAttribute('r')), u.card.ranged.range]"))
+                .unwrap();
+            let range = rings[2].as_f64().unwrap();
+            assert_eq!(rings[0].as_f64(), Some(range / 2.0), "{rings}");
+            assert_eq!(rings[1].as_f64(), Some(range), "{rings}");
             page.screenshot("ui-shot-odds").unwrap();
             page.click(testid("commit-shoot")).unwrap();
             resolve_fight(&page, 1);
@@ -777,7 +789,9 @@ fn computer_opponent_spectator_reconnect_replay_and_victory() {
     replay.click(testid("replay-latest")).unwrap();
     wait(
         &replay,
-        &format!("Number(document.querySelector('[data-testid=replay-slider]').max) > {steps_before}"),
+        &format!(
+            "Number(document.querySelector('[data-testid=replay-slider]').max) > {steps_before}"
+        ),
     )
     .expect("the surrender in the replay");
     assert!(

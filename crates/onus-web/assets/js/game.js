@@ -340,10 +340,12 @@ export class Game {
           const label = shot.ok ? `${num(shot.distance)} DU ${band}${shot.los_blocked ? ' · LoS blocked' : ''}` : (shot.rule || 'no');
           highlights.set(shot.target, { kind: shot.ok ? (shot.los_blocked ? 'blocked' : 'target') : 'no', label });
           if (shot.ok || shot.distance !== undefined) {
-            lines.push({ from: me.pose.centre, to: t.pose.centre, kind: shot.ok ? (shot.los_blocked ? 'blocked' : 'ok') : 'no', label: null });
+            lines.push({ from: toWorld(me.pose, vec(0, me.size.depth / 2)), to: t.pose.centre, kind: shot.ok ? (shot.los_blocked ? 'blocked' : 'ok') : 'no', label: null });
           }
         }
-        if (me?.card?.ranged) range = { centre: me.pose.centre, short: me.card.ranged.range, long: me.card.ranged.range * 2 };
+        // VII-3 as the engine measures it: from the centre of the shooter's front edge to the
+        // nearest point of the target; the card's range is the most, half of it is short range.
+        if (me?.card?.ranged) range = { centre: toWorld(me.pose, vec(0, me.size.depth / 2)), short: me.card.ranged.range / 2, long: me.card.ranged.range };
       }
       for (const c of sel.options.charges || []) {
         if (!highlights.has(c.target)) highlights.set(c.target, { kind: 'charge', label: `charge · ${c.dice_with_envelopment ?? c.direct} dice` });

@@ -275,7 +275,7 @@ function shootSection(game) {
     out.push(h('button', { class: 'primary danger', disabled: game.busy || !opts.may_shoot, onclick: () => game.commitShot(), 'data-testid': 'commit-shoot' }, `Shoot ${game.names.unit(sel.shot)}`));
     out.push(oddsView(sel.shotOdds, game.names, 'Exact odds of the shot'));
   }
-  out.push(h('label', { class: 'small-label' }, h('input', { type: 'checkbox', checked: !!sel.showRange, onchange: (e) => { sel.showRange = e.target.checked; game.render(); } }), ' show range rings'));
+  out.push(h('label', { class: 'small-label' }, h('input', { type: 'checkbox', checked: !!sel.showRange, 'data-testid': 'show-range', onchange: (e) => { sel.showRange = e.target.checked; game.render(); } }), ' show range rings'));
   out.push(h('ul', { class: 'options', 'data-testid': 'shot-options' }, opts.shots.map((s) => h('li', {},
     s.ok
       ? h('button', {

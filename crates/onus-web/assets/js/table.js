@@ -472,8 +472,8 @@ export class TableView {
     }
     if (model.range) {
       const c = this.toSvg(model.range.centre);
-      g.append(s('circle', { cx: c.x, cy: c.y, r: model.range.long, class: 'range-ring long' }));
-      g.append(s('circle', { cx: c.x, cy: c.y, r: model.range.short, class: 'range-ring short' }));
+      g.append(s('circle', { cx: c.x, cy: c.y, r: model.range.long, class: 'range-ring long', 'data-testid': 'range-ring-long' }));
+      g.append(s('circle', { cx: c.x, cy: c.y, r: model.range.short, class: 'range-ring short', 'data-testid': 'range-ring-short' }));
     }
     const byId = new Map(model.view.units.map((u) => [u.id, u]));
     for (const [id, hl] of model.highlights || []) {
