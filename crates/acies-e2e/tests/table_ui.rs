@@ -875,12 +875,26 @@ fn prepared_battle(
     seed: u64,
     stop: impl Fn(&GameState) -> bool,
 ) -> (Value, GameState) {
-    let setup = Setup::two_presets("romans-1000", "celts-1000");
+    prepared_battle_of(
+        server,
+        &Setup::two_presets("romans-1000", "celts-1000"),
+        seed,
+        stop,
+    )
+}
+
+/// [`prepared_battle`] with another setup.
+fn prepared_battle_of(
+    server: &Server,
+    setup: &Setup,
+    seed: u64,
+    stop: impl Fn(&GameState) -> bool,
+) -> (Value, GameState) {
     let created = server
         .create_game(&json!({ "setup": setup, "seed": seed }))
         .expect("a game with a fixed seed (the test server allows it)");
     let id = created["game_id"].as_str().unwrap().to_owned();
-    let mut state = Onus::new_game(&setup, seed).expect("setup");
+    let mut state = Onus::new_game(setup, seed).expect("setup");
     let mut rng = GameRng::new(seed ^ 0x5eed);
     let mut version = created["version"].as_u64().unwrap();
     for _ in 0..1_000 {
@@ -1165,6 +1179,82 @@ fn lunge_follow_up_decision() {
     assert!(((after.centre - before.centre).length() - 0.5).abs() < 1e-9);
     page.wait_for_state(testid("decision-dialog"), "hidden", Duration::from_secs(10))
         .expect("the dialog closes");
+    let problems = real_problems(&page);
+    assert!(problems.is_empty(), "page errors: {problems:?}");
+}
+
+/// XI "Elite": the elite side of a fight draws a second random event from the events dialog
+/// (offered because the engine says it may), then keeps the second one in its own dialog.
+#[test]
+fn elite_draws_two_random_events_and_keeps_one() {
+    let Some(browser) = browser() else { return };
+    let server = Server::start();
+    let setup: Setup = serde_json::from_value(json!({
+        "players": [
+            {"army": {"inline": {"id": "elite-romans", "name": "Elite legion", "faction": "romans",
+              "general": "trajan", "points": 1000, "source": "browser test",
+              "units": [{"unit": "legionaries", "rank": "elite", "count": 4},
+                        {"unit": "velites", "rank": "regular", "count": 1}]}}},
+            {"army": {"preset": "celts-1000"}}
+        ],
+        "scenario": {"depth": 12}
+    }))
+    .unwrap();
+    let elite_open = |s: &GameState| {
+        matches!(s.pending, Some(onus_game::state::Pending::Fight(_)))
+            && Onus::to_act(s)
+                .is_some_and(|seat| Onus::apply(s, seat, &Action::EliteDrawTwo).is_ok())
+    };
+    let (created, state) = prepared_battle_of(&server, &setup, 24, elite_open);
+    let seat = Onus::to_act(&state).unwrap();
+    let page = browser.page(&link(&server, &created, seat)).unwrap();
+    page.wait_for(testid("events-dialog"))
+        .expect("the events of the fight");
+    page.wait_for(testid("elite-draw-two"))
+        .expect("the elite's option, offered");
+    page.screenshot("ui-elite-draw-two").unwrap();
+    let v0 = version(&page);
+    page.click(testid("elite-draw-two")).unwrap();
+    wait_version_above(&page, v0);
+    let drawn = Onus::apply(&state, seat, &Action::EliteDrawTwo)
+        .unwrap()
+        .state;
+    assert_game_is(&server, &created, &drawn);
+    let Some(onus_game::state::Pending::Fight(f)) = &drawn.pending else {
+        panic!("the fight waits")
+    };
+    let second = f.elite_second.expect("a second random event");
+
+    page.wait_for(testid("elite-dialog"))
+        .expect("the choice of the event to keep");
+    page.screenshot("ui-elite-keep").unwrap();
+    assert_eq!(
+        page.attribute(testid("keep-event-1"), "data-card").unwrap(),
+        Some(second.0.to_string())
+    );
+    let v0 = version(&page);
+    page.click(testid("keep-event-1")).unwrap();
+    wait_version_above(&page, v0);
+    let kept = Onus::apply(&drawn, seat, &Action::KeepRandomEvent { card: second })
+        .unwrap()
+        .state;
+    assert_game_is(&server, &created, &kept);
+    let Some(onus_game::state::Pending::Fight(f)) = &kept.pending else {
+        panic!("the fight still waits for the events")
+    };
+    assert!(
+        matches!(
+            f.random,
+            onus_cards::RandomEvent::EliteDrawTwo { chosen: 1, .. }
+        ),
+        "{:?}",
+        f.random
+    );
+    // Back to the events from hand, with the kept event shown and logged.
+    page.wait_for(testid("events-dialog"))
+        .expect("the events dialog again");
+    assert!(!page.is_visible(testid("elite-draw-two")).unwrap());
+    assert!(log_has(&page, "random_event_kept"));
     let problems = real_problems(&page);
     assert!(problems.is_empty(), "page errors: {problems:?}");
 }

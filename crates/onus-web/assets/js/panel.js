@@ -447,7 +447,8 @@ function overview(game) {
   const v = game.view;
   const out = [];
   const mine = v.units.filter((u) => u.owner === game.mySeat);
-  if (game.myTurnToAct && v.phase === 'melee') {
+  // The melees are the active side's to resolve (VII-5), not the defender's answering events.
+  if (game.myTurnToAct && v.phase === 'melee' && !v.pending && (v.group?.length ? v.group : [v.active]).includes(game.mySeat)) {
     const fights = [];
     for (const e of v.engagements || []) {
       const a = game.unit(e.a);
