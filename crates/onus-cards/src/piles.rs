@@ -229,6 +229,29 @@ impl CardPiles {
         Ok(())
     }
 
+    /// Moves cards from one hand to another (VII-7: players of one team "can give action
+    /// cards to each other"). All or nothing: every card must be in the giver's hand, once.
+    pub fn give(&mut self, from: Player, to: Player, cards: &[CardId]) -> Result<(), PileError> {
+        self.hand(to)?;
+        let hand = self.hand(from)?;
+        for (i, c) in cards.iter().enumerate() {
+            if cards[..i].contains(c) {
+                return Err(PileError::Repeated { card: *c });
+            }
+            if !hand.contains(c) {
+                return Err(PileError::NotInHand {
+                    player: from,
+                    card: *c,
+                });
+            }
+        }
+        for &c in cards {
+            self.take_from_hand(from, c)?;
+            self.hand_mut(to)?.push(c);
+        }
+        Ok(())
+    }
+
     /// Puts every card on the table on the discard pile (end of a fight), in the order they
     /// were revealed or played.
     pub fn clear_table(&mut self) {

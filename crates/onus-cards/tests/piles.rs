@@ -220,6 +220,36 @@ fn removed_cards_stay_counted() {
 }
 
 #[test]
+fn giving_cards_moves_them_between_hands_all_or_nothing() {
+    // VII-7: players of one team may give action cards to each other.
+    let (mut p, mut rng) = setup(20, 3, 4);
+    ok(p.deal(0, 3, &mut rng));
+    ok(p.deal(1, 2, &mut rng));
+    let h0 = ok(p.hand(0)).to_vec();
+    ok(p.give(0, 1, &[h0[0], h0[2]]));
+    assert_eq!(ok(p.hand(0)), &[h0[1]]);
+    assert_eq!(ok(p.hand(1)).len(), 4);
+    assert!(ok(p.hand(1)).ends_with(&[h0[0], h0[2]]));
+    // A card not in the giver's hand, or listed twice, moves nothing.
+    let h1 = ok(p.hand(1)).to_vec();
+    assert_eq!(
+        p.give(0, 2, &[h0[1], h0[0]]),
+        Err(PileError::NotInHand {
+            player: 0,
+            card: h0[0]
+        })
+    );
+    assert_eq!(
+        p.give(1, 0, &[h1[0], h1[0]]),
+        Err(PileError::Repeated { card: h1[0] })
+    );
+    assert!(p.give(1, 7, &[h1[0]]).is_err());
+    assert_eq!(ok(p.hand(0)), &[h0[1]]);
+    assert_eq!(ok(p.hand(1)), h1.as_slice());
+    ok(p.check());
+}
+
+#[test]
 fn unknown_players_are_errors() {
     let (mut p, mut rng) = setup(12, 2, 8);
     assert!(matches!(

@@ -7,6 +7,8 @@ use onus_model::Formation;
 use onus_table::{ChargeOrder, EnvelopChoice, Flank, FrontSlot, MoveOrder, Step, UnitId};
 use serde::{Deserialize, Serialize};
 
+use crate::state::Seat;
+
 /// A charge as declared (VII-2.C): the serializable form of [`onus_table::ChargeOrder`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ChargeSpec {
@@ -161,6 +163,10 @@ pub enum Action {
     Draw { choice: TurnDraw },
     /// V, VII-7: discard down to the hand limit.
     DiscardExcess { cards: Vec<CardId> },
+    /// VII-7 / XII-B: after the end-of-turn draw, a player with team-mates still in the
+    /// battle gives them action cards from hand (any number, as often as wanted), then
+    /// finishes with [`Action::EndPhase`]; hand limits are checked after that.
+    GiveCards { to: Seat, cards: Vec<CardId> },
     /// Finish the current phase.
     EndPhase,
     /// VI "Total annihilation or surrender".
@@ -199,6 +205,7 @@ impl Action {
             Action::KillElephants { .. } => "kill elephants",
             Action::Draw { .. } => "draw",
             Action::DiscardExcess { .. } => "discard excess",
+            Action::GiveCards { .. } => "give cards",
             Action::EndPhase => "end phase",
             Action::Surrender => "surrender",
         }

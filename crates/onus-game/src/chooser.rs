@@ -157,6 +157,19 @@ pub fn candidates(state: &GameState, seat: Seat, rng: &mut GameRng) -> Vec<Actio
                 }
             }
         }
+        Phase::EndOfTurn if crate::teams::may_give(state, seat) => {
+            // VII-7 / XII-B: sometimes give a card to a team-mate, then end the turn.
+            let mates = crate::teams::team_mates(state, seat);
+            let hand = state.piles.hand(seat.index()).unwrap_or_default();
+            if !mates.is_empty() && !hand.is_empty() && chance(rng, 30) {
+                let to = mates[rng.below(mates.len() as u32) as usize];
+                let card = hand[rng.below(hand.len() as u32) as usize];
+                out.push(Action::GiveCards {
+                    to,
+                    cards: vec![card],
+                });
+            }
+        }
         Phase::EndOfTurn => {
             let played = state.book.orders.iter().any(|o| o.seat == seat);
             if played {

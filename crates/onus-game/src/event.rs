@@ -62,6 +62,14 @@ pub enum GameEvent {
         cards: Vec<CardId>,
         why: String,
     },
+    /// VII-7 / XII-B: cards given to a team-mate; `cards` seen by the giver and the receiver
+    /// only, `count` public.
+    CardsGiven {
+        from: Seat,
+        to: Seat,
+        count: usize,
+        cards: Vec<CardId>,
+    },
     /// Cards discarded face up.
     CardsDiscarded {
         seat: Seat,

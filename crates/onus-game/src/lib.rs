@@ -12,6 +12,7 @@
 //!   procedure of onus-cards and the resolver of onus-combat), [`flight`] (VII-6).
 //! * Generals (IV, XII-A): [`general`], their special abilities [`abilities`]; victory (VI): [`victory`]; fog of war (XII-A):
 //!   [`fog`].
+//! * Teams (VII-7, XII-B/C): [`teams`] (giving cards to team-mates).
 //! * Games as data: [`replay`]; a random legal player for tests and demos: [`chooser`].
 //!
 //! ```
@@ -46,6 +47,7 @@ pub mod orders;
 pub mod replay;
 pub mod setup;
 pub mod state;
+pub mod teams;
 pub mod turn;
 pub mod victory;
 pub mod view;

@@ -240,6 +240,17 @@ pub struct TurnBook {
     pub phase_done: BTreeSet<Seat>,
     /// Seats of the active group that have drawn at the end of the turn.
     pub drawn: BTreeSet<Seat>,
+    /// VII-7 / XII-B: the seat that has drawn and may now give cards to team-mates, until
+    /// it ends the phase.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub giving: Option<Seat>,
+    /// VII-7 / XII-B: the team-mates the giving seat gave cards to this turn.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub given_to: BTreeSet<Seat>,
+    /// VII-7: seats whose hand limit is still to be checked, first one first (the seat
+    /// ending its turn, then the team-mates it gave cards to).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub limit_due: Vec<Seat>,
     /// VII-2.D: what each activated engaged unit did this turn ("one of the actions").
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub engaged_acts: BTreeMap<UnitId, EngagedAct>,

@@ -69,6 +69,14 @@ pub fn apply(
             ));
         }
         victory::defeat(&mut s, seat, "surrender (VI)");
+        // A team-mate's hand limit (VII-7) waiting for this seat is dropped.
+        s.book.limit_due.retain(|x| *x != seat);
+        if matches!(s.pending, Some(Pending::HandLimit { seat: x, .. }) if x == seat && s.active != seat)
+        {
+            s.pending = None;
+            let ending = s.active;
+            next_hand_limit(&mut s, ending)?;
+        }
         // Decisions that no player still in the battle can take are dropped.
         let decisions = std::mem::take(&mut s.decisions);
         s.decisions = decisions
@@ -248,6 +256,13 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
             flight::reorient(s, seat, *unit, *heading)
         }
         (Phase::EndOfTurn, Action::Draw { choice }) => end_of_turn_draw(s, seat, choice),
+        (Phase::EndOfTurn, Action::GiveCards { to, cards }) => {
+            crate::teams::give_cards(s, seat, *to, cards)
+        }
+        (Phase::EndOfTurn, Action::EndPhase) if s.book.giving == Some(seat) => {
+            s.book.giving = None;
+            hand_limits(s, seat)
+        }
         (Phase::Deployment, Action::EndPhase) => Err(wrong(
             s,
             action,
@@ -300,8 +315,15 @@ fn end_phase(s: &mut GameState, seat: Seat) -> GameResult<()> {
     Ok(())
 }
 
-/// VII-7: the end-of-turn draw, then the hand limit.
+/// VII-7: the end-of-turn draw, then (with team-mates in the battle, XII-B) the cards
+/// given to them ([`crate::teams`]), then the hand limit.
 fn end_of_turn_draw(s: &mut GameState, seat: Seat, choice: &TurnDraw) -> GameResult<()> {
+    if s.book.giving == Some(seat) || s.book.drawn.contains(&seat) {
+        return Err(GameError::rule(
+            "VII-7 End of turn phase",
+            format!("{seat} has already drawn this turn"),
+        ));
+    }
     let played = s.book.orders.iter().any(|o| o.seat == seat);
     let before = s.piles.exhaustions();
     if let TurnDraw::Discard(cards) = choice {
@@ -349,11 +371,39 @@ fn end_of_turn_draw(s: &mut GameState, seat: Seat, choice: &TurnDraw) -> GameRes
             });
         orders::draw(s, seat, 1, &why)?;
     }
-    let limit = leadership(s, seat);
-    let excess = s.piles.hand_excess(seat.index(), limit)?;
-    if excess > 0 {
-        s.pending = Some(Pending::HandLimit { seat, excess });
+    // VII-7: "If there are several players in one team, they can give action cards to each
+    // other" (XII-B): the seat now gives cards or ends the phase.
+    if !crate::teams::team_mates(s, seat).is_empty() {
+        s.book.giving = Some(seat);
         return Ok(());
+    }
+    hand_limits(s, seat)
+}
+
+/// VII-7: the hand limit of `seat`, whose turn ends, then of the team-mates it gave cards to
+/// (those of the group still to draw are checked after their own draw).
+fn hand_limits(s: &mut GameState, seat: Seat) -> GameResult<()> {
+    let mut due = vec![seat];
+    for to in std::mem::take(&mut s.book.given_to) {
+        let draws_later = s.group.contains(&to) && !s.book.drawn.contains(&to);
+        if !draws_later {
+            due.push(to);
+        }
+    }
+    s.book.limit_due = due;
+    next_hand_limit(s, seat)
+}
+
+/// The next hand over its limit waits for its owner's discards; with none left, the turn of
+/// `seat` ends.
+fn next_hand_limit(s: &mut GameState, seat: Seat) -> GameResult<()> {
+    while let Some(&x) = s.book.limit_due.first() {
+        let excess = s.piles.hand_excess(x.index(), leadership(s, x))?;
+        if excess > 0 {
+            s.pending = Some(Pending::HandLimit { seat: x, excess });
+            return Ok(());
+        }
+        s.book.limit_due.remove(0);
     }
     drawn_done(s, seat)
 }
@@ -367,7 +417,11 @@ fn discard_excess(s: &mut GameState, seat: Seat, cards: &[onus_cards::CardId]) -
         why: "hand limit (V, VII-7)".into(),
     });
     s.pending = None;
-    drawn_done(s, seat)
+    if s.book.limit_due.first() == Some(&seat) {
+        s.book.limit_due.remove(0);
+    }
+    let ending = s.active;
+    next_hand_limit(s, ending)
 }
 
 fn drawn_done(s: &mut GameState, seat: Seat) -> GameResult<()> {

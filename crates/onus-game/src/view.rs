@@ -116,6 +116,12 @@ pub fn event_view(event: &GameEvent, viewer: Viewer<Seat>) -> Option<GameEvent> 
         GameEvent::CardsDrawn { seat, cards, .. } if !sees_own(viewer, *seat) => {
             cards.clear();
         }
+        // VII-7 / XII-B: only the giver and the receiver see the cards given.
+        GameEvent::CardsGiven {
+            from, to, cards, ..
+        } if !sees_own(viewer, *from) && !sees_own(viewer, *to) => {
+            cards.clear();
+        }
         _ => {}
     }
     Some(e)

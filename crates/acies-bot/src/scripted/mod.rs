@@ -207,6 +207,38 @@ impl<'a> Ctx<'a> {
         order.max(event) + 0.3 * order.min(event)
     }
 
+    /// VII-7 / XII-B: the cards over the hand limit, least valuable first, go to the
+    /// team-mate with the most room under its own limit rather than to the discard pile.
+    fn gifts(&self) -> Vec<Action> {
+        let limit = onus_game::general::leadership(self.s, self.seat) as usize;
+        let mut hand = self.hand();
+        if hand.len() <= limit {
+            return Vec::new();
+        }
+        hand.sort_by(|a, b| {
+            self.keep_value(*a)
+                .total_cmp(&self.keep_value(*b))
+                .then(a.cmp(b))
+        });
+        let room = |mate: onus_game::Seat| {
+            let held = self.s.piles.hand(mate.index()).map_or(0, <[_]>::len);
+            (onus_game::general::leadership(self.s, mate) as usize).saturating_sub(held)
+        };
+        let best = onus_game::teams::team_mates(self.s, self.seat)
+            .into_iter()
+            .map(|m| (room(m), m))
+            .filter(|(r, _)| *r > 0)
+            .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+        let excess = hand.len() - limit;
+        match best {
+            Some((r, to)) => vec![Action::GiveCards {
+                to,
+                cards: hand.into_iter().take(excess.min(r)).collect(),
+            }],
+            None => Vec::new(),
+        }
+    }
+
     /// Candidate actions, best first, ending with one the rules always accept when nothing
     /// else is left to do in the phase.
     fn candidates(&mut self) -> Result<Vec<Action>, BotError> {
@@ -238,6 +270,7 @@ impl<'a> Ctx<'a> {
             Phase::Movement => moves::candidates(self),
             Phase::RangedAttack => fights::shots(self),
             Phase::Melee => fights::melees(self),
+            Phase::EndOfTurn if onus_game::teams::may_give(self.s, self.seat) => self.gifts(),
             Phase::EndOfTurn => {
                 let played = self.s.book.orders.iter().any(|o| o.seat == self.seat);
                 vec![Action::Draw {
