@@ -184,9 +184,13 @@ pub(crate) fn area_general_with(
     let p = state.player(seat).ok()?;
     generals_with(state, seat, effect).into_iter().find(|&i| {
         p.generals.get(i).is_some_and(|g| {
-            g.unit
-                .and_then(|gu| state.table.unit(gu).ok())
-                .is_some_and(|gu| gu.rect().distance(&u.rect()) <= g.card.area_of_influence + 1e-9)
+            // XII-A "Several generals": a General's area reaches its own contingent only.
+            g.commands(unit)
+                && g.unit
+                    .and_then(|gu| state.table.unit(gu).ok())
+                    .is_some_and(|gu| {
+                        gu.rect().distance(&u.rect()) <= g.card.area_of_influence + 1e-9
+                    })
         })
     })
 }

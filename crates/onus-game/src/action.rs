@@ -66,6 +66,14 @@ pub enum Action {
         #[serde(default)]
         to: Option<UnitId>,
     },
+    /// XII-A "Always-active general": a General whose own special ability already keeps
+    /// its unit active activates one additional unit per turn, without an order
+    /// (`reorganise`: a broken unit tries to reorganise, VII-1).
+    FreeActivation {
+        unit: UnitId,
+        #[serde(default)]
+        reorganise: bool,
+    },
     /// XII-A "Advancing in line": discard 2 cards to activate a line of units.
     AdvanceInLine {
         discard: [CardId; 2],
@@ -181,6 +189,7 @@ impl Action {
             Action::PlaceGeneral { .. } => "place general",
             Action::PlayOrder { .. } => "play order",
             Action::AdvanceInLine { .. } => "advance in line",
+            Action::FreeActivation { .. } => "free activation",
             Action::Move { .. } => "move",
             Action::Charge { .. } => "charge",
             Action::Envelop { .. } => "envelop",

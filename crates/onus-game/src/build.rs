@@ -10,7 +10,7 @@ use onus_table::{Table, TableEdge, UnitId};
 
 use crate::error::{GameError, GameResult};
 use crate::event::GameEvent;
-use crate::setup::{ArmySpec, Setup, TurnOrder, Zone};
+use crate::setup::{ArmySpec, Contingent, Setup, TurnOrder, Zone};
 use crate::state::{
     DeckCache, DeckRef, DeployStage, GameState, GeneralState, GeneralStatus, Phase, PlayerState,
     Reserve, Seat, TurnBook,
@@ -124,6 +124,97 @@ fn resolve(
         units,
         generals,
     })
+}
+
+/// Whether `id` (bare or `faction/id`) names a card of `faction` with id `card_id`.
+fn names(id: &str, faction: &str, card_id: &str) -> bool {
+    id == card_id || id.split_once('/') == Some((faction, card_id))
+}
+
+/// XII-A "Several generals", an army made of several armies: each contingent's units go to
+/// its General ("You must clearly specify which units are commanded by each of them"), the
+/// army's own General commands the rest; every General commands at least one unit. The
+/// army's value: "add the values of the Generals to the units they will command", each
+/// General's points modifier on its own units (truncated toward zero, IV), checked again
+/// against the limit.
+fn assign_contingents(
+    seat: Seat,
+    contingents: &[Contingent],
+    generals: &mut [GeneralState],
+    reserve: &[Reserve],
+    unit_costs: &BTreeMap<UnitId, u32>,
+    value: &mut army::ArmyValue,
+    limit: u32,
+) -> GameResult<()> {
+    const RULE: &str = "XII-A Several generals";
+    if contingents.is_empty() {
+        return Ok(());
+    }
+    let err = |m: String| GameError::setup(format!("{seat}: {m}"), Some(RULE));
+    if generals.len() < 2 {
+        return Err(err(
+            "contingents need several Generals (extra_generals)".into()
+        ));
+    }
+    let mut free: Vec<&Reserve> = reserve.iter().collect();
+    for c in contingents {
+        let Some(g) = generals
+            .iter_mut()
+            .find(|g| names(&c.general, &g.card.faction, &g.card.id))
+        else {
+            return Err(err(format!(
+                "the contingent's General `{}` is not one of the army's Generals",
+                c.general
+            )));
+        };
+        if !g.commands.is_empty() {
+            return Err(err(format!("{} has two contingents", g.card.name)));
+        }
+        if c.units.is_empty() {
+            return Err(err(format!("{}'s contingent has no unit", g.card.name)));
+        }
+        for id in &c.units {
+            let Some(k) = free
+                .iter()
+                .position(|r| names(id, &r.card.faction, &r.card.id))
+            else {
+                return Err(err(format!(
+                    "no unit `{id}` left in the army for {}'s contingent",
+                    g.card.name
+                )));
+            };
+            g.commands.push(free.remove(k).id);
+        }
+    }
+    let army_general = generals
+        .iter()
+        .position(|g| names(&value.general, &g.card.faction, &g.card.id))
+        .unwrap_or(0);
+    if let Some(g) = generals.get_mut(army_general) {
+        g.commands.extend(free.iter().map(|r| r.id));
+    }
+    if let Some(g) = generals.iter().find(|g| g.commands.is_empty()) {
+        return Err(err(format!("{} commands no unit", g.card.name)));
+    }
+    for g in generals.iter_mut() {
+        g.commands.sort();
+    }
+    value.general_points = generals
+        .iter()
+        .map(|g| {
+            let units: u32 = g.commands.iter().filter_map(|u| unit_costs.get(u)).sum();
+            army::general_points(units, g.card.points_modifier_pct)
+        })
+        .sum();
+    value.total = u32::try_from((i64::from(value.units_total) + value.general_points).max(0))
+        .unwrap_or(u32::MAX);
+    if value.total > limit {
+        return Err(err(format!(
+            "the army is worth {} with its Generals' modifiers on their contingents, over the {limit} points agreed",
+            value.total
+        )));
+    }
+    Ok(())
 }
 
 /// The default deployment zones (VI): along each team's edge, 3 DU deep with 2 DU behind;
@@ -332,24 +423,38 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
             unit_costs.insert(id, cost);
             reserve.push(Reserve { id, card, rank });
         }
+        let mut generals: Vec<GeneralState> = r
+            .generals
+            .into_iter()
+            .map(|card| GeneralState {
+                card,
+                unit: None,
+                status: GeneralStatus::Healthy,
+                commands: Vec::new(),
+            })
+            .collect();
+        let mut value = r.value;
+        if let Some(spec) = setup.players.get(i) {
+            assign_contingents(
+                seat,
+                &spec.contingents,
+                &mut generals,
+                &reserve,
+                &unit_costs,
+                &mut value,
+                r.list.points,
+            )?;
+        }
         players.push(PlayerState {
             seat,
             team,
             army_id: r.list.id.clone(),
             army_name: r.list.name.clone(),
             faction: r.list.faction.clone(),
-            value: r.value,
+            value,
             points_limit: r.list.points,
             unit_costs,
-            generals: r
-                .generals
-                .into_iter()
-                .map(|card| GeneralState {
-                    card,
-                    unit: None,
-                    status: GeneralStatus::Healthy,
-                })
-                .collect(),
+            generals,
             reserve,
             eliminated: BTreeMap::new(),
             defeated: None,

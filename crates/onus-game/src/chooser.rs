@@ -386,6 +386,15 @@ fn activation(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Ac
         .collect();
     free.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let free: Vec<UnitId> = free.into_iter().map(|(_, u)| u).collect();
+    // XII-A "Always-active general": the additional unit, when the General may activate one.
+    if crate::orders::free_activation_open(state, seat) {
+        if let Some(&unit) = free.first() {
+            out.push(Action::FreeActivation {
+                unit,
+                reorganise: true,
+            });
+        }
+    }
     for c in hand {
         let Some(card) = deck.card(c) else { continue };
         let units: Vec<UnitId> = match &card.order.effect {

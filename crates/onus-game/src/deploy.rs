@@ -176,6 +176,15 @@ pub fn place_general(
             "each General goes on a different unit (ruling)",
         ));
     }
+    if !g.commands(unit) {
+        return Err(GameError::rule(
+            "XII-A Several generals",
+            format!(
+                "{} must always be in a unit of their own contingent; {unit} is not",
+                g.card.name
+            ),
+        ));
+    }
     let name = g.card.name.clone();
     if let Some(g) = state.player_mut(seat)?.generals.get_mut(general) {
         g.unit = Some(unit);

@@ -61,6 +61,21 @@ pub fn army_general_lost(state: &GameState, seat: Seat) -> bool {
     }
 }
 
+/// IV "Dead, wounded or fleeing general" for one unit: -1 to its morale checks while no
+/// General commanding it is in force. XII-A "Several generals": with contingents, "if the
+/// General dies, the -1 penalty will be applied to all units of their own army"; without,
+/// only when no General is left ([`army_general_lost`]).
+pub fn general_lost_for(state: &GameState, unit: UnitId) -> bool {
+    let Some(p) = state.owner_of(unit).and_then(|s| state.player(s).ok()) else {
+        return false;
+    };
+    p.generals.iter().all(|g| g.unit.is_some())
+        && !p
+            .generals
+            .iter()
+            .any(|g| g.commands(unit) && in_force(state, g))
+}
+
 /// IV "Leadership" (hand size and limit): the commander-in-chief's, or the highest of the
 /// Generals still in force (XII-A); -1 when none is (IV).
 pub fn leadership(state: &GameState, seat: Seat) -> u32 {
@@ -94,6 +109,8 @@ pub fn general_on(state: &GameState, unit: UnitId) -> Option<&GeneralState> {
 
 /// IV "Area of influence": within the area of a friendly General in force, measured from
 /// the edges of the General's card to any part of the unit's card. Not cumulative (X).
+/// XII-A "Several generals": with contingents, a General's "+1 morale only applies to their
+/// army's units".
 pub fn in_general_area(state: &GameState, unit: UnitId) -> bool {
     let Ok(u) = state.table.unit(unit) else {
         return false;
@@ -103,6 +120,7 @@ pub fn in_general_area(state: &GameState, unit: UnitId) -> bool {
     };
     p.generals.iter().any(|g| {
         in_force(state, g)
+            && g.commands(unit)
             && g.unit
                 .and_then(|gu| state.table.unit(gu).ok())
                 .is_some_and(|gu| gu.rect().distance(&u.rect()) <= g.card.area_of_influence + 1e-9)
@@ -122,7 +140,6 @@ pub fn rule_options(state: &GameState) -> RuleOptions {
 /// A unit as a fighter, with its general and the army's situation (not yet the fight's).
 pub fn fighter(state: &GameState, unit: UnitId) -> GameResult<Fighter> {
     let u = state.table.unit(unit)?;
-    let seat = Seat(u.owner);
     let mut card = u.card.clone();
     // IV special ability `unit_causes_fear`.
     card.abilities
@@ -132,7 +149,7 @@ pub fn fighter(state: &GameState, unit: UnitId) -> GameResult<Fighter> {
         f.general = Some(g.card.clone());
     }
     f.in_general_area = in_general_area(state, unit);
-    f.army_general_lost = army_general_lost(state, seat);
+    f.army_general_lost = general_lost_for(state, unit);
     // IX "Accuracy" ("units that did not move"): a unit that made an empty move did not
     // move; onus-table's `displaced` says whether it left its place or turned.
     f.moved = u.turn.displaced;

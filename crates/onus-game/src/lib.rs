@@ -57,7 +57,9 @@ use acies_core::{Applied, Outcome, Ruleset, Viewer};
 pub use action::{Action, ChargeSpec};
 pub use error::GameError;
 pub use event::GameEvent;
-pub use setup::{ArmySpec, LimitedVisibility, Options, PlayerSetup, Scenario, Setup, TurnOrder};
+pub use setup::{
+    ArmySpec, Contingent, LimitedVisibility, Options, PlayerSetup, Scenario, Setup, TurnOrder,
+};
 pub use state::{GameState, Phase, Seat};
 pub use view::{GameView, event_view, view};
 

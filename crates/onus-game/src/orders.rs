@@ -388,6 +388,12 @@ fn transfer_general(
     if p.generals.iter().any(|g| g.unit == Some(to)) {
         return Err(GameError::rule(RULE, format!("{to} already has a General")));
     }
+    if !p.generals[gi].commands(to) {
+        return Err(GameError::rule(
+            "XII-A Several generals",
+            format!("the General must always be in a unit of their own contingent; {to} is not"),
+        ));
+    }
     let area = p.generals[gi].card.area_of_influence;
     let name = p.generals[gi].card.name.clone();
     let d = state
@@ -459,6 +465,62 @@ fn stampede(state: &mut GameState, unit: UnitId) -> GameResult<()> {
             crate::flight::start_fleeing(state, u, "failed the Stampede check (XI)")?;
         }
     }
+    Ok(())
+}
+
+/// XII-A "Always-active general": "If a General already has the ability to always activate
+/// the unit they are in, this rule allows the General to activate any additional unit (one)
+/// each turn." Whether `seat` may still do so this turn.
+pub fn free_activation_open(state: &GameState, seat: Seat) -> bool {
+    state.setup.options.always_active_general
+        && !state.book.free_activation_used
+        && !crate::abilities::generals_with(
+            state,
+            seat,
+            crate::abilities::GeneralEffect::ExtraActivation,
+        )
+        .is_empty()
+}
+
+/// XII-A "Always-active general": the one additional unit a General with the always-active
+/// ability activates each turn, without an order (any unit of the army; it still counts as
+/// the unit's activation for the turn, VII-1).
+pub fn free_activation(
+    state: &mut GameState,
+    seat: Seat,
+    unit: UnitId,
+    reorganise: bool,
+) -> GameResult<()> {
+    const RULE: &str = "XII-A Always-active general";
+    if !state.setup.options.always_active_general {
+        return Err(GameError::rule(RULE, "the optional rule is not in force"));
+    }
+    if state.book.free_activation_used {
+        return Err(GameError::rule(
+            RULE,
+            "the additional unit of this turn is already activated (one each turn)",
+        ));
+    }
+    if !free_activation_open(state, seat) {
+        return Err(GameError::rule(
+            RULE,
+            "only a General in force whose ability already keeps its unit active activates an additional unit",
+        ));
+    }
+    check_own(state, seat, unit)?;
+    if state.book.ordered.contains_key(&unit) {
+        return Err(GameError::rule(
+            UNIQUE,
+            format!("{unit} already received an order this turn"),
+        ));
+    }
+    activate(
+        state,
+        unit,
+        reorganise,
+        "always-active General, additional unit (XII-A)",
+    )?;
+    state.book.free_activation_used = true;
     Ok(())
 }
 

@@ -32,6 +32,22 @@ pub struct PlayerSetup {
     /// game by giving them some extra points"): points added to this player's limit.
     #[serde(default)]
     pub rookie_points: u32,
+    /// XII-A "Several generals", an army made of several armies: the units each General
+    /// commands. Empty: every General commands the whole army.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contingents: Vec<Contingent>,
+}
+
+/// XII-A "Several generals": "If the army consists of several armies, you can have one
+/// General for each of them ... You must clearly specify which units are commanded by each
+/// of them." The army's own General commands every unit not listed in another contingent.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Contingent {
+    /// The General commanding it: one of `extra_generals` (or the army's General), by id.
+    pub general: String,
+    /// The units it commands, by card id of the army list (`"warband"` or
+    /// `"celts/warband"`), once per unit: `["legionaries", "legionaries"]` is two of them.
+    pub units: Vec<String>,
 }
 
 impl PlayerSetup {
@@ -42,6 +58,7 @@ impl PlayerSetup {
             team: None,
             extra_generals: Vec::new(),
             rookie_points: 0,
+            contingents: Vec::new(),
         }
     }
 

@@ -127,6 +127,18 @@ pub struct GeneralState {
     /// The unit carrying the General marker; `None` before it is placed.
     pub unit: Option<UnitId>,
     pub status: GeneralStatus,
+    /// XII-A "Several generals" with contingents: the units this General commands (its area
+    /// of influence, its loss and its marker concern them only). Empty: the whole army.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<UnitId>,
+}
+
+impl GeneralState {
+    /// Whether this General commands `unit` (XII-A "Several generals"; every unit of the army
+    /// without contingents).
+    pub fn commands(&self, unit: UnitId) -> bool {
+        self.commands.is_empty() || self.commands.contains(&unit)
+    }
 }
 
 /// A unit not yet on the table (before deployment).

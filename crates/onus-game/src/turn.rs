@@ -207,6 +207,9 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
                 to,
             },
         ) => orders::play_order(s, seat, *card, units, reorganise, cards, *to),
+        (Phase::Activation, Action::FreeActivation { unit, reorganise }) => {
+            orders::free_activation(s, seat, *unit, *reorganise)
+        }
         (Phase::Activation, Action::AdvanceInLine { discard, units }) => {
             orders::advance_in_line(s, seat, *discard, units)
         }

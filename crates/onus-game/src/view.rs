@@ -37,6 +37,9 @@ pub struct GeneralView {
     pub card: GeneralCard,
     pub unit: Option<UnitId>,
     pub status: GeneralStatus,
+    /// XII-A "Several generals": the units of its contingent (empty: the whole army).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<UnitId>,
 }
 
 /// A player as a viewer sees it.
@@ -181,6 +184,7 @@ pub fn view(state: &GameState, viewer: Viewer<Seat>) -> GameView {
                         card: g.card.clone(),
                         unit: g.unit,
                         status: g.status,
+                        commands: g.commands.clone(),
                     })
                     .collect(),
                 leadership: crate::general::leadership(state, p.seat),

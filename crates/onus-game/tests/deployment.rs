@@ -218,6 +218,7 @@ fn rookie_points_raise_the_limit() {
         team: None,
         extra_generals: Vec::new(),
         rookie_points: 0,
+        contingents: Vec::new(),
     };
     let other = PlayerSetup::preset("celts-1000");
     let setup = |p: PlayerSetup| Setup {

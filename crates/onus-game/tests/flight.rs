@@ -317,6 +317,22 @@ fn elephants(victim_owner: u8) -> onus_game::GameState {
     )
 }
 
+/// The elephants fail their recovery check (a 6), the unit in their way fights them and
+/// nobody hits (all 1s).
+fn elephants_fought(mut s: onus_game::GameState) -> onus_game::GameState {
+    s.forced_dice.extend([6]);
+    let mut s = act(
+        &s,
+        Action::FlightCheck {
+            unit: A,
+            heading: None,
+        },
+    )
+    .unwrap();
+    s.forced_dice.extend([1; 8]);
+    act(&s, Action::FightElephants { fight: true }).unwrap()
+}
+
 #[test]
 fn vii6_fleeing_elephants_trample_a_unit_in_their_way() {
     // VII-6 "Elephant trampling": the elephants fail their check (morale 6 - 1 = 5, a 6),
@@ -389,19 +405,9 @@ fn vii6_a_unit_may_fight_the_fleeing_elephants_instead() {
     // VII-6 "Combat with fleeing elephants": the slingers choose to fight; the elephants
     // stop facing them (no envelopment) and a combat without events is fought (nobody hits:
     // all 1s); alive and not fleeing, they stay engaged.
-    let mut s = elephants(1);
-    s.forced_dice.extend([6]);
-    let mut s = act(
-        &s,
-        Action::FlightCheck {
-            unit: A,
-            heading: None,
-        },
-    )
-    .unwrap();
-    s.forced_dice.extend([1; 8]);
+    let s = elephants(1);
     let draw = s.piles.draw_pile().len();
-    let t = act(&s, Action::FightElephants { fight: true }).unwrap();
+    let t = elephants_fought(s);
     assert!(t.forced_dice.is_empty());
     assert_eq!(t.piles.draw_pile().len(), draw, "no events");
     assert!(
@@ -417,19 +423,7 @@ fn vii6_a_unit_may_fight_the_fleeing_elephants_instead() {
     assert_eq!(en.dice(), 4);
     assert!(en.markers_of(A).is_empty(), "no envelopment");
     // A friendly unit may fight its own elephants too; they do not stay engaged.
-    let mut s = elephants(0);
-    s.forced_dice.extend([6]);
-    let mut s = act(
-        &s,
-        Action::FlightCheck {
-            unit: A,
-            heading: None,
-        },
-    )
-    .unwrap();
-    assert_eq!(Onus::to_act(&s), Some(Seat(0)));
-    s.forced_dice.extend([1; 8]);
-    let t = act(&s, Action::FightElephants { fight: true }).unwrap();
+    let t = elephants_fought(elephants(0));
     assert!(t.table.engagement(A, F).is_none());
 }
 
@@ -584,4 +578,24 @@ fn vii1_a_brash_unit_recovered_this_turn_is_not_forced_to_charge() {
     assert!(onus_game::movement::brash_charge(&s, A).is_none());
     let s = act(&s, Action::EndPhase).unwrap();
     assert_eq!(s.phase, Phase::RangedAttack);
+}
+
+#[test]
+fn vii6_elephants_fought_square_up_to_the_unit() {
+    // VII-6 "Combat with fleeing elephants": "the elephants will face them (with no option to
+    // envelop)". The slingers stand askew (turned 30°) in the elephants' way; the elephants
+    // stop at the first contact, then square up to the slingers' front as a charger aligns
+    // (VII-2.C), edge to edge, without Section markers.
+    let mut s = elephants(1);
+    let slingers = s.table.unit_mut(F).unwrap();
+    slingers.pose = acies_geom::Pose::new(acies_geom::Vec2::new(10.3, 7.0), 30f64.to_radians());
+    let t = elephants_fought(s);
+    let el = t.table.unit(A).unwrap().pose;
+    let facing =
+        acies_geom::normalize_angle(el.heading - (30f64.to_radians() + std::f64::consts::PI));
+    assert!(facing.abs() < 1e-6, "squared to the slingers: {el:?}");
+    let en = t.table.engagement(A, F).expect("engaged");
+    assert!(en.dice() >= 1);
+    assert!(en.markers_of(A).is_empty(), "no envelopment");
+    assert!(t.table.first_overlap().is_none());
 }

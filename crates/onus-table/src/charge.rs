@@ -112,7 +112,7 @@ fn scaled(step: &Step, t: f64) -> Step {
 }
 
 /// The charger's front edges: the card's and its extended markers'.
-fn front_segments(pose: Pose, u: &TableUnit, left: bool, right: bool) -> Vec<Segment> {
+pub(crate) fn front_segments(pose: Pose, u: &TableUnit, left: bool, right: bool) -> Vec<Segment> {
     footprint_at(pose, u.size, left, right)
         .into_iter()
         .map(|(_, r)| r.edge(Edge::Front))
@@ -120,7 +120,7 @@ fn front_segments(pose: Pose, u: &TableUnit, left: bool, right: bool) -> Vec<Seg
 }
 
 /// Points where the charger's front edges touch a rectangle.
-fn contact_points(fronts: &[Segment], rect: &OrientedRect) -> Vec<Vec2> {
+pub(crate) fn contact_points(fronts: &[Segment], rect: &OrientedRect) -> Vec<Vec2> {
     let mut out = Vec::new();
     for s in fronts {
         for p in [s.a, s.b] {
@@ -138,7 +138,7 @@ fn contact_points(fronts: &[Segment], rect: &OrientedRect) -> Vec<Vec2> {
 }
 
 /// The edges of `rect` the charger (facing `fwd`) meets at `points`, those it moves into first.
-fn sides_met(rect: &OrientedRect, points: &[Vec2], fwd: Vec2) -> Vec<Edge> {
+pub(crate) fn sides_met(rect: &OrientedRect, points: &[Vec2], fwd: Vec2) -> Vec<Edge> {
     let mut touched: Vec<Edge> = Vec::new();
     for e in Edge::ALL {
         if points

@@ -507,6 +507,7 @@ impl Table {
         let mut stopped_by = None;
         let mut fights = None;
         let mut trampled = Vec::new();
+        let mut squared = None;
         for (owner, t) in owners {
             let at = t * budget;
             if at >= travel {
@@ -516,6 +517,8 @@ impl Table {
                 travel = at;
                 stopped_by = Some(owner);
                 fights = Some(owner);
+                let contact = Pose::new(turned_at.centre + rear * travel, turned_at.heading);
+                squared = self.face_squarely(u, contact, owner);
                 break;
             }
             // Does the whole footprint of that unit lie behind the elephants' end?
@@ -539,7 +542,8 @@ impl Table {
                 });
             }
         }
-        let end = Pose::new(turned_at.centre + rear * travel, turned_at.heading);
+        let end = squared
+            .unwrap_or_else(|| Pose::new(turned_at.centre + rear * travel, turned_at.heading));
         let off_table = !self.contains_rect(&card_rect(end, u.size));
         Ok(FlightMove {
             unit,
@@ -554,6 +558,33 @@ impl Table {
             trampled,
             fights,
         })
+    }
+
+    /// VII-6 "Combat with fleeing elephants": "the elephants will face them (with no option
+    /// to envelop)". The elephants, stopped in contact at `contact`, square up to the side of
+    /// `other` they touch, as a charger aligns after contact (VII-2.C), without Section
+    /// markers. `None` (they stay as they stopped) when no aligned place is free.
+    fn face_squarely(&self, u: &TableUnit, contact: Pose, other: UnitId) -> Option<Pose> {
+        let target = self.unit(other).ok()?;
+        let mut mover = u.clone();
+        mover.pose = contact;
+        let fronts = crate::charge::front_segments(
+            contact,
+            u,
+            u.extended(crate::unit::Flank::Left),
+            u.extended(crate::unit::Flank::Right),
+        );
+        let rect = target.rect();
+        let points = crate::charge::contact_points(&fronts, &rect);
+        let side = *crate::charge::sides_met(&rect, &points, contact.forward()).first()?;
+        let anchor = points
+            .iter()
+            .copied()
+            .find(|p| rect.edge(side).distance_to_point(*p) <= crate::contact::CONTACT_TOL)
+            .unwrap_or_else(|| rect.edge(side).midpoint());
+        self.align(&mover, target, side, anchor)
+            .ok()
+            .map(|(pose, _)| pose)
     }
 
     /// How many of the elephants' front-section columns pass through the unit `victim`.

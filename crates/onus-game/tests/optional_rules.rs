@@ -1,0 +1,412 @@
+//! XII-A optional rules, each switched on and off at fixed positions: always-active
+//! general, several generals (and the contingents of an army made of several armies),
+//! limited visibility. (Rookie general: `deployment::rookie_points_raise_the_limit`;
+//! advancing in line: `rules::advancing_in_line_picture`.)
+
+mod common;
+
+use acies_core::Ruleset;
+use common::{act, fixture, pass, unit};
+use onus_combat::CardBuilder;
+use onus_game::general::{general_lost_for, in_general_area, leadership, morale_outside_fight};
+use onus_game::state::{GeneralState, GeneralStatus};
+use onus_game::{
+    Action, Contingent, GameEvent, GameState, LimitedVisibility, Onus, Phase, PlayerSetup, Seat,
+    Setup,
+};
+use onus_model::{Catalog, UnitCard, UnitKind};
+use onus_table::UnitId;
+
+fn foot(name: &str) -> UnitCard {
+    CardBuilder::new(name, UnitKind::Infantry)
+        .attack(4, 4)
+        .defense(4, 4)
+        .morale(6)
+        .health(8)
+        .build()
+}
+
+fn general(id: &str) -> onus_model::GeneralCard {
+    Catalog::builtin().unwrap().general(id).unwrap().clone()
+}
+
+const U10: UnitId = UnitId(10);
+const U11: UnitId = UnitId(11);
+const U12: UnitId = UnitId(12);
+const HQ: UnitId = UnitId(900);
+
+/// Seat 0's units 10, 11, 12 side by side at y = 10; its General on its headquarters (900).
+fn three_units() -> GameState {
+    fixture(
+        vec![
+            unit(10, 0, foot("Ten"), 8.0, 10.0, 0.0),
+            unit(11, 0, foot("Eleven"), 10.5, 10.0, 0.0),
+            unit(12, 0, foot("Twelve"), 13.0, 10.0, 0.0),
+        ],
+        &[],
+        Phase::Activation,
+    )
+}
+
+/// A new turn for seat 0 with the option on or off.
+fn new_turn(mut s: GameState, always_active: bool) -> GameState {
+    s.setup.options.always_active_general = always_active;
+    onus_game::turn::start_turn(&mut s).unwrap();
+    assert_eq!((s.phase, s.active), (Phase::Activation, Seat(0)));
+    s
+}
+
+#[test]
+fn xii_a_always_active_general_activates_the_general_unit_every_turn() {
+    // Off: the General's unit waits for an order like any other. On: it is active at the
+    // start of every turn, without an order.
+    let off = new_turn(three_units(), false);
+    assert!(!off.book.activated.contains(&HQ));
+    let on = new_turn(three_units(), true);
+    assert!(on.book.activated.contains(&HQ));
+    assert!(on.table.unit(HQ).unwrap().turn.activated);
+    assert!(on.book.orders.is_empty(), "no order was played");
+    // Trajan has no always-active ability of his own: no additional unit.
+    let e = Onus::apply(
+        &on,
+        Seat(0),
+        &Action::FreeActivation {
+            unit: U10,
+            reorganise: false,
+        },
+    )
+    .unwrap_err();
+    assert_eq!(e.section(), Some("XII-A Always-active general"), "{e}");
+}
+
+#[test]
+fn xii_a_always_active_general_with_the_ability_activates_one_more_unit() {
+    // "If a General already has the ability to always activate the unit they are in, this
+    // rule allows the General to activate any additional unit (one) each turn." Scipio's
+    // "Lessons of Cannae" keeps his unit active.
+    let mut s = three_units();
+    s.players[0].generals[0].card = general("romans/scipio");
+    let free = |u: UnitId| Action::FreeActivation {
+        unit: u,
+        reorganise: false,
+    };
+    // Off: his unit is active by his ability, and nothing more.
+    let off = new_turn(s.clone(), false);
+    assert!(off.book.activated.contains(&HQ));
+    assert!(Onus::apply(&off, Seat(0), &free(U10)).is_err());
+    // On: one additional unit, anywhere, once per turn.
+    let on = new_turn(s, true);
+    let on = act(&on, free(U12)).unwrap();
+    assert!(on.table.unit(U12).unwrap().turn.activated);
+    assert!(
+        on.book.orders.is_empty(),
+        "not an order: the end-of-turn draw is 3"
+    );
+    let e = Onus::apply(&on, Seat(0), &free(U11)).unwrap_err();
+    assert!(e.to_string().contains("one each turn"), "{e}");
+    // The next turn brings another.
+    let mut next = on.clone();
+    onus_game::turn::start_turn(&mut next).unwrap();
+    assert!(act(&next, free(U11)).is_ok());
+}
+
+/// Seat 0 with Trajan (leadership 8, area 3) on unit 10 and, when `varro`, Varro
+/// (leadership 4, area 2) on unit 12 as a second General; unit 11 between them.
+fn two_generals(varro: bool) -> GameState {
+    let mut s = three_units();
+    s.setup.options.several_generals = varro;
+    s.players[0].generals[0].unit = Some(U10);
+    if varro {
+        s.players[0].generals.push(GeneralState {
+            card: general("romans/varro"),
+            unit: Some(U12),
+            status: GeneralStatus::Healthy,
+            commands: Vec::new(),
+        });
+    }
+    s
+}
+
+#[test]
+fn xii_a_several_generals_leadership_passes_to_the_next_and_the_loss_needs_all() {
+    // One General: wounded, the leadership drops by 1 and the army has -1 morale (IV).
+    let mut one = two_generals(false);
+    assert_eq!(leadership(&one, Seat(0)), 8);
+    one.players[0].generals[0].status = GeneralStatus::Wounded;
+    assert_eq!(leadership(&one, Seat(0)), 7);
+    assert!(general_lost_for(&one, U11));
+    // Two: the commander-in-chief wounded, the second highest leads (4) and there is no
+    // penalty while a General is left; with both lost, the commander's leadership - 1.
+    let mut two = two_generals(true);
+    assert_eq!(leadership(&two, Seat(0)), 8);
+    two.players[0].generals[0].status = GeneralStatus::Wounded;
+    assert_eq!(leadership(&two, Seat(0)), 4);
+    assert!(!general_lost_for(&two, U11));
+    // The commander-in-chief's unit flees: Varro leads; it recovers: Trajan leads again.
+    let mut fleeing = two_generals(true);
+    fleeing.table.unit_mut(U10).unwrap().state.fleeing = true;
+    assert_eq!(leadership(&fleeing, Seat(0)), 4);
+    fleeing.table.unit_mut(U10).unwrap().state.fleeing = false;
+    assert_eq!(leadership(&fleeing, Seat(0)), 8);
+    two.players[0].generals[1].status = GeneralStatus::Dead;
+    assert_eq!(leadership(&two, Seat(0)), 7);
+    assert!(general_lost_for(&two, U11));
+}
+
+#[test]
+fn xii_a_several_generals_area_bonuses_are_not_cumulative() {
+    // Unit 11 lies within Trajan's and Varro's areas: +1 morale once, as with one General.
+    let none = {
+        let mut s = two_generals(false);
+        s.players[0].generals[0].unit = Some(HQ);
+        s
+    };
+    let base = morale_outside_fight(&none, U11, &[]).unwrap().total();
+    let one = two_generals(false);
+    assert!(in_general_area(&one, U11));
+    assert_eq!(
+        morale_outside_fight(&one, U11, &[]).unwrap().total(),
+        base + 1
+    );
+    let two = two_generals(true);
+    assert_eq!(
+        morale_outside_fight(&two, U11, &[]).unwrap().total(),
+        base + 1
+    );
+}
+
+/// Romans with Varro commanding two of the four legionaries (XII-A, several armies).
+fn contingent_setup(units: &[&str]) -> Setup {
+    let mut setup = Setup::two_presets("romans-1000", "celts-1000");
+    setup.options.several_generals = true;
+    let p: &mut PlayerSetup = &mut setup.players[0];
+    p.extra_generals = vec!["varro".into()];
+    p.contingents = vec![Contingent {
+        general: "varro".into(),
+        units: units.iter().map(|u| u.to_string()).collect(),
+    }];
+    setup
+}
+
+fn legionaries(s: &GameState) -> Vec<UnitId> {
+    s.players[0]
+        .reserve
+        .iter()
+        .filter(|r| r.card.id == "legionaries")
+        .map(|r| r.id)
+        .collect()
+}
+
+#[test]
+fn xii_a_contingents_each_general_commands_its_units_and_adds_its_value_to_them() {
+    let s = Onus::new_game(&contingent_setup(&["legionaries", "romans/legionaries"]), 4).unwrap();
+    let p = &s.players[0];
+    let [trajan, varro] = [&p.generals[0], &p.generals[1]];
+    assert_eq!(
+        (trajan.card.id.as_str(), varro.card.id.as_str()),
+        ("trajan", "varro")
+    );
+    let legs = legionaries(&s);
+    assert_eq!(legs.len(), 4);
+    assert_eq!(varro.commands.len(), 2);
+    assert!(varro.commands.iter().all(|u| legs.contains(u)));
+    assert_eq!(
+        trajan.commands.len() + 2,
+        p.reserve.len(),
+        "Trajan has the rest"
+    );
+    assert!(trajan.commands.iter().all(|u| !varro.commands.contains(u)));
+    // "Add the values of the Generals to the units they will command": Trajan's 30% on 565
+    // points (169), Varro's 0% on the 200 of his legionaries: 934, not 994.
+    assert_eq!(p.value.units_total, 765);
+    assert_eq!(p.value.general_points, 169);
+    assert_eq!(p.value.total, 934);
+    let plain = Onus::new_game(&Setup::two_presets("romans-1000", "celts-1000"), 4).unwrap();
+    assert_eq!(plain.players[0].value.total, 994);
+    assert!(plain.players[0].generals[0].commands.is_empty());
+    // The view shows who commands what.
+    let v = Onus::view(&s, acies_core::Viewer::Seat(Seat(1)));
+    assert_eq!(v.players[0].generals[1].commands, varro.commands);
+    // Bad contingents are refused at setup.
+    for (units, why) in [
+        (vec!["legionaries"; 5], "no unit `legionaries` left"),
+        (vec![], "has no unit"),
+        (vec!["war_chariots"], "no unit `war_chariots` left"),
+    ] {
+        let e = Onus::new_game(&contingent_setup(&units), 4).unwrap_err();
+        assert!(e.to_string().contains(why), "{e}");
+        assert_eq!(e.section(), Some("XII-A Several generals"));
+    }
+    let mut setup = contingent_setup(&["legionaries"]);
+    setup.players[0].contingents[0].general = "scipio".into();
+    assert!(
+        Onus::new_game(&setup, 4).is_err(),
+        "not one of the army's Generals"
+    );
+}
+
+#[test]
+fn xii_a_contingents_generals_stay_with_their_own_units() {
+    // "The General must always be in a unit of their own army."
+    let mut s = Onus::new_game(&contingent_setup(&["legionaries", "legionaries"]), 4).unwrap();
+    let mut rng = acies_core::GameRng::new(4);
+    common::play_until(&mut s, &mut rng, 500, |s| {
+        matches!(
+            s.deployment,
+            Some(onus_game::state::DeployStage::Generals { .. })
+        ) && Onus::to_act(s) == Some(Seat(0))
+    });
+    let varro = s.players[0].generals[1].commands.clone();
+    let other = s.players[0].generals[0].commands[0];
+    let e = Onus::apply(
+        &s,
+        Seat(0),
+        &Action::PlaceGeneral {
+            general: 1,
+            unit: other,
+        },
+    )
+    .unwrap_err();
+    assert_eq!(e.section(), Some("XII-A Several generals"), "{e}");
+    assert!(
+        Onus::apply(
+            &s,
+            Seat(0),
+            &Action::PlaceGeneral {
+                general: 1,
+                unit: varro[0],
+            },
+        )
+        .is_ok()
+    );
+    // Random games with contingents deploy and play (the chooser finds the right units).
+    common::play_until(&mut s, &mut rng, 2_000, |s| {
+        s.turn >= 4 || s.outcome.is_some()
+    });
+    let p = &s.players[0];
+    if let Some(u) = p.generals[1].unit {
+        assert!(varro.contains(&u));
+    }
+    assert!(s.turn >= 1);
+}
+
+/// Seat 0 with Trajan on unit 10 and Varro on unit 12 commanding units 12 and 11 (a
+/// contingent); unit 11 lies within both areas.
+fn contingents_on_table() -> GameState {
+    let mut s = two_generals(true);
+    s.players[0].generals[0].commands = vec![U10, HQ];
+    s.players[0].generals[1].commands = vec![U11, U12];
+    s
+}
+
+#[test]
+fn xii_a_contingents_area_and_loss_concern_the_generals_own_units() {
+    let s = contingents_on_table();
+    // Unit 11 is within Trajan's area but not of his army: only Varro's +1 counts.
+    let mut far = s.clone();
+    far.players[0].generals[1].unit = Some(U12);
+    far.table.unit_mut(U12).unwrap().pose.centre.x = 30.0;
+    assert!(
+        !in_general_area(&far, U11),
+        "Trajan's area does not reach Varro's units"
+    );
+    assert!(in_general_area(&s, U11));
+    let mut shared = s.clone();
+    shared.players[0].generals[0].commands.clear();
+    shared.players[0].generals[1].commands.clear();
+    assert!(
+        in_general_area(
+            &{
+                let mut x = shared.clone();
+                x.table.unit_mut(U12).unwrap().pose.centre.x = 30.0;
+                x
+            },
+            U11
+        ),
+        "without contingents Trajan's area reaches it"
+    );
+    // Varro dies: -1 for his units only, while Trajan stands; without contingents nobody
+    // suffers while a General is left.
+    let mut dead = s.clone();
+    dead.players[0].generals[1].status = GeneralStatus::Dead;
+    assert!(general_lost_for(&dead, U11));
+    assert!(general_lost_for(&dead, U12));
+    assert!(!general_lost_for(&dead, U10));
+    let mut dead_shared = shared;
+    dead_shared.players[0].generals[1].status = GeneralStatus::Dead;
+    assert!(!general_lost_for(&dead_shared, U11));
+    // The -1 is in the unit's morale.
+    let before = morale_outside_fight(&s, U12, &[]).unwrap().total();
+    let after = morale_outside_fight(&dead, U12, &[]).unwrap().total();
+    assert_eq!(
+        after,
+        before - 2,
+        "the General's +1 area bonus gone and -1 for the loss"
+    );
+    assert_eq!(
+        morale_outside_fight(&dead, U10, &[]).unwrap().total(),
+        morale_outside_fight(&s, U10, &[]).unwrap().total()
+    );
+}
+
+/// Dacian archers (seat 0) shooting seat 1's unit `gap` DU straight ahead; the result.
+fn shot(
+    gap: f64,
+    visibility: Option<LimitedVisibility>,
+) -> Result<GameState, onus_game::GameError> {
+    let archers = Catalog::builtin()
+        .unwrap()
+        .unit("dacians/archers")
+        .unwrap()
+        .clone();
+    let mut s = fixture(
+        vec![
+            unit(1, 0, archers, 10.0, 10.0, 0.0),
+            unit(2, 1, foot("Target"), 10.0, 11.2 + gap, 180.0),
+        ],
+        &[UnitId(1)],
+        Phase::RangedAttack,
+    );
+    s.setup.options.no_events = true;
+    s.setup.options.limited_visibility = visibility;
+    let mut s = act(
+        &s,
+        Action::Shoot {
+            shooter: UnitId(1),
+            target: UnitId(2),
+        },
+    )?;
+    s.forced_dice.extend([4; 12]);
+    act(&act(&s, pass())?, pass())
+}
+
+fn shot_log(s: &GameState) -> String {
+    s.log
+        .iter()
+        .find_map(|e| match e {
+            GameEvent::FightResolved { result, .. } => Some(format!("{:?}", result.log)),
+            _ => None,
+        })
+        .expect("a shot")
+}
+
+#[test]
+fn xii_a_limited_visibility_penalises_and_limits_shots_on_the_table() {
+    // The rulebook's example: beyond 2 DU -1 to ranged attacks, nothing beyond 6 DU.
+    let fog = Some(LimitedVisibility {
+        max_range: 6.0,
+        penalty_beyond: 2.0,
+    });
+    // Off: a shot at 3 DU has no penalty.
+    let off = shot(3.0, None).unwrap();
+    assert!(!shot_log(&off).contains("limited visibility"));
+    // On: the same shot has -1.
+    let on = shot(3.0, fog).unwrap();
+    assert!(shot_log(&on).contains("limited visibility (XII-A)"));
+    // Within 2 DU, no penalty even on.
+    assert!(!shot_log(&shot(1.5, fog).unwrap()).contains("limited visibility"));
+    // At 7 DU: allowed off (long range), refused on.
+    assert!(shot(7.0, None).is_ok());
+    let e = shot(7.0, fog).unwrap_err();
+    assert_eq!(e.section(), Some("XII-A Limited visibility"), "{e}");
+}
