@@ -23,20 +23,60 @@ fn own(state: &GameState, seat: Seat, unit: UnitId, rule: &'static str) -> GameR
     Ok(())
 }
 
-/// XII-A "Advancing in line": a unit of the line moves as far as the slowest of the line.
-fn check_line(state: &GameState, unit: UnitId, cost: f64) -> GameResult<()> {
-    if let Some(line) = &state.book.line {
-        if line.units.contains(&unit) && cost > line.distance + 1e-9 {
+/// XII-A "Advancing in line": a unit of the line moves as far as the slowest of the line,
+/// and "all movements must be made in the same direction". Ruling: the direction is that of
+/// the move's straight displacements (advances and slides, summed on the table), the
+/// rotations that align a unit being free (the picture's unit D "starts its movement with a
+/// 90° rotation"); within 5° of the first line unit that moved; a move without displacement
+/// (turning in place) has no direction.
+fn check_line(state: &GameState, unit: UnitId, mv: &onus_table::PricedMove) -> GameResult<()> {
+    const RULE: &str = "XII-A Advancing in line";
+    let Some(line) = state.book.line.as_ref().filter(|l| l.units.contains(&unit)) else {
+        return Ok(());
+    };
+    if mv.cost > line.distance + 1e-9 {
+        return Err(GameError::rule(
+            RULE,
+            format!(
+                "the line moves as many DU as its slowest unit ({} DU), not {:.2}",
+                line.distance, mv.cost
+            ),
+        ));
+    }
+    if let (Some(want), Some(got)) = (line.direction, line_direction(mv)) {
+        let off = acies_geom::normalize_angle(got - want).abs();
+        if off > 5f64.to_radians() {
             return Err(GameError::rule(
-                "XII-A Advancing in line",
+                RULE,
                 format!(
-                    "the line moves as many DU as its slowest unit ({} DU), not {cost:.2}",
-                    line.distance
+                    "all the line moves in the same direction: {unit} would move {:.0}° off it",
+                    off.to_degrees()
                 ),
             ));
         }
     }
     Ok(())
+}
+
+/// The table direction (radians) of a move's straight displacements, if it has any.
+fn line_direction(mv: &onus_table::PricedMove) -> Option<f64> {
+    let mut from = mv.start.centre;
+    let mut sum = Vec2::new(0.0, 0.0);
+    for st in &mv.steps {
+        if matches!(st.step, Step::Advance(_) | Step::Slide { .. }) {
+            sum += st.end.centre - from;
+        }
+        from = st.end.centre;
+    }
+    (sum.length() > 0.05).then(|| sum.heading())
+}
+
+/// XII-A "Advancing in line": the first line unit that moves sets the line's direction.
+fn record_line_direction(state: &mut GameState, unit: UnitId, mv: &onus_table::PricedMove) {
+    let dir = line_direction(mv);
+    if let Some(line) = state.book.line.as_mut().filter(|l| l.units.contains(&unit)) {
+        line.direction = line.direction.or(dir);
+    }
 }
 
 /// VII-2: moves an active unit, as validated and priced by the table.
@@ -48,8 +88,9 @@ pub fn move_unit(
 ) -> GameResult<()> {
     own(state, seat, unit, "VII-2 Movement phase")?;
     let mv = state.table.check_move(unit, order)?;
-    check_line(state, unit, mv.cost)?;
+    check_line(state, unit, &mv)?;
     state.table.apply_move(&mv)?;
+    record_line_direction(state, unit, &mv);
     after_move(state, unit, &mv)
 }
 
@@ -108,8 +149,9 @@ pub fn charge(
     } else {
         state.table.check_charge(unit, &order)?
     };
-    check_line(state, unit, plan.approach.cost)?;
+    check_line(state, unit, &plan.approach)?;
     state.table.apply_charge(&plan)?;
+    record_line_direction(state, unit, &plan.approach);
     let engaged: Vec<UnitId> = state.table.engaged_enemies(unit);
     state.emit(GameEvent::Charged {
         unit,

@@ -633,6 +633,7 @@ pub fn advance_in_line(
     state.book.line = Some(LineAdvance {
         units: units.to_vec(),
         distance: slowest,
+        direction: None,
     });
     state.book.orders.push(OrderRecord {
         seat,

@@ -338,6 +338,9 @@ pub struct LineAdvance {
     pub units: Vec<UnitId>,
     /// The movement of the slowest unit of the line, DU.
     pub distance: f64,
+    /// The table direction (radians) of the first line unit's move: the others follow it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direction: Option<f64>,
 }
 
 /// A fight waiting for a player's decision.

@@ -410,3 +410,46 @@ fn xii_a_limited_visibility_penalises_and_limits_shots_on_the_table() {
     let e = shot(7.0, fog).unwrap_err();
     assert_eq!(e.section(), Some("XII-A Limited visibility"), "{e}");
 }
+
+#[test]
+fn xii_a_advancing_in_line_moves_every_unit_the_same_way() {
+    // "All movements must be made in the same direction ... and move as many DU as the
+    // movement of the slowest unit in the line." Units 10, 11, 12 (movement 4, 4, 3) side by
+    // side; the line is activated by discarding 2 cards.
+    let mut s = three_units();
+    for (u, m) in [(U10, 4.0), (U11, 4.0), (U12, 3.0)] {
+        s.table.unit_mut(u).unwrap().card.movement = m;
+    }
+    let hand = s.piles.hand(0).unwrap().to_vec();
+    let line = Action::AdvanceInLine {
+        discard: [hand[0], hand[1]],
+        units: vec![U10, U11, U12],
+    };
+    // Off: no such order.
+    let e = Onus::apply(&s, Seat(0), &line).unwrap_err();
+    assert_eq!(e.section(), Some("XII-A Advancing in line"), "{e}");
+    s.setup.options.advancing_in_line = true;
+    let s = act(&act(&s, line).unwrap(), Action::EndPhase).unwrap();
+    assert_eq!(s.phase, Phase::Movement);
+    let mv = |u: UnitId, steps: Vec<onus_table::Step>| Action::Move {
+        unit: u,
+        order: onus_table::MoveOrder::new(steps),
+    };
+    use onus_table::Step;
+    // Farther than the slowest (3 DU): refused.
+    let e = Onus::apply(&s, Seat(0), &mv(U10, vec![Step::Advance(3.5)])).unwrap_err();
+    assert!(e.to_string().contains("slowest"), "{e}");
+    let s = act(&s, mv(U10, vec![Step::Advance(2.0)])).unwrap();
+    // The same way: accepted.
+    let s = act(&s, mv(U11, vec![Step::Advance(2.0)])).unwrap();
+    // Another direction (a wheel of 45°, then forward): refused.
+    let e = Onus::apply(
+        &s,
+        Seat(0),
+        &mv(U12, vec![Step::wheel_right(45.0), Step::Advance(1.0)]),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("same direction"), "{e}");
+    // Turning in place has no direction.
+    assert!(act(&s, mv(U12, vec![Step::Turn(0.3)])).is_ok());
+}
