@@ -201,4 +201,20 @@ impl Setup {
             scenario: Scenario::default(),
         }
     }
+
+    /// XII-B/C: players with preset armies, `(army, team)` in seat order, taking their
+    /// turns as `order` says; the default rules otherwise.
+    pub fn teams(players: &[(&str, u8)], order: TurnOrder) -> Setup {
+        Setup {
+            players: players
+                .iter()
+                .map(|&(army, team)| PlayerSetup::preset(army).team(team))
+                .collect(),
+            options: Options {
+                turn_order: order,
+                ..Options::default()
+            },
+            scenario: Scenario::default(),
+        }
+    }
 }

@@ -6,23 +6,19 @@ mod common;
 
 use acies_core::{Ruleset, Viewer};
 use onus_cards::TurnDraw;
-use onus_game::{Action, GameEvent, GameState, Onus, Phase, PlayerSetup, Seat, Setup, TurnOrder};
+use onus_game::{Action, GameEvent, GameState, Onus, Phase, Seat, Setup, TurnOrder};
 
 /// Seats 0 and 2 against seats 1 and 3 (XII-B).
 fn four_players(order: TurnOrder) -> Setup {
-    let armies = [
-        "romans-1000",
-        "celts-1000",
-        "dacians-1000",
-        "parthians-1000",
-    ];
-    let mut setup = Setup::two_presets(armies[0], armies[1]);
-    setup.players = (0u8..)
-        .zip(armies)
-        .map(|(i, a)| PlayerSetup::preset(a).team(i % 2))
-        .collect();
-    setup.options.turn_order = order;
-    setup
+    Setup::teams(
+        &[
+            ("romans-1000", 0),
+            ("celts-1000", 1),
+            ("dacians-1000", 0),
+            ("parthians-1000", 1),
+        ],
+        order,
+    )
 }
 
 /// A game played at random up to the moment a seat is about to make its end-of-turn draw.

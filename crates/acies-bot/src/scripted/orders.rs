@@ -203,6 +203,16 @@ pub(super) fn candidates(ctx: &mut Ctx<'_>) -> Vec<Action> {
     }
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut out: Vec<Action> = Vec::new();
+    // XII-A "Always-active general": the free additional unit first, the most valuable one.
+    if onus_game::orders::free_activation_open(s, seat) {
+        out.extend(
+            values
+                .iter()
+                .filter(|(v, _, _)| *v > 0.0)
+                .take(3)
+                .map(|&(_, unit, reorganise)| Action::FreeActivation { unit, reorganise }),
+        );
+    }
     for (_, a) in scored {
         let fewer = match &a {
             // The same order with fewer units, should the count be smaller than computed.
