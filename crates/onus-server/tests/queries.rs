@@ -185,12 +185,14 @@ fn engaged_actions_carry_the_games_verdict() {
     for seed in [21, 13] {
         let (state, unit) = engaged_state(seed);
         let seat = Onus::to_act(&state).unwrap();
+        let t = std::time::Instant::now();
         let r = ask(
             &state,
             Viewer::Seat(seat),
             json!({ "kind": "unit_options", "unit": unit.0 }),
         )
         .unwrap();
+        eprintln!("unit_options of an engaged unit: {:?}", t.elapsed());
         let ea = &r["engaged_actions"];
         assert!(ea.is_object(), "{r}");
         let legal = |a: &Action| Onus::apply(&state, seat, a).is_ok();
@@ -241,6 +243,43 @@ fn engaged_actions_carry_the_games_verdict() {
         .unwrap();
         assert_eq!(v, ea["reposition180"]);
     }
+}
+
+/// VII-1 / VII-6: a unit that recovered from flight and may still choose its facing is told
+/// so, with the game's verdict on turning it.
+#[test]
+fn reorient_is_offered_to_a_recovered_unit() {
+    let mut state = movement_state(7);
+    let seat = Onus::to_act(&state).unwrap();
+    let unit = state.table.units().find(|u| u.owner == seat.0).unwrap().id;
+    let ask_unit = |s: &GameState| {
+        ask(
+            s,
+            Viewer::Seat(seat),
+            json!({ "kind": "unit_options", "unit": unit.0 }),
+        )
+        .unwrap()
+    };
+    assert_eq!(ask_unit(&state)["reorient"], Value::Null);
+    state.book.may_reorient.insert(unit);
+    let r = ask_unit(&state);
+    let heading = state.table.unit(unit).unwrap().pose.heading;
+    assert_eq!(r["reorient"]["heading"], heading);
+    let turn = Action::Reorient {
+        unit,
+        heading: heading + std::f64::consts::FRAC_PI_2,
+    };
+    assert_eq!(
+        r["reorient"]["verdict"]["ok"] == true,
+        Onus::apply(&state, seat, &turn).is_ok(),
+        "{r}"
+    );
+    // Not in the Movement Phase (VII-1 / VII-6 only): the reason comes with the rule.
+    assert_eq!(r["reorient"]["verdict"]["ok"], false, "{r}");
+    assert!(
+        r["reorient"]["verdict"]["rule"].is_string()
+            || r["reorient"]["verdict"]["error"].is_string()
+    );
 }
 
 /// `check_action`: the game's verdict on any action, with the rule when refused.
