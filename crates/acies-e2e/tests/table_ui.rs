@@ -1258,3 +1258,78 @@ fn elite_draws_two_random_events_and_keeps_one() {
     let problems = real_problems(&page);
     assert!(problems.is_empty(), "page errors: {problems:?}");
 }
+
+/// The first two cards of the seat to act and a line of two of its units that the engine lets
+/// advance in line (XII-A), in its Activation Phase.
+fn line_to_advance(state: &GameState) -> Option<([onus_cards::CardId; 2], Vec<UnitId>)> {
+    let seat = Onus::to_act(state)?;
+    if state.phase != Phase::Activation || state.pending.is_some() || !state.decisions.is_empty() {
+        return None;
+    }
+    let hand = state.piles.hand(seat.index()).ok()?;
+    let discard = [*hand.first()?, *hand.get(1)?];
+    let own: Vec<UnitId> = state
+        .table
+        .units()
+        .filter(|u| u.owner == seat.0)
+        .map(|u| u.id)
+        .collect();
+    for (i, &a) in own.iter().enumerate() {
+        for &b in &own[i + 1..] {
+            let action = Action::AdvanceInLine {
+                discard,
+                units: vec![a, b],
+            };
+            if Onus::apply(state, seat, &action).is_ok() {
+                return Some((discard, vec![a, b]));
+            }
+        }
+    }
+    None
+}
+
+/// XII-A "Advancing in line": with the option on, the Activation Phase offers it; two units
+/// and two cards ticked in the panel activate the line, exactly as the engine does.
+#[test]
+fn advancing_in_line_from_the_panel() {
+    let Some(browser) = browser() else { return };
+    let server = Server::start();
+    let mut setup = Setup::two_presets("romans-1000", "celts-1000");
+    setup.options.advancing_in_line = true;
+    let (created, state) = prepared_battle_of(&server, &setup, 4, |s| line_to_advance(s).is_some());
+    let seat = Onus::to_act(&state).unwrap();
+    let (discard, units) = line_to_advance(&state).unwrap();
+    let page = browser.page(&link(&server, &created, seat)).unwrap();
+    page.wait_for(testid("start-line"))
+        .expect("the optional rule offered");
+    page.press(testid("start-line"), "Enter").unwrap();
+    for u in &units {
+        page.click(testid(&format!("line-unit-{}", u.0))).unwrap();
+    }
+    for c in discard {
+        page.click(testid(&format!("line-card-{}", c.0))).unwrap();
+    }
+    page.screenshot("ui-advance-in-line").unwrap();
+    let v0 = version(&page);
+    page.click(testid("commit-line")).unwrap();
+    wait_version_above(&page, v0);
+    let expected = Onus::apply(
+        &state,
+        seat,
+        &Action::AdvanceInLine {
+            discard,
+            units: units.clone(),
+        },
+    )
+    .unwrap()
+    .state;
+    assert_game_is(&server, &created, &expected);
+    for u in &units {
+        assert!(
+            expected.table.unit(*u).unwrap().turn.activated,
+            "{u} activated"
+        );
+    }
+    let problems = real_problems(&page);
+    assert!(problems.is_empty(), "page errors: {problems:?}");
+}
