@@ -11,7 +11,7 @@ use std::time::Duration;
 use acies_core::{GameRng, Ruleset, Viewer};
 use acies_e2e::{Page, Server, Target, browser, css, testid};
 use onus_game::state::Phase;
-use onus_game::{Action, GameState, Onus, Seat, Setup, chooser};
+use onus_game::{Action, GameState, Onus, Seat, Setup, TurnOrder, chooser};
 use onus_table::UnitId;
 use serde_json::{Value, json};
 
@@ -946,7 +946,7 @@ fn server_view(server: &Server, created: &Value, seat: Seat) -> Value {
 
 /// Asserts the server's game is exactly `expected` (every seat's view, field by field).
 fn assert_game_is(server: &Server, created: &Value, expected: &GameState) {
-    for seat in [Seat(0), Seat(1)] {
+    for seat in expected.players.iter().map(|p| p.seat) {
         let want = serde_json::to_value(Onus::view(expected, Viewer::Seat(seat))).unwrap();
         assert_eq!(server_view(server, created, seat), want, "{seat}'s view");
     }
@@ -1332,4 +1332,191 @@ fn advancing_in_line_from_the_panel() {
     }
     let problems = real_problems(&page);
     assert!(problems.is_empty(), "page errors: {problems:?}");
+}
+
+/// The seat to act, when it has drawn at the end of its turn and may give cards to its
+/// team-mates (VII-7 / XII-B) and has a card to give.
+fn giver(state: &GameState) -> Option<Seat> {
+    let seat = Onus::to_act(state)?;
+    (state.pending.is_none()
+        && onus_game::teams::may_give(state, seat)
+        && !state.piles.hand(seat.index()).ok()?.is_empty())
+    .then_some(seat)
+}
+
+/// VII-7 / XII-B: in a 4-player team battle, after the end-of-turn draw the page offers to
+/// give cards to a team-mate; a card given there (checked by the engine before Give is
+/// enabled) and the end of the turn leave the game exactly as the engine computes, and the
+/// log shows the card to the giver and the receiver only.
+#[test]
+fn team_mates_give_cards_at_the_end_of_the_turn() {
+    let Some(browser) = browser() else { return };
+    let server = Server::start();
+    let setup = Setup::teams(
+        &[
+            ("romans-1000", 0),
+            ("celts-1000", 1),
+            ("dacians-1000", 0),
+            ("parthians-1000", 1),
+        ],
+        TurnOrder::Team,
+    );
+    let (created, state) = prepared_battle_of(&server, &setup, 11, |s| giver(s).is_some());
+    let seat = giver(&state).unwrap();
+    let mate = onus_game::teams::team_mates(&state, seat)[0];
+    let card = state.piles.hand(seat.index()).unwrap()[0];
+    let page = browser
+        .page_sized(&link(&server, &created, seat), 1280, 800)
+        .unwrap();
+    page.wait_for(testid("give-dialog"))
+        .expect("the gift offered");
+    page.wait_for(testid("give-to"))
+        .expect("the engine allows a gift");
+    assert_eq!(
+        page.eval("document.querySelector('[data-testid=give-to]').value")
+            .unwrap(),
+        json!(mate.0.to_string())
+    );
+    page.click(testid(&format!("pick-card-{}", card.0)))
+        .unwrap();
+    wait(
+        &page,
+        "document.querySelector('[data-testid=give-verdict]').classList.contains('ok')",
+    )
+    .expect("the engine accepts the gift");
+    page.screenshot("ui-give-cards").unwrap();
+    let v0 = version(&page);
+    page.click(testid("give-cards")).unwrap();
+    wait_version_above(&page, v0);
+    let gift = Action::GiveCards {
+        to: mate,
+        cards: vec![card],
+    };
+    let given = Onus::apply(&state, seat, &gift).unwrap().state;
+    assert_game_is(&server, &created, &given);
+    assert!(given.piles.hand(mate.index()).unwrap().contains(&card));
+    // The log: the giver and the receiver see the card, the enemies only the count.
+    let last = |s: Seat| {
+        server_view(&server, &created, s)["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .rev()
+            .find(|e| e["event"] == "cards_given")
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(last(mate)["cards"], json!([card.0]));
+    let enemy = state
+        .players
+        .iter()
+        .map(|p| p.seat)
+        .find(|&s| !state.allies(s, seat))
+        .unwrap();
+    assert_eq!(last(enemy)["cards"], json!([]));
+    assert_eq!(last(enemy)["count"], json!(1));
+    wait(
+        &page,
+        &format!(
+            "const t = window.__acies.names.orderTitle({}); \
+             return [...document.querySelectorAll('[data-testid=log-entry][data-event=cards_given]')] \
+               .some((e) => e.textContent.includes(`(${{t}})`))",
+            card.0
+        ),
+    )
+    .expect("the gift in the giver's log, with the card");
+    // The dialog comes back with the new hand; finishing the turn ends the giving.
+    page.wait_for(testid("give-done")).unwrap();
+    let v1 = version(&page);
+    page.click(testid("give-done")).unwrap();
+    wait_version_above(&page, v1);
+    let ended = Onus::apply(&given, seat, &Action::EndPhase).unwrap().state;
+    assert_game_is(&server, &created, &ended);
+    let problems = real_problems(&page);
+    assert!(problems.is_empty(), "page errors: {problems:?}");
+}
+
+/// XII-A "Always-active general" (with "Several generals": Scipio, always active, added to
+/// the Romans with a contingent of two units): in the Activation Phase the panel offers the additional unit the engine
+/// accepts; activating it there gives the engine's own result. The unit panel names the
+/// General whose contingent the unit belongs to, as the view says.
+#[test]
+fn always_active_general_activates_an_additional_unit() {
+    let Some(browser) = browser() else { return };
+    let server = Server::start();
+    let mut setup = Setup::two_presets("romans-1000", "celts-1000");
+    setup.options.several_generals = true;
+    setup.options.always_active_general = true;
+    setup.players[0].extra_generals = vec!["scipio".into()];
+    // Scipio commands a contingent of his own (his points modifier applies to it).
+    setup.players[0].contingents = vec![onus_game::setup::Contingent {
+        general: "scipio".into(),
+        units: vec!["velites".into(), "sagittarii".into()],
+    }];
+    let open = |s: &GameState| {
+        Onus::to_act(s).is_some_and(|seat| {
+            s.phase == Phase::Activation
+                && s.pending.is_none()
+                && onus_game::orders::free_activation_open(s, seat)
+        })
+    };
+    let (created, state) = prepared_battle_of(&server, &setup, 12, open);
+    let seat = Onus::to_act(&state).unwrap();
+    let page = browser
+        .page_sized(&link(&server, &created, seat), 1280, 800)
+        .unwrap();
+    page.wait_for(testid("free-activate"))
+        .expect("the additional unit offered");
+    let unit = UnitId(
+        page.eval("Number(document.querySelector('[data-testid=free-unit]').value)")
+            .unwrap()
+            .as_u64()
+            .unwrap() as _,
+    );
+    let broken = state.table.unit(unit).unwrap().state.broken;
+    page.screenshot("ui-free-activation").unwrap();
+    let v0 = version(&page);
+    page.click(testid("free-activate")).unwrap();
+    wait_version_above(&page, v0);
+    let expected = Onus::apply(
+        &state,
+        seat,
+        &Action::FreeActivation {
+            unit,
+            reorganise: broken,
+        },
+    )
+    .unwrap()
+    .state;
+    assert_game_is(&server, &created, &expected);
+    assert!(expected.table.unit(unit).unwrap().turn.activated);
+    page.wait_for_state(testid("free-activate"), "hidden", Duration::from_secs(10))
+        .expect("one additional unit each turn");
+    // The contingents (XII-A several generals): the unit panel names the unit's General.
+    let player = expected.player(Seat(0)).unwrap();
+    let (general, commanded) = player
+        .generals
+        .iter()
+        .find_map(|g| g.commands.first().map(|u| (g.card.id.clone(), *u)))
+        .expect("a contingent");
+    let roman = browser
+        .page_sized(&link(&server, &created, Seat(0)), 1280, 800)
+        .unwrap();
+    roman.wait_for(testid("table")).unwrap();
+    wait(&roman, "window.__acies && window.__acies.view").unwrap();
+    roman
+        .eval(&format!("window.__acies.select({})", commanded.0))
+        .unwrap();
+    roman.wait_for(testid("unit-commander")).unwrap();
+    assert_eq!(
+        roman
+            .attribute(testid("unit-commander"), "data-general")
+            .unwrap(),
+        Some(general)
+    );
+    roman.screenshot("ui-contingent").unwrap();
+    for p in [&page, &roman] {
+        let problems = real_problems(p);
+        assert!(problems.is_empty(), "page errors: {problems:?}");
+    }
 }

@@ -79,6 +79,7 @@ export function describeEvent(e, n) {
     case 'units_revealed': return `The units are revealed (${e.units.length}).`;
     case 'general_placed': return `${seat(e.seat)} places ${e.general} with ${u(e.unit)}.`;
     case 'cards_drawn': return `${seat(e.seat)} draws ${e.count} card${e.count === 1 ? '' : 's'}${e.cards?.length ? ` (${e.cards.map((c) => n.orderTitle(c)).join(', ')})` : ''} — ${e.why}.`;
+    case 'cards_given': return `${seat(e.from)} gives ${e.count} card${e.count === 1 ? '' : 's'} to ${seat(e.to)}${e.cards?.length ? ` (${e.cards.map((c) => n.orderTitle(c)).join(', ')})` : ''} — VII-7, XII-B.`;
     case 'cards_discarded': return `${seat(e.seat)} discards ${e.cards.map((c) => n.orderTitle(c)).join(', ') || 'nothing'} — ${e.why}.`;
     case 'deck_reshuffled': return `The discard pile becomes the draw pile (exhaustion ${e.exhaustions}).`;
     case 'starting_player': return `${seat(e.seat)} starts${e.rolls?.length ? ` (rolls: ${e.rolls.map(([s, d, t]) => `seat ${s}: ${d} → ${t}`).join(', ')})` : ''}.`;

@@ -66,6 +66,7 @@ function unitCard(game, u) {
   if (u.turn?.moved) markers.push('moved');
   const general = game.view.players.flatMap((p) => p.generals).find((g) => g.unit === u.id);
   if (general) markers.push(`General ${general.card.name}`);
+  const chief = commanderOf(game, u);
   return h('div', { class: 'unit-info', 'data-testid': 'unit-info', 'data-unit': u.id },
     h('h3', { style: { color: seatColour(u.owner) } }, `${c.name} #${u.id}`),
     h('div', { class: 'muted' }, `${game.names.faction(c.faction)} · ${words(c.kind)} · ${c.value} pts · seat ${u.owner}`),
@@ -75,7 +76,16 @@ function unitCard(game, u) {
       stat('Move', `${num(c.movement)} DU`), c.ranged ? stat('Ranged', `${c.ranged.power} · ${num(c.ranged.range)} DU`) : null),
     c.abilities?.length ? h('div', { class: 'tags' }, c.abilities.map((a) => h('span', { class: 'tag' }, words(a)))) : null,
     c.formations?.length ? h('div', { class: 'tags' }, 'Formations: ', c.formations.map((a) => h('span', { class: 'tag blue' }, words(a)))) : null,
-    markers.length ? h('div', { class: 'markers', 'data-testid': 'unit-markers' }, markers.join(' · ')) : null);
+    markers.length ? h('div', { class: 'markers', 'data-testid': 'unit-markers' }, markers.join(' · ')) : null,
+    chief ? h('div', { class: 'muted', 'data-testid': 'unit-commander', 'data-general': chief.card.id },
+      `Contingent of ${chief.card.name} (area of influence ${num(chief.card.area_of_influence)} DU${chief.unit === null || chief.unit === undefined ? '' : `, with ${game.names.unit(chief.unit)}`}${chief.status === 'healthy' ? '' : `, ${words(chief.status)}`}; XII-A several generals)`) : null);
+}
+
+/** XII-A "Several generals": the General whose contingent `u` belongs to (`commands` of the
+ * view; none when the army has a single General commanding every unit). */
+export function commanderOf(game, u) {
+  const owner = game.view.players.find((p) => p.seat === u.owner);
+  return owner?.generals.find((g) => g.commands?.includes(u.id)) || null;
 }
 
 // ---- per-phase actions ---------------------------------------------------------------
@@ -442,6 +452,44 @@ function lineSection(game) {
   return out;
 }
 
+/**
+ * XII-A "Always-active general": the one additional unit a General with the always-active
+ * ability activates each turn. Offered only for the units `check_action` accepts (asked once
+ * per version of the game).
+ */
+function freeActivationSection(game) {
+  const fa = game.freeActivation;
+  if (!fa || fa.version !== game.version) {
+    const version = game.version;
+    game.freeActivation = { version, offered: null };
+    const mine = game.view.units.filter((u) => u.owner === game.mySeat && !u.turn?.activated);
+    Promise.all(mine.map((u) => game.query({ kind: 'check_action', action: { action: 'free_activation', unit: u.id, reorganise: false } })
+      .then((r) => (r.ok ? u.id : null), () => null)))
+      .then((ids) => {
+        if (game.freeActivation?.version !== version) return;
+        const offered = ids.filter((x) => x !== null);
+        game.freeActivation = { version, offered, unit: offered[0] ?? null };
+        if (offered.length) game.render();
+      });
+    return [];
+  }
+  if (!fa.offered?.length) return [];
+  const chosen = game.unit(fa.unit);
+  const reorganise = { on: !!chosen?.state?.broken };
+  return [h('h3', {}, 'Always-active General (XII-A)'),
+    h('p', { class: 'muted' }, 'Your General activates one additional unit this turn, without an order.'),
+    h('div', { class: 'row wrap', 'data-testid': 'free-activation' },
+      h('select', {
+        'data-testid': 'free-unit', 'aria-label': 'The additional unit',
+        onchange: (e) => { fa.unit = Number(e.target.value); game.render(); },
+      }, fa.offered.map((id) => h('option', { value: id, selected: id === fa.unit }, game.names.unit(id)))),
+      chosen?.state?.broken ? h('label', {}, h('input', { type: 'checkbox', checked: true, 'data-testid': 'free-reorganise', onchange: (e) => { reorganise.on = e.target.checked; } }), ' try to reorganise') : null,
+      h('button', {
+        class: 'primary', disabled: game.busy, 'data-testid': 'free-activate',
+        onclick: () => game.act({ action: 'free_activation', unit: fa.unit, reorganise: reorganise.on }),
+      }, 'Activate this unit'))];
+}
+
 /** Lists for when nothing is selected: fights to resolve, fleeing units, units to pick. */
 function overview(game) {
   const v = game.view;
@@ -474,6 +522,7 @@ function overview(game) {
     out.push(h('h3', {}, 'Optional rule'));
     out.push(h('button', { class: 'option', onclick: () => game.startLine(), 'data-testid': 'start-line' }, 'Advance in line: discard 2 cards to activate a line (XII-A)'));
   }
+  if (game.myTurnToAct && v.phase === 'activation' && v.options?.always_active_general) out.push(...freeActivationSection(game));
   if (game.myTurnToAct && v.phase === 'flight') {
     const fleeing = mine.filter((u) => u.state?.fleeing);
     out.push(h('h3', {}, 'Fleeing units'));
@@ -647,6 +696,72 @@ function drawDialog(game) {
   };
 }
 
+/** VII-7: whether this seat has made its end-of-turn draw in this turn (from the log). */
+function drewThisTurn(game) {
+  const log = game.view.log || [];
+  for (let i = log.length - 1; i >= 0; i--) {
+    if (log[i].event === 'turn_started') return false;
+    if (log[i].event === 'end_of_turn_draw' && log[i].seat === game.mySeat) return true;
+  }
+  return false;
+}
+
+/**
+ * VII-7 / XII-B: after the draw, a player with team-mates in the battle gives them cards
+ * (any number, as often as wanted), then finishes the turn; the hand limits are checked
+ * after. The giving controls appear only when `check_action` says a gift is possible now;
+ * each choice is checked again before Give is enabled.
+ */
+function giveDialog(game) {
+  const me = game.me();
+  const hand = me?.hand || [];
+  const mates = game.view.players.filter((p) => p.seat !== game.mySeat && p.team === me?.team && !p.defeated);
+  const picked = new Set();
+  const choice = { to: mates[0]?.seat ?? null };
+  const box = h('div', { 'data-testid': 'give-box' });
+  const verdict = h('div', { class: 'verdict', 'data-testid': 'give-verdict', role: 'status' }, 'Choose the cards to give.');
+  const give = h('button', {
+    class: 'primary', disabled: true, 'data-testid': 'give-cards',
+    onclick: async () => { if (await game.act({ action: 'give_cards', to: choice.to, cards: [...picked] })) game.closeDialog(); },
+  }, 'Give');
+  let asked = 0;
+  const check = () => {
+    give.disabled = true;
+    if (!picked.size) { replace(verdict, 'Choose the cards to give.'); verdict.className = 'verdict'; return; }
+    const n = ++asked;
+    game.query({ kind: 'check_action', action: { action: 'give_cards', to: choice.to, cards: [...picked] } }).then((v) => {
+      if (n !== asked) return;
+      verdict.className = `verdict ${v.ok ? 'ok' : 'bad'}`;
+      replace(verdict, v.ok ? `${game.names.shortSeat(choice.to)} receives ${picked.size} card${picked.size === 1 ? '' : 's'}.` : reasonOf(v));
+      give.disabled = !v.ok;
+    }, (e) => replace(verdict, e.message));
+  };
+  if (mates.length && hand.length) {
+    game.query({ kind: 'check_action', action: { action: 'give_cards', to: mates[0].seat, cards: [hand[0]] } }).then((v) => {
+      if (!v.ok) return;
+      replace(box,
+        h('label', {}, 'Give to ', h('select', {
+          'data-testid': 'give-to', onchange: (e) => { choice.to = Number(e.target.value); check(); },
+        }, mates.map((p) => h('option', { value: p.seat }, `${game.names.shortSeat(p.seat)} (${p.hand_count} card${p.hand_count === 1 ? '' : 's'}, limit ${p.leadership})`)))),
+        h('div', { class: 'hand-row picks' }, hand.map((c) => cardView(game.names.card(c), c, {
+          selectable: true, testid: `give-card-${c}`, onToggle: (id, on) => { if (on) picked.add(id); else picked.delete(id); check(); },
+        }))),
+        verdict, h('div', { class: 'row' }, give));
+    }, () => {});
+  }
+  return {
+    title: 'End of turn: give cards to your team-mates',
+    testid: 'give-dialog',
+    body: [
+      h('p', {}, 'You may give action cards to your team-mates (VII-7, XII-B); then finish the turn. The hand limits are checked after: the receiver discards any excess.'),
+      box,
+      h('div', { class: 'row' }, h('button', {
+        'data-testid': 'give-done', onclick: async () => { if (await game.act({ action: 'end_phase' })) game.closeDialog(); },
+      }, 'Finish the turn')),
+    ],
+  };
+}
+
 function isThisTurn(log, e) {
   const i = log.indexOf(e);
   for (let j = log.length - 1; j >= 0; j--) if (log[j].event === 'turn_started') return i > j;
@@ -775,6 +890,9 @@ export function renderDecisions(game) {
       const due = flightDue(game);
       key = `flight:${v.turn}:${due.map((u) => u.id).join(',')}`;
       make = () => flightDialog(game, due);
+    } else if (v.phase === 'end_of_turn' && v.to_act === me && drewThisTurn(game)) {
+      key = `give:${v.turn}:${(game.me()?.hand || []).join(',')}`;
+      make = () => giveDialog(game);
     } else if (v.phase === 'end_of_turn' && v.to_act === me) {
       key = `draw:${v.turn}`;
       make = () => drawDialog(game);
