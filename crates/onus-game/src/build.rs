@@ -102,9 +102,19 @@ fn resolve(
         let g = catalog.general(&qualified).map_err(|e| {
             GameError::setup(format!("{seat}: {e}"), Some("XII-A Several generals"))
         })?;
-        if g.faction != list.faction {
+        // XII-A "If the army consists of several armies, you can have one General for each
+        // of them": a General of a mercenary faction (VI: mercenaries join any army) may
+        // lead a contingent of the army.
+        let allied = catalog.faction(&g.faction).is_ok_and(|f| f.mercenary)
+            && spec
+                .contingents
+                .iter()
+                .any(|c| c.general == *id || c.general == qualified);
+        if g.faction != list.faction && !allied {
             return Err(GameError::setup(
-                format!("{seat}: General `{id}` is not of the army's faction"),
+                format!(
+                    "{seat}: General `{id}` is not of the army's faction (a mercenary General may lead a contingent)"
+                ),
                 Some("XII-A Several generals"),
             ));
         }

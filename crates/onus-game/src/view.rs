@@ -82,6 +82,14 @@ pub struct GameView {
     /// Decisions waiting outside fights (public: every player sees who decides what).
     #[serde(default)]
     pub decisions: Vec<Decision>,
+    /// VII-7 / XII-B: the seat that has drawn at the end of its turn and may now give cards
+    /// to team-mates ([`crate::Action::GiveCards`]) before ending the phase.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub giving: Option<Seat>,
+    /// XII-A "Always-active general": the acting seat may still activate its additional unit
+    /// this turn ([`crate::Action::FreeActivation`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub free_activation: bool,
     pub width: f64,
     pub depth: f64,
     pub home_edges: Vec<TableEdge>,
@@ -211,6 +219,10 @@ pub fn view(state: &GameState, viewer: Viewer<Seat>) -> GameView {
         deployment: state.deployment.clone(),
         pending: state.pending.as_ref().map(|p| pending_view(p, viewer)),
         decisions: state.decisions.clone(),
+        giving: state.book.giving,
+        free_activation: state.phase == Phase::Activation
+            && state.pending.is_none()
+            && crate::orders::free_activation_open(state, state.active),
         width: state.table.width,
         depth: state.table.depth,
         home_edges: state.table.home_edges.clone(),

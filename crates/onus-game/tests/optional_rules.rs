@@ -96,7 +96,10 @@ fn xii_a_always_active_general_with_the_ability_activates_one_more_unit() {
     assert!(Onus::apply(&off, Seat(0), &free(U10)).is_err());
     // On: one additional unit, anywhere, once per turn.
     let on = new_turn(s, true);
+    let seen = |s: &GameState| Onus::view(s, acies_core::Viewer::Seat(Seat(0))).free_activation;
+    assert!(seen(&on) && !seen(&off));
     let on = act(&on, free(U12)).unwrap();
+    assert!(!seen(&on));
     assert!(on.table.unit(U12).unwrap().turn.activated);
     assert!(
         on.book.orders.is_empty(),
@@ -243,6 +246,25 @@ fn xii_a_contingents_each_general_commands_its_units_and_adds_its_value_to_them(
         Onus::new_game(&setup, 4).is_err(),
         "not one of the army's Generals"
     );
+}
+
+#[test]
+fn xii_a_a_mercenary_general_may_lead_a_contingent() {
+    // An army of several armies: Xanthippus (mercenaries) commands two legionaries; without
+    // a contingent of his own he cannot join the Roman army.
+    let mut setup = contingent_setup(&["legionaries", "legionaries"]);
+    setup.players[0].extra_generals = vec!["mercenaries/xanthippus".into()];
+    setup.players[0].contingents[0].general = "mercenaries/xanthippus".into();
+    let s = Onus::new_game(&setup, 4).unwrap();
+    let x = s.players[0]
+        .generals
+        .iter()
+        .find(|g| g.card.id == "xanthippus")
+        .unwrap();
+    assert_eq!(x.commands.len(), 2);
+    setup.players[0].contingents.clear();
+    let e = Onus::new_game(&setup, 4).unwrap_err();
+    assert!(e.to_string().contains("not of the army's faction"), "{e}");
 }
 
 #[test]

@@ -79,6 +79,7 @@ fn vii7_team_mates_give_cards_after_the_draw_and_only_they_see_them() {
     // With a team-mate in the battle the turn waits for the gifts.
     assert_eq!(s.book.giving, Some(giver));
     assert_eq!(Onus::to_act(&s), Some(giver));
+    assert_eq!(Onus::view(&s, Viewer::Spectator).giving, Some(giver));
     assert!(
         Onus::apply(&s, giver, &the_draw(&s, giver)).is_err(),
         "one draw"
