@@ -12,7 +12,7 @@ use acies_core::{GameRng, Ruleset, Viewer};
 use acies_e2e::{Page, Server, Target, browser, css, testid};
 use onus_game::state::Phase;
 use onus_game::{Action, GameState, Onus, Seat, Setup, TurnOrder, chooser};
-use onus_table::UnitId;
+use onus_table::{Flank, UnitId};
 use serde_json::{Value, json};
 
 /// Waits until a JavaScript expression (or a body with `return`) is truthy; its value
@@ -890,6 +890,18 @@ fn prepared_battle_of(
     seed: u64,
     stop: impl Fn(&GameState) -> bool,
 ) -> (Value, GameState) {
+    prepared_battle_with(server, setup, seed, stop, |_, _, a| a)
+}
+
+/// [`prepared_battle_of`] where `adjust` may replace each chosen action by another legal one
+/// (scripting the moves that lead to a situation the random chooser rarely reaches).
+fn prepared_battle_with(
+    server: &Server,
+    setup: &Setup,
+    seed: u64,
+    stop: impl Fn(&GameState) -> bool,
+    adjust: impl Fn(&GameState, Seat, Action) -> Action,
+) -> (Value, GameState) {
     let created = server
         .create_game(&json!({ "setup": setup, "seed": seed }))
         .expect("a game with a fixed seed (the test server allows it)");
@@ -907,6 +919,7 @@ fn prepared_battle_of(
             return (created, state);
         }
         let (seat, action) = chooser::choose(&state, &mut rng).expect("a legal action");
+        let action = adjust(&state, seat, action);
         let (status, answer) = server
             .post_json(
                 &format!("/api/games/{id}/actions"),
@@ -1519,4 +1532,75 @@ fn always_active_general_activates_an_additional_unit() {
         let problems = real_problems(p);
         assert!(problems.is_empty(), "page errors: {problems:?}");
     }
+}
+
+/// The first activated engaged unit of the seat to act that may reduce an extended flank
+/// (VII-2.D), with that flank.
+fn reducible(state: &GameState) -> Option<(UnitId, Flank)> {
+    [Flank::Left, Flank::Right].into_iter().find_map(|flank| {
+        engaged_unit_where(state, |unit| Action::Reduce { unit, flank }).map(|u| (u, flank))
+    })
+}
+
+/// VII-2.D "Reducing an extended unit": a battle where every third unit is deployed extended
+/// (one flank, when the engine accepts it; the rest as the random chooser plays), until an
+/// engaged extended unit is activated; its Reduce button removes the marker, and the enemy's
+/// free attacks follow exactly as the engine computes.
+#[test]
+fn reduce_an_engaged_extended_unit() {
+    let Some(browser) = browser() else { return };
+    let server = Server::start();
+    let setup = Setup::two_presets("carthaginians-1000", "romans-1000");
+    let extend = |state: &GameState, seat: Seat, action: Action| {
+        let Action::Deploy { unit, .. } = &action else {
+            return action;
+        };
+        if unit.0 % 3 != 0 {
+            return action;
+        }
+        [(true, false), (false, true)]
+            .into_iter()
+            .map(|(l, r)| {
+                let mut a = action.clone();
+                if let Action::Deploy {
+                    extend_left,
+                    extend_right,
+                    ..
+                } = &mut a
+                {
+                    (*extend_left, *extend_right) = (l, r);
+                }
+                a
+            })
+            .find(|a| Onus::apply(state, seat, a).is_ok())
+            .unwrap_or(action)
+    };
+    let (created, state) =
+        prepared_battle_with(&server, &setup, 3, |s| reducible(s).is_some(), extend);
+    let seat = Onus::to_act(&state).unwrap();
+    let (unit, flank) = reducible(&state).unwrap();
+    let extended = |s: &GameState| {
+        s.table.unit(unit).is_ok_and(|u| match flank {
+            Flank::Left => u.state.extended_left,
+            Flank::Right => u.state.extended_right,
+        })
+    };
+    assert!(
+        extended(&state),
+        "{unit} is extended on its {flank:?} flank"
+    );
+    let page = open_and_select(&browser, &link(&server, &created, seat), unit);
+    let button = format!("reduce-{}", format!("{flank:?}").to_lowercase());
+    page.wait_for(testid(&button)).expect("the reduce control");
+    page.screenshot("ui-reduce").unwrap();
+    let v0 = version(&page);
+    page.click(testid(&button)).unwrap();
+    wait_version_above(&page, v0);
+    let expected = Onus::apply(&state, seat, &Action::Reduce { unit, flank })
+        .unwrap()
+        .state;
+    assert_game_is(&server, &created, &expected);
+    assert!(!extended(&expected), "the {flank:?} extended marker is off");
+    let problems = real_problems(&page);
+    assert!(problems.is_empty(), "page errors: {problems:?}");
 }
