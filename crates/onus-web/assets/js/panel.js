@@ -454,8 +454,8 @@ function lineSection(game) {
 
 /**
  * XII-A "Always-active general": the one additional unit a General with the always-active
- * ability activates each turn. Offered only for the units `check_action` accepts (asked once
- * per version of the game).
+ * ability activates each turn, while the view says it is still open (`free_activation`);
+ * offered only for the units `check_action` accepts (asked once per version of the game).
  */
 function freeActivationSection(game) {
   const fa = game.freeActivation;
@@ -522,7 +522,7 @@ function overview(game) {
     out.push(h('h3', {}, 'Optional rule'));
     out.push(h('button', { class: 'option', onclick: () => game.startLine(), 'data-testid': 'start-line' }, 'Advance in line: discard 2 cards to activate a line (XII-A)'));
   }
-  if (game.myTurnToAct && v.phase === 'activation' && v.options?.always_active_general) out.push(...freeActivationSection(game));
+  if (game.myTurnToAct && v.phase === 'activation' && v.free_activation) out.push(...freeActivationSection(game));
   if (game.myTurnToAct && v.phase === 'flight') {
     const fleeing = mine.filter((u) => u.state?.fleeing);
     out.push(h('h3', {}, 'Fleeing units'));
@@ -694,16 +694,6 @@ function drawDialog(game) {
       }))),
     ],
   };
-}
-
-/** VII-7: whether this seat has made its end-of-turn draw in this turn (from the log). */
-function drewThisTurn(game) {
-  const log = game.view.log || [];
-  for (let i = log.length - 1; i >= 0; i--) {
-    if (log[i].event === 'turn_started') return false;
-    if (log[i].event === 'end_of_turn_draw' && log[i].seat === game.mySeat) return true;
-  }
-  return false;
 }
 
 /**
@@ -890,7 +880,7 @@ export function renderDecisions(game) {
       const due = flightDue(game);
       key = `flight:${v.turn}:${due.map((u) => u.id).join(',')}`;
       make = () => flightDialog(game, due);
-    } else if (v.phase === 'end_of_turn' && v.to_act === me && drewThisTurn(game)) {
+    } else if (v.phase === 'end_of_turn' && v.to_act === me && v.giving === me) {
       key = `give:${v.turn}:${(game.me()?.hand || []).join(',')}`;
       make = () => giveDialog(game);
     } else if (v.phase === 'end_of_turn' && v.to_act === me) {
