@@ -1604,3 +1604,53 @@ fn reduce_an_engaged_extended_unit() {
     let problems = real_problems(&page);
     assert!(problems.is_empty(), "page errors: {problems:?}");
 }
+
+/// A shot of the seat to act, in its Ranged Attack Phase, that the engine accepts with the
+/// line of sight blocked (VII-3): shooter, target and the units in the way.
+fn blocked_shot(state: &GameState) -> Option<(UnitId, UnitId, Vec<UnitId>)> {
+    let seat = Onus::to_act(state)?;
+    if state.phase != Phase::RangedAttack || state.pending.is_some() || !state.decisions.is_empty()
+    {
+        return None;
+    }
+    let units: Vec<_> = state.table.units().collect();
+    units.iter().filter(|u| u.owner == seat.0).find_map(|s| {
+        units.iter().filter(|t| t.owner != seat.0).find_map(|t| {
+            let g = state.table.shot(s.id, t.id).ok()?;
+            let shoot = Action::Shoot {
+                shooter: s.id,
+                target: t.id,
+            };
+            (g.sight.blocked()
+                && !g.sight.in_the_way.is_empty()
+                && Onus::apply(state, seat, &shoot).is_ok())
+            .then(|| (s.id, t.id, g.sight.in_the_way.clone()))
+        })
+    })
+}
+
+/// VII-3 "Line of sight": choosing a target whose line of fire is blocked highlights on the
+/// table the units the engine names in the way.
+#[test]
+fn units_blocking_a_line_of_fire_are_highlighted() {
+    let Some(browser) = browser() else { return };
+    let server = Server::start();
+    let (created, state) = prepared_battle(&server, 21, |s| blocked_shot(s).is_some());
+    let seat = Onus::to_act(&state).unwrap();
+    let (shooter, target, in_the_way) = blocked_shot(&state).unwrap();
+    let page = open_and_select(&browser, &link(&server, &created, seat), shooter);
+    page.click(testid(&format!("shoot-{}", target.0))).unwrap();
+    let mut want: Vec<u64> = in_the_way
+        .iter()
+        .filter(|&&u| u != target && u != shooter)
+        .map(|u| u.0 as u64)
+        .collect();
+    want.sort();
+    let js = "[...document.querySelectorAll('[data-testid=table] .unit.hl-in-the-way')] \
+              .map((e) => Number(e.dataset.unit)).sort((a, b) => a - b)";
+    wait(&page, &format!("{js}.length > 0")).expect("units in the way highlighted");
+    assert_eq!(page.eval(js).unwrap(), json!(want));
+    page.screenshot("ui-line-of-fire-blocked").unwrap();
+    let problems = real_problems(&page);
+    assert!(problems.is_empty(), "page errors: {problems:?}");
+}

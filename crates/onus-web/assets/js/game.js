@@ -353,6 +353,13 @@ export class Game {
       if (sel.shot !== undefined && sel.shot !== null) {
         const h0 = highlights.get(sel.shot);
         if (h0) h0.kind = 'chosen';
+        // VII-3: the units the engine finds across the blocked line of fire to the chosen target.
+        const shot = (sel.options.shots || []).find((x) => x.target === sel.shot);
+        if (shot?.los_blocked) {
+          for (const id of shot.in_the_way || []) {
+            if (id !== sel.shot && id !== sel.unit) highlights.set(id, { kind: 'in-the-way', label: 'blocks the line of sight' });
+          }
+        }
       }
       if (sel.charge) {
         const h1 = highlights.get(sel.charge.target);
