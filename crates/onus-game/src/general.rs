@@ -76,24 +76,50 @@ pub fn general_lost_for(state: &GameState, unit: UnitId) -> bool {
             .any(|g| g.commands(unit) && in_force(state, g))
 }
 
-/// IV "Leadership" (hand size and limit): the commander-in-chief's, or the highest of the
-/// Generals still in force (XII-A); -1 when none is (IV).
+/// IV "Leadership" (hand size and limit) and XII-A "Several generals".
+///
+/// The army's leadership is the commander-in-chief's (the first General, the highest) or,
+/// while it is dead, wounded or fleeing, "the second highest leadership value" among the
+/// Generals still in force; the commander-in-chief leads again once it recovers (XII-A).
+/// Before the Generals are placed, every one counts as in force.
+///
+/// With no General in force, IV "Dead, wounded or fleeing general": "the leadership value
+/// is also reduced by -1". Ruling: it is the leadership of the General who would lead were
+/// it not for the -1 — the highest among the Generals neither dead nor wounded (their units
+/// flee, and may recover), else among the wounded, else the commander-in-chief's — minus 1.
+/// With one General this is its own leadership - 1.
 pub fn leadership(state: &GameState, seat: Seat) -> u32 {
     let Ok(p) = state.player(seat) else {
         return 0;
     };
-    if let Some(l) = p
-        .generals
-        .iter()
-        .filter(|g| g.unit.is_none() || in_force(state, g))
-        .map(|g| g.card.leadership)
-        .max()
-    {
+    let highest = |keep: &dyn Fn(&GeneralState) -> bool| {
+        p.generals
+            .iter()
+            .filter(|g| keep(g))
+            .map(|g| g.card.leadership)
+            .max()
+    };
+    if let Some(l) = highest(&|g| g.unit.is_none() || in_force(state, g)) {
         return l;
     }
-    p.generals
-        .first()
-        .map_or(0, |g| g.card.leadership.saturating_sub(1))
+    highest(&|g| g.status == GeneralStatus::Healthy)
+        .or_else(|| highest(&|g| g.status == GeneralStatus::Wounded))
+        .or_else(|| p.generals.first().map(|g| g.card.leadership))
+        .map_or(0, |l| l.saturating_sub(1))
+}
+
+/// XII-A "Several generals": "For the game to end due to the loss of the General, all of
+/// them must die or flee." A General has died or fled when it is dead, or when its unit is
+/// fleeing or off the table; a wounded General on a standing unit has not.
+pub fn died_or_fled(state: &GameState, g: &GeneralState) -> bool {
+    g.status == GeneralStatus::Dead
+        || g.unit.is_some_and(|u| {
+            state
+                .table
+                .unit(u)
+                .ok()
+                .is_none_or(|unit| unit.state.fleeing)
+        })
 }
 
 /// The General in force on `unit`, if any (its card modifiers apply to the unit, IV).

@@ -4,7 +4,7 @@
 use acies_core::{Comparison, Dice, DieResult, Outcome, RollRecord, Target, Value};
 
 use crate::event::GameEvent;
-use crate::general::{in_force, leadership};
+use crate::general::{died_or_fled, in_force, leadership};
 use crate::state::{GameState, GeneralStatus, Phase, Seat};
 
 /// VI "Casualties": the value lost by a player — eliminated units and fleeing units at their
@@ -64,7 +64,10 @@ pub fn defeat(state: &mut GameState, seat: Seat, reason: &str) {
 }
 
 /// VI "Casualties", at the start of the player's turn: over 50% lost, a leadership check (2d6
-/// against leadership); automatic failure with a dead or wounded General.
+/// against leadership); automatic failure with a dead or wounded General. XII-A "Several
+/// generals" (ruling): the check fails automatically only when every General is dead or
+/// wounded — the General leading the army ([`leadership`]) is then dead or wounded; while
+/// one is neither, it leads and the army rolls.
 pub fn casualty_check(state: &mut GameState, seat: Seat) {
     if !state.setup.scenario.victory.casualties || !over_half(state, seat) {
         return;
@@ -160,11 +163,15 @@ pub fn check_end(state: &mut GameState) {
             continue;
         }
         if v.death_of_general {
-            // VI; XII-A "Several generals": all of them must die (or flee).
-            let gone = p
-                .generals
-                .iter()
-                .all(|g| g.status == GeneralStatus::Dead || (several && !in_force(state, g)));
+            // VI "if the General dies"; XII-A "Several generals": "all of them must die or
+            // flee" (a wounded General on a standing unit keeps its army in the battle).
+            let gone = p.generals.iter().all(|g| {
+                if several {
+                    died_or_fled(state, g)
+                } else {
+                    g.status == GeneralStatus::Dead
+                }
+            });
             if gone && !p.generals.is_empty() {
                 defeat(state, seat, "death of the General (VI)");
                 continue;

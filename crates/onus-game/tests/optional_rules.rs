@@ -156,6 +156,129 @@ fn xii_a_several_generals_leadership_passes_to_the_next_and_the_loss_needs_all()
     assert!(general_lost_for(&two, U11));
 }
 
+/// Whether seat 0 has lost the battle (VI).
+fn seat0_lost(s: &GameState) -> bool {
+    matches!(
+        &s.outcome,
+        Some(acies_core::Outcome::Winners { seats, .. }) if seats == &vec![Seat(1)]
+    )
+}
+
+#[test]
+fn xii_a_several_generals_the_battle_is_lost_only_when_all_die_or_flee() {
+    // XII-A: "all of them must die or flee". Trajan wounded on his standing unit and Varro's
+    // unit fleeing: Trajan has neither died nor fled, the battle goes on.
+    let mut s = two_generals(true);
+    s.players[0].generals[0].status = GeneralStatus::Wounded;
+    s.table.unit_mut(U12).unwrap().state.fleeing = true;
+    onus_game::victory::check_end(&mut s);
+    assert!(s.outcome.is_none(), "a wounded General still stands");
+    // No General in force: the fleeing Varro, who may recover, would lead: 4 - 1 (IV).
+    assert_eq!(leadership(&s, Seat(0)), 3);
+    // Trajan's unit flees too: every General has died or fled, the battle is lost.
+    s.table.unit_mut(U10).unwrap().state.fleeing = true;
+    onus_game::victory::check_end(&mut s);
+    assert!(seat0_lost(&s));
+    assert!(
+        s.players[0]
+            .defeated
+            .as_deref()
+            .is_some_and(|r| r.contains("death of the General"))
+    );
+    // One General (VI "if the General dies"): wounded and fleeing, the battle goes on.
+    let mut one = two_generals(false);
+    one.players[0].generals[0].status = GeneralStatus::Wounded;
+    one.table.unit_mut(U10).unwrap().state.fleeing = true;
+    onus_game::victory::check_end(&mut one);
+    assert!(
+        one.outcome.is_none(),
+        "only the death of the General ends the battle"
+    );
+    onus_game::flight::remove_unit(&mut one, U10, onus_game::event::Removal::Eliminated).unwrap();
+    onus_game::victory::check_end(&mut one);
+    assert!(seat0_lost(&one));
+}
+
+#[test]
+fn xii_a_several_generals_leadership_without_a_general_in_force() {
+    // The commander-in-chief (8) dead and Varro (4) wounded: Varro would lead, 4 - 1 = 3
+    // (IV), not the commander's 8 - 1.
+    let mut s = two_generals(true);
+    s.players[0].generals[0].status = GeneralStatus::Dead;
+    s.players[0].generals[1].status = GeneralStatus::Wounded;
+    assert_eq!(leadership(&s, Seat(0)), 3);
+    // Trajan wounded and Varro's unit fleeing: Varro, who may recover, would lead: 3.
+    let mut f = two_generals(true);
+    f.players[0].generals[0].status = GeneralStatus::Wounded;
+    f.table.unit_mut(U12).unwrap().state.fleeing = true;
+    assert_eq!(leadership(&f, Seat(0)), 3);
+    // Both wounded: the highest of the wounded, Trajan, 8 - 1.
+    f.players[0].generals[1].status = GeneralStatus::Wounded;
+    assert_eq!(leadership(&f, Seat(0)), 7);
+    // Both dead: the commander-in-chief's 8 - 1, as with one General.
+    f.players[0]
+        .generals
+        .iter_mut()
+        .for_each(|g| g.status = GeneralStatus::Dead);
+    assert_eq!(leadership(&f, Seat(0)), 7);
+}
+
+/// Seat 0 with Trajan wounded, Varro's unit and unit 11 fleeing: 200 of its 300 points lost
+/// (units 10, 11, 12 at 100 each, the Generals worth nothing).
+fn over_half_lost() -> GameState {
+    let mut s = two_generals(true);
+    let p = &mut s.players[0];
+    p.unit_costs = [(U10, 100), (U11, 100), (U12, 100)].into_iter().collect();
+    p.value.total = 300;
+    p.value.general_points = 0;
+    p.generals[0].status = GeneralStatus::Wounded;
+    for u in [U11, U12] {
+        s.table.unit_mut(u).unwrap().state.fleeing = true;
+    }
+    assert!(onus_game::victory::over_half(&s, Seat(0)));
+    s.log = Default::default();
+    s
+}
+
+fn leadership_rolls(s: &GameState) -> Vec<(Option<Vec<u8>>, bool)> {
+    s.log
+        .iter()
+        .filter_map(|e| match e {
+            GameEvent::LeadershipCheck { roll, passed, .. } => Some((
+                roll.as_ref()
+                    .map(|r| r.dice.iter().flat_map(|d| d.faces.clone()).collect()),
+                *passed,
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn xii_a_several_generals_casualty_check_fails_automatically_only_without_a_leader() {
+    // VI "If the General is dead or wounded, you fail automatically": with several Generals,
+    // only when all are. Trajan wounded, Varro fleeing: 2d6 against Varro's 4 - 1 = 3.
+    let mut pass3 = over_half_lost();
+    pass3.forced_dice.extend([1, 2]);
+    onus_game::victory::casualty_check(&mut pass3, Seat(0));
+    assert!(pass3.forced_dice.is_empty());
+    assert_eq!(leadership_rolls(&pass3), vec![(Some(vec![1, 2]), true)]);
+    assert!(pass3.players[0].defeated.is_none());
+    let mut fail4 = over_half_lost();
+    fail4.forced_dice.extend([2, 2]);
+    onus_game::victory::casualty_check(&mut fail4, Seat(0));
+    assert_eq!(leadership_rolls(&fail4), vec![(Some(vec![2, 2]), false)]);
+    assert!(fail4.players[0].defeated.is_some());
+    // Varro wounded as well: no roll, the army retreats.
+    let mut both = over_half_lost();
+    both.players[0].generals[1].status = GeneralStatus::Wounded;
+    both.forced_dice.extend([1, 1]);
+    onus_game::victory::casualty_check(&mut both, Seat(0));
+    assert_eq!(both.forced_dice.len(), 2, "no die rolled");
+    assert_eq!(leadership_rolls(&both), vec![(None, false)]);
+    assert!(both.players[0].defeated.is_some());
+}
+
 #[test]
 fn xii_a_several_generals_area_bonuses_are_not_cumulative() {
     // Unit 11 lies within Trajan's and Varro's areas: +1 morale once, as with one General.
