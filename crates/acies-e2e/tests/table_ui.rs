@@ -770,6 +770,18 @@ fn computer_opponent_spectator_reconnect_replay_and_victory() {
     replay.screenshot("ui-replay").unwrap();
     assert!(replay.count(css("[data-testid^=unit-]")).unwrap() > 0);
 
+    // The replay follows the running game (its WebSocket).
+    wait(
+        &replay,
+        "document.querySelector('[data-testid=replay-live]').dataset.state === 'online'",
+    )
+    .expect("the replay is live");
+    let steps_before = replay
+        .eval("return Number(document.querySelector('[data-testid=replay-slider]').max)")
+        .unwrap()
+        .as_u64()
+        .unwrap();
+
     // Surrender: the victory screen, for the player and the spectator.
     page.click(testid("surrender")).unwrap();
     page.click(testid("surrender-confirm")).unwrap();
@@ -779,14 +791,8 @@ fn computer_opponent_spectator_reconnect_replay_and_victory() {
     spectator
         .wait_for(testid("victory"))
         .expect("the spectator's end screen");
-    // The replay was opened while the game ran: "Latest" brings the steps played since (the
-    // surrender), and the replay ends on the finished game.
-    let steps_before = replay
-        .eval("return Number(document.querySelector('[data-testid=replay-slider]').max)")
-        .unwrap()
-        .as_u64()
-        .unwrap();
-    replay.click(testid("replay-latest")).unwrap();
+    // The replay was opened while the game ran: it follows the game live (its WebSocket) and
+    // gets the steps played since (the surrender); it ends on the finished game.
     wait(
         &replay,
         &format!(
@@ -801,6 +807,11 @@ fn computer_opponent_spectator_reconnect_replay_and_victory() {
             .contains("Game over"),
         "the last step is the end of the game"
     );
+    wait(
+        &replay,
+        "document.querySelector('[data-testid=replay-live]').dataset.state === 'ended'",
+    )
+    .expect("the replay stops following the finished game");
     for p in [&page, &spectator, &replay] {
         let problems = real_problems(p);
         assert!(problems.is_empty(), "page errors: {problems:?}");

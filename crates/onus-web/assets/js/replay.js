@@ -1,8 +1,9 @@
 // The replay viewer: the game from its first view through every action's events, filtered
 // for the viewer by the server. Intermediate tables are rebuilt from the events (positions,
-// markers, removals, phases); the last step is the server's own view.
+// markers, removals, phases); the last step is the server's own view. A running game is
+// followed live on its WebSocket.
 
-import { api, catalog, ApiError } from './api.js';
+import { api, catalog, ApiError, GameSocket } from './api.js';
 import { h, replace, num } from './dom.js';
 import { Names, phaseName } from './cards.js';
 import { TableView } from './table.js';
@@ -236,8 +237,19 @@ export async function replayPage(root, gameId, token) {
     cat = { deck: { cards: [] }, factions: [] };
   }
   names.catalog = cat;
-  // A running game goes on while it is replayed: "Latest" fetches the steps played since.
+  // A running game goes on while it is replayed: the viewer follows it on the game's
+  // WebSocket and fetches the steps played since each update (a viewer at the last step
+  // stays at the last step; one looking back stays where it is).
+  let loaded = -1;
+  let loading = null;
+  let again = false;
   async function load(first) {
+    if (loading) { again = true; return loading; }
+    loading = fetchSteps(first);
+    try { await loading; } finally { loading = null; }
+    if (again) { again = false; await load(false); }
+  }
+  async function fetchSteps(first) {
     let r;
     try {
       r = await api.replay(gameId, token);
@@ -257,9 +269,35 @@ export async function replayPage(root, gameId, token) {
       frames.push({ view: exact ? r.view : clone(v), version: st.version, seat: st.seat, events: st.events || [] });
     });
     slider.max = String(frames.length - 1);
+    loaded = frames[frames.length - 1].version;
     go(first || wasLast ? frames.length - 1 : at);
+    if (r.view?.outcome) follow(false);
   }
-  controls.append(btn('⟳ Latest', 'Fetch the steps played since (a running game)', 'replay-latest', () => load(false)));
+  const live = h('span', { class: 'conn', 'data-testid': 'replay-live', 'data-state': 'connecting' }, 'connecting…');
+  controls.append(live);
+  let socket = null;
+  function follow(on) {
+    if (!on) {
+      socket?.close();
+      socket = null;
+      live.dataset.state = 'ended';
+      replace(live, 'game over');
+      return;
+    }
+    const news = (m) => { if (m.version > loaded) load(false); };
+    socket = new GameSocket(gameId, token, {
+      onSync: news,
+      onUpdate: news,
+      onStatus: (st) => {
+        if (!socket) return;
+        live.dataset.state = st;
+        replace(live, st === 'online' ? 'live' : st);
+      },
+    });
+    socket.connect();
+  }
   await load(true);
+  if (!frames.length || frames[frames.length - 1].view.outcome) follow(false);
+  else follow(true);
   void num;
 }
