@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use acies_core::{GameRng, Ruleset, Viewer};
 use acies_e2e::{Page, Server, Target, browser, css, testid};
-use onus_game::state::Phase;
+use onus_game::state::{Decision, Phase};
 use onus_game::{Action, GameState, Onus, Seat, Setup, TurnOrder, chooser};
 use onus_table::{Flank, UnitId};
 use serde_json::{Value, json};
@@ -1664,4 +1664,47 @@ fn units_blocking_a_line_of_fire_are_highlighted() {
     page.screenshot("ui-line-of-fire-blocked").unwrap();
     let problems = real_problems(&page);
     assert!(problems.is_empty(), "page errors: {problems:?}");
+}
+
+/// VII-6 "Fleeing elephants": the decision dialogs of a carthaginians-1800 battle (war
+/// elephants) — the player whose unit fleeing elephants would trample chooses to fight them
+/// (seed 8), and the drivers' option after a recovery roll equal to the morale keeps the
+/// animals (seed 16); each answered in the page, the game then exactly the engine's.
+#[test]
+fn fleeing_elephants_and_the_drivers_decide_in_dialogs() {
+    let Some(browser) = browser() else { return };
+    let server = Server::start();
+    let setup = Setup::two_presets("carthaginians-1800", "romans-1800");
+    for (seed, button, pick) in [
+        (
+            8,
+            "elephants-fight",
+            (|d: &Decision| matches!(d, Decision::FightElephants { .. })) as fn(&Decision) -> bool,
+        ),
+        (16, "drivers-spare", |d: &Decision| {
+            matches!(d, Decision::Drivers { .. })
+        }),
+    ] {
+        let (created, state) = prepared_battle_of(&server, &setup, seed, |s| {
+            s.decisions.first().is_some_and(pick)
+        });
+        let seat = Onus::to_act(&state).unwrap();
+        let action = match &state.decisions[0] {
+            Decision::FightElephants { .. } => Action::FightElephants { fight: true },
+            _ => Action::KillElephants { kill: false },
+        };
+        let page = browser
+            .page_sized(&link(&server, &created, seat), 1280, 800)
+            .unwrap();
+        page.wait_for(testid("decision-dialog"))
+            .expect("the decision's dialog");
+        page.screenshot(&format!("ui-{button}")).unwrap();
+        let v0 = version(&page);
+        page.click(testid(button)).unwrap();
+        wait_version_above(&page, v0);
+        let expected = Onus::apply(&state, seat, &action).unwrap().state;
+        assert_game_is(&server, &created, &expected);
+        let problems = real_problems(&page);
+        assert!(problems.is_empty(), "page errors: {problems:?}");
+    }
 }
