@@ -8,7 +8,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use acies_bot::battle::{CSV_HEADER, csv_row};
-use acies_bot::{BattleResult, BotKind, Summary, simulate_one};
+use acies_bot::{BattleFailure, BattleResult, BotKind, Checks, Summary, simulate_one_checked};
 use acies_core::Ruleset;
 use anyhow::{Context, anyhow};
 use clap::Args;
@@ -52,10 +52,51 @@ pub struct SimArgs {
     /// A battle still going after this many actions is recorded as unfinished.
     #[arg(long, value_name = "N", default_value_t = 50_000)]
     pub max_actions: usize,
+    /// An optional rule (XII-A) for both sides, named as in the setup's `options`
+    /// (`no-events`, `reinforced-units`, `fog-of-war=5`, ...); repeat for several.
+    #[arg(long = "option", value_name = "RULE[=VALUE]")]
+    pub options: Vec<String>,
+    /// Check the game's invariants (cards conserved, wounds below health, no overlaps after
+    /// movement, one order per unit, views hiding what they must) after every action.
+    #[arg(long)]
+    pub check: bool,
+    /// Write every battle that fails (no legal action, an illegal action, a broken
+    /// invariant, a panic) to DIR/battle-I.json, a game record `acies replay` reads.
+    #[arg(long, value_name = "DIR")]
+    pub save_failures: Option<PathBuf>,
+}
+
+/// The setup `args` describe: two preset armies and the optional rules named.
+pub fn setup(args: &SimArgs) -> anyhow::Result<Setup> {
+    let mut setup = Setup::two_presets(&args.army_a, &args.army_b);
+    if args.options.is_empty() {
+        return Ok(setup);
+    }
+    let mut json = serde_json::to_value(&setup.options)?;
+    let Some(obj) = json.as_object_mut() else {
+        return Err(anyhow!("the options are not a JSON object"));
+    };
+    for o in &args.options {
+        let (name, value) = o.split_once('=').unwrap_or((o.as_str(), "true"));
+        let key = name.replace('-', "_");
+        if !obj.contains_key(&key) {
+            let known: Vec<String> = obj.keys().map(|k| k.replace('_', "-")).collect();
+            return Err(anyhow!(
+                "unknown option `{name}` (known: {})",
+                known.join(", ")
+            ));
+        }
+        let v: serde_json::Value = serde_json::from_str(value)
+            .or_else(|_| serde_json::from_str(&format!("\"{value}\"")))
+            .with_context(|| format!("bad value for option `{name}`"))?;
+        obj.insert(key, v);
+    }
+    setup.options = serde_json::from_value(json).context("bad optional rules")?;
+    Ok(setup)
 }
 
 pub fn run(args: &SimArgs) -> anyhow::Result<String> {
-    let setup = Setup::two_presets(&args.army_a, &args.army_b);
+    let setup = setup(args)?;
     // A bad army name is reported once, before any thread starts.
     Onus::new_game(&setup, args.seed).map_err(|e| anyhow!("{e}"))?;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -71,11 +112,15 @@ pub fn run(args: &SimArgs) -> anyhow::Result<String> {
         bar.set_style(style);
     }
     let kinds = [args.bot_a, args.bot_b];
+    let checks = Checks {
+        invariants: args.check,
+    };
     let results: Vec<_> = pool.install(|| {
         (0..args.games)
             .into_par_iter()
             .map(|i| {
-                let r = simulate_one(&setup, args.seed, i, &kinds, args.max_actions);
+                let r =
+                    simulate_one_checked(&setup, args.seed, i, &kinds, args.max_actions, checks);
                 bar.inc(1);
                 r
             })
@@ -83,14 +128,42 @@ pub fn run(args: &SimArgs) -> anyhow::Result<String> {
     });
     bar.finish_and_clear();
     let mut battles = Vec::with_capacity(results.len());
+    let mut failures = Vec::new();
     for (i, r) in results.into_iter().enumerate() {
-        battles.push(r.map_err(|e| anyhow!("battle {i}: {e}"))?);
+        match r {
+            Ok(b) => battles.push(b),
+            Err(f) => failures.push((i, f)),
+        }
+    }
+    if !failures.is_empty() {
+        return Err(anyhow!(failure_report(args, &failures)?));
     }
     if let Some(path) = &args.csv {
         std::fs::write(path, csv_text(&battles))
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(report(args, pool.current_num_threads(), &battles))
+}
+
+/// The failed battles, one line each, after saving their records if asked.
+fn failure_report(
+    args: &SimArgs,
+    failures: &[(usize, Box<BattleFailure>)],
+) -> anyhow::Result<String> {
+    let mut out = format!("{} of {} battles failed:", failures.len(), args.games);
+    if let Some(dir) = &args.save_failures {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    for (i, f) in failures {
+        let _ = write!(out, "\n  battle {i}: {f}");
+        if let Some(dir) = &args.save_failures {
+            let path = dir.join(format!("battle-{i}.json"));
+            std::fs::write(&path, serde_json::to_string_pretty(&f.record)?)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            let _ = write!(out, "; saved to {}", path.display());
+        }
+    }
+    Ok(out)
 }
 
 /// The CSV file: the header, then one line per battle in index order.

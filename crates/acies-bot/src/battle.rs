@@ -3,7 +3,7 @@
 //! threads), the record of each battle, and the statistics of many.
 
 use acies_core::{GameRng, Outcome, Ruleset};
-use onus_game::replay::state_hash;
+use onus_game::replay::{GameRecord, Move, state_hash};
 use onus_game::victory::losses;
 use onus_game::{Onus, Seat, Setup};
 
@@ -100,6 +100,33 @@ impl BattleResult {
     }
 }
 
+/// A battle that went wrong, with the game up to the failure as a record that
+/// `acies replay` reads: its last move is the one that failed (an illegal action, a broken
+/// invariant or a panic), or the record stops where no bot found an action.
+#[derive(Clone, Debug)]
+pub struct BattleFailure {
+    pub error: BotError,
+    pub record: GameRecord,
+}
+
+impl std::fmt::Display for BattleFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} (after {} moves)",
+            self.error,
+            self.record.moves.len()
+        )
+    }
+}
+
+/// What [`play_battle_checked`] verifies besides the legality of every action.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Checks {
+    /// [`onus_game::invariants::check`] after every action.
+    pub invariants: bool,
+}
+
 /// Plays a battle from `setup` and `seed`, each seat's action chosen by `bots[seat]` from
 /// that seat's [`Observation`], until a victory condition or `max_actions`. Any action a bot
 /// submits that the rules refuse is an error.
@@ -109,16 +136,67 @@ pub fn play_battle(
     bots: &mut [Box<dyn Bot + Send>],
     max_actions: usize,
 ) -> Result<BattleResult, BotError> {
-    let mut state = Onus::new_game(setup, seed)?;
+    play_battle_checked(setup, seed, bots, max_actions, Checks::default()).map_err(|f| f.error)
+}
+
+/// [`play_battle`], recording every move so that a failure comes with its game, with the
+/// `checks` asked for after every action; a panic of a bot or of the rules is a failure too.
+pub fn play_battle_checked(
+    setup: &Setup,
+    seed: u64,
+    bots: &mut [Box<dyn Bot + Send>],
+    max_actions: usize,
+    checks: Checks,
+) -> Result<BattleResult, Box<BattleFailure>> {
+    let mut record = GameRecord {
+        setup: setup.clone(),
+        seed,
+        moves: Vec::new(),
+        final_hash: None,
+    };
+    let fail = |error: BotError, record: &GameRecord| {
+        Box::new(BattleFailure {
+            error,
+            record: record.clone(),
+        })
+    };
+    let mut state = match Onus::new_game(setup, seed) {
+        Ok(s) => s,
+        Err(e) => return Err(fail(e.into(), &record)),
+    };
     let mut actions = 0;
     while actions < max_actions {
         let Some(seat) = Onus::to_act(&state) else {
             break;
         };
-        let bot = bots.get_mut(seat.index()).ok_or(BotError::NotToAct(seat))?;
-        let obs = Observation::new(&state, seat)?;
-        let action = bot.act(&obs)?;
-        state = Onus::apply(&state, seat, &action)?.state;
+        let chosen = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let bot = bots.get_mut(seat.index()).ok_or(BotError::NotToAct(seat))?;
+            let obs = Observation::new(&state, seat)?;
+            bot.act(&obs)
+        }));
+        let action = match chosen {
+            Ok(Ok(a)) => a,
+            Ok(Err(e)) => return Err(fail(e, &record)),
+            Err(p) => return Err(fail(BotError::Panic(panic_text(&p)), &record)),
+        };
+        record.moves.push(Move {
+            seat,
+            action: action.clone(),
+        });
+        let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            Onus::apply(&state, seat, &action)
+        }));
+        let next = match applied {
+            Ok(Ok(a)) => a.state,
+            Ok(Err(e)) => return Err(fail(e.into(), &record)),
+            Err(p) => return Err(fail(BotError::Panic(panic_text(&p)), &record)),
+        };
+        if checks.invariants {
+            if let Err(e) = onus_game::invariants::check(&state, &next) {
+                return Err(fail(BotError::Invariant(e), &record));
+            }
+        }
+        state = next;
         actions += 1;
     }
     Ok(BattleResult {
@@ -138,6 +216,17 @@ pub fn play_battle(
     })
 }
 
+/// The message of a caught panic.
+fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic without a message".into()
+    }
+}
+
 /// Battle `index` of a simulation: seeds from `(master, index)`, fresh bots of the given
 /// kinds.
 pub fn simulate_one(
@@ -147,13 +236,26 @@ pub fn simulate_one(
     kinds: &[BotKind],
     max_actions: usize,
 ) -> Result<BattleResult, BotError> {
+    simulate_one_checked(setup, master, index, kinds, max_actions, Checks::default())
+        .map_err(|f| f.error)
+}
+
+/// [`simulate_one`] with [`play_battle_checked`]: a failure comes with its game.
+pub fn simulate_one_checked(
+    setup: &Setup,
+    master: u64,
+    index: u64,
+    kinds: &[BotKind],
+    max_actions: usize,
+    checks: Checks,
+) -> Result<BattleResult, Box<BattleFailure>> {
     let (game, bot_seeds) = battle_seeds(master, index, kinds.len());
     let mut bots: Vec<Box<dyn Bot + Send>> = kinds
         .iter()
         .zip(bot_seeds)
         .map(|(k, s)| k.build(s))
         .collect();
-    play_battle(setup, game, &mut bots, max_actions)
+    play_battle_checked(setup, game, &mut bots, max_actions, checks)
 }
 
 /// A proportion with its 95% Wilson score interval.

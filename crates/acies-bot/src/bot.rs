@@ -19,6 +19,12 @@ pub enum BotError {
         seat: Seat,
         situation: String,
     },
+    /// A bot or the rules panicked (always a bug).
+    #[error("panic: {0}")]
+    Panic(String),
+    /// An invariant of [`onus_game::invariants`] broke after an action (always a bug).
+    #[error("invariant broken: {0}")]
+    Invariant(String),
     /// The seat's observation could not be built.
     #[error("observation: {0}")]
     Observation(String),

@@ -26,7 +26,10 @@ pub mod eval;
 mod observation;
 pub mod scripted;
 
-pub use battle::{BattleResult, BotKind, Proportion, Summary, play_battle, simulate_one};
+pub use battle::{
+    BattleFailure, BattleResult, BotKind, Checks, Proportion, Summary, play_battle,
+    play_battle_checked, simulate_one, simulate_one_checked,
+};
 pub use bot::{Bot, BotError, RandomBot};
 pub use observation::Observation;
 pub use scripted::{Params, ScriptedBot};

@@ -42,6 +42,7 @@ pub mod event;
 pub mod flight;
 pub mod fog;
 pub mod general;
+pub mod invariants;
 pub mod movement;
 pub mod orders;
 pub mod replay;

@@ -663,6 +663,7 @@ impl Table {
                     let engaged = (moved - distance).abs() <= 1e-9;
                     if engaged {
                         next.record_contacts(enemy, unit)?;
+                        next.drop_markers_without_room(enemy, unit);
                     } else {
                         next.disengage(unit, enemy);
                     }
@@ -682,6 +683,46 @@ impl Table {
             end,
             follows,
         })
+    }
+
+    /// VII-2.D "Withdrawal", "Maintain contact": the pursuer's enveloping Section markers
+    /// are kept, but they lie against the withdrawing unit's sections, so they move with it
+    /// and may now lie on another card or marker.
+    ///
+    /// Ruling (VII-2.D, with VII-2 "Overlapping" and VII-2.C "as long as the marker has
+    /// room"): a kept marker that would overlap another unit or marker comes off, with no
+    /// attack (the withdrawal itself causes none); the rest of the engagement stays.
+    fn drop_markers_without_room(&mut self, by: UnitId, against: UnitId) {
+        let Some(e) = self.engagement(by, against) else {
+            return;
+        };
+        let partner = self
+            .units
+            .get(&by)
+            .and_then(|u| u.stack)
+            .map(|s| s.partner());
+        // What first_overlap forgives: the pursuer's own pieces, the card (and extended
+        // markers) the marker lies against, markers lying against the pursuer, its stacked
+        // partner.
+        let others: Vec<_> = self
+            .obstacles(&[by])
+            .into_iter()
+            .filter(|o| o.owner != against && Some(o.owner) != partner)
+            .filter(|o| !matches!(o.kind, ObstacleKind::Marker { against: a, .. } if a == by))
+            .collect();
+        let crowded: Vec<SectionContact> = e
+            .contacts
+            .iter()
+            .filter(|c| c.by == by && c.enveloping)
+            .filter(|c| {
+                self.marker_rect(c)
+                    .is_some_and(|r| others.iter().any(|o| o.rect.overlaps(&r)))
+            })
+            .copied()
+            .collect();
+        if !crowded.is_empty() {
+            self.remove_contacts(by, against, |c| crowded.contains(c));
+        }
     }
 
     /// VII-2.D "Retreat", first part: the undisputed attacks the retreating unit suffers at

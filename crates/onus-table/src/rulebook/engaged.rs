@@ -355,3 +355,40 @@ fn x_blocked_romans() {
         Err(TableError::Blocked { .. })
     ));
 }
+
+/// VII-2.D "Withdrawal", "Maintain contact", with VII-2 "Overlapping": the pursuer keeps its
+/// enveloping markers, but they lie against the withdrawing unit and move with it; one that
+/// would end on another unit comes off (ruling), so the Movement Phase can still end. Found
+/// by the random soak (`acies sim --bot-a random --bot-b random --seed 1`, battle 225: a
+/// marker kept after a withdrawal lay on an unactivated friend of the withdrawing unit,
+/// which nothing could move, and the phase could never end).
+#[test]
+fn vii_2d_withdrawal_drops_a_kept_marker_that_would_overlap() {
+    let mut t = big_table();
+    let romans = put(&mut t, 1, 0, infantry(), pose(10.0, 10.0, 0.0));
+    let mut enemy = TableUnit::new(UnitId(2), 1, cavalry(4.0), pose(10.5, 11.2, 180.0));
+    enemy.state.extended_right = true;
+    assert_eq!(t.add(enemy), Ok(()));
+    let enemy = UnitId(2);
+    assert!(t.engage(enemy, romans, &EnvelopChoice::Max, true).is_ok());
+    // The marker on the Romans' right side (x 11..11.4, y 10..10.6) ends at y 9..9.6 after a
+    // 1 DU withdrawal: on this friend, which stays clear of both cards' paths.
+    let friend = put(&mut t, 3, 0, infantry(), pose(12.2, 8.9, 0.0));
+    let marker = |t: &Table| {
+        t.engagement(enemy, romans)
+            .map_or(0, |e| e.contacts.iter().filter(|c| c.enveloping).count())
+    };
+    assert_eq!(marker(&t), 1);
+    t.end_turn();
+    activate(&mut t, romans);
+    let w = t.withdraw(romans, 1.0, &[(enemy, WithdrawalResponse::KeepContact)]);
+    assert!(w.is_ok_and(|w| w.follows[0].engaged), "followed");
+    assert_eq!(marker(&t), 0, "the marker had no room");
+    assert!(
+        t.engagement(enemy, romans).is_some(),
+        "still engaged face to face"
+    );
+    assert_eq!(t.first_overlap(), None);
+    assert!(t.unit(friend).is_ok());
+    assert_eq!(t.end_movement_phase(), Ok(()));
+}
