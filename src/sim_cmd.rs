@@ -307,4 +307,65 @@ mod tests {
         assert!(msg.contains("atlanteans"), "{msg}");
         assert!(Cli::try_parse_from(["sim", "--bot-a", "clever"]).is_err());
     }
+
+    #[test]
+    fn sim_takes_optional_rules_and_checks_invariants() {
+        let a = args(&[
+            "--games",
+            "2",
+            "--bot-a",
+            "random",
+            "--bot-b",
+            "random",
+            "--quiet",
+            "--check",
+            "--option",
+            "no-events",
+            "--option",
+            "fog-of-war=5",
+            "--option",
+            "reinforced-units=true",
+            "--max-actions",
+            "400",
+        ]);
+        let s = setup(&a).unwrap_or_else(|e| panic!("{e:#}"));
+        assert!(s.options.no_events && s.options.reinforced_units);
+        assert_eq!(s.options.fog_of_war, Some(5.0));
+        assert!(!s.options.protected_flanks);
+        let out = run(&a).unwrap_or_else(|e| panic!("{e:#}"));
+        assert!(out.contains("2 battles"), "{out}");
+        let bad = setup(&args(&["--option", "dragons"])).map_err(|e| e.to_string());
+        let msg = bad.err().unwrap_or_default();
+        assert!(
+            msg.contains("dragons") && msg.contains("no-events"),
+            "{msg}"
+        );
+        assert!(setup(&args(&["--option", "fog-of-war=far"])).is_err());
+    }
+
+    /// A failed battle is saved as a record `acies replay` reads, named by its index.
+    #[test]
+    fn failures_are_saved_as_replayable_records() {
+        let setup = Setup::two_presets("romans-1000", "celts-1000");
+        let record =
+            onus_game::replay::random_game(&setup, 5, 5, 60).unwrap_or_else(|e| panic!("{e}"));
+        let failure = Box::new(BattleFailure {
+            error: acies_bot::BotError::Invariant("a test".into()),
+            record,
+        });
+        let dir = std::env::temp_dir().join(format!("acies-sim-failures-{}", std::process::id()));
+        let dir_s = dir.to_string_lossy().into_owned();
+        let a = args(&["--games", "10", "--save-failures", dir_s.as_str()]);
+        let text = failure_report(&a, &[(7, failure)]).unwrap_or_else(|e| panic!("{e:#}"));
+        assert!(text.starts_with("1 of 10 battles failed"), "{text}");
+        assert!(
+            text.contains("battle 7: invariant broken: a test (after 60 moves)"),
+            "{text}"
+        );
+        let path = dir.join("battle-7.json");
+        let replayed = crate::replay_cmd::run(&path, false);
+        let _ = std::fs::remove_dir_all(&dir);
+        let out = replayed.unwrap_or_else(|e| panic!("{e:#}"));
+        assert!(out.contains("60 moves"), "{out}");
+    }
 }

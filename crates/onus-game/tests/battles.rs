@@ -3,49 +3,14 @@
 
 mod common;
 
-use acies_core::{GameRng, Ruleset, Viewer};
-use onus_game::{GameState, Onus, Phase, Seat, Setup};
+use acies_core::{GameRng, Ruleset};
+use onus_game::{GameState, Onus, Seat, Setup};
 
-/// The invariants of a state (see the issue "ONUS! the whole battle").
+/// The invariants of a state (see the issue "ONUS! the whole battle"):
+/// [`onus_game::invariants::check`].
 pub fn check_invariants(before: &GameState, s: &GameState) {
-    // Cards are conserved.
-    if let Err(e) = s.piles.check() {
-        panic!("cards: {e}");
-    }
-    // Wounds never exceed health on a unit still on the table.
-    for u in s.table.units() {
-        let health = onus_game::combat::health(s, &u.card);
-        assert!(
-            u.state.wounds < health,
-            "{} has {} wounds of {health}",
-            u.id,
-            u.state.wounds
-        );
-    }
-    // No overlaps once the Movement Phase is over.
-    if s.phase != Phase::Movement && s.phase != Phase::Deployment {
-        assert_eq!(s.table.first_overlap(), None, "overlap in {:?}", s.phase);
-    }
-    // One order per unit per turn.
-    if s.turn == before.turn {
-        let mut seen = std::collections::BTreeSet::new();
-        for o in &s.book.orders {
-            for u in &o.units {
-                assert!(seen.insert(*u), "{u} received two orders");
-            }
-        }
-    }
-    // A player's view never shows the others' hands or face-down units.
-    for seat in s.seats() {
-        let v = Onus::view(s, Viewer::Seat(seat));
-        for p in &v.players {
-            assert_eq!(p.hand.is_some(), p.seat == seat);
-        }
-        for u in &v.units {
-            if s.hidden.contains(&u.id) && u.owner != seat {
-                assert!(u.card.is_none());
-            }
-        }
+    if let Err(e) = onus_game::invariants::check(before, s) {
+        panic!("turn {} {:?}: {e}", s.turn, s.phase);
     }
 }
 

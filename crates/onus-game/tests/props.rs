@@ -1,5 +1,5 @@
 //! Property test: many random legal games, with random armies and optional rules, never
-//! panic and keep the cards conserved.
+//! panic and keep the invariants of `onus_game::invariants` after every action.
 
 mod common;
 
@@ -39,8 +39,10 @@ proptest! {
                 prop_assert!(false, "no legal action in {:?}", state.phase);
                 unreachable!()
             };
-            state = Onus::apply(&state, seat, &action).unwrap().state;
-            prop_assert!(state.piles.check().is_ok());
+            let next = Onus::apply(&state, seat, &action).unwrap().state;
+            let ok = onus_game::invariants::check(&state, &next);
+            prop_assert!(ok.is_ok(), "{:?} after {:?}", ok, action);
+            state = next;
         }
     }
 }
