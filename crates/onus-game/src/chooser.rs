@@ -395,6 +395,17 @@ fn activation(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Ac
             });
         }
     }
+    // XII-A "Advancing in line", when in force: now and then, the line of the unit nearest
+    // the enemy, for the two last cards of the hand.
+    if state.setup.options.advancing_in_line && hand.len() >= 2 && chance(rng, 30) {
+        let line = line_from(state, &free);
+        if line.len() >= 2 {
+            out.push(Action::AdvanceInLine {
+                discard: [hand[hand.len() - 2], hand[hand.len() - 1]],
+                units: line,
+            });
+        }
+    }
     for c in hand {
         let Some(card) = deck.card(c) else { continue };
         let units: Vec<UnitId> = match &card.order.effect {
@@ -429,6 +440,62 @@ fn activation(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Ac
             });
             if units.is_empty() {
                 break;
+            }
+        }
+    }
+}
+
+/// XII-A "Advancing in line": the longest line grown from the first of `units` that can
+/// advance (not in combat nor fleeing), adding the others one at a time while they form a
+/// line (at most 6 units).
+fn line_from(state: &GameState, units: &[UnitId]) -> Vec<UnitId> {
+    let able: Vec<UnitId> = units
+        .iter()
+        .copied()
+        .filter(|u| {
+            !state.table.is_engaged(*u) && state.table.unit(*u).is_ok_and(|t| !t.state.fleeing)
+        })
+        .collect();
+    let Some(first) = able.first() else {
+        return Vec::new();
+    };
+    let mut line = vec![*first];
+    while line.len() < 6 {
+        let next = able.iter().find(|u| {
+            !line.contains(u) && {
+                let mut with = line.clone();
+                with.push(**u);
+                crate::orders::line_problem(state, &with).is_none()
+            }
+        });
+        match next {
+            Some(u) => line.push(*u),
+            None => break,
+        }
+    }
+    line
+}
+
+/// XII-A "Advancing in line": moves of a unit of the line in the line's direction (straight
+/// ahead while none is set), no farther than the line moves.
+fn line_moves(state: &GameState, u: &onus_table::TableUnit, frac: f64) -> Vec<MoveOrder> {
+    let Some(line) = state.book.line.as_ref().filter(|l| l.units.contains(&u.id)) else {
+        return Vec::new();
+    };
+    let ahead = |d: f64| MoveOrder::new(vec![Step::Advance(d)]);
+    match line.direction {
+        None => vec![ahead(line.distance * frac)],
+        Some(heading) => {
+            let local = u.pose.dir_to_local(Vec2::from_heading(heading));
+            if local.x.abs() <= acies_geom::EPS && local.y > 0.0 {
+                vec![ahead(line.distance * frac)]
+            } else {
+                // Movement in all directions: reduced movement (VII-2.B).
+                let d = line.distance.min(u.card.movement / 2.0) * frac;
+                vec![MoveOrder::new(vec![Step::Slide {
+                    right: local.x * d,
+                    forward: local.y * d,
+                }])]
             }
         }
     }
@@ -480,6 +547,12 @@ fn movement(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Acti
             if in_range {
                 continue;
             }
+        }
+        // XII-A: a unit of the line moves with the line (decided without the chooser's
+        // stream, so that games without a line play as before).
+        let frac = 0.5 + f64::from((state.turn + u.id.0) % 50) / 100.0;
+        for order in line_moves(state, u, frac) {
+            out.push(Action::Move { unit: u.id, order });
         }
         let Some(target) = enemies.first().and_then(|e| state.table.unit(*e).ok()) else {
             continue;

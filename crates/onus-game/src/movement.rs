@@ -1,9 +1,9 @@
 //! VII-2 "Movement phase" and VII-4 "Skirmishers phase", delegated to onus-table for the
 //! validation and pricing of every move and charge; IX "Brash" enforced here.
 
-use acies_geom::Vec2;
+use acies_geom::{EPS, Vec2, normalize_angle};
 use onus_model::Ability;
-use onus_table::{EnvelopChoice, MoveOrder, Pivot, Step, Table, UnitId};
+use onus_table::{EnvelopChoice, MoveOrder, Pivot, PricedMove, Step, Table, UnitId};
 
 use crate::action::ChargeSpec;
 use crate::error::{GameError, GameResult};
@@ -23,16 +23,25 @@ fn own(state: &GameState, seat: Seat, unit: UnitId, rule: &'static str) -> GameR
     Ok(())
 }
 
-/// XII-A "Advancing in line": a unit of the line moves as far as the slowest of the line,
-/// and "all movements must be made in the same direction". Ruling: the direction is that of
-/// the move's straight displacements (advances and slides, summed on the table), the
-/// rotations that align a unit being free (the picture's unit D "starts its movement with a
-/// 90° rotation"); within 5° of the first line unit that moved; a move without displacement
-/// (turning in place) has no direction.
-fn check_line(state: &GameState, unit: UnitId, mv: &onus_table::PricedMove) -> GameResult<()> {
+/// How far (degrees) a straight stretch of a unit of the line may turn from the line's
+/// direction and still be "the same direction" (XII-A): an eye's tolerance on the table, which
+/// also absorbs the rounding of the rotations entered to align a unit.
+const LINE_TOLERANCE_DEG: f64 = 5.0;
+
+/// XII-A "Advancing in line": "All movements must be made in the same direction (move
+/// forwards, diagonally, backwards...) and move as many DU as the movement of the slowest
+/// unit in the line." Ruling: a unit of the line spends at most the slowest unit's movement,
+/// and every straight stretch of its move (an advance, a slide, a charge's approach) runs in
+/// the line's direction on the table, within [`LINE_TOLERANCE_DEG`]; the first stretch moved
+/// by a unit of the line sets that direction. Rotations have no direction and are allowed
+/// anywhere in the move: the rulebook's picture has unit D of the line "start its movement
+/// with a 90° rotation to align it with the rest". Returns the line's direction (radians,
+/// see [`Vec2::heading`]) after the move (`None` when `unit` is not in the line or nothing of
+/// the line moved straight yet), to be recorded once the move is applied.
+fn check_line(state: &GameState, unit: UnitId, mv: &PricedMove) -> GameResult<Option<f64>> {
     const RULE: &str = "XII-A Advancing in line";
     let Some(line) = state.book.line.as_ref().filter(|l| l.units.contains(&unit)) else {
-        return Ok(());
+        return Ok(None);
     };
     if mv.cost > line.distance + 1e-9 {
         return Err(GameError::rule(
@@ -43,39 +52,39 @@ fn check_line(state: &GameState, unit: UnitId, mv: &onus_table::PricedMove) -> G
             ),
         ));
     }
-    if let (Some(want), Some(got)) = (line.direction, line_direction(mv)) {
-        let off = acies_geom::normalize_angle(got - want).abs();
-        if off > 5f64.to_radians() {
+    let mut direction = line.direction;
+    let mut from = mv.start.centre;
+    for step in &mv.steps {
+        let stretch: Vec2 = step.end.centre - from;
+        from = step.end.centre;
+        if !matches!(step.step, Step::Advance(_) | Step::Slide { .. }) || stretch.length() <= EPS {
+            continue;
+        }
+        let got = stretch.heading();
+        let Some(want) = direction else {
+            direction = Some(got);
+            continue;
+        };
+        let off = normalize_angle(got - want).abs();
+        if off > LINE_TOLERANCE_DEG.to_radians() {
             return Err(GameError::rule(
                 RULE,
                 format!(
-                    "all the line moves in the same direction: {unit} would move {:.0}° off it",
+                    "all the units of the line move in the same direction: {unit} would move \
+                     {:.0}° off it",
                     off.to_degrees()
                 ),
             ));
         }
     }
-    Ok(())
+    Ok(direction)
 }
 
-/// The table direction (radians) of a move's straight displacements, if it has any.
-fn line_direction(mv: &onus_table::PricedMove) -> Option<f64> {
-    let mut from = mv.start.centre;
-    let mut sum = Vec2::new(0.0, 0.0);
-    for st in &mv.steps {
-        if matches!(st.step, Step::Advance(_) | Step::Slide { .. }) {
-            sum += st.end.centre - from;
-        }
-        from = st.end.centre;
-    }
-    (sum.length() > 0.05).then(|| sum.heading())
-}
-
-/// XII-A "Advancing in line": the first line unit that moves sets the line's direction.
-fn record_line_direction(state: &mut GameState, unit: UnitId, mv: &onus_table::PricedMove) {
-    let dir = line_direction(mv);
-    if let Some(line) = state.book.line.as_mut().filter(|l| l.units.contains(&unit)) {
-        line.direction = line.direction.or(dir);
+/// Records the line's direction once a move of one of its units is applied (see
+/// [`check_line`]).
+fn record_line_direction(state: &mut GameState, direction: Option<f64>) {
+    if let (Some(line), Some(d)) = (state.book.line.as_mut(), direction) {
+        line.direction = Some(d);
     }
 }
 
@@ -88,9 +97,9 @@ pub fn move_unit(
 ) -> GameResult<()> {
     own(state, seat, unit, "VII-2 Movement phase")?;
     let mv = state.table.check_move(unit, order)?;
-    check_line(state, unit, &mv)?;
+    let direction = check_line(state, unit, &mv)?;
     state.table.apply_move(&mv)?;
-    record_line_direction(state, unit, &mv);
+    record_line_direction(state, direction);
     after_move(state, unit, &mv)
 }
 
@@ -149,9 +158,9 @@ pub fn charge(
     } else {
         state.table.check_charge(unit, &order)?
     };
-    check_line(state, unit, &plan.approach)?;
+    let direction = check_line(state, unit, &plan.approach)?;
     state.table.apply_charge(&plan)?;
-    record_line_direction(state, unit, &plan.approach);
+    record_line_direction(state, direction);
     let engaged: Vec<UnitId> = state.table.engaged_enemies(unit);
     state.emit(GameEvent::Charged {
         unit,

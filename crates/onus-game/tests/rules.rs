@@ -1155,6 +1155,168 @@ fn xii_a_advancing_in_line_discards_two_cards_and_moves_as_far_as_the_slowest() 
     assert!(t.table.engagement(c, UnitId(6)).is_some());
 }
 
+/// XII-A: the line of the picture in the Movement Phase — A, B and C side by side facing
+/// north, D at the right end facing east (its right flank 0.3 DU from C's), all of movement
+/// 3 but B (2.5): the line moves 2.5 DU. An enemy 1.2 DU in front of C.
+fn line_of_the_picture() -> onus_game::GameState {
+    let card = |m: f64| {
+        let mut c = infantry();
+        c.movement = m;
+        c
+    };
+    let mut s = common::fixture(
+        vec![
+            common::unit(1, 0, card(3.0), 10.0, 5.0, 0.0),
+            common::unit(2, 0, card(2.5), 12.5, 5.0, 0.0),
+            common::unit(3, 0, card(3.0), 15.0, 5.0, 0.0),
+            common::unit(4, 0, card(3.0), 16.9, 6.0, -90.0),
+            common::unit(6, 1, card(3.0), 15.0, 7.4, 180.0),
+        ],
+        &[],
+        Phase::Activation,
+    );
+    s.setup.options.advancing_in_line = true;
+    let hand = s.piles.hand(0).unwrap().to_vec();
+    let s = apply(
+        &s,
+        Action::AdvanceInLine {
+            discard: [hand[0], hand[1]],
+            units: (1..=4).map(UnitId).collect(),
+        },
+    )
+    .unwrap();
+    let s = skip_to(s, Phase::Movement);
+    assert_eq!(s.book.line.as_ref().unwrap().distance, 2.5);
+    s
+}
+
+#[test]
+fn xii_a_advancing_in_line_all_units_move_in_the_same_direction() {
+    // XII-A "Advancing in line": "All movements must be made in the same direction (move
+    // forwards, diagonally, backwards...)". The first straight stretch sets the direction;
+    // rotations are free of it: in the picture D "start[s] its movement with a 90° rotation to
+    // align it with the rest".
+    use onus_table::{MoveOrder, Step};
+    let (a, b, c, d, enemy) = (UnitId(1), UnitId(2), UnitId(3), UnitId(4), UnitId(6));
+    let mv = |unit, steps: Vec<Step>| Action::Move {
+        unit,
+        order: MoveOrder::new(steps),
+    };
+    let slide = |right, forward| Step::Slide { right, forward };
+    let refused = |s: &onus_game::GameState, action: Action| {
+        let e = apply(s, action).unwrap_err();
+        assert_eq!(e.section(), Some("XII-A Advancing in line"), "{e}");
+        assert!(e.to_string().contains("same direction"), "{e}");
+    };
+    let charge_enemy = |unit| Action::Charge {
+        unit,
+        charge: onus_game::ChargeSpec {
+            target: enemy,
+            steps: vec![Step::Advance(1.2)],
+            side: None,
+            envelop: onus_table::EnvelopChoice::Max,
+        },
+    };
+    let y = |s: &onus_game::GameState, u| s.table.unit(u).unwrap().pose.centre.y;
+    let s = line_of_the_picture();
+
+    // Forwards: A sets the direction (north); B follows.
+    let t = apply(&s, mv(a, vec![Step::Advance(2.0)])).unwrap();
+    let dir = t.book.line.as_ref().unwrap().direction.unwrap();
+    assert!(dir.abs() < 1e-9, "north: {dir}");
+    // B sideways ahead (diagonally), or turned 30° and then ahead: refused.
+    refused(&t, mv(b, vec![slide(0.3, 0.3)]));
+    refused(&t, mv(b, vec![Step::wheel_left(30.0), Step::Advance(0.5)]));
+    // 3° off is still the same direction to the eye (the tolerance is 5°).
+    apply(&t, mv(b, vec![Step::wheel_left(3.0), Step::Advance(1.0)])).unwrap();
+    let t = apply(&t, mv(b, vec![Step::Advance(2.5)])).unwrap();
+    assert!((y(&t, b) - 7.5).abs() < 1e-9);
+    // D straight ahead would go east: refused.
+    refused(&t, mv(d, vec![Step::Advance(1.0)]));
+    // D: a 90° rotation (1 DU), then 1 DU north, like the rest: accepted.
+    let u = apply(&t, mv(d, vec![Step::wheel_left(90.0), Step::Advance(1.0)])).unwrap();
+    let du = u.table.unit(d).unwrap();
+    assert!(du.pose.heading.abs() < 1e-9, "D faces north: {:?}", du.pose);
+    assert!(
+        (du.pose.centre.y - (6.4 + 1.0)).abs() < 1e-9,
+        "{:?}",
+        du.pose
+    );
+    // C charges the enemy straight ahead, in the line's direction.
+    let u = apply(&u, charge_enemy(c)).unwrap();
+    assert!(u.table.engagement(c, enemy).is_some());
+
+    // Diagonally: A slides forwards-left (movement in all directions); B must slide the
+    // same way, so B straight ahead is refused and the same slide (shorter) is accepted.
+    let t = apply(&s, mv(a, vec![slide(-0.5, 0.5)])).unwrap();
+    refused(&t, mv(b, vec![Step::Advance(1.0)]));
+    refused(&t, mv(b, vec![slide(0.5, 0.5)]));
+    let t = apply(&t, mv(b, vec![slide(-0.3, 0.3)])).unwrap();
+    let bu = t.table.unit(b).unwrap();
+    assert!(bu.pose.centre.approx_eq(Vec2::new(12.2, 5.3), 1e-9));
+
+    // Backwards: A steps back; C may no longer charge the enemy ahead of it.
+    let t = apply(&s, mv(a, vec![slide(0.0, -1.0)])).unwrap();
+    refused(&t, charge_enemy(c));
+    let t = apply(&t, mv(c, vec![slide(0.0, -0.5)])).unwrap();
+    assert!((y(&t, c) - 4.5).abs() < 1e-9);
+
+    // A rotation alone sets no direction: after D's, A may still choose it (here sideways).
+    let t = apply(&s, mv(d, vec![Step::wheel_left(90.0)])).unwrap();
+    assert_eq!(t.book.line.as_ref().unwrap().direction, None);
+    let t = apply(&t, mv(a, vec![slide(-0.5, 0.0)])).unwrap();
+    let dir = t.book.line.as_ref().unwrap().direction.unwrap();
+    assert!(
+        (dir - std::f64::consts::FRAC_PI_2).abs() < 1e-9,
+        "west: {dir}"
+    );
+}
+
+#[test]
+fn xii_a_random_games_advance_lines_in_one_direction() {
+    // XII-A "Advancing in line" in force: the random chooser orders lines and moves their
+    // units with the line; every such move is legal and straight moves of the line's units
+    // share one direction per turn.
+    use onus_table::Step;
+    let (mut lines, mut moved) = (0, 0);
+    for seed in 0..6u64 {
+        let mut setup = Setup::two_presets(common::PRESETS[seed as usize], "celts-1000");
+        setup.options.advancing_in_line = true;
+        setup.scenario.victory.round_limit = Some(12);
+        let mut s = Onus::new_game(&setup, seed).unwrap();
+        let mut rng = acies_core::GameRng::new(seed);
+        for _ in 0..3_000 {
+            if s.outcome.is_some() {
+                break;
+            }
+            let (seat, action) = onus_game::chooser::choose(&s, &mut rng)
+                .unwrap_or_else(|| panic!("no legal action in {:?}", s.phase));
+            let next = Onus::apply(&s, seat, &action).unwrap().state;
+            if let Action::AdvanceInLine { .. } = action {
+                lines += 1;
+            }
+            let line = next.book.line.as_ref();
+            if let (Action::Move { unit, order }, Some(line)) = (&action, line) {
+                let straight = order
+                    .steps
+                    .iter()
+                    .all(|st| matches!(st, Step::Advance(_) | Step::Slide { .. }));
+                if line.units.contains(unit) && straight {
+                    let delta = next.table.unit(*unit).unwrap().pose.centre
+                        - s.table.unit(*unit).unwrap().pose.centre;
+                    let dir = line.direction.expect("a straight move sets the direction");
+                    let off = acies_geom::normalize_angle(delta.heading() - dir).abs();
+                    assert!(off <= 5f64.to_radians(), "{off} rad off the line");
+                    moved += 1;
+                }
+            }
+            s = next;
+        }
+    }
+    assert!(lines > 0, "the chooser ordered no line");
+    assert!(moved > lines, "units of the lines moved: {moved}");
+}
+
 // ---------------------------------------------------------------------------------------
 // Important Rules Summary, played through the game.
 
