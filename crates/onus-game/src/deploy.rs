@@ -1,6 +1,7 @@
 //! VI "Troop deployment": face-down alternating deployment, the reveal, General placement,
 //! the hands, and the starting player.
 
+use acies_core::{Comparison, Dice, DieResult, RollRecord, Target, Value};
 use acies_geom::Pose;
 use onus_model::Formation;
 use onus_table::{TableUnit, UnitId};
@@ -12,6 +13,7 @@ use crate::state::{DeployStage, GameState, Seat};
 use crate::turn;
 
 const RULE: &str = "VI Troop deployment";
+const STARTING_PLAYER: &str = "VI Troop deployment: the starting player";
 
 /// The seat expected to deploy or place a General.
 pub fn to_act(state: &GameState) -> Option<Seat> {
@@ -212,6 +214,101 @@ pub fn place_general(
     Ok(())
 }
 
+/// VI "Troop deployment": "The starting player will be ... whoever wins a die roll with 1 die
+/// by adding the Leadership value of their General." Ties are rolled again by the tied
+/// players only (ruling). Rolled with the game's dice (forced faces first), every roll
+/// logged with the leadership as a named modifier. Returns the winner, the rolls as (seat,
+/// die, total) and their records, in the order rolled.
+fn roll_starting_player(state: &mut GameState) -> (Seat, Vec<(Seat, u8, u32)>, Vec<RollRecord>) {
+    let mut contenders = state.seats();
+    let (mut rolls, mut records) = (Vec::new(), Vec::new());
+    let mut round = 0u32;
+    loop {
+        round = round.saturating_add(1);
+        let round_rolls: Vec<(Seat, u8, u32)> = contenders
+            .iter()
+            .map(|s| {
+                let l = leadership(state, *s);
+                let die = crate::general::dice(state).d6();
+                (*s, die, u32::from(die) + l)
+            })
+            .collect();
+        let best = round_rolls.iter().map(|r| r.2).max().unwrap_or(0);
+        let operands: Vec<Value> = round_rolls
+            .iter()
+            .map(|(s, die, total)| {
+                let mut v = Value::new(format!("{s}: 1d6 + leadership"), i32::from(*die));
+                v.add(
+                    leadership_source(state, *s),
+                    (total - u32::from(*die)) as i32,
+                );
+                v
+            })
+            .collect();
+        for (s, die, total) in &round_rolls {
+            let l = total - u32::from(*die);
+            // The face that beats every other total of the round.
+            let others = round_rolls
+                .iter()
+                .filter(|r| r.0 != *s)
+                .map(|r| r.2)
+                .max()
+                .unwrap_or(0);
+            let need = match (others + 1).saturating_sub(l) {
+                0 | 1 => Comparison::Always,
+                n if n > 6 => Comparison::Never,
+                n => Comparison::AtLeast(n as u8),
+            };
+            let won = *total == best && round_rolls.iter().filter(|r| r.2 == best).count() == 1;
+            records.push(RollRecord {
+                purpose: format!("starting player, round {round}: {s} rolls 1d6 + leadership"),
+                rule: STARTING_PLAYER.into(),
+                sides: 6,
+                target: Target {
+                    need,
+                    formula: "1d6 + leadership, higher than every other player's total; \
+                              ties roll again"
+                        .into(),
+                    operands: operands.clone(),
+                },
+                dice: vec![DieResult {
+                    faces: vec![*die],
+                    success: won,
+                    worth: 0,
+                    note: (*total == best && !won).then(|| "tie: rolled again".to_string()),
+                }],
+            });
+        }
+        rolls.extend(round_rolls.iter().copied());
+        contenders = round_rolls
+            .iter()
+            .filter(|r| r.2 == best)
+            .map(|r| r.0)
+            .collect();
+        if contenders.len() <= 1 {
+            break;
+        }
+    }
+    (
+        contenders.first().copied().unwrap_or(Seat(0)),
+        rolls,
+        records,
+    )
+}
+
+/// The leadership modifier of the starting roll, named after the General who gives it.
+fn leadership_source(state: &GameState, seat: Seat) -> String {
+    let l = leadership(state, seat);
+    state
+        .player(seat)
+        .ok()
+        .and_then(|p| p.generals.iter().find(|g| g.card.leadership == l))
+        .map_or_else(
+            || "leadership (IV)".to_string(),
+            |g| format!("leadership of {} (IV)", g.card.name),
+        )
+}
+
 /// VI: shuffle the deck, deal each player as many cards as their leadership, and find the
 /// starting player (the scenario's, or 1d6 + leadership, re-rolling ties).
 fn start_battle(state: &mut GameState) -> GameResult<()> {
@@ -227,34 +324,15 @@ fn start_battle(state: &mut GameState) -> GameResult<()> {
             why: "VI: starting hand (leadership)".into(),
         });
     }
-    let (first, rolls) = match state.setup.scenario.starting_player {
-        Some(s) if s.index() < state.players.len() => (s, Vec::new()),
-        _ => {
-            let mut contenders = state.seats();
-            let mut rolls = Vec::new();
-            loop {
-                let mut best = 0u32;
-                let mut round = Vec::new();
-                for s in &contenders {
-                    let die = acies_core::Dice::d6(&mut state.rng);
-                    let total = u32::from(die) + leadership(state, *s);
-                    rolls.push((*s, die, total));
-                    round.push((*s, total));
-                    best = best.max(total);
-                }
-                contenders = round
-                    .into_iter()
-                    .filter(|(_, t)| *t == best)
-                    .map(|(s, _)| s)
-                    .collect();
-                if contenders.len() <= 1 {
-                    break;
-                }
-            }
-            (contenders.first().copied().unwrap_or(Seat(0)), rolls)
-        }
+    let (first, rolls, records) = match state.setup.scenario.starting_player {
+        Some(s) if s.index() < state.players.len() => (s, Vec::new(), Vec::new()),
+        _ => roll_starting_player(state),
     };
-    state.emit(GameEvent::StartingPlayer { seat: first, rolls });
+    state.emit(GameEvent::StartingPlayer {
+        seat: first,
+        rolls,
+        records,
+    });
     // The rotation starts with the starting player's group.
     if let Some(i) = state.rotation.iter().position(|g| g.contains(&first)) {
         state.rotation.rotate_left(i);

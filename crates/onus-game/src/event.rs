@@ -80,10 +80,13 @@ pub enum GameEvent {
     DeckReshuffled {
         exhaustions: u32,
     },
-    /// VI: who starts, and the rolls (1d6 + leadership) when it was rolled.
+    /// VI: who starts, and the rolls (1d6 + leadership) when it was rolled: as (seat, die,
+    /// total) and as roll records (the leadership a named modifier), in the order rolled.
     StartingPlayer {
         seat: Seat,
         rolls: Vec<(Seat, u8, u32)>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        records: Vec<RollRecord>,
     },
     TurnStarted {
         turn: u32,

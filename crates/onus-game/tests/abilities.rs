@@ -78,9 +78,10 @@ fn iv_unknown_effect_ids_are_reported_with_file_line_and_field() {
     );
     // A card with an unknown id (not from the built-in files) is refused, naming IV.
     let mut card = general("romans/trajan");
-    if let Some(s) = card.special.as_mut() {
-        s.effect = Some("bogus".into());
-    }
+    card.special
+        .as_mut()
+        .expect("Trajan has a special ability")
+        .effect = Some("bogus".into());
     let e = effect_of(&card).unwrap_err();
     assert!(e.to_string().contains("`bogus`") && e.to_string().contains("IV Special ability"));
     assert!(check_card(&card).unwrap_err().contains("extra_activation"));

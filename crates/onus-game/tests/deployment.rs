@@ -69,16 +69,28 @@ fn unknown_preset_is_a_setup_error() {
 
 #[test]
 fn the_player_with_more_units_deploys_first() {
-    for seed in 0..20 {
-        let s = Onus::new_game(&Setup::two_presets("romans-1000", "celts-1000"), seed).unwrap();
-        let (a, b) = (s.players[0].reserve.len(), s.players[1].reserve.len());
-        let first = Onus::to_act(&s).unwrap();
-        if a > b {
-            assert_eq!(first, Seat(0));
-        } else if b > a {
-            assert_eq!(first, Seat(1));
+    // VI "Troop deployment": "Starting with the player with the most Unit cards (decide
+    // randomly in case of a tie)".
+    let mut seen = [false; 2];
+    for (a, b) in [("romans-1000", "celts-1000"), ("celts-1000", "romans-1000")] {
+        let s = Onus::new_game(&Setup::two_presets(a, b), 1).unwrap();
+        let (na, nb) = (s.players[0].reserve.len(), s.players[1].reserve.len());
+        assert_ne!(na, nb, "{a} and {b} differ in units");
+        let more = if na > nb { Seat(0) } else { Seat(1) };
+        for seed in 0..5 {
+            let s = Onus::new_game(&Setup::two_presets(a, b), seed).unwrap();
+            assert_eq!(Onus::to_act(&s), Some(more), "{a} vs {b}, seed {seed}");
         }
+        seen[more.index()] = true;
     }
+    assert_eq!(seen, [true, true], "the larger army on either seat");
+    // A tie: either player, drawn at random.
+    let mut first = std::collections::BTreeSet::new();
+    for seed in 0..20 {
+        let s = Onus::new_game(&Setup::two_presets("romans-1000", "romans-1000"), seed).unwrap();
+        first.insert(Onus::to_act(&s).unwrap());
+    }
+    assert_eq!(first.len(), 2, "both seats start some of the tied games");
 }
 
 #[test]
@@ -180,11 +192,14 @@ fn face_down_units_and_hands_are_hidden_from_the_opponent() {
         }
         let json = serde_json::to_string(&v).unwrap();
         assert!(!json.contains("\"rng\""), "the RNG never leaves the engine");
+        let mut deployed = 0;
         for e in &v.log {
             if let onus_game::GameEvent::UnitDeployed { seat, card, .. } = e {
                 assert_eq!(card.is_some(), viewer == Viewer::Seat(*seat));
+                deployed += 1;
             }
         }
+        assert_eq!(deployed, 4, "{viewer:?} sees the four deployments");
     }
     // After the deployment every card is revealed; hands stay hidden.
     common::play_until(&mut state, &mut rng, 500, |s| s.phase != Phase::Deployment);
@@ -195,12 +210,15 @@ fn face_down_units_and_hands_are_hidden_from_the_opponent() {
     assert_eq!(v.players[1].hand_count, state.piles.hand(1).unwrap().len());
     let spectator = Onus::view(&state, Viewer::Spectator);
     assert!(spectator.players.iter().all(|p| p.hand.is_none()));
+    let mut draws = 0;
     for e in &spectator.log {
         if let onus_game::GameEvent::CardsDrawn { cards, count, .. } = e {
             assert!(cards.is_empty());
-            let _ = count;
+            assert!(*count > 0);
+            draws += 1;
         }
     }
+    assert!(draws >= 2, "both starting hands were dealt, face down");
 }
 
 #[test]

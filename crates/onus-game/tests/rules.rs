@@ -4,7 +4,7 @@ mod common;
 
 use acies_core::{Ruleset, Viewer};
 use acies_geom::{Pose, Vec2};
-use onus_cards::{OrderEffect, TurnDraw};
+use onus_cards::TurnDraw;
 use onus_game::build::rotation;
 use onus_game::state::GeneralStatus;
 use onus_game::{Action, GameError, Onus, Options, Phase, PlayerSetup, Seat, Setup, TurnOrder};
@@ -35,132 +35,6 @@ fn trajans_thirty_percent_is_in_the_army_value() {
         v.units_total as i64 + v.units_total as i64 * 30 / 100
     );
     assert_eq!(onus_model::army::unit_budget(1000, 30), Some(769));
-}
-
-#[test]
-fn end_of_turn_draw_options_follow_vii_7() {
-    let s = common::deployed("romans-1000", "celts-1000", 4);
-    let s = skip_to(s, Phase::EndOfTurn);
-    let seat = s.active;
-    let hand = s.piles.hand(seat.index()).unwrap().to_vec();
-    // No order was played: "draw 1" is refused, naming VII-7.
-    let e = apply(
-        &s,
-        Action::Draw {
-            choice: TurnDraw::OrderPlayed,
-        },
-    )
-    .unwrap_err();
-    assert_eq!(e.section(), Some("VII-7 End of turn phase"), "{e}");
-    // Draw 3 (the hand limit then applies: discard down to leadership).
-    let t = apply(
-        &s,
-        Action::Draw {
-            choice: TurnDraw::DrawThree,
-        },
-    )
-    .unwrap();
-    let limit = onus_game::general::leadership(&s, seat) as usize;
-    match &t.pending {
-        Some(onus_game::state::Pending::HandLimit { excess, .. }) => {
-            assert_eq!(hand.len() + 3 - limit, *excess);
-            let h = t.piles.hand(seat.index()).unwrap();
-            let t2 = apply(
-                &t,
-                Action::DiscardExcess {
-                    cards: h[..*excess].to_vec(),
-                },
-            )
-            .unwrap();
-            assert_eq!(t2.piles.hand(seat.index()).unwrap().len(), limit);
-            assert_ne!(t2.active, seat, "the turn passes");
-        }
-        _ => assert_eq!(t.piles.hand(seat.index()).unwrap().len(), hand.len() + 3),
-    }
-    // Discard 2 and draw 3 (as many plus 1).
-    let t = apply(
-        &s,
-        Action::Draw {
-            choice: TurnDraw::Discard(hand[..2].to_vec()),
-        },
-    )
-    .unwrap();
-    let after = t.piles.hand(seat.index()).unwrap().len();
-    assert!(after == hand.len() + 1 || t.pending.is_some());
-    assert!(t.piles.check().is_ok());
-}
-
-#[test]
-fn a_played_order_draws_one() {
-    let s = common::deployed("romans-1000", "celts-1000", 6);
-    let seat = s.active;
-    let deck = s.deck().unwrap();
-    let hand = s.piles.hand(seat.index()).unwrap().to_vec();
-    let unit = s.table.units().find(|u| u.owner == seat.0).unwrap().id;
-    let card = hand
-        .iter()
-        .copied()
-        .find(|c| {
-            matches!(
-                deck.card(*c).unwrap().order.effect,
-                OrderEffect::Activate { .. }
-            )
-        })
-        .expect("an activation order in hand");
-    let s = apply(
-        &s,
-        Action::PlayOrder {
-            card,
-            units: vec![unit],
-            reorganise: vec![],
-            cards: vec![],
-            to: None,
-        },
-    )
-    .unwrap();
-    assert!(s.table.unit(unit).unwrap().turn.activated);
-    // VII-1 "Unique orders": a second order on the same unit is refused.
-    let other = s
-        .piles
-        .hand(seat.index())
-        .unwrap()
-        .iter()
-        .copied()
-        .find(|c| deck.card(*c).unwrap().order.effect.targets_units());
-    if let Some(other) = other {
-        let e = apply(
-            &s,
-            Action::PlayOrder {
-                card: other,
-                units: vec![unit],
-                reorganise: vec![],
-                cards: vec![],
-                to: None,
-            },
-        )
-        .unwrap_err();
-        assert_eq!(e.section(), Some("VII-1 Unique orders"), "{e}");
-    }
-    let s = skip_to(s, Phase::EndOfTurn);
-    let before = s.piles.hand(seat.index()).unwrap().len();
-    let e = apply(
-        &s,
-        Action::Draw {
-            choice: TurnDraw::DrawThree,
-        },
-    )
-    .unwrap_err();
-    assert_eq!(e.section(), Some("VII-7 End of turn phase"));
-    let t = apply(
-        &s,
-        Action::Draw {
-            choice: TurnDraw::OrderPlayed,
-        },
-    )
-    .unwrap();
-    if t.pending.is_none() {
-        assert_eq!(t.piles.hand(seat.index()).unwrap().len(), before + 1);
-    }
 }
 
 #[test]
@@ -344,10 +218,11 @@ fn optional_rules_switch_on() {
             .iter()
             .any(|e| matches!(e, onus_game::GameEvent::RandomEventRevealed { .. }))
     );
-    let card = &s.players[0].eliminated.values().next().cloned();
-    if let Some(c) = card {
-        assert_eq!(onus_game::combat::health(&s, c), c.health + 2);
-    }
+    // Reinforced units: every unit has 2 health points more than its card says.
+    let card = s.table.units().next().unwrap().card.clone();
+    assert_eq!(onus_game::combat::health(&s, &card), card.health + 2);
+    s.setup.options.reinforced_units = false;
+    assert_eq!(onus_game::combat::health(&s, &card), card.health);
     // Fog of war: the armies stay face down after deployment, 8 DU apart with a 6 DU fog.
     let mut setup = Setup::two_presets("romans-1000", "celts-1000");
     setup.options.fog_of_war = Some(6.0);
@@ -668,18 +543,19 @@ fn vii_7_an_order_played_draws_one_and_only_one() {
         s.piles.discard(0, *c).unwrap();
     }
     let skirmish = common::give(&mut s, Seat(0), |c| c.order.id == "skirmish");
-    common::give(&mut s, Seat(0), |c| c.order.id == "probe");
-    let s = apply(
-        &s,
-        Action::PlayOrder {
-            card: skirmish,
-            units: vec![UnitId(1)],
-            reorganise: vec![],
-            cards: vec![],
-            to: None,
-        },
-    )
-    .unwrap();
+    let probe = common::give(&mut s, Seat(0), |c| c.order.id == "probe");
+    let play = |card| Action::PlayOrder {
+        card,
+        units: vec![UnitId(1)],
+        reorganise: vec![],
+        cards: vec![],
+        to: None,
+    };
+    let s = apply(&s, play(skirmish)).unwrap();
+    assert!(s.table.unit(UnitId(1)).unwrap().turn.activated);
+    // VII-1 "Unique orders": a second activation of the same unit is refused.
+    let e = apply(&s, play(probe)).unwrap_err();
+    assert_eq!(e.section(), Some("VII-1 Unique orders"), "{e}");
     let s = skip_to(s, Phase::EndOfTurn);
     assert_eq!(s.piles.hand(0).unwrap().len(), 1);
     for choice in [TurnDraw::DrawThree, TurnDraw::Discard(vec![])] {
@@ -1020,41 +896,84 @@ fn iv_a_fleeing_general_costs_morale_and_leadership_until_its_unit_recovers() {
 
 #[test]
 fn vi_the_starting_player_wins_1d6_plus_leadership() {
-    // VI: "whoever wins a die roll with 1 die by adding the Leadership value of their
-    // General" (ties rolled again); a scenario may name the starting player instead.
-    for seed in 0..12 {
-        let s = common::deployed("romans-1000", "celts-1000", seed);
-        let (first, rolls) = s
-            .log
-            .iter()
-            .find_map(|e| match e {
-                onus_game::GameEvent::StartingPlayer { seat, rolls } => {
-                    Some((*seat, rolls.clone()))
-                }
-                _ => None,
-            })
-            .unwrap();
-        for (seat, die, total) in &rolls {
-            let l = s.players[seat.index()].generals[0].card.leadership;
-            assert_eq!(*total, u32::from(*die) + l);
-            assert!((1..=6).contains(die));
+    // VI: "The starting player will be whoever the Historical Scenario you are going to play
+    // indicates, or whoever wins a die roll with 1 die by adding the Leadership value of their
+    // General"; ties are rolled again (ruling). Scripted dice: a tie, then seat 1 wins.
+    let setup = Setup::two_presets("romans-1000", "celts-1000");
+    let mut s = Onus::new_game(&setup, 3).unwrap();
+    let (l0, l1) = (
+        onus_game::general::leadership(&s, Seat(0)),
+        onus_game::general::leadership(&s, Seat(1)),
+    );
+    assert_eq!(l0, 8, "Trajan");
+    assert!(l1 < l0 && l0 - l1 < 5, "the dice below fit: {l1}");
+    // Round 1: 1 + 8 against (1 + 8 - l1) + l1, a tie; round 2: 1 + 8 against 6 + l1.
+    let tie = (1 + l0 - l1) as u8;
+    s.forced_dice.extend([1, tie, 1, 6]);
+    let mut rng = acies_core::GameRng::new(3);
+    common::play_until(&mut s, &mut rng, 500, |s| s.phase != Phase::Deployment);
+    assert!(s.forced_dice.is_empty(), "the four dice were rolled");
+    let (first, rolls, records) = s
+        .log
+        .iter()
+        .find_map(|e| match e {
+            onus_game::GameEvent::StartingPlayer {
+                seat,
+                rolls,
+                records,
+            } => Some((*seat, rolls.clone(), records.clone())),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(first, Seat(1));
+    assert_eq!(
+        s.active,
+        Seat(1),
+        "the starting player plays the first turn"
+    );
+    assert_eq!(
+        rolls,
+        vec![
+            (Seat(0), 1, 1 + l0),
+            (Seat(1), tie, 1 + l0),
+            (Seat(0), 1, 1 + l0),
+            (Seat(1), 6, 6 + l1),
+        ]
+    );
+    // Every roll logged, the leadership a named modifier of each total.
+    assert_eq!(records.len(), 4);
+    for (r, (seat, die, _)) in records.iter().zip(&rolls) {
+        assert_eq!(r.rule, "VI Troop deployment: the starting player");
+        assert_eq!(r.dice[0].faces, vec![*die]);
+        assert!(r.purpose.contains(&seat.to_string()), "{}", r.purpose);
+        assert_eq!(r.target.operands.len(), 2);
+        for (v, l) in r.target.operands.iter().zip([l0, l1]) {
+            assert_eq!(v.modifiers.len(), 1);
+            assert!(v.modifiers[0].source.starts_with("leadership of "), "{v:?}");
+            assert_eq!(v.modifiers[0].delta, l as i32);
         }
-        let last: Vec<_> = rolls[rolls.len() - 2..].to_vec();
-        let best = last.iter().map(|r| r.2).max().unwrap();
-        assert_eq!(
-            last.iter().filter(|r| r.2 == best).count(),
-            1,
-            "ties are rolled again"
-        );
-        assert!(last.iter().any(|r| r.0 == first && r.2 == best));
-        assert_eq!(s.active, first);
     }
+    assert!(records[0].purpose.contains("round 1") && records[3].purpose.contains("round 2"));
+    // The tie: neither wins, both roll again.
+    for r in &records[..2] {
+        assert!(!r.dice[0].success);
+        assert_eq!(r.dice[0].note.as_deref(), Some("tie: rolled again"));
+    }
+    assert!(!records[2].dice[0].success && records[3].dice[0].success);
+    // Seat 1 needed more than 1 + 8 - l1 (9 in all) in round 2.
+    assert_eq!(
+        records[3].target.need,
+        acies_core::Comparison::AtLeast((2 + l0 - l1) as u8)
+    );
+    // A scenario names the starting player: no roll.
     let mut setup = Setup::two_presets("romans-1000", "celts-1000");
     setup.scenario.starting_player = Some(Seat(1));
     let mut s = Onus::new_game(&setup, 3).unwrap();
+    s.forced_dice.extend([6, 1]);
     let mut rng = acies_core::GameRng::new(3);
     common::play_until(&mut s, &mut rng, 500, |s| s.phase != Phase::Deployment);
     assert_eq!(s.active, Seat(1));
+    assert_eq!(s.forced_dice.len(), 2, "nothing rolled");
 }
 
 #[test]
@@ -1572,10 +1491,12 @@ fn vi_units_may_deploy_in_special_formations_and_with_extended_sections() {
         "{e}"
     );
     // A formation the card does not have is refused.
-    if let Some(plain) = reserve.iter().find(|r| r.card.formations.is_empty()) {
-        let e = Onus::apply(&s, seat, &deploy(plain.id, Some(formation), false)).unwrap_err();
-        assert_eq!(e.section(), Some("VIII Special formations"), "{e}");
-    }
+    let plain = reserve
+        .iter()
+        .find(|r| r.card.formations.is_empty())
+        .expect("a unit without special formations in the reserve");
+    let e = Onus::apply(&s, seat, &deploy(plain.id, Some(formation), false)).unwrap_err();
+    assert_eq!(e.section(), Some("VIII Special formations"), "{e}");
 }
 
 #[test]

@@ -328,11 +328,10 @@ fn check_move_prices_or_names_the_rule() {
     )
     .unwrap();
     let left = ask(&state, Viewer::Seat(seat), json!({ "kind": "check_move", "unit": unit, "steps": [{ "Advance": 0.5 }, { "Advance": 40.0 }] })).unwrap();
-    if ok["ok"] == true {
-        assert!((ok["cost"].as_f64().unwrap() - 0.5).abs() < 1e-9, "{ok}");
-        assert!(ok["end_pose"]["centre"]["x"].is_number());
-        assert_eq!(ok["poses"].as_array().unwrap().len(), 1);
-    }
+    assert_eq!(ok["ok"], true, "{ok}");
+    assert!((ok["cost"].as_f64().unwrap() - 0.5).abs() < 1e-9, "{ok}");
+    assert!(ok["end_pose"]["centre"]["x"].is_number());
+    assert_eq!(ok["poses"].as_array().unwrap().len(), 1);
     assert_eq!(left["ok"], false, "{left}");
     assert!(left["rule"].is_string(), "{left}");
     // The same shape as the game's Move action.
