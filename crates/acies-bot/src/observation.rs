@@ -16,7 +16,7 @@ use onus_game::event::EventLog;
 use onus_game::setup::ArmySpec;
 use onus_game::state::{Pending, Reserve};
 use onus_game::{GameState, GameView, Onus, Seat};
-use onus_model::{AttackValues, DefenseValues, Rank, UnitCard, UnitKind, UnitState};
+use onus_model::{Rank, UnitCard, UnitState};
 use onus_table::{CardSize, TurnState, UnitId};
 
 use crate::BotError;
@@ -111,23 +111,12 @@ impl Observation {
     }
 }
 
-/// A face-down card: only its size is known.
+/// A face-down card: only its size is known; valued as an average unit so that the bot's
+/// judgement neither ignores nor overrates what it cannot see.
 fn stand_in_card(size: CardSize) -> UnitCard {
     UnitCard {
-        id: "face-down".into(),
-        name: "Face-down unit".into(),
-        faction: String::new(),
-        kind: UnitKind::Infantry,
-        attack: AttackValues { hit: 3, damage: 3 },
-        ranged: None,
-        defense: DefenseValues { dodge: 4, armor: 4 },
-        morale: 7,
-        health: 7,
-        movement: 2.0,
         value: 80,
-        abilities: BTreeSet::new(),
-        formations: BTreeSet::new(),
-        size: Some((size.width, size.depth)),
+        ..onus_game::view::face_down_card(size)
     }
 }
 

@@ -707,11 +707,9 @@ fn resolve(
 }
 
 /// The two fighters of a melee as the table sees them (VII-5, X): flank and rear exposure,
-/// other enemies, charge, front contact, protected flanks (XII-A, when in force).
-pub(crate) fn melee_fighters(
-    state: &GameState,
-    sit: &MeleeSituation,
-) -> GameResult<(Fighter, Fighter)> {
+/// other enemies, charge, front contact, protected flanks (XII-A, when in force). Public so
+/// that odds queries build the very fighters the game would.
+pub fn melee_fighters(state: &GameState, sit: &MeleeSituation) -> GameResult<(Fighter, Fighter)> {
     let mut fa = fighter(state, sit.attacker.unit)?;
     let mut fd = fighter(state, sit.defender.unit)?;
     situate(state, &mut fa, &sit.attacker);

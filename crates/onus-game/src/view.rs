@@ -242,3 +242,25 @@ pub fn view(state: &GameState, viewer: Viewer<Seat>) -> GameView {
         outcome: state.outcome.clone(),
     }
 }
+
+/// What a viewer who may not see a face-down unit knows of its card: only its size (VI,
+/// XII-A fog of war). Bots and server queries that need a whole state to ask the rules put
+/// this in place of the hidden card; every value is an ordinary infantry unit's, worth 0.
+pub fn face_down_card(size: CardSize) -> UnitCard {
+    UnitCard {
+        id: "face-down".into(),
+        name: "Face-down unit".into(),
+        faction: String::new(),
+        kind: onus_model::UnitKind::Infantry,
+        attack: onus_model::AttackValues { hit: 3, damage: 3 },
+        ranged: None,
+        defense: onus_model::DefenseValues { dodge: 4, armor: 4 },
+        morale: 7,
+        health: 7,
+        movement: 2.0,
+        value: 0,
+        abilities: std::collections::BTreeSet::new(),
+        formations: std::collections::BTreeSet::new(),
+        size: Some((size.width, size.depth)),
+    }
+}

@@ -6,14 +6,12 @@
 //! and the log dropped; spectators are only answered about units they can see, and never
 //! about cards.
 
-use std::collections::BTreeSet;
-
 use acies_bot::Observation;
 use acies_core::{GameRng, Viewer};
 use onus_game::event::EventLog;
 use onus_game::{GameState, Seat};
-use onus_model::{AttackValues, DefenseValues, UnitCard, UnitKind, UnitState};
-use onus_table::{CardSize, TurnState, UnitId};
+use onus_model::UnitState;
+use onus_table::{TurnState, UnitId};
 
 /// The seed of the stand-in random generator: nobody may know the real one, and nothing a
 /// query does rolls anyway.
@@ -41,31 +39,11 @@ fn spectator(state: &GameState) -> Result<GameState, String> {
         .collect();
     for id in hidden {
         let u = s.table.unit_mut(id).map_err(|e| e.to_string())?;
-        u.card = blank_card(u.size);
+        u.card = onus_game::view::face_down_card(u.size);
         u.state = UnitState::default();
         u.turn = TurnState::default();
     }
     Ok(s)
-}
-
-/// A face-down card: only its size shows.
-fn blank_card(size: CardSize) -> UnitCard {
-    UnitCard {
-        id: "face-down".into(),
-        name: "Face-down unit".into(),
-        faction: String::new(),
-        kind: UnitKind::Infantry,
-        attack: AttackValues { hit: 3, damage: 3 },
-        ranged: None,
-        defense: DefenseValues { dodge: 4, armor: 4 },
-        morale: 7,
-        health: 7,
-        movement: 2.0,
-        value: 0,
-        abilities: BTreeSet::new(),
-        formations: BTreeSet::new(),
-        size: Some((size.width, size.depth)),
-    }
 }
 
 /// Whether `viewer` sees the face of `unit` (on the table): its own units always; others

@@ -7,11 +7,11 @@
 
 use acies_core::{Ruleset, Viewer};
 use acies_geom::Edge;
-use onus_combat::{CombatEffect, Contact, Fighter, MeleeSetup, Range, RangedSetup, Side, Stat};
+use onus_combat::{CombatEffect, Contact, MeleeSetup, Range, RangedSetup, Side, Stat};
 use onus_game::general::{fighter, rule_options};
 use onus_game::state::{FightKind, Pending, Phase};
 use onus_game::{Action, ChargeSpec, GameError, GameState, Onus, Seat};
-use onus_table::{MoveOrder, RangeBand, SideSituation, Step, Table, TableError, UnitId};
+use onus_table::{MoveOrder, RangeBand, Step, Table, TableError, UnitId};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -682,23 +682,6 @@ fn exposure(edge: Option<Edge>) -> Contact {
     }
 }
 
-/// What the table says of one side of a melee, on its fighter (as the game does).
-fn situate(k: &GameState, f: &mut Fighter, s: &SideSituation) {
-    f.attacked_from = Contact {
-        flank: s.attacked_from.flank,
-        rear: s.attacked_from.rear,
-    };
-    f.other_enemies = s.other_enemies;
-    f.charged = s.charged;
-    f.front_in_contact = s.front_in_contact;
-    f.protected_flanks = if k.setup.options.protected_flanks {
-        s.protected_flanks
-    } else {
-        0
-    };
-    f.hidden = false;
-}
-
 fn with_fields(odds: &onus_odds::Odds, fields: Value) -> Result<Value, Refusal> {
     let mut v = serde_json::to_value(odds).map_err(|e| refuse("unavailable", e.to_string()))?;
     if let (Some(obj), Value::Object(extra)) = (v.as_object_mut(), fields) {
@@ -717,10 +700,7 @@ fn melee_odds(k: &GameState, attacker: UnitId, defender: UnitId) -> Result<Value
         .table
         .melee_situation(attacker, defender)
         .map_err(|e| not_applicable(e.to_string()))?;
-    let mut fa = fighter(k, attacker).map_err(combat_refusal)?;
-    let mut fd = fighter(k, defender).map_err(combat_refusal)?;
-    situate(k, &mut fa, &sit.attacker);
-    situate(k, &mut fd, &sit.defender);
+    let (fa, fd) = onus_game::combat::melee_fighters(k, &sit).map_err(combat_refusal)?;
     let setup = MeleeSetup::new(fa, fd, sit.dice).options(rule_options(k));
     let odds = onus_odds::melee_odds(&setup).map_err(combat_refusal)?;
     with_fields(
