@@ -193,3 +193,15 @@ pub fn pass() -> Action {
         wind_target: None,
     }
 }
+
+/// The last fight's result in the log.
+pub fn last_fight(s: &onus_game::GameState) -> Box<onus_combat::CombatResult> {
+    events(s)
+        .into_iter()
+        .rev()
+        .find_map(|e| match e {
+            onus_game::GameEvent::FightResolved { result, .. } => Some(result),
+            _ => None,
+        })
+        .expect("a fight")
+}

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{act, card_in_draw_pile, events, fixture, give, on_top, pass, unit};
+use common::{act, card_in_draw_pile, events, fixture, give, last_fight, on_top, pass, unit};
 use onus_cards::{EventStatus, OrderEffect};
 use onus_combat::{CardBuilder, CombatKind, FinalState, Side};
 use onus_game::{Action, ChargeSpec, GameEvent, Phase, Seat};
@@ -13,17 +13,6 @@ use onus_table::{EnvelopChoice, Step, UnitId};
 
 const A: UnitId = UnitId(1);
 const T: UnitId = UnitId(2);
-
-fn last_fight(s: &onus_game::GameState) -> Box<onus_combat::CombatResult> {
-    events(s)
-        .into_iter()
-        .rev()
-        .find_map(|e| match e {
-            GameEvent::FightResolved { result, .. } => Some(result),
-            _ => None,
-        })
-        .expect("a fight")
-}
 
 fn infantry(name: &str, attack: (i32, i32), defense: (i32, i32), morale: i32) -> UnitCard {
     CardBuilder::new(name, UnitKind::Infantry)

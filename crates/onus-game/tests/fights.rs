@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{act, events, fixture, pass, unit};
+use common::{act, events, fixture, last_fight, pass, unit};
 use onus_combat::CardBuilder;
 use onus_game::{Action, GameEvent, Phase};
 use onus_model::{Catalog, UnitCard, UnitKind};
@@ -24,18 +24,6 @@ fn target_card() -> UnitCard {
 
 const A: UnitId = UnitId(1);
 const T: UnitId = UnitId(2);
-
-/// The last fight's result in the log.
-fn last_fight(s: &onus_game::GameState) -> Box<onus_combat::CombatResult> {
-    events(s)
-        .into_iter()
-        .rev()
-        .find_map(|e| match e {
-            GameEvent::FightResolved { result, .. } => Some(result),
-            _ => None,
-        })
-        .expect("a fight")
-}
 
 /// The Dacian archers (3/8, accuracy) make `order` in the Movement Phase, then shoot the
 /// target 3 DU in front of them (short range, 4 dice) without events. Dice: four hits, then
