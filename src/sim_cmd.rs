@@ -7,12 +7,12 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use acies_bot::battle::{CSV_HEADER, csv_row};
-use acies_bot::{BattleFailure, BattleResult, BotKind, Checks, Summary, simulate_one_checked};
 use acies_core::Ruleset;
 use anyhow::{Context, anyhow};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use onus_bot::battle::{CSV_HEADER, csv_row};
+use onus_bot::{BattleFailure, BattleResult, BotKind, Checks, Summary, simulate_one_checked};
 use onus_game::{Onus, Setup};
 use rayon::prelude::*;
 
@@ -350,7 +350,7 @@ mod tests {
         let record =
             onus_game::replay::random_game(&setup, 5, 5, 60).unwrap_or_else(|e| panic!("{e}"));
         let failure = Box::new(BattleFailure {
-            error: acies_bot::BotError::Invariant("a test".into()),
+            error: onus_bot::BotError::Invariant("a test".into()),
             record,
         });
         let dir = std::env::temp_dir().join(format!("acies-sim-failures-{}", std::process::id()));

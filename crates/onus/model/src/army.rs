@@ -1,0 +1,948 @@
+//! Army lists and their value in points (VI "Creating the armies", IV "Points modifier", XI
+//! "Veterans and elites").
+//!
+//! An army file (`armies/<id>.toml`) names a faction, a General and a points limit, then lists
+//! its units with their rank and number:
+//!
+//! ```toml
+//! [army]
+//! id = "romans-1000"
+//! name = "Trajan's vexillation"
+//! faction = "romans"
+//! general = "trajan"
+//! points = 1000
+//!
+//! [[unit]]
+//! id = "legionaries"            # a unit of the army's faction
+//! count = 4                     # default 1
+//!
+//! [[unit]]
+//! id = "mercenaries/cretan_archers"   # mercenaries may join any army (VI)
+//! rank = "veteran"              # regular (default), veteran (+30%), elite (+50%)
+//! ```
+//!
+//! The value (VI: "the sum of the value of the selected units, plus the value of the General,
+//! cannot exceed the maximum army value"): each unit costs its card value plus its rank's
+//! surcharge (XI), rounded to the nearest point with halves up, per unit; the General adds
+//! its points modifier as a percentage of the units' total (IV), truncated toward zero. Both
+//! roundings are rulings, recorded in `docs/rulings.md`.
+//!
+//! Errors name the file, line, column and field, and for a broken rule the rule's section,
+//! e.g. `armies/romans-1000.toml:5:11: army.points: VI: ... is 1,012 points, over the limit`.
+
+use std::fmt;
+use std::ops::{Range, RangeInclusive};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+use toml::de::DeValue;
+
+use crate::card::UnitCard;
+use crate::data::located::{Ctx, Entry, Got, int_value};
+use crate::data::{Catalog, DataError, DataErrorKind};
+use crate::general::GeneralCard;
+use crate::state::Rank;
+
+/// The header line of the shipped preset armies.
+pub const STARTER_HEADER: &str = "acies starter data — our own preset army, not the official ONUS! reference cards. Replace with your own files.";
+
+/// One `[[unit]]` entry of an army list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArmyEntry {
+    /// The unit card: a bare id (the army's faction first, then the mercenary factions), or a
+    /// qualified `faction/unit`.
+    pub unit: String,
+    pub rank: Rank,
+    pub count: u32,
+    /// 1-based line of the entry in its file (0 when built in code), for error messages.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub line: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// An army list as written: not yet checked against a catalog.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArmyList {
+    pub id: String,
+    pub name: String,
+    pub faction: String,
+    pub general: String,
+    /// The maximum army value agreed for the battle (VI).
+    pub points: u32,
+    pub units: Vec<ArmyEntry>,
+    /// The file the list was read from.
+    pub source: String,
+    /// Lines of the `[army]` fields, for error messages (0 when unknown).
+    #[serde(default)]
+    pub lines: ArmyLines,
+}
+
+/// Where the `[army]` fields are in the file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArmyLines {
+    pub faction: usize,
+    pub general: usize,
+    pub points: usize,
+}
+
+/// One line of an army's value: a group of identical units.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnitLine {
+    /// Qualified id, `faction/unit`.
+    pub unit: String,
+    pub name: String,
+    pub rank: Rank,
+    pub count: u32,
+    /// The card's value.
+    pub base: u32,
+    /// The rank's surcharge per unit (XI), rounded to whole points.
+    pub surcharge: u32,
+    /// `(base + surcharge) * count`.
+    pub subtotal: u32,
+    /// Hired from a mercenary faction (VI).
+    pub mercenary: bool,
+}
+
+/// An army's value with its breakdown (VI, IV, XI).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArmyValue {
+    pub units: Vec<UnitLine>,
+    /// The sum of the unit lines.
+    pub units_total: u32,
+    /// Qualified id of the General.
+    pub general: String,
+    /// The General's points modifier in percent (IV).
+    pub general_pct: i32,
+    /// `units_total * general_pct / 100`, truncated toward zero.
+    pub general_points: i64,
+    /// `units_total + general_points`, at least 0: what is compared with the limit.
+    pub total: u32,
+}
+
+impl ArmyValue {
+    /// The breakdown as `(source, points)` lines, in the manner of `acies_core::Value`'s
+    /// modifiers, for a UI: one line per group of units (with the rank surcharge named), then
+    /// the General's modifier. The points add up to [`ArmyValue::total`].
+    pub fn lines(&self) -> Vec<(String, i64)> {
+        let mut out: Vec<(String, i64)> = self
+            .units
+            .iter()
+            .map(|u| {
+                let mut s = format!("{} x {}", u.count, u.name);
+                if u.rank != Rank::Regular {
+                    s.push_str(&format!(
+                        " ({} +{}% = {} each, XI)",
+                        rank_name(u.rank),
+                        u.rank.cost_increase_pct(),
+                        u.base + u.surcharge
+                    ));
+                } else {
+                    s.push_str(&format!(" ({} each)", u.base));
+                }
+                if u.mercenary {
+                    s.push_str(" [mercenary]");
+                }
+                (s, i64::from(u.subtotal))
+            })
+            .collect();
+        if self.general_pct != 0 {
+            out.push((
+                format!(
+                    "General {} {:+}% of {} (IV)",
+                    self.general, self.general_pct, self.units_total
+                ),
+                self.general_points,
+            ));
+        }
+        out
+    }
+}
+
+impl fmt::Display for ArmyValue {
+    /// `army value 994 = 400 (4 x Legionaries) + ... + 229 (General ...)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "army value {} =", self.total)?;
+        for (i, (s, p)) in self.lines().iter().enumerate() {
+            if i == 0 {
+                write!(f, " {p} ({s})")?;
+            } else {
+                write!(f, " {p:+} ({s})")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn rank_name(rank: Rank) -> &'static str {
+    match rank {
+        Rank::Regular => "regular",
+        Rank::Veteran => "veteran",
+        Rank::Elite => "elite",
+    }
+}
+
+/// XI: the cost of one unit of value `base` at `rank` — veteran +30%, elite +50%, the
+/// surcharge rounded to the nearest point, halves up (ruling).
+pub fn unit_cost(base: u32, rank: Rank) -> u32 {
+    base.saturating_add(rank_surcharge(base, rank))
+}
+
+/// XI: the surcharge alone.
+pub fn rank_surcharge(base: u32, rank: Rank) -> u32 {
+    let x = u64::from(base) * u64::from(rank.cost_increase_pct()) + 50;
+    u32::try_from(x / 100).unwrap_or(u32::MAX)
+}
+
+/// IV: the General's points for a units total, truncated toward zero (ruling).
+pub fn general_points(units_total: u32, pct: i32) -> i64 {
+    i64::from(units_total) * i64::from(pct) / 100
+}
+
+/// IV "Points modifier", reversed: the most points of units an army of `limit` points can
+/// hold under a General with `pct` (Trajan, +30%: 1,000 gives 769). `None` when any number of
+/// units fits (a modifier of -100% or less).
+pub fn unit_budget(limit: u32, pct: i32) -> Option<u32> {
+    if pct <= -100 {
+        return None;
+    }
+    let fits = |u: u64| {
+        let total = u as i64 + general_points(u32::try_from(u).unwrap_or(u32::MAX), pct);
+        total <= i64::from(limit)
+    };
+    // total is increasing in u; search the largest u that fits.
+    let (mut lo, mut hi) = (0u64, u64::from(limit) * 100 / (100 + pct).max(1) as u64 + 2);
+    hi = hi.min(u64::from(u32::MAX));
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if fits(mid) { lo = mid } else { hi = mid - 1 }
+    }
+    u32::try_from(lo).ok()
+}
+
+/// The value of a list of `(card, rank, count)` under `general` (VI, IV, XI). `mercenary`
+/// marks units hired from a mercenary faction.
+pub fn army_value(units: &[(&UnitCard, Rank, u32, bool)], general: &GeneralCard) -> ArmyValue {
+    let lines: Vec<UnitLine> = units
+        .iter()
+        .map(|&(card, rank, count, mercenary)| {
+            let surcharge = rank_surcharge(card.value, rank);
+            UnitLine {
+                unit: format!("{}/{}", card.faction, card.id),
+                name: card.name.clone(),
+                rank,
+                count,
+                base: card.value,
+                surcharge,
+                subtotal: unit_cost(card.value, rank).saturating_mul(count),
+                mercenary,
+            }
+        })
+        .collect();
+    let units_total = lines.iter().fold(0u32, |a, l| a.saturating_add(l.subtotal));
+    let gp = general_points(units_total, general.points_modifier_pct);
+    let total = (i64::from(units_total) + gp).clamp(0, i64::from(u32::MAX)) as u32;
+    ArmyValue {
+        units: lines,
+        units_total,
+        general: format!("{}/{}", general.faction, general.id),
+        general_pct: general.points_modifier_pct,
+        general_points: gp,
+        total,
+    }
+}
+
+/// What kind of problem an [`ArmyError`] reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArmyErrorKind {
+    /// A problem of the file itself (syntax, a missing or unknown field, a wrong type...).
+    Data(DataErrorKind),
+    /// The faction is not in the catalog.
+    UnknownFaction,
+    /// No such General (in the army's faction).
+    UnknownGeneral,
+    /// No such unit, or a bare id several mercenary factions share.
+    UnknownUnit,
+    /// A unit or General from a faction the army may not take it from (VI).
+    WrongFaction,
+    /// The army's value is over its limit (VI).
+    OverLimit,
+}
+
+/// One problem with an army list, located by file, line, column and field.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{}: {}", self.location(), self.message)]
+pub struct ArmyError {
+    pub file: String,
+    pub line: usize,
+    pub column: Option<usize>,
+    /// e.g. `army.general`, `unit[3].id`.
+    pub field: Option<String>,
+    pub kind: ArmyErrorKind,
+    /// The rulebook section a broken rule comes from (`"VI"`, `"IV"`), when it is one.
+    pub rule: Option<&'static str>,
+    pub message: String,
+}
+
+impl ArmyError {
+    /// `file:line:column: field`.
+    pub fn location(&self) -> String {
+        crate::data::location(&self.file, self.line, self.column, self.field.as_deref())
+    }
+}
+
+/// A problem of the file itself: [`ArmyErrorKind::Data`], no rule.
+impl From<DataError> for ArmyError {
+    fn from(e: DataError) -> Self {
+        ArmyError {
+            file: e.file,
+            line: e.line,
+            column: e.column,
+            field: e.field,
+            kind: ArmyErrorKind::Data(e.kind),
+            rule: None,
+            message: e.message,
+        }
+    }
+}
+
+/// Every problem found in one or more army lists.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{}", self.render())]
+pub struct ArmyErrors(pub Vec<ArmyError>);
+
+impl ArmyErrors {
+    pub fn errors(&self) -> &[ArmyError] {
+        &self.0
+    }
+
+    fn render(&self) -> String {
+        crate::data::render_all("army lists", &self.0)
+    }
+}
+
+/// The preset armies shipped in `data/onus/armies/`, embedded at build time. When adding a
+/// file, list it here too; a test checks that this list and the directory agree.
+const BUILTIN: &[(&str, &str)] = &[
+    (
+        "armies/carthaginians-1000.toml",
+        include_str!("../../../../data/onus/armies/carthaginians-1000.toml"),
+    ),
+    (
+        "armies/carthaginians-1800.toml",
+        include_str!("../../../../data/onus/armies/carthaginians-1800.toml"),
+    ),
+    (
+        "armies/celts-1000.toml",
+        include_str!("../../../../data/onus/armies/celts-1000.toml"),
+    ),
+    (
+        "armies/celts-1800.toml",
+        include_str!("../../../../data/onus/armies/celts-1800.toml"),
+    ),
+    (
+        "armies/dacians-1000.toml",
+        include_str!("../../../../data/onus/armies/dacians-1000.toml"),
+    ),
+    (
+        "armies/dacians-1800.toml",
+        include_str!("../../../../data/onus/armies/dacians-1800.toml"),
+    ),
+    (
+        "armies/mercenaries-1000.toml",
+        include_str!("../../../../data/onus/armies/mercenaries-1000.toml"),
+    ),
+    (
+        "armies/mercenaries-1800.toml",
+        include_str!("../../../../data/onus/armies/mercenaries-1800.toml"),
+    ),
+    (
+        "armies/parthians-1000.toml",
+        include_str!("../../../../data/onus/armies/parthians-1000.toml"),
+    ),
+    (
+        "armies/parthians-1800.toml",
+        include_str!("../../../../data/onus/armies/parthians-1800.toml"),
+    ),
+    (
+        "armies/romans-1000.toml",
+        include_str!("../../../../data/onus/armies/romans-1000.toml"),
+    ),
+    (
+        "armies/romans-1800.toml",
+        include_str!("../../../../data/onus/armies/romans-1800.toml"),
+    ),
+];
+
+/// The preset armies as `(armies/<id>.toml, text)` (VI: "preset armies of 1,000 and 1,800
+/// points for quick games"; ours).
+pub fn builtin_sources() -> &'static [(&'static str, &'static str)] {
+    BUILTIN
+}
+
+/// Reads and checks every preset army against `catalog`.
+pub fn builtin(catalog: &Catalog) -> Result<Vec<(ArmyList, ArmyValue)>, ArmyErrors> {
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for (file, text) in BUILTIN {
+        match load_source(file, text, catalog) {
+            Ok(x) => out.push(x),
+            Err(ArmyErrors(mut e)) => errors.append(&mut e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(ArmyErrors(errors))
+    }
+}
+
+/// Parses an army file and checks it against `catalog`: every unit and the General exist,
+/// the factions are allowed, and the value is within the limit.
+pub fn load_source(
+    file: &str,
+    text: &str,
+    catalog: &Catalog,
+) -> Result<(ArmyList, ArmyValue), ArmyErrors> {
+    let list = ArmyList::parse(file, text)?;
+    let value = list.validate(catalog)?;
+    Ok((list, value))
+}
+
+/// Reads an army file from disk and checks it (see [`load_source`]).
+pub fn load(
+    path: impl AsRef<Path>,
+    catalog: &Catalog,
+) -> Result<(ArmyList, ArmyValue), ArmyErrors> {
+    let path = path.as_ref();
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        let e = DataError::whole_file(&file, DataErrorKind::Io, format!("cannot read file: {e}"));
+        ArmyErrors(vec![e.into()])
+    })?;
+    load_source(&file, &text, catalog)
+}
+
+impl ArmyList {
+    /// Parses an army file (no catalog checks; see [`ArmyList::validate`]).
+    pub fn parse(file: &str, text: &str) -> Result<ArmyList, ArmyErrors> {
+        let mut ctx = Ctx::new(file, text);
+        let list = read_army(&mut ctx);
+        ctx.finish(list)
+            .map_err(|errors| ArmyErrors(errors.into_iter().map(ArmyError::from).collect()))
+    }
+
+    /// Checks the list against `catalog` and computes its value. Every problem is reported.
+    pub fn validate(&self, catalog: &Catalog) -> Result<ArmyValue, ArmyErrors> {
+        let err = |line: usize, field: &str, kind, rule, message: String| ArmyError {
+            file: self.source.clone(),
+            line: line.max(1),
+            column: None,
+            field: Some(field.to_string()),
+            kind,
+            rule,
+            message,
+        };
+        let mut errors = Vec::new();
+        let faction = match catalog.faction(&self.faction) {
+            Ok(f) => Some(f),
+            Err(e) => {
+                errors.push(err(
+                    self.lines.faction,
+                    "army.faction",
+                    ArmyErrorKind::UnknownFaction,
+                    None,
+                    e.to_string(),
+                ));
+                None
+            }
+        };
+        let general = faction.and_then(|f| self.general_card(catalog, &f.id, &err, &mut errors));
+        let mut units: Vec<(&UnitCard, Rank, u32, bool)> = Vec::new();
+        if let Some(f) = faction {
+            for (i, entry) in self.units.iter().enumerate() {
+                let field = format!("unit[{}].id", i + 1);
+                match self.unit_card(catalog, &f.id, entry) {
+                    Ok((card, merc)) => units.push((card, entry.rank, entry.count, merc)),
+                    Err((kind, rule, msg)) => errors.push(err(entry.line, &field, kind, rule, msg)),
+                }
+            }
+        }
+        if !errors.is_empty() {
+            return Err(ArmyErrors(errors));
+        }
+        let Some(general) = general else {
+            return Err(ArmyErrors(errors));
+        };
+        let value = army_value(&units, general);
+        if value.total > self.points {
+            let budget = unit_budget(self.points, value.general_pct)
+                .map(|b| {
+                    format!(
+                        "; with {}'s {:+}% the units may cost at most {b}",
+                        general.name, value.general_pct
+                    )
+                })
+                .unwrap_or_default();
+            errors.push(err(
+                self.lines.points,
+                "army.points",
+                ArmyErrorKind::OverLimit,
+                Some("VI"),
+                format!(
+                    "VI \"Creating the armies\": the units ({}) plus the General's points modifier ({:+}, IV) come to {}, over the limit of {} by {}{budget}",
+                    value.units_total,
+                    value.general_points,
+                    value.total,
+                    self.points,
+                    value.total - self.points
+                ),
+            ));
+            return Err(ArmyErrors(errors));
+        }
+        Ok(value)
+    }
+
+    fn general_card<'c>(
+        &self,
+        catalog: &'c Catalog,
+        faction: &str,
+        err: &impl Fn(usize, &str, ArmyErrorKind, Option<&'static str>, String) -> ArmyError,
+        errors: &mut Vec<ArmyError>,
+    ) -> Option<&'c GeneralCard> {
+        let (f, id) = match self.general.split_once('/') {
+            Some((f, id)) => (f, id),
+            None => (faction, self.general.as_str()),
+        };
+        let line = self.lines.general;
+        if f != faction {
+            errors.push(err(
+                line,
+                "army.general",
+                ArmyErrorKind::WrongFaction,
+                Some("VI"),
+                format!(
+                    "the General must come from the army's faction `{faction}`, not `{f}` (ruling on VI)"
+                ),
+            ));
+            return None;
+        }
+        let found = catalog
+            .generals_of(faction)
+            .ok()
+            .and_then(|gs| gs.iter().find(|g| g.id == id));
+        if found.is_none() {
+            let known: Vec<String> = catalog
+                .generals_of(faction)
+                .map(|gs| gs.iter().map(|g| g.id.clone()).collect())
+                .unwrap_or_default();
+            errors.push(err(
+                line,
+                "army.general",
+                ArmyErrorKind::UnknownGeneral,
+                None,
+                format!(
+                    "no General `{id}` in faction `{faction}`; its Generals are: {}",
+                    known.join(", ")
+                ),
+            ));
+        }
+        found
+    }
+
+    /// The card of one entry, and whether it is a mercenary hire.
+    #[allow(clippy::type_complexity)]
+    fn unit_card<'c>(
+        &self,
+        catalog: &'c Catalog,
+        faction: &str,
+        entry: &ArmyEntry,
+    ) -> Result<(&'c UnitCard, bool), (ArmyErrorKind, Option<&'static str>, String)> {
+        let mercenary_factions: Vec<&str> = catalog
+            .factions()
+            .filter(|f| f.mercenary && f.id != faction)
+            .map(|f| f.id.as_str())
+            .collect();
+        if let Some((f, id)) = entry.unit.split_once('/') {
+            if f != faction && !mercenary_factions.contains(&f) {
+                return Err((
+                    ArmyErrorKind::WrongFaction,
+                    Some("VI"),
+                    format!(
+                        "VI \"Creating the armies\": an army takes units of its own faction `{faction}` and mercenaries, and `{f}` is not a mercenary faction"
+                    ),
+                ));
+            }
+            return match catalog.units_of(f) {
+                Ok(us) => us
+                    .iter()
+                    .find(|u| u.id == id)
+                    .map(|u| (u, f != faction))
+                    .ok_or_else(|| {
+                        (
+                            ArmyErrorKind::UnknownUnit,
+                            None,
+                            format!("no unit `{id}` in faction `{f}`"),
+                        )
+                    }),
+                Err(e) => Err((ArmyErrorKind::UnknownUnit, None, e.to_string())),
+            };
+        }
+        let id = entry.unit.as_str();
+        if let Some(u) = catalog
+            .units_of(faction)
+            .ok()
+            .and_then(|us| us.iter().find(|u| u.id == id))
+        {
+            return Ok((u, false));
+        }
+        let hires: Vec<&UnitCard> = mercenary_factions
+            .iter()
+            .filter_map(|f| catalog.units_of(f).ok())
+            .flat_map(|us| us.iter().filter(|u| u.id == id))
+            .collect();
+        match hires.as_slice() {
+            [u] => Ok((u, true)),
+            [] => {
+                let elsewhere: Vec<String> = catalog
+                    .units()
+                    .filter(|u| u.id == id)
+                    .map(|u| format!("{}/{}", u.faction, u.id))
+                    .collect();
+                let hint = if elsewhere.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " (found in {}, which is not a mercenary faction: VI)",
+                        elsewhere.join(", ")
+                    )
+                };
+                Err((
+                    ArmyErrorKind::UnknownUnit,
+                    None,
+                    format!("no unit `{id}` in faction `{faction}` or among the mercenaries{hint}"),
+                ))
+            }
+            _ => Err((
+                ArmyErrorKind::UnknownUnit,
+                None,
+                format!(
+                    "unit `{id}` is offered by several mercenary factions; write `faction/{id}`"
+                ),
+            )),
+        }
+    }
+}
+
+const ARMY_FIELDS: &[&str] = &["id", "name", "faction", "general", "points", "description"];
+const UNIT_FIELDS: &[&str] = &["id", "rank", "count"];
+
+// Reading an army file with the readers of `crate::data::located`. Army files keep their own,
+// shorter wording in a few messages (no "did you mean", no "not a <type>"): `terse_*` below.
+
+/// Reads one army file, collecting every problem in `ctx`.
+fn read_army(ctx: &mut Ctx<'_>) -> Option<ArmyList> {
+    let doc = ctx.parse_syntax("an army file needs an [army] table and [[unit]] entries")?;
+    for key in doc.keys() {
+        let k: &str = key.get_ref();
+        if k != "army" && k != "unit" {
+            ctx.err(
+                DataErrorKind::UnknownField,
+                Some(key.span()),
+                (!k.is_empty()).then(|| k.to_string()),
+                format!("unknown table or key `{k}`; an army file has [army] and [[unit]]"),
+            );
+        }
+    }
+    let header = match doc.get("army") {
+        Some(v) => match v.get_ref() {
+            DeValue::Table(t) => read_header(ctx, &Entry::new(t, v.span(), "army".into())),
+            _ => {
+                ctx.err(
+                    DataErrorKind::WrongType,
+                    Some(v.span()),
+                    Some("army".into()),
+                    "`army` must be a table ([army])",
+                );
+                None
+            }
+        },
+        None => {
+            ctx.err(
+                DataErrorKind::MissingField,
+                None,
+                Some("army".into()),
+                "missing [army] table (with id, name, faction, general and points)",
+            );
+            None
+        }
+    };
+    let mut units = Vec::new();
+    match doc.get("unit") {
+        Some(v) => match v.get_ref() {
+            DeValue::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    let path = format!("unit[{}]", i + 1);
+                    match item.get_ref() {
+                        DeValue::Table(t) => {
+                            units.extend(read_unit(ctx, &Entry::new(t, item.span(), path)));
+                        }
+                        _ => ctx.err(
+                            DataErrorKind::WrongType,
+                            Some(item.span()),
+                            Some(path),
+                            "each unit entry must be a table",
+                        ),
+                    }
+                }
+                if items.is_empty() {
+                    ctx.err(
+                        DataErrorKind::Empty,
+                        None,
+                        Some("unit".into()),
+                        "the army has no units",
+                    );
+                }
+            }
+            _ => ctx.err(
+                DataErrorKind::WrongType,
+                Some(v.span()),
+                Some("unit".into()),
+                "`unit` must be a list of tables: write each entry under its own [[unit]] header",
+            ),
+        },
+        None => ctx.require_entries(&doc, "unit", "the army"),
+    }
+    let (id, name, faction, general, points, lines) = header?;
+    Some(ArmyList {
+        id,
+        name,
+        faction,
+        general,
+        points,
+        units,
+        source: ctx.file().to_string(),
+        lines,
+    })
+}
+
+#[allow(clippy::type_complexity)]
+fn read_header(
+    ctx: &mut Ctx<'_>,
+    e: &Entry<'_, '_>,
+) -> Option<(String, String, String, String, u32, ArmyLines)> {
+    terse_check_fields(e, ctx, ARMY_FIELDS);
+    let id = terse_required(e, ctx, "id", "the army's identifier");
+    let name = terse_required(e, ctx, "name", "the display name");
+    let faction = terse_required(e, ctx, "faction", "a faction id, e.g. \"romans\"");
+    let general = terse_required(e, ctx, "general", "a General id, e.g. \"trajan\"");
+    if let Got::Bad = terse_string(e, ctx, "description") {
+        return None;
+    }
+    let points = match terse_integer(e, ctx, "points", 1..=100_000) {
+        Got::Absent => {
+            e.missing(ctx, "points", "the army's limit, e.g. 1000");
+            None
+        }
+        got => got.ok(),
+    };
+    let ((id, _), (name, _)) = (id?, name?);
+    let ((faction, fs), (general, gs), (points, ps)) = (faction?, general?, points?);
+    let lines = ArmyLines {
+        faction: ctx.line(&fs),
+        general: ctx.line(&gs),
+        points: ctx.line(&ps),
+    };
+    Some((id, name, faction, general, points, lines))
+}
+
+fn read_unit(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<ArmyEntry> {
+    terse_check_fields(e, ctx, UNIT_FIELDS);
+    let unit = terse_required(e, ctx, "id", "a unit id, e.g. \"legionaries\"");
+    let rank = match terse_string(e, ctx, "rank") {
+        Got::Absent => Some(Rank::Regular),
+        Got::Bad => None,
+        Got::Val(r, span) => match r.as_str() {
+            "regular" => Some(Rank::Regular),
+            "veteran" => Some(Rank::Veteran),
+            "elite" => Some(Rank::Elite),
+            other => {
+                e.bad(
+                    ctx,
+                    DataErrorKind::UnknownName,
+                    "rank",
+                    &span,
+                    format!("unknown rank `{other}`; allowed: regular, veteran, elite"),
+                );
+                None
+            }
+        },
+    };
+    let count = match terse_integer(e, ctx, "count", 1..=50) {
+        Got::Absent => Some(1),
+        got => got.ok().map(|(c, _)| c),
+    };
+    let (unit, us) = unit?;
+    Some(ArmyEntry {
+        unit,
+        rank: rank?,
+        count: count?,
+        line: ctx.line(&us),
+    })
+}
+
+/// [`Entry::check_fields`] without the "did you mean".
+fn terse_check_fields(e: &Entry<'_, '_>, ctx: &mut Ctx<'_>, allowed: &[&str]) {
+    for (k, span) in e.unknown_fields(allowed) {
+        e.bad(
+            ctx,
+            DataErrorKind::UnknownField,
+            k,
+            &span,
+            format!(
+                "unknown field `{k}`; allowed fields: {}",
+                allowed.join(", ")
+            ),
+        );
+    }
+}
+
+/// [`Entry::string`] without the type found.
+fn terse_string(e: &Entry<'_, '_>, ctx: &mut Ctx<'_>, key: &str) -> Got<String> {
+    let Some(v) = e.get(key) else {
+        return Got::Absent;
+    };
+    match v.get_ref() {
+        DeValue::String(s) => Got::Val(s.to_string(), v.span()),
+        _ => {
+            e.bad(
+                ctx,
+                DataErrorKind::WrongType,
+                key,
+                &v.span(),
+                format!("`{key}` must be a string"),
+            );
+            Got::Bad
+        }
+    }
+}
+
+/// A required, non-blank string, with its span.
+fn terse_required(
+    e: &Entry<'_, '_>,
+    ctx: &mut Ctx<'_>,
+    key: &str,
+    what: &str,
+) -> Option<(String, Range<usize>)> {
+    match terse_string(e, ctx, key) {
+        Got::Val(s, span) if s.trim().is_empty() => {
+            e.bad(
+                ctx,
+                DataErrorKind::BadValue,
+                key,
+                &span,
+                format!("`{key}` must not be empty"),
+            );
+            None
+        }
+        Got::Absent => {
+            e.missing(ctx, key, what);
+            None
+        }
+        got => got.ok(),
+    }
+}
+
+/// A whole number in `range` (one message for too large and out of range).
+fn terse_integer(
+    e: &Entry<'_, '_>,
+    ctx: &mut Ctx<'_>,
+    key: &str,
+    range: RangeInclusive<i64>,
+) -> Got<u32> {
+    let Some(v) = e.get(key) else {
+        return Got::Absent;
+    };
+    let DeValue::Integer(n) = v.get_ref() else {
+        e.bad(
+            ctx,
+            DataErrorKind::WrongType,
+            key,
+            &v.span(),
+            format!("`{key}` must be a whole number"),
+        );
+        return Got::Bad;
+    };
+    match int_value(n) {
+        Some(n) if range.contains(&n) => Got::Val(n as u32, v.span()),
+        _ => {
+            e.bad(
+                ctx,
+                DataErrorKind::OutOfRange,
+                key,
+                &v.span(),
+                format!(
+                    "`{key}` is out of range; allowed {}..={}",
+                    range.start(),
+                    range.end()
+                ),
+            );
+            Got::Bad
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_costs_follow_xi() {
+        // XI: Legionaries (value 100) cost 130 as veterans and 150 as elites.
+        assert_eq!(unit_cost(100, Rank::Regular), 100);
+        assert_eq!(unit_cost(100, Rank::Veteran), 130);
+        assert_eq!(unit_cost(100, Rank::Elite), 150);
+    }
+
+    #[test]
+    fn rank_surcharge_rounds_half_up() {
+        // 45 x 30% = 13.5 -> 14; 65 x 30% = 19.5 -> 20; 75 x 50% = 37.5 -> 38; 85 x 30% = 25.5 -> 26.
+        assert_eq!(rank_surcharge(45, Rank::Veteran), 14);
+        assert_eq!(rank_surcharge(65, Rank::Veteran), 20);
+        assert_eq!(rank_surcharge(75, Rank::Elite), 38);
+        assert_eq!(rank_surcharge(71, Rank::Veteran), 21);
+        assert_eq!(rank_surcharge(0, Rank::Elite), 0);
+    }
+
+    #[test]
+    fn general_points_truncate_toward_zero() {
+        // IV: 1,000 points led by Trajan (+30%) are worth 1,300.
+        assert_eq!(general_points(1000, 30), 300);
+        assert_eq!(general_points(769, 30), 230);
+        assert_eq!(general_points(25, -10), -2);
+    }
+
+    #[test]
+    fn trajan_budget_is_769() {
+        // IV: "1,000/1.3 = 769 points that you can spend in units".
+        assert_eq!(unit_budget(1000, 30), Some(769));
+        assert_eq!(unit_budget(1000, 0), Some(1000));
+        assert_eq!(unit_budget(1800, 40), Some(1286));
+        assert_eq!(unit_budget(1000, -100), None);
+        assert_eq!(unit_budget(0, 30), Some(0));
+        for (limit, pct) in [
+            (1000u32, 30i32),
+            (1800, 35),
+            (1000, 15),
+            (999, 7),
+            (1000, -20),
+        ] {
+            let b = unit_budget(limit, pct).unwrap_or(0);
+            assert!(i64::from(b) + general_points(b, pct) <= i64::from(limit));
+            assert!(i64::from(b + 1) + general_points(b + 1, pct) > i64::from(limit));
+        }
+    }
+}

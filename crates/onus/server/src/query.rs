@@ -1,0 +1,868 @@
+//! Read-only questions a client asks about a game (see the crate's README for the shapes):
+//! `unit_options`, `check_move`, `check_charge`, `odds`.
+//!
+//! Every answer comes from the asker's knowledge ([`crate::knowledge`]), never from the full
+//! state, and nothing random runs: moves and charges are checked (they roll nothing, and the
+//! knowledge's random generator is a stand-in anyway), fights are enumerated by `onus-odds`.
+
+use acies_core::{Ruleset, Viewer};
+use acies_geom::Edge;
+use onus_combat::{CombatEffect, Contact, MeleeSetup, Range, RangedSetup, Side, Stat};
+use onus_game::general::{fighter, rule_options};
+use onus_game::state::{FightKind, Pending, Phase};
+use onus_game::{Action, ChargeSpec, GameError, GameState, Onus, Seat};
+use onus_table::{MoveOrder, RangeBand, Step, Table, TableError, UnitId};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::knowledge::{knowledge, visible};
+
+/// A refusal: a machine code and a sentence.
+pub type Refusal = (String, String);
+
+fn refuse(code: &str, message: impl Into<String>) -> Refusal {
+    (code.to_owned(), message.into())
+}
+
+/// The questions, as sent in `"query"`.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+enum Query {
+    UnitOptions {
+        unit: UnitId,
+    },
+    CheckMove {
+        unit: UnitId,
+        #[serde(default)]
+        order: Option<MoveOrder>,
+        #[serde(default)]
+        steps: Option<Vec<Step>>,
+    },
+    CheckCharge {
+        unit: UnitId,
+        charge: ChargeSpec,
+    },
+    /// The game's verdict on any action of the asker (nothing is committed).
+    CheckAction {
+        action: Action,
+    },
+    Odds {
+        #[serde(default)]
+        action: Option<Action>,
+        #[serde(default)]
+        pending: bool,
+        /// For a shot that can come from two sides: the side to assume.
+        #[serde(default)]
+        side: Option<Edge>,
+    },
+}
+
+/// What the odds leave out, said in every odds answer.
+const NO_EVENTS: &str =
+    "not included: the random event and the events played from hand can change these odds";
+
+/// Answers `query` for `viewer` (the entry point of `GameRules::query`).
+pub fn answer(state: &GameState, viewer: Viewer<Seat>, query: Value) -> Result<Value, Refusal> {
+    let query: Query = serde_json::from_value(query).map_err(|e| {
+        refuse(
+            "bad_query",
+            format!(
+                "{e}; the kinds are unit_options, check_move, check_charge, check_action, odds (see crates/onus/server/README.md)"
+            ),
+        )
+    })?;
+    let k = knowledge(state, viewer).map_err(|e| refuse("unavailable", e))?;
+    match query {
+        Query::UnitOptions { unit } => unit_options(&k, seat_of(viewer)?, unit),
+        Query::CheckMove { unit, order, steps } => {
+            let order = match (order, steps) {
+                (Some(o), None) => o,
+                (None, Some(steps)) => MoveOrder::new(steps),
+                _ => {
+                    return Err(refuse(
+                        "bad_query",
+                        "check_move takes either `order` (a MoveOrder) or `steps`",
+                    ));
+                }
+            };
+            check_move(&k, seat_of(viewer)?, unit, order)
+        }
+        Query::CheckCharge { unit, charge } => check_charge(&k, seat_of(viewer)?, unit, charge),
+        Query::CheckAction { action } => Ok(verdict(&k, seat_of(viewer)?, &action)),
+        Query::Odds {
+            action,
+            pending,
+            side,
+        } => match (action, pending) {
+            (Some(action), false) => odds_of_action(&k, viewer, &action, side),
+            (None, true) => odds_of_pending(&k, viewer),
+            _ => Err(refuse(
+                "bad_query",
+                "odds takes either `action` (shoot, charge or fight) or `\"pending\": true`",
+            )),
+        },
+    }
+}
+
+fn seat_of(viewer: Viewer<Seat>) -> Result<Seat, Refusal> {
+    match viewer {
+        Viewer::Seat(seat) => Ok(seat),
+        Viewer::Spectator => Err(refuse(
+            "no_seat",
+            "this question is about your own units: ask with your seat's token",
+        )),
+    }
+}
+
+/// The unit, if it is on the table and the seat's.
+fn own_unit(k: &GameState, seat: Seat, unit: UnitId) -> Result<&onus_table::TableUnit, Refusal> {
+    let u = k
+        .table
+        .unit(unit)
+        .map_err(|_| refuse("unknown_unit", format!("{unit} is not on the table")))?;
+    if u.owner != seat.0 {
+        return Err(refuse(
+            "not_your_unit",
+            format!("{unit} is not yours: ask about your own units"),
+        ));
+    }
+    Ok(u)
+}
+
+fn reason(error: impl std::fmt::Display, rule: Option<&str>) -> Value {
+    json!({ "error": error.to_string(), "rule": rule })
+}
+
+fn game_error(e: &GameError) -> Value {
+    reason(e, e.section())
+}
+
+fn refused(e: &GameError) -> Value {
+    json!({ "ok": false, "error": e.to_string(), "rule": e.section() })
+}
+
+/// The first of `checks` that fails, as `{error, rule}`.
+fn first_bar(checks: &[(bool, String, &str)]) -> Option<Value> {
+    checks
+        .iter()
+        .find(|(ok, _, _)| !ok)
+        .map(|(_, message, rule)| reason(message, Some(rule)))
+}
+
+fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusal> {
+    let u = own_unit(k, seat, unit)?;
+    let t = &k.table;
+    let my_turn = Onus::to_act(k) == Some(seat);
+    let phase = k.phase;
+    let allowance = t
+        .movement_allowance(unit)
+        .map_err(|e| refuse("unknown_unit", e.to_string()))?;
+    let engaged = t.engaged_enemies(unit);
+    let recovered = k.book.recovered.contains(&unit);
+    let skirmishers = phase == Phase::Skirmishers;
+    let mut why_not = serde_json::Map::new();
+
+    // Moving: the game itself says, on an empty move (moves roll nothing).
+    let empty = MoveOrder::new(Vec::new());
+    let move_action = if skirmishers {
+        Action::SkirmishMove { unit, order: empty }
+    } else {
+        Action::Move { unit, order: empty }
+    };
+    let may_move = match Onus::apply(k, seat, &move_action) {
+        Ok(_) => true,
+        Err(e) => {
+            why_not.insert("move".into(), game_error(&e));
+            false
+        }
+    };
+    // What is left to move now: nothing for a unit the game does not let move (VII-1: a unit
+    // that is not activated "cannot move or change their orientation"), else the budget of
+    // its regular movement (or of the skirmishers' split movement, VII-4).
+    let left = if !may_move {
+        0.0
+    } else if skirmishers {
+        if u.turn.skirmished {
+            0.0
+        } else {
+            allowance.skirmish_left.unwrap_or(0.0)
+        }
+    } else if u.turn.moved {
+        0.0
+    } else {
+        allowance.regular
+    };
+
+    // Charging: the phase, the turn and the unit's markers; then what is within reach.
+    let brash = u.has(onus_model::Ability::Brash);
+    let charge_phase = phase == Phase::Movement
+        || (skirmishers && u.has(onus_model::Ability::Skirmishers) && !u.turn.skirmished);
+    let charge_bar = first_bar(&[
+        (
+            charge_phase,
+            format!("no charge in the {phase} phase"),
+            "VII-2.C Charging",
+        ),
+        (my_turn, "it is not your turn".into(), "VII"),
+        (
+            k.pending.is_none(),
+            "a fight or a decision is pending".into(),
+            "VII",
+        ),
+        (
+            !recovered,
+            format!("{unit} recovered from flight this turn: it cannot move or fight"),
+            "VII-1 Activating fleeing units",
+        ),
+        (
+            !u.state.fleeing,
+            format!("{unit} is fleeing"),
+            "VII-6 Flight phase",
+        ),
+        (
+            engaged.is_empty(),
+            format!("{unit} is engaged: only the actions of VII-2.D are possible"),
+            "VII-2.D",
+        ),
+        (
+            u.turn.activated || brash,
+            format!("{unit} has no Active Unit marker"),
+            "VII-1 Activation phase",
+        ),
+        (
+            skirmishers || !u.turn.moved,
+            format!("{unit} has already moved this phase"),
+            "VII-2 Movement phase",
+        ),
+        (
+            !u.turn.rallied,
+            format!("{unit} reorganized this turn: no charge"),
+            "VII-1 Activating broken units",
+        ),
+    ]);
+    let mut charges = Vec::new();
+    if charge_bar.is_none() {
+        let found = if !u.turn.activated && brash {
+            t.brash_charges(unit)
+        } else {
+            t.charge_options(unit)
+        }
+        .unwrap_or_default();
+        for option in found {
+            if k.allies(
+                seat,
+                Seat(t.unit(option.target).map_or(seat.0, |x| x.owner)),
+            ) {
+                continue;
+            }
+            let spec = ChargeSpec {
+                target: option.target,
+                steps: option.steps.clone(),
+                side: None,
+                envelop: onus_table::EnvelopChoice::Max,
+            };
+            // The game's own verdict on the exact charge proposed (charges roll nothing).
+            let action = Action::Charge { unit, charge: spec };
+            let Ok(applied) = Onus::apply(k, seat, &action) else {
+                continue;
+            };
+            let side = applied
+                .state
+                .table
+                .engagement(unit, option.target)
+                .and_then(|e| e.edges_hit(option.target).into_iter().next());
+            charges.push(json!({
+                "target": option.target,
+                "side": side,
+                "direct": option.direct,
+                "dice_with_envelopment": option.dice_with_envelopment,
+                "cost": option.cost,
+                "steps": option.steps,
+            }));
+        }
+    }
+    let may_charge = charge_bar.is_none() && !charges.is_empty();
+    match charge_bar {
+        Some(bar) => {
+            why_not.insert("charge".into(), bar);
+        }
+        None if charges.is_empty() => {
+            why_not.insert(
+                "charge".into(),
+                reason(
+                    "no enemy within charging distance",
+                    Some("VII-2.C Charging"),
+                ),
+            );
+        }
+        None => {}
+    }
+
+    // Shooting: every enemy with its geometry or the reason.
+    let has_ranged = u.card.ranged.is_some();
+    let mut shots = Vec::new();
+    if has_ranged {
+        for option in t.shooting_options(unit).unwrap_or_default() {
+            let Ok(target) = t.unit(option.target) else {
+                continue;
+            };
+            if k.allies(seat, Seat(target.owner)) {
+                continue;
+            }
+            shots.push(match &option.shot {
+                Ok(g) => match limited_visibility_bar(k, g.distance) {
+                    Some(bar) => json!({ "target": option.target, "ok": false,
+                                        "error": bar.0, "rule": bar.1 }),
+                    None => json!({
+                        "target": option.target, "ok": true, "distance": g.distance,
+                        "band": g.band, "dice": g.band.dice(), "los_blocked": g.sight.blocked(),
+                        "in_the_way": g.sight.in_the_way, "from": g.from,
+                    }),
+                },
+                Err(e) => {
+                    json!({ "target": option.target, "ok": false, "error": e.to_string(),
+                            "rule": e.rule() })
+                }
+            });
+        }
+    }
+    let shoot_bar = first_bar(&[
+        (has_ranged, format!("{unit} has no ranged attack"), "III"),
+        (
+            phase == Phase::RangedAttack,
+            format!("no shooting in the {phase} phase"),
+            "VII-3 Ranged attack phase",
+        ),
+        (my_turn, "it is not your turn".into(), "VII"),
+        (
+            k.pending.is_none(),
+            "a fight or a decision is pending".into(),
+            "VII",
+        ),
+        (
+            u.turn.activated && !recovered,
+            format!("{unit} is not an active unit; only active units shoot"),
+            "VII-3 Ranged attack phase",
+        ),
+        (
+            !k.book.shot.contains(&unit),
+            format!("{unit} has already shot this turn"),
+            "VII-3 Ranged attack phase",
+        ),
+    ]);
+    let any_target = shots.iter().any(|s| s["ok"] == true);
+    let may_shoot = shoot_bar.is_none() && any_target;
+    match shoot_bar {
+        Some(bar) => {
+            why_not.insert("shoot".into(), bar);
+        }
+        None if !any_target => {
+            why_not.insert(
+                "shoot".into(),
+                reason("no enemy can be shot", Some("VII-3 Ranged attack phase")),
+            );
+        }
+        None => {}
+    }
+
+    let engaged_actions = if phase == Phase::Movement && !engaged.is_empty() {
+        Some(engaged_actions(k, seat, u, &engaged))
+    } else {
+        None
+    };
+    let reorient = if k.book.may_reorient.contains(&unit) {
+        let heading = u.pose.heading;
+        Some(json!({
+            "heading": heading,
+            "verdict": verdict(k, seat, &Action::Reorient { unit, heading: heading + std::f64::consts::FRAC_PI_2 }),
+        }))
+    } else {
+        None
+    };
+
+    Ok(json!({
+        "unit": unit,
+        "phase": phase,
+        "my_turn": my_turn,
+        "activated": u.turn.activated,
+        "moved": u.turn.moved,
+        "engaged_with": engaged,
+        "allowance": allowance,
+        "left": left,
+        "may_move": may_move,
+        "may_charge": may_charge,
+        "may_shoot": may_shoot,
+        "why_not": why_not,
+        "charges": charges,
+        "shots": shots,
+        "engaged_actions": engaged_actions,
+        "reorient": reorient,
+    }))
+}
+
+/// The game's verdict on `action` by `seat`: `{"ok": true}` or `{"ok": false, "error",
+/// "rule"}`. Applied to the asker's knowledge and thrown away (free attacks roll with the
+/// knowledge's stand-in generator, so only legality is told, never an outcome).
+fn verdict(k: &GameState, seat: Seat, action: &Action) -> Value {
+    match Onus::apply(k, seat, action) {
+        Ok(_) => json!({ "ok": true }),
+        Err(e) => refused(&e),
+    }
+}
+
+/// VII-2.D: each action an activated unit engaged in combat may take, with the game's verdict
+/// and what it needs (the enemies, flanks, markers, the withdrawal distance, the 90° poses).
+fn engaged_actions(
+    k: &GameState,
+    seat: Seat,
+    u: &onus_table::TableUnit,
+    enemies: &[UnitId],
+) -> Value {
+    let unit = u.id;
+    let with = |action: &Action, fields: Value| {
+        let mut v = verdict(k, seat, action);
+        if let (Some(obj), Value::Object(extra)) = (v.as_object_mut(), fields) {
+            obj.extend(extra);
+        }
+        v
+    };
+    let envelop: Vec<Value> = enemies
+        .iter()
+        .map(|&target| {
+            let choice = onus_table::EnvelopChoice::Max;
+            with(
+                &Action::Envelop {
+                    unit,
+                    target,
+                    choice,
+                },
+                json!({ "target": target }),
+            )
+        })
+        .collect();
+    let retreat = verdict(k, seat, &Action::Retreat { unit });
+    // Withdrawal: at most half the movement, straight back (VII-2.D); the longest of a few
+    // distances the game accepts is offered as the most.
+    let half = k
+        .table
+        .movement_allowance(unit)
+        .map_or(0.0, |a| a.regular / 2.0);
+    let mut withdraw = None;
+    for d in [half, half * 0.75, half * 0.5, half * 0.25] {
+        let v = with(
+            &Action::Withdraw { unit, distance: d },
+            json!({ "max_distance": d }),
+        );
+        let ok = v["ok"] == true;
+        if withdraw.is_none() || ok {
+            withdraw = Some(v);
+        }
+        if ok {
+            break;
+        }
+    }
+    let reduce: Vec<Value> = onus_table::Flank::BOTH
+        .into_iter()
+        .filter(|f| u.extended(*f))
+        .map(|flank| with(&Action::Reduce { unit, flank }, json!({ "flank": flank })))
+        .collect();
+    let mut remove_enveloping = Vec::new();
+    for &enemy in enemies {
+        let markers = k
+            .table
+            .engagement(unit, enemy)
+            .map(|e| e.markers_of(unit))
+            .unwrap_or_default();
+        for (slot, section) in markers {
+            let action = Action::RemoveEnveloping {
+                unit,
+                enemy,
+                slots: vec![slot],
+            };
+            remove_enveloping.push(with(
+                &action,
+                json!({ "enemy": enemy, "slot": slot, "section": section }),
+            ));
+        }
+    }
+    let reposition90: Vec<Value> = [
+        ("left", std::f64::consts::FRAC_PI_2),
+        ("right", -std::f64::consts::FRAC_PI_2),
+    ]
+    .into_iter()
+    .map(|(turn, angle)| match quarter_turn(k, u, angle) {
+        Some(pose) => with(
+            &Action::Reposition90 { unit, pose },
+            json!({ "turn": turn, "pose": pose }),
+        ),
+        None => json!({
+            "ok": false, "turn": turn, "rule": "VII-2.D 90° repositioning",
+            "error": "no place found where the card, turned a quarter turn, keeps the same front sections in contact",
+        }),
+    })
+    .collect();
+    let reposition180 = verdict(k, seat, &Action::Reposition180 { unit });
+    json!({
+        "envelop": envelop,
+        "retreat": retreat,
+        "withdraw": withdraw,
+        "reduce": reduce,
+        "remove_enveloping": remove_enveloping,
+        "reposition90": reposition90,
+        "reposition180": reposition180,
+    })
+}
+
+/// VII-2.D "90° repositioning": a place for the card turned by `angle` (±90°) that the table
+/// accepts, nearest first: turned about its centre or one of its corners, then shifted by
+/// the difference of its width and depth along either axis.
+fn quarter_turn(k: &GameState, u: &onus_table::TableUnit, angle: f64) -> Option<acies_geom::Pose> {
+    let p = u.pose;
+    let (hw, hd) = (u.size.width / 2.0, u.size.depth / 2.0);
+    let (f, r) = (p.forward(), p.right());
+    let mut candidates = vec![p.rotated_about(p.centre, angle)];
+    for (sf, sr) in [(1.0, -1.0), (1.0, 1.0), (-1.0, -1.0), (-1.0, 1.0)] {
+        candidates.push(p.rotated_about(p.centre + f * (sf * hd) + r * (sr * hw), angle));
+    }
+    let shift = (hw - hd).abs();
+    let base = p.rotated_about(p.centre, angle);
+    for (sf, sr) in [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)] {
+        candidates.push(base.translated(f * (sf * shift) + r * (sr * shift)));
+    }
+    candidates
+        .into_iter()
+        .find(|pose| k.table.clone().reposition_90(u.id, *pose).is_ok())
+}
+
+/// XII-A "Limited visibility": nothing is shot beyond the agreed range.
+fn limited_visibility_bar(k: &GameState, distance: f64) -> Option<(String, &'static str)> {
+    let v = k.setup.options.limited_visibility?;
+    (distance > v.max_range + 1e-9).then(|| {
+        (
+            format!(
+                "the target is {distance:.2} DU away; nothing can be shot beyond {} DU",
+                v.max_range
+            ),
+            "XII-A Limited visibility",
+        )
+    })
+}
+
+fn check_move(k: &GameState, seat: Seat, unit: UnitId, order: MoveOrder) -> Result<Value, Refusal> {
+    own_unit(k, seat, unit)?;
+    let skirmish = k.phase == Phase::Skirmishers;
+    let action = if skirmish {
+        Action::SkirmishMove {
+            unit,
+            order: order.clone(),
+        }
+    } else {
+        Action::Move {
+            unit,
+            order: order.clone(),
+        }
+    };
+    // The game's verdict (phase, turn, ownership, advancing in line, the table's rules).
+    if let Err(e) = Onus::apply(k, seat, &action) {
+        return Ok(refused(&e));
+    }
+    let priced = if skirmish {
+        k.table.check_skirmish_move(unit, &order)
+    } else {
+        k.table.check_move(unit, &order)
+    };
+    let mv = match priced {
+        Ok(mv) => mv,
+        Err(e) => return Ok(refused(&GameError::Table(e))),
+    };
+    Ok(json!({
+        "ok": true,
+        "cost": mv.cost,
+        "budget": mv.budget,
+        "left": (mv.budget - mv.cost).max(0.0),
+        "kind": mv.kind,
+        "end_pose": mv.end,
+        "poses": mv.steps.iter().map(|s| s.end).collect::<Vec<_>>(),
+        "consequences": {
+            "reduced_by": mv.reduced_by,
+            "may_charge": mv.charge_bar.is_none(),
+            "charge_bar": mv.charge_bar,
+            "may_shoot": mv.may_shoot,
+            "crossed": mv.crossed,
+            "breaks": mv.breaks,
+            "mover_breaks": mv.mover_breaks,
+            "provisional": mv.provisional,
+            "enemy_contacts": mv.enemy_contacts,
+            "carries": mv.carries,
+        },
+    }))
+}
+
+/// The charge as the game would check it: in the skirmishers phase, a brash unit's own, or
+/// an activated unit's.
+fn charge_plan(
+    k: &GameState,
+    unit: UnitId,
+    spec: &ChargeSpec,
+) -> Result<onus_table::ChargePlan, TableError> {
+    let order = spec.order();
+    let u = k.table.unit(unit)?;
+    if k.phase == Phase::Skirmishers {
+        k.table.check_charge_in_skirmish(unit, &order)
+    } else if !u.turn.activated && u.has(onus_model::Ability::Brash) {
+        k.table.check_brash_charge(unit, &order)
+    } else {
+        k.table.check_charge(unit, &order)
+    }
+}
+
+fn check_charge(
+    k: &GameState,
+    seat: Seat,
+    unit: UnitId,
+    spec: ChargeSpec,
+) -> Result<Value, Refusal> {
+    own_unit(k, seat, unit)?;
+    let target = spec.target;
+    let action = Action::Charge {
+        unit,
+        charge: spec.clone(),
+    };
+    let applied = match Onus::apply(k, seat, &action) {
+        Ok(a) => a,
+        Err(e) => return Ok(refused(&e)),
+    };
+    let plan = match charge_plan(k, unit, &spec) {
+        Ok(p) => p,
+        Err(e) => return Ok(refused(&GameError::Table(e))),
+    };
+    let dice = applied
+        .state
+        .table
+        .engagement(unit, target)
+        .map(|e| e.dice());
+    Ok(json!({
+        "ok": true,
+        "cost": plan.approach.cost,
+        "contact": plan.contact,
+        "aligned": plan.aligned,
+        "side": plan.side,
+        "sides": plan.sides,
+        "direct": plan.direct_sections(),
+        "dice": dice,
+        "also_engaged": plan.also_engaged,
+        "swept_wounds": plan.swept.wounds,
+    }))
+}
+
+fn require_visible(k: &GameState, viewer: Viewer<Seat>, unit: UnitId) -> Result<(), Refusal> {
+    if k.table.unit(unit).is_err() {
+        return Err(refuse(
+            "unknown_unit",
+            format!("{unit} is not on the table"),
+        ));
+    }
+    if !visible(k, viewer, unit) {
+        return Err(refuse(
+            "hidden_unit",
+            format!("{unit} is face down for you: its odds cannot be told"),
+        ));
+    }
+    Ok(())
+}
+
+fn not_applicable(message: impl Into<String>) -> Refusal {
+    refuse("not_applicable", message)
+}
+
+fn exposure(edge: Option<Edge>) -> Contact {
+    Contact {
+        flank: matches!(edge, Some(Edge::Left | Edge::Right)),
+        rear: edge == Some(Edge::Rear),
+    }
+}
+
+fn with_fields(odds: &onus_odds::Odds, fields: Value) -> Result<Value, Refusal> {
+    let mut v = serde_json::to_value(odds).map_err(|e| refuse("unavailable", e.to_string()))?;
+    if let (Some(obj), Value::Object(extra)) = (v.as_object_mut(), fields) {
+        obj.extend(extra);
+        obj.insert("events".into(), NO_EVENTS.into());
+    }
+    Ok(v)
+}
+
+fn combat_refusal(e: impl std::fmt::Display) -> Refusal {
+    not_applicable(format!("the fight cannot be resolved: {e}"))
+}
+
+fn melee_odds(k: &GameState, attacker: UnitId, defender: UnitId) -> Result<Value, Refusal> {
+    let sit = k
+        .table
+        .melee_situation(attacker, defender)
+        .map_err(|e| not_applicable(e.to_string()))?;
+    let (fa, fd) = onus_game::combat::melee_fighters(k, &sit).map_err(combat_refusal)?;
+    let setup = MeleeSetup::new(fa, fd, sit.dice).options(rule_options(k));
+    let odds = onus_odds::melee_odds(&setup).map_err(combat_refusal)?;
+    with_fields(
+        &odds,
+        json!({ "fight": "melee", "attacker_unit": attacker, "defender_unit": defender,
+                "dice": sit.dice }),
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn ranged_odds(
+    k: &GameState,
+    shooter: UnitId,
+    target: UnitId,
+    band: RangeBand,
+    distance: f64,
+    los_blocked: bool,
+    sides: &[Edge],
+    side: Option<Edge>,
+) -> Result<Value, Refusal> {
+    let side = match side {
+        Some(s) if sides.contains(&s) => Some(s),
+        Some(s) => {
+            return Err(not_applicable(format!(
+                "the shots come from {sides:?}, not {s:?}"
+            )));
+        }
+        None => sides.first().copied(),
+    };
+    let mut sf = fighter(k, shooter).map_err(combat_refusal)?;
+    sf.los_blocked = los_blocked;
+    let mut tf = fighter(k, target).map_err(combat_refusal)?;
+    tf.attacked_from = exposure(side);
+    let range = match band {
+        RangeBand::Short => Range::Short,
+        RangeBand::Long => Range::Long,
+    };
+    let mut setup = RangedSetup::new(sf, tf, range).options(rule_options(k));
+    if let Some(v) = k.setup.options.limited_visibility
+        && distance > v.penalty_beyond + 1e-9
+    {
+        setup.effects.push(CombatEffect::Modify {
+            side: Side::Attacker,
+            stat: Stat::Power,
+            delta: -1,
+            source: "limited visibility (XII-A)".into(),
+        });
+    }
+    let odds = onus_odds::ranged_odds(&setup).map_err(combat_refusal)?;
+    with_fields(
+        &odds,
+        json!({ "fight": "ranged", "attacker_unit": shooter, "defender_unit": target,
+                "dice": band.dice(), "band": band, "distance": distance,
+                "los_blocked": los_blocked, "side": side, "sides": sides }),
+    )
+}
+
+fn odds_of_action(
+    k: &GameState,
+    viewer: Viewer<Seat>,
+    action: &Action,
+    side: Option<Edge>,
+) -> Result<Value, Refusal> {
+    match action {
+        Action::Shoot { shooter, target } => {
+            let (shooter, target) = (*shooter, *target);
+            require_visible(k, viewer, shooter)?;
+            require_visible(k, viewer, target)?;
+            let geo = k
+                .table
+                .shot(shooter, target)
+                .map_err(|e| not_applicable(e.to_string()))?;
+            if let Some((message, rule)) = limited_visibility_bar(k, geo.distance) {
+                return Err(not_applicable(format!("{message} [{rule}]")));
+            }
+            ranged_odds(
+                k,
+                shooter,
+                target,
+                geo.band,
+                geo.distance,
+                geo.sight.blocked(),
+                &geo.from,
+                side,
+            )
+        }
+        Action::Fight { attacker, defender } => {
+            require_visible(k, viewer, *attacker)?;
+            require_visible(k, viewer, *defender)?;
+            melee_odds(k, *attacker, *defender)
+        }
+        Action::Charge { unit, charge } => {
+            require_visible(k, viewer, *unit)?;
+            require_visible(k, viewer, charge.target)?;
+            let owner = Seat(
+                k.table
+                    .unit(*unit)
+                    .map_err(|e| not_applicable(e.to_string()))?
+                    .owner,
+            );
+            // The charge as the game makes it (charges roll nothing), then the melee after it.
+            let after = Onus::apply(k, owner, action)
+                .map_err(|e| not_applicable(format!("the charge is not possible: {e}")))?
+                .state;
+            melee_odds(&after, *unit, charge.target)
+        }
+        other => Err(refuse(
+            "bad_query",
+            format!(
+                "odds are for a shoot, charge or fight action, not {}",
+                other.name()
+            ),
+        )),
+    }
+}
+
+fn odds_of_pending(k: &GameState, viewer: Viewer<Seat>) -> Result<Value, Refusal> {
+    let Some(Pending::Fight(f)) = &k.pending else {
+        return Err(not_applicable("no fight is waiting"));
+    };
+    match &f.kind {
+        FightKind::Ranged {
+            shooter,
+            target,
+            band,
+            distance,
+            los_blocked,
+            sides,
+        } => {
+            require_visible(k, viewer, *shooter)?;
+            require_visible(k, viewer, *target)?;
+            let band = match band {
+                Range::Short => RangeBand::Short,
+                Range::Long => RangeBand::Long,
+            };
+            let sides: Vec<Edge> = match f.side {
+                Some(s) => vec![s],
+                None => sides.clone(),
+            };
+            ranged_odds(
+                k,
+                *shooter,
+                *target,
+                band,
+                *distance,
+                *los_blocked,
+                &sides,
+                None,
+            )
+        }
+        FightKind::Melee {
+            attacker, defender, ..
+        } => {
+            require_visible(k, viewer, *attacker)?;
+            require_visible(k, viewer, *defender)?;
+            melee_odds(k, *attacker, *defender)
+        }
+    }
+}
+
+/// For tests: the table a viewer's queries are answered from.
+#[doc(hidden)]
+pub fn known_table(state: &GameState, viewer: Viewer<Seat>) -> Result<Table, String> {
+    knowledge(state, viewer).map(|k| k.table)
+}

@@ -1,0 +1,189 @@
+// The server's HTTP and WebSocket API (crates/platform/server/README.md, crates/onus/server/README.md).
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body?.error || `HTTP ${status}`);
+    this.status = status;
+    this.code = body?.code || 'http_error';
+    this.rule = body?.rule || null;
+    this.version = body?.version ?? null;
+  }
+
+  /** "message [rule]" as the engine worded it. */
+  describe() {
+    const rule = this.rule && !this.message.includes(this.rule) ? ` [${this.rule}]` : '';
+    return `${this.message}${rule}`;
+  }
+}
+
+async function request(method, url, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(url, init);
+  } catch (e) {
+    throw new ApiError(0, { error: `network error: ${e.message}`, code: 'network' });
+  }
+  const text = await res.text();
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = { error: text || res.statusText };
+  }
+  if (!res.ok) throw new ApiError(res.status, json);
+  return json;
+}
+
+const enc = encodeURIComponent;
+const tokenQuery = (token) => (token ? `?token=${enc(token)}` : '');
+
+export const api = {
+  catalog: () => request('GET', '/api/onus/catalog'),
+  createGame: (body) => request('POST', '/api/games', body),
+  listGames: (tokens, limit = 50) =>
+    request('GET', `/api/games?tokens=${tokens.map(enc).join(',')}&limit=${limit}`),
+  view: (id, token) => request('GET', `/api/games/${enc(id)}/view${tokenQuery(token)}`),
+  act: (id, token, version, action) =>
+    request('POST', `/api/games/${enc(id)}/actions`, { token, version, action }),
+  replay: (id, token) => request('GET', `/api/games/${enc(id)}/replay${tokenQuery(token)}`),
+  query: async (id, token, query) => {
+    const body = { query };
+    if (token) body.token = token;
+    const r = await request('POST', `/api/games/${enc(id)}/query`, body);
+    return r.result;
+  },
+};
+
+let catalogPromise = null;
+/** The catalog, fetched once per page. */
+export function catalog() {
+  if (!catalogPromise) {
+    catalogPromise = api.catalog().catch((e) => {
+      catalogPromise = null;
+      throw e;
+    });
+  }
+  return catalogPromise;
+}
+
+/**
+ * A game's WebSocket: sync on connect (with `since` = the version we have), updates after
+ * every action, actions sent with an id and answered by ack or error. Reconnects by itself
+ * with a growing delay when the connection drops.
+ */
+export class GameSocket {
+  constructor(gameId, token, { onSync, onUpdate, onStatus }) {
+    this.gameId = gameId;
+    this.token = token;
+    this.onSync = onSync;
+    this.onUpdate = onUpdate;
+    this.onStatus = onStatus || (() => {});
+    this.version = null;
+    this.ws = null;
+    this.pending = new Map();
+    this.nextId = 1;
+    this.closed = false;
+    this.retry = 0;
+    this.timer = null;
+  }
+
+  url() {
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const q = new URLSearchParams();
+    if (this.token) q.set('token', this.token);
+    if (this.version !== null) q.set('since', String(this.version));
+    const qs = q.toString();
+    return `${proto}//${location.host}/api/games/${encodeURIComponent(this.gameId)}/ws${qs ? `?${qs}` : ''}`;
+  }
+
+  connect() {
+    if (this.closed) return;
+    this.onStatus(this.version === null ? 'connecting' : 'reconnecting');
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.onmessage = (ev) => {
+      if (this.ws === ws && !this.closed) this.receive(ev.data);
+    };
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      for (const p of this.pending.values()) {
+        p.reject(Object.assign(new Error('connection lost before the answer'), { code: 'network' }));
+      }
+      this.pending.clear();
+      if (this.closed) return;
+      if (ev.code === 4403 || ev.code === 1008) {
+        this.onStatus('refused');
+        return;
+      }
+      this.onStatus('offline');
+      const delay = Math.min(500 * 2 ** this.retry, 8000);
+      this.retry += 1;
+      this.timer = setTimeout(() => this.connect(), delay);
+    };
+    ws.onerror = () => {};
+  }
+
+  receive(data) {
+    let msg;
+    try {
+      msg = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (msg.type === 'sync') {
+      this.retry = 0;
+      this.version = msg.version;
+      this.onStatus('online');
+      this.onSync(msg);
+    } else if (msg.type === 'update') {
+      if (this.version !== null && msg.version <= this.version) return;
+      this.version = msg.version;
+      this.onUpdate(msg);
+    } else if (msg.type === 'ack') {
+      const p = this.pending.get(msg.id);
+      if (p) {
+        this.pending.delete(msg.id);
+        p.resolve(msg);
+      }
+    } else if (msg.type === 'error') {
+      const p = msg.id !== undefined ? this.pending.get(msg.id) : null;
+      const err = new ApiError(msg.status || 422, msg);
+      if (p) {
+        this.pending.delete(msg.id);
+        p.reject(err);
+      }
+    }
+  }
+
+  get open() {
+    return this.ws && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  /** Sends an action at `version`; resolves on ack, rejects with the engine's error. */
+  send(version, action) {
+    if (!this.open) return Promise.reject(new ApiError(0, { error: 'not connected', code: 'network' }));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.ws.send(JSON.stringify({ type: 'action', version, action, id }));
+    });
+  }
+
+  /** Drops the connection as a network failure would (tests use it); it comes back by itself. */
+  drop() {
+    if (this.ws) this.ws.close(4000, 'dropped');
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    if (this.ws) this.ws.close(1000, 'bye');
+    this.ws = null;
+  }
+}

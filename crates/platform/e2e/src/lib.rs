@@ -1,0 +1,133 @@
+//! The browser test harness of acies: a real ONUS! server (the one `acies serve` runs: API,
+//! catalog and web UI) on 127.0.0.1 with an ephemeral port and a temporary SQLite file, and
+//! headless Chromium (Debian's `/usr/bin/chromium`) driven through playwright-core.
+//!
+//! ```no_run
+//! use acies_e2e::{Server, browser, testid};
+//!
+//! let Some(browser) = browser() else { return }; // skipped (or failed under CI) without one
+//! let server = Server::start();
+//! let page = browser.page(&server.url("/")).unwrap();
+//! page.wait_for(testid("app")).unwrap();
+//! page.click(testid("new-game")).unwrap();
+//! page.screenshot("lobby").unwrap();
+//! ```
+//!
+//! Why playwright-core and not a Rust CDP client: the Chromium of this platform (156 when this
+//! was written) is far newer than the protocol types a Rust client generates at its release,
+//! and such clients are known to drop messages they cannot parse; playwright-core is released
+//! with each Chromium and waits for elements to be actionable by itself. The driver is a small
+//! Node script (`driver/driver.mjs`) that takes one JSON command per line; everything a test
+//! writes stays Rust and runs under `cargo test`.
+
+mod driver;
+mod server;
+
+pub use driver::{Browser, Context, E2eError, Page, Target, css, testid};
+pub use server::Server;
+
+use std::path::{Path, PathBuf};
+
+/// The workspace root (three levels above this crate).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(3)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// Where screenshots go: `artifacts/e2e/` at the workspace root (created on first use, with a
+/// `.gitignore` so they are never committed).
+pub fn artifacts_dir() -> PathBuf {
+    workspace_root().join("artifacts").join("e2e")
+}
+
+/// What the browser tests need, or what is missing.
+#[derive(Clone, Debug)]
+pub struct Requirements {
+    pub chromium: PathBuf,
+    pub node: PathBuf,
+    pub driver: PathBuf,
+    pub missing: Vec<String>,
+}
+
+/// Looks for Chromium (`ACIES_E2E_CHROMIUM`, default `/usr/bin/chromium`), Node.js
+/// (`ACIES_E2E_NODE`, default `node` on the PATH) and the driver's playwright-core
+/// (`npm ci --prefix crates/platform/e2e/driver`).
+pub fn requirements() -> Requirements {
+    let chromium = std::env::var_os("ACIES_E2E_CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    let node = std::env::var_os("ACIES_E2E_NODE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("node"));
+    let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("driver");
+    let mut missing = Vec::new();
+    if !chromium.is_file() {
+        missing.push(format!(
+            "Chromium at {} (apt-get install chromium)",
+            chromium.display()
+        ));
+    }
+    let node_ok = std::process::Command::new(&node)
+        .arg("--version")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !node_ok {
+        missing.push(format!(
+            "Node.js as {} (apt-get install nodejs npm)",
+            node.display()
+        ));
+    }
+    if !driver
+        .join("node_modules/playwright-core/package.json")
+        .is_file()
+    {
+        missing.push(format!(
+            "playwright-core in {} (npm ci --prefix {})",
+            driver.display(),
+            driver.display()
+        ));
+    }
+    Requirements {
+        chromium,
+        node,
+        driver,
+        missing,
+    }
+}
+
+/// Whether this run is CI's (`CI=true`), where a missing browser is a failure.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
+}
+
+/// A browser for one test, or `None` (with a message) when the machine has none and this is
+/// not CI. Under `CI=true` a missing browser fails the test.
+///
+/// # Panics
+///
+/// Under CI, when Chromium, Node.js or playwright-core is missing or the browser does not
+/// start: CI must not pass by skipping the browser tests.
+pub fn browser() -> Option<Browser> {
+    let req = requirements();
+    if !req.missing.is_empty() {
+        let what = req.missing.join("; ");
+        if in_ci() {
+            panic!("browser tests cannot run under CI: missing {what}");
+        }
+        eprintln!("browser tests skipped: missing {what}");
+        return None;
+    }
+    match Browser::launch(&req) {
+        Ok(b) => Some(b),
+        Err(e) if in_ci() => panic!("the browser did not start: {e}"),
+        Err(e) => {
+            eprintln!("browser tests skipped: the browser did not start: {e}");
+            None
+        }
+    }
+}

@@ -1,0 +1,703 @@
+//! Persistence: games as event-sourced rows (setup, seed, seats, then actions in order).
+//!
+//! The server only talks to a [`GameStore`], so its logic can be tested against a store that
+//! fails on purpose. [`SqlStore`] is the real one: a single implementation over sqlx's `Any`
+//! driver serves both SQLite (the default, a file created on first start) and PostgreSQL,
+//! because the schema only needs TEXT and BIGINT and one set of portable SQL is easier to keep
+//! correct than two.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::{Acquire, Any, AnyPool, Executor, Row, Transaction};
+use tokio::sync::{Semaphore, mpsc, oneshot};
+
+/// A boxed future, so that [`GameStore`] can be used as a trait object.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Why the store could not do what was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database refused or failed.
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    /// The embedded migrations could not be applied.
+    #[error("database migration failed: {0}")]
+    Migration(#[from] sqlx::migrate::MigrateError),
+    /// The row to change was not in the expected state (e.g. another writer appended first).
+    #[error("conflict: {0}")]
+    Conflict(String),
+    /// A stored row could not be read back (e.g. an unknown seat kind).
+    #[error("corrupt row: {0}")]
+    Corrupt(String),
+    /// A batch of appends this one was part of could not be committed, or the writer task
+    /// is gone.
+    #[error("write failed: {0}")]
+    Write(String),
+}
+
+/// Who plays a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatKind {
+    /// A person holding the seat's secret link.
+    Human,
+    /// The ruleset's bot hook, run by the server.
+    Computer,
+}
+
+impl SeatKind {
+    /// The spelling stored in the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SeatKind::Human => "human",
+            SeatKind::Computer => "computer",
+        }
+    }
+}
+
+impl FromStr for SeatKind {
+    type Err = StoreError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "human" => Ok(SeatKind::Human),
+            "computer" => Ok(SeatKind::Computer),
+            other => Err(StoreError::Corrupt(format!("unknown seat kind {other:?}"))),
+        }
+    }
+}
+
+/// A seat of a stored game, secret token included: this never leaves the server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatRecord {
+    /// The seat as the ruleset spells it (`GameRules::seat_id`).
+    pub seat: String,
+    pub kind: SeatKind,
+    pub token: String,
+    pub name: String,
+}
+
+/// A new game, as written once at creation.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    pub id: String,
+    pub ruleset: String,
+    /// The setup as JSON, hidden parts included.
+    pub setup: String,
+    pub seed: u64,
+    pub created_at: i64,
+    /// In turn order.
+    pub seats: Vec<SeatRecord>,
+}
+
+/// One committed action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionRecord {
+    /// 1 for the game's first action; the game's version once this action is applied.
+    pub seq: u64,
+    pub seat: String,
+    /// The action as JSON.
+    pub action: String,
+}
+
+/// Everything needed to rebuild a game by replay.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    pub id: String,
+    pub ruleset: String,
+    pub setup: String,
+    pub seed: u64,
+    pub created_at: i64,
+    pub finished: bool,
+    pub seats: Vec<SeatRecord>,
+    /// In sequence order.
+    pub actions: Vec<ActionRecord>,
+}
+
+/// A seat as anyone may see it: no token.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PublicSeat {
+    pub seat: String,
+    pub kind: SeatKind,
+    pub name: String,
+}
+
+/// A game as listed in the lobby: public facts only (no setup, no seed, no tokens).
+#[derive(Clone, Debug, Serialize)]
+pub struct GameSummary {
+    pub game_id: String,
+    pub ruleset: String,
+    pub created_at: i64,
+    pub version: u64,
+    pub finished: bool,
+    /// The outcome, once finished (public by nature).
+    pub outcome: Option<serde_json::Value>,
+    pub seats: Vec<PublicSeat>,
+    /// The seats of this game held by the tokens given in the query.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub my_seats: Vec<String>,
+}
+
+/// Which games to list.
+#[derive(Clone, Debug, Default)]
+pub struct ListQuery {
+    pub ruleset: String,
+    /// When not empty, only the games where one of these tokens holds a seat.
+    pub tokens: Vec<String>,
+    pub limit: u32,
+}
+
+/// Where games live. Implementations must make [`GameStore::append_action`] durable before
+/// returning `Ok`: the server acknowledges an action only after that.
+pub trait GameStore: Send + Sync + 'static {
+    /// Writes a new game and its seats, all or nothing.
+    fn create_game<'a>(&'a self, game: &'a NewGame) -> BoxFuture<'a, Result<(), StoreError>>;
+
+    /// Appends action `action.seq`, which must be exactly one past the stored version
+    /// (otherwise [`StoreError::Conflict`]). `finished` is the outcome JSON when this action
+    /// ended the game; it is written in the same transaction.
+    fn append_action<'a>(
+        &'a self,
+        game_id: &'a str,
+        action: &'a ActionRecord,
+        finished: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
+
+    /// The game with its seats and actions, or `None` if there is no such game.
+    fn load_game<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<StoredGame>, StoreError>>;
+
+    /// The ids of the games of `ruleset` that are not finished, oldest first.
+    fn unfinished_games<'a>(
+        &'a self,
+        ruleset: &'a str,
+    ) -> BoxFuture<'a, Result<Vec<String>, StoreError>>;
+
+    /// Public summaries of games, newest first.
+    fn list_games<'a>(
+        &'a self,
+        query: &'a ListQuery,
+    ) -> BoxFuture<'a, Result<Vec<GameSummary>, StoreError>>;
+}
+
+/// The embedded migrations (`crates/platform/server/migrations`).
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// A [`GameStore`] on SQLite or PostgreSQL through sqlx's `Any` driver.
+///
+/// Appends go through one writer task that commits whatever is queued in one transaction
+/// (group commit): with many games playing at once, one disk sync acknowledges many actions.
+/// Each append is still all-or-nothing on its own (a savepoint each), and none is
+/// acknowledged before its batch is committed.
+#[derive(Clone, Debug)]
+pub struct SqlStore {
+    /// Reads, and the writes of game creation.
+    pool: AnyPool,
+    /// Writes. On SQLite this is a single connection: SQLite takes one writer at a time, and
+    /// queueing writers here (FIFO) is fairer and faster than letting several connections
+    /// collide on the file lock and back off in SQLite's busy handler.
+    writer: AnyPool,
+    /// Appends queued for the writer task.
+    appends: mpsc::Sender<AppendJob>,
+}
+
+/// One append waiting for the writer task.
+#[derive(Debug)]
+struct AppendJob {
+    game_id: String,
+    action: ActionRecord,
+    finished: Option<String>,
+    reply: oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// Most appends committed in one transaction.
+const MAX_BATCH: usize = 64;
+
+/// `sqlite://file.db` opens read-only-or-fail by default in sqlx; a server wants the file
+/// created on first start, so add `mode=rwc` unless the URL already picks a mode.
+fn normalize_url(url: &str) -> String {
+    if url.starts_with("sqlite:") && !url.contains("mode=") {
+        let sep = if url.contains('?') { '&' } else { '?' };
+        format!("{url}{sep}mode=rwc")
+    } else {
+        url.to_owned()
+    }
+}
+
+impl SqlStore {
+    /// Connects to `url` (`sqlite://path.db` or `postgres://...`), creating the SQLite file if
+    /// needed, and applies the embedded migrations.
+    pub async fn connect(url: &str) -> Result<Self, StoreError> {
+        install_default_drivers();
+        let url = normalize_url(url);
+        let sqlite = url.starts_with("sqlite:");
+        let options = || {
+            AnyPoolOptions::new().after_connect(|conn, _meta| {
+                Box::pin(async move {
+                    if conn.backend_name().eq_ignore_ascii_case("sqlite") {
+                        // WAL lets readers (listing, loading) proceed during a write; FULL
+                        // syncs the WAL on every commit, so an acknowledged action survives a
+                        // power cut, not just a crash of the process.
+                        conn.execute("PRAGMA journal_mode = WAL").await?;
+                        conn.execute("PRAGMA synchronous = FULL").await?;
+                        conn.execute("PRAGMA foreign_keys = ON").await?;
+                    }
+                    Ok(())
+                })
+            })
+        };
+        let pool = options().max_connections(8).connect(&url).await?;
+        let writer = if sqlite {
+            options().max_connections(1).connect(&url).await?
+        } else {
+            pool.clone()
+        };
+        MIGRATOR.run(&writer).await?;
+        let (appends, queue) = mpsc::channel(1024);
+        tokio::spawn(write_appends(
+            writer.clone(),
+            if sqlite { 1 } else { 4 },
+            queue,
+        ));
+        Ok(Self {
+            pool,
+            writer,
+            appends,
+        })
+    }
+
+    /// The underlying pool (for tests and tools).
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    /// Closes the pool, waiting for connections to be returned.
+    pub async fn close(&self) {
+        self.writer.close().await;
+        self.pool.close().await;
+    }
+}
+
+/// Seeds are `u64`; SQL has signed 64-bit integers. The cast is a bijection, so nothing is lost.
+fn seed_to_sql(seed: u64) -> i64 {
+    seed as i64
+}
+
+fn seed_from_sql(seed: i64) -> u64 {
+    seed as u64
+}
+
+fn count_from_sql(n: i64, what: &str) -> Result<u64, StoreError> {
+    u64::try_from(n).map_err(|_| StoreError::Corrupt(format!("negative {what}: {n}")))
+}
+
+fn count_to_sql(n: u64) -> Result<i64, StoreError> {
+    i64::try_from(n).map_err(|_| StoreError::Conflict(format!("sequence number {n} out of range")))
+}
+
+/// `$first, $first+1, ...` for `count` parameters (numbered placeholders work on both backends).
+fn placeholders(first: usize, count: usize) -> String {
+    (first..first + count)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn now_millis() -> i64 {
+    crate::util::now_millis()
+}
+
+impl SqlStore {
+    async fn create_game_impl(&self, game: &NewGame) -> Result<(), StoreError> {
+        let mut tx = self.writer.begin().await?;
+        sqlx::query(
+            "INSERT INTO games (id, ruleset, setup, seed, created_at, version) \
+             VALUES ($1, $2, $3, $4, $5, 0)",
+        )
+        .bind(&game.id)
+        .bind(&game.ruleset)
+        .bind(&game.setup)
+        .bind(seed_to_sql(game.seed))
+        .bind(game.created_at)
+        .execute(&mut *tx)
+        .await?;
+        for (position, seat) in game.seats.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO seats (game_id, seat, position, kind, token, name) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(&game.id)
+            .bind(&seat.seat)
+            .bind(position as i64)
+            .bind(seat.kind.as_str())
+            .bind(&seat.token)
+            .bind(&seat.name)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn append_action_impl(
+        &self,
+        game_id: &str,
+        action: &ActionRecord,
+        finished: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let (reply, answer) = oneshot::channel();
+        let job = AppendJob {
+            game_id: game_id.to_owned(),
+            action: action.clone(),
+            finished: finished.map(str::to_owned),
+            reply,
+        };
+        let gone = || StoreError::Write("the database writer has stopped".into());
+        self.appends.send(job).await.map_err(|_| gone())?;
+        answer.await.map_err(|_| gone())?
+    }
+
+    async fn load_game_impl(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let Some(row) = sqlx::query(
+            "SELECT id, ruleset, setup, seed, created_at, finished_at FROM games WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?
+        else {
+            return Ok(None);
+        };
+        let finished_at: Option<i64> = row.try_get("finished_at")?;
+        let seats = sqlx::query(
+            "SELECT seat, kind, token, name FROM seats WHERE game_id = $1 ORDER BY position",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?
+        .into_iter()
+        .map(|r| {
+            Ok(SeatRecord {
+                seat: r.try_get("seat")?,
+                kind: r.try_get::<String, _>("kind")?.parse()?,
+                token: r.try_get("token")?,
+                name: r.try_get("name")?,
+            })
+        })
+        .collect::<Result<Vec<_>, StoreError>>()?;
+        let actions =
+            sqlx::query("SELECT seq, seat, action FROM actions WHERE game_id = $1 ORDER BY seq")
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await?
+                .into_iter()
+                .map(|r| {
+                    Ok(ActionRecord {
+                        seq: count_from_sql(r.try_get("seq")?, "sequence number")?,
+                        seat: r.try_get("seat")?,
+                        action: r.try_get("action")?,
+                    })
+                })
+                .collect::<Result<Vec<_>, StoreError>>()?;
+        Ok(Some(StoredGame {
+            id: row.try_get("id")?,
+            ruleset: row.try_get("ruleset")?,
+            setup: row.try_get("setup")?,
+            seed: seed_from_sql(row.try_get("seed")?),
+            created_at: row.try_get("created_at")?,
+            finished: finished_at.is_some(),
+            seats,
+            actions,
+        }))
+    }
+
+    async fn unfinished_games_impl(&self, ruleset: &str) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE ruleset = $1 AND finished_at IS NULL \
+             ORDER BY created_at, id",
+        )
+        .bind(ruleset)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter()
+            .map(|r| r.try_get::<String, _>("id").map_err(StoreError::from))
+            .collect()
+    }
+
+    async fn list_games_impl(&self, query: &ListQuery) -> Result<Vec<GameSummary>, StoreError> {
+        let limit = i64::from(query.limit.max(1));
+        // Which games, and which seats the caller holds in them.
+        let mut mine: Vec<(String, String)> = Vec::new();
+        let game_rows = if query.tokens.is_empty() {
+            sqlx::query(
+                "SELECT id, ruleset, created_at, version, finished_at, outcome FROM games \
+                 WHERE ruleset = $1 ORDER BY created_at DESC, id LIMIT $2",
+            )
+            .bind(&query.ruleset)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?
+        } else {
+            let sql = format!(
+                "SELECT game_id, seat FROM seats WHERE token IN ({})",
+                placeholders(1, query.tokens.len())
+            );
+            let mut q = sqlx::query(&sql);
+            for token in &query.tokens {
+                q = q.bind(token);
+            }
+            for row in q.fetch_all(&self.pool).await? {
+                mine.push((row.try_get("game_id")?, row.try_get("seat")?));
+            }
+            if mine.is_empty() {
+                return Ok(Vec::new());
+            }
+            let mut ids: Vec<&str> = mine.iter().map(|(g, _)| g.as_str()).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            let sql = format!(
+                "SELECT id, ruleset, created_at, version, finished_at, outcome FROM games \
+                 WHERE ruleset = $1 AND id IN ({}) ORDER BY created_at DESC, id LIMIT ${}",
+                placeholders(2, ids.len()),
+                ids.len() + 2
+            );
+            let mut q = sqlx::query(&sql).bind(&query.ruleset);
+            for id in &ids {
+                q = q.bind(*id);
+            }
+            q.bind(limit).fetch_all(&self.pool).await?
+        };
+        let mut games = Vec::with_capacity(game_rows.len());
+        for row in game_rows {
+            let game_id: String = row.try_get("id")?;
+            let finished_at: Option<i64> = row.try_get("finished_at")?;
+            let outcome: Option<String> = row.try_get("outcome")?;
+            let outcome = outcome
+                .map(|o| serde_json::from_str(&o))
+                .transpose()
+                .map_err(|e| StoreError::Corrupt(format!("outcome of {game_id}: {e}")))?;
+            let my_seats = mine
+                .iter()
+                .filter(|(g, _)| *g == game_id)
+                .map(|(_, s)| s.clone())
+                .collect();
+            games.push(GameSummary {
+                ruleset: row.try_get("ruleset")?,
+                created_at: row.try_get("created_at")?,
+                version: count_from_sql(row.try_get("version")?, "version")?,
+                finished: finished_at.is_some(),
+                outcome,
+                seats: Vec::new(),
+                my_seats,
+                game_id,
+            });
+        }
+        if games.is_empty() {
+            return Ok(games);
+        }
+        let sql = format!(
+            "SELECT game_id, seat, kind, name FROM seats WHERE game_id IN ({}) \
+             ORDER BY game_id, position",
+            placeholders(1, games.len())
+        );
+        let mut q = sqlx::query(&sql);
+        for g in &games {
+            q = q.bind(&g.game_id);
+        }
+        for row in q.fetch_all(&self.pool).await? {
+            let game_id: String = row.try_get("game_id")?;
+            let seat = PublicSeat {
+                seat: row.try_get("seat")?,
+                kind: row.try_get::<String, _>("kind")?.parse()?,
+                name: row.try_get("name")?,
+            };
+            if let Some(g) = games.iter_mut().find(|g| g.game_id == game_id) {
+                g.seats.push(seat);
+            }
+        }
+        Ok(games)
+    }
+}
+
+/// The writer task: takes the queued appends in batches and commits each batch at once, with
+/// at most `writers` batches in flight (1 on SQLite, which has one writer anyway; a few on
+/// PostgreSQL, where separate connections commit in parallel). While every writer is busy the
+/// queue grows, so the next batch is larger. Ends when every [`SqlStore`] clone is dropped.
+async fn write_appends(writer: AnyPool, writers: usize, mut queue: mpsc::Receiver<AppendJob>) {
+    let slots = Arc::new(Semaphore::new(writers.max(1)));
+    loop {
+        let Ok(slot) = slots.clone().acquire_owned().await else {
+            return;
+        };
+        let Some(first) = queue.recv().await else {
+            return;
+        };
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match queue.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        let writer = writer.clone();
+        tokio::spawn(async move {
+            let results = write_batch(&writer, &batch).await;
+            for (job, result) in batch.into_iter().zip(results) {
+                let _ = job.reply.send(result);
+            }
+            drop(slot);
+        });
+    }
+}
+
+/// Writes a batch in one transaction; each append in its own savepoint so that one refused
+/// append (a version conflict) does not undo the others. If the commit fails, every append
+/// of the batch fails.
+async fn write_batch(writer: &AnyPool, batch: &[AppendJob]) -> Vec<Result<(), StoreError>> {
+    let failed_all = |e: &dyn std::fmt::Display| {
+        batch
+            .iter()
+            .map(|_| Err(StoreError::Write(e.to_string())))
+            .collect()
+    };
+    let mut tx = match writer.begin().await {
+        Ok(tx) => tx,
+        Err(e) => return failed_all(&e),
+    };
+    let mut results = Vec::with_capacity(batch.len());
+    for job in batch {
+        results.push(append_in(&mut tx, job).await);
+    }
+    match tx.commit().await {
+        Ok(()) => results,
+        Err(e) => failed_all(&e),
+    }
+}
+
+/// One append inside the batch's transaction, in a savepoint.
+async fn append_in(tx: &mut Transaction<'static, Any>, job: &AppendJob) -> Result<(), StoreError> {
+    let seq = count_to_sql(job.action.seq)?;
+    let now = now_millis();
+    let mut sp = tx.begin().await?;
+    // The version check makes the append safe even with two writers on one database.
+    let updated = sqlx::query(
+        "UPDATE games SET version = $1, finished_at = $2, outcome = $3 \
+         WHERE id = $4 AND version = $5 AND finished_at IS NULL",
+    )
+    .bind(seq)
+    .bind(job.finished.as_ref().map(|_| now))
+    .bind(job.finished.clone())
+    .bind(&job.game_id)
+    .bind(seq - 1)
+    .execute(&mut *sp)
+    .await;
+    let updated = match updated {
+        Ok(u) => u,
+        Err(e) => {
+            sp.rollback().await?;
+            return Err(e.into());
+        }
+    };
+    if updated.rows_affected() != 1 {
+        sp.rollback().await?;
+        return Err(StoreError::Conflict(format!(
+            "game {} is not at version {} or is finished",
+            job.game_id,
+            seq - 1
+        )));
+    }
+    let inserted = sqlx::query(
+        "INSERT INTO actions (game_id, seq, seat, action, created_at) \
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(&job.game_id)
+    .bind(seq)
+    .bind(&job.action.seat)
+    .bind(&job.action.action)
+    .bind(now)
+    .execute(&mut *sp)
+    .await;
+    match inserted {
+        Ok(_) => {
+            sp.commit().await?;
+            Ok(())
+        }
+        Err(e) => {
+            sp.rollback().await?;
+            Err(e.into())
+        }
+    }
+}
+
+impl GameStore for SqlStore {
+    fn create_game<'a>(&'a self, game: &'a NewGame) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(self.create_game_impl(game))
+    }
+
+    fn append_action<'a>(
+        &'a self,
+        game_id: &'a str,
+        action: &'a ActionRecord,
+        finished: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(self.append_action_impl(game_id, action, finished))
+    }
+
+    fn load_game<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<StoredGame>, StoreError>> {
+        Box::pin(self.load_game_impl(id))
+    }
+
+    fn unfinished_games<'a>(
+        &'a self,
+        ruleset: &'a str,
+    ) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
+        Box::pin(self.unfinished_games_impl(ruleset))
+    }
+
+    fn list_games<'a>(
+        &'a self,
+        query: &'a ListQuery,
+    ) -> BoxFuture<'a, Result<Vec<GameSummary>, StoreError>> {
+        Box::pin(self.list_games_impl(query))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sqlite_urls_get_create_mode() {
+        assert_eq!(normalize_url("sqlite://a.db"), "sqlite://a.db?mode=rwc");
+        assert_eq!(
+            normalize_url("sqlite://a.db?cache=shared"),
+            "sqlite://a.db?cache=shared&mode=rwc"
+        );
+        assert_eq!(
+            normalize_url("sqlite://a.db?mode=ro"),
+            "sqlite://a.db?mode=ro"
+        );
+        assert_eq!(normalize_url("postgres://u@h/db"), "postgres://u@h/db");
+    }
+
+    #[test]
+    fn seeds_round_trip_through_sql() {
+        for seed in [0, 1, u64::MAX, 1 << 63, 0x0123_4567_89ab_cdef] {
+            assert_eq!(seed_from_sql(seed_to_sql(seed)), seed);
+        }
+    }
+
+    #[test]
+    fn placeholders_are_numbered() {
+        assert_eq!(placeholders(2, 3), "$2, $3, $4");
+    }
+}
