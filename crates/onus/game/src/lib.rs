@@ -53,7 +53,7 @@ pub mod turn;
 pub mod victory;
 pub mod view;
 
-use acies_core::{Applied, Outcome, Ruleset, Viewer};
+use acies_core::{Applied, Board, Information, Length, Outcome, Ruleset, SystemInfo, Viewer};
 
 pub use action::{Action, ChargeSpec};
 pub use error::GameError;
@@ -68,7 +68,26 @@ pub use view::{GameView, event_view, view};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Onus;
 
+impl Onus {
+    /// The one seat expected to act next, or `None` when the game is over (ONUS! never has
+    /// simultaneous decisions: team-mates act one after the other).
+    pub fn to_act(state: &GameState) -> Option<Seat> {
+        turn::to_act(state)
+    }
+}
+
 impl Ruleset for Onus {
+    const INFO: SystemInfo = SystemInfo {
+        id: "onus",
+        name: "ONUS!",
+        rule_text: "000_88f1f000e170bca2.txt",
+        board: Board::Table { unit: Length::Du },
+        seats: (2, 6),
+        chance: true,
+        information: Information::Imperfect,
+        rules_version: 1,
+    };
+
     type Setup = Setup;
     type State = GameState;
     type Action = Action;
@@ -85,8 +104,12 @@ impl Ruleset for Onus {
         state.seats()
     }
 
-    fn to_act(state: &GameState) -> Option<Seat> {
-        turn::to_act(state)
+    fn actors(state: &GameState) -> Vec<Seat> {
+        turn::to_act(state).into_iter().collect()
+    }
+
+    fn state_hash(state: &GameState) -> u64 {
+        replay::state_hash_u64(state)
     }
 
     fn apply(

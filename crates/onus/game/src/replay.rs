@@ -98,15 +98,12 @@ pub fn replay(record: &GameRecord) -> Result<(GameState, Vec<GameEvent>), Replay
 /// hex digits. The parsed-deck cache is not serialized, so it does not count. Same setup,
 /// seed and actions give the same hash on every platform.
 pub fn state_hash(state: &GameState) -> String {
-    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let bytes = serde_json::to_vec(state).unwrap_or_default();
-    let mut h = OFFSET;
-    for b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(PRIME);
-    }
-    format!("{h:016x}")
+    acies_core::hash_hex(state_hash_u64(state))
+}
+
+/// [`state_hash`] as a number ([`acies_core::Ruleset::state_hash`]).
+pub fn state_hash_u64(state: &GameState) -> u64 {
+    acies_core::fnv1a(&serde_json::to_vec(state).unwrap_or_default())
 }
 
 /// Plays a game with the random legal chooser (seeded by `chooser_seed`) for at most

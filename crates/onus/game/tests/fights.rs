@@ -258,7 +258,6 @@ fn xi_elite_may_play_two_events_from_hand_instead() {
 
 #[test]
 fn ix_lunge_follow_up_after_the_defender_is_eliminated() {
-    use acies_core::Ruleset;
     use onus_game::{ChargeSpec, Onus, Seat};
     // IX "Lunge": the lunging cavalry (movement 5) charges infantry with one health point
     // left, strikes first (priority) and eliminates it: it may then move half its movement

@@ -26,6 +26,8 @@ pub use catalog::{api_routes, catalog};
 pub struct OnusRules;
 
 impl Ruleset for OnusRules {
+    const INFO: acies_core::SystemInfo = Onus::INFO;
+
     type Setup = Setup;
     type State = GameState;
     type Action = Action;
@@ -42,8 +44,12 @@ impl Ruleset for OnusRules {
         Onus::seats(state)
     }
 
-    fn to_act(state: &GameState) -> Option<Seat> {
-        Onus::to_act(state)
+    fn actors(state: &GameState) -> Vec<Seat> {
+        Onus::actors(state)
+    }
+
+    fn state_hash(state: &GameState) -> u64 {
+        Onus::state_hash(state)
     }
 
     fn apply(
@@ -68,8 +74,6 @@ impl Ruleset for OnusRules {
 }
 
 impl GameRules for OnusRules {
-    const NAME: &'static str = "onus";
-
     fn seat_id(seat: Seat) -> String {
         seat.0.to_string()
     }

@@ -10,15 +10,25 @@
 //!   `(source, delta)` pairs, and every roll is recorded with what it was for and how its target
 //!   number was built, so a user can always ask "why did I need a 5?".
 //!
-//! [`Ruleset`] is the generic interface every rule system implements (state, actions, events,
-//! per-seat views), in the manner of OpenSpiel's game API.
+//! [`Ruleset`] is the generic interface every rule system implements (a static
+//! [`SystemInfo`], state, actions, events, per-seat views, the seats that may act), in the
+//! manner of OpenSpiel's game API; [`Candidates`] and [`Determinize`] serve computer players;
+//! [`GameRecord`] and [`replay`] make any game data that replays bit for bit.
 
 mod dice;
+mod record;
 mod roll;
 mod ruleset;
 mod value;
 
 pub use dice::{Dice, GameRng, ScriptedDice};
+pub use record::{
+    GameRecord, RecordOf, RecordedMove, ReplayError, ReplayResult, ReplaySteps, Replayed,
+    check_header, fnv1a, hash_hex, replay, replay_steps,
+};
 pub use roll::{Comparison, DieResult, RollLog, RollRecord, Target};
-pub use ruleset::{Applied, Outcome, Ruleset, Viewer};
+pub use ruleset::{
+    Applied, Board, Candidates, Determinize, Information, Length, Outcome, Ruleset, SystemInfo,
+    Viewer,
+};
 pub use value::{Modifier, Value};

@@ -234,11 +234,11 @@ impl<R: GameRules> Game<R> {
         store: Arc<dyn GameStore>,
         limits: ActorLimits,
     ) -> Result<Self, String> {
-        if stored.ruleset != R::NAME {
+        if stored.ruleset != R::INFO.id {
             return Err(format!(
                 "game belongs to ruleset {:?}, this server runs {:?}",
                 stored.ruleset,
-                R::NAME
+                R::INFO.id
             ));
         }
         let setup: R::Setup = serde_json::from_str(&stored.setup)

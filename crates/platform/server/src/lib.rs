@@ -162,7 +162,7 @@ pub async fn serve<R: GameRules>(config: ServeConfig) -> Result<(), ServeError> 
     let report = server.report();
     eprintln!(
         "acies-server ({}): listening on http://{}; {} unfinished game(s) restored",
-        R::NAME,
+        R::INFO.id,
         server.local_addr()?,
         report.restored.len()
     );

@@ -24,9 +24,6 @@ pub trait GameRules:
     + Sync
     + 'static
 {
-    /// Stored with every game, so a server only restores the games of its own rule system.
-    const NAME: &'static str;
-
     /// A seat as a short string (in URLs, messages and the database). Must be distinct for
     /// the seats of one game and stable across versions of the ruleset.
     fn seat_id(seat: Self::Seat) -> String;
@@ -65,7 +62,7 @@ pub trait GameRules:
         let _ = (state, viewer, query);
         Err((
             "unsupported".to_owned(),
-            format!("the {} rules answer no queries", Self::NAME),
+            format!("the {} rules answer no queries", Self::INFO.name),
         ))
     }
 }

@@ -208,7 +208,7 @@ impl<R: GameRules> GameServer<R> {
     /// move) again. A game that fails to replay is reported and kept out of play.
     pub async fn restore_all(&self) -> Result<LoadReport, StoreError> {
         let mut report = LoadReport::default();
-        for id in self.store.unfinished_games(R::NAME).await? {
+        for id in self.store.unfinished_games(R::INFO.id).await? {
             match self.handle(&id).await {
                 Ok(_) => report.restored.push(id),
                 Err(e) => report.failed.push((id, e.error)),
@@ -294,7 +294,7 @@ impl<R: GameRules> GameServer<R> {
         }
         let new = NewGame {
             id: game_id.clone(),
-            ruleset: R::NAME.to_owned(),
+            ruleset: R::INFO.id.to_owned(),
             setup: request.setup.to_string(),
             seed,
             created_at: now_millis(),
@@ -356,7 +356,7 @@ impl<R: GameRules> GameServer<R> {
             )));
         }
         let query = ListQuery {
-            ruleset: R::NAME.to_owned(),
+            ruleset: R::INFO.id.to_owned(),
             tokens,
             limit: limit.unwrap_or(50).clamp(1, self.limits.max_list),
         };
@@ -382,7 +382,7 @@ impl<R: GameRules> GameServer<R> {
             return Ok(handle.clone());
         }
         let stored = match self.store.load_game(id).await.map_err(storage_error)? {
-            Some(stored) if stored.ruleset == R::NAME => stored,
+            Some(stored) if stored.ruleset == R::INFO.id => stored,
             _ => return Err(ApiError::unknown_game(id)),
         };
         match Game::<R>::restore(stored, self.store.clone(), self.actor_limits()) {

@@ -9,7 +9,9 @@
 
 use std::collections::BTreeMap;
 
-use acies_core::{Applied, Dice, GameRng, Outcome, Ruleset, Viewer};
+use acies_core::{
+    Applied, Board, Dice, GameRng, Information, Outcome, Ruleset, SystemInfo, Viewer, fnv1a,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::rules::GameRules;
@@ -163,6 +165,17 @@ fn new_card(rng: &mut GameRng) -> Card {
 }
 
 impl Ruleset for DiceRace {
+    const INFO: SystemInfo = SystemInfo {
+        id: "dice-race",
+        name: "Dice race (a test system)",
+        rule_text: "crates/platform/server/src/testing.rs",
+        board: Board::SquareGrid,
+        seats: (2, 2),
+        chance: true,
+        information: Information::Imperfect,
+        rules_version: 1,
+    };
+
     type Setup = RaceSetup;
     type State = RaceState;
     type Action = RaceAction;
@@ -215,8 +228,16 @@ impl Ruleset for DiceRace {
         vec![RaceSeat::A, RaceSeat::B]
     }
 
-    fn to_act(state: &RaceState) -> Option<RaceSeat> {
-        (state.winner.is_none() && state.turns < state.max_turns).then_some(state.turn)
+    fn actors(state: &RaceState) -> Vec<RaceSeat> {
+        if state.winner.is_none() && state.turns < state.max_turns {
+            vec![state.turn]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn state_hash(state: &RaceState) -> u64 {
+        fnv1a(&serde_json::to_vec(state).unwrap_or_default())
     }
 
     fn apply(
@@ -224,7 +245,7 @@ impl Ruleset for DiceRace {
         seat: RaceSeat,
         action: &RaceAction,
     ) -> Result<Applied<RaceState, RaceEvent>, RaceError> {
-        if Self::to_act(state).is_none() {
+        if Self::actors(state).is_empty() {
             return Err(refuse("end", "the race is over"));
         }
         if seat != state.turn {
@@ -344,8 +365,6 @@ impl Ruleset for DiceRace {
 }
 
 impl GameRules for DiceRace {
-    const NAME: &'static str = "dice-race";
-
     fn seat_id(seat: RaceSeat) -> String {
         match seat {
             RaceSeat::A => "a".into(),
