@@ -143,7 +143,7 @@ fn a_record_round_trips_through_json() {
 
 #[test]
 fn the_first_illegal_move_stops_the_replay_with_its_index() {
-    let err = replay::<Race>(&record(&[0, 0])).err().expect("seat 0 twice");
+    let err = replay::<Race>(&record(&[0, 0])).expect_err("seat 0 twice");
     assert_eq!(
         err,
         ReplayError::Illegal {

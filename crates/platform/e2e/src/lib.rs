@@ -5,7 +5,7 @@
 //! ```no_run
 //! use acies_e2e::{Server, browser, testid};
 //!
-//! let Some(browser) = browser() else { return }; // skipped (or failed under CI) without one
+//! let browser = browser(); // fails the test when Chromium, Node.js or the driver is missing
 //! let server = Server::start();
 //! let page = browser.page(&server.url("/")).unwrap();
 //! page.wait_for(testid("app")).unwrap();
@@ -100,34 +100,23 @@ pub fn requirements() -> Requirements {
     }
 }
 
-/// Whether this run is CI's (`CI=true`), where a missing browser is a failure.
-pub fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
-}
-
-/// A browser for one test, or `None` (with a message) when the machine has none and this is
-/// not CI. Under `CI=true` a missing browser fails the test.
+/// A browser for one test.
 ///
 /// # Panics
 ///
-/// Under CI, when Chromium, Node.js or playwright-core is missing or the browser does not
-/// start: CI must not pass by skipping the browser tests.
-pub fn browser() -> Option<Browser> {
+/// When Chromium, Node.js or playwright-core is missing or the browser does not start: a
+/// browser test never passes by skipping. `cargo xtask test` (the README's test command)
+/// installs what is missing before it runs the tests.
+pub fn browser() -> Browser {
     let req = requirements();
     if !req.missing.is_empty() {
-        let what = req.missing.join("; ");
-        if in_ci() {
-            panic!("browser tests cannot run under CI: missing {what}");
-        }
-        eprintln!("browser tests skipped: missing {what}");
-        return None;
+        panic!(
+            "the browser tests need {}; `cargo xtask test` installs them and runs every test",
+            req.missing.join("; ")
+        );
     }
     match Browser::launch(&req) {
-        Ok(b) => Some(b),
-        Err(e) if in_ci() => panic!("the browser did not start: {e}"),
-        Err(e) => {
-            eprintln!("browser tests skipped: the browser did not start: {e}");
-            None
-        }
+        Ok(b) => b,
+        Err(e) => panic!("the browser did not start: {e}"),
     }
 }

@@ -4,7 +4,7 @@ use acies_e2e::{Server, browser, testid};
 
 #[test]
 fn the_page_loads_and_the_api_answers() {
-    let Some(browser) = browser() else { return };
+    let browser = browser();
     let server = Server::start();
     let page = browser.page(&server.url("/")).expect("page");
     page.wait_for(testid("app")).expect("the app element");

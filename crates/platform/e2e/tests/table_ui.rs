@@ -356,7 +356,7 @@ const COMPUTER_SEED: u64 = 5;
 
 #[test]
 fn hotseat_battle_through_the_lobby() {
-    let Some(browser) = browser() else { return };
+    let browser = browser();
     let server = Server::start();
     // A fixed seed (the test server accepts one; the lobby passes `?seed=` on): the same
     // battle every run, so its outcomes are asserted exactly.
@@ -602,7 +602,7 @@ fn hotseat_battle_through_the_lobby() {
 
 #[test]
 fn computer_opponent_spectator_reconnect_replay_and_victory() {
-    let Some(browser) = browser() else { return };
+    let browser = browser();
     let server = Server::start();
     let created = server
         .create_game(&json!({
@@ -820,7 +820,7 @@ fn computer_opponent_spectator_reconnect_replay_and_victory() {
 
 #[test]
 fn online_game_links_and_my_games() {
-    let Some(browser) = browser() else { return };
+    let browser = browser();
     let server = Server::start();
     let page = browser.page(&server.url("/?seed=7")).expect("lobby");
     page.wait_for(testid("create-game")).unwrap();
@@ -1013,7 +1013,7 @@ fn open_and_select(browser: &acies_e2e::Browser, url: &str, unit: UnitId) -> Pag
 /// one the engine computes from the same seed and actions.
 #[test]
 fn withdrawal_and_the_enemys_answer() {
-    let Some(browser) = browser() else { return };
+    let browser = browser();
     let server = Server::start();
     let withdraw = |unit| Action::Withdraw {
         unit,
@@ -1107,7 +1107,7 @@ fn withdrawal_and_the_enemys_answer() {
 /// the game is exactly the engine's.
 #[test]
 fn reposition_90_previewed_then_made() {
-    let Some(browser) = browser() else { return };
+    let browser = browser();
     let server = Server::start();
     let r180 = |unit| Action::Reposition180 { unit };
     let (created, state) = prepared_battle(&server, 21, |s| engaged_unit_where(s, r180).is_some());
@@ -1163,7 +1163,7 @@ fn reposition_90_previewed_then_made() {
 /// follow-up in a dialog (the distance checked by the engine as it is typed), then it is made.
 #[test]
 fn lunge_follow_up_decision() {
-    let Some(browser) = browser() else { return };
+    let browser = browser();
     let server = Server::start();
     let lunge = |s: &GameState| {
         matches!(
@@ -1211,7 +1211,7 @@ fn lunge_follow_up_decision() {
 /// (offered because the engine says it may), then keeps the second one in its own dialog.
 #[test]
 fn elite_draws_two_random_events_and_keeps_one() {
-    let Some(browser) = browser() else { return };
+    let browser = browser();
     let server = Server::start();
     let setup: Setup = serde_json::from_value(json!({
         "players": [
@@ -1316,7 +1316,7 @@ fn line_to_advance(state: &GameState) -> Option<([onus_cards::CardId; 2], Vec<Un
 /// and two cards ticked in the panel activate the line, exactly as the engine does.
 #[test]
 fn advancing_in_line_from_the_panel() {
-    let Some(browser) = browser() else { return };
+    let browser = browser();
     let server = Server::start();
     let mut setup = Setup::two_presets("romans-1000", "celts-1000");
     setup.options.advancing_in_line = true;
@@ -1374,7 +1374,7 @@ fn giver(state: &GameState) -> Option<Seat> {
 /// log shows the card to the giver and the receiver only.
 #[test]
 fn team_mates_give_cards_at_the_end_of_the_turn() {
-    let Some(browser) = browser() else { return };
+    let browser = browser();
     let server = Server::start();
     let setup = Setup::teams(
         &[
@@ -1466,7 +1466,7 @@ fn team_mates_give_cards_at_the_end_of_the_turn() {
 /// General whose contingent the unit belongs to, as the view says.
 #[test]
 fn always_active_general_activates_an_additional_unit() {
-    let Some(browser) = browser() else { return };
+    let browser = browser();
     let server = Server::start();
     let mut setup = Setup::two_presets("romans-1000", "celts-1000");
     setup.options.several_generals = true;
@@ -1559,7 +1559,7 @@ fn reducible(state: &GameState) -> Option<(UnitId, Flank)> {
 /// free attacks follow exactly as the engine computes.
 #[test]
 fn reduce_an_engaged_extended_unit() {
-    let Some(browser) = browser() else { return };
+    let browser = browser();
     let server = Server::start();
     let setup = Setup::two_presets("carthaginians-1000", "romans-1000");
     let extend = |state: &GameState, seat: Seat, action: Action| {
@@ -1644,7 +1644,7 @@ fn blocked_shot(state: &GameState) -> Option<(UnitId, UnitId, Vec<UnitId>)> {
 /// table the units the engine names in the way.
 #[test]
 fn units_blocking_a_line_of_fire_are_highlighted() {
-    let Some(browser) = browser() else { return };
+    let browser = browser();
     let server = Server::start();
     let (created, state) = prepared_battle(&server, 21, |s| blocked_shot(s).is_some());
     let seat = Onus::to_act(&state).unwrap();
@@ -1672,7 +1672,7 @@ fn units_blocking_a_line_of_fire_are_highlighted() {
 /// animals (seed 16); each answered in the page, the game then exactly the engine's.
 #[test]
 fn fleeing_elephants_and_the_drivers_decide_in_dialogs() {
-    let Some(browser) = browser() else { return };
+    let browser = browser();
     let server = Server::start();
     let setup = Setup::two_presets("carthaginians-1800", "romans-1800");
     for (seed, button, pick) in [
