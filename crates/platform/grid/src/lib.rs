@@ -12,7 +12,8 @@
 //!   ([`Cell::manhattan`], [`Cell::chebyshev`]);
 //! * which cells a straight line crosses ([`line`], [`ray`]);
 //! * whether a cell is on the board and which edge a cell beyond it lies past ([`Board`]);
-//! * which units form groups of orthogonally adjacent cells ([`orthogonal_groups`]).
+//! * which units form groups of orthogonally adjacent cells ([`orthogonal_groups`]);
+//! * which edge two adjacent cells share, for linear terrain between squares ([`CellEdge`]).
 //!
 //! # Conventions
 //!
@@ -52,6 +53,7 @@
 mod board;
 mod cell;
 mod direction;
+mod edge;
 mod group;
 mod line;
 mod relative;
@@ -59,6 +61,7 @@ mod relative;
 pub use board::{Board, BoardError, MAX_SIDE};
 pub use cell::Cell;
 pub use direction::{Direction, Facing};
+pub use edge::CellEdge;
 pub use group::{orthogonal_groups, orthogonally_connected};
 pub use line::{line, ray};
 pub use relative::{Around, Aspect, Local};

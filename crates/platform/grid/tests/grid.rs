@@ -1,8 +1,8 @@
 //! Tests of the square grid: facing, neighbours, relative positions, distances, lines, board.
 
 use acies_grid::{
-    Around, Aspect, Board, BoardError, Cell, Direction, Facing, Local, line, orthogonal_groups,
-    orthogonally_connected, ray,
+    Around, Aspect, Board, BoardError, Cell, CellEdge, Direction, Facing, Local, line,
+    orthogonal_groups, orthogonally_connected, ray,
 };
 use proptest::prelude::*;
 
@@ -220,6 +220,20 @@ fn board_bounds() {
 }
 
 #[test]
+fn edges_between_cells() {
+    let e = CellEdge::between(c(2, 2), c(2, 3)).expect("adjacent");
+    assert_eq!(CellEdge::between(c(2, 3), c(2, 2)), Some(e));
+    assert_eq!(CellEdge::of(c(2, 3), Facing::South), e);
+    assert_eq!(CellEdge::of(c(2, 2), Facing::North), e);
+    assert_eq!(e.cells(), (c(2, 2), c(2, 3)));
+    let w = CellEdge::of(c(5, 1), Facing::West);
+    assert_eq!(w.cells(), (c(4, 1), c(5, 1)));
+    assert_ne!(w, CellEdge::of(c(5, 1), Facing::East));
+    assert_eq!(CellEdge::between(c(0, 0), c(1, 1)), None);
+    assert_eq!(CellEdge::between(c(0, 0), c(0, 0)), None);
+}
+
+#[test]
 fn groups() {
     let cells = [c(0, 0), c(1, 0), c(1, 1), c(3, 3), c(2, 2), c(0, 0)];
     assert_eq!(
@@ -326,6 +340,15 @@ proptest! {
         prop_assert!(!b.contains(o.moved(f, n + 1)));
         prop_assert_eq!(b.edge_beyond(o.moved(f, n + 1)), Some(f));
         prop_assert_eq!(b.depth_from(f, o), n);
+    }
+
+    #[test]
+    fn every_side_of_a_cell_is_one_edge(o in cell(), f in facing()) {
+        let e = CellEdge::of(o, f);
+        prop_assert_eq!(CellEdge::of(o.ahead(f), f.about()), e);
+        prop_assert_eq!(CellEdge::between(o, o.ahead(f)), Some(e));
+        let (a, b) = e.cells();
+        prop_assert!((a == o && b == o.ahead(f)) || (b == o && a == o.ahead(f)));
     }
 
     #[test]
