@@ -10,7 +10,7 @@ use onus_table::{Table, TableEdge, UnitId};
 
 use crate::error::{GameError, GameResult};
 use crate::event::GameEvent;
-use crate::setup::{ArmySpec, Contingent, Setup, TurnOrder, Zone};
+use crate::setup::{ArmySpec, Contingent, MAX_DISTANCE, Setup, TurnOrder, Zone};
 use crate::state::{
     DeckCache, DeckRef, DeployStage, GameState, GeneralState, GeneralStatus, Phase, PlayerState,
     Reserve, Seat, TurnBook,
@@ -46,7 +46,6 @@ struct Resolved {
 fn resolve(
     seat: Seat,
     spec: &crate::setup::PlayerSetup,
-    setup: &Setup,
     catalog: &Catalog,
     presets: &[(ArmyList, army::ArmyValue)],
 ) -> GameResult<Resolved> {
@@ -87,12 +86,6 @@ fn resolve(
             .map_err(|e| GameError::setup(format!("{seat}: {e}"), Some("IV")))?
             .clone(),
     ];
-    if !spec.extra_generals.is_empty() && !setup.options.several_generals {
-        return Err(GameError::setup(
-            format!("{seat}: more generals need the optional rule \"several generals\""),
-            Some("XII-A Several generals"),
-        ));
-    }
     for id in &spec.extra_generals {
         let qualified = if id.contains('/') {
             id.clone()
@@ -274,6 +267,68 @@ fn default_zone(edge: TableEdge, width: f64, depth: f64, part: usize, parts: usi
     }
 }
 
+/// VI "Troop deployment": "each player will place one Unit card face down in their
+/// deployment area", so a zone lies on the table and holds the army's largest card (either
+/// way round); a zone that cannot would leave a battle nobody can play.
+fn check_zone(
+    seat: Seat,
+    zone: &Zone,
+    width: f64,
+    depth: f64,
+    units: &[(UnitCard, onus_model::Rank, u32)],
+) -> GameResult<()> {
+    const RULE: &str = "VI Troop deployment";
+    let on_table = zone.x0 >= 0.0 && zone.y0 >= 0.0 && zone.x1 <= width && zone.y1 <= depth;
+    if !on_table {
+        return Err(GameError::setup(
+            format!(
+                "scenario.zones[{}]: {seat}'s deployment zone ({}, {})-({}, {}) is not on the {width} x {depth} DU table",
+                seat.index(),
+                zone.x0,
+                zone.y0,
+                zone.x1,
+                zone.y1
+            ),
+            Some(RULE),
+        ));
+    }
+    let (w, h) = (zone.x1 - zone.x0, zone.y1 - zone.y0);
+    let holds = |c: &UnitCard| {
+        let size = onus_table::CardSize::of(c);
+        (size.width <= w && size.depth <= h) || (size.depth <= w && size.width <= h)
+    };
+    if let Some((card, _, _)) = units.iter().find(|(c, _, _)| !holds(c)) {
+        return Err(GameError::setup(
+            format!(
+                "scenario: {seat}'s deployment zone of {w} x {h} DU cannot hold {} (the table's size or the zone leave no room)",
+                card.name
+            ),
+            Some(RULE),
+        ));
+    }
+    Ok(())
+}
+
+/// VI "Troop deployment": the armies deploy apart ("a central space ... between the two
+/// armies"), so the zones of enemies do not overlap.
+fn check_zones_apart(players: &[PlayerState]) -> GameResult<()> {
+    for (i, a) in players.iter().enumerate() {
+        for b in players[..i].iter().filter(|b| b.team != a.team) {
+            let (za, zb) = (&a.zone, &b.zone);
+            if za.x0 < zb.x1 && zb.x0 < za.x1 && za.y0 < zb.y1 && zb.y0 < za.y1 {
+                return Err(GameError::setup(
+                    format!(
+                        "scenario: the deployment zones of enemies {} and {} overlap",
+                        b.seat, a.seat
+                    ),
+                    Some("VI Troop deployment"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The order in which the groups of seats take their turns (XII-B), before choosing who
 /// starts.
 pub fn rotation(teams: &[(Seat, u8)], order: TurnOrder) -> Vec<Vec<Seat>> {
@@ -313,13 +368,8 @@ pub fn rotation(teams: &[(Seat, u8)], order: TurnOrder) -> Vec<Vec<Seat>> {
 
 /// Starts a game (see [`crate::Onus`]).
 pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
+    setup.check()?;
     let n = setup.players.len();
-    if !(2..=6).contains(&n) {
-        return Err(GameError::setup(
-            format!("a battle has 2 to 6 players, not {n}"),
-            Some("XII-B, XII-C"),
-        ));
-    }
     let catalog = Catalog::builtin()
         .map_err(|e| GameError::setup(format!("the built-in cards cannot be read: {e}"), None))?;
     let presets = army::builtin(&catalog)
@@ -327,7 +377,7 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
     let mut resolved = Vec::with_capacity(n);
     for (i, p) in setup.players.iter().enumerate() {
         let seat = Seat(i as u8);
-        resolved.push(resolve(seat, p, setup, &catalog, &presets)?);
+        resolved.push(resolve(seat, p, &catalog, &presets)?);
     }
     let teams: Vec<(Seat, u8)> = setup
         .players
@@ -384,10 +434,15 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
     if team_ids.len() > 2 && sc.width.is_none() {
         width = width.max(depth);
     }
-    if !(width.is_finite() && depth.is_finite() && width > 0.0 && depth > 0.0) {
+    if !(width.is_finite() && depth.is_finite() && width > 0.0 && depth > 0.0)
+        || width > MAX_DISTANCE
+        || depth > MAX_DISTANCE
+    {
         return Err(GameError::setup(
-            "the table must have a positive size",
-            Some("VI"),
+            format!(
+                "scenario.width: the table is {width} x {depth} DU; each side is above 0 and at most {MAX_DISTANCE} DU"
+            ),
+            Some("VI Troop deployment"),
         ));
     }
     let mut table = Table::new(width, depth);
@@ -421,6 +476,7 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
             .get(i)
             .copied()
             .unwrap_or_else(|| default_zone(edge_of(team), width, depth, part, mates.len()));
+        check_zone(seat, &zone, width, depth, &r.units)?;
         // Unit ids in a random order, so that an id tells nothing of the card (face-down
         // deployment, fog of war).
         let mut units = r.units;
@@ -472,6 +528,7 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
         });
     }
 
+    check_zones_apart(&players)?;
     // VI: the player with the most unit cards deploys first (random on a tie); then the
     // players alternate, in seat order from the first.
     let most = players.iter().map(|p| p.reserve.len()).max().unwrap_or(0);

@@ -2,10 +2,26 @@
 //! armies, the optional rules agreed, and the scenario. No randomness here: the seed is given
 //! to [`crate::Onus::new_game`] separately.
 
-use onus_model::army::ArmyList;
+use std::ops::RangeInclusive;
+
+use acies_core::text::{MAX_NAME_CHARS, check_name};
+use onus_model::army::{self, ArmyList};
 use serde::{Deserialize, Serialize};
 
+use crate::error::{GameError, GameResult};
 use crate::state::Seat;
+
+/// XII-B, XII-C: a battle has 2 to 6 players.
+pub const PLAYERS: RangeInclusive<usize> = 2..=6;
+/// The largest table side and the farthest distance an option may name, DU (500 m). The
+/// rulebook sets no maximum (VI: "as large as possible"); ours keeps the geometry's
+/// tolerances meaningful and is above the widest default table (14 DU per 1,000 points of
+/// five allied armies of [`army::POINTS`]).
+pub const MAX_DISTANCE: f64 = 10_000.0;
+/// VI "Victory conditions", a scenario's round limit.
+pub const ROUND_LIMIT: RangeInclusive<u32> = 1..=10_000;
+/// The longest deck file given inline, bytes.
+pub const MAX_DECK_BYTES: usize = 256 * 1024;
 
 /// Which army a player brings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -216,5 +232,246 @@ impl Setup {
             },
             scenario: Scenario::default(),
         }
+    }
+}
+
+/// A setup refused: `field` names the part, `rule` the section it breaks (if a rule does).
+fn refuse(field: &str, message: impl std::fmt::Display, rule: Option<&'static str>) -> GameError {
+    GameError::setup(format!("{field}: {message}"), rule)
+}
+
+/// A distance an option or the scenario names, DU: finite, above 0 (or at least 0 with
+/// `zero_ok`), at most [`MAX_DISTANCE`].
+fn check_distance(field: &str, d: f64, zero_ok: bool, rule: &'static str) -> GameResult<()> {
+    let low_ok = if zero_ok { d >= 0.0 } else { d > 0.0 };
+    if d.is_finite() && low_ok && d <= MAX_DISTANCE {
+        return Ok(());
+    }
+    let low = if zero_ok { "at least 0" } else { "above 0" };
+    Err(refuse(
+        field,
+        format!("must be a distance {low} and at most {MAX_DISTANCE} DU, not {d}"),
+        Some(rule),
+    ))
+}
+
+/// An id or other text that only names something (a preset, a General, a unit): bounded in
+/// length so that nothing from outside is echoed at any size.
+fn check_id(field: &str, id: &str) -> GameResult<()> {
+    if id.chars().nth(army::MAX_TEXT_CHARS).is_some() {
+        return Err(refuse(
+            field,
+            format!("longer than {} characters", army::MAX_TEXT_CHARS),
+            None,
+        ));
+    }
+    Ok(())
+}
+
+/// A name other players see.
+fn check_shown(field: &str, name: &str) -> GameResult<()> {
+    check_name(name, MAX_NAME_CHARS).map_err(|e| refuse(field, e, None))
+}
+
+impl Setup {
+    /// Checks every number and size of the setup for range and finiteness, and every name,
+    /// before anything is built from it: [`crate::Onus::new_game`] calls it first, so every
+    /// face (server, CLI, replay) refuses the same setups with the same words. What needs
+    /// the armies resolved (the table's default width, whether a deployment zone holds a
+    /// card) is checked by [`crate::build::new_game`] after this.
+    pub fn check(&self) -> GameResult<()> {
+        let n = self.players.len();
+        if !PLAYERS.contains(&n) {
+            return Err(refuse(
+                "players",
+                format!("a battle has 2 to 6 players, not {n}"),
+                Some("XII-B, XII-C"),
+            ));
+        }
+        for (i, p) in self.players.iter().enumerate() {
+            p.check(&format!("players[{i}]"), self.options.several_generals)?;
+        }
+        self.options.check()?;
+        self.scenario.check(n)
+    }
+}
+
+impl PlayerSetup {
+    fn check(&self, at: &str, several_generals: bool) -> GameResult<()> {
+        match &self.army {
+            ArmySpec::Preset(id) => check_id(&format!("{at}.army.preset"), id)?,
+            ArmySpec::Inline(list) => {
+                list.check_bounds()
+                    .map_err(|e| refuse(&format!("{at}.army.inline"), e, Some("VI")))?;
+                check_shown(&format!("{at}.army.inline.name"), &list.name)?;
+                check_shown(&format!("{at}.army.inline.id"), &list.id)?;
+            }
+        }
+        let max_points = *army::POINTS.end();
+        if self.rookie_points > max_points {
+            return Err(refuse(
+                &format!("{at}.rookie_points"),
+                format!(
+                    "at most {max_points} extra points, not {}",
+                    self.rookie_points
+                ),
+                Some("XII-A Rookie general"),
+            ));
+        }
+        if !self.extra_generals.is_empty() && !several_generals {
+            return Err(refuse(
+                &format!("{at}.extra_generals"),
+                "more generals need the optional rule \"several generals\"",
+                Some("XII-A Several generals"),
+            ));
+        }
+        for (k, g) in self.extra_generals.iter().enumerate() {
+            check_id(&format!("{at}.extra_generals[{k}]"), g)?;
+            if self.extra_generals[..k].contains(g) {
+                return Err(refuse(
+                    &format!("{at}.extra_generals[{k}]"),
+                    format!("General `{g}` is listed twice: each General is one card"),
+                    Some("XII-A Several generals"),
+                ));
+            }
+        }
+        self.check_contingents(at)
+    }
+
+    fn check_contingents(&self, at: &str) -> GameResult<()> {
+        const RULE: &str = "XII-A Several generals";
+        if self.contingents.len() > self.extra_generals.len() + 1 {
+            return Err(refuse(
+                &format!("{at}.contingents"),
+                format!(
+                    "{} contingents for {} Generals: one contingent per General",
+                    self.contingents.len(),
+                    self.extra_generals.len() + 1
+                ),
+                Some(RULE),
+            ));
+        }
+        for (c, contingent) in self.contingents.iter().enumerate() {
+            let field = format!("{at}.contingents[{c}]");
+            check_id(&format!("{field}.general"), &contingent.general)?;
+            if contingent.units.len() > army::MAX_UNITS as usize {
+                return Err(refuse(
+                    &format!("{field}.units"),
+                    format!("an army has at most {} units", army::MAX_UNITS),
+                    Some(RULE),
+                ));
+            }
+            for (k, u) in contingent.units.iter().enumerate() {
+                check_id(&format!("{field}.units[{k}]"), u)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Options {
+    fn check(&self) -> GameResult<()> {
+        if let Some(fog) = self.fog_of_war {
+            check_distance("options.fog_of_war", fog, false, "XII-A Fog of war")?;
+        }
+        if let Some(v) = self.limited_visibility {
+            const RULE: &str = "XII-A Limited visibility";
+            check_distance(
+                "options.limited_visibility.max_range",
+                v.max_range,
+                false,
+                RULE,
+            )?;
+            check_distance(
+                "options.limited_visibility.penalty_beyond",
+                v.penalty_beyond,
+                true,
+                RULE,
+            )?;
+            if v.penalty_beyond > v.max_range {
+                return Err(refuse(
+                    "options.limited_visibility.penalty_beyond",
+                    format!(
+                        "the -1 starts nearer than the maximum range ({} DU), not at {} DU",
+                        v.max_range, v.penalty_beyond
+                    ),
+                    Some(RULE),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Scenario {
+    fn check(&self, players: usize) -> GameResult<()> {
+        const TABLE: &str = "VI Troop deployment";
+        if let Some(name) = &self.name {
+            check_shown("scenario.name", name)?;
+        }
+        if let Some(w) = self.width {
+            check_distance("scenario.width", w, false, TABLE)?;
+        }
+        if let Some(d) = self.depth {
+            check_distance("scenario.depth", d, false, TABLE)?;
+        }
+        if self.zones.len() > players {
+            return Err(refuse(
+                "scenario.zones",
+                format!(
+                    "{} zones for {players} players: one per seat at most",
+                    self.zones.len()
+                ),
+                Some(TABLE),
+            ));
+        }
+        for (i, z) in self.zones.iter().enumerate() {
+            let field = format!("scenario.zones[{i}]");
+            for (part, v) in [("x0", z.x0), ("y0", z.y0), ("x1", z.x1), ("y1", z.y1)] {
+                check_distance(&format!("{field}.{part}"), v, true, TABLE)?;
+            }
+            if z.x0 >= z.x1 || z.y0 >= z.y1 {
+                return Err(refuse(
+                    &field,
+                    "a deployment zone has x0 < x1 and y0 < y1",
+                    Some(TABLE),
+                ));
+            }
+        }
+        if let Some(seat) = self.starting_player
+            && seat.index() >= players
+        {
+            return Err(refuse(
+                "scenario.starting_player",
+                format!("{seat} is not a seat of this battle of {players} players"),
+                Some("VI"),
+            ));
+        }
+        if let Some(rounds) = self.victory.round_limit
+            && !ROUND_LIMIT.contains(&rounds)
+        {
+            return Err(refuse(
+                "scenario.victory.round_limit",
+                format!(
+                    "a battle of {}..={} rounds, not {rounds}",
+                    ROUND_LIMIT.start(),
+                    ROUND_LIMIT.end()
+                ),
+                Some("VI Victory conditions"),
+            ));
+        }
+        if let Some(deck) = &self.deck
+            && deck.len() > MAX_DECK_BYTES
+        {
+            return Err(refuse(
+                "scenario.deck",
+                format!(
+                    "a deck file of at most {MAX_DECK_BYTES} bytes, not {}",
+                    deck.len()
+                ),
+                None,
+            ));
+        }
+        Ok(())
     }
 }

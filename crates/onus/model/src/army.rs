@@ -44,6 +44,19 @@ use crate::data::{Catalog, DataError, DataErrorKind};
 use crate::general::GeneralCard;
 use crate::state::Rank;
 
+/// The points limit an army list may agree (VI "Creating the armies": "the size of each army,
+/// measured in points"; the presets are 1,000 and 1,800). The rulebook sets no bound; ours
+/// keeps every number of a battle small, for army files and lists sent inline alike.
+pub const POINTS: RangeInclusive<u32> = 1..=100_000;
+/// Units of one `[[unit]]` entry (`count`).
+pub const COUNT: RangeInclusive<u32> = 1..=50;
+/// Units in one army: the presets of 1,800 points field about 20. This bounds what a battle
+/// costs (every unit is a card on the table, in every view and every collision test) before
+/// anything is built from a list.
+pub const MAX_UNITS: u32 = 100;
+/// The longest id, name or file name of a list (characters).
+pub const MAX_TEXT_CHARS: usize = 128;
+
 /// The header line of the shipped preset armies.
 pub const STARTER_HEADER: &str = "acies starter data — our own preset army, not the official ONUS! reference cards. Replace with your own files.";
 
@@ -435,8 +448,101 @@ impl ArmyList {
             .map_err(|errors| ArmyErrors(errors.into_iter().map(ArmyError::from).collect()))
     }
 
+    /// Checks the list's own numbers and sizes against [`POINTS`], [`COUNT`], [`MAX_UNITS`]
+    /// and [`MAX_TEXT_CHARS`], without the catalog and without allocating anything in
+    /// proportion to them. [`ArmyList::validate`] does it first; a list that comes from
+    /// outside (an inline list of a game's setup) has not been through the file reader's
+    /// checks, so this is where its bounds are enforced.
+    pub fn check_bounds(&self) -> Result<(), ArmyErrors> {
+        let mut errors = Vec::new();
+        let mut err = |line: usize, field: String, rule: Option<&'static str>, message: String| {
+            errors.push(ArmyError {
+                file: clipped(&self.source),
+                line: line.max(1),
+                column: None,
+                field: Some(field),
+                kind: ArmyErrorKind::Data(DataErrorKind::OutOfRange),
+                rule,
+                message,
+            });
+        };
+        for (field, text) in [
+            ("army.id", &self.id),
+            ("army.name", &self.name),
+            ("army.faction", &self.faction),
+            ("army.general", &self.general),
+            ("source", &self.source),
+        ] {
+            if text.chars().nth(MAX_TEXT_CHARS).is_some() {
+                err(0, field.into(), None, too_long(field));
+            }
+        }
+        if !POINTS.contains(&self.points) {
+            err(
+                self.lines.points,
+                "army.points".into(),
+                Some("VI"),
+                format!(
+                    "`points` is out of range; allowed {}..={} (VI \"Creating the armies\": the army's value agreed for the battle)",
+                    POINTS.start(),
+                    POINTS.end()
+                ),
+            );
+        }
+        if self.units.len() > MAX_UNITS as usize {
+            err(
+                0,
+                "unit".into(),
+                None,
+                format!(
+                    "{} unit entries; an army has at most {MAX_UNITS} units",
+                    self.units.len()
+                ),
+            );
+            return Err(ArmyErrors(errors));
+        }
+        let mut total = 0u64;
+        for (i, entry) in self.units.iter().enumerate() {
+            if !COUNT.contains(&entry.count) {
+                err(
+                    entry.line,
+                    format!("unit[{}].count", i + 1),
+                    None,
+                    format!(
+                        "`count` is out of range; allowed {}..={}",
+                        COUNT.start(),
+                        COUNT.end()
+                    ),
+                );
+            }
+            if entry.unit.chars().nth(MAX_TEXT_CHARS).is_some() {
+                err(
+                    entry.line,
+                    format!("unit[{}].id", i + 1),
+                    None,
+                    too_long("id"),
+                );
+            }
+            total += u64::from(entry.count);
+        }
+        if total > u64::from(MAX_UNITS) {
+            err(
+                0,
+                "unit".into(),
+                None,
+                format!("the army has {total} units; at most {MAX_UNITS} are allowed"),
+            );
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(ArmyErrors(errors))
+        }
+    }
+
     /// Checks the list against `catalog` and computes its value. Every problem is reported.
     pub fn validate(&self, catalog: &Catalog) -> Result<ArmyValue, ArmyErrors> {
+        self.check_bounds()?;
         let err = |line: usize, field: &str, kind, rule, message: String| ArmyError {
             file: self.source.clone(),
             line: line.max(1),
@@ -637,6 +743,15 @@ impl ArmyList {
     }
 }
 
+/// A file name from outside, cut to [`MAX_TEXT_CHARS`] for error messages.
+fn clipped(text: &str) -> String {
+    text.chars().take(MAX_TEXT_CHARS).collect()
+}
+
+fn too_long(field: &str) -> String {
+    format!("`{field}` is longer than {MAX_TEXT_CHARS} characters")
+}
+
 const ARMY_FIELDS: &[&str] = &["id", "name", "faction", "general", "points", "description"];
 const UNIT_FIELDS: &[&str] = &["id", "rank", "count"];
 
@@ -742,7 +857,7 @@ fn read_header(
     if let Got::Bad = terse_string(e, ctx, "description") {
         return None;
     }
-    let points = match terse_integer(e, ctx, "points", 1..=100_000) {
+    let points = match terse_integer(e, ctx, "points", widen(&POINTS)) {
         Got::Absent => {
             e.missing(ctx, "points", "the army's limit, e.g. 1000");
             None
@@ -781,7 +896,7 @@ fn read_unit(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<ArmyEntry> {
             }
         },
     };
-    let count = match terse_integer(e, ctx, "count", 1..=50) {
+    let count = match terse_integer(e, ctx, "count", widen(&COUNT)) {
         Got::Absent => Some(1),
         got => got.ok().map(|(c, _)| c),
     };
@@ -792,6 +907,11 @@ fn read_unit(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<ArmyEntry> {
         count: count?,
         line: ctx.line(&us),
     })
+}
+
+/// A bound as the file reader's integer range.
+fn widen(range: &RangeInclusive<u32>) -> RangeInclusive<i64> {
+    i64::from(*range.start())..=i64::from(*range.end())
 }
 
 /// [`Entry::check_fields`] without the "did you mean".
@@ -923,6 +1043,91 @@ mod tests {
         assert_eq!(general_points(1000, 30), 300);
         assert_eq!(general_points(769, 30), 230);
         assert_eq!(general_points(25, -10), -2);
+    }
+
+    fn romans() -> (Catalog, ArmyList) {
+        let catalog = Catalog::builtin().unwrap();
+        let (_, text) = BUILTIN
+            .iter()
+            .find(|(f, _)| f.ends_with("romans-1000.toml"))
+            .unwrap();
+        let list = ArmyList::parse("romans-1000.toml", text).unwrap();
+        (catalog, list)
+    }
+
+    fn fields(e: &ArmyErrors) -> Vec<&str> {
+        e.errors()
+            .iter()
+            .filter_map(|e| e.field.as_deref())
+            .collect()
+    }
+
+    #[test]
+    fn a_huge_count_with_huge_points_is_refused_before_anything_is_built() {
+        // Issue 9: count 4,000,000,000 at 4,294,967,295 points was accepted (the value
+        // saturated at the limit) and then built unit by unit.
+        let (catalog, mut list) = romans();
+        list.units.truncate(1);
+        list.units[0].count = 4_000_000_000;
+        list.points = u32::MAX;
+        let e = list.validate(&catalog).unwrap_err();
+        assert_eq!(fields(&e), ["army.points", "unit[1].count", "unit"], "{e}");
+        assert!(
+            e.errors()
+                .iter()
+                .all(|e| e.kind == ArmyErrorKind::Data(DataErrorKind::OutOfRange))
+        );
+        assert_eq!(e.errors()[0].rule, Some("VI"));
+    }
+
+    #[test]
+    fn an_army_has_at_most_max_units() {
+        let (catalog, mut list) = romans();
+        list.points = *POINTS.end();
+        let entry = list.units[0].clone();
+        list.units = vec![
+            ArmyEntry {
+                count: 50,
+                ..entry.clone()
+            };
+            2
+        ];
+        assert!(list.validate(&catalog).is_ok());
+        list.units.push(ArmyEntry {
+            count: 1,
+            ..entry.clone()
+        });
+        let e = list.validate(&catalog).unwrap_err();
+        assert_eq!(fields(&e), ["unit"], "{e}");
+        assert!(e.to_string().contains("101 units"), "{e}");
+        // Many entries are refused without looking at each.
+        list.units = vec![ArmyEntry { count: 1, ..entry }; 10_000];
+        let e = list.validate(&catalog).unwrap_err();
+        assert_eq!(fields(&e), ["unit"], "{e}");
+    }
+
+    #[test]
+    fn long_texts_are_refused_and_not_echoed() {
+        let (catalog, mut list) = romans();
+        list.name = "n".repeat(MAX_TEXT_CHARS + 1);
+        list.source = "s".repeat(10_000);
+        let e = list.validate(&catalog).unwrap_err();
+        assert_eq!(fields(&e), ["army.name", "source"], "{e}");
+        assert!(e.to_string().len() < 2_000, "{e}");
+    }
+
+    #[test]
+    fn files_obey_the_same_bounds() {
+        let catalog = Catalog::builtin().unwrap();
+        let head = "[army]\nid = \"x\"\nname = \"x\"\nfaction = \"romans\"\ngeneral = \"trajan\"\npoints = 100000\n";
+        let unit = "[[unit]]\nid = \"velites\"\ncount = 50\n";
+        let two = format!("{head}{unit}{unit}");
+        assert!(load_source("two.toml", &two, &catalog).is_ok());
+        let three = format!("{two}{unit}");
+        let e = load_source("three.toml", &three, &catalog).unwrap_err();
+        assert!(e.to_string().contains("150 units"), "{e}");
+        let over = head.replace("100000", "100001") + unit;
+        assert!(load_source("over.toml", &over, &catalog).is_err());
     }
 
     #[test]

@@ -151,7 +151,7 @@ fn build() -> Result<Value, String> {
         "presets": presets,
         "deck": { "name": deck.name, "notice": deck.notice, "size": deck.len(), "cards": cards },
         "options": options(),
-        "seats": { "min": 2, "max": 6 },
+        "seats": { "min": onus_game::setup::PLAYERS.start(), "max": onus_game::setup::PLAYERS.end() },
     }))
 }
 

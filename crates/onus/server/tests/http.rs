@@ -586,3 +586,109 @@ async fn hotseat_deployment_over_http() {
         "every card is revealed"
     );
 }
+
+/// `POST /api/games` with `setup`: the status and the answer.
+async fn create(c: &reqwest::Client, s: &Server, body: Value) -> (u16, Value) {
+    post(c, &format!("{}/api/games", s.base), &body).await
+}
+
+/// Issue 9: an inline army list with a huge `count` and `points` aborted the server on
+/// allocation (241 bytes, no token needed), and a count of 200,000 was accepted. Both are
+/// refused as setups with the rule and the field, at once, and the server goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_oversized_inline_army_is_refused_and_the_server_lives() {
+    let s = start().await;
+    let c = reqwest::Client::new();
+    for (count, points) in [(4_000_000_000u64, 4_294_967_295u64), (200_000, 100_000_000)] {
+        let list = json!({ "id": "x", "name": "x", "faction": "romans", "general": "trajan",
+            "points": points, "source": "x",
+            "units": [{ "unit": "legionaries", "rank": "regular", "count": count }] });
+        let body = json!({ "setup": { "players": [{ "army": { "inline": list } },
+            { "army": { "preset": "celts-1000" } }] } });
+        let started = Instant::now();
+        let (status, answer) = create(&c, &s, body).await;
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(
+            (status, answer["code"].as_str()),
+            (422, Some("bad_setup")),
+            "{answer}"
+        );
+        assert_eq!(answer["rule"], "VI", "{answer}");
+        let error = answer["error"].as_str().unwrap();
+        assert!(
+            error.contains("unit[1].count") && error.contains("army.points"),
+            "{error}"
+        );
+    }
+    let (status, _) = get(&c, &format!("{}/api/onus/catalog", s.base)).await;
+    assert_eq!(status, 200, "the server still answers");
+}
+
+/// Issue 9: out-of-range numbers and names were accepted. Each is refused with the field and,
+/// for a rule's number, the rule.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn out_of_range_setups_and_names_are_refused() {
+    let s = start().await;
+    let c = reqwest::Client::new();
+    let players =
+        json!([{ "army": { "preset": "romans-1000" } }, { "army": { "preset": "celts-1000" } }]);
+    let cases = [
+        (
+            json!({ "fog_of_war": -1.0 }),
+            json!({}),
+            "options.fog_of_war",
+            "XII-A Fog of war",
+        ),
+        (
+            json!({ "fog_of_war": 1e308 }),
+            json!({}),
+            "options.fog_of_war",
+            "XII-A Fog of war",
+        ),
+        (
+            json!({}),
+            json!({ "width": 1e308 }),
+            "scenario.width",
+            "VI Troop deployment",
+        ),
+    ];
+    for (options, scenario, field, rule) in cases {
+        let body =
+            json!({ "setup": { "players": players, "options": options, "scenario": scenario } });
+        let (status, answer) = create(&c, &s, body).await;
+        assert_eq!(
+            (status, answer["code"].as_str()),
+            (422, Some("bad_setup")),
+            "{answer}"
+        );
+        assert_eq!(answer["rule"], rule, "{answer}");
+        assert!(
+            answer["error"].as_str().unwrap().contains(field),
+            "{answer}"
+        );
+    }
+    for name in [
+        "Ann\u{202E}nnA",
+        "<img src=x onerror=alert(1)>",
+        "a\u{200B}b",
+    ] {
+        let body =
+            json!({ "setup": { "players": players }, "seats": [{ "seat": "0", "name": name }] });
+        let (status, answer) = create(&c, &s, body).await;
+        assert_eq!(
+            (status, answer["code"].as_str()),
+            (400, Some("bad_request")),
+            "{name:?}: {answer}"
+        );
+        assert!(
+            answer["error"].as_str().unwrap().contains("seats[0].name"),
+            "{answer}"
+        );
+    }
+    let body = json!({ "setup": { "players": players }, "seats": [{ "seat": "0", "name": "Trajan's heir" }] });
+    assert_eq!(create(&c, &s, body).await.0, 201);
+}

@@ -24,13 +24,48 @@ use crate::server::{CreateGame, GameServer};
 
 type Shared<R> = Arc<GameServer<R>>;
 
-/// A JSON request body whose rejections (too large, not JSON, wrong shape) are [`ApiError`]s.
+/// A JSON request body whose rejections (not declared JSON, too large, not JSON, wrong shape)
+/// are [`ApiError`]s.
+///
+/// The body must come with `Content-Type: application/json` (or `application/...+json`):
+/// a browser sends a cross-site `text/plain` or form POST without asking the server first,
+/// but never a JSON one, so requiring it keeps another site from acting through a
+/// visitor's browser (creating games, playing with a token it learned).
 pub struct JsonBody<T>(pub T);
+
+/// Whether a `Content-Type` value declares JSON (parameters such as `charset` allowed).
+fn declares_json(content_type: &str) -> bool {
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json"
+        || essence
+            .strip_prefix("application/")
+            .is_some_and(|sub| sub.ends_with("+json"))
+}
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let content_type = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        if !declares_json(content_type) {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                format!(
+                    "send the body as JSON with Content-Type: application/json (got {:?})",
+                    content_type.chars().take(100).collect::<String>()
+                ),
+            ));
+        }
         let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
             let status = rejection.status();
             let code = if status == StatusCode::PAYLOAD_TOO_LARGE {

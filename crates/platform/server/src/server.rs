@@ -6,6 +6,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use acies_core::Ruleset;
+use acies_core::text::{MAX_NAME_CHARS, check_name};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot, watch};
@@ -54,7 +55,7 @@ impl Default for Limits {
             command_queue: 256,
             max_list: 200,
             max_tokens: 32,
-            max_name_chars: 64,
+            max_name_chars: MAX_NAME_CHARS,
             allow_fixed_seed: false,
         }
     }
@@ -250,11 +251,18 @@ impl<R: GameRules> GameServer<R> {
         };
         let seats = R::seats(&state);
         let ids: Vec<String> = seats.iter().map(|s| R::seat_id(*s)).collect();
+        if request.seats.len() > ids.len() {
+            return Err(ApiError::bad_request(format!(
+                "{} seats asked for; this game has {}",
+                request.seats.len(),
+                ids.len()
+            )));
+        }
         for (i, req) in request.seats.iter().enumerate() {
             if !ids.contains(&req.seat) {
                 return Err(ApiError::bad_request(format!(
                     "seat {:?} is not a seat of this game (seats: {})",
-                    req.seat,
+                    req.seat.chars().take(32).collect::<String>(),
                     ids.join(", ")
                 )));
             }
@@ -265,13 +273,9 @@ impl<R: GameRules> GameServer<R> {
                 )));
             }
             if let Some(name) = &req.name
-                && (name.chars().count() > self.limits.max_name_chars
-                    || name.chars().any(char::is_control))
+                && let Err(e) = check_name(name, self.limits.max_name_chars)
             {
-                return Err(ApiError::bad_request(format!(
-                    "seat names are at most {} printable characters",
-                    self.limits.max_name_chars
-                )));
+                return Err(ApiError::bad_request(format!("seats[{i}].name: {e}")));
             }
         }
         let game_id = random_hex::<8>().map_err(randomness_error)?;

@@ -5,6 +5,7 @@ mod api;
 mod audit;
 mod bots;
 mod common;
+mod inputs;
 mod postgres;
 mod query;
 mod restart;
