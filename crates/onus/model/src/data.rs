@@ -43,7 +43,6 @@
 
 mod builtin;
 mod error;
-pub mod located;
 mod parse;
 mod write;
 
@@ -53,7 +52,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 pub use error::{DataError, DataErrorKind, Entity, LoadErrors, LookupError};
-pub(crate) use error::{location, render_all};
+pub(crate) use acies_data::{location, render_all};
+/// The located TOML readers, from the platform (`acies-data`).
+pub use acies_data::located;
 
 use crate::card::UnitCard;
 use crate::general::GeneralCard;

@@ -15,9 +15,11 @@
 //! [`Ruleset`] is the generic interface every rule system implements (a static
 //! [`SystemInfo`], state, actions, events, per-seat views, the seats that may act), in the
 //! manner of OpenSpiel's game API; [`Candidates`] and [`Determinize`] serve computer players;
-//! [`GameRecord`] and [`replay`] make any game data that replays bit for bit.
+//! [`GameRecord`] and [`replay`] make any game data that replays bit for bit; [`enumerate`] gives
+//! the exact distribution of any resolver written against [`Dice`].
 
 mod dice;
+mod exact;
 mod record;
 mod roll;
 mod ruleset;
@@ -25,6 +27,7 @@ pub mod text;
 mod value;
 
 pub use dice::{Dice, GameRng, ScriptedDice};
+pub use exact::{Leaf, TooManyOutcomes, distribution, enumerate};
 pub use record::{
     GameRecord, RecordOf, RecordedMove, ReplayError, ReplayResult, ReplaySteps, Replayed,
     check_header, fnv1a, hash_hex, replay, replay_steps,

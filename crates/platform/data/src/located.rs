@@ -1,15 +1,15 @@
 //! Reading TOML data files with every problem located by file, line, column and field.
 //!
-//! The building blocks of the faction loader ([`crate::data`]), of army lists
-//! ([`crate::army`]) and of other crates' data files (the action-card deck of `onus-cards`).
+//! The building blocks of every rule system's data files (ONUS! factions, army lists and the
+//! action-card deck; the Morale Clock system's troops, armies and scenarios).
 //! A file is parsed into a spanned document ([`Ctx::parse`]) and then walked by hand rather
 //! than through `serde`, so that one bad field does not hide the others: the typed readers of
 //! [`Entry`] report an unknown field, a wrong type or a number out of range as a [`DataError`]
 //! and carry on, and [`Ctx::finish`] hands back all the errors of the file in line order.
 //!
 //! ```
-//! use onus_model::data::DataErrorKind;
-//! use onus_model::data::located::Ctx;
+//! use acies_data::DataErrorKind;
+//! use acies_data::located::Ctx;
 //!
 //! let text = "[deck]\nname = \"Mine\"\ncopies = \"two\"\n";
 //! let mut ctx = Ctx::new("my/deck.toml", text);
@@ -35,7 +35,7 @@ use std::path::Path;
 use toml::Spanned;
 use toml::de::{DeInteger, DeTable, DeValue};
 
-use super::error::{DataError, DataErrorKind as K};
+use crate::error::{DataError, DataErrorKind as K};
 
 /// Line and column (1-based; the column counted in characters) of a byte offset in `text`.
 /// An offset past the end points after the last character.
