@@ -75,12 +75,7 @@ impl DataError {
 
 /// `file:line:column: field`, the start of a located message (the column and the field when
 /// known).
-pub fn location(
-    file: &str,
-    line: usize,
-    column: Option<usize>,
-    field: Option<&str>,
-) -> String {
+pub fn location(file: &str, line: usize, column: Option<usize>, field: Option<&str>) -> String {
     let mut s = format!("{file}:{line}");
     if let Some(c) = column {
         s.push_str(&format!(":{c}"));
@@ -123,4 +118,3 @@ impl From<DataError> for LoadErrors {
         LoadErrors(vec![e])
     }
 }
-

@@ -671,6 +671,33 @@ impl<'t, 'i> Entry<'t, 'i> {
         }
     }
 
+    /// A list of exactly `n` finite numbers (a position `[x, y]`, a size `[w, d]`); `want`
+    /// describes it for a wrong type or length ("a position [x, y] in inches").
+    pub fn numbers(&self, ctx: &mut Ctx<'_>, key: &str, n: usize, want: &str) -> Got<Vec<f64>> {
+        let Some(v) = self.get(key) else {
+            return Got::Absent;
+        };
+        let DeValue::Array(items) = v.get_ref() else {
+            self.wrong_type(ctx, key, want, v);
+            return Got::Bad;
+        };
+        let numbers: Vec<Option<f64>> = items
+            .iter()
+            .map(|item| number_value(item.get_ref()).filter(|x| x.is_finite()))
+            .collect();
+        if numbers.len() != n || numbers.iter().any(Option::is_none) {
+            self.bad(
+                ctx,
+                K::BadValue,
+                key,
+                &v.span(),
+                format!("`{key}` must be {want}: {n} numbers"),
+            );
+            return Got::Bad;
+        }
+        Got::Val(numbers.into_iter().flatten().collect(), v.span())
+    }
+
     /// `got` (the field `key`), reported as missing when absent.
     pub fn required<T>(&self, ctx: &mut Ctx<'_>, key: &str, what: &str, got: Got<T>) -> Got<T> {
         if let Got::Absent = got {
@@ -847,6 +874,22 @@ impl<'t, 'i> Entry<'t, 'i> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn number_lists_have_their_length_and_are_located() {
+        let text = "[a]\nat = [1, 2.5]\nsize = [1]\nbad = \"x\"\n";
+        let mut ctx = Ctx::new("f.toml", text);
+        let doc = ctx.parse("test").expect("parses");
+        let a = ctx.table(&doc, "a", "missing").expect("table");
+        assert!(matches!(a.numbers(&mut ctx, "at", 2, "[x, y]"), Got::Val(v, _) if v == vec![1.0, 2.5]));
+        assert!(matches!(a.numbers(&mut ctx, "size", 2, "[w, d]"), Got::Bad));
+        assert!(matches!(a.numbers(&mut ctx, "bad", 2, "[w, d]"), Got::Bad));
+        assert!(matches!(a.numbers(&mut ctx, "none", 2, "[w, d]"), Got::Absent));
+        let errors = ctx.finish(Some(())).unwrap_err();
+        assert_eq!(errors.len(), 2);
+        assert_eq!(errors[0].to_string(), "f.toml:3:8: a.size: `size` must be [w, d]: 2 numbers");
+        assert_eq!(errors[1].kind, K::WrongType);
+    }
 
     #[test]
     fn line_and_column_count_characters() {
