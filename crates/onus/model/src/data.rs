@@ -51,10 +51,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-pub use error::{DataError, DataErrorKind, Entity, LoadErrors, LookupError};
-pub(crate) use acies_data::{location, render_all};
 /// The located TOML readers, from the platform (`acies-data`).
 pub use acies_data::located;
+pub(crate) use acies_data::{location, render_all};
+pub use error::{DataError, DataErrorKind, Entity, LoadErrors, LookupError};
 
 use crate::card::UnitCard;
 use crate::general::GeneralCard;

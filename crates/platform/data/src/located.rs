@@ -881,13 +881,21 @@ mod tests {
         let mut ctx = Ctx::new("f.toml", text);
         let doc = ctx.parse("test").expect("parses");
         let a = ctx.table(&doc, "a", "missing").expect("table");
-        assert!(matches!(a.numbers(&mut ctx, "at", 2, "[x, y]"), Got::Val(v, _) if v == vec![1.0, 2.5]));
+        assert!(
+            matches!(a.numbers(&mut ctx, "at", 2, "[x, y]"), Got::Val(v, _) if v == vec![1.0, 2.5])
+        );
         assert!(matches!(a.numbers(&mut ctx, "size", 2, "[w, d]"), Got::Bad));
         assert!(matches!(a.numbers(&mut ctx, "bad", 2, "[w, d]"), Got::Bad));
-        assert!(matches!(a.numbers(&mut ctx, "none", 2, "[w, d]"), Got::Absent));
+        assert!(matches!(
+            a.numbers(&mut ctx, "none", 2, "[w, d]"),
+            Got::Absent
+        ));
         let errors = ctx.finish(Some(())).unwrap_err();
         assert_eq!(errors.len(), 2);
-        assert_eq!(errors[0].to_string(), "f.toml:3:8: a.size: `size` must be [w, d]: 2 numbers");
+        assert_eq!(
+            errors[0].to_string(),
+            "f.toml:3:8: a.size: `size` must be [w, d]: 2 numbers"
+        );
         assert_eq!(errors[1].kind, K::WrongType);
     }
 
