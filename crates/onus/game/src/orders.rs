@@ -420,7 +420,9 @@ fn transfer_general(
 }
 
 /// XI "Stampede": every unit with animals within 4 DU of the activated unit's card checks
-/// morale (mounted units -2); a unit failing breaks and flees at once.
+/// morale, "mounted units (including chariots)" at -2 (every mounted kind,
+/// [`onus_model::UnitKind::is_mounted`]: cavalry, chariots, camels, elephants); a unit failing
+/// breaks and flees at once.
 fn stampede(state: &mut GameState, unit: UnitId) -> GameResult<()> {
     let origin = state.table.unit(unit)?.rect();
     let affected: Vec<(UnitId, bool)> = state
@@ -432,15 +434,7 @@ fn stampede(state: &mut GameState, unit: UnitId) -> GameResult<()> {
                 .iter()
                 .any(|(_, r)| origin.distance(r) <= STAMPEDE_RADIUS_DU + 1e-9)
         })
-        .map(|u| {
-            (
-                u.id,
-                matches!(
-                    u.card.kind,
-                    onus_model::UnitKind::Mounted | onus_model::UnitKind::Chariot
-                ),
-            )
-        })
+        .map(|u| (u.id, u.card.kind.is_mounted()))
         .collect();
     for (u, mounted) in affected {
         if state.table.unit(u)?.state.fleeing {

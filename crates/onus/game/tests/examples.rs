@@ -351,8 +351,9 @@ fn iv_area_of_influence_gives_plus_one_morale_measured_on_the_table() {
 fn xi_stampede_checks_units_with_animals_within_4_du() {
     // XI "Stampede": seat 0 activates its infantry; units with animals within 4 DU of its
     // card check morale, mounted units at -2: the enemy cavalry 3.5 DU away (7 - 2 = 5, a 6:
-    // breaks and flees at once), the friendly elephants 1 DU away (a 1: pass); the infantry
-    // next to it (no animals) and the cavalry 4.5 DU away do not check.
+    // breaks and flees at once), the friendly elephants 1 DU away (mounted too: 6 - 2 = 4, a
+    // 1: pass); the infantry next to it (no animals) and the cavalry 4.5 DU away do not
+    // check.
     let horse = |name: &str| {
         let mut c = CardBuilder::new(name, UnitKind::Mounted)
             .attack(3, 3)
@@ -413,7 +414,7 @@ fn xi_stampede_checks_units_with_animals_within_4_du() {
             _ => None,
         })
         .collect();
-    assert_eq!(checks, vec![(UnitId(2), false, 5), (UnitId(3), true, 6)]);
+    assert_eq!(checks, vec![(UnitId(2), false, 5), (UnitId(3), true, 4)]);
     let horse = t.table.unit(UnitId(2)).unwrap();
     assert!(horse.state.fleeing && horse.state.broken);
     assert!(
@@ -425,6 +426,90 @@ fn xi_stampede_checks_units_with_animals_within_4_du() {
         t.table.unit(A).unwrap().turn.activated,
         "it moves and fights normally"
     );
+}
+
+#[test]
+fn xi_stampede_every_mounted_kind_checks_at_minus_2() {
+    // XI "Stampede": "Mounted units (including chariots) will have a -2" (ruling III, VIII,
+    // IX: mounted units are cavalry, chariots, camels and elephants). The Parthians' Camel
+    // Cataphracts 3 DU from the activated unit check at their morale - 2, like cavalry,
+    // chariots and elephants; the infantry beside them has no animals and does not check.
+    let catalog = Catalog::builtin().unwrap();
+    let camels = catalog.unit("parthians/camel_cataphracts").unwrap().clone();
+    assert_eq!(camels.kind, UnitKind::Camel);
+    let kind_card = |name: &str, kind: UnitKind| {
+        CardBuilder::new(name, kind)
+            .attack(3, 3)
+            .defense(4, 4)
+            .morale(7)
+            .health(6)
+            .build()
+    };
+    let cards = [
+        camels.clone(),
+        kind_card("Cavalry", UnitKind::Mounted),
+        kind_card("Chariots", UnitKind::Chariot),
+        kind_card("Elephants", UnitKind::Elephant),
+        kind_card("Camels", UnitKind::Camel),
+        kind_card("Foot", UnitKind::Infantry),
+    ];
+    // Three side by side 3 DU north of the slingers' card, three 3 DU south, 0.5 DU apart.
+    let mut units = vec![unit(
+        1,
+        0,
+        infantry("Slingers", (2, 2), (3, 3), 6),
+        15.0,
+        10.0,
+        0.0,
+    )];
+    for (i, c) in cards.iter().enumerate() {
+        let x = 12.5 + 2.5 * (i % 3) as f64;
+        let (y, heading) = if i < 3 {
+            (10.6 + 3.0 + 0.6, 180.0)
+        } else {
+            (10.0 - 0.6 - 3.0 - 0.6, 0.0)
+        };
+        units.push(unit(10 + i as u32, 1, c.clone(), x, y, heading));
+    }
+    let mut s = fixture(units, &[], Phase::Activation);
+    let stampede = give(&mut s, Seat(0), |c| {
+        matches!(c.order.effect, OrderEffect::Stampede)
+    });
+    // Every check passes (a 1).
+    s.forced_dice.extend([1, 1, 1, 1, 1]);
+    let t = act(
+        &s,
+        Action::PlayOrder {
+            card: stampede,
+            units: vec![A],
+            reorganise: vec![],
+            cards: vec![],
+            to: None,
+        },
+    )
+    .unwrap();
+    assert!(t.forced_dice.is_empty());
+    let checks: Vec<(UnitId, i32, String)> = events(&t)
+        .into_iter()
+        .filter_map(|e| match e {
+            GameEvent::MoraleCheck { unit, roll, .. } => Some((
+                unit,
+                roll.target.operands[0].total(),
+                roll.target.operands[0].to_string(),
+            )),
+            _ => None,
+        })
+        .collect();
+    let expected: Vec<(UnitId, i32)> = cards[..5]
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (UnitId(10 + i as u32), c.morale - 2))
+        .collect();
+    let got: Vec<(UnitId, i32)> = checks.iter().map(|c| (c.0, c.1)).collect();
+    assert_eq!(got, expected, "{checks:?}");
+    for c in &checks {
+        assert!(c.2.contains("Stampede, mounted unit (XI)"), "{}", c.2);
+    }
 }
 
 /// Archers 3/(8) (seat 0, unit 1) at (10, 10) facing north and a 4/4 target (seat 1, unit
