@@ -134,7 +134,14 @@ pub fn candidates(state: &GameState, seat: Seat, rng: &mut GameRng) -> Vec<Actio
                 if !state.book.activated.contains(&u.id) || state.book.shot.contains(&u.id) {
                     continue;
                 }
-                for e in enemies_by_distance(state, u.id).into_iter().take(4) {
+                // Targets in range first; now and then a shot declared out of range, which
+                // is lost (VII-3 "Range").
+                let (near, far): (Vec<UnitId>, Vec<UnitId>) = enemies_by_distance(state, u.id)
+                    .into_iter()
+                    .take(4)
+                    .partition(|e| state.table.shot(u.id, *e).is_ok());
+                let lost = far.into_iter().take(usize::from(chance(rng, 5)));
+                for e in near.into_iter().chain(lost) {
                     out.push(Action::Shoot {
                         shooter: u.id,
                         target: e,

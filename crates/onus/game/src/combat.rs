@@ -64,16 +64,21 @@ pub fn shoot(state: &mut GameState, seat: Seat, shooter: UnitId, target: UnitId)
         ));
     }
     let defender_seat = Seat(t.owner);
-    let geo = state.table.shot(shooter, target)?;
+    let geo = match state.table.shot(shooter, target) {
+        Ok(geo) => geo,
+        Err(onus_table::TableError::OutOfRange {
+            distance, range, ..
+        }) => {
+            lose_shot(state, shooter, target, distance, range, "VII-3 Range");
+            return Ok(());
+        }
+        Err(e) => return Err(e.into()),
+    };
     if let Some(v) = state.setup.options.limited_visibility {
         if geo.distance > v.max_range + 1e-9 {
-            return Err(GameError::rule(
-                "XII-A Limited visibility",
-                format!(
-                    "the target is {:.2} DU away; nothing can be shot beyond {} DU",
-                    geo.distance, v.max_range
-                ),
-            ));
+            let rule = "XII-A Limited visibility";
+            lose_shot(state, shooter, target, geo.distance, v.max_range, rule);
+            return Ok(());
         }
     }
     // XII-A "Fog of war": a hidden unit reveals itself before shooting.
@@ -118,6 +123,32 @@ pub fn shoot(state: &mut GameState, seat: Seat, shooter: UnitId, target: UnitId)
         reveal_random(state)?;
     }
     Ok(())
+}
+
+/// VII-3 "Range": "You must specify which unit is attacking and what the target is, without
+/// prior measurement ... Otherwise, the attack is lost and that unit cannot shoot at another
+/// unit." The declaration stands: the shooter has shot (no event is drawn, no die rolled).
+///
+/// Ruling (VII-3, XII-A): a target beyond the agreed maximum of limited visibility is lost
+/// the same way (the distance is measured only after the declaration); a hidden shooter
+/// reveals itself, as for any declared shot (XII-A "Fog of war").
+fn lose_shot(
+    state: &mut GameState,
+    shooter: UnitId,
+    target: UnitId,
+    distance: f64,
+    limit: f64,
+    rule: &str,
+) {
+    crate::fog::reveal(state, shooter);
+    state.book.shot.insert(shooter);
+    state.emit(GameEvent::ShotLost {
+        shooter,
+        target,
+        distance,
+        limit,
+        rule: rule.to_string(),
+    });
 }
 
 /// VII-5: the active player resolves the fight between one of its units and an enemy it is

@@ -177,6 +177,16 @@ pub enum GameEvent {
         ranged: bool,
         dice: u32,
     },
+    /// VII-3 "Range": a shot declared at a target beyond the distance it may be shot at is
+    /// lost; the unit cannot shoot at another unit this turn. `rule` is "VII-3 Range" (the
+    /// shooter's maximum range) or "XII-A Limited visibility" (the agreed maximum).
+    ShotLost {
+        shooter: UnitId,
+        target: UnitId,
+        distance: f64,
+        limit: f64,
+        rule: String,
+    },
     /// VII-3 / VII-5: the random event revealed.
     RandomEventRevealed {
         card: CardId,

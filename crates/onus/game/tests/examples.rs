@@ -562,9 +562,14 @@ fn xii_a_limited_visibility_fog_example() {
             },
         )
     };
-    // 7 DU: within the archers' 8 DU, but not in the fog.
-    let e = shoot(&archers_and_target(7.0, fog)).unwrap_err();
-    assert_eq!(e.section(), Some("XII-A Limited visibility"), "{e}");
+    // 7 DU: within the archers' 8 DU, but not in the fog: the shot is lost (ruling XII-A
+    // Limited visibility, as VII-3 "Range").
+    let lost = shoot(&archers_and_target(7.0, fog)).unwrap();
+    assert!(lost.pending.is_none() && lost.book.shot.contains(&A));
+    assert!(events(&lost).iter().any(|e| matches!(
+        e,
+        GameEvent::ShotLost { rule, .. } if rule == "XII-A Limited visibility"
+    )));
     // 3 DU (short range, 4 dice): 3 - 1 = 2 to hit and to damage.
     // 1.5 DU: no penalty, 3.
     for (gap, power) in [(3.0, 2), (1.5, 3)] {
@@ -589,6 +594,69 @@ fn xii_a_limited_visibility_fog_example() {
         // Damage: 2 + 2 = 4 does not beat armor 4; 2 + 3 = 5 does.
         assert_eq!(r.defender.wounds_taken, if power == 2 { 0 } else { 4 });
     }
+}
+
+#[test]
+fn vii3_a_shot_declared_out_of_range_is_lost() {
+    // VII-3 "Range": "You must specify which unit is attacking and what the target is,
+    // without prior measurement ... If the target unit is closer than the attacker's range,
+    // the attack can be made. Otherwise, the attack is lost and that unit cannot shoot at
+    // another unit." The archers (3/(8)) declare a shot at a unit 9 DU away: the shot is
+    // lost (no event, no dice); they cannot then shoot the second unit 3 DU away.
+    let archers = CardBuilder::new("Archers", UnitKind::Infantry)
+        .attack(1, 1)
+        .defense(3, 3)
+        .ranged(3, 8.0)
+        .morale(7)
+        .health(6)
+        .build();
+    let s = fixture(
+        vec![
+            unit(1, 0, archers, 10.0, 10.0, 0.0),
+            unit(
+                2,
+                1,
+                infantry("Far", (3, 3), (4, 4), 7),
+                10.0,
+                11.2 + 9.0,
+                180.0,
+            ),
+            unit(
+                3,
+                1,
+                infantry("Near", (3, 3), (4, 4), 7),
+                14.0,
+                11.2 + 3.0,
+                180.0,
+            ),
+        ],
+        &[A],
+        Phase::RangedAttack,
+    );
+    let shoot = |s: &onus_game::GameState, target| {
+        act(
+            s,
+            Action::Shoot {
+                shooter: A,
+                target,
+            },
+        )
+    };
+    let lost = shoot(&s, T).unwrap();
+    assert!(lost.pending.is_none(), "no fight follows a lost shot");
+    let new: Vec<GameEvent> = events(&lost)[events(&s).len()..].to_vec();
+    assert!(
+        matches!(
+            new.as_slice(),
+            [GameEvent::ShotLost { shooter: A, target: T, distance, limit, rule }]
+                if (distance - 9.0).abs() < 1e-9 && *limit == 8.0 && rule == "VII-3 Range"
+        ),
+        "{new:?}"
+    );
+    let e = shoot(&lost, UnitId(3)).unwrap_err();
+    assert!(e.to_string().contains("already shot"), "{e}");
+    // The near unit could have been shot.
+    assert!(shoot(&s, UnitId(3)).is_ok_and(|x| x.pending.is_some()));
 }
 
 #[test]

@@ -494,8 +494,8 @@ fn xii_a_contingents_area_and_loss_concern_the_generals_own_units() {
     );
 }
 
-/// Dacian archers (seat 0) shooting seat 1's unit `gap` DU straight ahead; the result.
-fn shot(
+/// Dacian archers (seat 0) declaring a shot at seat 1's unit `gap` DU straight ahead.
+fn declare_shot(
     gap: f64,
     visibility: Option<LimitedVisibility>,
 ) -> Result<GameState, onus_game::GameError> {
@@ -514,13 +514,21 @@ fn shot(
     );
     s.setup.options.no_events = true;
     s.setup.options.limited_visibility = visibility;
-    let mut s = act(
+    act(
         &s,
         Action::Shoot {
             shooter: UnitId(1),
             target: UnitId(2),
         },
-    )?;
+    )
+}
+
+/// [`declare_shot`], then the fight without events; the result.
+fn shot(
+    gap: f64,
+    visibility: Option<LimitedVisibility>,
+) -> Result<GameState, onus_game::GameError> {
+    let mut s = declare_shot(gap, visibility)?;
     s.forced_dice.extend([4; 12]);
     act(&act(&s, pass())?, pass())
 }
@@ -550,10 +558,16 @@ fn xii_a_limited_visibility_penalises_and_limits_shots_on_the_table() {
     assert!(shot_log(&on).contains("limited visibility (XII-A)"));
     // Within 2 DU, no penalty even on.
     assert!(!shot_log(&shot(1.5, fog).unwrap()).contains("limited visibility"));
-    // At 7 DU: allowed off (long range), refused on.
+    // At 7 DU: allowed off (long range); on, the declared shot is lost, as a shot beyond
+    // the maximum range (VII-3 "Range"; ruling XII-A Limited visibility).
     assert!(shot(7.0, None).is_ok());
-    let e = shot(7.0, fog).unwrap_err();
-    assert_eq!(e.section(), Some("XII-A Limited visibility"), "{e}");
+    let lost = declare_shot(7.0, fog).unwrap();
+    assert!(lost.pending.is_none(), "no fight follows");
+    assert!(lost.book.shot.contains(&UnitId(1)));
+    assert!(lost.log.iter().any(|e| matches!(
+        e,
+        GameEvent::ShotLost { rule, limit, .. } if rule == "XII-A Limited visibility" && *limit == 6.0
+    )));
 }
 
 #[test]

@@ -122,6 +122,17 @@ pub enum TableError {
         reason: &'static str,
         rule: &'static str,
     },
+    /// VII-3 "Range": the target is farther than the shooter's maximum range. Declared, such a
+    /// shot is lost (the game's business); as a question, the answer is "it cannot be shot".
+    #[error(
+        "{target} is {distance:.2} DU from {shooter}, beyond its maximum range of {range} DU: the attack would be lost [VII-3 Range]"
+    )]
+    OutOfRange {
+        shooter: UnitId,
+        target: UnitId,
+        distance: f64,
+        range: f64,
+    },
 }
 
 impl TableError {
@@ -153,6 +164,7 @@ impl TableError {
             | TableError::NoFrontalContact { .. }
             | TableError::CannotEnvelop { .. } => "VII-2.C Charging",
             TableError::CannotAlign { .. } => "VII-2.C Charging against several units",
+            TableError::OutOfRange { .. } => "VII-3 Range",
         })
     }
 }

@@ -190,10 +190,12 @@ impl Table {
         }
         let geo = self.shot_geometry(s, t)?;
         if RangeBand::of(geo.distance, ranged.range).is_none() {
-            return Err(no(
-                "the target is beyond the maximum range: the attack is lost",
-                "VII-3 Range",
-            ));
+            return Err(TableError::OutOfRange {
+                shooter,
+                target,
+                distance: geo.distance,
+                range: ranged.range,
+            });
         }
         Ok(geo)
     }

@@ -83,13 +83,12 @@ fn vii_3_range_bands_and_an_obstructed_line() {
     assert_eq!(RangeBand::of(8.01, 8.0), None);
     // Beyond 8 DU the attack is lost.
     let far = put(&mut t, 4, 1, infantry(), pose(20.0, 15.0, 180.0));
-    assert!(matches!(
-        t.shot(arch, far),
-        Err(TableError::CannotShoot {
-            rule: "VII-3 Range",
-            ..
-        })
-    ));
+    let lost = t.shot(arch, far);
+    assert!(
+        matches!(lost, Err(TableError::OutOfRange { range: 8.0, .. })),
+        "{lost:?}"
+    );
+    assert_eq!(lost.err().and_then(|e| e.rule()), Some("VII-3 Range"));
     // Behind the shooter's front: not within 180°.
     let behind = put(&mut t, 5, 1, infantry(), pose(10.0, 2.0, 0.0));
     assert!(matches!(

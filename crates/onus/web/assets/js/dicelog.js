@@ -98,6 +98,7 @@ export function describeEvent(e, n) {
     case 'enveloped': return `${u(e.unit)} envelops ${u(e.target)} with ${e.sections} section${e.sections === 1 ? '' : 's'}.`;
     case 'flight_move': return `${u(e.unit)} flees${e.crossed?.length ? ` through ${e.crossed.map(u).join(', ')}` : ''}.`;
     case 'fight_declared': return `${e.ranged ? 'Shot' : 'Melee'}: ${u(e.attacker)} → ${u(e.defender)}, ${e.dice} dice.`;
+    case 'shot_lost': return `Shot lost: ${u(e.target)} is ${num(e.distance)} DU from ${u(e.shooter)}, beyond ${num(e.limit)} DU (${e.rule}).`;
     case 'random_event_revealed': return `Random event: ${n.eventTitle(e.card)}${e.redraw ? ' (redrawn)' : ''}.`;
     case 'event_played': return `${seat(e.seat)} plays ${e.cards.map((c) => n.eventTitle(c)).join(', ') || 'no event'}.`;
     case 'events_resolved': return `Events: ${(e.log || []).map((l) => `${l.title || words(l.event)} — ${words(l.status?.status)}${l.status?.reason ? ` (${l.status.reason})` : ''}`).join('; ') || 'none'}.`;
