@@ -770,14 +770,21 @@ impl Table {
         } else {
             MovementType::Reduced
         };
-        // A charge with reduced movement: only in phalanx or wall of shields (VII-2.C), and
-        // after adopting a formation (VIII: "it can only make reduced movement ... and they
-        // can also charge"). Ruling: other reductions (free rotation) forbid it.
+        // A charge with reduced movement: in phalanx or wall of shields (VII-2.C), after
+        // adopting a formation (VIII: "it can only make reduced movement ... and they can
+        // also charge"; the VII-2.B chart: "CHARGE ▶ YES") and after a free rotation (the
+        // VII-2.B chart: "CHARGE ▶ YES"; II: "the Free Rotation option ... You can also
+        // charge"). The other reductions bar it (their charts say NO; set above).
         if kind == MovementType::Reduced {
             let charge_ok = slow(state.formation)
-                || reductions
-                    .iter()
-                    .all(|r| matches!(r, Reduction::AdoptFormation | Reduction::SlowFormation));
+                || reductions.iter().all(|r| {
+                    matches!(
+                        r,
+                        Reduction::AdoptFormation
+                            | Reduction::SlowFormation
+                            | Reduction::FreeRotation
+                    )
+                });
             if !charge_ok {
                 set_bar(
                     &mut bar,

@@ -5,7 +5,7 @@ use acies_geom::{Edge, Vec2};
 use onus_model::{Ability, Formation};
 
 use crate::charge::ChargeOrder;
-use crate::movement::{MoveOrder, Step};
+use crate::movement::{MoveOrder, MovementType, Reduction, Step};
 use crate::testkit::{big_table, cavalry, forms, infantry, pose, put, with};
 use crate::{
     EnvelopChoice, Exposure, Flank, FrontSlot, Part, SectionId, Table, TableError, TableUnit,
@@ -112,7 +112,8 @@ fn vii_2c_who_may_charge() {
         pose(10.0, 6.8, 0.0),
     );
     activate(&mut t, c);
-    // 2 DU to cover, movement 2: fine; after a free rotation (reduced): forbidden.
+    // 2 DU to cover, movement 2: fine; after a free rotation (reduced movement, 1 DU) the
+    // charge is allowed (VII-2.B) but 2 DU are out of reach.
     assert!(
         t.check_charge(c, &ChargeOrder::new(target, vec![Step::Advance(2.0)]))
             .is_ok()
@@ -124,19 +125,37 @@ fn vii_2c_who_may_charge() {
             vec![
                 Step::turn_deg(10.0),
                 Step::turn_deg(-10.0),
-                Step::Advance(1.0),
+                Step::Advance(2.0),
+            ],
+        ),
+    );
+    assert!(
+        matches!(turned, Err(TableError::OverBudget { budget: 1.0, .. })),
+        "{turned:?}"
+    );
+    // Movement in all directions bars the charge (its chart: CHARGE ▶ NO).
+    let slid = t.check_charge(
+        c,
+        &ChargeOrder::new(
+            target,
+            vec![
+                Step::Slide {
+                    right: 0.1,
+                    forward: 0.0,
+                },
+                Step::Advance(0.5),
             ],
         ),
     );
     assert!(
         matches!(
-            turned,
+            slid,
             Err(TableError::ChargeForbidden {
-                rule: "VII-2.C Charging",
+                rule: "VII-2.B Movement in all directions",
                 ..
             })
         ),
-        "{turned:?}"
+        "{slid:?}"
     );
     // In phalanx: reduced movement (1 DU), but it may charge with it.
     if let Ok(u) = t.unit_mut(c) {
@@ -185,6 +204,38 @@ fn vii_2c_who_may_charge() {
         t2.apply_move(&mv),
         Ok(()) | Err(TableError::ContactWithoutCharge { .. })
     ));
+}
+
+/// VII-2.B "Free rotation": its chart says "CHARGE ▶ YES" (and II: "we now have the Free
+/// Rotation option ... You can also charge"): a unit (movement 2) facing away from an enemy
+/// 1 DU behind it turns about its centre (reduced movement: 1 DU) and charges it; 1.5 DU
+/// behind, the enemy is out of reach of the reduced movement.
+#[test]
+fn vii_2b_a_charge_after_a_free_rotation() {
+    let mut t = big_table();
+    let c = put(&mut t, 1, 0, infantry(), pose(10.0, 10.0, 180.0));
+    let enemy = put(&mut t, 2, 1, infantry(), pose(10.0, 12.2, 180.0));
+    activate(&mut t, c);
+    let order = ChargeOrder::new(enemy, vec![Step::turn_deg(180.0), Step::Advance(2.0)]);
+    let plan = t.check_charge(c, &order);
+    let Ok(plan) = plan else { panic!("{plan:?}") };
+    assert_eq!(plan.approach.kind, MovementType::Reduced);
+    assert_eq!(plan.approach.reduced_by, vec![Reduction::FreeRotation]);
+    assert!((plan.approach.budget - 1.0).abs() < 1e-12);
+    assert!((plan.approach.cost - 1.0).abs() < 1e-9, "{}", plan.approach.cost);
+    assert_eq!(plan.side, Some(Edge::Front));
+    assert_eq!(plan.contacts.len(), 4);
+    let mut farther = t.clone();
+    if let Ok(u) = farther.unit_mut(c) {
+        u.pose = pose(10.0, 9.5, 180.0);
+    }
+    let out = farther.check_charge(c, &order);
+    assert!(
+        matches!(out, Err(TableError::OverBudget { .. })),
+        "{out:?}"
+    );
+    assert!(t.charge(c, &order).is_ok());
+    assert!(t.engagement(c, enemy).is_some());
 }
 
 /// VII-2.C "Charging against several units": "if you are lining up both units and you

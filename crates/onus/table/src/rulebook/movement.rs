@@ -277,8 +277,8 @@ fn vii_2a_forced_march() {
     assert!(t.check_move(u, &undone).is_ok());
 }
 
-/// VII-2.B table of exceptions: free rotation (reduced; skirmishers 1 DU and can charge;
-/// diamond once free and can charge), extending (maneuverable regular and can charge),
+/// VII-2.B table of exceptions: free rotation (reduced and can charge; skirmishers 1 DU;
+/// diamond once free), extending (maneuverable regular and can charge),
 /// formations (reduced but can charge; bravery free), square cannot move, phalanx and wall of
 /// shields move reduced and can charge.
 #[test]
@@ -323,11 +323,11 @@ fn vii_2b_special_maneuvers_and_their_exceptions() {
     for u in [plain, skirm, diamond, man, brave, pha] {
         activate(&mut t, u);
     }
-    // Free rotation: reduced, no cost, no charge.
+    // Free rotation: reduced, no cost, and it may charge (its chart: CHARGE ▶ YES).
     let mv = check(&t, plain, vec![Step::turn_deg(180.0), Step::Advance(1.0)]);
     let Ok(mv) = mv else { panic!("{mv:?}") };
     assert_eq!(mv.reduced_by, vec![Reduction::FreeRotation]);
-    assert!((mv.cost - 1.0).abs() < 1e-12 && mv.charge_bar.is_some());
+    assert!((mv.cost - 1.0).abs() < 1e-12 && mv.charge_bar.is_none());
     assert!(check(&t, plain, vec![Step::turn_deg(180.0), Step::Advance(1.5)]).is_err());
     // Skirmishers: 1 DU per rotation, anywhere in the move, regular movement, may charge.
     let mv = check(
