@@ -633,15 +633,7 @@ fn vii3_a_shot_declared_out_of_range_is_lost() {
         &[A],
         Phase::RangedAttack,
     );
-    let shoot = |s: &onus_game::GameState, target| {
-        act(
-            s,
-            Action::Shoot {
-                shooter: A,
-                target,
-            },
-        )
-    };
+    let shoot = |s: &onus_game::GameState, target| act(s, Action::Shoot { shooter: A, target });
     let lost = shoot(&s, T).unwrap();
     assert!(lost.pending.is_none(), "no fight follows a lost shot");
     let new: Vec<GameEvent> = events(&lost)[events(&s).len()..].to_vec();

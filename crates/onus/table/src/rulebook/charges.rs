@@ -222,7 +222,11 @@ fn vii_2b_a_charge_after_a_free_rotation() {
     assert_eq!(plan.approach.kind, MovementType::Reduced);
     assert_eq!(plan.approach.reduced_by, vec![Reduction::FreeRotation]);
     assert!((plan.approach.budget - 1.0).abs() < 1e-12);
-    assert!((plan.approach.cost - 1.0).abs() < 1e-9, "{}", plan.approach.cost);
+    assert!(
+        (plan.approach.cost - 1.0).abs() < 1e-9,
+        "{}",
+        plan.approach.cost
+    );
     assert_eq!(plan.side, Some(Edge::Front));
     assert_eq!(plan.contacts.len(), 4);
     let mut farther = t.clone();
@@ -230,10 +234,7 @@ fn vii_2b_a_charge_after_a_free_rotation() {
         u.pose = pose(10.0, 9.5, 180.0);
     }
     let out = farther.check_charge(c, &order);
-    assert!(
-        matches!(out, Err(TableError::OverBudget { .. })),
-        "{out:?}"
-    );
+    assert!(matches!(out, Err(TableError::OverBudget { .. })), "{out:?}");
     assert!(t.charge(c, &order).is_ok());
     assert!(t.engagement(c, enemy).is_some());
 }
