@@ -7,7 +7,7 @@ use onus_game::{Action, Setup};
 #[test]
 fn a_replay_reproduces_the_same_state_hash() {
     let setup = Setup::two_presets("celts-1000", "dacians-1000");
-    let record = random_game(&setup, 8, 9, 3_000).unwrap();
+    let record = random_game(&setup, 8, 10, 3_000).unwrap();
     assert!(record.moves.len() > 100);
     // Through JSON and back, as `acies replay` reads it.
     let json = serde_json::to_string(&record).unwrap();
