@@ -1,11 +1,11 @@
-//! `acies serve`: the ONUS! server with the browser UI, on one address.
+//! `acies serve`: every rule system this binary knows, with the browser UI, on one address.
 
 use std::net::SocketAddr;
 
-use acies_server::BoundServer;
+use acies_server::{BoundServer, ServeConfig};
 use anyhow::Context;
 use clap::Args;
-use onus_server::OnusRules;
+use onus_server::OnusHost;
 
 /// Where to listen and which database to keep the games in.
 #[derive(Args, Debug, Clone)]
@@ -45,17 +45,26 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<String> {
     Ok("acies: stopped\n".into())
 }
 
+/// The server configuration with every rule system of the binary (ONUS! first: the
+/// system-less routes of older clients are its) and the web UI.
+pub fn config(addr: SocketAddr, database_url: String) -> ServeConfig {
+    ServeConfig::new(addr, database_url)
+        .host::<OnusHost>()
+        .with_ui(onus_web::router())
+}
+
 async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
     let url = database_url(&args.database);
-    let config = onus_server::serve_config(args.addr, url.clone()).with_ui(onus_web::router());
-    let server = BoundServer::<OnusRules>::bind(config)
+    let server = BoundServer::bind(config(args.addr, url.clone()))
         .await
         .with_context(|| format!("cannot start the server on {} with {url}", args.addr))?;
     let addr = server.local_addr()?;
     let report = server.report();
     // The address is printed first, on its own line, for people and for scripts.
+    let names: Vec<&str> = server.systems().iter().map(|s| s.name).collect();
     say(&format!(
-        "acies: ONUS! is served at http://{addr}/ — open it in a browser"
+        "acies: {} served at http://{addr}/ — open it in a browser",
+        names.join(", ")
     ));
     say(&format!(
         "acies: games are kept in {url}; {} unfinished game(s) restored; Ctrl-C stops",
@@ -63,6 +72,12 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
     ));
     for (id, reason) in &report.failed {
         eprintln!("acies: game {id} could not be restored and is out of play: {reason}");
+    }
+    for u in &report.upgraded {
+        say(&format!(
+            "acies: game {} ({}) was stored under rules version {}; it replays unchanged under version {} and plays on",
+            u.game_id, u.system, u.from, u.to
+        ));
     }
     server
         .run(async {

@@ -103,6 +103,18 @@ fn serve_starts_and_serves_the_ui_and_the_api() {
     assert_eq!(status, 200);
     assert!(page.contains("data-testid=\"app\""), "the UI page: {page}");
 
+    let (status, systems) = http(&served.addr, "GET", "/api/systems", None);
+    assert_eq!(status, 200);
+    let systems: serde_json::Value = serde_json::from_str(&systems).expect("systems JSON");
+    let onus = systems
+        .as_array()
+        .and_then(|list| list.iter().find(|s| s["id"] == "onus"))
+        .unwrap_or_else(|| panic!("ONUS! is not listed: {systems}"));
+    assert_eq!(
+        (&onus["name"], &onus["seats"]),
+        (&serde_json::json!("ONUS!"), &serde_json::json!([2, 6]))
+    );
+
     let (status, catalog) = http(&served.addr, "GET", "/api/onus/catalog", None);
     assert_eq!(status, 200);
     let catalog: serde_json::Value = serde_json::from_str(&catalog).expect("catalog JSON");
@@ -110,7 +122,7 @@ fn serve_starts_and_serves_the_ui_and_the_api() {
 
     let setup = r#"{"setup": {"players": [{"army": {"preset": "romans-1000"}}, {"army": {"preset": "celts-1000"}}]},
                     "seats": [{"seat": "1", "kind": "computer"}]}"#;
-    let (status, created) = http(&served.addr, "POST", "/api/games", Some(setup));
+    let (status, created) = http(&served.addr, "POST", "/api/onus/games", Some(setup));
     assert_eq!(status, 201, "{created}");
     let created: serde_json::Value = serde_json::from_str(&created).unwrap();
     let id = created["game_id"].as_str().unwrap();
@@ -118,7 +130,7 @@ fn serve_starts_and_serves_the_ui_and_the_api() {
     let (status, view) = http(
         &served.addr,
         "GET",
-        &format!("/api/games/{id}/view?token={token}"),
+        &format!("/api/onus/games/{id}/view?token={token}"),
         None,
     );
     assert_eq!(status, 200, "{view}");

@@ -181,12 +181,9 @@ fn answer(result: Result<Value, &'static str>) -> Response {
     }
 }
 
-/// `GET /onus/catalog` and `GET /onus/presets`, to be mounted under `/api`.
+/// `GET /catalog` and `GET /presets`, mounted under `/api/onus` ([`crate::OnusHost`]'s routes).
 pub fn api_routes() -> Router {
     Router::new()
-        .route(
-            "/onus/catalog",
-            get(|| async { answer(catalog().cloned()) }),
-        )
-        .route("/onus/presets", get(|| async { answer(presets()) }))
+        .route("/catalog", get(|| async { answer(catalog().cloned()) }))
+        .route("/presets", get(|| async { answer(presets()) }))
 }

@@ -1,10 +1,9 @@
 //! ONUS! on the acies game server.
 //!
-//! * [`OnusRules`]: `onus_game::Onus` as an [`acies_server::GameRules`] — seats `"0"`, `"1"`,
-//!   ..., errors naming their rulebook section, computer seats played by the scripted
-//!   opponent from its own seat's knowledge, and the read-only [`query`]s.
-//! * [`catalog`]: the public data of the "new game" form (`GET /api/onus/catalog`).
-//! * [`serve_config`]: the server configuration with both (what `acies serve` runs).
+//! * [`OnusHost`]: how the server hosts `onus_game::Onus` ([`acies_server::Host`]) — seats
+//!   `"0"`, `"1"`, ..., errors naming their rulebook section, computer seats played by the
+//!   scripted opponent from its own seat's knowledge, the read-only [`query`]s, and the
+//!   catalog routes under `/api/onus` ([`catalog`]).
 //!
 //! The protocol is in this crate's `README.md`.
 
@@ -12,68 +11,21 @@ pub mod catalog;
 pub mod knowledge;
 pub mod query;
 
-use std::net::SocketAddr;
-
-use acies_core::{Applied, GameRng, Outcome, Ruleset, Viewer};
-use acies_server::{GameRules, ServeConfig};
+use acies_core::{GameRng, Ruleset, Viewer};
+use acies_server::Host;
+use axum::Router;
 use onus_bot::{Bot, Observation, ScriptedBot};
-use onus_game::{Action, GameError, GameEvent, GameState, GameView, Onus, Seat, Setup, chooser};
+use onus_game::{Action, GameError, GameState, Onus, Seat, chooser};
 
 pub use catalog::{api_routes, catalog};
 
-/// ONUS! as the server hosts it: delegates every rule to [`onus_game::Onus`].
+/// ONUS! as the server hosts it (the rules are [`onus_game::Onus`] itself).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct OnusRules;
+pub struct OnusHost;
 
-impl Ruleset for OnusRules {
-    const INFO: acies_core::SystemInfo = Onus::INFO;
+impl Host for OnusHost {
+    type Rules = Onus;
 
-    type Setup = Setup;
-    type State = GameState;
-    type Action = Action;
-    type Event = GameEvent;
-    type View = GameView;
-    type Error = GameError;
-    type Seat = Seat;
-
-    fn new_game(setup: &Setup, seed: u64) -> Result<GameState, GameError> {
-        Onus::new_game(setup, seed)
-    }
-
-    fn seats(state: &GameState) -> Vec<Seat> {
-        Onus::seats(state)
-    }
-
-    fn actors(state: &GameState) -> Vec<Seat> {
-        Onus::actors(state)
-    }
-
-    fn state_hash(state: &GameState) -> u64 {
-        Onus::state_hash(state)
-    }
-
-    fn apply(
-        state: &GameState,
-        seat: Seat,
-        action: &Action,
-    ) -> Result<Applied<GameState, GameEvent>, GameError> {
-        Onus::apply(state, seat, action)
-    }
-
-    fn view(state: &GameState, viewer: Viewer<Seat>) -> GameView {
-        Onus::view(state, viewer)
-    }
-
-    fn event_view(event: &GameEvent, viewer: Viewer<Seat>) -> Option<GameEvent> {
-        Onus::event_view(event, viewer)
-    }
-
-    fn outcome(state: &GameState) -> Option<Outcome<Seat>> {
-        Onus::outcome(state)
-    }
-}
-
-impl GameRules for OnusRules {
     fn seat_id(seat: Seat) -> String {
         seat.0.to_string()
     }
@@ -92,6 +44,11 @@ impl GameRules for OnusRules {
         query: serde_json::Value,
     ) -> Result<serde_json::Value, (String, String)> {
         query::answer(state, viewer, query)
+    }
+
+    /// `/api/onus/catalog` and `/api/onus/presets`.
+    fn routes() -> Router {
+        api_routes()
     }
 }
 
@@ -135,11 +92,4 @@ pub fn bot_action(state: &GameState, seat: Seat) -> Option<Action> {
         Some((s, a)) if s == seat => Some(a),
         _ => None,
     }
-}
-
-/// The server configuration for ONUS!: `database_url` (`sqlite://file.db`, created on first
-/// start, or `postgres://...`), the catalog routes under `/api`; add the web client with
-/// [`ServeConfig::with_ui`].
-pub fn serve_config(addr: SocketAddr, database_url: impl Into<String>) -> ServeConfig {
-    ServeConfig::new(addr, database_url).with_api(api_routes())
 }

@@ -9,10 +9,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use acies_core::{Ruleset, Viewer};
-use acies_server::{BoundServer, GameStore, SqlStore};
+use acies_server::testing::DiceRace;
+use acies_server::{BoundServer, GameStore, ServeConfig, SqlStore};
 use futures_util::StreamExt;
-use onus_game::{GameState, Seat, Setup};
-use onus_server::OnusRules;
+use onus_game::{GameState, Onus, Seat, Setup};
+use onus_server::OnusHost;
 use serde_json::{Value, json};
 
 struct Server {
@@ -25,8 +26,12 @@ struct Server {
 async fn start() -> Server {
     let dir = tempfile::tempdir().unwrap();
     let db = format!("sqlite://{}", dir.path().join("acies.db").display());
-    let config = onus_server::serve_config("127.0.0.1:0".parse().unwrap(), db.clone());
-    let bound = BoundServer::<OnusRules>::bind(config).await.unwrap();
+    // Two systems in one process, as `acies serve` runs them: ONUS! first (the old
+    // system-less routes are its), and the test race.
+    let config = ServeConfig::new("127.0.0.1:0".parse().unwrap(), db.clone())
+        .host::<OnusHost>()
+        .host::<DiceRace>();
+    let bound = BoundServer::bind(config).await.unwrap();
     let addr = bound.local_addr().unwrap();
     tokio::spawn(bound.run(std::future::pending()));
     Server {
@@ -56,14 +61,26 @@ async fn post(c: &reqwest::Client, url: &str, body: &Value) -> (u16, Value) {
 /// Every message received, with who received it.
 type Inbox = Arc<Mutex<Vec<(Viewer<Seat>, Value)>>>;
 
+/// Keeps every message of a game's WebSocket in `inbox`, and after each one the view as a
+/// client rebuilds it from the first view and the patches (audited like the server's own).
 fn listen(url: String, viewer: Viewer<Seat>, inbox: Inbox) {
     tokio::spawn(async move {
         let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+        let mut view = Value::Null;
         while let Some(Ok(msg)) = ws.next().await {
             if let Ok(text) = msg.to_text()
                 && let Ok(v) = serde_json::from_str::<Value>(text)
             {
-                inbox.lock().unwrap().push((viewer, v));
+                if let Some(whole) = v.get("view") {
+                    view = whole.clone();
+                }
+                if let Some(ops) = v.get("patch").and_then(Value::as_array) {
+                    acies_server::patch::apply(&mut view, ops).unwrap();
+                }
+                let rebuilt = json!({ "type": "rebuilt", "version": v["version"], "view": view });
+                let mut inbox = inbox.lock().unwrap();
+                inbox.push((viewer, v));
+                inbox.push((viewer, rebuilt));
             }
         }
     });
@@ -165,7 +182,11 @@ fn candidates(view: &Value, seat: u8) -> Vec<Value> {
 async fn wait_turn(c: &reqwest::Client, s: &Server, id: &str, token: &str, seat: &str) -> Value {
     let deadline = Instant::now() + Duration::from_secs(300);
     loop {
-        let (status, v) = get(c, &format!("{}/api/games/{id}/view?token={token}", s.base)).await;
+        let (status, v) = get(
+            c,
+            &format!("{}/api/onus/games/{id}/view?token={token}", s.base),
+        )
+        .await;
         assert_eq!(status, 200, "{v}");
         if v["to_act"] == seat || !v["outcome"].is_null() {
             return v;
@@ -214,7 +235,7 @@ async fn a_game_against_the_computer_over_http() {
                         "options": { "fog_of_war": 6.0 } });
     let (status, created) = post(
         &c,
-        &format!("{}/api/games", s.base),
+        &format!("{}/api/onus/games", s.base),
         &json!({ "setup": setup, "seats": [{ "seat": "1", "kind": "computer" }] }),
     )
     .await;
@@ -228,7 +249,7 @@ async fn a_game_against_the_computer_over_http() {
 
     let inbox: Inbox = Arc::new(Mutex::new(Vec::new()));
     listen(
-        format!("{}/api/games/{id}/ws?token={token}", s.ws),
+        format!("{}/api/onus/games/{id}/ws?token={token}", s.ws),
         Viewer::Seat(Seat(0)),
         inbox.clone(),
     );
@@ -247,7 +268,7 @@ async fn a_game_against_the_computer_over_http() {
     )
     .await;
     assert_eq!((status, body["code"].as_str()), (403, Some("bad_token")));
-    let q = format!("{}/api/games/{id}/query", s.base);
+    let q = format!("{}/api/onus/games/{id}/query", s.base);
     let (status, body) = post(
         &c,
         &q,
@@ -387,6 +408,30 @@ async fn a_game_against_the_computer_over_http() {
     tokio::time::sleep(Duration::from_millis(500)).await;
 
     let received = inbox.lock().unwrap().clone();
+    // What the clients rebuilt from patches is the view the replay gives at that version
+    // (the game may still be moving: the computer plays on).
+    for (viewer, query) in [
+        (Viewer::Seat(Seat(0)), format!("token={token}&")),
+        (Viewer::Spectator, String::new()),
+    ] {
+        let rebuilt = received
+            .iter()
+            .rev()
+            .find(|(v, m)| *v == viewer && m["type"] == "rebuilt")
+            .map(|(_, m)| m.clone())
+            .unwrap();
+        let step = rebuilt["version"].as_u64().unwrap();
+        let (status, then) = get(
+            &c,
+            &format!("{}/api/onus/games/{id}/replay?{query}step={step}", s.base),
+        )
+        .await;
+        assert_eq!(status, 200, "{then}");
+        assert_eq!(
+            rebuilt["view"], then["view"],
+            "{viewer:?}'s view rebuilt from patches"
+        );
+    }
     audit(&s, &id, &received).await;
 }
 
@@ -396,11 +441,11 @@ async fn audit(s: &Server, id: &str, inbox: &[(Viewer<Seat>, Value)]) {
     let store = SqlStore::connect(&s.db).await.unwrap();
     let stored = store.load_game(id).await.unwrap().unwrap();
     let setup: Setup = serde_json::from_str(&stored.setup).unwrap();
-    let mut states: Vec<GameState> = vec![OnusRules::new_game(&setup, stored.seed).unwrap()];
+    let mut states: Vec<GameState> = vec![Onus::new_game(&setup, stored.seed).unwrap()];
     for a in &stored.actions {
         let seat = Seat(a.seat.parse().unwrap());
         let action = serde_json::from_str(&a.action).unwrap();
-        let next = OnusRules::apply(states.last().unwrap(), seat, &action)
+        let next = Onus::apply(states.last().unwrap(), seat, &action)
             .unwrap()
             .state;
         states.push(next);
@@ -691,4 +736,129 @@ async fn out_of_range_setups_and_names_are_refused() {
     }
     let body = json!({ "setup": { "players": players }, "seats": [{ "seat": "0", "name": "Trajan's heir" }] });
     assert_eq!(create(&c, &s, body).await.0, 201);
+/// One process, one lobby, two rule systems: ONUS! and the test race are listed by
+/// `/api/systems`, created and played through the same routes under their ids, and kept
+/// apart (a game of one is unknown to the other).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_rule_systems_through_one_lobby() {
+    let s = start().await;
+    let c = reqwest::Client::new();
+    let (status, systems) = get(&c, &format!("{}/api/systems", s.base)).await;
+    assert_eq!(status, 200);
+    let listed: Vec<(&str, &str, &Value, &Value)> = systems
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["id"].as_str().unwrap(),
+                x["name"].as_str().unwrap(),
+                &x["board"],
+                &x["seats"],
+            )
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        vec![
+            (
+                "onus",
+                "ONUS!",
+                &json!({ "kind": "table", "unit": "du" }),
+                &json!([2, 6])
+            ),
+            (
+                "dice-race",
+                "Dice race (a test system)",
+                &json!({ "kind": "square_grid" }),
+                &json!([2, 2])
+            ),
+        ]
+    );
+
+    let onus_setup = json!({ "players": [{ "army": { "preset": "romans-1000" } }, { "army": { "preset": "celts-1000" } }] });
+    let mut games = Vec::new();
+    for (system, setup) in [("onus", onus_setup), ("dice-race", json!({ "target": 20 }))] {
+        let (status, created) = post(
+            &c,
+            &format!("{}/api/{system}/games", s.base),
+            &json!({ "setup": setup }),
+        )
+        .await;
+        assert_eq!(status, 201, "{system}: {created}");
+        let id = created["game_id"].as_str().unwrap().to_owned();
+        assert_eq!(created["spectator_link"], format!("/{system}/games/{id}"));
+        let token = created["seats"][0]["token"].as_str().unwrap().to_owned();
+        let (status, view) = get(
+            &c,
+            &format!("{}/api/{system}/games/{id}/view?token={token}", s.base),
+        )
+        .await;
+        assert_eq!(status, 200, "{view}");
+        assert_eq!(view["to_act"], view["actors"][0]);
+        games.push((system, id, token, view));
+    }
+    // Each plays by its own rules through the same routes.
+    let (_, onus_id, onus_token, onus_view) = &games[0];
+    assert_eq!(onus_view["view"]["phase"], "deployment");
+    let (_, race_id, race_token, race_view) = &games[1];
+    assert_eq!(race_view["view"]["positions"], json!({ "a": 0, "b": 0 }));
+    let (status, acked) = post(
+        &c,
+        &format!("{}/api/dice-race/games/{race_id}/actions", s.base),
+        &json!({ "token": race_token, "version": 0, "action": { "type": "roll" } }),
+    )
+    .await;
+    assert_eq!(
+        (status, acked["version"].as_u64()),
+        (200, Some(1)),
+        "{acked}"
+    );
+    let (status, refused) = post(
+        &c,
+        &format!("{}/api/onus/games/{onus_id}/actions", s.base),
+        &json!({ "token": onus_token, "version": 0, "action": { "type": "roll" } }),
+    )
+    .await;
+    assert_eq!(
+        (status, refused["code"].as_str()),
+        (400, Some("malformed")),
+        "a race action is no ONUS! action"
+    );
+
+    // Kept apart: listing and looking up by system.
+    for (system, id, token, _) in &games {
+        let (_, list) = get(&c, &format!("{}/api/{system}/games", s.base)).await;
+        let ids: Vec<&str> = list["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["game_id"].as_str().unwrap())
+            .collect();
+        assert_eq!(ids, vec![id.as_str()], "{system} lists its own games only");
+        let other = if *system == "onus" {
+            "dice-race"
+        } else {
+            "onus"
+        };
+        let (status, e) = get(
+            &c,
+            &format!("{}/api/{other}/games/{id}/view?token={token}", s.base),
+        )
+        .await;
+        assert_eq!((status, e["code"].as_str()), (404, Some("unknown_game")));
+    }
+    // The old routes are ONUS!'s, the first system registered.
+    let (status, old) = get(
+        &c,
+        &format!("{}/api/games/{onus_id}/view?token={onus_token}", s.base),
+    )
+    .await;
+    assert_eq!((status, &old), (200, onus_view));
+    let (status, _) = get(
+        &c,
+        &format!("{}/api/games/{race_id}/view?token={race_token}", s.base),
+    )
+    .await;
+    assert_eq!(status, 404);
 }

@@ -51,6 +51,7 @@ pub const ASSETS: &[Asset] = assets![
     "js/lobby.js",
     "js/mygames.js",
     "js/panel.js",
+    "js/patch.js",
     "js/replay.js",
     "js/table.js",
     "js/toml.js",
@@ -118,6 +119,10 @@ async fn game_page(Path(_id): Path<String>) -> Response {
     index().await
 }
 
+async fn system_page(Path(_ids): Path<(String, String)>) -> Response {
+    index().await
+}
+
 async fn file(Path(path): Path<String>) -> Response {
     match asset(&path) {
         Some(a) if a.path != "index.html" => serve(a),
@@ -133,6 +138,8 @@ pub fn router() -> Router {
         .route("/index.html", get(index))
         .route("/games/{id}", get(game_page))
         .route("/games/{id}/replay", get(game_page))
+        .route("/{system}/games/{id}", get(system_page))
+        .route("/{system}/games/{id}/replay", get(system_page))
         .route(
             "/favicon.ico",
             get(|| async { file(Path("favicon.svg".into())).await }),

@@ -4,8 +4,8 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use acies_server::BoundServer;
-use onus_server::OnusRules;
+use acies_server::{BoundServer, ServeConfig};
+use onus_server::OnusHost;
 use serde_json::Value;
 
 /// A running server, stopped (abruptly) when dropped.
@@ -41,11 +41,13 @@ impl Server {
             .map_err(|e| format!("runtime: {e}"))?;
         let addr = runtime.block_on(async {
             let any = SocketAddr::from(([127, 0, 0, 1], 0));
-            let mut config = onus_server::serve_config(any, url).with_ui(onus_web::router());
+            let mut config = ServeConfig::new(any, url)
+                .host::<OnusHost>()
+                .with_ui(onus_web::router());
             // A test server: `CreateGame` may fix the seed, so a browser test replays the
             // same battle and asserts exact outcomes (a normal server refuses it).
             config.limits.allow_fixed_seed = true;
-            let bound = BoundServer::<OnusRules>::bind(config)
+            let bound = BoundServer::bind(config)
                 .await
                 .map_err(|e| format!("bind: {e}"))?;
             let addr = bound.local_addr().map_err(|e| format!("address: {e}"))?;

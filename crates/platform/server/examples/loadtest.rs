@@ -142,7 +142,7 @@ fn start_server(database: String) -> Result<(tokio::runtime::Runtime, SocketAddr
         .map_err(|e| e.to_string())?;
     let addr = runtime.block_on(async {
         let loopback: SocketAddr = ([127, 0, 0, 1], 0).into();
-        let bound = BoundServer::<DiceRace>::bind(ServeConfig::new(loopback, database))
+        let bound = BoundServer::bind(ServeConfig::new(loopback, database).host::<DiceRace>())
             .await
             .map_err(|e| e.to_string())?;
         let addr = bound.local_addr().map_err(|e| e.to_string())?;

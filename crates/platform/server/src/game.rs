@@ -1,19 +1,27 @@
 //! One live game: a tokio task that owns the state and serializes every command to it.
 //!
-//! The actor is the only place that holds a game's full state and its unfiltered events.
+//! The actor is the only place that holds a game's full state and its unfinished events.
 //! Everything it hands out is already filtered for one viewer (through [`Ruleset::view`] and
 //! [`Ruleset::event_view`]) and serialized, so a bug elsewhere cannot leak hidden information.
+//!
+//! After its first view a watcher receives only what changed: each action's events (filtered
+//! for it) and a patch of its view ([`crate::patch`]), each with a version. The actor keeps,
+//! per viewer, the view last sent and the latest patches ([`ViewTrack`]), so a reconnecting
+//! client resumes from its version with the patches it missed.
 
+use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
-use acies_core::{Outcome, Viewer};
+use acies_core::{Outcome, RecordOf, RecordedMove, Ruleset, Viewer, hash_hex};
 use axum::http::StatusCode;
 use serde::Serialize;
+use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::error::ApiError;
-use crate::rules::GameRules;
+use crate::host::{ActionOf, EventOf, Host, RulesOf, SeatOf, SetupOf, StateOf};
+use crate::patch;
 use crate::store::{ActionRecord, GameStore, SeatKind, SeatRecord, StoredGame};
 use crate::util::same_token;
 
@@ -24,25 +32,56 @@ pub(crate) struct ActorLimits {
     pub max_subscribers: usize,
 }
 
+/// Patches kept per viewer for reconnecting clients; one further behind gets a whole view.
+const KEPT_PATCHES: usize = 64;
+
 /// A seat of a live game.
-pub(crate) struct SeatEntry<R: GameRules> {
-    pub seat: R::Seat,
+pub(crate) struct SeatEntry<H: Host> {
+    pub seat: SeatOf<H>,
     pub id: String,
     pub kind: SeatKind,
     pub token: String,
 }
 
 /// One committed action and what it caused (unfiltered: never sent as is).
-struct Step<R: GameRules> {
+struct Step<H: Host> {
     version: u64,
-    seat: R::Seat,
-    events: Vec<R::Event>,
+    seat: SeatOf<H>,
+    action: ActionOf<H>,
+    events: Vec<EventOf<H>>,
 }
 
 /// A watcher: gets every update, filtered for its viewer, as JSON text.
-struct Subscriber<R: GameRules> {
-    viewer: Viewer<R::Seat>,
+struct Subscriber<H: Host> {
+    viewer: Viewer<SeatOf<H>>,
     sink: mpsc::Sender<Arc<str>>,
+}
+
+/// The change of one viewer's view from version `base` to `version`.
+#[derive(Clone, Serialize)]
+struct Patch {
+    base: u64,
+    version: u64,
+    ops: Arc<Vec<Value>>,
+}
+
+/// What one viewer was last sent (its view at `version`) and the patches that led there.
+struct ViewTrack<S> {
+    viewer: Viewer<S>,
+    version: u64,
+    view: Value,
+    patches: VecDeque<Patch>,
+}
+
+impl<S> ViewTrack<S> {
+    /// The patches from `since` to the track's version, if they are all kept.
+    fn patches_since(&self, since: u64) -> Option<Vec<Patch>> {
+        if since == self.version {
+            return Some(Vec::new());
+        }
+        let start = self.patches.iter().position(|p| p.base == since)?;
+        Some(self.patches.iter().skip(start).cloned().collect())
+    }
 }
 
 /// The acknowledgement of an accepted action.
@@ -50,12 +89,12 @@ struct Subscriber<R: GameRules> {
 pub(crate) struct Acked {
     /// The game's version after the action.
     pub version: u64,
-    /// The update as the acting seat sees it (the HTTP response body).
+    /// The update as the acting seat sees it, whole view included (the HTTP response body).
     pub body: String,
 }
 
 /// What callers ask of a game.
-pub(crate) enum Command<R: GameRules> {
+pub(crate) enum Command<H: Host> {
     /// The current view for a token (or the spectator view).
     View {
         token: Option<String>,
@@ -70,91 +109,180 @@ pub(crate) enum Command<R: GameRules> {
     Act {
         token: String,
         version: u64,
-        action: R::Action,
+        action: ActionOf<H>,
         reply: oneshot::Sender<Result<Acked, ApiError>>,
     },
-    /// Sends a `sync` message to `sink` (with the steps after `since`), then every update.
+    /// Sends a `sync` message to `sink` (with what changed after `since`), then every update.
     Subscribe {
         token: Option<String>,
         since: Option<u64>,
         sink: mpsc::Sender<Arc<str>>,
         reply: oneshot::Sender<Result<(), ApiError>>,
     },
-    /// The filtered history from the initial view on.
+    /// The filtered list of steps, with the current view.
     Replay {
         token: Option<String>,
         reply: oneshot::Sender<Result<String, ApiError>>,
     },
     /// A copy of the state and the token's viewer, for a query run off the actor. The copy
-    /// only ever goes to [`crate::GameRules::query`], which answers for that viewer.
+    /// only ever goes to [`Host::query`], which answers for that viewer.
     Snapshot {
         token: Option<String>,
-        reply: oneshot::Sender<Result<Snapshot<R>, ApiError>>,
+        reply: oneshot::Sender<Result<Snapshot<H>, ApiError>>,
+    },
+    /// The game as a record (setup, seed, actions) and the token's viewer, for a replay at
+    /// some step run off the actor; only views filtered for that viewer come out of it.
+    Record {
+        token: Option<String>,
+        reply: oneshot::Sender<Result<RecordSnapshot<H>, ApiError>>,
     },
 }
 
 /// The state at one version, with the viewer a query is answered for.
-pub(crate) struct Snapshot<R: GameRules> {
-    pub state: R::State,
-    pub viewer: Viewer<R::Seat>,
+pub(crate) struct Snapshot<H: Host> {
+    pub state: StateOf<H>,
+    pub viewer: Viewer<SeatOf<H>>,
+}
+
+/// A game's record, with the viewer a replay step is shown to.
+pub(crate) struct RecordSnapshot<H: Host> {
+    pub game_id: String,
+    pub record: RecordOf<RulesOf<H>>,
+    pub viewer: Viewer<SeatOf<H>>,
 }
 
 /// A step as one viewer sees it.
 #[derive(Serialize)]
-struct StepMessage<'a, E> {
-    version: u64,
-    seat: &'a str,
-    events: Vec<E>,
+pub(crate) struct StepMessage<E> {
+    pub version: u64,
+    pub seat: String,
+    pub events: Vec<E>,
 }
 
 /// Every message about a game has this shape; optional parts depend on its `type`.
 #[derive(Serialize)]
-struct GameMessage<'a, V, E> {
+pub(crate) struct GameMessage<'a, V, E> {
     #[serde(rename = "type")]
-    kind: &'static str,
-    game_id: &'a str,
-    version: u64,
-    viewer: Viewer<&'a str>,
-    to_act: Option<&'a str>,
-    outcome: Option<Outcome<&'a str>>,
-    view: V,
-    /// `update`: the seat that acted.
+    pub kind: &'static str,
+    pub game_id: &'a str,
+    pub version: u64,
+    pub viewer: Viewer<String>,
+    /// The one seat that may act, when exactly one may.
+    pub to_act: Option<String>,
+    /// Every seat that may act now (several when decisions are simultaneous).
+    pub actors: Vec<String>,
+    pub outcome: Option<Outcome<String>>,
+    /// The whole view: `view`, `replay`, `replay_step`, a first `sync`, the HTTP answer to an
+    /// action.
     #[serde(skip_serializing_if = "Option::is_none")]
-    seat: Option<&'a str>,
-    /// `update`: what the action caused, as this viewer may see it.
+    pub view: Option<V>,
+    /// `update` and `replay_step`: the seat that acted.
     #[serde(skip_serializing_if = "Option::is_none")]
-    events: Option<Vec<E>>,
+    pub seat: Option<String>,
+    /// `update` and `replay_step`: what the action caused, as this viewer may see it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub events: Option<Vec<E>>,
+    /// `update` over the WebSocket: the version the patch applies to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base: Option<u64>,
+    /// `update` over the WebSocket: what changed in this viewer's view since `base`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub patch: Option<Arc<Vec<Value>>>,
     /// `sync` and `replay`: the steps the viewer has not seen.
     #[serde(skip_serializing_if = "Option::is_none")]
-    steps: Option<Vec<StepMessage<'a, E>>>,
-    /// `replay`: the initial state as this viewer may see it.
+    pub steps: Option<Vec<StepMessage<E>>>,
+    /// `sync` after `since`, instead of `view`: the view's changes since then, in order.
     #[serde(skip_serializing_if = "Option::is_none")]
-    initial_view: Option<V>,
+    patches: Option<Vec<Patch>>,
+    /// `replay_step`: the step shown (0: before any action) and the last one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_step: Option<u64>,
 }
 
-/// A live game.
-pub(crate) struct Game<R: GameRules> {
-    id: String,
-    initial: R::State,
-    state: R::State,
-    version: u64,
-    seats: Vec<SeatEntry<R>>,
-    history: Vec<Step<R>>,
-    subscribers: Vec<Subscriber<R>>,
-    store: Arc<dyn GameStore>,
-    limits: ActorLimits,
-    /// The version at which the bot hook last gave up, so it is not asked again and again.
-    bot_stuck_at: Option<u64>,
+impl<'a, V, E> GameMessage<'a, V, E> {
+    /// A message with the common parts only.
+    pub(crate) fn new(kind: &'static str, game_id: &'a str, version: u64) -> Self {
+        Self {
+            kind,
+            game_id,
+            version,
+            viewer: Viewer::Spectator,
+            to_act: None,
+            actors: Vec::new(),
+            outcome: None,
+            view: None,
+            seat: None,
+            events: None,
+            base: None,
+            patch: None,
+            steps: None,
+            patches: None,
+            step: None,
+            last_step: None,
+        }
+    }
+}
+
+/// A seat, a viewer and an outcome as the host spells seats.
+pub(crate) fn viewer_id<H: Host>(viewer: Viewer<SeatOf<H>>) -> Viewer<String> {
+    match viewer {
+        Viewer::Seat(seat) => Viewer::Seat(H::seat_id(seat)),
+        Viewer::Spectator => Viewer::Spectator,
+    }
+}
+
+pub(crate) fn outcome_ids<H: Host>(outcome: Outcome<SeatOf<H>>) -> Outcome<String> {
+    match outcome {
+        Outcome::Winners { seats, reason } => Outcome::Winners {
+            seats: seats.into_iter().map(H::seat_id).collect(),
+            reason,
+        },
+        Outcome::Draw { reason } => Outcome::Draw { reason },
+    }
+}
+
+/// Fills in who may act and the outcome of `state`.
+pub(crate) fn with_state<'a, H: Host, V, E>(
+    mut message: GameMessage<'a, V, E>,
+    state: &StateOf<H>,
+    viewer: Viewer<SeatOf<H>>,
+) -> GameMessage<'a, V, E> {
+    message.viewer = viewer_id::<H>(viewer);
+    message.to_act = H::Rules::to_act(state).map(H::seat_id);
+    message.actors = H::Rules::actors(state)
+        .into_iter()
+        .map(H::seat_id)
+        .collect();
+    message.outcome = H::Rules::outcome(state).map(outcome_ids::<H>);
+    message
+}
+
+/// Events as `viewer` may see them.
+pub(crate) fn filtered<H: Host>(
+    events: &[EventOf<H>],
+    viewer: Viewer<SeatOf<H>>,
+) -> Vec<EventOf<H>> {
+    events
+        .iter()
+        .filter_map(|e| H::Rules::event_view(e, viewer))
+        .collect()
+}
+
+pub(crate) fn encode(message: &impl Serialize) -> Result<String, ApiError> {
+    serde_json::to_string(message)
+        .map_err(|e| ApiError::internal("encoding", format!("could not encode the message: {e}")))
 }
 
 /// Runs the ruleset's `apply`, turning a panic into an error: one buggy rule must not take
 /// the game task (and every watcher) down with it.
-fn apply_guarded<R: GameRules>(
-    state: &R::State,
-    seat: R::Seat,
-    action: &R::Action,
-) -> Result<acies_core::Applied<R::State, R::Event>, ApiError> {
-    match catch_unwind(AssertUnwindSafe(|| R::apply(state, seat, action))) {
+pub(crate) fn apply_guarded<H: Host>(
+    state: &StateOf<H>,
+    seat: SeatOf<H>,
+    action: &ActionOf<H>,
+) -> Result<acies_core::Applied<StateOf<H>, EventOf<H>>, ApiError> {
+    match catch_unwind(AssertUnwindSafe(|| H::Rules::apply(state, seat, action))) {
         Ok(Ok(applied)) => Ok(applied),
         Ok(Err(e)) => {
             let mut err = ApiError::new(
@@ -162,7 +290,7 @@ fn apply_guarded<R: GameRules>(
                 "illegal_action",
                 e.to_string(),
             );
-            err.rule = R::error_rule(&e);
+            err.rule = H::error_rule(&e);
             Err(err)
         }
         Err(_) => Err(ApiError::internal(
@@ -172,23 +300,56 @@ fn apply_guarded<R: GameRules>(
     }
 }
 
-impl<R: GameRules> Game<R> {
+/// The state hash records and stored actions carry (16 hex digits).
+fn state_hash<H: Host>(state: &StateOf<H>) -> String {
+    hash_hex(H::Rules::state_hash(state))
+}
+
+/// A live game.
+pub(crate) struct Game<H: Host> {
+    id: String,
+    setup: SetupOf<H>,
+    seed: u64,
+    state: StateOf<H>,
+    version: u64,
+    seats: Vec<SeatEntry<H>>,
+    history: Vec<Step<H>>,
+    subscribers: Vec<Subscriber<H>>,
+    tracks: Vec<ViewTrack<SeatOf<H>>>,
+    store: Arc<dyn GameStore>,
+    limits: ActorLimits,
+    /// The version at which the bot hook last gave up, so it is not asked again and again.
+    bot_stuck_at: Option<u64>,
+}
+
+/// A game rebuilt from the store, and what its restore found worth saying.
+pub(crate) struct Restored<H: Host> {
+    pub game: Game<H>,
+    /// `Some(stored version)` when the game was stored under other rules and replays
+    /// unchanged under these.
+    pub upgraded_from: Option<u32>,
+}
+
+impl<H: Host> Game<H> {
     /// A game that has just been created (nothing played yet).
     pub(crate) fn new(
         id: String,
-        state: R::State,
-        seats: Vec<SeatEntry<R>>,
+        (setup, seed): (SetupOf<H>, u64),
+        state: StateOf<H>,
+        seats: Vec<SeatEntry<H>>,
         store: Arc<dyn GameStore>,
         limits: ActorLimits,
     ) -> Self {
         Self {
             id,
-            initial: state.clone(),
+            setup,
+            seed,
             state,
             version: 0,
             seats,
             history: Vec::new(),
             subscribers: Vec::new(),
+            tracks: Vec::new(),
             store,
             limits,
             bot_stuck_at: None,
@@ -198,10 +359,10 @@ impl<R: GameRules> Game<R> {
     /// Pairs the ruleset's seats with stored seat records, checking they are the same seats
     /// in the same order.
     pub(crate) fn match_seats(
-        state: &R::State,
+        state: &StateOf<H>,
         records: Vec<SeatRecord>,
-    ) -> Result<Vec<SeatEntry<R>>, String> {
-        let seats = R::seats(state);
+    ) -> Result<Vec<SeatEntry<H>>, String> {
+        let seats = H::Rules::seats(state);
         if seats.len() != records.len() {
             return Err(format!(
                 "the ruleset has {} seats, the database {}",
@@ -213,7 +374,7 @@ impl<R: GameRules> Game<R> {
             .into_iter()
             .zip(records)
             .map(|(seat, rec)| {
-                let id = R::seat_id(seat);
+                let id = H::seat_id(seat);
                 if id != rec.seat {
                     return Err(format!("seat {id:?} is stored as {:?}", rec.seat));
                 }
@@ -227,82 +388,122 @@ impl<R: GameRules> Game<R> {
             .collect()
     }
 
-    /// Rebuilds a game from the database by replaying its setup, seed and actions through the
-    /// ruleset, checking every action is still legal and was played in turn.
+    /// Rebuilds a game from the database with the generic replay ([`acies_core::replay_steps`]),
+    /// checking that every action was played by a seat that could act, is still legal, and
+    /// leads to the state hash stored with it.
+    ///
+    /// A game stored under another rules version is replayed under these rules, every
+    /// action's hash compared: if anything diverges the game is refused (and reported by the
+    /// caller), never silently changed; if nothing does, it plays on under these rules.
     pub(crate) fn restore(
         stored: StoredGame,
         store: Arc<dyn GameStore>,
         limits: ActorLimits,
-    ) -> Result<Self, String> {
-        if stored.ruleset != R::INFO.id {
+    ) -> Result<Restored<H>, String> {
+        let info = H::Rules::INFO;
+        if stored.ruleset != info.id {
             return Err(format!(
                 "game belongs to ruleset {:?}, this server runs {:?}",
-                stored.ruleset,
-                R::INFO.id
+                stored.ruleset, info.id
             ));
         }
-        let setup: R::Setup = serde_json::from_str(&stored.setup)
+        let upgraded_from =
+            (stored.rules_version != info.rules_version).then_some(stored.rules_version);
+        let setup: SetupOf<H> = serde_json::from_str(&stored.setup)
             .map_err(|e| format!("stored setup does not parse: {e}"))?;
-        let initial = R::new_game(&setup, stored.seed)
-            .map_err(|e| format!("the ruleset refuses the stored setup: {e}"))?;
-        let seats = Self::match_seats(&initial, stored.seats)?;
-        let mut game = Self::new(stored.id, initial, seats, store, limits);
-        for record in stored.actions {
-            let seq = record.seq;
+        let record = Self::record_of(&stored, setup)?;
+        let mut steps = acies_core::replay_steps::<H::Rules>(&record)
+            .map_err(|e| format!("the ruleset refuses the stored game: {e}"))?;
+        let seats = Self::match_seats(&steps.start, stored.seats.clone())?;
+        let mut game = Self::new(
+            stored.id.clone(),
+            (record.setup.clone(), record.seed),
+            steps.start.clone(),
+            seats,
+            store,
+            limits,
+        );
+        let last_hashed = stored.actions.iter().rposition(|a| a.state_hash.is_some());
+        for (index, stored_action) in stored.actions.iter().enumerate() {
+            let seq = stored_action.seq;
             if seq != game.version + 1 {
                 return Err(format!("action {seq} follows version {}", game.version));
             }
-            let seat = game
-                .seats
-                .iter()
-                .find(|s| s.id == record.seat)
-                .map(|s| s.seat)
-                .ok_or_else(|| format!("action {seq}: unknown seat {:?}", record.seat))?;
-            if R::to_act(&game.state) != Some(seat) {
+            let m = &record.moves[index];
+            if !H::Rules::actors(&game.state).contains(&m.seat) {
                 return Err(format!(
-                    "action {seq}: seat {:?} played out of turn",
-                    record.seat
+                    "action {seq}: seat {:?} played when it could not act",
+                    stored_action.seat
                 ));
             }
-            let action: R::Action = serde_json::from_str(&record.action)
-                .map_err(|e| format!("action {seq} does not parse: {e}"))?;
-            let applied = apply_guarded::<R>(&game.state, seat, &action)
-                .map_err(|e| format!("action {seq} is refused on replay: {}", e.error))?;
+            let applied = match steps.next() {
+                Some(Ok(applied)) => applied,
+                Some(Err(e)) => return Err(format!("action {seq} is refused on replay: {e}")),
+                None => return Err(format!("action {seq} is missing on replay")),
+            };
+            // Same rules: the last stored hash proves the replay; other rules: every one does.
+            let check = upgraded_from.is_some() || Some(index) == last_hashed;
+            if let (true, Some(expected)) = (check, &stored_action.state_hash) {
+                let actual = state_hash::<H>(&applied.state);
+                if &actual != expected {
+                    let versions = upgraded_from.map(|from| (from, info.rules_version));
+                    return Err(diverged(seq, expected, &actual, versions));
+                }
+            }
             game.state = applied.state;
             game.version = seq;
             game.history.push(Step {
                 version: seq,
-                seat,
+                seat: m.seat,
+                action: m.action.clone(),
                 events: applied.events,
             });
         }
-        let over = R::outcome(&game.state).is_some();
-        if over != stored.finished {
-            return Err(format!(
-                "replay ends {} but the database says the game is {}",
-                if over {
-                    "the game"
-                } else {
-                    "with the game still on"
-                },
-                if stored.finished {
-                    "finished"
-                } else {
-                    "still on"
-                }
-            ));
-        }
-        Ok(game)
+        check_finished::<H>(&game.state, stored.finished)?;
+        Ok(Restored {
+            game,
+            upgraded_from,
+        })
+    }
+
+    /// The stored game as a record under these rules (the stored rules version is compared
+    /// by [`Game::restore`] itself, action by action).
+    fn record_of(stored: &StoredGame, setup: SetupOf<H>) -> Result<RecordOf<RulesOf<H>>, String> {
+        let probe = H::Rules::new_game(&setup, stored.seed)
+            .map_err(|e| format!("the ruleset refuses the stored setup: {e}"))?;
+        let seats = H::Rules::seats(&probe);
+        let moves = stored
+            .actions
+            .iter()
+            .map(|a| {
+                let seat = seats
+                    .iter()
+                    .copied()
+                    .find(|s| H::seat_id(*s) == a.seat)
+                    .ok_or_else(|| format!("action {}: unknown seat {:?}", a.seq, a.seat))?;
+                let action: ActionOf<H> = serde_json::from_str(&a.action)
+                    .map_err(|e| format!("action {} does not parse: {e}", a.seq))?;
+                Ok(RecordedMove { seat, action })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(RecordOf::<RulesOf<H>> {
+            system: H::Rules::INFO.id.to_owned(),
+            rules_version: H::Rules::INFO.rules_version,
+            setup,
+            seed: stored.seed,
+            moves,
+            final_hash: None,
+        })
     }
 
     /// Starts the actor task; the game lives as long as a sender does.
-    pub(crate) fn spawn(self, capacity: usize) -> mpsc::Sender<Command<R>> {
+    pub(crate) fn spawn(self, capacity: usize) -> mpsc::Sender<Command<H>> {
         let (tx, rx) = mpsc::channel(capacity);
         tokio::spawn(self.run(rx));
         tx
     }
 
-    async fn run(mut self, mut commands: mpsc::Receiver<Command<R>>) {
+    async fn run(mut self, mut commands: mpsc::Receiver<Command<H>>) {
         loop {
             if self.bot_to_move().is_some() {
                 // Queued commands go first, so a long computer-only stretch never starves
@@ -323,7 +524,7 @@ impl<R: GameRules> Game<R> {
         }
     }
 
-    async fn handle(&mut self, command: Command<R>) {
+    async fn handle(&mut self, command: Command<H>) {
         match command {
             Command::View { token, reply } => {
                 let result = self
@@ -370,12 +571,18 @@ impl<R: GameRules> Game<R> {
                 });
                 let _ = reply.send(result);
             }
+            Command::Record { token, reply } => {
+                let result = self
+                    .viewer_for(token.as_deref())
+                    .map(|viewer| self.record_snapshot(viewer));
+                let _ = reply.send(result);
+            }
         }
     }
 
     /// The viewer a token stands for: no token is a spectator; a token that holds no seat of
     /// this game is refused (a forged link must not silently become a spectator).
-    fn viewer_for(&self, token: Option<&str>) -> Result<Viewer<R::Seat>, ApiError> {
+    fn viewer_for(&self, token: Option<&str>) -> Result<Viewer<SeatOf<H>>, ApiError> {
         match token {
             None => Ok(Viewer::Spectator),
             Some(token) => self
@@ -387,102 +594,105 @@ impl<R: GameRules> Game<R> {
         }
     }
 
-    fn seat_entry(&self, seat: R::Seat) -> Option<&SeatEntry<R>> {
+    fn seat_entry(&self, seat: SeatOf<H>) -> Option<&SeatEntry<H>> {
         self.seats.iter().find(|s| s.seat == seat)
     }
 
-    fn seat_str(&self, seat: R::Seat) -> &str {
-        self.seat_entry(seat).map(|s| s.id.as_str()).unwrap_or("?")
+    fn seat_str(&self, seat: SeatOf<H>) -> String {
+        self.seat_entry(seat)
+            .map_or_else(|| H::seat_id(seat), |s| s.id.clone())
     }
 
-    fn viewer_str(&self, viewer: Viewer<R::Seat>) -> Viewer<&str> {
-        match viewer {
-            Viewer::Seat(seat) => Viewer::Seat(self.seat_str(seat)),
-            Viewer::Spectator => Viewer::Spectator,
-        }
-    }
-
-    fn outcome_str(&self) -> Option<Outcome<&str>> {
-        R::outcome(&self.state).map(|outcome| match outcome {
-            Outcome::Winners { seats, reason } => Outcome::Winners {
-                seats: seats.into_iter().map(|s| self.seat_str(s)).collect(),
-                reason,
-            },
-            Outcome::Draw { reason } => Outcome::Draw { reason },
-        })
-    }
-
-    fn filtered(events: &[R::Event], viewer: Viewer<R::Seat>) -> Vec<R::Event> {
-        events
-            .iter()
-            .filter_map(|e| R::event_view(e, viewer))
-            .collect()
-    }
-
-    fn steps_after(&self, since: u64, viewer: Viewer<R::Seat>) -> Vec<StepMessage<'_, R::Event>> {
+    fn steps_after(&self, since: u64, viewer: Viewer<SeatOf<H>>) -> Vec<StepMessage<EventOf<H>>> {
         self.history
             .iter()
             .filter(|step| step.version > since)
             .map(|step| StepMessage {
                 version: step.version,
                 seat: self.seat_str(step.seat),
-                events: Self::filtered(&step.events, viewer),
+                events: filtered::<H>(&step.events, viewer),
             })
             .collect()
     }
 
+    /// A message about the current state for `viewer`, without its view.
     fn message(
         &self,
         kind: &'static str,
-        viewer: Viewer<R::Seat>,
-    ) -> GameMessage<'_, R::View, R::Event> {
-        GameMessage {
-            kind,
-            game_id: &self.id,
-            version: self.version,
-            viewer: self.viewer_str(viewer),
-            to_act: R::to_act(&self.state).map(|s| self.seat_str(s)),
-            outcome: self.outcome_str(),
-            view: R::view(&self.state, viewer),
-            seat: None,
-            events: None,
-            steps: None,
-            initial_view: None,
-        }
+        viewer: Viewer<SeatOf<H>>,
+    ) -> GameMessage<'_, Value, EventOf<H>> {
+        with_state::<H, _, _>(
+            GameMessage::new(kind, &self.id, self.version),
+            &self.state,
+            viewer,
+        )
     }
 
-    fn encode(message: &impl Serialize) -> Result<String, ApiError> {
-        serde_json::to_string(message).map_err(|e| {
-            ApiError::internal("encoding", format!("could not encode the message: {e}"))
-        })
+    fn view_json(&self, viewer: Viewer<SeatOf<H>>) -> Result<Value, ApiError> {
+        serde_json::to_value(H::Rules::view(&self.state, viewer))
+            .map_err(|e| ApiError::internal("encoding", format!("could not encode the view: {e}")))
     }
 
-    fn view_message(&self, viewer: Viewer<R::Seat>) -> Result<String, ApiError> {
-        Self::encode(&self.message("view", viewer))
+    /// A message with the whole view.
+    fn full_message(
+        &self,
+        kind: &'static str,
+        viewer: Viewer<SeatOf<H>>,
+    ) -> Result<GameMessage<'_, Value, EventOf<H>>, ApiError> {
+        let mut message = self.message(kind, viewer);
+        message.view = Some(self.view_json(viewer)?);
+        Ok(message)
     }
 
-    /// The last step as `viewer` sees it, with the view after it.
-    fn update_message(&self, viewer: Viewer<R::Seat>) -> Result<String, ApiError> {
-        let mut message = self.message("update", viewer);
+    fn view_message(&self, viewer: Viewer<SeatOf<H>>) -> Result<String, ApiError> {
+        encode(&self.full_message("view", viewer)?)
+    }
+
+    /// The last step as the acting seat sees it, with the whole view after it (the HTTP
+    /// answer to an action).
+    fn ack_message(&self, viewer: Viewer<SeatOf<H>>) -> Result<String, ApiError> {
+        let mut message = self.full_message("update", viewer)?;
         if let Some(step) = self.history.last() {
             message.seat = Some(self.seat_str(step.seat));
-            message.events = Some(Self::filtered(&step.events, viewer));
+            message.events = Some(filtered::<H>(&step.events, viewer));
         }
-        Self::encode(&message)
+        encode(&message)
     }
 
-    fn replay_message(&self, viewer: Viewer<R::Seat>) -> Result<String, ApiError> {
-        let mut message = self.message("replay", viewer);
-        message.initial_view = Some(R::view(&self.initial, viewer));
+    fn replay_message(&self, viewer: Viewer<SeatOf<H>>) -> Result<String, ApiError> {
+        let mut message = self.full_message("replay", viewer)?;
         message.steps = Some(self.steps_after(0, viewer));
-        Self::encode(&message)
+        message.last_step = Some(self.version);
+        encode(&message)
+    }
+
+    fn record_snapshot(&self, viewer: Viewer<SeatOf<H>>) -> RecordSnapshot<H> {
+        RecordSnapshot {
+            game_id: self.id.clone(),
+            record: RecordOf::<RulesOf<H>> {
+                system: H::Rules::INFO.id.to_owned(),
+                rules_version: H::Rules::INFO.rules_version,
+                setup: self.setup.clone(),
+                seed: self.seed,
+                moves: self
+                    .history
+                    .iter()
+                    .map(|s| RecordedMove {
+                        seat: s.seat,
+                        action: s.action.clone(),
+                    })
+                    .collect(),
+                final_hash: None,
+            },
+            viewer,
+        }
     }
 
     async fn act(
         &mut self,
         token: &str,
         version: u64,
-        action: R::Action,
+        action: ActionOf<H>,
     ) -> Result<Acked, ApiError> {
         let Viewer::Seat(seat) = self.viewer_for(Some(token))? else {
             return Err(ApiError::forbidden_token());
@@ -497,7 +707,7 @@ impl<R: GameRules> Game<R> {
                 format!("seat {} is played by the computer", entry.id),
             ));
         }
-        if R::outcome(&self.state).is_some() {
+        if H::Rules::outcome(&self.state).is_some() {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 "game_over",
@@ -516,53 +726,56 @@ impl<R: GameRules> Game<R> {
             err.version = Some(self.version);
             return Err(err);
         }
-        match R::to_act(&self.state) {
-            Some(to_act) if to_act == seat => {}
-            Some(to_act) => {
-                return Err(ApiError::new(
-                    StatusCode::CONFLICT,
-                    "not_your_turn",
-                    format!(
-                        "it is seat {}'s turn, not seat {}'s",
-                        self.seat_str(to_act),
-                        self.seat_str(seat)
-                    ),
-                ));
-            }
-            None => {
-                return Err(ApiError::new(
-                    StatusCode::CONFLICT,
-                    "game_over",
-                    "nobody is to act",
-                ));
-            }
-        }
+        self.check_may_act(seat)?;
         self.commit(seat, action).await?;
         Ok(Acked {
             version: self.version,
-            body: self.update_message(Viewer::Seat(seat))?,
+            body: self.ack_message(Viewer::Seat(seat))?,
         })
     }
 
+    /// The platform's own turn check: `seat` must be among the seats that may act now.
+    fn check_may_act(&self, seat: SeatOf<H>) -> Result<(), ApiError> {
+        let actors = H::Rules::actors(&self.state);
+        if actors.contains(&seat) {
+            return Ok(());
+        }
+        if actors.is_empty() {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "game_over",
+                "nobody is to act",
+            ));
+        }
+        let names: Vec<String> = actors.into_iter().map(|s| self.seat_str(s)).collect();
+        Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "not_your_turn",
+            format!(
+                "it is seat {}'s turn, not seat {}'s",
+                names.join(" and "),
+                self.seat_str(seat)
+            ),
+        ))
+    }
+
     /// Applies an action and writes it to the store; only then does the state change.
-    async fn commit(&mut self, seat: R::Seat, action: R::Action) -> Result<(), ApiError> {
-        let applied = apply_guarded::<R>(&self.state, seat, &action)?;
+    async fn commit(&mut self, seat: SeatOf<H>, action: ActionOf<H>) -> Result<(), ApiError> {
+        let applied = apply_guarded::<H>(&self.state, seat, &action)?;
         let action_json = serde_json::to_string(&action).map_err(|e| {
             ApiError::internal("encoding", format!("could not encode the action: {e}"))
         })?;
-        let outcome = match self.outcome_json(&applied.state) {
-            Ok(o) => o,
-            Err(e) => {
-                return Err(ApiError::internal(
-                    "encoding",
-                    format!("could not encode the outcome: {e}"),
-                ));
-            }
-        };
+        let outcome = H::Rules::outcome(&applied.state)
+            .map(|o| serde_json::to_string(&outcome_ids::<H>(o)))
+            .transpose()
+            .map_err(|e| {
+                ApiError::internal("encoding", format!("could not encode the outcome: {e}"))
+            })?;
         let record = ActionRecord {
             seq: self.version + 1,
-            seat: self.seat_str(seat).to_owned(),
+            seat: self.seat_str(seat),
             action: action_json,
+            state_hash: Some(state_hash::<H>(&applied.state)),
         };
         self.store
             .append_action(&self.id, &record, outcome.as_deref())
@@ -578,31 +791,68 @@ impl<R: GameRules> Game<R> {
         self.history.push(Step {
             version: record.seq,
             seat,
+            action,
             events: applied.events,
         });
         Ok(())
     }
 
-    fn outcome_json(&self, state: &R::State) -> Result<Option<String>, serde_json::Error> {
-        R::outcome(state)
-            .map(|outcome| {
-                let outcome: Outcome<&str> = match outcome {
-                    Outcome::Winners { seats, reason } => Outcome::Winners {
-                        seats: seats.into_iter().map(|s| self.seat_str(s)).collect(),
-                        reason,
-                    },
-                    Outcome::Draw { reason } => Outcome::Draw { reason },
-                };
-                serde_json::to_string(&outcome)
-            })
-            .transpose()
+    /// Brings `viewer`'s track to the current version (creating it at the current view if
+    /// there is none), keeping the patch that did it; returns the track's index.
+    fn advance_track(&mut self, viewer: Viewer<SeatOf<H>>) -> Result<usize, ApiError> {
+        let view = self.view_json(viewer)?;
+        let Some(index) = self.tracks.iter().position(|t| t.viewer == viewer) else {
+            self.tracks.push(ViewTrack {
+                viewer,
+                version: self.version,
+                view,
+                patches: VecDeque::new(),
+            });
+            return Ok(self.tracks.len() - 1);
+        };
+        let version = self.version;
+        let track = &mut self.tracks[index];
+        if track.version != version {
+            let ops = patch::diff_or_replace(&track.view, &view);
+            track.patches.push_back(Patch {
+                base: track.version,
+                version,
+                ops: Arc::new(ops),
+            });
+            if track.patches.len() > KEPT_PATCHES {
+                track.patches.pop_front();
+            }
+            track.version = version;
+            track.view = view;
+        }
+        Ok(index)
+    }
+
+    /// The last step for `viewer`: its events and the patch of its view.
+    fn update_message(&mut self, viewer: Viewer<SeatOf<H>>) -> Result<String, ApiError> {
+        let index = self.advance_track(viewer)?;
+        let last_patch = self.tracks[index].patches.back().cloned();
+        let mut message = self.message("update", viewer);
+        if let Some(step) = self.history.last() {
+            message.seat = Some(self.seat_str(step.seat));
+            message.events = Some(filtered::<H>(&step.events, viewer));
+        }
+        match last_patch.filter(|p| p.version == self.version) {
+            Some(p) => {
+                message.base = Some(p.base);
+                message.patch = Some(p.ops);
+            }
+            // A track created just now (nobody of this viewer was watching): the whole view.
+            None => message.view = Some(self.tracks[index].view.clone()),
+        }
+        encode(&message)
     }
 
     /// Sends the last step to every watcher, each filtered for its own viewer. A watcher that
     /// is too slow to keep up is dropped; it reconnects and resumes from its version.
     fn broadcast_last(&mut self) {
         let subscribers = std::mem::take(&mut self.subscribers);
-        let mut cache: Vec<(Viewer<R::Seat>, Arc<str>)> = Vec::new();
+        let mut cache: Vec<(Viewer<SeatOf<H>>, Arc<str>)> = Vec::new();
         let mut kept = Vec::with_capacity(subscribers.len());
         for sub in subscribers {
             let text = match cache.iter().find(|(v, _)| *v == sub.viewer) {
@@ -621,6 +871,28 @@ impl<R: GameRules> Game<R> {
             }
         }
         self.subscribers = kept;
+    }
+
+    /// The first message of a watcher: the whole view, or (resuming from `since`) the steps
+    /// and patches since then when they are all kept.
+    fn sync_message(
+        &mut self,
+        viewer: Viewer<SeatOf<H>>,
+        since: Option<u64>,
+    ) -> Result<String, ApiError> {
+        let index = self.advance_track(viewer)?;
+        let patches = since.and_then(|s| self.tracks[index].patches_since(s));
+        let mut message = self.message("sync", viewer);
+        message.steps = Some(
+            since
+                .map(|s| self.steps_after(s, viewer))
+                .unwrap_or_default(),
+        );
+        match patches {
+            Some(patches) => message.patches = Some(patches),
+            None => message.view = Some(self.tracks[index].view.clone()),
+        }
+        encode(&message)
     }
 
     fn subscribe(
@@ -644,25 +916,21 @@ impl<R: GameRules> Game<R> {
             err.version = Some(self.version);
             return Err(err);
         }
-        let mut message = self.message("sync", viewer);
-        message.steps = Some(
-            since
-                .map(|s| self.steps_after(s, viewer))
-                .unwrap_or_default(),
-        );
-        let text = Self::encode(&message)?;
+        let text = self.sync_message(viewer, since)?;
         sink.try_send(text.into())
             .map_err(|_| ApiError::unavailable("the connection is not accepting messages"))?;
         self.subscribers.push(Subscriber { viewer, sink });
         Ok(())
     }
 
-    /// The computer seat to move, if it is a computer's turn and it has not given up at
-    /// this version.
-    fn bot_to_move(&self) -> Option<R::Seat> {
-        let seat = R::to_act(&self.state)?;
-        let computer = self.seat_entry(seat).map(|s| s.kind) == Some(SeatKind::Computer);
-        (computer && self.bot_stuck_at != Some(self.version)).then_some(seat)
+    /// The computer seats that may act now and have not given up at this version.
+    fn bot_to_move(&self) -> Option<SeatOf<H>> {
+        if self.bot_stuck_at == Some(self.version) {
+            return None;
+        }
+        H::Rules::actors(&self.state)
+            .into_iter()
+            .find(|seat| self.seat_entry(*seat).map(|s| s.kind) == Some(SeatKind::Computer))
     }
 
     /// Plays one computer move, committed and broadcast like a human's.
@@ -670,7 +938,7 @@ impl<R: GameRules> Game<R> {
         let Some(seat) = self.bot_to_move() else {
             return;
         };
-        let decided = catch_unwind(AssertUnwindSafe(|| R::bot_action(&self.state, seat)));
+        let decided = catch_unwind(AssertUnwindSafe(|| H::bot_action(&self.state, seat)));
         let Ok(Some(action)) = decided else {
             tracing::warn!(game = %self.id, version = self.version, "the computer player has no move");
             self.bot_stuck_at = Some(self.version);
@@ -685,4 +953,37 @@ impl<R: GameRules> Game<R> {
         // Let other games' tasks run between computer moves.
         tokio::task::yield_now().await;
     }
+}
+
+/// Why a replay is refused at action `seq`: `versions` is (stored, current) when the game
+/// was stored under other rules.
+fn diverged(seq: u64, expected: &str, actual: &str, versions: Option<(u32, u32)>) -> String {
+    let why = match versions {
+        Some((from, to)) => format!(
+            "the game was stored under rules version {from} and diverges under version {to}"
+        ),
+        None => "the replay diverges".to_owned(),
+    };
+    format!("{why} at action {seq} (state hash {actual}, stored {expected})")
+}
+
+/// Whether the replay ends the game exactly when the database says it ended.
+fn check_finished<H: Host>(state: &StateOf<H>, stored_finished: bool) -> Result<(), String> {
+    let over = H::Rules::outcome(state).is_some();
+    if over == stored_finished {
+        return Ok(());
+    }
+    Err(format!(
+        "replay ends {} but the database says the game is {}",
+        if over {
+            "the game"
+        } else {
+            "with the game still on"
+        },
+        if stored_finished {
+            "finished"
+        } else {
+            "still on"
+        }
+    ))
 }

@@ -1,4 +1,6 @@
-//! The HTTP and WebSocket API (JSON), mounted under `/api`.
+//! The HTTP and WebSocket API (JSON), mounted under `/api`: `/api/systems`, and each rule
+//! system's games under `/api/{system}/games/...` (the first system registered also under
+//! `/api/games/...`, the routes of the days when the server hosted ONUS! only).
 //!
 //! Every refusal is an [`ApiError`] body with a matching status; extractor rejections
 //! (oversized or malformed bodies, bad query strings) are turned into the same shape, so a
@@ -19,10 +21,11 @@ use serde::de::DeserializeOwned;
 use tokio::sync::mpsc;
 
 use crate::error::{ApiError, QueryError};
-use crate::rules::GameRules;
-use crate::server::{CreateGame, GameServer};
+use crate::host::{ActionOf, Host};
+use crate::server::{CreateGame, GameServer, Limits};
+use crate::system::{HostedSystem, SystemSummary};
 
-type Shared<R> = Arc<GameServer<R>>;
+type Shared<H> = Arc<GameServer<H>>;
 
 /// A JSON request body whose rejections (not declared JSON, too large, not JSON, wrong shape)
 /// are [`ApiError`]s.
@@ -110,6 +113,13 @@ struct TokenQuery {
 }
 
 #[derive(Deserialize)]
+struct ReplayQuery {
+    token: Option<String>,
+    /// The step to show (0: before any action); without it, the list of steps.
+    step: Option<u64>,
+}
+
+#[derive(Deserialize)]
 struct WsQuery {
     token: Option<String>,
     since: Option<u64>,
@@ -147,42 +157,54 @@ struct WsAction<A> {
     action: A,
 }
 
-/// The API routes (to be nested under `/api`).
-pub fn api_router<R: GameRules>(server: Shared<R>) -> Router {
-    let limits = server.limits();
+/// One system's game routes (mounted at `/api/{system}`, and at `/api` for the first one).
+pub(crate) fn game_routes<H: Host>(server: Shared<H>) -> Router {
     Router::new()
-        .route("/games", get(list_games::<R>).post(create_game::<R>))
-        .route("/games/{id}/view", get(view::<R>))
-        .route("/games/{id}/actions", post(act::<R>))
-        .route("/games/{id}/ws", get(websocket::<R>))
-        .route("/games/{id}/replay", get(replay::<R>))
-        .route("/games/{id}/query", post(query_game::<R>))
-        .route("/echo", post(echo))
-        .fallback(not_found)
-        .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(limits.max_body_bytes))
+        .route("/games", get(list_games::<H>).post(create_game::<H>))
+        .route("/games/{id}/view", get(view::<H>))
+        .route("/games/{id}/actions", post(act::<H>))
+        .route("/games/{id}/ws", get(websocket::<H>))
+        .route("/games/{id}/replay", get(replay::<H>))
+        .route("/games/{id}/query", post(query_game::<H>))
         .with_state(server)
 }
 
-/// The whole application: the API under `/api`, and `ui` (the web client, when there is one)
-/// for every other path.
-pub fn app<R: GameRules>(server: Shared<R>, ui: Option<Router>) -> Router {
-    app_with_api(server, ui, None)
+/// The API routes (to be nested under `/api`): the systems' list, each system's routes
+/// under its id, the first system's game routes at the top as well, and `extra` (paths
+/// relative to `/api`, which must not repeat these).
+pub fn api_router(
+    systems: &[Arc<dyn HostedSystem>],
+    extra: Option<Router>,
+    limits: Limits,
+) -> Router {
+    let list: Vec<SystemSummary> = systems.iter().map(|s| s.info().into()).collect();
+    let mut api = Router::new()
+        .route("/systems", get(move || async move { Json(list) }))
+        .route("/echo", post(echo));
+    for system in systems {
+        let routes = system.clone().game_routes().merge(system.own_routes());
+        api = api.nest(&format!("/{}", system.info().id), routes);
+    }
+    if let Some(first) = systems.first() {
+        api = api.merge(first.clone().game_routes());
+    }
+    if let Some(extra) = extra {
+        api = api.merge(extra);
+    }
+    api.fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(limits.max_body_bytes))
 }
 
-/// [`app`] with more API routes: `api` (paths relative to `/api`, e.g. a ruleset's
-/// `/onus/catalog`) is merged into the API router, before its "no such endpoint" fallback.
-/// Its routes must not repeat the server's own.
-pub fn app_with_api<R: GameRules>(
-    server: Shared<R>,
+/// The whole application: the API under `/api` (see [`api_router`]), and `ui` (the web
+/// client, when there is one) for every other path.
+pub fn app(
+    systems: &[Arc<dyn HostedSystem>],
     ui: Option<Router>,
     api: Option<Router>,
+    limits: Limits,
 ) -> Router {
-    let api_routes = match api {
-        Some(extra) => api_router(server).merge(extra),
-        None => api_router(server),
-    };
-    let app = Router::new().nest("/api", api_routes);
+    let app = Router::new().nest("/api", api_router(systems, api, limits));
     match ui {
         // As a fallback, the UI cannot shadow an API path.
         Some(ui) => app.fallback_service(ui),
@@ -208,8 +230,8 @@ async fn echo(JsonBody(body): JsonBody<serde_json::Value>) -> Json<serde_json::V
     Json(body)
 }
 
-async fn list_games<R: GameRules>(
-    State(server): State<Shared<R>>,
+async fn list_games<H: Host>(
+    State(server): State<Shared<H>>,
     q: Result<Query<ListQueryParams>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let q = query(q)?;
@@ -225,16 +247,16 @@ async fn list_games<R: GameRules>(
     Ok(Json(serde_json::json!({ "games": games })).into_response())
 }
 
-async fn create_game<R: GameRules>(
-    State(server): State<Shared<R>>,
+async fn create_game<H: Host>(
+    State(server): State<Shared<H>>,
     JsonBody(request): JsonBody<CreateGame>,
 ) -> Result<Response, ApiError> {
     let created = server.create_game(request).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
-async fn view<R: GameRules>(
-    State(server): State<Shared<R>>,
+async fn view<H: Host>(
+    State(server): State<Shared<H>>,
     id: Result<Path<String>, PathRejection>,
     q: Result<Query<TokenQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
@@ -244,21 +266,24 @@ async fn view<R: GameRules>(
     Ok(json_text(StatusCode::OK, body))
 }
 
-async fn replay<R: GameRules>(
-    State(server): State<Shared<R>>,
+async fn replay<H: Host>(
+    State(server): State<Shared<H>>,
     id: Result<Path<String>, PathRejection>,
-    q: Result<Query<TokenQuery>, QueryRejection>,
+    q: Result<Query<ReplayQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let id = path_id(id)?;
     let q = query(q)?;
-    let body = server.replay(&id, token(q.token)).await?;
+    let body = match q.step {
+        Some(step) => server.replay_step(&id, token(q.token), step).await?,
+        None => server.replay(&id, token(q.token)).await?,
+    };
     Ok(json_text(StatusCode::OK, body))
 }
 
-async fn act<R: GameRules>(
-    State(server): State<Shared<R>>,
+async fn act<H: Host>(
+    State(server): State<Shared<H>>,
     id: Result<Path<String>, PathRejection>,
-    JsonBody(request): JsonBody<ActionRequest<R::Action>>,
+    JsonBody(request): JsonBody<ActionRequest<ActionOf<H>>>,
 ) -> Result<Response, ApiError> {
     let id = path_id(id)?;
     let (_, body) = server
@@ -267,8 +292,8 @@ async fn act<R: GameRules>(
     Ok(json_text(StatusCode::OK, body))
 }
 
-async fn query_game<R: GameRules>(
-    State(server): State<Shared<R>>,
+async fn query_game<H: Host>(
+    State(server): State<Shared<H>>,
     id: Result<Path<String>, PathRejection>,
     JsonBody(request): JsonBody<QueryRequest>,
 ) -> Result<Response, QueryError> {
@@ -279,8 +304,8 @@ async fn query_game<R: GameRules>(
     Ok(Json(serde_json::json!({ "result": result })).into_response())
 }
 
-async fn websocket<R: GameRules>(
-    State(server): State<Shared<R>>,
+async fn websocket<H: Host>(
+    State(server): State<Shared<H>>,
     id: Result<Path<String>, PathRejection>,
     q: Result<Query<WsQuery>, QueryRejection>,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
@@ -311,8 +336,8 @@ fn close(code: u16, reason: &str) -> Message {
 
 /// One WebSocket connection: pushes the game's updates (filtered for this viewer by the
 /// actor) and plays the actions the client sends.
-async fn session<R: GameRules>(
-    server: Shared<R>,
+async fn session<H: Host>(
+    server: Shared<H>,
     mut socket: WebSocket,
     id: String,
     token: Option<String>,
@@ -375,8 +400,8 @@ async fn session<R: GameRules>(
 }
 
 /// Handles one client message; the answer is an `ack` or an `error` message.
-async fn client_message<R: GameRules>(
-    server: &GameServer<R>,
+async fn client_message<H: Host>(
+    server: &GameServer<H>,
     id: &str,
     token: Option<&str>,
     text: &str,
@@ -419,7 +444,7 @@ async fn client_message<R: GameRules>(
                 "spectators cannot act: connect with a seat's token",
             ));
         };
-        let request: WsAction<R::Action> = serde_json::from_value(value).map_err(|e| {
+        let request: WsAction<ActionOf<H>> = serde_json::from_value(value).map_err(|e| {
             ApiError::new(
                 StatusCode::BAD_REQUEST,
                 "malformed",

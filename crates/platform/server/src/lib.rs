@@ -1,4 +1,4 @@
-//! A persistent game server for any [`acies_core::Ruleset`].
+//! A persistent game server for every [`acies_core::Ruleset`] it is given, several at once.
 //!
 //! Games are event-sourced: a game is its setup, a seed drawn from the OS and its seats; its
 //! state is whatever replaying its committed actions gives. Each live game is one tokio task
@@ -7,10 +7,15 @@
 //! WebSocket; everything they receive has gone through the ruleset's `view` and `event_view`
 //! for their seat (or as a spectator): no full state, seed or unfiltered event ever leaves.
 //!
+//! A rule system is hosted through [`Host`] (its ruleset is the associated type); the server
+//! serves every system registered with [`ServeConfig::host`] from one process, one database
+//! and one lobby (`GET /api/systems`).
+//!
 //! ```no_run
 //! # async fn run() -> Result<(), acies_server::ServeError> {
 //! use acies_server::{ServeConfig, serve, testing::DiceRace};
-//! serve::<DiceRace>(ServeConfig::new("127.0.0.1:8080".parse().unwrap(), "sqlite://acies.db")).await
+//! let config = ServeConfig::new("127.0.0.1:8080".parse().unwrap(), "sqlite://acies.db");
+//! serve(config.host::<DiceRace>()).await
 //! # }
 //! ```
 //!
@@ -18,10 +23,13 @@
 
 mod error;
 mod game;
+mod host;
 mod http;
-mod rules;
+pub mod patch;
+mod replay;
 mod server;
 mod store;
+mod system;
 pub mod testing;
 mod util;
 
@@ -33,15 +41,16 @@ use axum::Router;
 use tokio::net::TcpListener;
 
 pub use error::{ApiError, QueryError};
-pub use http::{JsonBody, api_router, app, app_with_api};
-pub use rules::GameRules;
+pub use host::{ActionOf, ErrorOf, EventOf, Host, RulesOf, SeatOf, SetupOf, StateOf, ViewOf};
+pub use http::{JsonBody, api_router, app};
 pub use server::{
-    CreateGame, CreatedGame, CreatedSeat, GameServer, Limits, LoadReport, SeatRequest,
+    CreateGame, CreatedGame, CreatedSeat, GameServer, Limits, LoadReport, RulesUpgrade, SeatRequest,
 };
 pub use store::{
     ActionRecord, BoxFuture, GameStore, GameSummary, ListQuery, NewGame, PublicSeat, SeatKind,
     SeatRecord, SqlStore, StoreError, StoredGame,
 };
+pub use system::{HostedSystem, SystemEntry, SystemSummary};
 
 /// How to run the server (what `acies serve` passes in).
 pub struct ServeConfig {
@@ -51,9 +60,12 @@ pub struct ServeConfig {
     pub database_url: String,
     /// The web client, served for every path outside `/api` (none yet).
     pub ui: Option<Router>,
-    /// More API routes (a ruleset's own, relative to `/api`), see [`app_with_api`].
+    /// More API routes (relative to `/api`), see [`api_router`].
     pub api: Option<Router>,
     pub limits: Limits,
+    /// The rule systems served, in the order registered; the first also answers the
+    /// system-less routes (`/api/games/...`).
+    pub systems: Vec<SystemEntry>,
 }
 
 impl ServeConfig {
@@ -65,7 +77,14 @@ impl ServeConfig {
             ui: None,
             api: None,
             limits: Limits::default(),
+            systems: Vec::new(),
         }
+    }
+
+    /// Serves the rule system `H` too (its games under `/api/{id}/games`).
+    pub fn host<H: Host>(mut self) -> Self {
+        self.systems.push(SystemEntry::of::<H>());
+        self
     }
 
     /// Serves `ui` for every path outside `/api`.
@@ -74,7 +93,8 @@ impl ServeConfig {
         self
     }
 
-    /// Adds `routes` to the API (paths relative to `/api`, e.g. `/onus/catalog`).
+    /// Adds `routes` to the API (paths relative to `/api`; a system's own routes are better
+    /// given by its [`Host::routes`]).
     pub fn with_api(mut self, routes: Router) -> Self {
         self.api = Some(match self.api.take() {
             Some(existing) => existing.merge(routes),
@@ -91,30 +111,43 @@ pub enum ServeError {
     Store(#[from] StoreError),
     #[error("network: {0}")]
     Io(#[from] std::io::Error),
+    /// The configuration cannot be served (no system, a system twice...).
+    #[error("configuration: {0}")]
+    Config(String),
 }
 
 /// A server that has opened its database, restored its games and bound its address, ready
 /// to [`run`](BoundServer::run). Tests use it to learn the ephemeral port.
-pub struct BoundServer<R: GameRules> {
+pub struct BoundServer {
     listener: TcpListener,
     app: Router,
-    games: Arc<GameServer<R>>,
+    systems: Vec<Arc<dyn HostedSystem>>,
     store: SqlStore,
     report: LoadReport,
 }
 
-impl<R: GameRules> BoundServer<R> {
-    /// Opens the database (running migrations), replays every unfinished game, and binds.
+impl BoundServer {
+    /// Opens the database (running migrations), replays every unfinished game of every
+    /// system, and binds.
     pub async fn bind(config: ServeConfig) -> Result<Self, ServeError> {
+        system::check_entries(&config.systems).map_err(ServeError::Config)?;
         let store = SqlStore::connect(&config.database_url).await?;
-        let games = Arc::new(GameServer::<R>::new(Arc::new(store.clone()), config.limits));
-        let report = games.restore_all().await?;
+        let shared: Arc<dyn GameStore> = Arc::new(store.clone());
+        let systems: Vec<Arc<dyn HostedSystem>> = config
+            .systems
+            .iter()
+            .map(|entry| entry.start(shared.clone(), config.limits))
+            .collect();
+        let mut report = LoadReport::default();
+        for system in &systems {
+            report.extend(system.restore_all().await?);
+        }
         let listener = TcpListener::bind(config.addr).await?;
-        let app = app_with_api(games.clone(), config.ui, config.api);
+        let app = app(&systems, config.ui, config.api, config.limits);
         Ok(Self {
             listener,
             app,
-            games,
+            systems,
             store,
             report,
         })
@@ -130,9 +163,16 @@ impl<R: GameRules> BoundServer<R> {
         &self.report
     }
 
-    /// The game logic behind the API.
-    pub fn games(&self) -> Arc<GameServer<R>> {
-        self.games.clone()
+    /// The systems served, in the order registered.
+    pub fn systems(&self) -> Vec<acies_core::SystemInfo> {
+        self.systems.iter().map(|s| s.info()).collect()
+    }
+
+    /// The game logic behind the API of the system `H`, if it is served.
+    pub fn system<H: Host>(&self) -> Option<Arc<GameServer<H>>> {
+        self.systems
+            .iter()
+            .find_map(|s| s.clone().into_any().downcast::<GameServer<H>>().ok())
     }
 
     /// Serves until `shutdown` completes, then closes WebSockets, lets requests in flight
@@ -141,33 +181,42 @@ impl<R: GameRules> BoundServer<R> {
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServeError> {
-        let games = self.games.clone();
+        let systems = self.systems.clone();
         let signal = async move {
             shutdown.await;
-            games.begin_shutdown();
+            for system in &systems {
+                system.begin_shutdown();
+            }
         };
         axum::serve(self.listener, self.app)
             .with_graceful_shutdown(signal)
             .await?;
-        drop(self.games);
+        drop(self.systems);
         self.store.close().await;
         Ok(())
     }
 }
 
-/// Runs the server until Ctrl-C: the entry point of `acies serve`. Prints where it listens
-/// and which unfinished games were restored or could not be.
-pub async fn serve<R: GameRules>(config: ServeConfig) -> Result<(), ServeError> {
-    let server = BoundServer::<R>::bind(config).await?;
+/// Runs the server until Ctrl-C. Prints where it listens and which unfinished games were
+/// restored or could not be.
+pub async fn serve(config: ServeConfig) -> Result<(), ServeError> {
+    let server = BoundServer::bind(config).await?;
     let report = server.report();
+    let ids: Vec<&str> = server.systems().iter().map(|s| s.id).collect();
     eprintln!(
         "acies-server ({}): listening on http://{}; {} unfinished game(s) restored",
-        R::INFO.id,
+        ids.join(", "),
         server.local_addr()?,
         report.restored.len()
     );
     for (id, reason) in &report.failed {
         eprintln!("acies-server: game {id} could not be restored and is out of play: {reason}");
+    }
+    for u in &report.upgraded {
+        eprintln!(
+            "acies-server: game {} was stored under {} rules version {}; it replays unchanged under version {} and plays on",
+            u.game_id, u.system, u.from, u.to
+        );
     }
     server
         .run(async {

@@ -5,15 +5,16 @@ use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use acies_core::Ruleset;
 use acies_core::text::{MAX_NAME_CHARS, check_name};
+use acies_core::{Ruleset, SystemInfo};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::error::{ApiError, QueryError};
-use crate::game::{Acked, ActorLimits, Command, Game, SeatEntry, Snapshot};
-use crate::rules::GameRules;
+use crate::game::{Acked, ActorLimits, Command, Game, RecordSnapshot, SeatEntry, Snapshot};
+use crate::host::{ActionOf, Host, SetupOf};
+use crate::replay::replay_step_message;
 use crate::store::{GameStore, GameSummary, ListQuery, NewGame, SeatKind, SeatRecord, StoreError};
 use crate::util::{now_millis, random_hex, random_seed};
 
@@ -65,7 +66,7 @@ impl Default for Limits {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SeatRequest {
-    /// The seat, as the ruleset spells it (`GameRules::seat_id`).
+    /// The seat, as the ruleset spells it (`Host::seat_id`).
     pub seat: String,
     #[serde(default = "human")]
     pub kind: SeatKind,
@@ -115,22 +116,46 @@ pub struct CreatedGame {
 }
 
 /// What happened when the server reloaded unfinished games at start.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LoadReport {
     /// Games replayed and live again.
     pub restored: Vec<String>,
     /// Games that could not be replayed, with why. They are kept out of play; the rest of the
     /// server runs.
     pub failed: Vec<(String, String)>,
+    /// Games stored under another rules version that replay unchanged under this server's
+    /// rules, and play on under them.
+    pub upgraded: Vec<RulesUpgrade>,
 }
 
-type Handle<R> = mpsc::Sender<Command<R>>;
+impl LoadReport {
+    /// Adds another system's report to this one.
+    pub fn extend(&mut self, other: LoadReport) {
+        self.restored.extend(other.restored);
+        self.failed.extend(other.failed);
+        self.upgraded.extend(other.upgraded);
+    }
+}
 
-/// The games of one ruleset: live actors, on-demand restoring, creation and listing.
-pub struct GameServer<R: GameRules> {
+/// A game that replayed unchanged under newer (or older) rules than it was stored with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulesUpgrade {
+    pub game_id: String,
+    pub system: String,
+    /// The stored version (0: stored before versions were recorded).
+    pub from: u32,
+    pub to: u32,
+}
+
+type Handle<H> = mpsc::Sender<Command<H>>;
+
+/// The games of one rule system: live actors, on-demand restoring, creation and listing.
+pub struct GameServer<H: Host> {
     store: Arc<dyn GameStore>,
     limits: Limits,
-    live: Mutex<HashMap<String, Handle<R>>>,
+    live: Mutex<HashMap<String, Handle<H>>>,
+    /// Games found stored under other rules that replayed unchanged (reported at start).
+    upgraded: Mutex<Vec<RulesUpgrade>>,
     broken: Mutex<HashMap<String, String>>,
     /// Serializes restoring, so two requests never start two actors for one game.
     loading: tokio::sync::Mutex<()>,
@@ -170,18 +195,24 @@ fn randomness_error(e: getrandom::Error) -> ApiError {
     ))
 }
 
-impl<R: GameRules> GameServer<R> {
+impl<H: Host> GameServer<H> {
     /// A server over `store`; call [`GameServer::restore_all`] before serving.
     pub fn new(store: Arc<dyn GameStore>, limits: Limits) -> Self {
         Self {
             store,
             limits,
             live: Mutex::new(HashMap::new()),
+            upgraded: Mutex::new(Vec::new()),
             broken: Mutex::new(HashMap::new()),
             loading: tokio::sync::Mutex::new(()),
             shutdown: watch::Sender::new(false),
             queries: Arc::new(tokio::sync::Semaphore::new(query_slots())),
         }
+    }
+
+    /// What the hosted rule system is.
+    pub fn info(&self) -> SystemInfo {
+        H::Rules::INFO
     }
 
     /// The limits in force.
@@ -205,23 +236,25 @@ impl<R: GameRules> GameServer<R> {
         self.shutdown.subscribe()
     }
 
-    /// Replays every unfinished game of this ruleset so it is live (and its computer seats
-    /// move) again. A game that fails to replay is reported and kept out of play.
+    /// Replays every unfinished game of this rule system so it is live (and its computer
+    /// seats move) again. A game that fails to replay is reported and kept out of play; one
+    /// stored under other rules that replays unchanged is reported as upgraded.
     pub async fn restore_all(&self) -> Result<LoadReport, StoreError> {
         let mut report = LoadReport::default();
-        for id in self.store.unfinished_games(R::INFO.id).await? {
+        for id in self.store.unfinished_games(H::Rules::INFO.id).await? {
             match self.handle(&id).await {
                 Ok(_) => report.restored.push(id),
                 Err(e) => report.failed.push((id, e.error)),
             }
         }
+        report.upgraded = std::mem::take(&mut *lock(&self.upgraded));
         Ok(report)
     }
 
     /// Creates a game: checks the setup with the ruleset, draws a seed and one token per seat
     /// from the OS, stores it all, then starts its actor.
     pub async fn create_game(&self, request: CreateGame) -> Result<CreatedGame, ApiError> {
-        let setup: R::Setup = serde_json::from_value(request.setup.clone())
+        let setup: SetupOf<H> = serde_json::from_value(request.setup.clone())
             .map_err(|e| ApiError::bad_request(format!("setup: {e}")))?;
         let seed = match request.seed {
             Some(_) if !self.limits.allow_fixed_seed => {
@@ -234,12 +267,12 @@ impl<R: GameRules> GameServer<R> {
             Some(seed) => seed,
             None => random_seed().map_err(randomness_error)?,
         };
-        let state = match catch_unwind(AssertUnwindSafe(|| R::new_game(&setup, seed))) {
+        let state = match catch_unwind(AssertUnwindSafe(|| H::Rules::new_game(&setup, seed))) {
             Ok(Ok(state)) => state,
             Ok(Err(e)) => {
                 let mut err =
                     ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad_setup", e.to_string());
-                err.rule = R::error_rule(&e);
+                err.rule = H::error_rule(&e);
                 return Err(err);
             }
             Err(_) => {
@@ -249,8 +282,8 @@ impl<R: GameRules> GameServer<R> {
                 ));
             }
         };
-        let seats = R::seats(&state);
-        let ids: Vec<String> = seats.iter().map(|s| R::seat_id(*s)).collect();
+        let seats = H::Rules::seats(&state);
+        let ids: Vec<String> = seats.iter().map(|s| H::seat_id(*s)).collect();
         if request.seats.len() > ids.len() {
             return Err(ApiError::bad_request(format!(
                 "{} seats asked for; this game has {}",
@@ -296,9 +329,11 @@ impl<R: GameRules> GameServer<R> {
                 name,
             });
         }
+        let info = H::Rules::INFO;
         let new = NewGame {
             id: game_id.clone(),
-            ruleset: R::INFO.id.to_owned(),
+            ruleset: info.id.to_owned(),
+            rules_version: info.rules_version,
             setup: request.setup.to_string(),
             seed,
             created_at: now_millis(),
@@ -306,8 +341,9 @@ impl<R: GameRules> GameServer<R> {
         };
         self.store.create_game(&new).await.map_err(storage_error)?;
 
+        let page = format!("/{}/games/{game_id}", info.id);
         let created = CreatedGame {
-            spectator_link: format!("/games/{game_id}"),
+            spectator_link: page.clone(),
             seats: records
                 .iter()
                 .map(|r| {
@@ -317,7 +353,7 @@ impl<R: GameRules> GameServer<R> {
                         kind: r.kind,
                         name: r.name.clone(),
                         token: human.then(|| r.token.clone()),
-                        link: human.then(|| format!("/games/{game_id}?token={}", r.token)),
+                        link: human.then(|| format!("{page}?token={}", r.token)),
                     }
                 })
                 .collect(),
@@ -334,8 +370,9 @@ impl<R: GameRules> GameServer<R> {
                 token: r.token,
             })
             .collect();
-        let game = Game::<R>::new(
+        let game = Game::<H>::new(
             game_id.clone(),
+            (setup, seed),
             state,
             entries,
             self.store.clone(),
@@ -346,7 +383,7 @@ impl<R: GameRules> GameServer<R> {
         Ok(created)
     }
 
-    /// Public summaries of this ruleset's games, newest first; with tokens, only the games
+    /// Public summaries of this rule system's games, newest first; with tokens, only the games
     /// those tokens hold seats in (and which seats).
     pub async fn list_games(
         &self,
@@ -360,7 +397,7 @@ impl<R: GameRules> GameServer<R> {
             )));
         }
         let query = ListQuery {
-            ruleset: R::INFO.id.to_owned(),
+            ruleset: H::Rules::INFO.id.to_owned(),
             tokens,
             limit: limit.unwrap_or(50).clamp(1, self.limits.max_list),
         };
@@ -368,7 +405,7 @@ impl<R: GameRules> GameServer<R> {
     }
 
     /// The actor of a game, restoring it from the store if it is not live.
-    async fn handle(&self, id: &str) -> Result<Handle<R>, ApiError> {
+    async fn handle(&self, id: &str) -> Result<Handle<H>, ApiError> {
         if let Some(handle) = lock(&self.live).get(id) {
             return Ok(handle.clone());
         }
@@ -386,12 +423,15 @@ impl<R: GameRules> GameServer<R> {
             return Ok(handle.clone());
         }
         let stored = match self.store.load_game(id).await.map_err(storage_error)? {
-            Some(stored) if stored.ruleset == R::INFO.id => stored,
+            Some(stored) if stored.ruleset == H::Rules::INFO.id => stored,
             _ => return Err(ApiError::unknown_game(id)),
         };
-        match Game::<R>::restore(stored, self.store.clone(), self.actor_limits()) {
-            Ok(game) => {
-                let handle = game.spawn(self.limits.command_queue);
+        match Game::<H>::restore(stored, self.store.clone(), self.actor_limits()) {
+            Ok(restored) => {
+                if let Some(from) = restored.upgraded_from {
+                    self.record_upgrade(id, from).await?;
+                }
+                let handle = restored.game.spawn(self.limits.command_queue);
                 lock(&self.live).insert(id.to_owned(), handle.clone());
                 Ok(handle)
             }
@@ -406,13 +446,35 @@ impl<R: GameRules> GameServer<R> {
         }
     }
 
+    /// Stores that a game replayed unchanged under these rules now plays under them.
+    async fn record_upgrade(&self, id: &str, from: u32) -> Result<(), ApiError> {
+        let info = H::Rules::INFO;
+        self.store
+            .set_rules_version(id, info.rules_version)
+            .await
+            .map_err(storage_error)?;
+        tracing::info!(
+            game = %id,
+            "stored under {} rules version {from}, replayed unchanged under version {}",
+            info.id,
+            info.rules_version
+        );
+        lock(&self.upgraded).push(RulesUpgrade {
+            game_id: id.to_owned(),
+            system: info.id.to_owned(),
+            from,
+            to: info.rules_version,
+        });
+        Ok(())
+    }
+
     /// Sends a command to a game's actor and waits for its answer. An actor that died (a
     /// panic in the ruleset outside `apply`) is forgotten, so the next request restores the
     /// game from the store as it was last committed.
     async fn call<T>(
         &self,
         id: &str,
-        make: impl FnOnce(oneshot::Sender<Result<T, ApiError>>) -> Command<R>,
+        make: impl FnOnce(oneshot::Sender<Result<T, ApiError>>) -> Command<H>,
     ) -> Result<T, ApiError> {
         let handle = self.handle(id).await?;
         let (reply, answer) = oneshot::channel();
@@ -447,7 +509,7 @@ impl<R: GameRules> GameServer<R> {
         id: &str,
         token: String,
         version: u64,
-        action: <R as Ruleset>::Action,
+        action: ActionOf<H>,
     ) -> Result<(u64, String), ApiError> {
         let acked: Acked = self
             .call(id, |reply| Command::Act {
@@ -478,14 +540,52 @@ impl<R: GameRules> GameServer<R> {
         .await
     }
 
-    /// The game's history as the token's viewer may see it (JSON).
+    /// The game's steps as the token's viewer may see them, with the current view (JSON).
     pub async fn replay(&self, id: &str, token: Option<String>) -> Result<String, ApiError> {
         self.call(id, |reply| Command::Replay { token, reply })
             .await
     }
 
+    /// The game at `step` (0: before any action) as the token's viewer may see it: the
+    /// record replayed with [`acies_core::replay_steps`] on a blocking thread, the view and
+    /// that step's events filtered for the viewer (JSON).
+    pub async fn replay_step(
+        &self,
+        id: &str,
+        token: Option<String>,
+        step: u64,
+    ) -> Result<String, ApiError> {
+        let snapshot: RecordSnapshot<H> = self
+            .call(id, |reply| Command::Record { token, reply })
+            .await?;
+        let permit = self.blocking_slot().await?;
+        let answer = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            catch_unwind(AssertUnwindSafe(|| {
+                replay_step_message::<H>(&snapshot, step)
+            }))
+        })
+        .await;
+        match answer {
+            Ok(Ok(result)) => result,
+            Ok(Err(_)) | Err(_) => Err(ApiError::internal(
+                "ruleset_panic",
+                "the rules engine failed replaying this game",
+            )),
+        }
+    }
+
+    /// One of the few slots for CPU work off the game tasks (queries, replays); waits for it.
+    async fn blocking_slot(&self) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
+        self.queries
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| ApiError::unavailable("the server is shutting down"))
+    }
+
     /// Answers a ruleset query for the token's viewer (a spectator without a token) with
-    /// [`GameRules::query`], on a snapshot of the state, on a blocking thread: the game's task
+    /// [`Host::query`], on a snapshot of the state, on a blocking thread: the game's task
     /// goes on serving actions meanwhile.
     pub async fn query(
         &self,
@@ -493,19 +593,14 @@ impl<R: GameRules> GameServer<R> {
         token: Option<String>,
         query: serde_json::Value,
     ) -> Result<serde_json::Value, QueryError> {
-        let snapshot: Snapshot<R> = self
+        let snapshot: Snapshot<H> = self
             .call(id, |reply| Command::Snapshot { token, reply })
             .await?;
-        let permit = self
-            .queries
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|_| ApiError::unavailable("the server is shutting down"))?;
+        let permit = self.blocking_slot().await?;
         let answer = tokio::task::spawn_blocking(move || {
             let _permit = permit;
             catch_unwind(AssertUnwindSafe(|| {
-                R::query(&snapshot.state, snapshot.viewer, query)
+                H::query(&snapshot.state, snapshot.viewer, query)
             }))
         })
         .await;

@@ -87,6 +87,8 @@ pub struct SeatRecord {
 pub struct NewGame {
     pub id: String,
     pub ruleset: String,
+    /// The rules version the game is started with (`SystemInfo::rules_version`).
+    pub rules_version: u32,
     /// The setup as JSON, hidden parts included.
     pub setup: String,
     pub seed: u64,
@@ -103,6 +105,9 @@ pub struct ActionRecord {
     pub seat: String,
     /// The action as JSON.
     pub action: String,
+    /// The ruleset's state hash after the action (16 hex digits); `None` for actions stored
+    /// before hashes were.
+    pub state_hash: Option<String>,
 }
 
 /// Everything needed to rebuild a game by replay.
@@ -110,6 +115,8 @@ pub struct ActionRecord {
 pub struct StoredGame {
     pub id: String,
     pub ruleset: String,
+    /// The rules version the game was played with (0: stored before versions were).
+    pub rules_version: u32,
     pub setup: String,
     pub seed: u64,
     pub created_at: i64,
@@ -132,6 +139,7 @@ pub struct PublicSeat {
 pub struct GameSummary {
     pub game_id: String,
     pub ruleset: String,
+    pub rules_version: u32,
     pub created_at: i64,
     pub version: u64,
     pub finished: bool,
@@ -185,6 +193,14 @@ pub trait GameStore: Send + Sync + 'static {
         &'a self,
         query: &'a ListQuery,
     ) -> BoxFuture<'a, Result<Vec<GameSummary>, StoreError>>;
+
+    /// Records that a game now plays under `rules_version` (after a replay under those
+    /// rules found it unchanged).
+    fn set_rules_version<'a>(
+        &'a self,
+        game_id: &'a str,
+        rules_version: u32,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
 }
 
 /// The embedded migrations (`crates/platform/server/migrations`).
@@ -298,6 +314,10 @@ fn count_from_sql(n: i64, what: &str) -> Result<u64, StoreError> {
     u64::try_from(n).map_err(|_| StoreError::Corrupt(format!("negative {what}: {n}")))
 }
 
+fn version_from_sql(n: i64) -> Result<u32, StoreError> {
+    u32::try_from(n).map_err(|_| StoreError::Corrupt(format!("rules version {n} out of range")))
+}
+
 fn count_to_sql(n: u64) -> Result<i64, StoreError> {
     i64::try_from(n).map_err(|_| StoreError::Conflict(format!("sequence number {n} out of range")))
 }
@@ -318,11 +338,12 @@ impl SqlStore {
     async fn create_game_impl(&self, game: &NewGame) -> Result<(), StoreError> {
         let mut tx = self.writer.begin().await?;
         sqlx::query(
-            "INSERT INTO games (id, ruleset, setup, seed, created_at, version) \
-             VALUES ($1, $2, $3, $4, $5, 0)",
+            "INSERT INTO games (id, ruleset, rules_version, setup, seed, created_at, version) \
+             VALUES ($1, $2, $3, $4, $5, $6, 0)",
         )
         .bind(&game.id)
         .bind(&game.ruleset)
+        .bind(i64::from(game.rules_version))
         .bind(&game.setup)
         .bind(seed_to_sql(game.seed))
         .bind(game.created_at)
@@ -366,7 +387,8 @@ impl SqlStore {
 
     async fn load_game_impl(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         let Some(row) = sqlx::query(
-            "SELECT id, ruleset, setup, seed, created_at, finished_at FROM games WHERE id = $1",
+            "SELECT id, ruleset, rules_version, setup, seed, created_at, finished_at \
+             FROM games WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -391,23 +413,26 @@ impl SqlStore {
             })
         })
         .collect::<Result<Vec<_>, StoreError>>()?;
-        let actions =
-            sqlx::query("SELECT seq, seat, action FROM actions WHERE game_id = $1 ORDER BY seq")
-                .bind(id)
-                .fetch_all(&self.pool)
-                .await?
-                .into_iter()
-                .map(|r| {
-                    Ok(ActionRecord {
-                        seq: count_from_sql(r.try_get("seq")?, "sequence number")?,
-                        seat: r.try_get("seat")?,
-                        action: r.try_get("action")?,
-                    })
-                })
-                .collect::<Result<Vec<_>, StoreError>>()?;
+        let actions = sqlx::query(
+            "SELECT seq, seat, action, state_hash FROM actions WHERE game_id = $1 ORDER BY seq",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?
+        .into_iter()
+        .map(|r| {
+            Ok(ActionRecord {
+                seq: count_from_sql(r.try_get("seq")?, "sequence number")?,
+                seat: r.try_get("seat")?,
+                action: r.try_get("action")?,
+                state_hash: r.try_get("state_hash")?,
+            })
+        })
+        .collect::<Result<Vec<_>, StoreError>>()?;
         Ok(Some(StoredGame {
             id: row.try_get("id")?,
             ruleset: row.try_get("ruleset")?,
+            rules_version: version_from_sql(row.try_get("rules_version")?)?,
             setup: row.try_get("setup")?,
             seed: seed_from_sql(row.try_get("seed")?),
             created_at: row.try_get("created_at")?,
@@ -415,6 +440,15 @@ impl SqlStore {
             seats,
             actions,
         }))
+    }
+
+    async fn set_rules_version_impl(&self, id: &str, version: u32) -> Result<(), StoreError> {
+        sqlx::query("UPDATE games SET rules_version = $1 WHERE id = $2")
+            .bind(i64::from(version))
+            .bind(id)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
     }
 
     async fn unfinished_games_impl(&self, ruleset: &str) -> Result<Vec<String>, StoreError> {
@@ -436,7 +470,7 @@ impl SqlStore {
         let mut mine: Vec<(String, String)> = Vec::new();
         let game_rows = if query.tokens.is_empty() {
             sqlx::query(
-                "SELECT id, ruleset, created_at, version, finished_at, outcome FROM games \
+                "SELECT id, ruleset, rules_version, created_at, version, finished_at, outcome FROM games \
                  WHERE ruleset = $1 ORDER BY created_at DESC, id LIMIT $2",
             )
             .bind(&query.ruleset)
@@ -462,7 +496,7 @@ impl SqlStore {
             ids.sort_unstable();
             ids.dedup();
             let sql = format!(
-                "SELECT id, ruleset, created_at, version, finished_at, outcome FROM games \
+                "SELECT id, ruleset, rules_version, created_at, version, finished_at, outcome FROM games \
                  WHERE ruleset = $1 AND id IN ({}) ORDER BY created_at DESC, id LIMIT ${}",
                 placeholders(2, ids.len()),
                 ids.len() + 2
@@ -489,6 +523,7 @@ impl SqlStore {
                 .collect();
             games.push(GameSummary {
                 ruleset: row.try_get("ruleset")?,
+                rules_version: version_from_sql(row.try_get("rules_version")?)?,
                 created_at: row.try_get("created_at")?,
                 version: count_from_sql(row.try_get("version")?, "version")?,
                 finished: finished_at.is_some(),
@@ -613,13 +648,14 @@ async fn append_in(tx: &mut Transaction<'static, Any>, job: &AppendJob) -> Resul
         )));
     }
     let inserted = sqlx::query(
-        "INSERT INTO actions (game_id, seq, seat, action, created_at) \
-         VALUES ($1, $2, $3, $4, $5)",
+        "INSERT INTO actions (game_id, seq, seat, action, state_hash, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
     )
     .bind(&job.game_id)
     .bind(seq)
     .bind(&job.action.seat)
     .bind(&job.action.action)
+    .bind(job.action.state_hash.clone())
     .bind(now)
     .execute(&mut *sp)
     .await;
@@ -668,6 +704,14 @@ impl GameStore for SqlStore {
         query: &'a ListQuery,
     ) -> BoxFuture<'a, Result<Vec<GameSummary>, StoreError>> {
         Box::pin(self.list_games_impl(query))
+    }
+
+    fn set_rules_version<'a>(
+        &'a self,
+        game_id: &'a str,
+        rules_version: u32,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(self.set_rules_version_impl(game_id, rules_version))
     }
 }
 

@@ -5,7 +5,9 @@
 //! card from its hand (moves by the card's value), or draws a card from its own deck. Cards
 //! carry a secret name: only their owner ever learns it (playing a card reveals its value,
 //! not its name), so any name seen by another seat or a spectator is a leak. The setup may
-//! fix the starting hands, which makes part of the setup hidden too.
+//! fix the starting hands, which makes part of the setup hidden too. With `simultaneous`,
+//! both seats act in every round, in either order (the server must take an action from any
+//! seat of [`Ruleset::actors`]).
 
 use std::collections::BTreeMap;
 
@@ -14,7 +16,7 @@ use acies_core::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::rules::GameRules;
+use crate::host::Host;
 
 /// The dice race.
 #[derive(Clone, Copy, Debug)]
@@ -63,6 +65,9 @@ pub struct RaceSetup {
     /// Turns after which the race is a draw (default 200).
     #[serde(default)]
     pub max_turns: Option<u32>,
+    /// Both seats act in every round, in either order.
+    #[serde(default)]
+    pub simultaneous: bool,
 }
 
 /// One seat's private and public state.
@@ -83,6 +88,9 @@ pub struct RaceState {
     runners: [Runner; 2],
     turn: RaceSeat,
     winner: Option<RaceSeat>,
+    /// Simultaneous races only: the seats that have acted in this round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    acted: Option<Vec<RaceSeat>>,
 }
 
 /// A seat's decision.
@@ -221,6 +229,7 @@ impl Ruleset for DiceRace {
             runners,
             turn: RaceSeat::A,
             winner: None,
+            acted: setup.simultaneous.then(Vec::new),
         })
     }
 
@@ -229,10 +238,15 @@ impl Ruleset for DiceRace {
     }
 
     fn actors(state: &RaceState) -> Vec<RaceSeat> {
-        if state.winner.is_none() && state.turns < state.max_turns {
-            vec![state.turn]
-        } else {
-            Vec::new()
+        if state.winner.is_some() || state.turns >= state.max_turns {
+            return Vec::new();
+        }
+        match &state.acted {
+            Some(acted) => [RaceSeat::A, RaceSeat::B]
+                .into_iter()
+                .filter(|s| !acted.contains(s))
+                .collect(),
+            None => vec![state.turn],
         }
     }
 
@@ -248,7 +262,7 @@ impl Ruleset for DiceRace {
         if Self::actors(state).is_empty() {
             return Err(refuse("end", "the race is over"));
         }
-        if seat != state.turn {
+        if !Self::actors(state).contains(&seat) {
             return Err(refuse("turn order", "it is the other seat's turn"));
         }
         let mut next = state.clone();
@@ -299,6 +313,12 @@ impl Ruleset for DiceRace {
             events.push(RaceEvent::Drawn { turns: next.turns });
         }
         next.turn = seat.other();
+        if let Some(acted) = &mut next.acted {
+            acted.push(seat);
+            if acted.len() == 2 {
+                acted.clear();
+            }
+        }
         Ok(Applied {
             state: next,
             events,
@@ -364,7 +384,9 @@ impl Ruleset for DiceRace {
     }
 }
 
-impl GameRules for DiceRace {
+impl Host for DiceRace {
+    type Rules = DiceRace;
+
     fn seat_id(seat: RaceSeat) -> String {
         match seat {
             RaceSeat::A => "a".into(),
@@ -442,7 +464,29 @@ mod tests {
             target: 30,
             hands: BTreeMap::new(),
             max_turns: None,
+            simultaneous: false,
         }
+    }
+
+    #[test]
+    fn simultaneous_rounds_take_both_seats_in_either_order() {
+        let setup = RaceSetup {
+            simultaneous: true,
+            ..setup()
+        };
+        let state = DiceRace::new_game(&setup, 5).unwrap();
+        assert_eq!(DiceRace::actors(&state), vec![RaceSeat::A, RaceSeat::B]);
+        assert_eq!(DiceRace::to_act(&state), None);
+        let state = DiceRace::apply(&state, RaceSeat::B, &RaceAction::Roll)
+            .unwrap()
+            .state;
+        assert_eq!(DiceRace::actors(&state), vec![RaceSeat::A]);
+        let e = DiceRace::apply(&state, RaceSeat::B, &RaceAction::Roll).unwrap_err();
+        assert_eq!(e.rule, "turn order");
+        let state = DiceRace::apply(&state, RaceSeat::A, &RaceAction::Roll)
+            .unwrap()
+            .state;
+        assert_eq!(DiceRace::actors(&state), vec![RaceSeat::A, RaceSeat::B]);
     }
 
     #[test]

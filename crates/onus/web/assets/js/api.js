@@ -1,5 +1,7 @@
 // The server's HTTP and WebSocket API (crates/platform/server/README.md, crates/onus/server/README.md).
 
+import { applyPatch } from './patch.js';
+
 export class ApiError extends Error {
   constructor(status, body) {
     super(body?.error || `HTTP ${status}`);
@@ -51,6 +53,8 @@ export const api = {
   act: (id, token, version, action) =>
     request('POST', `/api/games/${enc(id)}/actions`, { token, version, action }),
   replay: (id, token) => request('GET', `/api/games/${enc(id)}/replay${tokenQuery(token)}`),
+  replayStep: (id, token, step) =>
+    request('GET', `/api/games/${enc(id)}/replay?${token ? `token=${enc(token)}&` : ''}step=${step}`),
   query: async (id, token, query) => {
     const body = { query };
     if (token) body.token = token;
@@ -75,6 +79,11 @@ export function catalog() {
  * A game's WebSocket: sync on connect (with `since` = the version we have), updates after
  * every action, actions sent with an id and answered by ack or error. Reconnects by itself
  * with a growing delay when the connection drops.
+ *
+ * After the first view the server sends only what changed (events, and a patch of the view
+ * from `base` to `version`); the socket keeps the view and hands `onSync`/`onUpdate` the
+ * message with the whole `view` rebuilt. Set `version` and `view` together before
+ * connecting to resume from a view obtained elsewhere.
  */
 export class GameSocket {
   constructor(gameId, token, { onSync, onUpdate, onStatus }) {
@@ -84,6 +93,7 @@ export class GameSocket {
     this.onUpdate = onUpdate;
     this.onStatus = onStatus || (() => {});
     this.version = null;
+    this.view = null;
     this.ws = null;
     this.pending = new Map();
     this.nextId = 1;
@@ -137,13 +147,13 @@ export class GameSocket {
       return;
     }
     if (msg.type === 'sync') {
+      if (!this.rebuild(msg)) return;
       this.retry = 0;
-      this.version = msg.version;
       this.onStatus('online');
       this.onSync(msg);
     } else if (msg.type === 'update') {
       if (this.version !== null && msg.version <= this.version) return;
-      this.version = msg.version;
+      if (!this.rebuild(msg)) return;
       this.onUpdate(msg);
     } else if (msg.type === 'ack') {
       const p = this.pending.get(msg.id);
@@ -158,6 +168,41 @@ export class GameSocket {
         this.pending.delete(msg.id);
         p.reject(err);
       }
+    }
+  }
+
+  /**
+   * Brings the kept view to `msg.version` (the whole view, or the patches from the version
+   * we have) and puts it in `msg.view`. A patch that does not apply (a view we lack) means
+   * a fresh start: reconnect without `since`.
+   */
+  rebuild(msg) {
+    try {
+      if (msg.view !== undefined) {
+        this.view = msg.view;
+      } else {
+        const patches = msg.patches || (msg.patch ? [{ base: msg.base, version: msg.version, ops: msg.patch }] : []);
+        let view = this.view;
+        let at = this.version;
+        for (const p of patches) {
+          if (p.base !== at) throw new Error(`a patch from version ${p.base}, the view is at ${at}`);
+          view = applyPatch(view, p.ops);
+          at = p.version;
+        }
+        if (view === null) throw new Error('no view to patch');
+        this.view = view;
+      }
+      this.version = msg.version;
+      // The page gets its own copy: whatever it does with it, the next patch applies to
+      // the view the server sent.
+      msg.view = structuredClone(this.view);
+      return true;
+    } catch (e) {
+      console.warn(`resyncing: ${e.message}`);
+      this.version = null;
+      this.view = null;
+      if (this.ws) this.ws.close(4001, 'resync');
+      return false;
     }
   }
 

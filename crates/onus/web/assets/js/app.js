@@ -1,7 +1,7 @@
 // The entry point: picks the page from the address.
 //   /                        the lobby
-//   /games/{id}?token=...    a seat's table (no token: a spectator's)
-//   /games/{id}/replay       the replay viewer
+//   /onus/games/{id}?token=...  a seat's table (no token: a spectator's); /games/{id} too
+//   /onus/games/{id}/replay     the replay viewer
 
 import { lobbyPage } from './lobby.js';
 import { Game } from './game.js';
@@ -13,9 +13,9 @@ function main() {
   const path = location.pathname;
   const token = new URLSearchParams(location.search).get('token');
   let m;
-  if ((m = /^\/games\/([^/]+)\/replay\/?$/.exec(path))) {
+  if ((m = /^(?:\/onus)?\/games\/([^/]+)\/replay\/?$/.exec(path))) {
     replayPage(root, decodeURIComponent(m[1]), token);
-  } else if ((m = /^\/games\/([^/]+)\/?$/.exec(path))) {
+  } else if ((m = /^(?:\/onus)?\/games\/([^/]+)\/?$/.exec(path))) {
     const id = decodeURIComponent(m[1]);
     document.title = `acies · game ${id.slice(0, 8)}`;
     new Game(root, id, token).start();

@@ -115,7 +115,9 @@ export class Game {
       onUpdate: (m) => this.accept(m, false),
       onStatus: (st) => this.setConn(st),
     });
+    // Resume from the view we have: the server then sends only what changed since.
     this.socket.version = this.version;
+    this.socket.view = this.serverView;
     this.socket.connect();
   }
 
@@ -131,6 +133,7 @@ export class Game {
     if (this.version !== null && msg.version < this.version) return;
     this.version = msg.version;
     this.view = msg.view;
+    this.serverView = msg.view;
     this.serverToAct = msg.to_act ?? null;
     this.names = new Names(this.catalog, this.view);
     if (this.pendingRemember && this.mySeat !== null) {

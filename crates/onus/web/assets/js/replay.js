@@ -1,171 +1,12 @@
-// The replay viewer: the game from its first view through every action's events, filtered
-// for the viewer by the server. Intermediate tables are rebuilt from the events (positions,
-// markers, removals, phases); the last step is the server's own view. A running game is
-// followed live on its WebSocket.
+// The replay viewer: the game from its first view through every step, each step's view asked
+// of the server (`replay?step=k`: the engine replays the record and filters the view for
+// this viewer), nothing rebuilt here. A running game is followed live on its WebSocket.
 
 import { api, catalog, ApiError, GameSocket } from './api.js';
-import { h, replace, num } from './dom.js';
+import { h, replace, toast } from './dom.js';
 import { Names, phaseName } from './cards.js';
 import { TableView } from './table.js';
 import { DiceLog, describeEvent } from './dicelog.js';
-import { sizeOf } from './game.js';
-
-const clone = (x) => JSON.parse(JSON.stringify(x));
-
-const FRESH_STATE = {
-  wounds: 0, broken: false, fleeing: false, marching: false, hero: false, no_officer: false,
-  rank: 'regular', formation: null, extended_left: false, extended_right: false,
-};
-
-/** Applies one step's events to a view (a best effort: the engine's final view is exact). */
-export function applyEvents(view, events, cards) {
-  const v = view;
-  const unit = (id) => v.units.find((u) => u.id === id);
-  const dropEngagements = (id) => { v.engagements = v.engagements.filter((e) => e.a !== id && e.b !== id); };
-  for (const e of events) {
-    v.log.push(e);
-    switch (e.event) {
-      case 'unit_deployed': {
-        const card = cards.get(e.unit) || null;
-        const hidden = !e.card;
-        v.units = v.units.filter((u) => u.id !== e.unit);
-        v.units.push({
-          id: e.unit, owner: e.seat, pose: e.pose, size: card ? sizeOf(card) : { width: 2, depth: 1.2 }, hidden,
-          card: hidden ? null : card, state: hidden ? null : { ...FRESH_STATE, formation: e.formation ?? null, extended_left: !!e.extended?.[0], extended_right: !!e.extended?.[1] },
-          turn: null,
-        });
-        const p = v.players.find((x) => x.seat === e.seat);
-        if (p?.reserve) p.reserve = p.reserve.filter((r) => r.id !== e.unit);
-        if (p) p.reserve_count = Math.max(0, (p.reserve_count || 0) - 1);
-        break;
-      }
-      case 'units_revealed':
-        for (const [id] of e.units) {
-          const u = unit(id);
-          const card = cards.get(id);
-          if (u && card) {
-            u.hidden = false;
-            u.card = card;
-            u.size = sizeOf(card);
-            u.state ||= { ...FRESH_STATE };
-          }
-        }
-        break;
-      case 'general_placed': {
-        const p = v.players.find((x) => x.seat === e.seat);
-        const g = p?.generals.find((x) => x.card.name === e.general) || p?.generals[0];
-        if (g) g.unit = e.unit;
-        break;
-      }
-      case 'general_transferred': {
-        const p = v.players.find((x) => x.seat === e.seat);
-        const g = p?.generals.find((x) => x.card.name === e.general);
-        if (g) g.unit = e.to;
-        break;
-      }
-      case 'turn_started':
-        v.turn = e.turn;
-        v.round = e.round;
-        v.group = e.seats;
-        v.active = e.seats[0];
-        for (const u of v.units) if (u.turn) u.turn.activated = false;
-        break;
-      case 'phase_started':
-        v.phase = e.phase;
-        v.deployment = null;
-        break;
-      case 'unit_activated': {
-        const u = unit(e.unit);
-        if (u) u.turn = { ...(u.turn || {}), activated: true };
-        break;
-      }
-      case 'moved':
-      case 'flight_move':
-      case 'withdrawn':
-      case 'repositioned': {
-        const u = unit(e.unit);
-        if (u) u.pose = e.to;
-        if (e.event === 'withdrawn') {
-          // VII-2.D: the enemies that kept contact and are still engaged stay in the fight
-          // (their new place is in the next view; the event gives only who followed).
-          const still = new Set((e.followers || []).filter(([, , engaged]) => engaged).map(([id]) => id));
-          v.engagements = v.engagements.filter((x) => (x.a !== e.unit && x.b !== e.unit) || still.has(x.a === e.unit ? x.b : x.a));
-        } else if (e.event !== 'repositioned') dropEngagements(e.unit);
-        break;
-      }
-      case 'charged': {
-        const u = unit(e.unit);
-        if (u) u.pose = e.to;
-        for (const t of e.engaged || [e.target]) {
-          const [a, b] = e.unit < t ? [e.unit, t] : [t, e.unit];
-          if (!v.engagements.some((x) => x.a === a && x.b === b)) v.engagements.push({ a, b, contacts: [], charged_by: e.unit });
-        }
-        break;
-      }
-      case 'retreated':
-        if (e.disengaged) dropEngagements(e.unit);
-        break;
-      case 'fight_resolved':
-      case 'free_attack_resolved': {
-        const a = unit(e.attacker);
-        const d = unit(e.defender);
-        if (a && e.result?.attacker?.state) a.state = e.result.attacker.state;
-        if (d && e.result?.defender?.state) d.state = e.result.defender.state;
-        break;
-      }
-      case 'unit_broken': {
-        const u = unit(e.unit);
-        if (u?.state) u.state.broken = true;
-        break;
-      }
-      case 'unit_fled': {
-        const u = unit(e.unit);
-        if (u?.state) Object.assign(u.state, { broken: true, fleeing: true });
-        break;
-      }
-      case 'unit_rallied': {
-        const u = unit(e.unit);
-        if (u?.state) Object.assign(u.state, { broken: e.broken, fleeing: e.fleeing });
-        break;
-      }
-      case 'unit_healed': {
-        const u = unit(e.unit);
-        if (u?.state) u.state.wounds = Math.max(0, u.state.wounds - e.wounds);
-        break;
-      }
-      case 'unit_removed': {
-        const u = unit(e.unit);
-        v.units = v.units.filter((x) => x.id !== e.unit);
-        dropEngagements(e.unit);
-        const p = v.players.find((x) => x.seat === u?.owner);
-        if (p && u?.card && !p.eliminated.some(([id]) => id === e.unit)) p.eliminated.push([e.unit, u.card]);
-        break;
-      }
-      case 'game_over':
-        v.outcome = e.outcome;
-        v.phase = 'game_over';
-        break;
-      default:
-        break;
-    }
-  }
-  return v;
-}
-
-/** Cards known at the end of the game, by unit id (so revealed units show their card). */
-function knownCards(r) {
-  const m = new Map();
-  const take = (v) => {
-    for (const u of v?.units || []) if (u.card) m.set(u.id, u.card);
-    for (const p of v?.players || []) {
-      for (const [id, card] of p.eliminated || []) m.set(id, card);
-      for (const res of p.reserve || []) m.set(res.id, res.card);
-    }
-  };
-  take(r.initial_view);
-  take(r.view);
-  return m;
-}
 
 export async function replayPage(root, gameId, token) {
   document.title = `acies · replay ${gameId.slice(0, 8)}`;
@@ -174,7 +15,10 @@ export async function replayPage(root, gameId, token) {
   const stepInfo = h('div', { class: 'step-info', 'data-testid': 'replay-step', role: 'status' });
   const slider = h('input', { type: 'range', min: '0', max: '0', value: '0', 'aria-label': 'Step', 'data-testid': 'replay-slider' });
   const btn = (label, aria, testid, f) => h('button', { 'aria-label': aria, 'data-testid': testid, onclick: f }, label);
+  // Every step's version, seat and events (the list from the server); the views by step,
+  // asked for when shown.
   let frames = [];
+  const views = new Map();
   let at = 0;
   let timer = null;
   const names = { current: null };
@@ -202,18 +46,43 @@ export async function replayPage(root, gameId, token) {
       h('div', { class: 'table-col' }, tableBox),
       h('aside', { class: 'side' }, h('section', { class: 'panel' }, h('h3', {}, 'This step'), eventsBox), logBox))));
 
-  function go(i) {
+  /** The view at `step`, from the server (once per step: a step never changes). */
+  async function viewAt(step) {
+    if (!views.has(step)) {
+      const r = await api.replayStep(gameId, token, step);
+      views.set(step, r.view);
+    }
+    return views.get(step);
+  }
+
+  function stepText(i) {
+    const f = frames[i];
+    return i === 0 ? 'start' : `step ${i} / ${frames.length - 1} · version ${f.version} · seat ${f.seat}`;
+  }
+
+  async function go(i) {
     if (!frames.length) return;
     at = Math.max(0, Math.min(frames.length - 1, i));
-    const f = frames[at];
-    slider.value = String(at);
-    names.current = new Names(names.catalog, f.view);
-    table.render({ view: f.view, highlights: new Map(), lines: [], zones: [], flipped: false });
-    log.render(f.view.log, names.current);
-    const v = f.view;
-    replace(stepInfo, at === 0 ? `start · ${phaseName(v.phase)}` : `step ${at} / ${frames.length - 1} · version ${f.version} · seat ${f.seat} · ${v.phase === 'deployment' ? 'deployment' : `turn ${v.turn}, ${phaseName(v.phase)}`}`);
+    const step = at;
+    const f = frames[step];
+    slider.value = String(step);
+    replace(stepInfo, stepText(step));
+    if (step === frames.length - 1 && timer) toggle();
+    let v;
+    try {
+      v = await viewAt(step);
+    } catch (e) {
+      toast(`Step ${step} could not be loaded: ${e instanceof ApiError ? e.describe() : e.message}`, 'error');
+      return;
+    }
+    if (step !== at) return; // the reader moved on meanwhile
+    names.current = new Names(names.catalog, v);
+    table.render({ view: v, highlights: new Map(), lines: [], zones: [], flipped: false });
+    log.render(v.log, names.current);
+    replace(stepInfo, `${stepText(step)} · ${v.phase === 'deployment' ? 'deployment' : step === 0 ? phaseName(v.phase) : `turn ${v.turn}, ${phaseName(v.phase)}`}`);
     replace(eventsBox, (f.events || []).map((e) => h('li', {}, describeEvent(e, names.current))));
-    if (at === frames.length - 1 && timer) toggle();
+    // The neighbours are likely next (playing, stepping).
+    for (const k of [step + 1, step - 1]) if (k >= 0 && k < frames.length) viewAt(k).catch(() => {});
   }
 
   function toggle() {
@@ -238,9 +107,10 @@ export async function replayPage(root, gameId, token) {
   }
   names.catalog = cat;
   // A running game goes on while it is replayed: the viewer follows it on the game's
-  // WebSocket and fetches the steps played since each update (a viewer at the last step
-  // stays at the last step; one looking back stays where it is).
+  // WebSocket, each update adding its step (its events and the view after it); a viewer at
+  // the last step stays at the last step, one looking back stays where it is.
   let loaded = -1;
+  let outcome = null;
   let loading = null;
   let again = false;
   async function load(first) {
@@ -257,21 +127,29 @@ export async function replayPage(root, gameId, token) {
       if (first) replace(tableBox, h('div', { class: 'fatal', role: 'alert', 'data-testid': 'replay-error' }, e instanceof ApiError ? e.describe() : e.message));
       return;
     }
-    const cards = knownCards(r);
-    let v = clone(r.initial_view);
-    v.log ||= [];
-    v.engagements ||= [];
     const wasLast = at >= frames.length - 1;
-    frames = [{ view: clone(v), version: 0, seat: null, events: [] }];
-    r.steps.forEach((st, i) => {
-      v = applyEvents(v, st.events || [], cards);
-      const exact = i === r.steps.length - 1 && r.view;
-      frames.push({ view: exact ? r.view : clone(v), version: st.version, seat: st.seat, events: st.events || [] });
-    });
+    frames = [{ version: 0, seat: null, events: [] }, ...r.steps.map((st) => ({ version: st.version, seat: st.seat, events: st.events || [] }))];
+    views.set(r.last_step, r.view);
     slider.max = String(frames.length - 1);
-    loaded = frames[frames.length - 1].version;
+    loaded = r.last_step;
+    outcome = r.outcome;
     go(first || wasLast ? frames.length - 1 : at);
-    if (r.view?.outcome) follow(false);
+    if (outcome) follow(false);
+  }
+
+  /** A step played while the replay is open, as the socket delivered it. */
+  function played(m) {
+    if (m.version !== loaded + 1 || !m.events) {
+      if (m.version > loaded) load(false);
+      return;
+    }
+    const wasLast = at >= frames.length - 1;
+    frames.push({ version: m.version, seat: m.seat, events: m.events });
+    views.set(m.version, m.view);
+    slider.max = String(frames.length - 1);
+    loaded = m.version;
+    if (wasLast) go(frames.length - 1);
+    if (m.outcome) follow(false);
   }
   const live = h('span', { class: 'conn', 'data-testid': 'replay-live', 'data-state': 'connecting' }, 'connecting…');
   controls.append(live);
@@ -284,10 +162,9 @@ export async function replayPage(root, gameId, token) {
       replace(live, 'game over');
       return;
     }
-    const news = (m) => { if (m.version > loaded) load(false); };
     socket = new GameSocket(gameId, token, {
-      onSync: news,
-      onUpdate: news,
+      onSync: (m) => { if (m.version > loaded) load(false); },
+      onUpdate: played,
       onStatus: (st) => {
         if (!socket) return;
         live.dataset.state = st;
@@ -297,7 +174,6 @@ export async function replayPage(root, gameId, token) {
     socket.connect();
   }
   await load(true);
-  if (!frames.length || frames[frames.length - 1].view.outcome) follow(false);
+  if (!frames.length || outcome) follow(false);
   else follow(true);
-  void num;
 }

@@ -23,12 +23,12 @@ async fn create_list_view_act() {
     assert_eq!(game.created["version"], 0);
     assert_eq!(
         game.created["spectator_link"],
-        format!("/games/{}", game.id)
+        format!("/dice-race/games/{}", game.id)
     );
     assert_eq!(game.created["seats"][0]["name"], "Ann");
     assert_eq!(
         game.created["seats"][0]["link"],
-        format!("/games/{}?token={a}", game.id)
+        format!("/dice-race/games/{}?token={a}", game.id)
     );
 
     // Everyone's list, and "my games" by token.
@@ -94,7 +94,7 @@ async fn create_list_view_act() {
     assert_eq!(status, StatusCode::OK, "{acked}");
     assert_eq!(acked["version"], 2);
 
-    // The replay: initial view and every step, filtered for the viewer.
+    // The replay: every step, filtered for the viewer; then the view at any step.
     let (status, replay) = get(
         &client,
         &server.url(&format!("/api/games/{}/replay?token={b}", game.id)),
@@ -102,11 +102,48 @@ async fn create_list_view_act() {
     .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(replay["type"], "replay");
+    assert_eq!(replay["last_step"], 2);
     assert_eq!(replay["steps"].as_array().unwrap().len(), 2);
     assert_eq!(replay["steps"][0]["events"][0]["card"], json!(null));
+    let step = |k: u64, token: String| {
+        let url = server.url(&format!(
+            "{RACE}/games/{}/replay?token={token}&step={k}",
+            game.id
+        ));
+        let client = client.clone();
+        async move { get(&client, &url).await }
+    };
+    let (status, start) = step(0, b.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{start}");
+    assert_eq!(start["type"], "replay_step");
     assert_eq!(
-        replay["initial_view"]["positions"],
-        json!({ "a": 0, "b": 0 })
+        (start["step"].as_u64(), start["last_step"].as_u64()),
+        (Some(0), Some(2))
+    );
+    assert_eq!(start["view"]["positions"], json!({ "a": 0, "b": 0 }));
+    assert_eq!(start["to_act"], "a");
+    assert!(start.get("events").is_none(), "no action before step 1");
+    let (_, first_for_b) = step(1, b.clone()).await;
+    assert_eq!(first_for_b["seat"], "a");
+    assert_eq!(
+        first_for_b["events"][0]["card"],
+        json!(null),
+        "A's card hidden from B"
+    );
+    assert!(!first_for_b.to_string().contains(&card));
+    assert_eq!(first_for_b["view"]["hand"].as_array().unwrap().len(), 3);
+    let (_, first_for_a) = step(1, a.clone()).await;
+    assert_eq!(
+        first_for_a["events"][0]["card"],
+        card.as_str(),
+        "A sees its own card"
+    );
+    let (_, last) = step(2, b.clone()).await;
+    assert_eq!(last["view"], vb_after(&client, &server, &game.id, &b).await);
+    let (status, past) = step(3, b.clone()).await;
+    assert_eq!(
+        (status, past["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("bad_request"))
     );
     let (_, listed) = get(&client, &server.url("/api/games")).await;
     let listed = listed["games"]
@@ -324,4 +361,14 @@ async fn fixed_seed_only_where_allowed() {
     };
     let (v1, v2) = (view(&one).await, view(&two).await);
     assert_eq!(v1["view"], v2["view"], "same seed, same game");
+}
+
+/// B's current view (the `view` part of the view message).
+async fn vb_after(
+    client: &reqwest::Client,
+    server: &TestServer,
+    game: &str,
+    b: &str,
+) -> serde_json::Value {
+    view(client, server, game, Some(b)).await.1["view"].clone()
 }

@@ -5,6 +5,10 @@ use std::time::Duration;
 
 use acies_server::testing::DiceRace;
 use acies_server::{BoundServer, LoadReport, ServeConfig};
+
+/// The dice race's API (the system-less `/api/games` routes are its aliases in these tests,
+/// the race being the only system served).
+pub const RACE: &str = "/api/dice-race";
 use futures_util::{SinkExt, StreamExt};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -40,7 +44,7 @@ impl TestServer {
             let (addr, report) = runtime.block_on(async {
                 let mut config = ServeConfig::new("127.0.0.1:0".parse().unwrap(), url);
                 config.limits = limits;
-                let bound = BoundServer::<DiceRace>::bind(config).await.unwrap();
+                let bound = BoundServer::bind(config.host::<DiceRace>()).await.unwrap();
                 let addr = bound.local_addr().unwrap();
                 let report = bound.report().clone();
                 tokio::spawn(bound.run(std::future::pending()));
@@ -134,7 +138,7 @@ pub struct Game {
 }
 
 pub async fn create(client: &reqwest::Client, server: &TestServer, body: Value) -> Game {
-    let (status, created) = post(client, &server.url("/api/games"), &body).await;
+    let (status, created) = post(client, &server.url(&format!("{RACE}/games")), &body).await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let token = |seat: &str| {
         created["seats"]
@@ -164,8 +168,8 @@ pub async fn view(
     token: Option<&str>,
 ) -> (StatusCode, Value) {
     let url = match token {
-        Some(t) => server.url(&format!("/api/games/{game}/view?token={t}")),
-        None => server.url(&format!("/api/games/{game}/view")),
+        Some(t) => server.url(&format!("{RACE}/games/{game}/view?token={t}")),
+        None => server.url(&format!("{RACE}/games/{game}/view")),
     };
     get(client, &url).await
 }
@@ -180,14 +184,14 @@ pub async fn act(
 ) -> (StatusCode, Value) {
     post(
         client,
-        &server.url(&format!("/api/games/{game}/actions")),
+        &server.url(&format!("{RACE}/games/{game}/actions")),
         &json!({ "token": token, "version": version, "action": action }),
     )
     .await
 }
 
 pub async fn ws_connect(server: &TestServer, game: &str, query: &str) -> Ws {
-    let (ws, _) = connect_async(server.ws_url(&format!("/api/games/{game}/ws{query}")))
+    let (ws, _) = connect_async(server.ws_url(&format!("{RACE}/games/{game}/ws{query}")))
         .await
         .unwrap();
     ws
@@ -221,4 +225,10 @@ pub fn first_card(view: &Value) -> Option<String> {
         .and_then(|h| h.first())
         .and_then(|c| c["name"].as_str())
         .map(str::to_owned)
+}
+
+/// Applies a view patch of an `update` or `sync` message to `view`.
+pub fn patched(mut view: Value, ops: &Value) -> Value {
+    acies_server::patch::apply(&mut view, ops.as_array().unwrap()).unwrap();
+    view
 }

@@ -10,4 +10,6 @@ mod postgres;
 mod query;
 mod restart;
 mod store;
+mod systems;
+mod versions;
 mod websocket;

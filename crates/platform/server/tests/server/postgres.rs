@@ -57,3 +57,33 @@ async fn postgres_server_restart() {
     let (s, v) = act(&client, &server, &game.id, &a, 2, json!({ "type": "roll" })).await;
     assert_eq!(s, StatusCode::OK, "{v}");
 }
+
+/// A PostgreSQL database made by the first schema (in a schema of its own, dropped after)
+/// is migrated and its game plays on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_database_of_the_first_schema_is_migrated() {
+    let Some(url) = postgres_url("postgres_database_of_the_first_schema_is_migrated") else {
+        return;
+    };
+    sqlx::any::install_default_drivers();
+    let schema = format!(
+        "first_schema_{}",
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    );
+    let admin = sqlx::AnyPool::connect(&url).await.unwrap();
+    sqlx::query(&format!("CREATE SCHEMA {schema}"))
+        .execute(&admin)
+        .await
+        .unwrap();
+    let sep = if url.contains('?') { '&' } else { '?' };
+    let scoped = format!("{url}{sep}options[search_path]={schema}");
+    crate::versions::first_schema_migrates(&scoped).await;
+    sqlx::query(&format!("DROP SCHEMA {schema} CASCADE"))
+        .execute(&admin)
+        .await
+        .unwrap();
+    admin.close().await;
+}

@@ -112,7 +112,7 @@ async fn extra_api_routes_are_served_under_api() {
         route_get(|| async { axum::Json(json!({ "dice": 6 })) }),
     );
     let config = ServeConfig::new("127.0.0.1:0".parse().unwrap(), url).with_api(extra);
-    let bound = BoundServer::<DiceRace>::bind(config).await.unwrap();
+    let bound = BoundServer::bind(config.host::<DiceRace>()).await.unwrap();
     let addr = bound.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let run = tokio::spawn(bound.run(async {

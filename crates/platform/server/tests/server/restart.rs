@@ -27,7 +27,7 @@ async fn restart_keeps_every_acknowledged_action() {
             game.b.clone().unwrap(),
         );
         let acked = acked.clone();
-        let base = server.url(&format!("/api/games/{id}/actions"));
+        let base = server.url(&format!("{RACE}/games/{id}/actions"));
         let client = client.clone();
         players.push(tokio::spawn(async move {
             for version in 0u64..150 {
@@ -53,6 +53,9 @@ async fn restart_keeps_every_acknowledged_action() {
     for p in players {
         p.await.unwrap();
     }
+    // A killed process takes its threads along; SQLite's worker threads outlive a dropped
+    // runtime, so give a write they had started the time to end before the new server reads.
+    tokio::time::sleep(Duration::from_millis(300)).await;
     let acked = acked.lock().unwrap().clone();
     assert!(
         acked.values().any(|v| *v > 0),

@@ -16,6 +16,7 @@ fn new_game(id: &str) -> NewGame {
     NewGame {
         id: id.to_owned(),
         ruleset: "dice-race".to_owned(),
+        rules_version: 1,
         setup: json!({ "target": 10 }).to_string(),
         seed: u64::MAX - 5,
         created_at: 1,
@@ -36,6 +37,7 @@ fn action(seq: u64) -> ActionRecord {
         seq,
         seat: if seq % 2 == 1 { "a" } else { "b" }.to_owned(),
         action: json!({ "type": "roll" }).to_string(),
+        state_hash: Some(format!("{seq:016x}")),
     }
 }
 
@@ -214,6 +216,14 @@ impl GameStore for FlakyStore {
         query: &'a ListQuery,
     ) -> BoxFuture<'a, Result<Vec<GameSummary>, StoreError>> {
         self.inner.list_games(query)
+    }
+
+    fn set_rules_version<'a>(
+        &'a self,
+        game_id: &'a str,
+        rules_version: u32,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.inner.set_rules_version(game_id, rules_version)
     }
 }
 

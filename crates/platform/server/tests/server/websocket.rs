@@ -22,6 +22,12 @@ async fn websocket_pushes_filtered_updates_and_takes_actions() {
     assert_eq!(sync["version"], 0);
     assert_eq!(sync["viewer"], json!({ "seat": "a" }));
     assert_eq!(sync["steps"], json!([]));
+    assert_eq!(sync["actors"], json!(["a"]));
+    let first_view_a = sync["view"].clone();
+    assert!(
+        first_view_a["hand"].is_array(),
+        "the first sync has the whole view"
+    );
     assert_eq!(
         ws_next(&mut wb).await.unwrap()["viewer"],
         json!({ "seat": "b" })
@@ -41,6 +47,12 @@ async fn websocket_pushes_filtered_updates_and_takes_actions() {
     assert_eq!(ua["type"], "update");
     assert_eq!(ua["version"], 1);
     assert_eq!(ua["seat"], "a");
+    // After the first view, only what changed: the events and a patch of the view.
+    assert!(ua.get("view").is_none(), "{ua}");
+    assert_eq!(ua["base"], 0);
+    let view_a_1 = patched(first_view_a.clone(), &ua["patch"]);
+    let (_, now_a) = view(&client, &server, &game.id, Some(&a)).await;
+    assert_eq!(view_a_1, now_a["view"], "the patch gives the server's view");
     let drawn = ua["events"][0]["card"]["name"].as_str().unwrap().to_owned();
     for w in [&mut wb, &mut ws] {
         let u = ws_next(w).await.unwrap();
@@ -63,17 +75,47 @@ async fn websocket_pushes_filtered_updates_and_takes_actions() {
         );
     }
 
-    // A reconnecting client resumes from the version it has.
+    // A reconnecting client resumes from the version it has: the steps since, and the
+    // patches of its view since, no whole view.
     let mut again = ws_connect(&server, &game.id, &format!("?token={a}&since=0")).await;
     let sync = ws_next(&mut again).await.unwrap();
     assert_eq!(sync["version"], 2);
     let steps = sync["steps"].as_array().unwrap();
     assert_eq!(steps.len(), 2);
     assert_eq!(steps[0]["events"][0]["card"]["name"], drawn.as_str());
+    assert!(sync.get("view").is_none(), "{sync}");
+    let mut resumed = first_view_a;
+    for p in sync["patches"].as_array().unwrap() {
+        resumed = patched(resumed, &p["ops"]);
+    }
+    let (_, now_a) = view(&client, &server, &game.id, Some(&a)).await;
+    assert_eq!(resumed, now_a["view"]);
+
     let mut spectator_again = ws_connect(&server, &game.id, "?since=1").await;
     let sync = ws_next(&mut spectator_again).await.unwrap();
     assert_eq!(sync["steps"].as_array().unwrap().len(), 1);
+    assert_eq!(sync["patches"].as_array().unwrap().len(), 1);
+    assert_eq!(sync["patches"][0]["base"], 1);
     assert!(!sync.to_string().contains(&drawn));
+
+    // A version whose view was never sent to this viewer (nobody watched then): the whole
+    // view, with the steps since.
+    let other = create_race(&client, &server).await;
+    act(
+        &client,
+        &server,
+        &other.id,
+        other.a.as_ref().unwrap(),
+        0,
+        json!({ "type": "roll" }),
+    )
+    .await;
+    let mut late = ws_connect(&server, &other.id, "?since=0").await;
+    let sync = ws_next(&mut late).await.unwrap();
+    assert!(sync.get("patches").is_none(), "{sync}");
+    let (_, now) = view(&client, &server, &other.id, None).await;
+    assert_eq!(sync["view"], now["view"]);
+    assert_eq!(sync["steps"].as_array().unwrap().len(), 1);
 }
 
 #[tokio::test]
@@ -199,10 +241,8 @@ async fn graceful_shutdown_closes_sockets() {
     use acies_server::{BoundServer, ServeConfig};
 
     let (_dir, url) = temp_db();
-    let bound =
-        BoundServer::<DiceRace>::bind(ServeConfig::new("127.0.0.1:0".parse().unwrap(), url))
-            .await
-            .unwrap();
+    let config = ServeConfig::new("127.0.0.1:0".parse().unwrap(), url).host::<DiceRace>();
+    let bound = BoundServer::bind(config).await.unwrap();
     let addr = bound.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let running = tokio::spawn(bound.run(async {

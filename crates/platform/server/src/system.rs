@@ -1,0 +1,145 @@
+//! Several rule systems in one server: each is a [`GameServer`] behind the type-erased
+//! [`HostedSystem`] (the platform meets it only as routes speaking JSON), registered by
+//! [`SystemEntry`] before the database is open.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use acies_core::{Board, Information, SystemInfo};
+use axum::Router;
+use serde::Serialize;
+
+use crate::host::Host;
+use crate::http;
+use crate::server::{GameServer, Limits, LoadReport};
+use crate::store::{BoxFuture, GameStore, StoreError};
+
+/// A rule system being served, its types erased.
+pub trait HostedSystem: Send + Sync + 'static {
+    /// What the system is.
+    fn info(&self) -> SystemInfo;
+    /// The generic game routes (`/games`, `/games/{id}/...`), relative to where they are
+    /// mounted.
+    fn game_routes(self: Arc<Self>) -> Router;
+    /// The system's own routes (its [`Host::routes`]).
+    fn own_routes(&self) -> Router;
+    /// Replays the system's unfinished games (see [`GameServer::restore_all`]).
+    fn restore_all(&self) -> BoxFuture<'_, Result<LoadReport, StoreError>>;
+    /// Tells the system's WebSocket sessions to close.
+    fn begin_shutdown(&self);
+    /// The concrete [`GameServer`], for [`crate::BoundServer::system`].
+    fn into_any(self: Arc<Self>) -> Arc<dyn Any + Send + Sync>;
+}
+
+impl<H: Host> HostedSystem for GameServer<H> {
+    fn info(&self) -> SystemInfo {
+        GameServer::info(self)
+    }
+
+    fn game_routes(self: Arc<Self>) -> Router {
+        http::game_routes(self)
+    }
+
+    fn own_routes(&self) -> Router {
+        H::routes()
+    }
+
+    fn restore_all(&self) -> BoxFuture<'_, Result<LoadReport, StoreError>> {
+        Box::pin(GameServer::restore_all(self))
+    }
+
+    fn begin_shutdown(&self) {
+        GameServer::begin_shutdown(self);
+    }
+
+    fn into_any(self: Arc<Self>) -> Arc<dyn Any + Send + Sync> {
+        self
+    }
+}
+
+/// A rule system to serve, registered before the database is open
+/// ([`crate::ServeConfig::host`]).
+#[derive(Clone, Copy)]
+pub struct SystemEntry {
+    pub info: SystemInfo,
+    make: fn(Arc<dyn GameStore>, Limits) -> Arc<dyn HostedSystem>,
+}
+
+impl std::fmt::Debug for SystemEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SystemEntry")
+            .field("id", &self.info.id)
+            .finish()
+    }
+}
+
+fn make<H: Host>(store: Arc<dyn GameStore>, limits: Limits) -> Arc<dyn HostedSystem> {
+    Arc::new(GameServer::<H>::new(store, limits))
+}
+
+impl SystemEntry {
+    /// The system `H` hosts.
+    pub fn of<H: Host>() -> Self {
+        use acies_core::Ruleset;
+        Self {
+            info: H::Rules::INFO,
+            make: make::<H>,
+        }
+    }
+
+    /// Starts serving it over `store`.
+    pub(crate) fn start(&self, store: Arc<dyn GameStore>, limits: Limits) -> Arc<dyn HostedSystem> {
+        (self.make)(store, limits)
+    }
+}
+
+/// Why a set of systems cannot be served together.
+pub(crate) fn check_entries(entries: &[SystemEntry]) -> Result<(), String> {
+    if entries.is_empty() {
+        return Err("no rule system to serve".into());
+    }
+    for (i, e) in entries.iter().enumerate() {
+        let id = e.info.id;
+        let plain = !id.is_empty()
+            && id.len() <= 32
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+        if !plain || matches!(id, "games" | "systems" | "echo" | "assets") {
+            return Err(format!("{id:?} cannot be a system id in URLs"));
+        }
+        if entries[..i].iter().any(|x| x.info.id == id) {
+            return Err(format!("system {id:?} is registered twice"));
+        }
+    }
+    Ok(())
+}
+
+/// A system as `GET /api/systems` lists it.
+#[derive(Clone, Debug, Serialize)]
+pub struct SystemSummary {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub board: Board,
+    /// The fewest and the most seats.
+    pub seats: [u8; 2],
+    pub rule_text: &'static str,
+    pub chance: bool,
+    pub information: Information,
+    pub rules_version: u32,
+}
+
+impl From<SystemInfo> for SystemSummary {
+    fn from(info: SystemInfo) -> Self {
+        Self {
+            id: info.id,
+            name: info.name,
+            board: info.board,
+            seats: [info.seats.0, info.seats.1],
+            rule_text: info.rule_text,
+            chance: info.chance,
+            information: info.information,
+            rules_version: info.rules_version,
+        }
+    }
+}
