@@ -42,7 +42,7 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Serve ONUS! in the browser (the game server and its web UI) until Ctrl-C.
+    /// Serve every rule system in the browser (the game server and its web UI) until Ctrl-C.
     Serve(serve_cmd::ServeArgs),
     /// Play many ONUS! battles between bots on every core and report win rates (95% Wilson
     /// intervals), lengths and casualties; the same seed gives the same results whatever the

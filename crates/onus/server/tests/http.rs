@@ -736,6 +736,8 @@ async fn out_of_range_setups_and_names_are_refused() {
     }
     let body = json!({ "setup": { "players": players }, "seats": [{ "seat": "0", "name": "Trajan's heir" }] });
     assert_eq!(create(&c, &s, body).await.0, 201);
+}
+
 /// One process, one lobby, two rule systems: ONUS! and the test race are listed by
 /// `/api/systems`, created and played through the same routes under their ids, and kept
 /// apart (a game of one is unknown to the other).
