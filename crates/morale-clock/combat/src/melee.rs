@@ -112,7 +112,10 @@ pub fn support(v: &mut Value, me: &Fighter) {
             v.add("attacked in flank by Light Horse (Melee: Support etc.)", -2);
         }
         (Some(Attacker::Other), _) => {
-            v.add("attacked in flank by any but Light Horse (Melee: Support etc.)", -1);
+            v.add(
+                "attacked in flank by any but Light Horse (Melee: Support etc.)",
+                -1,
+            );
         }
         (None, true) => {
             v.add("column, counts flanked (Limits to Movement 7)", -1);
@@ -124,13 +127,19 @@ pub fn support(v: &mut Value, me: &Fighter) {
             v.add("attacked in rear by Light Horse (Melee: Support etc.)", -4);
         }
         Some(Attacker::Other) => {
-            v.add("attacked in rear by any but Light Horse (Melee: Support etc.)", -2);
+            v.add(
+                "attacked in rear by any but Light Horse (Melee: Support etc.)",
+                -2,
+            );
         }
         None => {}
     }
     let flanked = s.flank.is_some() || s.column || s.rear.is_some();
     if me.unit.profile.has(Quality::Phalanx) && flanked {
-        v.add("Phalanx attacked in flank or rear (Melee: Support etc.)", -1);
+        v.add(
+            "Phalanx attacked in flank or rear (Melee: Support etc.)",
+            -1,
+        );
     }
 }
 
@@ -222,18 +231,34 @@ fn pila(me: &Fighter) -> bool {
 pub fn weapon(v: &mut Value, me: &Fighter, enemy: &Fighter) {
     let p = &me.unit.profile;
     let them = enemy.unit.profile.troop;
-    let shooters = [TroopType::Archers, TroopType::Spears, TroopType::LightArtillery];
+    let shooters = [
+        TroopType::Archers,
+        TroopType::Spears,
+        TroopType::LightArtillery,
+    ];
     if me.situation.charged && shooters.contains(&p.troop) {
-        v.add(format!("{} charged (Melee: Weapon / Formation)", p.troop.label()), 1);
+        v.add(
+            format!("{} charged (Melee: Weapon / Formation)", p.troop.label()),
+            1,
+        );
     }
     if throws(me) {
-        v.add("Hand Thrown Missiles charged or charging (Melee: Weapon / Formation)", 1);
+        v.add(
+            "Hand Thrown Missiles charged or charging (Melee: Weapon / Formation)",
+            1,
+        );
     }
     if pila(me) {
-        v.add("Pila, first round of combat in battle (Melee: Weapon / Formation)", 2);
+        v.add(
+            "Pila, first round of combat in battle (Melee: Weapon / Formation)",
+            2,
+        );
     }
     if p.has(Quality::Shieldwall) && me.situation.stationary {
-        v.add("Shieldwall, stationary this turn (Melee: Weapon / Formation)", 1);
+        v.add(
+            "Shieldwall, stationary this turn (Melee: Weapon / Formation)",
+            1,
+        );
     }
     if p.has(Quality::Phalanx) {
         v.add("Phalanx (Melee: Weapon / Formation)", 1);
@@ -245,7 +270,10 @@ pub fn weapon(v: &mut Value, me: &Fighter, enemy: &Fighter) {
         v.add("Pikes vs Mounted (Melee: Weapon / Formation)", 2);
     }
     if them.is_horse() && matches!(p.troop, TroopType::Camels | TroopType::Elephants) {
-        v.add(format!("{} vs Horse (Melee: Weapon / Formation)", p.troop.label()), 2);
+        v.add(
+            format!("{} vs Horse (Melee: Weapon / Formation)", p.troop.label()),
+            2,
+        );
     }
 }
 
@@ -270,7 +298,10 @@ pub fn unit_type(v: &mut Value, me: &Fighter) {
 /// from its value and its note; it mirrors the missile table's Heavy Armour -1).
 pub fn other(v: &mut Value, me: &Fighter, enemy: &Fighter) {
     let dmz = me.unit.dmz;
-    v.add(format!("{dmz} DMZ marker(s) (Melee: Other Factors)"), -i32::from(dmz));
+    v.add(
+        format!("{dmz} DMZ marker(s) (Melee: Other Factors)"),
+        -i32::from(dmz),
+    );
     if let Some(l) = &me.unit.leader {
         v.add(
             format!("leader {} attached (Melee: Other Factors)", l.name),
@@ -341,7 +372,9 @@ pub enum Fate {
     /// Unharmed (won or tied).
     Unharmed,
     /// Carries `total` DMZ markers after gaining some; with 2 it must retreat.
-    Dmz { total: u8 },
+    Dmz {
+        total: u8,
+    },
     Destroyed,
 }
 

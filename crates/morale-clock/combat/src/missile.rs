@@ -121,7 +121,11 @@ pub fn resolve(dice: &mut (impl Dice + ?Sized), volley: &Volley) -> Shot {
     let result = result(units, modified);
     let names: Vec<&str> = volley.firers.iter().map(|p| p.name.as_str()).collect();
     let roll = RollRecord {
-        purpose: format!("missile fire: {} at {}", names.join(" + "), volley.target.name),
+        purpose: format!(
+            "missile fire: {} at {}",
+            names.join(" + "),
+            volley.target.name
+        ),
         rule: RULE.into(),
         sides: 10,
         target: Target {
@@ -169,7 +173,11 @@ fn row_text(units: usize) -> String {
     let mut start = 0;
     for i in 1..=8 {
         if i == 8 || r[i] != r[start] {
-            let from = HEADS[start].split('-').next().unwrap_or("").trim_end_matches('+');
+            let from = HEADS[start]
+                .split('-')
+                .next()
+                .unwrap_or("")
+                .trim_end_matches('+');
             let to = HEADS[i - 1].rsplit('-').next().unwrap_or("");
             let span = if i == 8 {
                 format!("{from}+")

@@ -18,7 +18,9 @@ pub const LEAF_LIMIT: u64 = 10_000;
 pub enum Outcome {
     NoEffect,
     /// It carries `total` DMZ markers (below the two that force a retreat).
-    Dmz { total: u8 },
+    Dmz {
+        total: u8,
+    },
     /// It reaches two DMZ markers and retreats a base depth (Melee Combat).
     Retreat,
     /// Destroyed: doubled, killed by missiles, a third DMZ, or a retreat that is blocked.
@@ -69,7 +71,11 @@ pub struct MeleeOdds {
 /// The exact odds of a melee between `a` and `b`; `retreat_blocked[i]` says whether fighter
 /// `i` would be destroyed rather than retreat on reaching two DMZ markers (the game knows it
 /// from the table).
-pub fn melee(a: &Fighter, b: &Fighter, retreat_blocked: [bool; 2]) -> Result<MeleeOdds, TooManyOutcomes> {
+pub fn melee(
+    a: &Fighter,
+    b: &Fighter,
+    retreat_blocked: [bool; 2],
+) -> Result<MeleeOdds, TooManyOutcomes> {
     let dist = distribution(LEAF_LIMIT, |d| {
         let m = melee::resolve(d, a, b);
         let winner = match m.decision {
@@ -115,7 +121,11 @@ pub struct MissileOdds {
 }
 
 /// The exact odds of `volley` at `target` (the unit as it stands, for its DMZ markers).
-pub fn missile(volley: &Volley, target: &Combatant, retreat_blocked: bool) -> Result<MissileOdds, TooManyOutcomes> {
+pub fn missile(
+    volley: &Volley,
+    target: &Combatant,
+    retreat_blocked: bool,
+) -> Result<MissileOdds, TooManyOutcomes> {
     let results = distribution(LEAF_LIMIT, |d| missile::resolve(d, volley).result)?;
     let after = |r: MissileResult| match r {
         MissileResult::NoEffect => Outcome::NoEffect,

@@ -46,7 +46,10 @@ pub enum Purpose {
 pub fn modifiers(unit: &Combatant, purpose: Purpose) -> Value {
     let p = &unit.profile;
     let mut v = Value::new("rally modifiers", 0);
-    v.add(format!("{} DMZ marker(s) (Rallying)", unit.dmz), -i32::from(unit.dmz));
+    v.add(
+        format!("{} DMZ marker(s) (Rallying)", unit.dmz),
+        -i32::from(unit.dmz),
+    );
     if p.has(Quality::InexperiencedRally) {
         v.add("Inexperienced (Rally) unit (Rallying)", -1);
     }
@@ -60,7 +63,10 @@ pub fn modifiers(unit: &Combatant, purpose: Purpose) -> Value {
         v.add("Shieldwall or Phalanx (Rallying)", 1);
     }
     if let Some(l) = &unit.leader {
-        v.add(format!("leader {} with unit (Rallying)", l.name), l.rally_factor);
+        v.add(
+            format!("leader {} with unit (Rallying)", l.name),
+            l.rally_factor,
+        );
     }
     if purpose == Purpose::ChargeFearsome {
         v.add("attempting to charge Fearsome (Rallying)", -2);
@@ -153,7 +159,8 @@ pub fn roll_leader_fate(dice: &mut (impl Dice + ?Sized), leader: &str) -> (Leade
         sides: 10,
         target: Target {
             need: Comparison::AtLeast(6),
-            formula: "1D10: 1-3 killed, 4-5 captured, 6+ escapes to a friendly unit within 6\"".into(),
+            formula: "1D10: 1-3 killed, 4-5 captured, 6+ escapes to a friendly unit within 6\""
+                .into(),
             operands: vec![],
         },
         dice: vec![DieResult {

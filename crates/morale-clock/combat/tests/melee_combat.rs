@@ -5,9 +5,7 @@ mod common;
 
 use acies_core::ScriptedDice;
 use common::{fighter, leader, with};
-use morale_clock_combat::melee::{
-    self, Attacker, Decision, Fate, Fighter, Ground, Loss,
-};
+use morale_clock_combat::melee::{self, Attacker, Decision, Fate, Fighter, Ground, Loss};
 use morale_clock_model::{Quality as Q, TroopType as T};
 
 /// What the factors add to the base Combat Factor of `me` against `enemy`.
@@ -21,7 +19,11 @@ fn foot() -> Fighter {
 
 /// The sources of the score's modifiers, for checking that each names its heading.
 fn sources(me: &Fighter, enemy: &Fighter) -> Vec<String> {
-    melee::score(me, enemy).modifiers.into_iter().map(|m| m.source).collect()
+    melee::score(me, enemy)
+        .modifiers
+        .into_iter()
+        .map(|m| m.source)
+        .collect()
 }
 
 // --- Support etc. ---
@@ -58,9 +60,24 @@ fn phalanx_attacked_in_flank_or_rear_additional_minus_one() {
     let phalanx = || fighter(T::Pike, &[Q::Phalanx]);
     // +1 for the Phalanx itself (Weapon / Formation) in every case.
     assert_eq!(delta(&phalanx(), &foot()), 1);
-    assert_eq!(delta(&with(phalanx(), |s| s.flank = Some(Attacker::Other)), &foot()), 1 - 1 - 1);
-    assert_eq!(delta(&with(phalanx(), |s| s.rear = Some(Attacker::LightHorse)), &foot()), 1 - 4 - 1);
-    assert_eq!(delta(&with(phalanx(), |s| s.column = true), &foot()), 1 - 1 - 1);
+    assert_eq!(
+        delta(
+            &with(phalanx(), |s| s.flank = Some(Attacker::Other)),
+            &foot()
+        ),
+        1 - 1 - 1
+    );
+    assert_eq!(
+        delta(
+            &with(phalanx(), |s| s.rear = Some(Attacker::LightHorse)),
+            &foot()
+        ),
+        1 - 4 - 1
+    );
+    assert_eq!(
+        delta(&with(phalanx(), |s| s.column = true), &foot()),
+        1 - 1 - 1
+    );
 }
 
 #[test]
@@ -77,8 +94,14 @@ fn a_column_counts_flanked_once() {
 fn attacker_kind_and_the_worst_of_two() {
     assert_eq!(Attacker::of(T::LightHorse), Attacker::LightHorse);
     assert_eq!(Attacker::of(T::HeavyHorse), Attacker::Other);
-    assert_eq!(Attacker::worst(Some(Attacker::Other), Some(Attacker::LightHorse)), Some(Attacker::LightHorse));
-    assert_eq!(Attacker::worst(None, Some(Attacker::Other)), Some(Attacker::Other));
+    assert_eq!(
+        Attacker::worst(Some(Attacker::Other), Some(Attacker::LightHorse)),
+        Some(Attacker::LightHorse)
+    );
+    assert_eq!(
+        Attacker::worst(None, Some(Attacker::Other)),
+        Some(Attacker::Other)
+    );
     assert_eq!(Attacker::worst(None, None), None);
 }
 
@@ -99,7 +122,11 @@ fn charge_bonuses() {
         let charging = with(fighter(troop, &[]), |s| s.charging = true);
         let enemy = fighter(T::Rabble, &[]);
         assert_eq!(delta(&charging, &enemy), want, "{troop:?} charging");
-        assert_eq!(delta(&fighter(troop, &[]), &enemy), 0, "{troop:?} not charging");
+        assert_eq!(
+            delta(&fighter(troop, &[]), &enemy),
+            0,
+            "{troop:?} not charging"
+        );
     }
 }
 
@@ -108,7 +135,11 @@ fn wild_charge_plus_one_when_charging() {
     let wild = with(fighter(T::Warband, &[Q::WildCharge]), |s| s.charging = true);
     assert_eq!(delta(&wild, &foot()), 1 + 1);
     assert_eq!(delta(&fighter(T::Warband, &[Q::WildCharge]), &foot()), 0);
-    assert!(sources(&wild, &foot()).iter().all(|s| s.contains("Charge Bonuses")));
+    assert!(
+        sources(&wild, &foot())
+            .iter()
+            .all(|s| s.contains("Charge Bonuses"))
+    );
 }
 
 // --- Terrain Penalty ---
@@ -170,7 +201,11 @@ fn hand_thrown_missiles_charged_or_charging() {
     let htm = || fighter(T::HeavyInfantry, &[Q::HandThrownMissiles]);
     assert_eq!(delta(&with(htm(), |s| s.charged = true), &foot()), 1);
     assert_eq!(delta(&with(htm(), |s| s.charging = true), &foot()), 1);
-    assert_eq!(delta(&htm(), &foot()), 0, "a melee continued from an earlier half-turn");
+    assert_eq!(
+        delta(&htm(), &foot()),
+        0,
+        "a melee continued from an earlier half-turn"
+    );
 }
 
 #[test]
@@ -192,10 +227,22 @@ fn shieldwall_if_stationary_and_phalanx_always() {
 
 #[test]
 fn spears_and_pikes_vs_mounted() {
-    let mounted = [T::HeavyHorse, T::MediumHorse, T::LightHorse, T::Camels, T::Elephants, T::ScythedChariots, T::General];
+    let mounted = [
+        T::HeavyHorse,
+        T::MediumHorse,
+        T::LightHorse,
+        T::Camels,
+        T::Elephants,
+        T::ScythedChariots,
+        T::General,
+    ];
     for m in mounted {
         let enemy = fighter(m, &[]);
-        assert_eq!(delta(&fighter(T::Spears, &[]), &enemy), 1, "spears vs {m:?}");
+        assert_eq!(
+            delta(&fighter(T::Spears, &[]), &enemy),
+            1,
+            "spears vs {m:?}"
+        );
         assert_eq!(delta(&fighter(T::Pike, &[]), &enemy), 2, "pikes vs {m:?}");
     }
     assert_eq!(delta(&fighter(T::Spears, &[]), &foot()), 0);
@@ -206,7 +253,11 @@ fn spears_and_pikes_vs_mounted() {
 fn camels_or_elephants_vs_horse() {
     for me in [T::Camels, T::Elephants] {
         for horse in [T::HeavyHorse, T::MediumHorse, T::LightHorse] {
-            assert_eq!(delta(&fighter(me, &[]), &fighter(horse, &[])), 2, "{me:?} vs {horse:?}");
+            assert_eq!(
+                delta(&fighter(me, &[]), &fighter(horse, &[])),
+                2,
+                "{me:?} vs {horse:?}"
+            );
         }
         assert_eq!(delta(&fighter(me, &[]), &fighter(T::Camels, &[])), 0);
         assert_eq!(delta(&fighter(me, &[]), &foot()), 0);
@@ -217,12 +268,22 @@ fn camels_or_elephants_vs_horse() {
 
 #[test]
 fn unit_type_factors() {
-    assert_eq!(delta(&fighter(T::Spears, &[Q::InexperiencedCombat]), &foot()), -1);
-    assert_eq!(delta(&fighter(T::Spears, &[Q::InexperiencedRally]), &foot()), 0);
+    assert_eq!(
+        delta(&fighter(T::Spears, &[Q::InexperiencedCombat]), &foot()),
+        -1
+    );
+    assert_eq!(
+        delta(&fighter(T::Spears, &[Q::InexperiencedRally]), &foot()),
+        0
+    );
     assert_eq!(delta(&fighter(T::Spears, &[Q::VeteranCombat]), &foot()), 1);
     assert_eq!(delta(&fighter(T::Spears, &[Q::VeteranRally]), &foot()), 0);
     assert_eq!(delta(&fighter(T::Spears, &[Q::Elite]), &foot()), 1);
-    assert_eq!(delta(&fighter(T::Spears, &[Q::Elite, Q::VeteranCombat]), &foot()), 1, "once");
+    assert_eq!(
+        delta(&fighter(T::Spears, &[Q::Elite, Q::VeteranCombat]), &foot()),
+        1,
+        "once"
+    );
 }
 
 #[test]
@@ -255,15 +316,22 @@ fn leader_attached_plus_leader_cf() {
 #[test]
 fn heavy_armour_against_hand_thrown_missiles_and_pila_only() {
     let armoured = fighter(T::HeavyInfantry, &[Q::HeavyArmour]);
-    let pila = with(fighter(T::HeavyInfantry, &[Q::Pila]), |s| s.first_combat = true);
+    let pila = with(fighter(T::HeavyInfantry, &[Q::Pila]), |s| {
+        s.first_combat = true
+    });
     assert_eq!(delta(&pila, &armoured), 2 - 1);
     assert_eq!(delta(&pila, &foot()), 2);
-    let htm = with(fighter(T::HeavyInfantry, &[Q::HandThrownMissiles]), |s| s.charging = true);
-    assert_eq!(delta(&htm, &armoured), 1 - 1);
-    let both = with(fighter(T::HeavyInfantry, &[Q::Pila, Q::HandThrownMissiles]), |s| {
-        s.first_combat = true;
-        s.charged = true;
+    let htm = with(fighter(T::HeavyInfantry, &[Q::HandThrownMissiles]), |s| {
+        s.charging = true
     });
+    assert_eq!(delta(&htm, &armoured), 1 - 1);
+    let both = with(
+        fighter(T::HeavyInfantry, &[Q::Pila, Q::HandThrownMissiles]),
+        |s| {
+            s.first_combat = true;
+            s.charged = true;
+        },
+    );
     assert_eq!(delta(&both, &armoured), 2 + 1 - 1, "once");
     // Neither weapon counts: Heavy Armour changes nothing.
     assert_eq!(delta(&fighter(T::HeavyInfantry, &[Q::Pila]), &armoured), 0);
@@ -280,7 +348,13 @@ fn melee_with(a: &Fighter, b: &Fighter, faces: [u8; 2]) -> melee::Melee {
 fn the_lower_score_gains_one_dmz() {
     let m = melee_with(&foot(), &foot(), [7, 3]);
     assert_eq!(m.totals, [11, 7]);
-    assert_eq!(m.decision, Decision::Won { winner: 0, loss: Loss::Dmz { gained: 1 } });
+    assert_eq!(
+        m.decision,
+        Decision::Won {
+            winner: 0,
+            loss: Loss::Dmz { gained: 1 }
+        }
+    );
     assert_eq!(m.fates, [Fate::Unharmed, Fate::Dmz { total: 1 }]);
 }
 
@@ -308,12 +382,20 @@ fn scores_at_or_below_zero() {
     weak.unit.profile.combat_factor = -3;
     let m = melee_with(&foot(), &weak, [1, 2]);
     assert_eq!(m.totals, [5, -1]);
-    assert_eq!(m.fates[1], Fate::Destroyed, "any positive score doubles one at or below 0");
+    assert_eq!(
+        m.fates[1],
+        Fate::Destroyed,
+        "any positive score doubles one at or below 0"
+    );
     let mut weaker = weak.clone();
     weaker.unit.profile.combat_factor = -6;
     let m = melee_with(&weak, &weaker, [2, 3]);
     assert_eq!(m.totals, [-1, -3]);
-    assert_eq!(m.fates[1], Fate::Dmz { total: 1 }, "a winner at or below 0 never doubles");
+    assert_eq!(
+        m.fates[1],
+        Fate::Dmz { total: 1 },
+        "a winner at or below 0 never doubles"
+    );
 }
 
 #[test]
@@ -321,28 +403,53 @@ fn a_second_dmz_and_a_third() {
     let mut loser = foot();
     loser.unit.dmz = 1;
     // 6 + 4 = 10 against 4 + 4 - 1 = 7: not double.
-    assert_eq!(melee_with(&foot(), &loser, [6, 4]).fates[1], Fate::Dmz { total: 2 });
+    assert_eq!(
+        melee_with(&foot(), &loser, [6, 4]).fates[1],
+        Fate::Dmz { total: 2 }
+    );
     loser.unit.dmz = 2;
     // 10 against 6: not double, but a third DMZ.
-    assert_eq!(melee_with(&foot(), &loser, [6, 4]).fates[1], Fate::Destroyed);
+    assert_eq!(
+        melee_with(&foot(), &loser, [6, 4]).fates[1],
+        Fate::Destroyed
+    );
 }
 
 #[test]
 fn wild_charge_winning_its_first_combat_inflicts_two_dmz() {
-    let wild = with(fighter(T::Warband, &[Q::WildCharge]), |s| s.first_combat = true);
+    let wild = with(fighter(T::Warband, &[Q::WildCharge]), |s| {
+        s.first_combat = true
+    });
     let m = melee_with(&wild, &foot(), [8, 3]);
-    assert_eq!(m.decision, Decision::Won { winner: 0, loss: Loss::Dmz { gained: 2 } });
+    assert_eq!(
+        m.decision,
+        Decision::Won {
+            winner: 0,
+            loss: Loss::Dmz { gained: 2 }
+        }
+    );
     assert_eq!(m.fates[1], Fate::Dmz { total: 2 });
     let later = fighter(T::Warband, &[Q::WildCharge]);
-    assert_eq!(melee_with(&later, &foot(), [8, 3]).fates[1], Fate::Dmz { total: 1 });
+    assert_eq!(
+        melee_with(&later, &foot(), [8, 3]).fates[1],
+        Fate::Dmz { total: 1 }
+    );
 }
 
 #[test]
 fn wild_charge_winning_its_first_combat_eliminates_skirmishers() {
-    let wild = with(fighter(T::Warband, &[Q::WildCharge]), |s| s.first_combat = true);
+    let wild = with(fighter(T::Warband, &[Q::WildCharge]), |s| {
+        s.first_combat = true
+    });
     let skirm = fighter(T::Skirmishers, &[]);
     let m = melee_with(&wild, &skirm, [6, 5]);
-    assert_eq!(m.decision, Decision::Won { winner: 0, loss: Loss::WildChargeEliminates });
+    assert_eq!(
+        m.decision,
+        Decision::Won {
+            winner: 0,
+            loss: Loss::WildChargeEliminates
+        }
+    );
     assert_eq!(m.fates[1], Fate::Destroyed);
     // Losing its first combat, it suffers the ordinary result.
     let m = melee_with(&wild, &skirm, [3, 8]);

@@ -30,7 +30,10 @@ fn fire(n: usize, face: u8, plus: i32) -> MissileResult {
         -1 => (archers(n, &[]), target(&[Quality::HeavyArmour])),
         _ => panic!("unsupported modifier {plus}"),
     };
-    let volley = Volley { firers, target: tgt };
+    let volley = Volley {
+        firers,
+        target: tgt,
+    };
     let shot = missile::resolve(&mut ScriptedDice::new([face]), &volley);
     assert_eq!(shot.modifiers.total(), plus);
     assert_eq!(shot.modified, i32::from(face) + plus);
@@ -76,10 +79,16 @@ fn a_modified_score_below_one_reads_as_1_2() {
 #[test]
 fn elite_or_veteran_combat_firing_plus_one() {
     for q in [Quality::Elite, Quality::VeteranCombat] {
-        let v = Volley { firers: archers(1, &[q]), target: target(&[]) };
+        let v = Volley {
+            firers: archers(1, &[q]),
+            target: target(&[]),
+        };
         assert_eq!(missile::modifiers(&v).total(), 1, "{q:?}");
     }
-    let rally_only = Volley { firers: archers(1, &[Quality::VeteranRally]), target: target(&[]) };
+    let rally_only = Volley {
+        firers: archers(1, &[Quality::VeteranRally]),
+        target: target(&[]),
+    };
     assert_eq!(missile::modifiers(&rally_only).total(), 0);
     // 7 + 1 = 8: D for one unit, where a bare 7 is NE.
     assert_eq!(fire(1, 7, 0), NE);
@@ -88,13 +97,19 @@ fn elite_or_veteran_combat_firing_plus_one() {
 
 #[test]
 fn inexperienced_combat_firing_minus_one() {
-    let v = Volley { firers: archers(1, &[Quality::InexperiencedCombat]), target: target(&[]) };
+    let v = Volley {
+        firers: archers(1, &[Quality::InexperiencedCombat]),
+        target: target(&[]),
+    };
     let m = missile::modifiers(&v);
     assert_eq!(m.total(), -1);
     assert!(m.modifiers[0].source.contains("Inexperienced (Combat)"));
     let shot = missile::resolve(&mut ScriptedDice::new([8]), &v);
     assert_eq!((shot.modified, shot.result), (7, NE));
-    let rally_only = Volley { firers: archers(1, &[Quality::InexperiencedRally]), target: target(&[]) };
+    let rally_only = Volley {
+        firers: archers(1, &[Quality::InexperiencedRally]),
+        target: target(&[]),
+    };
     assert_eq!(missile::modifiers(&rally_only).total(), 0);
 }
 
@@ -107,7 +122,10 @@ fn target_with_heavy_armour_minus_one() {
 #[test]
 fn light_artillery_plus_one() {
     let la = profile("Bolt-shooters", TroopType::LightArtillery, 1, &[]);
-    let v = Volley { firers: vec![la], target: target(&[]) };
+    let v = Volley {
+        firers: vec![la],
+        target: target(&[]),
+    };
     let m = missile::modifiers(&v);
     assert_eq!(m.total(), 1);
     assert!(m.modifiers[0].source.starts_with("Light Artillery"));
@@ -120,7 +138,10 @@ fn a_volley_counts_each_line_once() {
     let mut firers = archers(2, &[Quality::Elite]);
     firers.extend(archers(1, &[Quality::InexperiencedCombat]));
     firers.push(profile("LA", TroopType::LightArtillery, 1, &[]));
-    let v = Volley { firers, target: target(&[Quality::HeavyArmour]) };
+    let v = Volley {
+        firers,
+        target: target(&[Quality::HeavyArmour]),
+    };
     let m = missile::modifiers(&v);
     let deltas: Vec<i32> = m.modifiers.iter().map(|x| x.delta).collect();
     assert_eq!(deltas, vec![1, -1, -1, 1]);
@@ -128,12 +149,19 @@ fn a_volley_counts_each_line_once() {
 
 #[test]
 fn the_roll_is_logged_with_its_row_and_modifiers() {
-    let v = Volley { firers: archers(2, &[Quality::Elite]), target: target(&[Quality::HeavyArmour]) };
+    let v = Volley {
+        firers: archers(2, &[Quality::Elite]),
+        target: target(&[Quality::HeavyArmour]),
+    };
     let shot = missile::resolve(&mut ScriptedDice::new([6]), &v);
     let r = &shot.roll;
     assert_eq!((r.rule.as_str(), r.sides), ("Missile Fire", 10));
     assert_eq!(r.target.need, Comparison::AtLeast(7));
-    assert!(r.target.formula.contains("NE 1-6, D 7-9, K 10+"), "{}", r.target.formula);
+    assert!(
+        r.target.formula.contains("NE 1-6, D 7-9, K 10+"),
+        "{}",
+        r.target.formula
+    );
     assert_eq!(r.target.operands[0].modifiers.len(), 2);
     assert_eq!(r.dice[0].note.as_deref(), Some("NE"));
 }

@@ -15,9 +15,17 @@ fn close(a: f64, b: f64) -> bool {
 #[test]
 fn one_unit_firing_without_modifiers() {
     let u = unit(T::Spears, &[]);
-    let v = Volley { firers: vec![unit(T::Archers, &[]).profile], target: u.profile.clone() };
+    let v = Volley {
+        firers: vec![unit(T::Archers, &[]).profile],
+        target: u.profile.clone(),
+    };
     let o = odds::missile(&v, &u, false).expect("small");
-    let p = |r| o.results.iter().find(|(x, _)| *x == r).map_or(0.0, |(_, p)| *p);
+    let p = |r| {
+        o.results
+            .iter()
+            .find(|(x, _)| *x == r)
+            .map_or(0.0, |(_, p)| *p)
+    };
     // NE on 1-7, D on 8-10, K needs 11+.
     assert!(close(p(MissileResult::NoEffect), 0.7));
     assert!(close(p(MissileResult::Dmz), 0.3));
@@ -29,15 +37,26 @@ fn one_unit_firing_without_modifiers() {
 fn four_elite_units_at_a_unit_with_one_dmz() {
     let mut target = unit(T::Spears, &[]);
     target.dmz = 1;
-    let firers = (0..4).map(|_| unit(T::Archers, &[Q::Elite]).profile).collect();
-    let v = Volley { firers, target: target.profile.clone() };
+    let firers = (0..4)
+        .map(|_| unit(T::Archers, &[Q::Elite]).profile)
+        .collect();
+    let v = Volley {
+        firers,
+        target: target.profile.clone(),
+    };
     // Modified 2..11: NE on a 1 (2), D on 2-6 (3-7), K on 7-10 (8+).
     let o = odds::missile(&v, &target, false).expect("small");
     assert!(close(o.target.p(Outcome::NoEffect), 0.1));
-    assert!(close(o.target.p(Outcome::Retreat), 0.5), "the second DMZ: retreat");
+    assert!(
+        close(o.target.p(Outcome::Retreat), 0.5),
+        "the second DMZ: retreat"
+    );
     assert!(close(o.target.p(Outcome::Destroyed), 0.4));
     let blocked = odds::missile(&v, &target, true).expect("small");
-    assert!(close(blocked.target.p(Outcome::Destroyed), 0.9), "a blocked retreat destroys");
+    assert!(
+        close(blocked.target.p(Outcome::Destroyed), 0.9),
+        "a blocked retreat destroys"
+    );
     assert_eq!(o.target.modifiers.total(), 1);
 }
 
@@ -61,8 +80,8 @@ fn check_against_the_resolver(a: &Fighter, b: &Fighter) {
     for x in 1..=10u8 {
         for y in 1..=10u8 {
             let m = melee::resolve(&mut acies_core::ScriptedDice::new([x, y]), a, b);
-            for i in 0..2 {
-                let k = match m.fates[i] {
+            for (i, fate) in m.fates.iter().enumerate() {
+                let k = match *fate {
                     melee::Fate::Unharmed => 0,
                     melee::Fate::Dmz { total } if total < 2 => 1,
                     melee::Fate::Dmz { .. } => 2,
@@ -72,12 +91,25 @@ fn check_against_the_resolver(a: &Fighter, b: &Fighter) {
             }
         }
     }
-    for i in 0..2 {
-        let u = &o.units[i];
-        let dmz: f64 = u.outcomes.iter().filter(|(o, _)| matches!(o, Outcome::Dmz { .. })).map(|(_, p)| p).sum();
-        let got = [u.p(Outcome::NoEffect), dmz, u.p(Outcome::Retreat), u.p(Outcome::Destroyed)];
+    for (i, u) in o.units.iter().enumerate() {
+        let dmz: f64 = u
+            .outcomes
+            .iter()
+            .filter(|(o, _)| matches!(o, Outcome::Dmz { .. }))
+            .map(|(_, p)| p)
+            .sum();
+        let got = [
+            u.p(Outcome::NoEffect),
+            dmz,
+            u.p(Outcome::Retreat),
+            u.p(Outcome::Destroyed),
+        ];
         for k in 0..4 {
-            assert!(close(got[k], f64::from(counts[i][k]) / 100.0), "unit {i} outcome {k}: {got:?} vs {:?}", counts[i]);
+            assert!(
+                close(got[k], f64::from(counts[i][k]) / 100.0),
+                "unit {i} outcome {k}: {got:?} vs {:?}",
+                counts[i]
+            );
         }
         let sum: f64 = u.outcomes.iter().map(|(_, p)| p).sum();
         assert!(close(sum, 1.0));
@@ -98,7 +130,9 @@ fn odds_match_the_resolver_face_by_face() {
     legion.unit.dmz = 1;
     check_against_the_resolver(&wild, &legion);
     let chariot = with(fighter(T::ScythedChariots, &[]), |s| s.charging = true);
-    let pike = with(fighter(T::Pike, &[Q::Phalanx]), |s| s.flank = Some(melee::Attacker::LightHorse));
+    let pike = with(fighter(T::Pike, &[Q::Phalanx]), |s| {
+        s.flank = Some(melee::Attacker::LightHorse)
+    });
     check_against_the_resolver(&chariot, &pike);
 }
 

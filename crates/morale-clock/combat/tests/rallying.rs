@@ -9,12 +9,26 @@ use morale_clock_model::{Quality as Q, TroopType as T};
 
 #[test]
 fn basic_rally_scores() {
-    for t in [T::Rabble, T::MediumHorse, T::Elephants, T::ScythedChariots, T::Camp] {
+    for t in [
+        T::Rabble,
+        T::MediumHorse,
+        T::Elephants,
+        T::ScythedChariots,
+        T::Camp,
+    ] {
         assert_eq!(rally::basic_score(t), 7, "{t:?}");
     }
     assert_eq!(rally::basic_score(T::BaggageTrain), 8);
     assert_eq!(rally::basic_score(T::Warband), 5);
-    for t in [T::Pike, T::Spears, T::HeavyHorse, T::LightHorse, T::Skirmishers, T::Archers, T::Camels] {
+    for t in [
+        T::Pike,
+        T::Spears,
+        T::HeavyHorse,
+        T::LightHorse,
+        T::Skirmishers,
+        T::Archers,
+        T::Camels,
+    ] {
         assert_eq!(rally::basic_score(t), 6, "{t:?}");
     }
 }
@@ -29,18 +43,37 @@ fn each_rally_modifier() {
     assert_eq!(total(&u, Purpose::Rally), 0);
     u.dmz = 2;
     assert_eq!(total(&u, Purpose::Rally), -2, "each DMZ minus 1");
-    assert_eq!(total(&unit(T::Spears, &[Q::InexperiencedRally]), Purpose::Rally), -1);
-    assert_eq!(total(&unit(T::Spears, &[Q::InexperiencedCombat]), Purpose::Rally), 0);
+    assert_eq!(
+        total(&unit(T::Spears, &[Q::InexperiencedRally]), Purpose::Rally),
+        -1
+    );
+    assert_eq!(
+        total(&unit(T::Spears, &[Q::InexperiencedCombat]), Purpose::Rally),
+        0
+    );
     assert_eq!(total(&unit(T::Spears, &[Q::Elite]), Purpose::Rally), 1);
-    assert_eq!(total(&unit(T::Spears, &[Q::VeteranRally]), Purpose::Rally), 1);
-    assert_eq!(total(&unit(T::Spears, &[Q::VeteranCombat]), Purpose::Rally), 0);
+    assert_eq!(
+        total(&unit(T::Spears, &[Q::VeteranRally]), Purpose::Rally),
+        1
+    );
+    assert_eq!(
+        total(&unit(T::Spears, &[Q::VeteranCombat]), Purpose::Rally),
+        0
+    );
     assert_eq!(total(&unit(T::Warband, &[Q::Tribal]), Purpose::Rally), 1);
     let mut had = unit(T::Warband, &[Q::Tribal]);
     had.had_dmz = true;
     assert_eq!(total(&had, Purpose::Rally), 0);
     assert_eq!(total(&unit(T::Spears, &[Q::Shieldwall]), Purpose::Rally), 1);
     assert_eq!(total(&unit(T::Pike, &[Q::Phalanx]), Purpose::Rally), 1);
-    assert_eq!(total(&unit(T::Spears, &[Q::Phalanx, Q::Shieldwall]), Purpose::Rally), 1, "one line");
+    assert_eq!(
+        total(
+            &unit(T::Spears, &[Q::Phalanx, Q::Shieldwall]),
+            Purpose::Rally
+        ),
+        1,
+        "one line"
+    );
     let mut led = unit(T::Spears, &[]);
     led.leader = Some(leader("Consul", 2, 2));
     assert_eq!(total(&led, Purpose::Rally), 2, "plus leader RF");
@@ -75,7 +108,10 @@ fn warband_rally_on_five_and_baggage_on_eight() {
 #[test]
 fn charging_a_fearsome_enemy_at_minus_two() {
     let u = unit(T::HeavyHorse, &[]);
-    assert_eq!(rally::need(&u, Purpose::ChargeFearsome), Comparison::AtLeast(8));
+    assert_eq!(
+        rally::need(&u, Purpose::ChargeFearsome),
+        Comparison::AtLeast(8)
+    );
     let t = rally::test(&mut ScriptedDice::new([7]), &u, Purpose::ChargeFearsome);
     assert!(!t.passed);
     assert!(t.roll.purpose.contains("fearsome"));
@@ -85,7 +121,10 @@ fn charging_a_fearsome_enemy_at_minus_two() {
 fn scores_beyond_the_die() {
     let mut hopeless = unit(T::BaggageTrain, &[Q::InexperiencedRally]);
     hopeless.dmz = 2;
-    assert_eq!(rally::need(&hopeless, Purpose::ChargeFearsome), Comparison::Never);
+    assert_eq!(
+        rally::need(&hopeless, Purpose::ChargeFearsome),
+        Comparison::Never
+    );
     let mut sure = unit(T::Warband, &[Q::Tribal, Q::Elite]);
     sure.leader = Some(leader("King", 2, 3));
     assert_eq!(rally::need(&sure, Purpose::Rally), Comparison::Always);

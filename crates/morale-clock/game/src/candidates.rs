@@ -8,11 +8,11 @@ use acies_core::{GameRng, Ruleset};
 use acies_geom::Vec2;
 use morale_clock_model::{Quality, SideId, StratagemEffect, TroopType};
 
+use crate::MoraleClock;
 use crate::action::{Action, Command};
 use crate::geometry::{self, same_facing, touching_edge};
 use crate::movement::{COLUMN_BONUS, FaceTurn, Hand, Step, is_column};
 use crate::state::{Battle, GameState, Phase, Unit, UnitId};
-use crate::MoraleClock;
 
 /// Up to `limit` distinct legal actions for `seat` (the step's end action always kept).
 pub fn candidates(state: &GameState, seat: SideId, rng: &mut GameRng, limit: usize) -> Vec<Action> {
@@ -51,10 +51,16 @@ fn volleys(b: &Battle) -> Vec<Action> {
             .map(|f| f.id)
             .collect();
         if able.len() > 1 {
-            out.push(Action::Fire { firers: able.clone(), target: t.id });
+            out.push(Action::Fire {
+                firers: able.clone(),
+                target: t.id,
+            });
         }
         for f in able {
-            out.push(Action::Fire { firers: vec![f], target: t.id });
+            out.push(Action::Fire {
+                firers: vec![f],
+                target: t.id,
+            });
         }
     }
     out
@@ -102,34 +108,62 @@ pub fn groups(b: &Battle) -> Vec<Vec<UnitId>> {
 }
 
 /// The nearest enemy base to a point.
-pub fn nearest_enemy<'a>(b: &'a Battle, side: SideId, at: Vec2) -> Option<&'a Unit> {
-    b.bases()
-        .filter(|e| e.side != side)
-        .min_by(|x, y| x.centre().distance(at).total_cmp(&y.centre().distance(at)).then(x.id.cmp(&y.id)))
+pub fn nearest_enemy(b: &Battle, side: SideId, at: Vec2) -> Option<&Unit> {
+    b.bases().filter(|e| e.side != side).min_by(|x, y| {
+        x.centre()
+            .distance(at)
+            .total_cmp(&y.centre().distance(at))
+            .then(x.id.cmp(&y.id))
+    })
 }
 
 /// The slowest open-going move of a group, with the column's bonus.
 fn allowance(b: &Battle, ids: &[UnitId]) -> f64 {
     let units: Vec<&Unit> = ids.iter().filter_map(|&i| b.unit(i)).collect();
     let rects: Vec<_> = units.iter().map(|u| u.rect()).collect();
-    let base = units.iter().map(|u| u.profile.move_open).fold(f64::INFINITY, f64::min);
+    let base = units
+        .iter()
+        .map(|u| u.profile.move_open)
+        .fold(f64::INFINITY, f64::min);
     base + if is_column(&rects) { COLUMN_BONUS } else { 0.0 }
 }
 
 /// Candidate step lists for a group (or a single unit).
 pub fn step_options(b: &Battle, ids: &[UnitId]) -> Vec<Vec<Step>> {
-    let Some(first) = ids.first().and_then(|&i| b.unit(i)) else { return Vec::new() };
+    let Some(first) = ids.first().and_then(|&i| b.unit(i)) else {
+        return Vec::new();
+    };
     let full = allowance(b, ids);
     let mut out = vec![
-        vec![Step::Forward { inches: full, incline: 0.0 }],
-        vec![Step::Forward { inches: full / 2.0, incline: 0.0 }],
+        vec![Step::Forward {
+            inches: full,
+            incline: 0.0,
+        }],
+        vec![Step::Forward {
+            inches: full / 2.0,
+            incline: 0.0,
+        }],
     ];
     let width = group_width(b, ids);
     let angle = ((full / 2.0) / width).to_degrees().min(90.0);
     for toward in [Hand::Left, Hand::Right] {
-        out.push(vec![Step::Wheel { toward, degrees: angle }, Step::Forward { inches: full / 2.0, incline: 0.0 }]);
+        out.push(vec![
+            Step::Wheel {
+                toward,
+                degrees: angle,
+            },
+            Step::Forward {
+                inches: full / 2.0,
+                incline: 0.0,
+            },
+        ]);
     }
-    let centre = ids.iter().filter_map(|&i| b.unit(i)).map(|u| u.centre()).fold(Vec2::ZERO, |a, c| a + c) / ids.len() as f64;
+    let centre = ids
+        .iter()
+        .filter_map(|&i| b.unit(i))
+        .map(|u| u.centre())
+        .fold(Vec2::ZERO, |a, c| a + c)
+        / ids.len() as f64;
     if let Some(e) = nearest_enemy(b, first.side, centre) {
         out.extend(toward(first, ids.len(), centre, e.centre(), full, width));
     }
@@ -137,7 +171,13 @@ pub fn step_options(b: &Battle, ids: &[UnitId]) -> Vec<Vec<Step>> {
         out.push(vec![Step::Back { inches: 1.0 }]);
         if !first.profile.troop.is_free_facing() {
             for turn in [FaceTurn::Left, FaceTurn::Right, FaceTurn::About] {
-                out.push(vec![Step::Face { turn }, Step::Forward { inches: full / 2.0, incline: 0.0 }]);
+                out.push(vec![
+                    Step::Face { turn },
+                    Step::Forward {
+                        inches: full / 2.0,
+                        incline: 0.0,
+                    },
+                ]);
             }
         }
     }
@@ -146,37 +186,66 @@ pub fn step_options(b: &Battle, ids: &[UnitId]) -> Vec<Vec<Step>> {
 
 fn group_width(b: &Battle, ids: &[UnitId]) -> f64 {
     let units: Vec<&Unit> = ids.iter().filter_map(|&i| b.unit(i)).collect();
-    let Some(first) = units.first() else { return 1.0 };
+    let Some(first) = units.first() else {
+        return 1.0;
+    };
     let xs: Vec<f64> = units
         .iter()
         .flat_map(|u| u.rect().corners())
         .map(|c| first.pose.to_local(c).x)
         .collect();
-    let w = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max) - xs.iter().copied().fold(f64::INFINITY, f64::min);
+    let w = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+        - xs.iter().copied().fold(f64::INFINITY, f64::min);
     w.max(0.1)
 }
 
 /// Steps that head for `target`: an incline when it is within 45° (right only for a Phalanx),
 /// a free turn for free-facing units, otherwise a wheel as far as the move allows.
-fn toward(first: &Unit, n: usize, from: Vec2, target: Vec2, full: f64, width: f64) -> Vec<Vec<Step>> {
+fn toward(
+    first: &Unit,
+    n: usize,
+    from: Vec2,
+    target: Vec2,
+    full: f64,
+    width: f64,
+) -> Vec<Vec<Step>> {
     let d = first.pose.dir_to_local(target - from);
     let bearing = d.x.atan2(d.y).to_degrees();
     let dist = (target - from).length();
     let go = full.min(dist);
     let phalanx = first.profile.has(Quality::Phalanx);
     if n == 1 && first.profile.troop.is_free_facing() {
-        return vec![vec![Step::Turn { degrees: bearing }, Step::Forward { inches: go, incline: 0.0 }]];
+        return vec![vec![
+            Step::Turn { degrees: bearing },
+            Step::Forward {
+                inches: go,
+                incline: 0.0,
+            },
+        ]];
     }
     if bearing.abs() <= 45.0 && !(phalanx && bearing < 0.0) {
-        return vec![vec![Step::Forward { inches: go, incline: bearing }]];
+        return vec![vec![Step::Forward {
+            inches: go,
+            incline: bearing,
+        }]];
     }
-    let toward = if bearing < 0.0 { Hand::Left } else { Hand::Right };
+    let toward = if bearing < 0.0 {
+        Hand::Left
+    } else {
+        Hand::Right
+    };
     let max_angle = (full / width).to_degrees();
     let angle = bearing.abs().min(max_angle).min(90.0);
     let rest = (full - angle.to_radians() * width).max(0.0);
-    let mut steps = vec![Step::Wheel { toward, degrees: angle.max(1.0) }];
+    let mut steps = vec![Step::Wheel {
+        toward,
+        degrees: angle.max(1.0),
+    }];
     if rest > 0.05 {
-        steps.push(Step::Forward { inches: rest, incline: 0.0 });
+        steps.push(Step::Forward {
+            inches: rest,
+            incline: 0.0,
+        });
     }
     vec![steps]
 }
@@ -188,29 +257,52 @@ fn orders(b: &Battle) -> Vec<Action> {
     let leaders: Vec<&Unit> = b
         .units
         .iter()
-        .filter(|l| l.side == b.side && l.on_table() && l.is_leader() && !b.half.free_orders.contains(&l.id))
+        .filter(|l| {
+            l.side == b.side && l.on_table() && l.is_leader() && !b.half.free_orders.contains(&l.id)
+        })
         .collect();
     for g in groups(b) {
         let mut commands = vec![Command::Clock];
-        if let Some(l) = leaders.iter().find(|l| l.profile.troop == TroopType::General || g.len() <= 4) {
+        if let Some(l) = leaders
+            .iter()
+            .find(|l| l.profile.troop == TroopType::General || g.len() <= 4)
+        {
             commands.push(Command::Leader { leader: l.id });
         }
         for steps in step_options(b, &g) {
             for &by in &commands {
-                out.push(Action::Move { units: g.clone(), by, steps: steps.clone(), stratagem: None, attach: None });
+                out.push(Action::Move {
+                    units: g.clone(),
+                    by,
+                    steps: steps.clone(),
+                    stratagem: None,
+                    attach: None,
+                });
             }
         }
         if g.len() > 1 {
             for &id in &g {
                 for steps in step_options(b, &[id]).into_iter().take(5) {
-                    out.push(Action::Move { units: vec![id], by: Command::Clock, steps, stratagem: None, attach: None });
+                    out.push(Action::Move {
+                        units: vec![id],
+                        by: Command::Clock,
+                        steps,
+                        stratagem: None,
+                        attach: None,
+                    });
                 }
             }
         }
         out.extend(extra_move(b, &g));
     }
-    for u in b.bases().filter(|u| u.side == b.side && geometry::in_contact(b, u)) {
-        out.push(Action::Disengage { unit: u.id, by: Command::Clock });
+    for u in b
+        .bases()
+        .filter(|u| u.side == b.side && geometry::in_contact(b, u))
+    {
+        out.push(Action::Disengage {
+            unit: u.id,
+            by: Command::Clock,
+        });
     }
     out.extend(rally_again(b));
     out
@@ -228,7 +320,10 @@ fn extra_move(b: &Battle, g: &[UnitId]) -> Vec<Action> {
         .map(|(id, inches)| Action::Move {
             units: g.to_vec(),
             by: Command::Clock,
-            steps: vec![Step::Forward { inches: allowance(b, g) + inches, incline: 0.0 }],
+            steps: vec![Step::Forward {
+                inches: allowance(b, g) + inches,
+                incline: 0.0,
+            }],
             stratagem: Some(id),
             attach: None,
         })
@@ -246,7 +341,10 @@ fn rally_again(b: &Battle) -> Vec<Action> {
     let mut out = Vec::new();
     for u in b.bases().filter(|u| u.side == b.side && u.dmz > 0) {
         for id in &ids {
-            out.push(Action::RallyAgain { unit: u.id, stratagem: id.clone() });
+            out.push(Action::RallyAgain {
+                unit: u.id,
+                stratagem: id.clone(),
+            });
         }
     }
     out
@@ -257,7 +355,9 @@ fn rally_again(b: &Battle) -> Vec<Action> {
 fn adjustments(b: &Battle) -> Vec<Action> {
     let mut out = Vec::new();
     for u in b.bases().filter(|u| u.side == b.side && !u.is_leader()) {
-        let Some(e) = nearest_enemy(b, u.side, u.centre()) else { continue };
+        let Some(e) = nearest_enemy(b, u.side, u.centre()) else {
+            continue;
+        };
         let d = u.pose.dir_to_local(e.centre() - u.centre());
         let turn = if d.y < -d.x.abs() {
             FaceTurn::About

@@ -42,8 +42,17 @@ fn count(state: &mut GameState, side: SideId, points: u32, counts: Counts) {
 
 /// `unit` gains `gained` DMZ markers: a third destroys it; reaching two after a melee or missile
 /// fire makes it retreat a base depth or be destroyed (Melee Combat).
-pub fn gain(state: &mut GameState, id: UnitId, gained: u8, counts: Counts, via: Via, events: &mut Vec<Event>) {
-    let Some(u) = state.battle.unit(id) else { return };
+pub fn gain(
+    state: &mut GameState,
+    id: UnitId,
+    gained: u8,
+    counts: Counts,
+    via: Via,
+    events: &mut Vec<Event>,
+) {
+    let Some(u) = state.battle.unit(id) else {
+        return;
+    };
     if u.is_leader() {
         // A leader caught alone has no DMZ markers to give: it falls (ruling).
         destroy(state, id, counts, via, events);
@@ -59,7 +68,11 @@ pub fn gain(state: &mut GameState, id: UnitId, gained: u8, counts: Counts, via: 
             }
             let points = state.battle.rules.loss_per_dmz * u32::from(gained);
             count(state, side, points, counts);
-            events.push(Event::Dmz { unit: id, gained, total });
+            events.push(Event::Dmz {
+                unit: id,
+                gained,
+                total,
+            });
             if total >= MAX_DMZ && via != Via::Disengage {
                 retreat(state, id, counts, via, events);
             }
@@ -68,17 +81,34 @@ pub fn gain(state: &mut GameState, id: UnitId, gained: u8, counts: Counts, via: 
 }
 
 /// Removes a unit (and settles its leader's fate).
-pub fn destroy(state: &mut GameState, id: UnitId, counts: Counts, via: Via, events: &mut Vec<Event>) {
-    let Some(u) = state.battle.unit_mut(id) else { return };
+pub fn destroy(
+    state: &mut GameState,
+    id: UnitId,
+    counts: Counts,
+    via: Via,
+    events: &mut Vec<Event>,
+) {
+    let Some(u) = state.battle.unit_mut(id) else {
+        return;
+    };
     if !u.on_table() {
         return;
     }
     let leader = u.is_leader();
-    u.removed = Some(if leader { Removal::Killed } else { Removal::Destroyed });
+    u.removed = Some(if leader {
+        Removal::Killed
+    } else {
+        Removal::Destroyed
+    });
     let side = u.side;
     events.push(Event::Destroyed { unit: id });
     if leader {
-        clock_down(state, side, format!("{} killed", state.battle.units[usize::from(id)].name()), events);
+        clock_down(
+            state,
+            side,
+            format!("{} killed", state.battle.units[usize::from(id)].name()),
+            events,
+        );
         return;
     }
     let points = state.battle.rules.loss_per_destroyed;
@@ -100,7 +130,13 @@ pub fn destroy(state: &mut GameState, id: UnitId, counts: Counts, via: Via, even
 /// nearest friendly unit within 6"; with none, it is captured (ruling). A leader whose unit falls
 /// otherwise (missiles, a blocked retreat after missiles) rolls nothing and joins the nearest
 /// friendly unit within 6", or is captured (ruling).
-fn leader_fate(state: &mut GameState, leader: UnitId, unit: UnitId, via: Via, events: &mut Vec<Event>) {
+fn leader_fate(
+    state: &mut GameState,
+    leader: UnitId,
+    unit: UnitId,
+    via: Via,
+    events: &mut Vec<Event>,
+) {
     let (fate, roll) = if via == Via::Melee {
         let name = state.battle.units[usize::from(leader)].name().to_string();
         let (f, r) = rally::roll_leader_fate(&mut state.rng as &mut dyn Dice, &name);
@@ -126,7 +162,11 @@ fn leader_fate(state: &mut GameState, leader: UnitId, unit: UnitId, via: Via, ev
         (LeaderFate::Killed, _) => LeaderOutcome::Killed,
         _ => LeaderOutcome::Captured,
     };
-    events.push(Event::LeaderFate { leader, roll, outcome });
+    events.push(Event::LeaderFate {
+        leader,
+        roll,
+        outcome,
+    });
     let (removal, what) = match outcome {
         LeaderOutcome::Escaped { .. } => return,
         LeaderOutcome::Killed => (Removal::Killed, "killed"),
@@ -159,7 +199,11 @@ pub fn clock_down(state: &mut GameState, side: SideId, reason: String, events: &
     let army = state.battle.army_mut(side);
     army.clock = army.clock.saturating_sub(1);
     let clock = army.clock;
-    events.push(Event::ClockDown { side, clock, reason });
+    events.push(Event::ClockDown {
+        side,
+        clock,
+        reason,
+    });
 }
 
 /// "Units with 2 DMZ must retreat a base depth or be destroyed – cannot retreat through another
@@ -167,9 +211,18 @@ pub fn clock_down(state: &mut GameState, side: SideId, reason: String, events: &
 /// Skirmishers and Roman Drill units pass through friends, going on until clear of them
 /// (ruling); any other unit, an enemy, the table's edge or prohibited terrain in the way
 /// destroys it.
-pub fn retreat(state: &mut GameState, id: UnitId, counts: Counts, via: Via, events: &mut Vec<Event>) {
-    let Some(u) = state.battle.unit(id) else { return };
-    let through_friends = u.profile.troop == TroopType::Skirmishers || u.profile.has(Quality::RomanDrill);
+pub fn retreat(
+    state: &mut GameState,
+    id: UnitId,
+    counts: Counts,
+    via: Via,
+    events: &mut Vec<Event>,
+) {
+    let Some(u) = state.battle.unit(id) else {
+        return;
+    };
+    let through_friends =
+        u.profile.troop == TroopType::Skirmishers || u.profile.has(Quality::RomanDrill);
     let back = -u.pose.forward();
     let depth = u.profile.depth;
     let mut distance = depth;
@@ -188,7 +241,10 @@ pub fn retreat(state: &mut GameState, id: UnitId, counts: Counts, via: Via, even
                 u.moved = true;
             }
             crate::orders::carry_leaders(state, id);
-            events.push(Event::Retreated { unit: id, to: rect.pose });
+            events.push(Event::Retreated {
+                unit: id,
+                to: rect.pose,
+            });
         }
         None => {
             events.push(Event::RetreatBlocked { unit: id });
@@ -206,9 +262,16 @@ enum RetreatEnd {
     Blocked,
 }
 
-fn retreat_to(state: &GameState, id: UnitId, delta: acies_geom::Vec2, through_friends: bool) -> RetreatEnd {
+fn retreat_to(
+    state: &GameState,
+    id: UnitId,
+    delta: acies_geom::Vec2,
+    through_friends: bool,
+) -> RetreatEnd {
     let b = &state.battle;
-    let Some(u) = b.unit(id) else { return RetreatEnd::Blocked };
+    let Some(u) = b.unit(id) else {
+        return RetreatEnd::Blocked;
+    };
     let start = u.rect();
     let m = Motion::Translate(delta);
     let end = m.end(&start);

@@ -19,7 +19,9 @@ pub enum LeaderOutcome {
     Killed,
     Captured,
     /// It joined this friendly unit.
-    Escaped { to: UnitId },
+    Escaped {
+        to: UnitId,
+    },
 }
 
 /// One thing that happened.
@@ -27,11 +29,23 @@ pub enum LeaderOutcome {
 #[serde(rename_all = "snake_case", tag = "event")]
 pub enum Event {
     /// A half-turn begins (Turn Sequence).
-    HalfTurn { side: SideId, turn: u32 },
+    HalfTurn {
+        side: SideId,
+        turn: u32,
+    },
     /// A rally test (Rallying), in the Rally phase or by a stratagem.
-    Rally { unit: UnitId, passed: bool, dmz: u8, roll: RollRecord },
+    Rally {
+        unit: UnitId,
+        passed: bool,
+        dmz: u8,
+        roll: RollRecord,
+    },
     /// A volley (Missile Fire).
-    Volley { firers: Vec<UnitId>, target: UnitId, shot: Shot },
+    Volley {
+        firers: Vec<UnitId>,
+        target: UnitId,
+        shot: Shot,
+    },
     /// A unit or group moved under an order.
     Moved {
         units: Vec<UnitId>,
@@ -43,35 +57,97 @@ pub enum Event {
         wheels: Vec<f64>,
     },
     /// A unit tested to charge a fearsome enemy.
-    FearsomeTest { unit: UnitId, target: UnitId, passed: bool, roll: RollRecord },
+    FearsomeTest {
+        unit: UnitId,
+        target: UnitId,
+        passed: bool,
+        roll: RollRecord,
+    },
     /// A failed test halted the whole order: the units stay where they were.
-    ChargeHalted { units: Vec<UnitId> },
+    ChargeHalted {
+        units: Vec<UnitId>,
+    },
     /// A move ended in contact: a charge, on this edge of the target.
-    Charged { attacker: UnitId, target: UnitId, edge: Edge },
+    Charged {
+        attacker: UnitId,
+        target: UnitId,
+        edge: Edge,
+    },
     /// The charged unit turned to face its attacker (Limits to Movement 10).
-    DefenderTurned { unit: UnitId, to: Pose },
+    DefenderTurned {
+        unit: UnitId,
+        to: Pose,
+    },
     /// The charger conformed to full base contact (Limits to Movement 10).
-    Conformed { unit: UnitId, to: Pose },
+    Conformed {
+        unit: UnitId,
+        to: Pose,
+    },
     /// A unit disengaged (Limits to Movement 11).
-    Disengaged { unit: UnitId, to: Pose },
+    Disengaged {
+        unit: UnitId,
+        to: Pose,
+    },
     /// An un-ordered unit changed face after the orders (Limits to Movement 12).
-    Faced { unit: UnitId, turn: FaceTurn, to: Pose },
+    Faced {
+        unit: UnitId,
+        turn: FaceTurn,
+        to: Pose,
+    },
     /// An un-ordered unit dressed ranks (Limits to Movement 12).
-    Dressed { unit: UnitId, to: Pose },
+    Dressed {
+        unit: UnitId,
+        to: Pose,
+    },
     /// A leader joined a unit.
-    LeaderJoined { leader: UnitId, unit: UnitId },
+    LeaderJoined {
+        leader: UnitId,
+        unit: UnitId,
+    },
     /// A stratagem was used, for so many orders.
-    Stratagem { side: SideId, id: String, orders: u32 },
+    Stratagem {
+        side: SideId,
+        id: String,
+        orders: u32,
+    },
     /// A melee (Melee Combat), `a` and `b` in the order of the dice.
-    Melee { a: UnitId, b: UnitId, melee: Box<Melee> },
-    Dmz { unit: UnitId, gained: u8, total: u8 },
-    Destroyed { unit: UnitId },
-    Retreated { unit: UnitId, to: Pose },
-    RetreatBlocked { unit: UnitId },
-    LeaderFate { leader: UnitId, roll: Option<RollRecord>, outcome: LeaderOutcome },
+    Melee {
+        a: UnitId,
+        b: UnitId,
+        melee: Box<Melee>,
+    },
+    Dmz {
+        unit: UnitId,
+        gained: u8,
+        total: u8,
+    },
+    Destroyed {
+        unit: UnitId,
+    },
+    Retreated {
+        unit: UnitId,
+        to: Pose,
+    },
+    RetreatBlocked {
+        unit: UnitId,
+    },
+    LeaderFate {
+        leader: UnitId,
+        roll: Option<RollRecord>,
+        outcome: LeaderOutcome,
+    },
     /// A Morale Clock went down by one.
-    ClockDown { side: SideId, clock: u32, reason: String },
+    ClockDown {
+        side: SideId,
+        clock: u32,
+        reason: String,
+    },
     /// The half-turn's losses (Turn Sequence 5: "loser of ½ turn reduces by 1").
-    Losses { losses: [u32; 2], loser: Option<SideId> },
-    BattleOver { outcome: Outcome<SideId> },
+    Losses {
+        losses: [u32; 2],
+        loser: Option<SideId>,
+    },
+    BattleOver {
+        outcome: Outcome<SideId>,
+    },
 }

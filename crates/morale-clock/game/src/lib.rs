@@ -95,7 +95,11 @@ impl Ruleset for MoraleClock {
         }
     }
 
-    fn apply(state: &GameState, seat: SideId, action: &Action) -> Result<Applied<GameState, Event>, GameError> {
+    fn apply(
+        state: &GameState,
+        seat: SideId,
+        action: &Action,
+    ) -> Result<Applied<GameState, Event>, GameError> {
         turn::apply(state, seat, action)
     }
 

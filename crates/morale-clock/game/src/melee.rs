@@ -46,9 +46,15 @@ pub fn pairings(b: &Battle) -> Vec<Pairing> {
         busy.insert(e.target);
         let phasing_first = b.unit(e.attacker).is_some_and(|u| u.side == b.side);
         out.push(if phasing_first {
-            Pairing { a: e.attacker, b: e.target }
+            Pairing {
+                a: e.attacker,
+                b: e.target,
+            }
         } else {
-            Pairing { a: e.target, b: e.attacker }
+            Pairing {
+                a: e.target,
+                b: e.attacker,
+            }
         });
     }
     out
@@ -59,9 +65,12 @@ pub fn pairings(b: &Battle) -> Vec<Pairing> {
 /// rear is busy, and the camp and baggage are not in line: rulings).
 fn can_support(b: &Battle, engs: &[Engagement], z: &Unit) -> bool {
     let t = z.profile.troop;
-    !(t == TroopType::Skirmishers || t.is_mounted() || t.is_fixture())
-        && !b.half.adjusted.contains(&z.id)
-        && !engs.iter().any(|e| e.target == z.id && e.edge != Edge::Front)
+    let unable = t == TroopType::Skirmishers || t.is_mounted() || t.is_fixture();
+    let busy = b.half.adjusted.contains(&z.id)
+        || engs
+            .iter()
+            .any(|e| e.target == z.id && e.edge != Edge::Front);
+    !unable && !busy
 }
 
 /// "Unit in line and on flank & can give support +1": flanks with a friend in line.
@@ -138,7 +147,8 @@ pub fn situation(b: &Battle, engs: &[Engagement], u: &Unit, enemy: &Unit) -> Sit
         column: in_column(b, u),
         ground,
         uphill: stands_in(b, u, TerrainKind::Hill) && !stands_in(b, enemy, TerrainKind::Hill),
-        stream_bank: !stands_in(b, u, TerrainKind::Stream) && stands_in(b, enemy, TerrainKind::Stream),
+        stream_bank: !stands_in(b, u, TerrainKind::Stream)
+            && stands_in(b, enemy, TerrainKind::Stream),
     }
 }
 
@@ -159,9 +169,17 @@ pub fn resolve_all(state: &mut GameState, events: &mut Vec<Event>) {
     let mut fought = Vec::new();
     for p in pairings(b) {
         let b = &state.battle;
-        let (Some(ua), Some(ub)) = (b.unit(p.a), b.unit(p.b)) else { continue };
-        let fa = Fighter { unit: b.combatant(ua), situation: situation(b, &engs, ua, ub) };
-        let fb = Fighter { unit: b.combatant(ub), situation: situation(b, &engs, ub, ua) };
+        let (Some(ua), Some(ub)) = (b.unit(p.a), b.unit(p.b)) else {
+            continue;
+        };
+        let fa = Fighter {
+            unit: b.combatant(ua),
+            situation: situation(b, &engs, ua, ub),
+        };
+        let fb = Fighter {
+            unit: b.combatant(ub),
+            situation: situation(b, &engs, ub, ua),
+        };
         let m = melee::resolve(&mut state.rng as &mut dyn Dice, &fa, &fb);
         fought.push((p, [ua.profile.troop, ub.profile.troop], m));
     }
@@ -172,15 +190,24 @@ pub fn resolve_all(state: &mut GameState, events: &mut Vec<Event>) {
             }
         }
         let fates = m.fates;
-        events.push(Event::Melee { a: p.a, b: p.b, melee: Box::new(m) });
+        events.push(Event::Melee {
+            a: p.a,
+            b: p.b,
+            melee: Box::new(m),
+        });
         for (i, (id, fate)) in [(p.a, fates[0]), (p.b, fates[1])].into_iter().enumerate() {
             let counts = Counts::of(troops[i], troops[1 - i] == TroopType::Skirmishers);
             let dmz = state.battle.unit(id).map_or(0, |u| u.dmz);
             match fate {
                 Fate::Unharmed => {}
-                Fate::Dmz { total } => {
-                    effects::gain(state, id, total.saturating_sub(dmz), counts, Via::Melee, events)
-                }
+                Fate::Dmz { total } => effects::gain(
+                    state,
+                    id,
+                    total.saturating_sub(dmz),
+                    counts,
+                    Via::Melee,
+                    events,
+                ),
                 Fate::Destroyed => effects::destroy(state, id, counts, Via::Melee, events),
             }
         }

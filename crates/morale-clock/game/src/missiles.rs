@@ -28,29 +28,59 @@ pub fn may_fire_at(b: &Battle, firer: &Unit, target: &Unit) -> Result<(), GameEr
         return refuse(rule::MISSILE, format!("{name} has no missiles"));
     };
     if firer.side != b.side || !firer.is_base() {
-        return refuse(rule::MISSILE, format!("{name} is not a unit of the army whose half-turn it is"));
+        return refuse(
+            rule::MISSILE,
+            format!("{name} is not a unit of the army whose half-turn it is"),
+        );
     }
     if b.half.fired.contains(&firer.id) {
         return refuse(rule::MISSILE, format!("{name} has fired this half-turn"));
     }
     if target.side == firer.side || !target.is_base() {
-        return refuse(rule::MISSILE, format!("{} is not an enemy unit on the table", target.name()));
+        return refuse(
+            rule::MISSILE,
+            format!("{} is not an enemy unit on the table", target.name()),
+        );
     }
     if geometry::in_contact(b, firer) {
-        return refuse(rule::MISSILE, format!("{name} is in melee and cannot shoot (ruling)"));
+        return refuse(
+            rule::MISSILE,
+            format!("{name} is in melee and cannot shoot (ruling)"),
+        );
     }
     if geometry::in_contact(b, target) {
-        return refuse(rule::MISSILE, format!("{} is in melee: no shooting into a melee (ruling)", target.name()));
+        return refuse(
+            rule::MISSILE,
+            format!(
+                "{} is in melee: no shooting into a melee (ruling)",
+                target.name()
+            ),
+        );
     }
     let distance = firer.rect().distance(&target.rect());
     if distance > range + 1e-9 {
-        return refuse(rule::MISSILE, format!("{} is {distance:.1}\" away; {name} shoots {range}\"", target.name()));
+        return refuse(
+            rule::MISSILE,
+            format!(
+                "{} is {distance:.1}\" away; {name} shoots {range}\"",
+                target.name()
+            ),
+        );
     }
     if !firer.profile.troop.is_free_facing() && !in_arc(firer, target) {
-        return refuse(rule::MISSILE, format!("{} is not in the front arc of {name} (45° either side, ruling)", target.name()));
+        return refuse(
+            rule::MISSILE,
+            format!(
+                "{} is not in the front arc of {name} (45° either side, ruling)",
+                target.name()
+            ),
+        );
     }
     if let Some(blocker) = blocked_by(b, firer, target) {
-        return refuse(rule::MISSILE, format!("{blocker} blocks the line of sight (ruling)"));
+        return refuse(
+            rule::MISSILE,
+            format!("{blocker} blocks the line of sight (ruling)"),
+        );
     }
     Ok(())
 }
@@ -87,11 +117,19 @@ fn blocked_by(b: &Battle, firer: &Unit, target: &Unit) -> Option<String> {
 }
 
 /// A volley of `firers` at `target`.
-pub fn fire(state: &mut GameState, firers: &[UnitId], target: UnitId, events: &mut Vec<Event>) -> Result<(), GameError> {
+pub fn fire(
+    state: &mut GameState,
+    firers: &[UnitId],
+    target: UnitId,
+    events: &mut Vec<Event>,
+) -> Result<(), GameError> {
     let b = &state.battle;
     let distinct: BTreeSet<UnitId> = firers.iter().copied().collect();
     if firers.is_empty() || firers.len() > MAX_FIRERS || distinct.len() != firers.len() {
-        return refuse(rule::INPUT, format!("a volley has 1 to {MAX_FIRERS} different units"));
+        return refuse(
+            rule::INPUT,
+            format!("a volley has 1 to {MAX_FIRERS} different units"),
+        );
     }
     let t = b
         .unit(target)
@@ -108,11 +146,18 @@ pub fn fire(state: &mut GameState, firers: &[UnitId], target: UnitId, events: &m
     }
     let skirmishers_only = profiles.iter().all(|p| p.troop == TroopType::Skirmishers);
     let counts = Counts::of(t.profile.troop, skirmishers_only);
-    let volley = Volley { firers: profiles, target: t.profile.clone() };
+    let volley = Volley {
+        firers: profiles,
+        target: t.profile.clone(),
+    };
     let shot = missile::resolve(&mut state.rng as &mut dyn Dice, &volley);
     let result = shot.result;
     state.battle.half.fired.extend(firers.iter().copied());
-    events.push(Event::Volley { firers: firers.to_vec(), target, shot });
+    events.push(Event::Volley {
+        firers: firers.to_vec(),
+        target,
+        shot,
+    });
     match result {
         MissileResult::NoEffect => {}
         MissileResult::Dmz => effects::gain(state, target, 1, counts, Via::Missiles, events),

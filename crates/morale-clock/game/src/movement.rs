@@ -137,7 +137,10 @@ pub fn check_input(steps: &[Step]) -> Result<(), GameError> {
             Step::Turn { degrees } => ok(degrees, -180.0, 180.0),
         };
         if !good {
-            return refuse(rule::INPUT, format!("step {}: a number is out of range", i + 1));
+            return refuse(
+                rule::INPUT,
+                format!("step {}: a number is out of range", i + 1),
+            );
         }
     }
     Ok(())
@@ -178,11 +181,17 @@ fn motion(step: &Step, rects: &[OrientedRect]) -> Option<Motion> {
         Step::Forward { inches, incline } => {
             Motion::Translate(forward.rotate(-incline.to_radians()) * inches)
         }
-        Step::Wheel { toward: Hand::Left, degrees } => Motion::Rotate {
+        Step::Wheel {
+            toward: Hand::Left,
+            degrees,
+        } => Motion::Rotate {
             pivot: f.front_left,
             angle: degrees.to_radians(),
         },
-        Step::Wheel { toward: Hand::Right, degrees } => Motion::Rotate {
+        Step::Wheel {
+            toward: Hand::Right,
+            degrees,
+        } => Motion::Rotate {
             pivot: f.front_right,
             angle: -degrees.to_radians(),
         },
@@ -257,9 +266,15 @@ fn check_allowance(u: &Unit, plan: &Plan, i: usize, no_wheel: bool) -> Result<()
         return Ok(());
     }
     let (which, why) = if plan.rough[i] {
-        (rule::ROUGH, "part of its move is in rough going, so the whole move is limited to the rough going rate")
+        (
+            rule::ROUGH,
+            "part of its move is in rough going, so the whole move is limited to the rough going rate",
+        )
     } else if !no_wheel {
-        (rule::WHEEL, "the outside unit must not exceed its movement allowance")
+        (
+            rule::WHEEL,
+            "the outside unit must not exceed its movement allowance",
+        )
     } else {
         (rule::FRONT, "that is more than its movement allowance")
     };
@@ -283,7 +298,10 @@ fn check_step_kinds(units: &[&Unit], steps: &[Step]) -> Result<(), GameError> {
         match *s {
             Step::Forward { incline, .. } => {
                 if incline.abs() > MAX_INCLINE + 1e-9 {
-                    return refuse(rule::FRONT, "units may incline by up to 45 degrees in either direction");
+                    return refuse(
+                        rule::FRONT,
+                        "units may incline by up to 45 degrees in either direction",
+                    );
                 }
                 if phalanx && incline < 0.0 {
                     return refuse(rule::FRONT, "Phalanxes may only incline to the right");
@@ -293,7 +311,10 @@ fn check_step_kinds(units: &[&Unit], steps: &[Step]) -> Result<(), GameError> {
                 return refuse(rule::FACE, "only individual units may change face");
             }
             Step::Turn { .. } if !(single && free) => {
-                return refuse(rule::FACE, "only a Free Facing unit (Skirmishers, Light Horse, Generals) turns to any angle; others change face by 90 or 180 degrees, or wheel");
+                return refuse(
+                    rule::FACE,
+                    "only a Free Facing unit (Skirmishers, Light Horse, Generals) turns to any angle; others change face by 90 or 180 degrees, or wheel",
+                );
             }
             Step::Sidestep { inches } => sideways += inches.abs(),
             Step::Back { inches } => sideways += inches,
@@ -301,7 +322,12 @@ fn check_step_kinds(units: &[&Unit], steps: &[Step]) -> Result<(), GameError> {
         }
     }
     if sideways > MAX_SIDESTEP + 1e-9 {
-        return refuse(rule::SIDESTEP, format!("sidestepping or retrograde movement is limited to 1\" (asked {sideways:.2}\")"));
+        return refuse(
+            rule::SIDESTEP,
+            format!(
+                "sidestepping or retrograde movement is limited to 1\" (asked {sideways:.2}\")"
+            ),
+        );
     }
     Ok(())
 }
@@ -390,14 +416,20 @@ fn walk(battle: &Battle, units: &[&Unit], steps: &[Step]) -> Result<Walk, GameEr
     }
     for (i, u) in units.iter().enumerate() {
         if overlapping_end(&obstacles, &w.rects[i]).is_some() {
-            return refuse(rule::INTERPENETRATE, format!("{} may not end its move on another unit", u.name()));
+            return refuse(
+                rule::INTERPENETRATE,
+                format!("{} may not end its move on another unit", u.name()),
+            );
         }
     }
     Ok(w)
 }
 
 /// The first obstacle a rect overlaps, if any.
-fn overlapping_end<'a>(obstacles: &'a [(Obstacle, &Unit)], rect: &OrientedRect) -> Option<&'a Unit> {
+fn overlapping_end<'a>(
+    obstacles: &'a [(Obstacle, &Unit)],
+    rect: &OrientedRect,
+) -> Option<&'a Unit> {
     obstacles
         .iter()
         .find(|(_, o)| geometry::overlaps(rect, &o.rect()))
@@ -433,7 +465,14 @@ fn walk_motion(
     }
     let t = match first {
         Some((_, i, Obstacle::Friend, o)) => {
-            return refuse(rule::INTERPENETRATE, format!("step {n}: {} may not pass through {}", units[i].name(), o.name()));
+            return refuse(
+                rule::INTERPENETRATE,
+                format!(
+                    "step {n}: {} may not pass through {}",
+                    units[i].name(),
+                    o.name()
+                ),
+            );
         }
         Some((t, ..)) => t,
         None => 1.0,
@@ -446,13 +485,22 @@ fn walk_motion(
         *rect = m.end(rect);
     }
     if let (Step::Wheel { .. }, Motion::Rotate { pivot, angle }) = (step, m) {
-        let outside = w.rects.iter().map(|r| wheel_radius(r, pivot)).fold(0.0, f64::max);
+        let outside = w
+            .rects
+            .iter()
+            .map(|r| wheel_radius(r, pivot))
+            .fold(0.0, f64::max);
         w.wheels.push(angle.abs() * outside);
     }
     if first.is_some() {
         w.contacts = contacts(battle, units, &w.rects);
         if w.contacts.is_empty() {
-            return refuse(rule::CHARGE, format!("step {n}: the move runs into an enemy with a flank or the rear; a charge is made with the front"));
+            return refuse(
+                rule::CHARGE,
+                format!(
+                    "step {n}: the move runs into an enemy with a flank or the rear; a charge is made with the front"
+                ),
+            );
         }
         return Ok(true);
     }
@@ -462,7 +510,9 @@ fn walk_motion(
 /// Inches a base travels in a slide or wheel.
 fn step_cost(step: &Step, m: &Motion, rect: &OrientedRect) -> f64 {
     match (*step, *m) {
-        (Step::Wheel { .. }, Motion::Rotate { pivot, angle }) => angle.abs() * wheel_radius(rect, pivot),
+        (Step::Wheel { .. }, Motion::Rotate { pivot, angle }) => {
+            angle.abs() * wheel_radius(rect, pivot)
+        }
         (_, Motion::Translate(d)) => d.length(),
         _ => 0.0,
     }
@@ -478,18 +528,37 @@ fn in_rough(battle: &Battle, rect: &OrientedRect, m: &Motion) -> bool {
 }
 
 /// Limits to Movement 1 ("Units may not enter prohibited terrain") and the table's edges.
-fn check_terrain_and_table(battle: &Battle, units: &[&Unit], rects: &[OrientedRect], m: &Motion, n: usize) -> Result<(), GameError> {
+fn check_terrain_and_table(
+    battle: &Battle,
+    units: &[&Unit],
+    rects: &[OrientedRect],
+    m: &Motion,
+    n: usize,
+) -> Result<(), GameError> {
     let [w, d] = battle.scenario.table;
     for (u, rect) in units.iter().zip(rects) {
         for t in &battle.scenario.terrain {
-            if geometry::prohibited(u.profile.troop, t.kind) && motion_enters(rect, m, &terrain_rect(t)) {
-                return refuse(rule::FRONT, format!("step {n}: {} may not enter {} ({}): prohibited terrain", u.name(), t.name, kind_name(t.kind)));
+            if geometry::prohibited(u.profile.troop, t.kind)
+                && motion_enters(rect, m, &terrain_rect(t))
+            {
+                return refuse(
+                    rule::FRONT,
+                    format!(
+                        "step {n}: {} may not enter {} ({}): prohibited terrain",
+                        u.name(),
+                        t.name,
+                        kind_name(t.kind)
+                    ),
+                );
             }
         }
         let b = m.swept_aabb(rect);
         let t = CONTACT_TOLERANCE;
         if b.min.x < -t || b.min.y < -t || b.max.x > w + t || b.max.y > d + t {
-            return refuse(rule::TABLE, format!("step {n}: {} would leave the table", u.name()));
+            return refuse(
+                rule::TABLE,
+                format!("step {n}: {} would leave the table", u.name()),
+            );
         }
     }
     Ok(())
@@ -507,7 +576,14 @@ fn kind_name(kind: TerrainKind) -> &'static str {
 
 /// A change of face or a free turn in place: only the end is checked (ruling: turning in place
 /// is not swept past neighbours).
-fn turn_step(battle: &Battle, units: &[&Unit], obstacles: &[(Obstacle, &Unit)], w: &mut Walk, step: &Step, index: usize) -> Result<(), GameError> {
+fn turn_step(
+    battle: &Battle,
+    units: &[&Unit],
+    obstacles: &[(Obstacle, &Unit)],
+    w: &mut Walk,
+    step: &Step,
+    index: usize,
+) -> Result<(), GameError> {
     let n = index + 1;
     let angle = turn_in_place(step);
     if matches!(step, Step::Face { .. }) {
@@ -520,9 +596,19 @@ fn turn_step(battle: &Battle, units: &[&Unit], obstacles: &[(Obstacle, &Unit)], 
             .filter(|(k, _)| !matches!(k, Obstacle::Passable))
             .find(|(_, o)| geometry::overlaps(&turned, &o.rect()))
         {
-            return refuse(rule::FACE, format!("step {n}: {} has no room to turn: {} is in the way", units[i].name(), o.1.name()));
+            return refuse(
+                rule::FACE,
+                format!(
+                    "step {n}: {} has no room to turn: {} is in the way",
+                    units[i].name(),
+                    o.1.name()
+                ),
+            );
         }
-        let m = Motion::Rotate { pivot: rect.pose.centre, angle };
+        let m = Motion::Rotate {
+            pivot: rect.pose.centre,
+            angle,
+        };
         check_terrain_and_table(battle, &units[i..=i], &[*rect], &m, n)?;
         w.rough[i] |= battle
             .scenario
@@ -546,7 +632,10 @@ fn contacts(battle: &Battle, units: &[&Unit], rects: &[OrientedRect]) -> Vec<Con
             .filter(|(_, d)| *d <= CONTACT_TOLERANCE)
             .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.id.cmp(&b.0.id)));
         if let Some((o, _)) = target {
-            out.push(Contact { mover: u.id, target: o.id });
+            out.push(Contact {
+                mover: u.id,
+                target: o.id,
+            });
         }
     }
     out
@@ -558,7 +647,11 @@ fn front_distance(front: &acies_geom::Segment, rect: &OrientedRect) -> f64 {
         .iter()
         .map(|e| front.distance(e))
         .fold(f64::INFINITY, f64::min)
-        .min(if rect.contains(front.midpoint()) { 0.0 } else { f64::INFINITY })
+        .min(if rect.contains(front.midpoint()) {
+            0.0
+        } else {
+            f64::INFINITY
+        })
 }
 
 /// Limits to Movement 7: a single file of three or more bases in front-to-rear contact.

@@ -24,7 +24,12 @@ pub struct Setup {
 
 impl Setup {
     /// A battle of two armies of `catalog` on one of its scenarios.
-    pub fn presets(catalog: &Catalog, scenario: &str, a: &str, b: &str) -> Result<Setup, LookupError> {
+    pub fn presets(
+        catalog: &Catalog,
+        scenario: &str,
+        a: &str,
+        b: &str,
+    ) -> Result<Setup, LookupError> {
         Ok(Setup {
             scenario: catalog.scenario(scenario)?.clone(),
             armies: [catalog.army(a)?.clone(), catalog.army(b)?.clone()],
@@ -85,7 +90,10 @@ pub fn new_game(setup: &Setup, seed: u64) -> Result<GameState, GameError> {
         outcome: None,
     };
     check_deployment(&battle)?;
-    let mut state = GameState { battle, rng: GameRng::new(seed) };
+    let mut state = GameState {
+        battle,
+        rng: GameRng::new(seed),
+    };
     let mut events = Vec::new();
     let first = state.battle.side;
     crate::turn::begin_half_turn(&mut state, first, &mut events);
@@ -99,9 +107,14 @@ fn check_deployment(b: &Battle) -> Result<(), GameError> {
     let zone = b.scenario.deployment_depth;
     for u in b.units.iter() {
         if let Some(t) = u.attached_to {
-            let ok = b.unit(t).is_some_and(|x| x.side == u.side && !x.is_leader() && u.is_leader());
+            let ok = b
+                .unit(t)
+                .is_some_and(|x| x.side == u.side && !x.is_leader() && u.is_leader());
             if !ok {
-                return refuse(rule::SETUP, format!("{} is attached to a unit it cannot ride with", u.name()));
+                return refuse(
+                    rule::SETUP,
+                    format!("{} is attached to a unit it cannot ride with", u.name()),
+                );
             }
             continue;
         }
@@ -114,13 +127,28 @@ fn check_deployment(b: &Battle) -> Result<(), GameError> {
             SideId::B => c.y >= depth - zone - geometry::CONTACT_TOLERANCE,
         });
         if !in_zone {
-            return refuse(rule::SETUP, format!("{} deploys outside its army's zone ({zone}\" from its edge)", u.name()));
+            return refuse(
+                rule::SETUP,
+                format!(
+                    "{} deploys outside its army's zone ({zone}\" from its edge)",
+                    u.name()
+                ),
+            );
         }
-        if let Some(o) = b.bases().find(|o| o.id != u.id && geometry::overlaps(&r, &o.rect())) {
+        if let Some(o) = b
+            .bases()
+            .find(|o| o.id != u.id && geometry::overlaps(&r, &o.rect()))
+        {
             return refuse(rule::SETUP, format!("{} deploys on {}", u.name(), o.name()));
         }
-        if let Some(t) = b.scenario.terrain.iter().find(|t| geometry::prohibited(u.profile.troop, t.kind) && geometry::overlaps(&r, &terrain_rect(t))) {
-            return refuse(rule::SETUP, format!("{} deploys in {}, prohibited terrain", u.name(), t.name));
+        if let Some(t) = b.scenario.terrain.iter().find(|t| {
+            geometry::prohibited(u.profile.troop, t.kind)
+                && geometry::overlaps(&r, &terrain_rect(t))
+        }) {
+            return refuse(
+                rule::SETUP,
+                format!("{} deploys in {}, prohibited terrain", u.name(), t.name),
+            );
         }
     }
     Ok(())

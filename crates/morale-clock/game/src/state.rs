@@ -203,7 +203,9 @@ impl Battle {
 
     /// Orders left this half-turn out of the Morale Clock's (Movement / Orders: Basics).
     pub fn orders_left(&self) -> u32 {
-        self.army(self.side).clock.saturating_sub(self.half.orders_used)
+        self.army(self.side)
+            .clock
+            .saturating_sub(self.half.orders_used)
     }
 
     /// Troop units of `side` still on the table (leaders, camp and baggage excluded).
@@ -211,10 +213,7 @@ impl Battle {
         self.units
             .iter()
             .filter(|u| {
-                u.side == side
-                    && u.on_table()
-                    && !u.is_leader()
-                    && !u.profile.troop.is_fixture()
+                u.side == side && u.on_table() && !u.is_leader() && !u.profile.troop.is_fixture()
             })
             .count()
     }

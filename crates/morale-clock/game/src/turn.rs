@@ -14,7 +14,11 @@ use crate::state::{GameState, HalfTurn, Phase, UnitId};
 use crate::{melee, missiles, orders};
 
 /// Applies `action` by `seat`; the input state is left as it was.
-pub fn apply(state: &GameState, seat: SideId, action: &Action) -> Result<Applied<GameState, Event>, GameError> {
+pub fn apply(
+    state: &GameState,
+    seat: SideId,
+    action: &Action,
+) -> Result<Applied<GameState, Event>, GameError> {
     let b = &state.battle;
     if b.phase == Phase::Over {
         return refuse(rule::TURN, "the battle is over");
@@ -26,21 +30,35 @@ pub fn apply(state: &GameState, seat: SideId, action: &Action) -> Result<Applied
     let mut events = Vec::new();
     dispatch(&mut next, action, &mut events)?;
     check_end(&mut next, &mut events);
-    Ok(Applied { state: next, events })
+    Ok(Applied {
+        state: next,
+        events,
+    })
 }
 
 fn dispatch(s: &mut GameState, action: &Action, events: &mut Vec<Event>) -> Result<(), GameError> {
     match (s.battle.phase, action) {
-        (Phase::Missiles, Action::Fire { firers, target }) => missiles::fire(s, firers, *target, events),
+        (Phase::Missiles, Action::Fire { firers, target }) => {
+            missiles::fire(s, firers, *target, events)
+        }
         (Phase::Missiles, Action::EndMissiles) => {
             s.battle.phase = Phase::Orders;
             Ok(())
         }
-        (Phase::Orders, Action::Move { units, by, steps, stratagem, attach }) => {
-            orders::order_move(s, units, *by, steps, stratagem.as_deref(), *attach, events)
-        }
+        (
+            Phase::Orders,
+            Action::Move {
+                units,
+                by,
+                steps,
+                stratagem,
+                attach,
+            },
+        ) => orders::order_move(s, units, *by, steps, stratagem.as_deref(), *attach, events),
         (Phase::Orders, Action::Disengage { unit, by }) => orders::disengage(s, *unit, *by, events),
-        (Phase::Orders, Action::RallyAgain { unit, stratagem }) => orders::rally_again(s, *unit, stratagem, events),
+        (Phase::Orders, Action::RallyAgain { unit, stratagem }) => {
+            orders::rally_again(s, *unit, stratagem, events)
+        }
         (Phase::Orders, Action::EndOrders) => {
             s.battle.phase = Phase::Adjust;
             Ok(())
@@ -51,7 +69,14 @@ fn dispatch(s: &mut GameState, action: &Action, events: &mut Vec<Event>) -> Resu
             end_half_turn(s, events);
             Ok(())
         }
-        (phase, a) => refuse(rule::TURN, format!("`{}` is not possible in the {} step", a.name(), phase_name(phase))),
+        (phase, a) => refuse(
+            rule::TURN,
+            format!(
+                "`{}` is not possible in the {} step",
+                a.name(),
+                phase_name(phase)
+            ),
+        ),
     }
 }
 
@@ -119,16 +144,22 @@ pub fn begin_half_turn(s: &mut GameState, side: SideId, events: &mut Vec<Event>)
     for id in rallying {
         rally_unit(s, id, events);
     }
-    s.battle.phase = if any_shot(&s.battle) { Phase::Missiles } else { Phase::Orders };
+    s.battle.phase = if any_shot(&s.battle) {
+        Phase::Missiles
+    } else {
+        Phase::Orders
+    };
 }
 
 /// Whether any unit of the army whose half-turn it is may shoot at any enemy.
 pub fn any_shot(b: &crate::state::Battle) -> bool {
-    b.bases().filter(|u| u.side == b.side && u.profile.missile_range.is_some()).any(|f| {
-        b.bases()
-            .filter(|t| t.side != b.side)
-            .any(|t| missiles::may_fire_at(b, f, t).is_ok())
-    })
+    b.bases()
+        .filter(|u| u.side == b.side && u.profile.missile_range.is_some())
+        .any(|f| {
+            b.bases()
+                .filter(|t| t.side != b.side)
+                .any(|t| missiles::may_fire_at(b, f, t).is_ok())
+        })
 }
 
 /// Rallying: a unit with DMZ markers tests; a pass removes one (ruling: one a test).
@@ -136,11 +167,20 @@ pub fn rally_unit(s: &mut GameState, id: UnitId, events: &mut Vec<Event>) {
     let Some(u) = s.battle.unit(id) else { return };
     let who = s.battle.combatant(u);
     let test = rally::test(&mut s.rng as &mut dyn Dice, &who, Purpose::Rally);
-    let dmz = if test.passed { who.dmz.saturating_sub(1) } else { who.dmz };
+    let dmz = if test.passed {
+        who.dmz.saturating_sub(1)
+    } else {
+        who.dmz
+    };
     if let Some(u) = s.battle.unit_mut(id) {
         u.dmz = dmz;
     }
-    events.push(Event::Rally { unit: id, passed: test.passed, dmz, roll: test.roll });
+    events.push(Event::Rally {
+        unit: id,
+        passed: test.passed,
+        dmz,
+        roll: test.roll,
+    });
 }
 
 /// The end of the battle (ours: the sheet does not say when a battle ends): an army whose
@@ -150,13 +190,14 @@ pub fn check_end(s: &mut GameState, events: &mut Vec<Event>) {
     if s.battle.outcome.is_some() {
         return;
     }
-    let broken = |side: SideId| {
-        s.battle.army(side).clock == 0 || s.battle.fighting_units(side) == 0
-    };
+    let broken =
+        |side: SideId| s.battle.army(side).clock == 0 || s.battle.fighting_units(side) == 0;
     let (a, b) = (broken(SideId::A), broken(SideId::B));
     let outcome = match (a, b) {
         (false, false) => return,
-        (true, true) => Outcome::Draw { reason: "both armies broke at once".into() },
+        (true, true) => Outcome::Draw {
+            reason: "both armies broke at once".into(),
+        },
         (true, false) => win(s, SideId::B),
         (false, true) => win(s, SideId::A),
     };
@@ -166,25 +207,40 @@ pub fn check_end(s: &mut GameState, events: &mut Vec<Event>) {
 fn win(s: &GameState, winner: SideId) -> Outcome<SideId> {
     let loser = s.battle.army(winner.other());
     let reason = if loser.clock == 0 {
-        format!("the Morale Clock of {} reached 0: the army breaks", loser.name)
+        format!(
+            "the Morale Clock of {} reached 0: the army breaks",
+            loser.name
+        )
     } else {
         format!("{} has no fighting units left", loser.name)
     };
-    Outcome::Winners { seats: vec![winner], reason }
+    Outcome::Winners {
+        seats: vec![winner],
+        reason,
+    }
 }
 
 /// After the scenario's last turn, the army with the higher Morale Clock wins; equal clocks
 /// draw (ours).
 fn end_at_the_limit(s: &mut GameState, events: &mut Vec<Event>) {
-    let (a, b) = (s.battle.army(SideId::A).clock, s.battle.army(SideId::B).clock);
+    let (a, b) = (
+        s.battle.army(SideId::A).clock,
+        s.battle.army(SideId::B).clock,
+    );
     let limit = s.battle.scenario.turn_limit;
     let outcome = match a.cmp(&b) {
-        std::cmp::Ordering::Equal => Outcome::Draw { reason: format!("turn {limit} is over with equal Morale Clocks") },
+        std::cmp::Ordering::Equal => Outcome::Draw {
+            reason: format!("turn {limit} is over with equal Morale Clocks"),
+        },
         order => {
             let winner = if order.is_gt() { SideId::A } else { SideId::B };
             Outcome::Winners {
                 seats: vec![winner],
-                reason: format!("turn {limit} is over: the higher Morale Clock ({} to {})", a.max(b), a.min(b)),
+                reason: format!(
+                    "turn {limit} is over: the higher Morale Clock ({} to {})",
+                    a.max(b),
+                    a.min(b)
+                ),
             }
         }
     };

@@ -11,18 +11,31 @@ use morale_clock_game::{Action, Command, Event};
 use morale_clock_model::TroopType as T;
 
 fn order(units: &[u16], steps: Vec<Step>) -> Action {
-    Action::Move { units: units.to_vec(), by: Command::Clock, steps, stratagem: None, attach: None }
+    Action::Move {
+        units: units.to_vec(),
+        by: Command::Clock,
+        steps,
+        stratagem: None,
+        attach: None,
+    }
 }
 
 fn fwd(inches: f64) -> Step {
-    Step::Forward { inches, incline: 0.0 }
+    Step::Forward {
+        inches,
+        incline: 0.0,
+    }
 }
 
 fn charged(events: &[Event]) -> Vec<(u16, u16, Edge)> {
     events
         .iter()
         .filter_map(|e| match e {
-            Event::Charged { attacker, target, edge } => Some((*attacker, *target, *edge)),
+            Event::Charged {
+                attacker,
+                target,
+                edge,
+            } => Some((*attacker, *target, *edge)),
             _ => None,
         })
         .collect()
@@ -31,11 +44,20 @@ fn charged(events: &[Event]) -> Vec<(u16, u16, Edge)> {
 #[test]
 fn limits_8_a_move_that_makes_contact_is_a_charge_and_stops_there() {
     let p = vec![
-        at(A, profile("Hastati", T::HeavyInfantry, &[]), 20.0, 18.0, 0.0),
+        at(
+            A,
+            profile("Hastati", T::HeavyInfantry, &[]),
+            20.0,
+            18.0,
+            0.0,
+        ),
         at(B, profile("Warband", T::Warband, &[]), 20.3, 20.5, 180.0),
     ];
     let s = battle(p, vec![], 1);
-    let (after, events) = ok(&s, order(&[0], vec![fwd(3.0), Step::Sidestep { inches: 0.5 }]));
+    let (after, events) = ok(
+        &s,
+        order(&[0], vec![fwd(3.0), Step::Sidestep { inches: 0.5 }]),
+    );
     assert_eq!(charged(&events), vec![(0, 1, Edge::Front)]);
     // Conformed: front to front, full base contact, centred on the target.
     let (a, b) = (after.battle.units[0].rect(), after.battle.units[1].rect());
@@ -44,14 +66,24 @@ fn limits_8_a_move_that_makes_contact_is_a_charge_and_stops_there() {
     assert!(close(contacts[0].segment.length(), 1.6));
     assert!(close(centre(&after, 0).x, 20.3));
     assert_eq!(after.battle.half.charges.len(), 1);
-    assert!(events.iter().any(|e| matches!(e, Event::Conformed { unit: 0, .. })));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Conformed { unit: 0, .. }))
+    );
 }
 
 #[test]
 fn limits_10_the_defender_turns_to_face_and_the_attacker_conforms() {
     // The warband faces east; the Hastati come at its left flank from the south.
     let p = vec![
-        at(A, profile("Hastati", T::HeavyInfantry, &[]), 20.2, 17.0, 0.0),
+        at(
+            A,
+            profile("Hastati", T::HeavyInfantry, &[]),
+            20.2,
+            17.0,
+            0.0,
+        ),
         at(B, profile("Warband", T::Warband, &[]), 20.0, 20.0, 90.0),
     ];
     let s = battle(p, vec![], 1);
@@ -59,11 +91,21 @@ fn limits_10_the_defender_turns_to_face_and_the_attacker_conforms() {
     let c = charged(&events);
     assert_eq!(c.len(), 1);
     assert_eq!(c[0].2, Edge::Right, "the warband's right side faces south");
-    assert!(events.iter().any(|e| matches!(e, Event::DefenderTurned { unit: 1, .. })));
-    assert!(close(facing_deg(&after, 1), 180.0), "it now faces its attacker");
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::DefenderTurned { unit: 1, .. }))
+    );
+    assert!(
+        close(facing_deg(&after, 1), 180.0),
+        "it now faces its attacker"
+    );
     let (a, b) = (after.battle.units[0].rect(), after.battle.units[1].rect());
     let contact = a.edge_contacts_within(&b, 1e-6);
-    assert_eq!((contact[0].edge, contact[0].other_edge), (Edge::Front, Edge::Front));
+    assert_eq!(
+        (contact[0].edge, contact[0].other_edge),
+        (Edge::Front, Edge::Front)
+    );
     // The flank it was caught on still counts in this half-turn's melee.
     assert_eq!(after.battle.half.charges[0].edge, Edge::Right);
 }
@@ -72,13 +114,23 @@ fn limits_10_the_defender_turns_to_face_and_the_attacker_conforms() {
 fn limits_10_a_defender_fighting_to_its_front_does_not_turn() {
     let p = vec![
         at(A, profile("Front", T::HeavyInfantry, &[]), 20.0, 19.2, 0.0),
-        at(A, profile("Flanker", T::HeavyInfantry, &[]), 22.5, 20.5, 270.0),
+        at(
+            A,
+            profile("Flanker", T::HeavyInfantry, &[]),
+            22.5,
+            20.5,
+            270.0,
+        ),
         at(B, profile("Warband", T::Warband, &[]), 20.0, 19.9, 180.0),
     ];
     let s = battle(p, vec![], 1);
     // The second unit, facing west, marches into the warband's flank.
     let (after, events) = ok(&s, order(&[1], vec![fwd(2.0)]));
-    assert!(!events.iter().any(|e| matches!(e, Event::DefenderTurned { .. })));
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, Event::DefenderTurned { .. }))
+    );
     assert!(close(facing_deg(&after, 2), 180.0));
     let c = charged(&events);
     assert_eq!((c[0].0, c[0].1), (1, 2));
@@ -97,12 +149,21 @@ fn limits_9_rear_attacks_only_from_wholly_behind() {
     assert_eq!(charged(&events)[0].2, Edge::Rear);
     // From beside its rear edge, not wholly behind it: refused.
     let p = vec![
-        at(A, profile("Equites", T::MediumHorse, &[]), 21.3, 18.85, 330.0),
+        at(
+            A,
+            profile("Equites", T::MediumHorse, &[]),
+            21.3,
+            18.85,
+            330.0,
+        ),
         at(B, profile("Warband", T::Warband, &[]), 20.0, 20.0, 0.0),
     ];
     let s = battle(p, vec![], 1);
     let start = s.battle.units[0].rect();
-    assert!(!morale_clock_game::geometry::wholly_behind(&start, &s.battle.units[1].rect()));
+    assert!(!morale_clock_game::geometry::wholly_behind(
+        &start,
+        &s.battle.units[1].rect()
+    ));
     let e = refused(&s, order(&[0], vec![fwd(3.0)]));
     assert_eq!(e.rule, "Limits to Movement 9", "{e}");
 }
@@ -111,7 +172,13 @@ fn limits_9_rear_attacks_only_from_wholly_behind() {
 fn rallying_a_unit_must_test_to_charge_fearsome_enemies() {
     let p = vec![
         at(A, profile("Horse", T::HeavyHorse, &[]), 20.0, 18.0, 0.0),
-        at(B, profile("Elephants", T::Elephants, &[]), 20.0, 21.0, 180.0),
+        at(
+            B,
+            profile("Elephants", T::Elephants, &[]),
+            20.0,
+            21.0,
+            180.0,
+        ),
     ];
     let base = battle(p, vec![], 1);
     assert!(base.battle.units[1].profile.fearsome);
@@ -125,7 +192,11 @@ fn rallying_a_unit_must_test_to_charge_fearsome_enemies() {
     let (passed, roll) = test.expect("a test was taken");
     assert!(!passed);
     assert_eq!(roll.target.need, acies_core::Comparison::AtLeast(8));
-    assert!(events.iter().any(|e| matches!(e, Event::ChargeHalted { .. })));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::ChargeHalted { .. }))
+    );
     assert!(close(centre(&after, 0).y, 18.0), "the order halted");
     assert_eq!(after.battle.half.orders_used, 1, "and was spent");
     let pass = base.with_rng(GameRng::new(seed_for(&[8])));
@@ -143,10 +214,23 @@ fn limits_11_skirmishers_and_cavalry_disengage_from_infantry() {
     let s = battle(p, vec![], 1);
     let moved = refused(&s, order(&[0], vec![Step::Back { inches: 1.0 }]));
     assert_eq!(moved.rule, "Limits to Movement 11");
-    let (after, events) = ok(&s, Action::Disengage { unit: 0, by: Command::Clock });
-    assert!(events.iter().any(|e| matches!(e, Event::Disengaged { unit: 0, .. })));
+    let (after, events) = ok(
+        &s,
+        Action::Disengage {
+            unit: 0,
+            by: Command::Clock,
+        },
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Disengaged { unit: 0, .. }))
+    );
     let u = &after.battle.units[0];
-    assert!(close(u.pose.centre.y, 19.0 - 7.0), "a full move directly away");
+    assert!(
+        close(u.pose.centre.y, 19.0 - 7.0),
+        "a full move directly away"
+    );
     assert!(close(facing_deg(&after, 0), 180.0), "facing away");
     assert_eq!(u.dmz, 1, "and take a DMZ");
     // Foot may not; nor from mounted enemies; nor when attacked in the rear.
@@ -155,19 +239,45 @@ fn limits_11_skirmishers_and_cavalry_disengage_from_infantry() {
         at(B, profile("Spears", T::Spears, &[]), 20.0, 19.7, 180.0),
     ];
     let s = battle(p, vec![], 1);
-    assert_eq!(refused(&s, Action::Disengage { unit: 0, by: Command::Clock }).rule, "Limits to Movement 11");
+    assert_eq!(
+        refused(
+            &s,
+            Action::Disengage {
+                unit: 0,
+                by: Command::Clock
+            }
+        )
+        .rule,
+        "Limits to Movement 11"
+    );
     let p = vec![
         at(A, profile("Horse", T::MediumHorse, &[]), 20.0, 19.0, 0.0),
         at(B, profile("Horse", T::HeavyHorse, &[]), 20.0, 20.2, 180.0),
     ];
     let s = battle(p, vec![], 1);
-    assert_eq!(refused(&s, Action::Disengage { unit: 0, by: Command::Clock }).rule, "Limits to Movement 11");
+    assert_eq!(
+        refused(
+            &s,
+            Action::Disengage {
+                unit: 0,
+                by: Command::Clock
+            }
+        )
+        .rule,
+        "Limits to Movement 11"
+    );
     let p = vec![
         at(A, profile("Skirm", T::Skirmishers, &[]), 20.0, 19.0, 0.0),
         at(B, profile("Spears", T::Spears, &[]), 20.0, 19.7, 180.0),
         at(B, profile("Behind", T::Spears, &[]), 20.0, 18.3, 0.0),
     ];
     let s = battle(p, vec![], 1);
-    let e = refused(&s, Action::Disengage { unit: 0, by: Command::Clock });
+    let e = refused(
+        &s,
+        Action::Disengage {
+            unit: 0,
+            by: Command::Clock,
+        },
+    );
     assert!(e.message.contains("rear"), "{e}");
 }

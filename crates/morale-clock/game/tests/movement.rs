@@ -8,11 +8,20 @@ use morale_clock_game::{Action, Command, Event, FaceTurn, Hand};
 use morale_clock_model::{MM_PER_INCH, Quality as Q, TerrainKind, TroopType as T};
 
 fn order(units: &[u16], steps: Vec<Step>) -> Action {
-    Action::Move { units: units.to_vec(), by: Command::Clock, steps, stratagem: None, attach: None }
+    Action::Move {
+        units: units.to_vec(),
+        by: Command::Clock,
+        steps,
+        stratagem: None,
+        attach: None,
+    }
 }
 
 fn fwd(inches: f64) -> Step {
-    Step::Forward { inches, incline: 0.0 }
+    Step::Forward {
+        inches,
+        incline: 0.0,
+    }
 }
 
 /// A foot unit (Heavy Infantry: 3" open, 2" rough) of side A at (x, y) facing the far edge,
@@ -32,9 +41,14 @@ fn limits_2_the_sheets_40mm_wheel_of_90_degrees_is_two_and_a_half_inches() {
     p.move_open = 2.5;
     let far = at(B, profile("Far", T::HeavyInfantry, &[]), 40.0, 34.0, 180.0);
     let s = battle(vec![at(A, p.clone(), 20.0, 18.0, 0.0), far], vec![], 1);
-    let wheel = Step::Wheel { toward: Hand::Right, degrees: 90.0 };
+    let wheel = Step::Wheel {
+        toward: Hand::Right,
+        degrees: 90.0,
+    };
     let (after, events) = ok(&s, order(&[0], vec![wheel]));
-    let Some(Event::Moved { wheels, cost, .. }) = events.iter().find(|e| matches!(e, Event::Moved { .. })) else {
+    let Some(Event::Moved { wheels, cost, .. }) =
+        events.iter().find(|e| matches!(e, Event::Moved { .. }))
+    else {
         panic!("moved")
     };
     // π/2 × 40 mm = 2.474": "2 ½ inches".
@@ -47,7 +61,10 @@ fn limits_2_the_sheets_40mm_wheel_of_90_degrees_is_two_and_a_half_inches() {
     slow.move_open = 2.4;
     let far = at(B, profile("Far", T::HeavyInfantry, &[]), 40.0, 34.0, 180.0);
     let s = battle(vec![at(A, slow, 20.0, 18.0, 0.0), far], vec![], 1);
-    assert_eq!(refused(&s, order(&[0], vec![wheel])).rule, "Limits to Movement 2");
+    assert_eq!(
+        refused(&s, order(&[0], vec![wheel])).rule,
+        "Limits to Movement 2"
+    );
 }
 
 #[test]
@@ -60,8 +77,19 @@ fn limits_2_a_group_wheels_about_its_front_corner_measured_on_the_outside_unit()
     ];
     let s = battle(line, vec![], 1);
     // 30° right about the front-right corner: the left unit's outer corner is 4.8" out.
-    let (after, events) = ok(&s, order(&[0, 1, 2], vec![Step::Wheel { toward: Hand::Right, degrees: 30.0 }]));
-    let Some(Event::Moved { wheels, cost, .. }) = events.iter().find(|e| matches!(e, Event::Moved { .. })) else {
+    let (after, events) = ok(
+        &s,
+        order(
+            &[0, 1, 2],
+            vec![Step::Wheel {
+                toward: Hand::Right,
+                degrees: 30.0,
+            }],
+        ),
+    );
+    let Some(Event::Moved { wheels, cost, .. }) =
+        events.iter().find(|e| matches!(e, Event::Moved { .. }))
+    else {
         panic!("moved")
     };
     assert!((wheels[0] - 4.8 * std::f64::consts::PI / 6.0).abs() < 1e-9);
@@ -70,9 +98,21 @@ fn limits_2_a_group_wheels_about_its_front_corner_measured_on_the_outside_unit()
     // The pivot stays put: the right unit's front-right corner.
     let pivot = acies_geom::Vec2::new(22.4, 18.4);
     let r = after.battle.units[2].rect();
-    assert!(r.corner(acies_geom::Corner::FrontRight).approx_eq(pivot, 1e-9));
+    assert!(
+        r.corner(acies_geom::Corner::FrontRight)
+            .approx_eq(pivot, 1e-9)
+    );
     // 45° would take the outside unit 3.77": more than its 3".
-    let e = refused(&s, order(&[0, 1, 2], vec![Step::Wheel { toward: Hand::Right, degrees: 45.0 }]));
+    let e = refused(
+        &s,
+        order(
+            &[0, 1, 2],
+            vec![Step::Wheel {
+                toward: Hand::Right,
+                degrees: 45.0,
+            }],
+        ),
+    );
     assert_eq!(e.rule, "Limits to Movement 2");
     assert!(e.message.contains("outside unit"), "{e}");
 }
@@ -80,21 +120,66 @@ fn limits_2_a_group_wheels_about_its_front_corner_measured_on_the_outside_unit()
 #[test]
 fn limits_1_incline_up_to_45_degrees_phalanxes_right_only() {
     let s = battle(foot_at(20.0, 18.0), vec![], 1);
-    let (after, _) = ok(&s, order(&[0], vec![Step::Forward { inches: 2.0, incline: 45.0 }]));
+    let (after, _) = ok(
+        &s,
+        order(
+            &[0],
+            vec![Step::Forward {
+                inches: 2.0,
+                incline: 45.0,
+            }],
+        ),
+    );
     let c = centre(&after, 0);
-    assert!(close(c.x, 20.0 + 2.0 * 45f64.to_radians().sin()) && close(c.y, 18.0 + 2.0 * 45f64.to_radians().cos()));
-    assert!(close(facing_deg(&after, 0), 0.0), "inclining keeps the facing");
-    let e = refused(&s, order(&[0], vec![Step::Forward { inches: 2.0, incline: -46.0 }]));
+    assert!(
+        close(c.x, 20.0 + 2.0 * 45f64.to_radians().sin())
+            && close(c.y, 18.0 + 2.0 * 45f64.to_radians().cos())
+    );
+    assert!(
+        close(facing_deg(&after, 0), 0.0),
+        "inclining keeps the facing"
+    );
+    let e = refused(
+        &s,
+        order(
+            &[0],
+            vec![Step::Forward {
+                inches: 2.0,
+                incline: -46.0,
+            }],
+        ),
+    );
     assert_eq!(e.rule, "Limits to Movement 1");
     let phalanx = vec![
         at(A, profile("Pikes", T::Pike, &[Q::Phalanx]), 20.0, 18.0, 0.0),
         at(B, profile("Far", T::HeavyInfantry, &[]), 40.0, 34.0, 180.0),
     ];
     let s = battle(phalanx, vec![], 1);
-    let e = refused(&s, order(&[0], vec![Step::Forward { inches: 2.0, incline: -10.0 }]));
+    let e = refused(
+        &s,
+        order(
+            &[0],
+            vec![Step::Forward {
+                inches: 2.0,
+                incline: -10.0,
+            }],
+        ),
+    );
     assert_eq!(e.rule, "Limits to Movement 1");
-    assert!(e.message.contains("Phalanxes may only incline to the right"));
-    ok(&s, order(&[0], vec![Step::Forward { inches: 2.0, incline: 10.0 }]));
+    assert!(
+        e.message
+            .contains("Phalanxes may only incline to the right")
+    );
+    ok(
+        &s,
+        order(
+            &[0],
+            vec![Step::Forward {
+                inches: 2.0,
+                incline: 10.0,
+            }],
+        ),
+    );
 }
 
 #[test]
@@ -107,11 +192,20 @@ fn limits_1_units_may_not_enter_prohibited_terrain() {
     // Dense woods: prohibited to scythed chariots (ruling), not to foot.
     let woods = terrain(TerrainKind::DenseWoods, [20.0, 21.0], [6.0, 2.0]);
     let chariots = vec![
-        at(A, profile("Chariots", T::ScythedChariots, &[]), 20.0, 17.0, 0.0),
+        at(
+            A,
+            profile("Chariots", T::ScythedChariots, &[]),
+            20.0,
+            17.0,
+            0.0,
+        ),
         at(B, profile("Far", T::HeavyInfantry, &[]), 40.0, 34.0, 180.0),
     ];
     let s = battle(chariots, vec![woods.clone()], 1);
-    assert_eq!(refused(&s, order(&[0], vec![fwd(3.0)])).rule, "Limits to Movement 1");
+    assert_eq!(
+        refused(&s, order(&[0], vec![fwd(3.0)])).rule,
+        "Limits to Movement 1"
+    );
     let s = battle(foot_at(20.0, 18.0), vec![woods], 1);
     ok(&s, order(&[0], vec![fwd(2.0)]));
 }
@@ -119,12 +213,25 @@ fn limits_1_units_may_not_enter_prohibited_terrain() {
 #[test]
 fn limits_3_change_of_face_costs_half_the_move_and_only_for_individual_units() {
     let s = battle(foot_at(20.0, 18.0), vec![], 1);
-    let face = Step::Face { turn: FaceTurn::Right };
+    let face = Step::Face {
+        turn: FaceTurn::Right,
+    };
     let (after, _) = ok(&s, order(&[0], vec![face, fwd(1.5)]));
     assert!(close(facing_deg(&after, 0), 90.0));
     assert!(close(centre(&after, 0).x, 21.5));
-    assert_eq!(refused(&s, order(&[0], vec![face, fwd(1.6)])).rule, "Limits to Movement 1");
-    let (after, _) = ok(&s, order(&[0], vec![Step::Face { turn: FaceTurn::About }]));
+    assert_eq!(
+        refused(&s, order(&[0], vec![face, fwd(1.6)])).rule,
+        "Limits to Movement 1"
+    );
+    let (after, _) = ok(
+        &s,
+        order(
+            &[0],
+            vec![Step::Face {
+                turn: FaceTurn::About,
+            }],
+        ),
+    );
     assert!(close(facing_deg(&after, 0), 180.0));
     // Not to adjust the angle: that is a wheel.
     let e = refused(&s, order(&[0], vec![Step::Turn { degrees: 30.0 }]));
@@ -135,7 +242,10 @@ fn limits_3_change_of_face_costs_half_the_move_and_only_for_individual_units() {
         at(B, profile("Far", T::HeavyInfantry, &[]), 40.0, 34.0, 180.0),
     ];
     let s = battle(pair, vec![], 1);
-    assert_eq!(refused(&s, order(&[0, 1], vec![face])).rule, "Limits to Movement 3");
+    assert_eq!(
+        refused(&s, order(&[0, 1], vec![face])).rule,
+        "Limits to Movement 3"
+    );
 }
 
 #[test]
@@ -147,16 +257,29 @@ fn limits_3_free_facing_units_turn_without_penalty() {
         ];
         let s = battle(p, vec![], 1);
         let full = s.battle.units[0].profile.move_open;
-        let by = if troop == T::General { Command::Own } else { Command::Clock };
+        let by = if troop == T::General {
+            Command::Own
+        } else {
+            Command::Clock
+        };
         let turn_and_go = Action::Move {
             units: vec![0],
             by,
-            steps: vec![Step::Turn { degrees: 37.0 }, fwd(full), Step::Face { turn: FaceTurn::Left }],
+            steps: vec![
+                Step::Turn { degrees: 37.0 },
+                fwd(full),
+                Step::Face {
+                    turn: FaceTurn::Left,
+                },
+            ],
             stratagem: None,
             attach: None,
         };
         let (after, _) = ok(&s, turn_and_go);
-        assert!(close(facing_deg(&after, 0), 37.0 + 270.0 - 360.0 + 360.0), "{troop:?}");
+        assert!(
+            close(facing_deg(&after, 0), 37.0 + 270.0 - 360.0 + 360.0),
+            "{troop:?}"
+        );
     }
 }
 
@@ -169,12 +292,19 @@ fn limits_4_any_part_in_rough_going_limits_the_whole_move() {
     assert_eq!(e.rule, "Limits to Movement 4");
     ok(&s, order(&[0], vec![fwd(2.0)]));
     // Beside it, the open rate.
-    let s = battle(foot_at(30.0, 18.0), vec![terrain(TerrainKind::Rough, [20.0, 20.5], [6.0, 1.0])], 1);
+    let s = battle(
+        foot_at(30.0, 18.0),
+        vec![terrain(TerrainKind::Rough, [20.0, 20.5], [6.0, 1.0])],
+        1,
+    );
     ok(&s, order(&[0], vec![fwd(3.0)]));
     // A stream is rough going too; a hill is not.
     let stream = terrain(TerrainKind::Stream, [20.0, 20.5], [48.0, 1.0]);
     let s = battle(foot_at(20.0, 18.0), vec![stream], 1);
-    assert_eq!(refused(&s, order(&[0], vec![fwd(2.5)])).rule, "Limits to Movement 4");
+    assert_eq!(
+        refused(&s, order(&[0], vec![fwd(2.5)])).rule,
+        "Limits to Movement 4"
+    );
     let hill = terrain(TerrainKind::Hill, [20.0, 20.5], [48.0, 1.0]);
     let s = battle(foot_at(20.0, 18.0), vec![hill], 1);
     ok(&s, order(&[0], vec![fwd(3.0)]));
@@ -193,8 +323,18 @@ fn pass(mover: (T, &[Q]), blocker: (T, &[Q])) -> bool {
         at(B, profile("Far", T::HeavyInfantry, &[]), 40.0, 34.0, 180.0),
     ];
     let s = battle(p, vec![], 1);
-    let by = if mover.0.is_leader() { Command::Own } else { Command::Clock };
-    let a = Action::Move { units: vec![0], by, steps: vec![fwd(5.0)], stratagem: None, attach: None };
+    let by = if mover.0.is_leader() {
+        Command::Own
+    } else {
+        Command::Clock
+    };
+    let a = Action::Move {
+        units: vec![0],
+        by,
+        steps: vec![fwd(5.0)],
+        stratagem: None,
+        attach: None,
+    };
     match apply(&s, a) {
         Ok(_) => true,
         Err(e) => {
@@ -209,15 +349,39 @@ fn limits_5_interpenetration_and_its_exceptions_both_ways() {
     let none: &[Q] = &[];
     let drill: &[Q] = &[Q::RomanDrill];
     assert!(!pass((T::HeavyInfantry, none), (T::HeavyInfantry, none)));
-    assert!(pass((T::HeavyInfantry, drill), (T::HeavyInfantry, drill)), "Roman Drill through Roman Drill");
+    assert!(
+        pass((T::HeavyInfantry, drill), (T::HeavyInfantry, drill)),
+        "Roman Drill through Roman Drill"
+    );
     assert!(!pass((T::HeavyInfantry, drill), (T::HeavyInfantry, none)));
-    assert!(pass((T::Skirmishers, none), (T::HeavyInfantry, none)), "Skirmishers through friends");
-    assert!(pass((T::HeavyInfantry, none), (T::Skirmishers, none)), "both ways");
-    assert!(pass((T::LightArtillery, none), (T::Spears, none)), "Light Artillery through friends");
-    assert!(pass((T::LightHorse, none), (T::HeavyHorse, none)), "Light Horse through Mounted");
-    assert!(pass((T::HeavyHorse, none), (T::LightHorse, none)), "both ways");
-    assert!(!pass((T::LightHorse, none), (T::Spears, none)), "not through foot");
-    assert!(pass((T::General, none), (T::Pike, none)), "Generals through friends");
+    assert!(
+        pass((T::Skirmishers, none), (T::HeavyInfantry, none)),
+        "Skirmishers through friends"
+    );
+    assert!(
+        pass((T::HeavyInfantry, none), (T::Skirmishers, none)),
+        "both ways"
+    );
+    assert!(
+        pass((T::LightArtillery, none), (T::Spears, none)),
+        "Light Artillery through friends"
+    );
+    assert!(
+        pass((T::LightHorse, none), (T::HeavyHorse, none)),
+        "Light Horse through Mounted"
+    );
+    assert!(
+        pass((T::HeavyHorse, none), (T::LightHorse, none)),
+        "both ways"
+    );
+    assert!(
+        !pass((T::LightHorse, none), (T::Spears, none)),
+        "not through foot"
+    );
+    assert!(
+        pass((T::General, none), (T::Pike, none)),
+        "Generals through friends"
+    );
 }
 
 #[test]
@@ -240,7 +404,10 @@ fn limits_6_sidesteps_and_retrograde_moves_up_to_1_inch() {
     assert!(close(centre(&after, 0).x, 21.0));
     let (after, _) = ok(&s, order(&[0], vec![Step::Back { inches: 1.0 }]));
     assert!(close(centre(&after, 0).y, 17.0));
-    assert_eq!(refused(&s, order(&[0], vec![Step::Sidestep { inches: -1.5 }])).rule, "Limits to Movement 6");
+    assert_eq!(
+        refused(&s, order(&[0], vec![Step::Sidestep { inches: -1.5 }])).rule,
+        "Limits to Movement 6"
+    );
     let both = vec![Step::Back { inches: 0.5 }, Step::Sidestep { inches: 0.6 }];
     assert_eq!(refused(&s, order(&[0], both)).rule, "Limits to Movement 6");
 }
@@ -249,29 +416,60 @@ fn limits_6_sidesteps_and_retrograde_moves_up_to_1_inch() {
 fn limits_7_columns_of_three_move_two_inches_more() {
     let file = |n: usize| {
         let mut p: Vec<Place> = (0..n)
-            .map(|i| at(A, profile(&format!("U{i}"), T::HeavyInfantry, &[]), 20.0, 18.0 - 0.8 * i as f64, 0.0))
+            .map(|i| {
+                at(
+                    A,
+                    profile(&format!("U{i}"), T::HeavyInfantry, &[]),
+                    20.0,
+                    18.0 - 0.8 * i as f64,
+                    0.0,
+                )
+            })
             .collect();
-        p.push(at(B, profile("Far", T::HeavyInfantry, &[]), 40.0, 34.0, 180.0));
+        p.push(at(
+            B,
+            profile("Far", T::HeavyInfantry, &[]),
+            40.0,
+            34.0,
+            180.0,
+        ));
         battle(p, vec![], 1)
     };
     let s = file(3);
     ok(&s, order(&[0, 1, 2], vec![fwd(5.0)]));
-    assert_eq!(refused(&s, order(&[0, 1, 2], vec![fwd(5.1)])).rule, "Limits to Movement 1");
+    assert_eq!(
+        refused(&s, order(&[0, 1, 2], vec![fwd(5.1)])).rule,
+        "Limits to Movement 1"
+    );
     let s = file(2);
-    assert!(apply(&s, order(&[0, 1], vec![fwd(5.0)])).is_err(), "two are not a column");
+    assert!(
+        apply(&s, order(&[0, 1], vec![fwd(5.0)])).is_err(),
+        "two are not a column"
+    );
     ok(&s, order(&[0, 1], vec![fwd(3.0)]));
 }
 
 #[test]
 fn the_table_edge_is_not_crossed() {
     let s = battle(foot_at(20.0, 34.8), vec![], 1);
-    assert_eq!(refused(&s, order(&[0], vec![fwd(2.0)])).rule, "The table (ours)");
+    assert_eq!(
+        refused(&s, order(&[0], vec![fwd(2.0)])).rule,
+        "The table (ours)"
+    );
 }
 
 #[test]
 fn bad_numbers_are_refused_as_input() {
     let s = battle(foot_at(20.0, 18.0), vec![], 1);
-    for step in [fwd(f64::NAN), fwd(-1.0), fwd(1e9), Step::Wheel { toward: Hand::Left, degrees: 0.0 }] {
+    for step in [
+        fwd(f64::NAN),
+        fwd(-1.0),
+        fwd(1e9),
+        Step::Wheel {
+            toward: Hand::Left,
+            degrees: 0.0,
+        },
+    ] {
         assert_eq!(refused(&s, order(&[0], vec![step])).rule, "Input");
     }
     assert_eq!(refused(&s, order(&[0], vec![])).rule, "Input");

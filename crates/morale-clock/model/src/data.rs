@@ -116,7 +116,8 @@ impl Catalog {
             match list_toml(&dir.join(sub)) {
                 Ok(files) => {
                     for f in files {
-                        let name = format!("{sub}/{}", f.file_name().unwrap_or_default().display());
+                        let file = f.file_name().map(|n| n.to_string_lossy().into_owned());
+                        let name = format!("{sub}/{}", file.unwrap_or_default());
                         read_into(&f, &name, &mut sources, &mut errors);
                     }
                 }
@@ -177,8 +178,16 @@ impl Catalog {
                 }
             }
         }
-        duplicates("army", armies.iter().map(|(f, a)| (*f, a.id.as_str())), &mut errors);
-        duplicates("scenario", scenarios.iter().map(|(f, s)| (*f, s.id.as_str())), &mut errors);
+        duplicates(
+            "army",
+            armies.iter().map(|(f, a)| (*f, a.id.as_str())),
+            &mut errors,
+        );
+        duplicates(
+            "scenario",
+            scenarios.iter().map(|(f, s)| (*f, s.id.as_str())),
+            &mut errors,
+        );
         if !errors.is_empty() {
             return Err(LoadErrors(errors));
         }

@@ -6,9 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A troop type. All but [`TroopType::HeavyInfantry`] are named by the sheet.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TroopType {
     Pike,
@@ -160,9 +158,7 @@ impl TroopType {
 
 /// A quality of a unit, as the sheet names them. "(Combat)" and "(Rally)" qualify Veteran and
 /// Inexperienced separately; Elite counts for both.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Quality {
     Elite,

@@ -32,13 +32,27 @@ fn the_shipped_data_loads_with_two_armies_and_two_scenarios() {
     let hastati = &romans.units[2].profile;
     assert!(hastati.has(Quality::RomanDrill) && hastati.has(Quality::Pila));
     let gauls = c.army("gauls").expect("gauls");
-    assert!(gauls.units.iter().any(|u| u.profile.troop == TroopType::Warband
-        && u.profile.has(Quality::WildCharge)
-        && u.profile.has(Quality::Tribal)));
+    assert!(
+        gauls
+            .units
+            .iter()
+            .any(|u| u.profile.troop == TroopType::Warband
+                && u.profile.has(Quality::WildCharge)
+                && u.profile.has(Quality::Tribal))
+    );
     let seleucids = c.army("seleucids").expect("seleucids");
-    assert!(seleucids.units.iter().any(|u| u.profile.troop == TroopType::Pike && u.profile.has(Quality::Phalanx)));
+    assert!(
+        seleucids
+            .units
+            .iter()
+            .any(|u| u.profile.troop == TroopType::Pike && u.profile.has(Quality::Phalanx))
+    );
     // Leaders start with a unit and stand where it stands.
-    let consul = romans.units.iter().find(|u| u.profile.name == "Consul").expect("consul");
+    let consul = romans
+        .units
+        .iter()
+        .find(|u| u.profile.name == "Consul")
+        .expect("consul");
     let with = consul.attached_to.expect("attached");
     assert_eq!(romans.units[with].profile.name, "Principes II");
     assert_eq!(consul.at, romans.units[with].at);
@@ -47,7 +61,11 @@ fn the_shipped_data_loads_with_two_armies_and_two_scenarios() {
     assert_eq!(la.missile_range, Some(12.0));
     let river = c.scenario("river-crossing").expect("river");
     assert!(river.terrain.iter().any(|t| t.kind == TerrainKind::Stream));
-    assert!(c.stratagems().iter().any(|s| matches!(s.effect, StratagemEffect::ExtraMove { inches } if inches == 2.0)));
+    assert!(
+        c.stratagems()
+            .iter()
+            .any(|s| matches!(s.effect, StratagemEffect::ExtraMove { inches } if inches == 2.0))
+    );
 }
 
 #[test]
@@ -64,7 +82,10 @@ fn an_unknown_troop_type_is_located() {
     let errors = errors_of("armies/x.toml", text);
     assert_eq!(errors.len(), 1, "{errors:?}");
     let e = &errors[0];
-    assert_eq!((e.file.as_str(), e.line, e.kind), ("armies/x.toml", 8, K::UnknownName));
+    assert_eq!(
+        (e.file.as_str(), e.line, e.kind),
+        ("armies/x.toml", 8, K::UnknownName)
+    );
     assert_eq!(e.field.as_deref(), Some("unit[1].type"));
 }
 
@@ -75,14 +96,34 @@ fn every_mistake_of_an_army_file_is_reported() {
 [[unit]]\nname = \"A\"\ntype = \"spears\"\nat = [1]\ncolour = \"red\"\n\n\
 [[unit]]\nname = \"Boss\"\ntype = \"general\"\nattach_to = \"Nobody\"\n";
     let errors = errors_of("armies/x.toml", text);
-    let got: Vec<(usize, K, Option<&str>)> =
-        errors.iter().map(|e| (e.line, e.kind, e.field.as_deref())).collect();
-    assert!(got.contains(&(4, K::OutOfRange, Some("army.morale_clock"))), "{got:?}");
-    assert!(got.contains(&(5, K::UnknownName, Some("army.stratagems"))), "{got:?}");
-    assert!(got.contains(&(10, K::UnknownName, Some("unit[1].qualities"))), "{got:?}");
-    assert!(got.contains(&(16, K::BadValue, Some("unit[2].at"))), "{got:?}");
-    assert!(got.contains(&(17, K::UnknownField, Some("unit[2].colour"))), "{got:?}");
-    assert!(got.contains(&(22, K::UnknownName, Some("unit[3].attach_to"))), "{got:?}");
+    let got: Vec<(usize, K, Option<&str>)> = errors
+        .iter()
+        .map(|e| (e.line, e.kind, e.field.as_deref()))
+        .collect();
+    assert!(
+        got.contains(&(4, K::OutOfRange, Some("army.morale_clock"))),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&(5, K::UnknownName, Some("army.stratagems"))),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&(10, K::UnknownName, Some("unit[1].qualities"))),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&(16, K::BadValue, Some("unit[2].at"))),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&(17, K::UnknownField, Some("unit[2].colour"))),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&(22, K::UnknownName, Some("unit[3].attach_to"))),
+        "{got:?}"
+    );
 }
 
 #[test]
@@ -94,22 +135,45 @@ fn duplicate_names_and_leaders_attached_to_leaders_are_refused() {
 [[unit]]\nname = \"S\"\ntype = \"subordinate\"\nattach_to = \"G\"\n\n\
 [[unit]]\nname = \"T\"\ntype = \"pike\"\nat = [8, 4]\nattach_to = \"A\"\n";
     let errors = errors_of("armies/x.toml", text);
-    let got: Vec<(usize, K, Option<&str>)> =
-        errors.iter().map(|e| (e.line, e.kind, e.field.as_deref())).collect();
-    assert!(got.contains(&(11, K::Duplicate, Some("unit[2].name"))), "{got:?}");
-    assert!(got.contains(&(24, K::UnknownName, Some("unit[4].attach_to"))), "{got:?}");
-    assert!(got.iter().any(|g| g.2 == Some("unit[5].attach_to")), "{got:?}");
+    let got: Vec<(usize, K, Option<&str>)> = errors
+        .iter()
+        .map(|e| (e.line, e.kind, e.field.as_deref()))
+        .collect();
+    assert!(
+        got.contains(&(11, K::Duplicate, Some("unit[2].name"))),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&(24, K::UnknownName, Some("unit[4].attach_to"))),
+        "{got:?}"
+    );
+    assert!(
+        got.iter().any(|g| g.2 == Some("unit[5].attach_to")),
+        "{got:?}"
+    );
 }
 
 #[test]
 fn system_file_mistakes_are_located() {
     let text = "[rules]\nloss_per_dmz = 1\n\n[[troop]]\ntype = \"pike\"\ncombat_factor = 4\nmove_open = 2\nmove_rough = 3\nbase = [1.6, 0.6]\n";
     let errors = errors_of("system.toml", text);
-    let got: Vec<(usize, K, Option<&str>)> =
-        errors.iter().map(|e| (e.line, e.kind, e.field.as_deref())).collect();
-    assert!(got.contains(&(1, K::MissingField, Some("rules.loss_per_destroyed"))), "{got:?}");
-    assert!(got.contains(&(8, K::OutOfRange, Some("troop[1].move_rough"))), "{got:?}");
-    assert!(got.iter().any(|g| g.1 == K::MissingField && g.2 == Some("troop")), "{got:?}");
+    let got: Vec<(usize, K, Option<&str>)> = errors
+        .iter()
+        .map(|e| (e.line, e.kind, e.field.as_deref()))
+        .collect();
+    assert!(
+        got.contains(&(1, K::MissingField, Some("rules.loss_per_destroyed"))),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&(8, K::OutOfRange, Some("troop[1].move_rough"))),
+        "{got:?}"
+    );
+    assert!(
+        got.iter()
+            .any(|g| g.1 == K::MissingField && g.2 == Some("troop")),
+        "{got:?}"
+    );
 }
 
 #[test]
@@ -117,12 +181,26 @@ fn scenario_mistakes_are_located() {
     let text = "[scenario]\nid = \"s\"\nname = \"S\"\ntable = [48, 36]\ndeployment_depth = 20\nturn_limit = 0\n\n\
 [[terrain]]\nname = \"Lake\"\nkind = \"lava\"\ncentre = [60, 10]\nsize = [2, 2]\n";
     let errors = errors_of("scenarios/s.toml", text);
-    let got: Vec<(usize, K, Option<&str>)> =
-        errors.iter().map(|e| (e.line, e.kind, e.field.as_deref())).collect();
-    assert!(got.contains(&(5, K::OutOfRange, Some("scenario.deployment_depth"))), "{got:?}");
-    assert!(got.contains(&(6, K::OutOfRange, Some("scenario.turn_limit"))), "{got:?}");
-    assert!(got.contains(&(10, K::UnknownName, Some("terrain[1].kind"))), "{got:?}");
-    assert!(got.contains(&(11, K::OutOfRange, Some("terrain[1].centre"))), "{got:?}");
+    let got: Vec<(usize, K, Option<&str>)> = errors
+        .iter()
+        .map(|e| (e.line, e.kind, e.field.as_deref()))
+        .collect();
+    assert!(
+        got.contains(&(5, K::OutOfRange, Some("scenario.deployment_depth"))),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&(6, K::OutOfRange, Some("scenario.turn_limit"))),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&(10, K::UnknownName, Some("terrain[1].kind"))),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&(11, K::OutOfRange, Some("terrain[1].centre"))),
+        "{got:?}"
+    );
 }
 
 #[test]

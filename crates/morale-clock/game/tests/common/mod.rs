@@ -18,7 +18,10 @@ pub fn catalog() -> Catalog {
 
 /// A unit of `troop` with our data's numbers and `qualities`.
 pub fn profile(name: &str, troop: TroopType, qualities: &[Quality]) -> Profile {
-    let mut p = catalog().troop(troop).expect("every type has numbers").profile(name);
+    let mut p = catalog()
+        .troop(troop)
+        .expect("every type has numbers")
+        .profile(name);
     p.qualities = qualities.iter().copied().collect();
     p
 }
@@ -34,11 +37,23 @@ pub struct Place {
 }
 
 pub fn at(side: SideId, profile: Profile, x: f64, y: f64, facing: f64) -> Place {
-    Place { side, profile, at: [x, y], facing, attached_to: None }
+    Place {
+        side,
+        profile,
+        at: [x, y],
+        facing,
+        attached_to: None,
+    }
 }
 
 pub fn terrain(kind: TerrainKind, centre: [f64; 2], size: [f64; 2]) -> Terrain {
-    Terrain { name: format!("{kind:?}"), kind, centre, size, angle: 0.0 }
+    Terrain {
+        name: format!("{kind:?}"),
+        kind,
+        centre,
+        size,
+        angle: 0.0,
+    }
 }
 
 /// A 48" x 36" table with `terrain`; side A plays first.
@@ -64,11 +79,20 @@ pub fn battle(places: Vec<Place>, terrain: Vec<Terrain>, seed: u64) -> GameState
     for p in places {
         let i = p.side.index();
         let n = armies[i].units.len() as f64;
-        let x = -22.0 + n * 2.0;
-        armies[i].units.push(ArmyUnit { profile: p.profile, at: [x, 2.0], facing: 0.0, attached_to: p.attached_to });
+        let x = -22.0 + n * 4.0;
+        armies[i].units.push(ArmyUnit {
+            profile: p.profile,
+            at: [x, 2.0],
+            facing: 0.0,
+            attached_to: p.attached_to,
+        });
         wanted.push((p.side, p.at, p.facing));
     }
-    let setup = Setup { scenario: scenario(terrain), armies, rules: catalog().rules };
+    let setup = Setup {
+        scenario: scenario(terrain),
+        armies,
+        rules: catalog().rules,
+    };
     let mut state = MoraleClock::new_game(&setup, seed).expect("a test battle starts");
     // Units are numbered side A's first, then side B's.
     let mut next = [0usize, armies_len(&setup, SideId::A)];
@@ -127,7 +151,10 @@ pub fn centre(state: &GameState, id: UnitId) -> Vec2 {
 }
 
 pub fn facing_deg(state: &GameState, id: UnitId) -> f64 {
-    let h = -state.battle.units[usize::from(id)].pose.heading.to_degrees();
+    let h = -state.battle.units[usize::from(id)]
+        .pose
+        .heading
+        .to_degrees();
     (h + 360.0) % 360.0
 }
 

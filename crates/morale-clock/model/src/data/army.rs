@@ -37,25 +37,31 @@ pub fn parse(
     stratagems: &[Stratagem],
 ) -> Result<Army, Vec<DataError>> {
     let mut ctx = Ctx::new(file, text);
-    let read = ctx.parse("an army file needs [army] and [[unit]] entries").and_then(|doc| {
-        ctx.check_top_keys(&doc, &["army", "unit"], "an army file has [army] and [[unit]]");
-        let head = ctx.table(&doc, "army", "missing [army] table");
-        let head = head.and_then(|e| read_head(&mut ctx, &e, stratagems));
-        ctx.require_entries(&doc, "unit", "the army");
-        let units = ctx.entries(&doc, "unit", |ctx, i, t, span| {
-            read_unit(ctx, &Entry::new(t, span, format!("unit[{i}]")), troops)
+    let read = ctx
+        .parse("an army file needs [army] and [[unit]] entries")
+        .and_then(|doc| {
+            ctx.check_top_keys(
+                &doc,
+                &["army", "unit"],
+                "an army file has [army] and [[unit]]",
+            );
+            let head = ctx.table(&doc, "army", "missing [army] table");
+            let head = head.and_then(|e| read_head(&mut ctx, &e, stratagems));
+            ctx.require_entries(&doc, "unit", "the army");
+            let units = ctx.entries(&doc, "unit", |ctx, i, t, span| {
+                read_unit(ctx, &Entry::new(t, span, format!("unit[{i}]")), troops)
+            });
+            let units = resolve_attachments(&mut ctx, units)?;
+            let (id, name, description, clock, chosen) = head?;
+            Some(Army {
+                id,
+                name,
+                description,
+                morale_clock: clock,
+                stratagems: chosen,
+                units,
+            })
         });
-        let units = resolve_attachments(&mut ctx, units)?;
-        let (id, name, description, clock, chosen) = head?;
-        Some(Army {
-            id,
-            name,
-            description,
-            morale_clock: clock,
-            stratagems: chosen,
-            units,
-        })
-    });
     ctx.finish(read)
 }
 
@@ -70,7 +76,13 @@ fn read_head(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>, stratagems: &[Stratagem]) -> 
     let id = e.id(ctx);
     let name = name(ctx, e, "name", "the army's name");
     let description = e.string(ctx, "description").optional();
-    let clock = e.int_in(ctx, "morale_clock", 1..=24, None, "the Morale Clock's starting score");
+    let clock = e.int_in(
+        ctx,
+        "morale_clock",
+        1..=24,
+        None,
+        "the Morale Clock's starting score",
+    );
     let known: Vec<&str> = stratagems.iter().map(|s| s.id.as_str()).collect();
     let chosen = match e.string_list(ctx, "stratagems", "a list of stratagem ids") {
         Got::Absent => Some(Vec::new()),
@@ -104,17 +116,31 @@ fn read_unit(
     let name = name(ctx, e, "name", "the unit's name");
     let troop = troop_type(ctx, e);
     let qualities = read_qualities(ctx, e);
-    let at = e.numbers(ctx, "at", 2, "[x, y]: inches right of the centre of the army's edge, and out from it");
+    let at = e.numbers(
+        ctx,
+        "at",
+        2,
+        "[x, y]: inches right of the centre of the army's edge, and out from it",
+    );
     let attach_to = e.string(ctx, "attach_to").ok();
     // A leader that starts with a unit stands where the unit does.
     let at = match (at, &attach_to) {
         (Got::Absent, Some(_)) => Some(vec![0.0, 0.0]),
-        (at, _) => e.required(ctx, "at", "where the unit deploys", at).ok().map(|(v, _)| v),
+        (at, _) => e
+            .required(ctx, "at", "where the unit deploys", at)
+            .ok()
+            .map(|(v, _)| v),
     };
     let facing = match e.number(ctx, "facing") {
         Got::Val(x, _) if (-180.0..=180.0).contains(&x) => Some(x),
         Got::Val(x, span) => {
-            e.bad(ctx, K::OutOfRange, "facing", &span, format!("`facing` = {x}: allowed -180 to 180 degrees"));
+            e.bad(
+                ctx,
+                K::OutOfRange,
+                "facing",
+                &span,
+                format!("`facing` = {x}: allowed -180 to 180 degrees"),
+            );
             None
         }
         Got::Absent => Some(0.0),
@@ -125,7 +151,13 @@ fn read_unit(
     profile.qualities = qualities?;
     overrides(ctx, e, &mut profile)?;
     if attach_to.is_some() && !troop.is_leader() {
-        e.bad(ctx, K::BadValue, "attach_to", e.span(), "only a General or a Subordinate is attached to a unit".into());
+        e.bad(
+            ctx,
+            K::BadValue,
+            "attach_to",
+            e.span(),
+            "only a General or a Subordinate is attached to a unit".into(),
+        );
         return None;
     }
     let at = at?;
@@ -149,7 +181,16 @@ fn read_qualities(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<BTreeSet<Quali
         Got::Bad => None,
         Got::Val(list, _) => list
             .iter()
-            .map(|(s, span)| e.parse_name(ctx, "qualities", "quality", (s, span), &known, Quality::from_id))
+            .map(|(s, span)| {
+                e.parse_name(
+                    ctx,
+                    "qualities",
+                    "quality",
+                    (s, span),
+                    &known,
+                    Quality::from_id,
+                )
+            })
             .collect(),
     }
 }
@@ -200,7 +241,16 @@ fn overrides(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>, p: &mut Profile) -> Option<()
         }
     }
     if p.move_rough > p.move_open {
-        e.bad(ctx, K::OutOfRange, "move_rough", e.span(), format!("`move_rough` {} is more than `move_open` {}", p.move_rough, p.move_open));
+        e.bad(
+            ctx,
+            K::OutOfRange,
+            "move_rough",
+            e.span(),
+            format!(
+                "`move_rough` {} is more than `move_open` {}",
+                p.move_rough, p.move_open
+            ),
+        );
         ok = false;
     }
     ok.then_some(())
@@ -220,12 +270,21 @@ fn resolve_attachments(ctx: &mut Ctx<'_>, units: Vec<ReadUnit>) -> Option<Vec<Ar
         let name = &u.unit.profile.name;
         if troops_by_name.contains_key(name) {
             let message = format!("two units are named `{name}`");
-            ctx.err(K::Duplicate, Some(u.span.clone()), Some(format!("{}.name", u.path)), message);
+            ctx.err(
+                K::Duplicate,
+                Some(u.span.clone()),
+                Some(format!("{}.name", u.path)),
+                message,
+            );
             ok = false;
         }
         troops_by_name.insert(name.clone(), i);
     }
-    troops_by_name.retain(|_, i| units.get(*i).is_some_and(|u| !u.unit.profile.troop.is_leader()));
+    troops_by_name.retain(|_, i| {
+        units
+            .get(*i)
+            .is_some_and(|u| !u.unit.profile.troop.is_leader())
+    });
     let before: Vec<[f64; 2]> = units.iter().map(|u| u.unit.at).collect();
     let mut out = Vec::with_capacity(units.len());
     for u in units {
@@ -238,7 +297,12 @@ fn resolve_attachments(ctx: &mut Ctx<'_>, units: Vec<ReadUnit>) -> Option<Vec<Ar
                 }
                 None => {
                     let message = format!("no troop unit named `{target}` in this army");
-                    ctx.err(K::UnknownName, Some(span), Some(format!("{}.attach_to", u.path)), message);
+                    ctx.err(
+                        K::UnknownName,
+                        Some(span),
+                        Some(format!("{}.attach_to", u.path)),
+                        message,
+                    );
                     ok = false;
                 }
             }

@@ -2,7 +2,10 @@
 
 macro_rules! file {
     ($name:literal) => {
-        ($name, include_str!(concat!("../../../../../data/morale-clock/", $name)))
+        (
+            $name,
+            include_str!(concat!("../../../../../data/morale-clock/", $name)),
+        )
     };
 }
 

@@ -11,25 +11,31 @@ use crate::scenario::{Scenario, SideId, Terrain, TerrainKind};
 /// Parses one scenario file.
 pub fn parse(file: &str, text: &str) -> Result<Scenario, Vec<DataError>> {
     let mut ctx = Ctx::new(file, text);
-    let read = ctx.parse("a scenario file needs a [scenario] table").and_then(|doc| {
-        ctx.check_top_keys(&doc, &["scenario", "terrain"], "a scenario file has [scenario] and [[terrain]]");
-        let head = ctx.table(&doc, "scenario", "missing [scenario] table");
-        let (head, table) = match head {
-            Some(e) => read_head(&mut ctx, &e),
-            None => (None, None),
-        };
-        let terrain = ctx.entries(&doc, "terrain", |ctx, i, t, span| {
-            read_terrain(ctx, &Entry::new(t, span, format!("terrain[{i}]")), table)
+    let read = ctx
+        .parse("a scenario file needs a [scenario] table")
+        .and_then(|doc| {
+            ctx.check_top_keys(
+                &doc,
+                &["scenario", "terrain"],
+                "a scenario file has [scenario] and [[terrain]]",
+            );
+            let head = ctx.table(&doc, "scenario", "missing [scenario] table");
+            let (head, table) = match head {
+                Some(e) => read_head(&mut ctx, &e),
+                None => (None, None),
+            };
+            let terrain = ctx.entries(&doc, "terrain", |ctx, i, t, span| {
+                read_terrain(ctx, &Entry::new(t, span, format!("terrain[{i}]")), table)
+            });
+            if terrain.len() > MAX_TERRAIN {
+                let message = format!("{} terrain features; at most {MAX_TERRAIN}", terrain.len());
+                ctx.err(K::OutOfRange, None, Some("terrain".into()), message);
+                return None;
+            }
+            let mut scenario = head?;
+            scenario.terrain = terrain;
+            Some(scenario)
         });
-        if terrain.len() > MAX_TERRAIN {
-            let message = format!("{} terrain features; at most {MAX_TERRAIN}", terrain.len());
-            ctx.err(K::OutOfRange, None, Some("terrain".into()), message);
-            return None;
-        }
-        let mut scenario = head?;
-        scenario.terrain = terrain;
-        Some(scenario)
-    });
     ctx.finish(read)
 }
 
@@ -38,7 +44,15 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, Vec<DataError>> {
 fn read_head(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> (Option<Scenario>, Option<[f64; 2]>) {
     e.check_fields(
         ctx,
-        &["id", "name", "description", "table", "deployment_depth", "turn_limit", "first"],
+        &[
+            "id",
+            "name",
+            "description",
+            "table",
+            "deployment_depth",
+            "turn_limit",
+            "first",
+        ],
         "",
     );
     let id = e.id(ctx);
@@ -48,23 +62,53 @@ fn read_head(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> (Option<Scenario>, Option<
     let table = match e.required(ctx, "table", "[width, depth] in inches", table) {
         Got::Val(v, _) if v.iter().all(|x| (12.0..=240.0).contains(x)) => Some([v[0], v[1]]),
         Got::Val(_, span) => {
-            e.bad(ctx, K::OutOfRange, "table", &span, "`table`: each side must be 12 to 240 inches".into());
+            e.bad(
+                ctx,
+                K::OutOfRange,
+                "table",
+                &span,
+                "`table`: each side must be 12 to 240 inches".into(),
+            );
             None
         }
         _ => None,
     };
-    let depth = e.number_in(ctx, "deployment_depth", "inches from the army's edge", |x| x > 0.0 && x <= 48.0, "allowed more than 0, up to 48");
-    let turns = e.int_in(ctx, "turn_limit", 1..=100, None, "full turns before the battle ends undecided");
-    let first = e.name_of(ctx, "first", "side", &["a", "b"], Some(SideId::A), |s| match s {
-        "a" => Some(SideId::A),
-        "b" => Some(SideId::B),
-        _ => None,
-    });
+    let depth = e.number_in(
+        ctx,
+        "deployment_depth",
+        "inches from the army's edge",
+        |x| x > 0.0 && x <= 48.0,
+        "allowed more than 0, up to 48",
+    );
+    let turns = e.int_in(
+        ctx,
+        "turn_limit",
+        1..=100,
+        None,
+        "full turns before the battle ends undecided",
+    );
+    let first = e.name_of(
+        ctx,
+        "first",
+        "side",
+        &["a", "b"],
+        Some(SideId::A),
+        |s| match s {
+            "a" => Some(SideId::A),
+            "b" => Some(SideId::B),
+            _ => None,
+        },
+    );
     let head = (|| {
         let (table, depth) = (table?, depth?);
         if depth * 2.0 >= table[1] {
-            let span = e.get("deployment_depth").map_or(e.span().clone(), |v| v.span());
-            let message = format!("`deployment_depth` = {depth}: the two zones would meet on a table {} deep", table[1]);
+            let span = e
+                .get("deployment_depth")
+                .map_or(e.span().clone(), |v| v.span());
+            let message = format!(
+                "`deployment_depth` = {depth}: the two zones would meet on a table {} deep",
+                table[1]
+            );
             e.bad(ctx, K::OutOfRange, "deployment_depth", &span, message);
             return None;
         }
@@ -86,15 +130,33 @@ fn read_terrain(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>, table: Option<[f64; 2]>) -
     e.check_fields(ctx, &["name", "kind", "centre", "size", "angle"], "");
     let name = name(ctx, e, "name", "the feature's name");
     let known: Vec<&str> = TerrainKind::ALL.iter().map(|k| k.id()).collect();
-    let kind = e.name_of(ctx, "kind", "terrain kind", &known, None, TerrainKind::from_id);
-    let centre = e.numbers(ctx, "centre", 2, "[x, y] in inches from the table's left and near edges");
+    let kind = e.name_of(
+        ctx,
+        "kind",
+        "terrain kind",
+        &known,
+        None,
+        TerrainKind::from_id,
+    );
+    let centre = e.numbers(
+        ctx,
+        "centre",
+        2,
+        "[x, y] in inches from the table's left and near edges",
+    );
     let centre = e.required(ctx, "centre", "[x, y]", centre).ok();
     let size = e.numbers(ctx, "size", 2, "[width, depth] in inches");
     let size = e.required(ctx, "size", "[width, depth]", size).ok();
     let angle = match e.number(ctx, "angle") {
         Got::Val(a, _) if (-180.0..=180.0).contains(&a) => Some(a),
         Got::Val(a, span) => {
-            e.bad(ctx, K::OutOfRange, "angle", &span, format!("`angle` = {a}: allowed -180 to 180 degrees"));
+            e.bad(
+                ctx,
+                K::OutOfRange,
+                "angle",
+                &span,
+                format!("`angle` = {a}: allowed -180 to 180 degrees"),
+            );
             None
         }
         Got::Absent => Some(0.0),
@@ -103,12 +165,24 @@ fn read_terrain(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>, table: Option<[f64; 2]>) -
     let (centre, centre_span) = centre?;
     let (size, size_span) = size?;
     if size.iter().any(|x| !(0.1..=240.0).contains(x)) {
-        e.bad(ctx, K::OutOfRange, "size", &size_span, "`size`: each side must be 0.1 to 240 inches".into());
+        e.bad(
+            ctx,
+            K::OutOfRange,
+            "size",
+            &size_span,
+            "`size`: each side must be 0.1 to 240 inches".into(),
+        );
         return None;
     }
     if let Some([w, d]) = table {
         if !(0.0..=w).contains(&centre[0]) || !(0.0..=d).contains(&centre[1]) {
-            e.bad(ctx, K::OutOfRange, "centre", &centre_span, format!("`centre` is off the {w} x {d} inch table"));
+            e.bad(
+                ctx,
+                K::OutOfRange,
+                "centre",
+                &centre_span,
+                format!("`centre` is off the {w} x {d} inch table"),
+            );
             return None;
         }
     }

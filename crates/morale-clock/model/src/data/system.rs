@@ -32,7 +32,11 @@ pub fn parse(
     let read = ctx
         .parse("system.toml needs [rules] and [[troop]] entries")
         .and_then(|doc| {
-            ctx.check_top_keys(&doc, &["rules", "troop"], "system.toml has [rules] and [[troop]]");
+            ctx.check_top_keys(
+                &doc,
+                &["rules", "troop"],
+                "system.toml has [rules] and [[troop]]",
+            );
             let rules = read_rules(&mut ctx, &doc);
             ctx.require_entries(&doc, "troop", "system.toml");
             let troops = ctx.entries(&doc, "troop", |ctx, i, t, span| {
@@ -45,9 +49,19 @@ pub fn parse(
 }
 
 fn read_rules(ctx: &mut Ctx<'_>, doc: &DeTable<'_>) -> Option<ClockRules> {
-    let rules = ctx.table(doc, "rules", "missing [rules] table (the Morale Clock's loss counts)")?;
+    let rules = ctx.table(
+        doc,
+        "rules",
+        "missing [rules] table (the Morale Clock's loss counts)",
+    )?;
     rules.check_fields(ctx, &["loss_per_dmz", "loss_per_destroyed"], "");
-    let dmz = rules.int_in(ctx, "loss_per_dmz", 0..=10, None, "losses per DMZ marker gained");
+    let dmz = rules.int_in(
+        ctx,
+        "loss_per_dmz",
+        0..=10,
+        None,
+        "losses per DMZ marker gained",
+    );
     let destroyed = rules.int_in(
         ctx,
         "loss_per_destroyed",
@@ -65,14 +79,27 @@ fn read_rules(ctx: &mut Ctx<'_>, doc: &DeTable<'_>) -> Option<ClockRules> {
 pub fn troop_type(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<(TroopType, Range<usize>)> {
     let (name, span) = e.req_string(ctx, "type", "a troop type")?;
     let known: Vec<&str> = TroopType::ALL.iter().map(|t| t.id()).collect();
-    let t = e.parse_name(ctx, "type", "troop type", (&name, &span), &known, TroopType::from_id)?;
+    let t = e.parse_name(
+        ctx,
+        "type",
+        "troop type",
+        (&name, &span),
+        &known,
+        TroopType::from_id,
+    )?;
     Some((t, span))
 }
 
 fn read_troop(ctx: &mut Ctx<'_>, e: Entry<'_, '_>) -> Option<(TroopDefaults, Range<usize>)> {
     e.check_fields(ctx, TROOP_FIELDS, "");
     let troop = troop_type(ctx, &e);
-    let cf = e.int_in(ctx, "combat_factor", -5..=20, None, "the base Combat Factor");
+    let cf = e.int_in(
+        ctx,
+        "combat_factor",
+        -5..=20,
+        None,
+        "the base Combat Factor",
+    );
     let rf = e.int_in(ctx, "rally_factor", 0..=10, Some(0), "");
     let open = distance(ctx, &e, "move_open", "movement in open going, inches");
     let rough = distance(ctx, &e, "move_rough", "movement in rough going, inches");
@@ -81,7 +108,10 @@ fn read_troop(ctx: &mut Ctx<'_>, e: Entry<'_, '_>) -> Option<(TroopDefaults, Ran
     let fearsome = e.bool_or(ctx, "fearsome", Some(false), "");
     let (open, rough) = (open?, rough?);
     if rough > open {
-        let span = e.get("move_rough").map(|v| v.span()).unwrap_or(e.span().clone());
+        let span = e
+            .get("move_rough")
+            .map(|v| v.span())
+            .unwrap_or(e.span().clone());
         e.bad(
             ctx,
             K::OutOfRange,
@@ -144,7 +174,13 @@ fn check_every_type(
 
 /// A required distance in inches, 0 to 48.
 pub fn distance(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>, key: &str, what: &str) -> Option<f64> {
-    e.number_in(ctx, key, what, |x| (0.0..=48.0).contains(&x), "allowed 0 to 48 inches")
+    e.number_in(
+        ctx,
+        key,
+        what,
+        |x| (0.0..=48.0).contains(&x),
+        "allowed 0 to 48 inches",
+    )
 }
 
 /// An optional distance in inches, more than 0 and at most 48.
@@ -168,7 +204,9 @@ pub fn optional_distance(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>, key: &str) -> Opt
 /// `base = [width, depth]`, each 0.2 to 12 inches.
 pub fn base(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<[f64; 2]> {
     let got = e.numbers(ctx, "base", 2, "[width, depth] in inches");
-    let (v, span) = e.required(ctx, "base", "[width, depth] in inches", got).ok()?;
+    let (v, span) = e
+        .required(ctx, "base", "[width, depth] in inches", got)
+        .ok()?;
     if v.iter().any(|x| !(0.2..=12.0).contains(x)) {
         e.bad(
             ctx,
@@ -202,18 +240,24 @@ pub fn name(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>, key: &str, what: &str) -> Opti
 /// Parses `stratagems.toml`.
 pub fn parse_stratagems(file: &str, text: &str) -> Result<Vec<Stratagem>, Vec<DataError>> {
     let mut ctx = Ctx::new(file, text);
-    let read = ctx.parse("stratagems.toml needs [[stratagem]] entries").map(|doc| {
-        ctx.check_top_keys(&doc, &["stratagem"], "stratagems.toml has [[stratagem]] entries");
-        let list = ctx.entries(&doc, "stratagem", |ctx, i, t, span| {
-            read_stratagem(ctx, Entry::new(t, span, entry_path("stratagem", i, t)))
+    let read = ctx
+        .parse("stratagems.toml needs [[stratagem]] entries")
+        .map(|doc| {
+            ctx.check_top_keys(
+                &doc,
+                &["stratagem"],
+                "stratagems.toml has [[stratagem]] entries",
+            );
+            let list = ctx.entries(&doc, "stratagem", |ctx, i, t, span| {
+                read_stratagem(ctx, Entry::new(t, span, entry_path("stratagem", i, t)))
+            });
+            let ids: Vec<(&str, &Range<usize>)> =
+                list.iter().map(|(s, span)| (s.id.as_str(), span)).collect();
+            ctx.duplicate_ids("stratagem", ids, |id, line| {
+                format!("the stratagem id `{id}` is already used on line {line}")
+            });
+            list.into_iter().map(|(s, _)| s).collect()
         });
-        let ids: Vec<(&str, &Range<usize>)> =
-            list.iter().map(|(s, span)| (s.id.as_str(), span)).collect();
-        ctx.duplicate_ids("stratagem", ids, |id, line| {
-            format!("the stratagem id `{id}` is already used on line {line}")
-        });
-        list.into_iter().map(|(s, _)| s).collect()
-    });
     ctx.finish(read)
 }
 
@@ -234,7 +278,13 @@ fn read_stratagem(ctx: &mut Ctx<'_>, e: Entry<'_, '_>) -> Option<(Stratagem, Ran
     let uses = e.int_in(ctx, "uses", 1..=10, Some(1), "");
     let effect = match effect?.as_str() {
         "extra_move" => StratagemEffect::ExtraMove {
-            inches: e.number_in(ctx, "inches", "extra inches", |x| x > 0.0 && x <= 12.0, "allowed more than 0, up to 12")?,
+            inches: e.number_in(
+                ctx,
+                "inches",
+                "extra inches",
+                |x| x > 0.0 && x <= 12.0,
+                "allowed more than 0, up to 12",
+            )?,
         },
         _ => StratagemEffect::RallyAgain,
     };
