@@ -419,3 +419,68 @@ fn a_leader_whose_unit_is_destroyed_in_melee_rolls_for_its_fate() {
         "no friend within 6\""
     );
 }
+
+#[test]
+fn a_leader_whose_unit_is_shot_down_joins_a_friend_without_a_roll() {
+    let mut general = at(B, profile("General", T::General, &[]), 20.0, 22.0, 180.0);
+    general.attached_to = Some(0); // side B's first unit, the target
+
+    let p = vec![
+        at(A, profile("Bolts", T::LightArtillery, &[]), 20.0, 16.0, 0.0),
+        at(B, profile("Target", T::Spears, &[]), 20.0, 22.0, 180.0),
+        general,
+        at(B, profile("Friend", T::Spears, &[]), 24.0, 22.0, 180.0),
+    ];
+    // One unit, +1 for Light Artillery: a 10 makes 11, K.
+    let s = in_missiles(battle(p, vec![], 1)).with_rng(GameRng::new(seed_for(&[10])));
+    let (after, events) = ok(&s, fire(&[0], 1));
+    assert!(!after.battle.units[1].on_table());
+    let fate = events.iter().find_map(|e| match e {
+        Event::LeaderFate { outcome, roll, .. } => Some((*outcome, roll.is_none())),
+        _ => None,
+    });
+    assert_eq!(fate, Some((LeaderOutcome::Escaped { to: 3 }, true)));
+    assert_eq!(after.battle.units[2].attached_to, Some(3));
+    assert_eq!(
+        after.battle.half.losses,
+        [0, 2],
+        "a unit destroyed counts 2 (ours)"
+    );
+}
+
+#[test]
+fn shieldwall_is_stationary_until_the_unit_moves_and_again_at_its_next_half_turn() {
+    let p = vec![
+        at(
+            A,
+            profile("Wall", T::Spears, &[Q::Shieldwall]),
+            20.0,
+            10.0,
+            0.0,
+        ),
+        at(B, profile("Far", T::Spears, &[]), 20.0, 30.0, 180.0),
+    ];
+    let s = battle(p, vec![], 1);
+    let b = &s.battle;
+    assert!(fighter(b, &b.units[0], &b.units[1]).situation.stationary);
+    let go = Action::Move {
+        units: vec![0],
+        by: morale_clock_game::Command::Clock,
+        steps: vec![morale_clock_game::Step::Forward {
+            inches: 1.0,
+            incline: 0.0,
+        }],
+        stratagem: None,
+        attach: None,
+    };
+    let (s, _) = ok(&s, go);
+    let b = &s.battle;
+    assert!(!fighter(b, &b.units[0], &b.units[1]).situation.stationary);
+    // Through side B's half-turn it has still moved "this turn"; at its own next one it has not.
+    let (s, _) = ok(&s, Action::EndOrders);
+    let (s, _) = ok(&s, Action::EndMoves);
+    assert!(s.battle.units[0].moved);
+    let (s, _) = ok(&s, Action::EndOrders);
+    let (s, _) = ok(&s, Action::EndMoves);
+    assert!(!s.battle.units[0].moved);
+}
