@@ -10,23 +10,6 @@ use morale_clock_game::movement::Step;
 use morale_clock_game::{Action, Command, Event};
 use morale_clock_model::TroopType as T;
 
-fn order(units: &[u16], steps: Vec<Step>) -> Action {
-    Action::Move {
-        units: units.to_vec(),
-        by: Command::Clock,
-        steps,
-        stratagem: None,
-        attach: None,
-    }
-}
-
-fn fwd(inches: f64) -> Step {
-    Step::Forward {
-        inches,
-        incline: 0.0,
-    }
-}
-
 fn charged(events: &[Event]) -> Vec<(u16, u16, Edge)> {
     events
         .iter()

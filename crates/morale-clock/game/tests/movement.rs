@@ -7,23 +7,6 @@ use morale_clock_game::movement::Step;
 use morale_clock_game::{Action, Command, Event, FaceTurn, Hand};
 use morale_clock_model::{MM_PER_INCH, Quality as Q, TerrainKind, TroopType as T};
 
-fn order(units: &[u16], steps: Vec<Step>) -> Action {
-    Action::Move {
-        units: units.to_vec(),
-        by: Command::Clock,
-        steps,
-        stratagem: None,
-        attach: None,
-    }
-}
-
-fn fwd(inches: f64) -> Step {
-    Step::Forward {
-        inches,
-        incline: 0.0,
-    }
-}
-
 /// A foot unit (Heavy Infantry: 3" open, 2" rough) of side A at (x, y) facing the far edge,
 /// and a far-away enemy so the battle is not over.
 fn foot_at(x: f64, y: f64) -> Vec<Place> {

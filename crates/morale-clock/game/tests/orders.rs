@@ -10,13 +10,6 @@ use morale_clock_game::movement::Step;
 use morale_clock_game::{Action, Command, Event, FaceTurn, Phase};
 use morale_clock_model::TroopType as T;
 
-fn fwd(inches: f64) -> Step {
-    Step::Forward {
-        inches,
-        incline: 0.0,
-    }
-}
-
 fn go(units: &[u16], by: Command) -> Action {
     Action::Move {
         units: units.to_vec(),

@@ -14,6 +14,18 @@ fn sources_with(name: &str, text: &str) -> Vec<(String, String)> {
     v
 }
 
+/// The (line, kind, field) of every error.
+fn located(errors: &[acies_data::DataError]) -> Vec<(usize, K, Option<&str>)> {
+    errors
+        .iter()
+        .map(|e| (e.line, e.kind, e.field.as_deref()))
+        .collect()
+}
+
+fn expect(got: &[(usize, K, Option<&str>)], line: usize, kind: K, field: &str) {
+    assert!(got.contains(&(line, kind, Some(field))), "{got:?}");
+}
+
 fn errors_of(name: &str, text: &str) -> Vec<acies_data::DataError> {
     match Catalog::from_sources(&sources_with(name, text)) {
         Ok(_) => panic!("{name} should not load"),
@@ -96,34 +108,13 @@ fn every_mistake_of_an_army_file_is_reported() {
 [[unit]]\nname = \"A\"\ntype = \"spears\"\nat = [1]\ncolour = \"red\"\n\n\
 [[unit]]\nname = \"Boss\"\ntype = \"general\"\nattach_to = \"Nobody\"\n";
     let errors = errors_of("armies/x.toml", text);
-    let got: Vec<(usize, K, Option<&str>)> = errors
-        .iter()
-        .map(|e| (e.line, e.kind, e.field.as_deref()))
-        .collect();
-    assert!(
-        got.contains(&(4, K::OutOfRange, Some("army.morale_clock"))),
-        "{got:?}"
-    );
-    assert!(
-        got.contains(&(5, K::UnknownName, Some("army.stratagems"))),
-        "{got:?}"
-    );
-    assert!(
-        got.contains(&(10, K::UnknownName, Some("unit[1].qualities"))),
-        "{got:?}"
-    );
-    assert!(
-        got.contains(&(16, K::BadValue, Some("unit[2].at"))),
-        "{got:?}"
-    );
-    assert!(
-        got.contains(&(17, K::UnknownField, Some("unit[2].colour"))),
-        "{got:?}"
-    );
-    assert!(
-        got.contains(&(22, K::UnknownName, Some("unit[3].attach_to"))),
-        "{got:?}"
-    );
+    let got = located(&errors);
+    expect(&got, 4, K::OutOfRange, "army.morale_clock");
+    expect(&got, 5, K::UnknownName, "army.stratagems");
+    expect(&got, 10, K::UnknownName, "unit[1].qualities");
+    expect(&got, 16, K::BadValue, "unit[2].at");
+    expect(&got, 17, K::UnknownField, "unit[2].colour");
+    expect(&got, 22, K::UnknownName, "unit[3].attach_to");
 }
 
 #[test]
@@ -135,18 +126,9 @@ fn duplicate_names_and_leaders_attached_to_leaders_are_refused() {
 [[unit]]\nname = \"S\"\ntype = \"subordinate\"\nattach_to = \"G\"\n\n\
 [[unit]]\nname = \"T\"\ntype = \"pike\"\nat = [8, 4]\nattach_to = \"A\"\n";
     let errors = errors_of("armies/x.toml", text);
-    let got: Vec<(usize, K, Option<&str>)> = errors
-        .iter()
-        .map(|e| (e.line, e.kind, e.field.as_deref()))
-        .collect();
-    assert!(
-        got.contains(&(11, K::Duplicate, Some("unit[2].name"))),
-        "{got:?}"
-    );
-    assert!(
-        got.contains(&(24, K::UnknownName, Some("unit[4].attach_to"))),
-        "{got:?}"
-    );
+    let got = located(&errors);
+    expect(&got, 11, K::Duplicate, "unit[2].name");
+    expect(&got, 24, K::UnknownName, "unit[4].attach_to");
     assert!(
         got.iter().any(|g| g.2 == Some("unit[5].attach_to")),
         "{got:?}"
@@ -157,18 +139,9 @@ fn duplicate_names_and_leaders_attached_to_leaders_are_refused() {
 fn system_file_mistakes_are_located() {
     let text = "[rules]\nloss_per_dmz = 1\n\n[[troop]]\ntype = \"pike\"\ncombat_factor = 4\nmove_open = 2\nmove_rough = 3\nbase = [1.6, 0.6]\n";
     let errors = errors_of("system.toml", text);
-    let got: Vec<(usize, K, Option<&str>)> = errors
-        .iter()
-        .map(|e| (e.line, e.kind, e.field.as_deref()))
-        .collect();
-    assert!(
-        got.contains(&(1, K::MissingField, Some("rules.loss_per_destroyed"))),
-        "{got:?}"
-    );
-    assert!(
-        got.contains(&(8, K::OutOfRange, Some("troop[1].move_rough"))),
-        "{got:?}"
-    );
+    let got = located(&errors);
+    expect(&got, 1, K::MissingField, "rules.loss_per_destroyed");
+    expect(&got, 8, K::OutOfRange, "troop[1].move_rough");
     assert!(
         got.iter()
             .any(|g| g.1 == K::MissingField && g.2 == Some("troop")),
@@ -181,26 +154,11 @@ fn scenario_mistakes_are_located() {
     let text = "[scenario]\nid = \"s\"\nname = \"S\"\ntable = [48, 36]\ndeployment_depth = 20\nturn_limit = 0\n\n\
 [[terrain]]\nname = \"Lake\"\nkind = \"lava\"\ncentre = [60, 10]\nsize = [2, 2]\n";
     let errors = errors_of("scenarios/s.toml", text);
-    let got: Vec<(usize, K, Option<&str>)> = errors
-        .iter()
-        .map(|e| (e.line, e.kind, e.field.as_deref()))
-        .collect();
-    assert!(
-        got.contains(&(5, K::OutOfRange, Some("scenario.deployment_depth"))),
-        "{got:?}"
-    );
-    assert!(
-        got.contains(&(6, K::OutOfRange, Some("scenario.turn_limit"))),
-        "{got:?}"
-    );
-    assert!(
-        got.contains(&(10, K::UnknownName, Some("terrain[1].kind"))),
-        "{got:?}"
-    );
-    assert!(
-        got.contains(&(11, K::OutOfRange, Some("terrain[1].centre"))),
-        "{got:?}"
-    );
+    let got = located(&errors);
+    expect(&got, 5, K::OutOfRange, "scenario.deployment_depth");
+    expect(&got, 6, K::OutOfRange, "scenario.turn_limit");
+    expect(&got, 10, K::UnknownName, "terrain[1].kind");
+    expect(&got, 11, K::OutOfRange, "terrain[1].centre");
 }
 
 #[test]

@@ -4,7 +4,9 @@
 
 use acies_core::{Applied, Ruleset};
 use acies_geom::{Pose, Vec2};
-use morale_clock_game::{Action, Event, GameError, GameState, MoraleClock, Phase, Setup, UnitId};
+use morale_clock_game::{
+    Action, Command, Event, GameError, GameState, MoraleClock, Phase, Setup, Step, UnitId,
+};
 use morale_clock_model::{
     Army, ArmyUnit, Catalog, Profile, Quality, Scenario, SideId, Terrain, TerrainKind, TroopType,
 };
@@ -124,6 +126,25 @@ fn army(name: &str) -> Army {
         morale_clock: 12,
         stratagems: catalog().stratagems().to_vec(),
         units: Vec::new(),
+    }
+}
+
+/// An order by the Morale Clock moving `units` by `steps`.
+pub fn order(units: &[u16], steps: Vec<Step>) -> Action {
+    Action::Move {
+        units: units.to_vec(),
+        by: Command::Clock,
+        steps,
+        stratagem: None,
+        attach: None,
+    }
+}
+
+/// Straight ahead.
+pub fn fwd(inches: f64) -> Step {
+    Step::Forward {
+        inches,
+        incline: 0.0,
     }
 }
 
