@@ -217,50 +217,30 @@ fn limits_11_skirmishers_and_cavalry_disengage_from_infantry() {
     assert!(close(facing_deg(&after, 0), 180.0), "facing away");
     assert_eq!(u.dmz, 1, "and take a DMZ");
     // Foot may not; nor from mounted enemies; nor when attacked in the rear.
-    let p = vec![
+    let refusal = |p: Vec<Place>| {
+        let s = battle(p, vec![], 1);
+        refused(
+            &s,
+            Action::Disengage {
+                unit: 0,
+                by: Command::Clock,
+            },
+        )
+    };
+    let foot = refusal(vec![
         at(A, profile("Foot", T::HeavyInfantry, &[]), 20.0, 19.0, 0.0),
         at(B, profile("Spears", T::Spears, &[]), 20.0, 19.7, 180.0),
-    ];
-    let s = battle(p, vec![], 1);
-    assert_eq!(
-        refused(
-            &s,
-            Action::Disengage {
-                unit: 0,
-                by: Command::Clock
-            }
-        )
-        .rule,
-        "Limits to Movement 11"
-    );
-    let p = vec![
+    ]);
+    assert_eq!(foot.rule, "Limits to Movement 11");
+    let mounted = refusal(vec![
         at(A, profile("Horse", T::MediumHorse, &[]), 20.0, 19.0, 0.0),
         at(B, profile("Horse", T::HeavyHorse, &[]), 20.0, 20.2, 180.0),
-    ];
-    let s = battle(p, vec![], 1);
-    assert_eq!(
-        refused(
-            &s,
-            Action::Disengage {
-                unit: 0,
-                by: Command::Clock
-            }
-        )
-        .rule,
-        "Limits to Movement 11"
-    );
-    let p = vec![
+    ]);
+    assert_eq!(mounted.rule, "Limits to Movement 11");
+    let rear = refusal(vec![
         at(A, profile("Skirm", T::Skirmishers, &[]), 20.0, 19.0, 0.0),
         at(B, profile("Spears", T::Spears, &[]), 20.0, 19.7, 180.0),
         at(B, profile("Behind", T::Spears, &[]), 20.0, 18.3, 0.0),
-    ];
-    let s = battle(p, vec![], 1);
-    let e = refused(
-        &s,
-        Action::Disengage {
-            unit: 0,
-            by: Command::Clock,
-        },
-    );
-    assert!(e.message.contains("rear"), "{e}");
+    ]);
+    assert!(rear.message.contains("rear"), "{rear}");
 }

@@ -42,8 +42,8 @@ fn missile_fire_range_arc_and_sight() {
     assert_eq!(e.rule, "Missile Fire");
     // Beside them: out of the front arc.
     assert!(refused(&s, fire(&[0], 4)).message.contains("front arc"));
-    // The light artillery reaches 12" (the sheet's figure), but the near unit blocks its line to
-    // the far one? No: from (26, 16.8) to (20, 27.5) the line passes clear of it.
+    // The light artillery reaches 12" (the sheet's figure); its line to the far unit, from
+    // (26, 16.8) to (20, 27.5), passes clear of the near one.
     ok(&s, fire(&[1], 3));
     // Fired once a half-turn.
     let (after, _) = ok(&s, fire(&[0], 2));

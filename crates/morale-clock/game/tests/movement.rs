@@ -331,40 +331,71 @@ fn pass(mover: (T, &[Q]), blocker: (T, &[Q])) -> bool {
 fn limits_5_interpenetration_and_its_exceptions_both_ways() {
     let none: &[Q] = &[];
     let drill: &[Q] = &[Q::RomanDrill];
-    assert!(!pass((T::HeavyInfantry, none), (T::HeavyInfantry, none)));
-    assert!(
-        pass((T::HeavyInfantry, drill), (T::HeavyInfantry, drill)),
-        "Roman Drill through Roman Drill"
-    );
-    assert!(!pass((T::HeavyInfantry, drill), (T::HeavyInfantry, none)));
-    assert!(
-        pass((T::Skirmishers, none), (T::HeavyInfantry, none)),
-        "Skirmishers through friends"
-    );
-    assert!(
-        pass((T::HeavyInfantry, none), (T::Skirmishers, none)),
-        "both ways"
-    );
-    assert!(
-        pass((T::LightArtillery, none), (T::Spears, none)),
-        "Light Artillery through friends"
-    );
-    assert!(
-        pass((T::LightHorse, none), (T::HeavyHorse, none)),
-        "Light Horse through Mounted"
-    );
-    assert!(
-        pass((T::HeavyHorse, none), (T::LightHorse, none)),
-        "both ways"
-    );
-    assert!(
-        !pass((T::LightHorse, none), (T::Spears, none)),
-        "not through foot"
-    );
-    assert!(
-        pass((T::General, none), (T::Pike, none)),
-        "Generals through friends"
-    );
+    let cases = [
+        (
+            (T::HeavyInfantry, none),
+            (T::HeavyInfantry, none),
+            false,
+            "no interpenetration",
+        ),
+        (
+            (T::HeavyInfantry, drill),
+            (T::HeavyInfantry, drill),
+            true,
+            "Roman Drill through Roman Drill",
+        ),
+        (
+            (T::HeavyInfantry, drill),
+            (T::HeavyInfantry, none),
+            false,
+            "not through others",
+        ),
+        (
+            (T::Skirmishers, none),
+            (T::HeavyInfantry, none),
+            true,
+            "Skirmishers through friends",
+        ),
+        (
+            (T::HeavyInfantry, none),
+            (T::Skirmishers, none),
+            true,
+            "both ways",
+        ),
+        (
+            (T::LightArtillery, none),
+            (T::Spears, none),
+            true,
+            "Light Artillery through friends",
+        ),
+        (
+            (T::LightHorse, none),
+            (T::HeavyHorse, none),
+            true,
+            "Light Horse through Mounted",
+        ),
+        (
+            (T::HeavyHorse, none),
+            (T::LightHorse, none),
+            true,
+            "both ways",
+        ),
+        (
+            (T::LightHorse, none),
+            (T::Spears, none),
+            false,
+            "not through foot",
+        ),
+        (
+            (T::General, none),
+            (T::Pike, none),
+            true,
+            "Generals through friends",
+        ),
+    ];
+    for (mover, blocker, through, why) in cases {
+        assert_eq!(pass(mover, blocker), through, "{why}");
+    }
 }
 
 #[test]
