@@ -9,9 +9,18 @@ use morale_clock_model::Catalog;
 fn check_invariants(s: &GameState) {
     let bases: Vec<_> = s.battle.bases().collect();
     for (i, a) in bases.iter().enumerate() {
-        assert!(on_table(&s.battle, &a.rect()), "{} is off the table", a.name());
+        assert!(
+            on_table(&s.battle, &a.rect()),
+            "{} is off the table",
+            a.name()
+        );
         for b in &bases[i + 1..] {
-            assert!(!overlaps(&a.rect(), &b.rect()), "{} overlaps {}", a.name(), b.name());
+            assert!(
+                !overlaps(&a.rect(), &b.rect()),
+                "{} overlaps {}",
+                a.name(),
+                b.name()
+            );
         }
     }
 }
@@ -31,7 +40,9 @@ fn random_battles_end_and_keep_the_table_sound() {
         while let Some(seat) = MoraleClock::to_act(&state) {
             let c = MoraleClock::candidates(&state, seat, &mut rng, 30);
             let pick = c[rng.below(c.len() as u32) as usize].clone();
-            state = MoraleClock::apply(&state, seat, &pick).expect("candidates are legal").state;
+            state = MoraleClock::apply(&state, seat, &pick)
+                .expect("candidates are legal")
+                .state;
             check_invariants(&state);
             actions += 1;
             assert!(actions < 5_000, "a battle of {scenario} did not end");
