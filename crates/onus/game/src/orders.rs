@@ -151,6 +151,8 @@ pub fn play_order(
                 ));
             }
         }
+    } else {
+        check_units_of_command_order(&effect, &order.title, units)?;
     }
     for r in reorganise {
         if !units.contains(r) {
@@ -337,6 +339,24 @@ pub fn play_order(
         order: order.id,
         units: units.to_vec(),
     });
+    Ok(())
+}
+
+/// An order that gives no unit an order (command orders, V) names no unit, but Transfer of
+/// the General, which names exactly the one unit the General leaves (IV). Found by fuzzing:
+/// the units listed with such an order were recorded as ordered, twice over when repeated.
+fn check_units_of_command_order(
+    effect: &OrderEffect,
+    title: &str,
+    units: &[UnitId],
+) -> GameResult<()> {
+    let allowed = usize::from(matches!(effect, OrderEffect::TransferGeneral));
+    if units.len() > allowed {
+        return Err(GameError::rule(
+            "V Orders (command)",
+            format!("\"{title}\" gives no unit an order: it names at most {allowed} unit(s)"),
+        ));
+    }
     Ok(())
 }
 

@@ -660,6 +660,30 @@ fn vii_1_unique_orders_reinforce_unit_then_skirmish_is_refused() {
     assert!(t.table.unit(UnitId(2)).unwrap().turn.activated);
 }
 
+#[test]
+fn v_a_command_order_names_no_unit_so_it_orders_none() {
+    // Found by fuzzing: Scouts (a command order, V) played with a unit listed twice was
+    // accepted and recorded that unit as ordered twice, against VII-1 "Unique orders".
+    let s = common::fixture(
+        vec![common::unit(1, 0, infantry(), 10.0, 5.0, 0.0)],
+        &[],
+        Phase::Activation,
+    );
+    let mut s = s;
+    let scouts = common::give(&mut s, Seat(0), |c| c.order.id == "scouts");
+    let play = |units: Vec<u32>| Action::PlayOrder {
+        card: scouts,
+        units: units.into_iter().map(UnitId).collect(),
+        reorganise: vec![],
+        cards: vec![],
+        to: None,
+    };
+    let e = apply(&s, play(vec![1, 1])).unwrap_err();
+    assert_eq!(e.section(), Some("V Orders (command)"), "{e}");
+    let played = apply(&s, play(vec![])).unwrap();
+    assert!(played.book.ordered.is_empty(), "Scouts orders no unit");
+}
+
 fn broken_unit_activated(die: u8) -> onus_game::GameState {
     broken_unit_activated_with(7, die)
 }

@@ -537,8 +537,13 @@ impl Table {
                     );
                 }
                 Step::Turn(a) => {
-                    if !a.is_finite() {
-                        return Err(bad("not an angle", "VII-2.B Free rotation"));
+                    // Half a turn either way reaches every facing; more is not a rotation a
+                    // player makes (found by fuzzing: 1e308 radians).
+                    if !a.is_finite() || a.abs() > std::f64::consts::PI + 1e-9 {
+                        return Err(bad(
+                            "not an angle of at most half a turn either way",
+                            "VII-2.B Free rotation",
+                        ));
                     }
                     if state.formation == Some(Formation::Square) {
                         return Err(TableError::ManeuverForbidden {

@@ -6,6 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::{Aabb, EPS, Segment, Vec2};
 
+/// How many times at most an arc's queries count it passing one direction (an arc of more
+/// than two turns says nothing more than one of two).
+const MAX_PASSES: usize = 3;
+
 /// The arc traced by `start` turning about `centre` by `sweep` radians (counter-clockwise
 /// positive). Parameterised by the fraction `t ∈ [0, 1]` of the turn, which is what swept tests
 /// report.
@@ -45,7 +49,9 @@ impl Arc {
     }
 
     /// Fractions `t ∈ [0, 1]` of the turn at which the angle from the start reaches the
-    /// direction `w` (seen from the centre), in increasing order, appended to `out`.
+    /// direction `w` (seen from the centre), in increasing order, appended to `out`. An arc of
+    /// more than a turn reaches a direction once per turn; only the first [`MAX_PASSES`] are
+    /// listed (the earliest is what every query needs), so an absurd sweep costs nothing.
     fn fractions_towards(&self, w: Vec2, out: &mut Vec<f64>) {
         let u = self.start - self.centre;
         let phi = u.cross(w).atan2(u.dot(w));
@@ -62,7 +68,10 @@ impl Arc {
             return;
         }
         let mut a = alpha;
-        while a <= total * (1.0 + 1e-12) {
+        for _ in 0..MAX_PASSES {
+            if a > total * (1.0 + 1e-12) {
+                break;
+            }
             out.push((a / total).min(1.0));
             a += TAU;
         }
@@ -143,6 +152,18 @@ mod tests {
 
     fn v(x: f64, y: f64) -> Vec2 {
         Vec2::new(x, y)
+    }
+
+    #[test]
+    fn an_absurd_sweep_is_bounded_like_a_full_turn() {
+        // Found by fuzzing: a turn of 1e308 radians made the box computation loop and
+        // allocate without bound. It now lists at most a few passes per direction.
+        let arc = Arc::new(Vec2::ZERO, v(1.0, 0.0), 1e308);
+        let b = arc.aabb();
+        assert!((b.min.x + 1.0).abs() < 1e-9 && (b.max.y - 1.0).abs() < 1e-9);
+        let mut fr = Vec::new();
+        arc.fractions_towards(Vec2::Y, &mut fr);
+        assert!(!fr.is_empty() && fr.len() <= MAX_PASSES);
     }
 
     #[test]

@@ -329,6 +329,12 @@ fn vii_2b_special_maneuvers_and_their_exceptions() {
     assert_eq!(mv.reduced_by, vec![Reduction::FreeRotation]);
     assert!((mv.cost - 1.0).abs() < 1e-12 && mv.charge_bar.is_none());
     assert!(check(&t, plain, vec![Step::turn_deg(180.0), Step::Advance(1.5)]).is_err());
+    // Half a turn either way reaches every facing; an absurd angle (found by fuzzing: 1e308
+    // radians) is refused before any geometry is computed.
+    for a in [1e308, -4.0, f64::NAN] {
+        let e = check(&t, plain, vec![Step::Turn(a)]).unwrap_err();
+        assert!(e.to_string().contains("half a turn"), "{e}");
+    }
     // Skirmishers: 1 DU per rotation, anywhere in the move, regular movement, may charge.
     let mv = check(
         &t,
