@@ -1,0 +1,1 @@
+//! Loading armies, the deck and scenarios from TOML (`data/command-points/`).
