@@ -5,7 +5,7 @@
 //! combat dice; "Defence" rolls additional Defence dice.
 
 use acies_core::{Comparison, Value};
-use acies_grid::{CellEdge, Facing};
+use acies_grid::{Cell, CellEdge, Facing};
 use command_points_model::{Characteristic, LineKind, PointKind, Seat, Terrain};
 use serde::{Deserialize, Serialize};
 
@@ -54,12 +54,13 @@ fn best_skirmish_line(u: &Unit) -> Option<LineKind> {
 }
 
 /// The facts that decide `unit`'s Combat Rating against `opponent` (COMBAT ACTIVATION 1)).
+/// `charged_from` is the square a charging attacker began its charge on.
 pub fn melee_facts(
     s: &GameState,
     unit: &Unit,
     opponent: &Unit,
     attacking: bool,
-    charge: bool,
+    charged_from: Option<Cell>,
 ) -> CombatFacts {
     let (Some(cell), Some(other)) = (unit.cell(), opponent.cell()) else {
         return CombatFacts::default();
@@ -73,7 +74,7 @@ pub fn melee_facts(
         in_rough: s.terrain(cell) == Terrain::Rough,
         supports: zoc::supports(s, unit),
         warband_behind: zoc::warband_behind(s, unit),
-        warband_charging: attacking && charge && warband,
+        warband_charging: attacking && charged_from.is_some() && warband,
         skirmish_line: if to_front {
             best_skirmish_line(unit)
         } else {
@@ -81,8 +82,7 @@ pub fn melee_facts(
         },
         reserve_line: unit.lines.contains(&LineKind::Reserve),
         downhill_charge: attacking
-            && charge
-            && s.terrain(cell) == Terrain::Hill
+            && charged_from.is_some_and(|c| s.terrain(c) == Terrain::Hill)
             && s.terrain(other) != Terrain::Hill,
         flank_or_rear: !to_front,
         disordered: unit.disordered,
@@ -91,16 +91,18 @@ pub fn melee_facts(
     }
 }
 
-/// Both modified ratings of a combat between `attacker` and `defender`.
+/// Both modified ratings of a combat between `attacker` and `defender` (a charge: from
+/// `charged_from`). "Downhill charge" (ruling): the charge began on a hill and the defender is
+/// not on one.
 pub fn melee_ratings(
     s: &GameState,
     attacker: &Unit,
     defender: &Unit,
-    charge: bool,
+    charged_from: Option<Cell>,
 ) -> (Value, Value) {
     (
-        combat_rating(&melee_facts(s, attacker, defender, true, charge)),
-        combat_rating(&melee_facts(s, defender, attacker, false, charge)),
+        combat_rating(&melee_facts(s, attacker, defender, true, charged_from)),
+        combat_rating(&melee_facts(s, defender, attacker, false, None)),
     )
 }
 
@@ -114,17 +116,22 @@ pub(crate) fn combat_activation(cx: &mut Cx<'_>, seat: Seat, id: UnitId) -> Rule
         )
     })?;
     crate::resolve::begin(cx, id, Order::Combat);
-    start_fight(cx, id, target, false);
+    start_fight(cx, id, target, None);
     Ok(())
 }
 
 /// Starts the combat of `attacker` against `defender` (after a Combat or a Charge).
-pub(crate) fn start_fight(cx: &mut Cx<'_>, attacker: UnitId, defender: UnitId, charge: bool) {
+pub(crate) fn start_fight(
+    cx: &mut Cx<'_>,
+    attacker: UnitId,
+    defender: UnitId,
+    charged_from: Option<Cell>,
+) {
     let (Some(a), Some(d)) = (cx.s.unit(attacker), cx.s.unit(defender)) else {
         phase::activation_done(cx);
         return;
     };
-    let (attack, defence) = melee_ratings(&cx.s, a, d, charge);
+    let (attack, defence) = melee_ratings(&cx.s, a, d, charged_from);
     let (dice, chooser) = combat_dice(attack.total(), defence.total());
     let chooser = chooser.map(|r| match r {
         Role::Attacker => a.owner,
@@ -132,7 +139,7 @@ pub(crate) fn start_fight(cx: &mut Cx<'_>, attacker: UnitId, defender: UnitId, c
     });
     let fight = Fight {
         shooting: false,
-        charge,
+        charge: charged_from.is_some(),
         attacker,
         defender,
         attack,

@@ -146,6 +146,7 @@ pub(crate) fn start(
     cx.s.activation = Some(Activation {
         unit: id,
         order,
+        start: leader.cell(),
         partner,
         line: line_units.clone(),
         mover: None,
@@ -737,7 +738,7 @@ fn finish(cx: &mut Cx<'_>) {
         return;
     };
     a.mover = None;
-    let (id, order) = (a.unit, a.order);
+    let (id, order, start) = (a.unit, a.order, a.start);
     if order == Order::Charge {
         let target =
             cx.s.unit(id)
@@ -745,7 +746,7 @@ fn finish(cx: &mut Cx<'_>) {
                 .map(|e| e.id);
         match target {
             Some(t) => {
-                crate::combat::start_fight(cx, id, t, true);
+                crate::combat::start_fight(cx, id, t, start);
                 return;
             }
             None => {

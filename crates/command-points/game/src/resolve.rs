@@ -8,9 +8,11 @@ use crate::{discipline, follow_up, generals, lines, phase, push_back};
 
 /// An activation begins: the unit is marked activated (once per phase) and leaves Retiring.
 pub(crate) fn begin(cx: &mut Cx<'_>, unit: UnitId, order: Order) {
+    let start = cx.s.unit(unit).and_then(|u| u.cell());
     cx.s.activation = Some(Activation {
         unit,
         order,
+        start,
         partner: None,
         line: Vec::new(),
         mover: None,

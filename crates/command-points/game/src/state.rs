@@ -243,6 +243,9 @@ pub struct Activation {
     /// The other units of a line advancing with it ("Advance as a line").
     #[serde(default)]
     pub line: Vec<UnitId>,
+    /// Where the unit stood when the activation began (a charge's starting square).
+    #[serde(default)]
+    pub start: Option<Cell>,
     /// Set once the movement roll stands, while the unit moves.
     pub mover: Option<Mover>,
     /// Nothing more to do but the resolution queue: the activation ends when it empties.

@@ -9,7 +9,11 @@ use command_points_model::{Points, Seat, Terrain, Troop};
 use common::*;
 
 fn mv(unit: u16) -> Action {
-    Action::Move { unit: UnitId(unit), partner: None, line: false }
+    Action::Move {
+        unit: UnitId(unit),
+        partner: None,
+        line: false,
+    }
 }
 fn step(s: Step) -> Action {
     Action::Step { step: s }
@@ -26,9 +30,19 @@ fn two_legions() -> command_points_model::Setup {
 
 #[test]
 fn movement_points_from_the_table_and_forward_steps() {
-    let s = battle(&two_legions(), vec![at(0, c(2, 1), North), at(2, c(6, 9), South)]);
+    let s = battle(
+        &two_legions(),
+        vec![at(0, c(2, 1), North), at(2, c(6, 9), South)],
+    );
     let (s, ev) = play(&s, Seat::South, mv(0), &[5]);
-    assert!(has_event(&ev, |e| matches!(e, Event::MovementPoints { points: 2, failed: false, .. })));
+    assert!(has_event(&ev, |e| matches!(
+        e,
+        Event::MovementPoints {
+            points: 2,
+            failed: false,
+            ..
+        }
+    )));
     let (s, _) = play(&s, Seat::South, step(Step::Forward), &[]);
     let (s, _) = play(&s, Seat::South, step(Step::Forward), &[]);
     assert_eq!(cell_of(&s, 0), Some(c(2, 3)));
@@ -42,34 +56,85 @@ fn movement_points_from_the_table_and_forward_steps() {
 fn troop_modifiers() {
     let lc = profile("lc", Troop::LightCavalry, &[], 2, 3, 7);
     let su = setup(
-        army(vec![unit(cavalry()), unit(lc), unit(skirmishers())], no_points(), 0),
+        army(
+            vec![unit(cavalry()), unit(lc), unit(skirmishers())],
+            no_points(),
+            0,
+        ),
         army(vec![unit(warband())], no_points(), 0),
         scenario(8, 10, vec![]),
     );
-    let s = battle(&su, vec![at(0, c(1, 1), North), at(1, c(3, 1), North), at(2, c(5, 1), North), at(3, c(6, 9), South)]);
+    let s = battle(
+        &su,
+        vec![
+            at(0, c(1, 1), North),
+            at(1, c(3, 1), North),
+            at(2, c(5, 1), North),
+            at(3, c(6, 9), South),
+        ],
+    );
     let (s, ev) = play(&s, Seat::South, mv(0), &[2]);
-    assert!(has_event(&ev, |e| matches!(e, Event::MovementPoints { points: 2, .. })), "cavalry 2+2=4");
+    assert!(
+        has_event(&ev, |e| matches!(
+            e,
+            Event::MovementPoints { points: 2, .. }
+        )),
+        "cavalry 2+2=4"
+    );
     let (s, _) = play(&s, Seat::South, Action::EndMove, &[]);
     let (s, ev) = play(&s, Seat::South, mv(1), &[6]);
-    assert!(has_event(&ev, |e| matches!(e, Event::MovementPoints { points: 4, .. })), "light cavalry 6+3=9");
+    assert!(
+        has_event(&ev, |e| matches!(
+            e,
+            Event::MovementPoints { points: 4, .. }
+        )),
+        "light cavalry 6+3=9"
+    );
     let (s, _) = play(&s, Seat::South, Action::EndMove, &[]);
     let (_, ev) = play(&s, Seat::South, mv(2), &[2]);
-    assert!(has_event(&ev, |e| matches!(e, Event::MovementPoints { points: 1, .. })), "light infantry 2+1=3");
+    assert!(
+        has_event(&ev, |e| matches!(
+            e,
+            Event::MovementPoints { points: 1, .. }
+        )),
+        "light infantry 2+1=3"
+    );
 }
 
 #[test]
 fn an_unmodified_one_fails_and_two_in_a_row_reverse_fortune() {
-    let s = battle(&two_legions(), vec![at(0, c(2, 1), North), at(2, c(6, 9), South)]);
+    let s = battle(
+        &two_legions(),
+        vec![at(0, c(2, 1), North), at(2, c(6, 9), South)],
+    );
     let (s, ev) = play(&s, Seat::South, mv(0), &[1]);
-    assert!(has_event(&ev, |e| matches!(e, Event::MovementPoints { failed: true, .. })));
+    assert!(has_event(&ev, |e| matches!(
+        e,
+        Event::MovementPoints { failed: true, .. }
+    )));
     assert_eq!(cell_of(&s, 0), Some(c(2, 1)));
     assert!(!s.reversal());
-    assert_eq!(s.active(), Seat::South, "one failure does not end the phase");
+    assert_eq!(
+        s.active(),
+        Seat::South,
+        "one failure does not end the phase"
+    );
     let (s, _) = play(&s, Seat::South, Action::EndPhase, &[]);
     let (s, _) = play(&s, Seat::North, Action::EndPhase, &[]);
     let (s, ev) = play(&s, Seat::South, mv(0), &[1]);
-    assert!(has_event(&ev, |e| matches!(e, Event::ReversalOfFortune { trigger: Trigger::TwoFailedMovements, ends_phase: true, .. })));
-    assert_eq!(s.active(), Seat::North, "the Reversal of Fortune ended South's phase");
+    assert!(has_event(&ev, |e| matches!(
+        e,
+        Event::ReversalOfFortune {
+            trigger: Trigger::TwoFailedMovements,
+            ends_phase: true,
+            ..
+        }
+    )));
+    assert_eq!(
+        s.active(),
+        Seat::North,
+        "the Reversal of Fortune ended South's phase"
+    );
 }
 
 #[test]
@@ -82,13 +147,23 @@ fn a_fatigued_army_fails_on_two() {
     };
     let s = battle_with(&two_legions(), prep);
     let (_, ev) = play(&s, Seat::South, mv(0), &[2]);
-    assert!(has_event(&ev, |e| matches!(e, Event::MovementPoints { failed: true, .. })));
+    assert!(has_event(&ev, |e| matches!(
+        e,
+        Event::MovementPoints { failed: true, .. }
+    )));
 }
 
 #[test]
 fn a_movement_point_rerolls_the_movement_die() {
     let su = setup(
-        army(vec![unit(legion())], Points { movement: 1, ..Points::default() }, 0),
+        army(
+            vec![unit(legion())],
+            Points {
+                movement: 1,
+                ..Points::default()
+            },
+            0,
+        ),
         army(vec![unit(warband())], no_points(), 0),
         scenario(8, 10, vec![]),
     );
@@ -97,32 +172,85 @@ fn a_movement_point_rerolls_the_movement_die() {
     assert!(s.pending().is_some(), "a re-roll is offered");
     let (s, ev) = play(&s, Seat::South, Action::Reroll, &[6]);
     assert!(has_event(&ev, |e| matches!(e, Event::PointsSpent { .. })));
-    assert!(has_event(&ev, |e| matches!(e, Event::MovementPoints { points: 3, failed: false, .. })));
+    assert!(has_event(&ev, |e| matches!(
+        e,
+        Event::MovementPoints {
+            points: 3,
+            failed: false,
+            ..
+        }
+    )));
     assert_eq!(s.player(Seat::South).points.movement, 0);
 }
 
 #[test]
 fn combined_move_of_two_units_directly_behind_each_other() {
-    let s = battle(&two_legions(), vec![at(0, c(2, 2), North), at(1, c(2, 1), North), at(2, c(6, 9), South)]);
-    let a = Action::Move { unit: UnitId(0), partner: Some(UnitId(1)), line: false };
+    let s = battle(
+        &two_legions(),
+        vec![
+            at(0, c(2, 2), North),
+            at(1, c(2, 1), North),
+            at(2, c(6, 9), South),
+        ],
+    );
+    let a = Action::Move {
+        unit: UnitId(0),
+        partner: Some(UnitId(1)),
+        line: false,
+    };
     let (s, _) = play(&s, Seat::South, a, &[3]);
     let (s, _) = play(&s, Seat::South, step(Step::Forward), &[]);
-    assert_eq!((cell_of(&s, 0), cell_of(&s, 1)), (Some(c(2, 3)), Some(c(2, 2))));
-    assert!(s.unit(UnitId(1)).expect("unit").activated, "the rear unit used its activation too");
+    assert_eq!(
+        (cell_of(&s, 0), cell_of(&s, 1)),
+        (Some(c(2, 3)), Some(c(2, 2)))
+    );
+    assert!(
+        s.unit(UnitId(1)).expect("unit").activated,
+        "the rear unit used its activation too"
+    );
     // Manoeuvring together: only the leader tests; the rear unit is placed directly behind.
-    let s = battle(&two_legions(), vec![at(0, c(2, 2), North), at(1, c(2, 1), North), at(2, c(6, 9), South)]);
-    let a = Action::Move { unit: UnitId(0), partner: Some(UnitId(1)), line: false };
+    let s = battle(
+        &two_legions(),
+        vec![
+            at(0, c(2, 2), North),
+            at(1, c(2, 1), North),
+            at(2, c(6, 9), South),
+        ],
+    );
+    let a = Action::Move {
+        unit: UnitId(0),
+        partner: Some(UnitId(1)),
+        line: false,
+    };
     let (s, _) = play(&s, Seat::South, a, &[5]);
     let (s, _) = play(&s, Seat::South, step(Step::Turn(Side::Right)), &[3]);
     assert_eq!(s.unit(UnitId(0)).expect("unit").facing, East);
-    assert_eq!((cell_of(&s, 0), cell_of(&s, 1)), (Some(c(2, 2)), Some(c(1, 2))));
+    assert_eq!(
+        (cell_of(&s, 0), cell_of(&s, 1)),
+        (Some(c(2, 2)), Some(c(1, 2)))
+    );
     assert_eq!(s.unit(UnitId(1)).expect("unit").facing, East);
 }
 
 #[test]
 fn only_units_directly_behind_move_together() {
-    let s = battle(&two_legions(), vec![at(0, c(2, 2), North), at(1, c(3, 1), North), at(2, c(6, 9), South)]);
-    let e = refused(&s, Seat::South, Action::Move { unit: UnitId(0), partner: Some(UnitId(1)), line: false });
+    let s = battle(
+        &two_legions(),
+        vec![
+            at(0, c(2, 2), North),
+            at(1, c(3, 1), North),
+            at(2, c(6, 9), South),
+        ],
+    );
+    let e = refused(
+        &s,
+        Seat::South,
+        Action::Move {
+            unit: UnitId(0),
+            partner: Some(UnitId(1)),
+            line: false,
+        },
+    );
     assert_eq!(e.heading(), Some("MOVEMENT ACTIVATION"));
 }
 
@@ -135,8 +263,14 @@ fn warbands_move_full_distance_towards_the_enemy() {
     );
     let s = battle(&su, vec![at(0, c(2, 1), North), at(1, c(2, 8), South)]);
     let (s, _) = play(&s, Seat::South, mv(0), &[5]);
-    assert_eq!(refused(&s, Seat::South, Action::EndMove).heading(), Some("MOVEMENT ACTIVATION"));
-    assert_eq!(refused(&s, Seat::South, step(Step::Turn(Side::Left))).heading(), Some("MOVEMENT ACTIVATION"));
+    assert_eq!(
+        refused(&s, Seat::South, Action::EndMove).heading(),
+        Some("MOVEMENT ACTIVATION")
+    );
+    assert_eq!(
+        refused(&s, Seat::South, step(Step::Turn(Side::Left))).heading(),
+        Some("MOVEMENT ACTIVATION")
+    );
     let (s, _) = play(&s, Seat::South, step(Step::Forward), &[]);
     let (s, _) = play(&s, Seat::South, step(Step::Forward), &[]);
     assert_eq!(cell_of(&s, 0), Some(c(2, 3)));
@@ -145,18 +279,45 @@ fn warbands_move_full_distance_towards_the_enemy() {
 #[test]
 fn skirmishers_pass_through_drilled_units() {
     let su = setup(
-        army(vec![unit(skirmishers()), unit(legion()), unit(warband())], no_points(), 0),
+        army(
+            vec![unit(skirmishers()), unit(legion()), unit(warband())],
+            no_points(),
+            0,
+        ),
         army(vec![unit(legion())], no_points(), 0),
         scenario(8, 10, vec![]),
     );
-    let s = battle(&su, vec![at(0, c(2, 1), North), at(1, c(2, 2), North), at(2, c(4, 2), North), at(3, c(6, 9), South)]);
+    let s = battle(
+        &su,
+        vec![
+            at(0, c(2, 1), North),
+            at(1, c(2, 2), North),
+            at(2, c(4, 2), North),
+            at(3, c(6, 9), South),
+        ],
+    );
     let (s, _) = play(&s, Seat::South, mv(0), &[4]);
     let (s, _) = play(&s, Seat::South, step(Step::Forward), &[]);
-    assert_eq!(cell_of(&s, 0), Some(c(2, 3)), "through the drilled legion, two points");
+    assert_eq!(
+        cell_of(&s, 0),
+        Some(c(2, 3)),
+        "through the drilled legion, two points"
+    );
     // The warband is neither drilled nor a skirmisher: a legion cannot pass through either.
-    let s = battle(&su, vec![at(0, c(4, 1), North), at(1, c(2, 1), North), at(2, c(4, 2), North), at(3, c(6, 9), South)]);
+    let s = battle(
+        &su,
+        vec![
+            at(0, c(4, 1), North),
+            at(1, c(2, 1), North),
+            at(2, c(4, 2), North),
+            at(3, c(6, 9), South),
+        ],
+    );
     let (s, _) = play(&s, Seat::South, mv(0), &[4]);
-    assert_eq!(refused(&s, Seat::South, step(Step::Forward)).heading(), Some("MOVEMENT ACTIVATION"));
+    assert_eq!(
+        refused(&s, Seat::South, step(Step::Forward)).heading(),
+        Some("MOVEMENT ACTIVATION")
+    );
 }
 
 #[test]
@@ -171,7 +332,13 @@ fn moving_forward_in_rough_terrain_is_a_manoeuvre() {
     // Manoeuvre Rating 3, infantry in rough -1: a 4 is needed; 3 fails, and the Drilled
     // re-roll does not apply off flat open ground.
     let (s, ev) = play(&s, Seat::South, step(Step::Forward), &[3]);
-    assert!(has_event(&ev, |e| matches!(e, Event::ReversalOfFortune { trigger: Trigger::FailedManoeuvre, .. })));
+    assert!(has_event(&ev, |e| matches!(
+        e,
+        Event::ReversalOfFortune {
+            trigger: Trigger::FailedManoeuvre,
+            ..
+        }
+    )));
     assert_eq!(cell_of(&s, 0), Some(c(2, 1)));
     assert_eq!(s.active(), Seat::North);
     let s = battle(&su, vec![at(0, c(2, 1), North), at(1, c(6, 9), South)]);
@@ -182,35 +349,61 @@ fn moving_forward_in_rough_terrain_is_a_manoeuvre() {
 
 #[test]
 fn manoeuvres_cost_two_points_and_a_test() {
-    let s = battle(&two_legions(), vec![at(0, c(2, 1), North), at(2, c(6, 9), South)]);
+    let s = battle(
+        &two_legions(),
+        vec![at(0, c(2, 1), North), at(2, c(6, 9), South)],
+    );
     let (s, _) = play(&s, Seat::South, mv(0), &[4]);
     let (s, _) = play(&s, Seat::South, step(Step::Oblique(Side::Right)), &[3]);
     assert_eq!(cell_of(&s, 0), Some(c(3, 2)));
     assert!(s.activation().is_none(), "two points spent");
-    let s = battle(&two_legions(), vec![at(0, c(2, 1), North), at(2, c(6, 9), South)]);
+    let s = battle(
+        &two_legions(),
+        vec![at(0, c(2, 1), North), at(2, c(6, 9), South)],
+    );
     let (s, _) = play(&s, Seat::South, mv(0), &[4]);
     let (s, _) = play(&s, Seat::South, step(Step::Drift(Side::Left)), &[5]);
     assert_eq!(cell_of(&s, 0), Some(c(1, 1)));
-    let s = battle(&two_legions(), vec![at(0, c(2, 1), North), at(2, c(6, 9), South)]);
+    let s = battle(
+        &two_legions(),
+        vec![at(0, c(2, 1), North), at(2, c(6, 9), South)],
+    );
     let (s, _) = play(&s, Seat::South, mv(0), &[3]);
-    assert_eq!(refused(&s, Seat::South, step(Step::AboutFace)).heading(), Some("MOVEMENT ACTIVATION"), "1 point left, 2 needed");
+    assert_eq!(
+        refused(&s, Seat::South, step(Step::AboutFace)).heading(),
+        Some("MOVEMENT ACTIVATION"),
+        "1 point left, 2 needed"
+    );
 }
 
 #[test]
 fn about_face_is_at_minus_one_and_drilled_units_reroll_in_the_open() {
-    let s = battle(&two_legions(), vec![at(0, c(2, 1), North), at(2, c(6, 9), South)]);
+    let s = battle(
+        &two_legions(),
+        vec![at(0, c(2, 1), North), at(2, c(6, 9), South)],
+    );
     let (s, _) = play(&s, Seat::South, mv(0), &[4]);
     // Rating 3, About Face -1: 3 fails, the Drilled re-roll (flat open ground) 4 passes.
     let (s, ev) = play(&s, Seat::South, step(Step::AboutFace), &[3, 4]);
     assert_eq!(s.unit(UnitId(0)).expect("unit").facing, South);
-    let rolls = ev.iter().filter(|e| matches!(e, Event::Roll { .. })).count();
+    let rolls = ev
+        .iter()
+        .filter(|e| matches!(e, Event::Roll { .. }))
+        .count();
     assert_eq!(rolls, 2);
 }
 
 #[test]
 fn a_movement_point_rerolls_a_failed_manoeuvre_test() {
     let su = setup(
-        army(vec![unit(warband())], Points { movement: 1, ..Points::default() }, 0),
+        army(
+            vec![unit(warband())],
+            Points {
+                movement: 1,
+                ..Points::default()
+            },
+            0,
+        ),
         army(vec![unit(legion())], no_points(), 0),
         scenario(8, 10, vec![]),
     );
@@ -226,12 +419,18 @@ fn a_movement_point_rerolls_a_failed_manoeuvre_test() {
 
 #[test]
 fn leaving_an_enemy_zoc_needs_a_manoeuvre_test() {
-    let s = battle(&two_legions(), vec![at(0, c(2, 4), North), at(2, c(3, 6), South)]);
+    let s = battle(
+        &two_legions(),
+        vec![at(0, c(2, 4), North), at(2, c(3, 6), South)],
+    );
     // The warband at (3,6) facing south covers (2,5), (3,5), (4,5); the legion at (2,4) is
     // outside. Moving forward into (2,5) enters its ZOC: no test.
     let (s, _) = play(&s, Seat::South, mv(0), &[4]);
     let (s, ev) = play(&s, Seat::South, step(Step::Forward), &[]);
-    assert!(!has_event(&ev, |e| matches!(e, Event::ManoeuvreTest { .. })));
+    assert!(!has_event(&ev, |e| matches!(
+        e,
+        Event::ManoeuvreTest { .. }
+    )));
     let (s, _) = play(&s, Seat::South, Action::EndMove, &[]);
     let (s, _) = play(&s, Seat::South, Action::EndPhase, &[]);
     let (s, _) = play(&s, Seat::North, Action::EndPhase, &[]);
@@ -239,57 +438,144 @@ fn leaving_an_enemy_zoc_needs_a_manoeuvre_test() {
     // Forward from (2,5) to (2,6) leaves the warband's ZOC: a Manoeuvre Test (a 1 fails;
     // the Drilled re-roll then passes on 3).
     let (s, ev) = play(&s, Seat::South, step(Step::Forward), &[1, 3]);
-    assert!(has_event(&ev, |e| matches!(e, Event::ManoeuvreTest { passed: true, .. })));
+    assert!(has_event(&ev, |e| matches!(
+        e,
+        Event::ManoeuvreTest { passed: true, .. }
+    )));
     assert_eq!(cell_of(&s, 0), Some(c(2, 6)));
 }
 
 #[test]
 fn a_charge_without_an_enemy_in_front_reverses_fortune() {
-    let s = battle(&two_legions(), vec![at(0, c(2, 1), North), at(2, c(6, 9), South)]);
-    let (s, _) = play(&s, Seat::South, Action::Charge { unit: UnitId(0), partner: None }, &[2]);
+    let s = battle(
+        &two_legions(),
+        vec![at(0, c(2, 1), North), at(2, c(6, 9), South)],
+    );
+    let (s, _) = play(
+        &s,
+        Seat::South,
+        Action::Charge {
+            unit: UnitId(0),
+            partner: None,
+        },
+        &[2],
+    );
     let (s, ev) = play(&s, Seat::South, step(Step::Forward), &[]);
-    assert!(has_event(&ev, |e| matches!(e, Event::ReversalOfFortune { trigger: Trigger::NoEnemyAfterCharge, .. })));
+    assert!(has_event(&ev, |e| matches!(
+        e,
+        Event::ReversalOfFortune {
+            trigger: Trigger::NoEnemyAfterCharge,
+            ..
+        }
+    )));
     assert_eq!(s.active(), Seat::North);
 }
 
 #[test]
 fn attack_points_add_to_the_charge_movement_dice() {
     let su = setup(
-        army(vec![unit(legion())], Points { attack: 2, ..Points::default() }, 0),
+        army(
+            vec![unit(legion())],
+            Points {
+                attack: 2,
+                ..Points::default()
+            },
+            0,
+        ),
         army(vec![unit(warband())], no_points(), 0),
         scenario(8, 10, vec![]),
     );
     let s = battle(&su, vec![at(0, c(2, 1), North), at(1, c(2, 8), South)]);
-    let (s, _) = play(&s, Seat::South, Action::Charge { unit: UnitId(0), partner: None }, &[4]);
+    let (s, _) = play(
+        &s,
+        Seat::South,
+        Action::Charge {
+            unit: UnitId(0),
+            partner: None,
+        },
+        &[4],
+    );
     let (s, ev) = play(&s, Seat::South, Action::ChargeBonus { points: 2 }, &[]);
-    assert!(has_event(&ev, |e| matches!(e, Event::MovementPoints { points: 3, .. })), "4 + 2 = 6: 3 points");
+    assert!(
+        has_event(&ev, |e| matches!(
+            e,
+            Event::MovementPoints { points: 3, .. }
+        )),
+        "4 + 2 = 6: 3 points"
+    );
     assert_eq!(s.player(Seat::South).points.attack, 0);
 }
 
 #[test]
 fn no_charge_bonus_on_a_roll_of_one() {
     let su = setup(
-        army(vec![unit(legion())], Points { attack: 2, movement: 1, ..Points::default() }, 0),
+        army(
+            vec![unit(legion())],
+            Points {
+                attack: 2,
+                movement: 1,
+                ..Points::default()
+            },
+            0,
+        ),
         army(vec![unit(warband())], no_points(), 0),
         scenario(8, 10, vec![]),
     );
     let s = battle(&su, vec![at(0, c(2, 1), North), at(1, c(2, 5), South)]);
-    let (s, _) = play(&s, Seat::South, Action::Charge { unit: UnitId(0), partner: None }, &[1]);
-    assert_eq!(refused(&s, Seat::South, Action::ChargeBonus { points: 1 }).heading(), Some("COMMAND POINTS"));
+    let (s, _) = play(
+        &s,
+        Seat::South,
+        Action::Charge {
+            unit: UnitId(0),
+            partner: None,
+        },
+        &[1],
+    );
+    assert_eq!(
+        refused(&s, Seat::South, Action::ChargeBonus { points: 1 }).heading(),
+        Some("COMMAND POINTS")
+    );
 }
 
 #[test]
 fn advance_as_a_line_for_one_movement_point() {
     let su = setup(
-        army(vec![unit(legion()), unit(legion()), unit(legion())], Points { movement: 1, ..Points::default() }, 0),
+        army(
+            vec![unit(legion()), unit(legion()), unit(legion())],
+            Points {
+                movement: 1,
+                ..Points::default()
+            },
+            0,
+        ),
         army(vec![unit(warband())], no_points(), 0),
         scenario(8, 10, vec![]),
     );
-    let s = battle(&su, vec![at(0, c(2, 1), North), at(1, c(3, 1), North), at(2, c(4, 1), North), at(3, c(6, 9), South)]);
-    let (s, ev) = play(&s, Seat::South, Action::Move { unit: UnitId(1), partner: None, line: true }, &[4]);
+    let s = battle(
+        &su,
+        vec![
+            at(0, c(2, 1), North),
+            at(1, c(3, 1), North),
+            at(2, c(4, 1), North),
+            at(3, c(6, 9), South),
+        ],
+    );
+    let (s, ev) = play(
+        &s,
+        Seat::South,
+        Action::Move {
+            unit: UnitId(1),
+            partner: None,
+            line: true,
+        },
+        &[4],
+    );
     assert!(has_event(&ev, |e| matches!(e, Event::PointsSpent { .. })));
     let (s, _) = play(&s, Seat::South, step(Step::Forward), &[]);
     let (s, _) = play(&s, Seat::South, step(Step::Forward), &[]);
-    assert_eq!([cell_of(&s, 0), cell_of(&s, 1), cell_of(&s, 2)], [Some(c(2, 3)), Some(c(3, 3)), Some(c(4, 3))]);
+    assert_eq!(
+        [cell_of(&s, 0), cell_of(&s, 1), cell_of(&s, 2)],
+        [Some(c(2, 3)), Some(c(3, 3)), Some(c(4, 3))]
+    );
     assert!(s.units()[..3].iter().all(|u| u.activated));
 }

@@ -7,14 +7,28 @@ use command_points_model::{LineKind, PushColumn, Troop};
 fn movement_activation_modifiers() {
     assert_eq!(movement_modifier(Troop::Infantry, false), 0);
     assert_eq!(movement_modifier(Troop::LightInfantry, false), 1);
-    assert_eq!(movement_modifier(Troop::Infantry, true), 1, "Infantry Skirmishers +1");
+    assert_eq!(
+        movement_modifier(Troop::Infantry, true),
+        1,
+        "Infantry Skirmishers +1"
+    );
     assert_eq!(movement_modifier(Troop::Cavalry, false), 2);
     assert_eq!(movement_modifier(Troop::LightCavalry, false), 3);
 }
 
 #[test]
 fn movement_activation_table() {
-    let cells = [(1, 0), (2, 1), (3, 1), (4, 2), (5, 2), (6, 3), (7, 3), (8, 4), (9, 4)];
+    let cells = [
+        (1, 0),
+        (2, 1),
+        (3, 1),
+        (4, 2),
+        (5, 2),
+        (6, 3),
+        (7, 3),
+        (8, 4),
+        (9, 4),
+    ];
     for (roll, points) in cells {
         assert_eq!(movement_points(roll), points, "modified roll {roll}");
     }
@@ -42,18 +56,33 @@ fn manoeuvre_test_table() {
     assert_eq!(rough_manoeuvre_modifier(Troop::LightInfantry), -1);
     assert_eq!(rough_manoeuvre_modifier(Troop::Cavalry), -2);
     assert_eq!(rough_manoeuvre_modifier(Troop::LightCavalry), -2);
-    assert_eq!(MANOEUVRE_COST, 2, "oblique, forward turn, drifting, about face");
+    assert_eq!(
+        MANOEUVRE_COST, 2,
+        "oblique, forward turn, drifting, about face"
+    );
     assert_eq!(ROUGH_FORWARD_COST, 1);
 }
 
 #[test]
 fn combat_dice_by_ratio() {
-    assert_eq!(combat_dice(4, 4), (1, None), "equal: the attacker rolls one");
-    assert_eq!(combat_dice(5, 4), (2, Some(Role::Attacker)), "higher, not double");
+    assert_eq!(
+        combat_dice(4, 4),
+        (1, None),
+        "equal: the attacker rolls one"
+    );
+    assert_eq!(
+        combat_dice(5, 4),
+        (2, Some(Role::Attacker)),
+        "higher, not double"
+    );
     assert_eq!(combat_dice(7, 4), (2, Some(Role::Attacker)));
     assert_eq!(combat_dice(8, 4), (3, Some(Role::Attacker)), "double");
     assert_eq!(combat_dice(9, 4), (3, Some(Role::Attacker)));
-    assert_eq!(combat_dice(3, 4), (2, Some(Role::Defender)), "the higher rating chooses");
+    assert_eq!(
+        combat_dice(3, 4),
+        (2, Some(Role::Defender)),
+        "the higher rating chooses"
+    );
     assert_eq!(combat_dice(2, 4), (3, Some(Role::Defender)));
     assert_eq!(combat_dice(1, 0), (3, Some(Role::Attacker)));
     assert_eq!(combat_dice(0, 0), (1, None));
@@ -61,7 +90,11 @@ fn combat_dice_by_ratio() {
 
 #[test]
 fn shooting_dice_by_ratio() {
-    assert_eq!(shooting_dice(2, 4), (1, 2), "lower: one die at -1 per point");
+    assert_eq!(
+        shooting_dice(2, 4),
+        (1, 2),
+        "lower: one die at -1 per point"
+    );
     assert_eq!(shooting_dice(3, 4), (1, 1));
     assert_eq!(shooting_dice(4, 4), (1, 0));
     assert_eq!(shooting_dice(5, 4), (2, 0));
@@ -71,7 +104,14 @@ fn shooting_dice_by_ratio() {
 #[test]
 fn combat_results_table() {
     use CombatResult::*;
-    let cells = [(1, Repulsed), (2, Grind), (3, Stand), (4, PushBack), (5, Advance), (6, Crunch)];
+    let cells = [
+        (1, Repulsed),
+        (2, Grind),
+        (3, Stand),
+        (4, PushBack),
+        (5, Advance),
+        (6, Crunch),
+    ];
     for (face, result) in cells {
         assert_eq!(CombatResult::of_face(face), result);
     }
@@ -84,7 +124,13 @@ fn combat_results_outcomes() {
     assert!(r.attacker_pushed && r.attacker_tests && r.reversal);
     assert!(!r.defender_pushed && !r.defender_tests);
     let g = Grind.effects();
-    assert!(g.attacker_pushed && g.attacker_tests && g.defender_pushed && g.defender_tests && g.reversal);
+    assert!(
+        g.attacker_pushed
+            && g.attacker_tests
+            && g.defender_pushed
+            && g.defender_tests
+            && g.reversal
+    );
     assert_eq!(Stand.effects(), ResultEffects::default());
     let p = PushBack.effects();
     assert!(p.defender_pushed && !p.defender_tests && !p.attacker_pushed && !p.reversal);
@@ -108,12 +154,27 @@ fn combat_results_exceptions() {
 #[test]
 fn shooting_results_table() {
     use ShootingResult::*;
-    let cells = [(1, ShortOfAmmunition), (2, NoEffect), (3, NoEffect), (4, PushBack), (5, TellingShots), (6, WitheringShooting)];
+    let cells = [
+        (1, ShortOfAmmunition),
+        (2, NoEffect),
+        (3, NoEffect),
+        (4, PushBack),
+        (5, TellingShots),
+        (6, WitheringShooting),
+    ];
     for (face, result) in cells {
         assert_eq!(ShootingResult::of_die(face, 0), result);
     }
-    assert_eq!(ShootingResult::of_die(6, 2), PushBack, "-1 per point of difference");
-    assert_eq!(ShootingResult::of_die(3, 2), NoEffect, "below 2 is no effect, not short");
+    assert_eq!(
+        ShootingResult::of_die(6, 2),
+        PushBack,
+        "-1 per point of difference"
+    );
+    assert_eq!(
+        ShootingResult::of_die(3, 2),
+        NoEffect,
+        "below 2 is no effect, not short"
+    );
     assert_eq!(ShootingResult::of_die(1, 2), ShortOfAmmunition);
     assert_eq!(TellingShots.against(true), NoEffect);
     assert_eq!(TellingShots.against(false), TellingShots);
@@ -141,10 +202,22 @@ fn push_back_and_follow_up_tables() {
         (_, 2..=4) => 2,
         _ => 3,
     };
-    for column in [PushColumn::FormedInfantry, PushColumn::Skirmishers, PushColumn::Cavalry] {
+    for column in [
+        PushColumn::FormedInfantry,
+        PushColumn::Skirmishers,
+        PushColumn::Cavalry,
+    ] {
         for face in 1..=6 {
-            assert_eq!(push_back_squares(column, face), want(column, face), "{column:?} {face}");
-            assert_eq!(follow_up_squares(column, face), want(column, face), "{column:?} {face}");
+            assert_eq!(
+                push_back_squares(column, face),
+                want(column, face),
+                "{column:?} {face}"
+            );
+            assert_eq!(
+                follow_up_squares(column, face),
+                want(column, face),
+                "{column:?} {face}"
+            );
         }
     }
 }
@@ -176,13 +249,29 @@ fn lost_eagles_table() {
 #[test]
 fn risk_to_generals_tables() {
     use GeneralRisk::*;
-    for (event, up_to) in [(PushedBack, 2), (Disordered, 3), (Retiring, 4), (Routing, 5)] {
+    for (event, up_to) in [
+        (PushedBack, 2),
+        (Disordered, 3),
+        (Retiring, 4),
+        (Routing, 5),
+    ] {
         for total in 2..=12 {
-            assert_eq!(general_injured(event, total), total <= up_to, "{event:?} {total}");
+            assert_eq!(
+                general_injured(event, total),
+                total <= up_to,
+                "{event:?} {total}"
+            );
         }
     }
     use GeneralFate::*;
-    let fates = [Killed, Killed, SeriouslyWounded, SeriouslyWounded, LightlyWounded, LightlyWounded];
+    let fates = [
+        Killed,
+        Killed,
+        SeriouslyWounded,
+        SeriouslyWounded,
+        LightlyWounded,
+        LightlyWounded,
+    ];
     for (i, fate) in fates.iter().enumerate() {
         assert_eq!(GeneralFate::of_face(i as u8 + 1), *fate);
     }
@@ -195,14 +284,46 @@ fn risk_to_generals_tables() {
 
 #[test]
 fn discipline_and_reform_test_tables() {
-    assert_eq!(discipline_test([3, 4], 0, 7), TestOutcome::Pass { natural_twelve: false });
-    assert_eq!(discipline_test([6, 6], 0, 7), TestOutcome::Pass { natural_twelve: true });
-    assert_eq!(discipline_test([2, 4], 0, 7), TestOutcome::Failure { margin: 1 });
-    assert_eq!(discipline_test([3, 3], 0, 8), TestOutcome::CriticalFailure { margin: 2 });
-    assert_eq!(discipline_test([2, 4], 1, 7), TestOutcome::Pass { natural_twelve: false });
-    assert_eq!(discipline_test([1, 1], -1, 5), TestOutcome::CriticalFailure { margin: 4 });
-    assert_eq!(discipline_test([6, 6], -3, 9), TestOutcome::Pass { natural_twelve: true });
-    assert_eq!(discipline_test([6, 6], -3, 10), TestOutcome::CriticalFailure { margin: 1 });
+    assert_eq!(
+        discipline_test([3, 4], 0, 7),
+        TestOutcome::Pass {
+            natural_twelve: false
+        }
+    );
+    assert_eq!(
+        discipline_test([6, 6], 0, 7),
+        TestOutcome::Pass {
+            natural_twelve: true
+        }
+    );
+    assert_eq!(
+        discipline_test([2, 4], 0, 7),
+        TestOutcome::Failure { margin: 1 }
+    );
+    assert_eq!(
+        discipline_test([3, 3], 0, 8),
+        TestOutcome::CriticalFailure { margin: 2 }
+    );
+    assert_eq!(
+        discipline_test([2, 4], 1, 7),
+        TestOutcome::Pass {
+            natural_twelve: false
+        }
+    );
+    assert_eq!(
+        discipline_test([1, 1], -1, 5),
+        TestOutcome::CriticalFailure { margin: 4 }
+    );
+    assert_eq!(
+        discipline_test([6, 6], -3, 9),
+        TestOutcome::Pass {
+            natural_twelve: true
+        }
+    );
+    assert_eq!(
+        discipline_test([6, 6], -3, 10),
+        TestOutcome::CriticalFailure { margin: 1 }
+    );
 }
 
 #[test]
@@ -216,7 +337,10 @@ fn failed_outcome_tables() {
         };
         assert_eq!(FailedOutcome::of_total(total), want, "{total}");
     }
-    assert_eq!(failed_outcome_modifiers(TestOutcome::Failure { margin: 3 }, false), vec![]);
+    assert_eq!(
+        failed_outcome_modifiers(TestOutcome::Failure { margin: 3 }, false),
+        vec![]
+    );
     assert_eq!(
         failed_outcome_modifiers(TestOutcome::CriticalFailure { margin: 3 }, false),
         vec![("Critical Failure: -1 per point failed", -3)]
@@ -235,7 +359,11 @@ fn homunculus_est_table() {
     assert_eq!(homunculus_outcome(11, 12), Fatigued);
     assert_eq!(homunculus_outcome(6, 12), Fatigued, "equal to half");
     assert_eq!(homunculus_outcome(5, 12), Holds);
-    assert_eq!(homunculus_outcome(6, 13), Holds, "6 is less than half of 13");
+    assert_eq!(
+        homunculus_outcome(6, 13),
+        Holds,
+        "6 is less than half of 13"
+    );
     assert_eq!(homunculus_outcome(7, 13), Fatigued);
     assert_eq!(homunculus_outcome(0, 12), Holds);
 }
