@@ -463,6 +463,7 @@ fn result_tasks(s: &GameState, result: CombatResult, a: &Unit, d: &Unit) -> Vec<
         tasks.push(Task::FollowUp {
             unit: a.id,
             direction,
+            beaten: d.id,
         });
     }
     tasks

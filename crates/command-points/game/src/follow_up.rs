@@ -17,7 +17,7 @@ use crate::task::{Cause, Task};
 
 /// FOLLOW UP: the victorious unit may follow the unit it pushed back into the square it
 /// vacated (nothing to follow when that square is still occupied).
-pub(crate) fn offer(cx: &mut Cx<'_>, unit: UnitId, direction: Facing) {
+pub(crate) fn offer(cx: &mut Cx<'_>, unit: UnitId, direction: Facing, beaten: UnitId) {
     let Some(u) = cx.s.unit(unit).filter(|u| u.on_table()) else {
         return;
     };
@@ -32,6 +32,7 @@ pub(crate) fn offer(cx: &mut Cx<'_>, unit: UnitId, direction: Facing) {
         seat: u.owner,
         unit,
         direction,
+        beaten,
     });
 }
 
@@ -40,13 +41,16 @@ pub(crate) fn decide(cx: &mut Cx<'_>, action: &crate::Action) -> RuleResult<()> 
     match (cx.s.pending.clone(), action) {
         (
             Some(Pending::FollowUp {
-                unit, direction, ..
+                unit,
+                direction,
+                beaten,
+                ..
             }),
             crate::Action::FollowUp { follow },
         ) => {
             cx.s.pending = None;
             if *follow || !stays(cx, unit) {
-                roll_and_advance(cx, unit, direction);
+                roll_and_advance(cx, unit, direction, beaten);
             } else {
                 cx.emit(Event::StoodFast { unit });
             }
@@ -55,6 +59,7 @@ pub(crate) fn decide(cx: &mut Cx<'_>, action: &crate::Action) -> RuleResult<()> 
             Some(Pending::FollowUpOblique {
                 unit,
                 direction,
+                beaten,
                 remaining,
                 side,
                 ..
@@ -63,7 +68,7 @@ pub(crate) fn decide(cx: &mut Cx<'_>, action: &crate::Action) -> RuleResult<()> 
         ) => {
             cx.s.pending = None;
             if *take {
-                oblique(cx, unit, direction, side, remaining);
+                oblique(cx, unit, Step { direction, beaten }, side, remaining);
             }
         }
         _ => {
@@ -97,13 +102,20 @@ fn stays(cx: &mut Cx<'_>, unit: UnitId) -> bool {
     i32::from(faces.iter().sum::<u8>()) >= r.total()
 }
 
-fn roll_and_advance(cx: &mut Cx<'_>, unit: UnitId, direction: Facing) {
+/// Where a follow up goes, and whom it follows (not "another enemy").
+#[derive(Clone, Copy)]
+struct Step {
+    direction: Facing,
+    beaten: UnitId,
+}
+
+fn roll_and_advance(cx: &mut Cx<'_>, unit: UnitId, direction: Facing, beaten: UnitId) {
     let Some(u) = cx.s.unit(unit).cloned() else {
         return;
     };
     let face = cx.d6(format!("follow up: {}", u.name()), heading::FOLLOW_UP);
     let squares = follow_up_squares(u.profile.push_column(), face);
-    advance(cx, unit, direction, squares);
+    advance(cx, unit, Step { direction, beaten }, squares);
 }
 
 /// The two frontal squares of a unit following up (ruling: its front-left and front-right
@@ -113,8 +125,9 @@ fn frontal_diagonal(cell: Cell, direction: Facing, side: Side) -> Cell {
     cell.at(direction, Local::new(1, right))
 }
 
-fn enemy_at(cx: &Cx<'_>, cell: Cell, seat: Seat) -> bool {
-    cx.s.unit_at(cell).is_some_and(|o| o.owner != seat)
+fn another_enemy_at(cx: &Cx<'_>, cell: Cell, seat: Seat, beaten: UnitId) -> bool {
+    cx.s.unit_at(cell)
+        .is_some_and(|o| o.owner != seat && o.id != beaten)
 }
 
 fn free(cx: &Cx<'_>, cell: Cell) -> bool {
@@ -126,7 +139,8 @@ fn free(cx: &Cx<'_>, cell: Cell) -> bool {
 /// Advances up to `remaining` squares. "When a unit Following up has another enemy in one of
 /// its two frontal squares: Infantry remains stationary; Cavalry may carry out an Oblique
 /// Advance at a cost of one Follow Up Movement Point." Off the table it is in pursuit.
-fn advance(cx: &mut Cx<'_>, unit: UnitId, direction: Facing, mut remaining: u8) {
+fn advance(cx: &mut Cx<'_>, unit: UnitId, step: Step, mut remaining: u8) {
+    let Step { direction, beaten } = step;
     let Some(u) = cx.s.unit(unit).cloned() else {
         return;
     };
@@ -136,7 +150,7 @@ fn advance(cx: &mut Cx<'_>, unit: UnitId, direction: Facing, mut remaining: u8) 
     let mut at = start;
     while remaining > 0 {
         let flank = [Side::Left, Side::Right]
-            .map(|s| enemy_at(cx, frontal_diagonal(at, direction, s), u.owner));
+            .map(|s| another_enemy_at(cx, frontal_diagonal(at, direction, s), u.owner, beaten));
         if flank.contains(&true) {
             let other = if flank[0] { Side::Right } else { Side::Left };
             let open = !flank[0] || !flank[1];
@@ -149,6 +163,7 @@ fn advance(cx: &mut Cx<'_>, unit: UnitId, direction: Facing, mut remaining: u8) 
                     seat: u.owner,
                     unit,
                     direction,
+                    beaten,
                     remaining,
                     side: other,
                 });
@@ -180,16 +195,16 @@ fn move_to(cx: &mut Cx<'_>, unit: UnitId, from: Cell, to: Cell) {
     cx.emit(Event::FollowedUp { unit, from, to });
 }
 
-fn oblique(cx: &mut Cx<'_>, unit: UnitId, direction: Facing, side: Side, remaining: u8) {
+fn oblique(cx: &mut Cx<'_>, unit: UnitId, step: Step, side: Side, remaining: u8) {
     let Some(at) = cx.s.unit(unit).and_then(Unit::cell) else {
         return;
     };
-    let to = frontal_diagonal(at, direction, side);
+    let to = frontal_diagonal(at, step.direction, side);
     if !free(cx, to) {
         return;
     }
     move_to(cx, unit, at, to);
-    advance(cx, unit, direction, remaining.saturating_sub(1));
+    advance(cx, unit, step, remaining.saturating_sub(1));
 }
 
 /// PURSUIT OFF-TABLE: "No Setback or Disaster Card collected. Unit is temporary removed from

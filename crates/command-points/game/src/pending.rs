@@ -48,12 +48,14 @@ pub enum Pending {
         seat: Seat,
         unit: UnitId,
         direction: Facing,
+        beaten: UnitId,
     },
     /// Cavalry following up with another enemy in a frontal square may advance obliquely.
     FollowUpOblique {
         seat: Seat,
         unit: UnitId,
         direction: Facing,
+        beaten: UnitId,
         remaining: u8,
         side: Side,
     },

@@ -46,12 +46,16 @@ pub(crate) fn run(
 }
 
 /// PUSH BACK: "If Warband unit is Pushed Back whilst supported by friendly Warband, both units
-/// move back the distance rolled" — the friendly Warband in the square it is pushed into.
+/// move back the distance rolled" — the friendly Warband in the square it is pushed into
+/// (ruling: a Retiring Warband is not supported; it pushes its friend instead).
 fn supporting_warband(s: &GameState, u: &Unit, direction: Facing) -> Option<UnitId> {
     let behind = u.cell()?.ahead(direction);
     s.unit_at(behind)
         .filter(|b| {
-            u.has(Characteristic::Warband) && b.owner == u.owner && b.has(Characteristic::Warband)
+            u.has(Characteristic::Warband)
+                && !u.retiring
+                && b.owner == u.owner
+                && b.has(Characteristic::Warband)
         })
         .map(|b| b.id)
 }

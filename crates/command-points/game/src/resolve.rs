@@ -44,7 +44,11 @@ pub(crate) fn run(cx: &mut Cx<'_>, task: Task) {
             distance,
             cause,
         } => push_back::run(cx, unit, direction, distance, cause),
-        Task::FollowUp { unit, direction } => follow_up::offer(cx, unit, direction),
+        Task::FollowUp {
+            unit,
+            direction,
+            beaten,
+        } => follow_up::offer(cx, unit, direction, beaten),
         Task::Risk { unit, event } => generals::risk(cx, unit, event),
         Task::Eagles { unit, event } => crate::eagles::test(cx, unit, event),
         Task::Reversal { seat, trigger } => phase::reversal(cx, seat, trigger),

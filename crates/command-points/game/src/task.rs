@@ -52,8 +52,12 @@ pub enum Task {
         distance: Distance,
         cause: Cause,
     },
-    /// FOLLOW UP by the victorious unit into the square ahead.
-    FollowUp { unit: UnitId, direction: Facing },
+    /// FOLLOW UP by the victorious unit after `beaten`, into the square ahead.
+    FollowUp {
+        unit: UnitId,
+        direction: Facing,
+        beaten: UnitId,
+    },
     /// RISK TO GENERALS for the General attached to the unit, if any.
     Risk { unit: UnitId, event: GeneralRisk },
     /// LOST EAGLES AND CENTURION CASUALTIES for a Roman Legion.
