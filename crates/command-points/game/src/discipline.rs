@@ -244,6 +244,9 @@ fn retire(cx: &mut Cx<'_>, unit: UnitId, from_combat: bool) {
     cx.emit(Event::Retiring { unit });
     cards::collect(cx, owner, CardKind::Setback, "Formed unit is Retiring");
     generals::risk(cx, unit, GeneralRisk::Retiring);
+    if cx.s.is_over() {
+        return;
+    }
     let event = if from_combat {
         EagleEvent::RetiringFromCombat
     } else {
@@ -262,6 +265,9 @@ pub(crate) fn rout(cx: &mut Cx<'_>, unit: UnitId, from_combat: bool) {
         return;
     };
     generals::risk(cx, unit, GeneralRisk::Routing);
+    if cx.s.is_over() {
+        return;
+    }
     let face = cx.d6(
         format!("rout move: {}", u.name()),
         heading::FAILED_DISCIPLINE,
@@ -376,6 +382,9 @@ fn retire_after_reform(cx: &mut Cx<'_>, u: &Unit) {
     cx.emit(Event::Retiring { unit: u.id });
     cards::collect(cx, u.owner, CardKind::Setback, "Formed unit is Retiring");
     generals::risk(cx, u.id, GeneralRisk::Retiring);
+    if cx.s.is_over() {
+        return;
+    }
     crate::eagles::test(cx, u.id, EagleEvent::RetiringNotFromCombat);
     step_away(cx, u.id, away);
 }

@@ -32,6 +32,9 @@ pub(crate) fn run(
         cards::collect(cx, u.owner, CardKind::Setback, "Formed unit is Pushed Back");
     }
     generals::risk(cx, unit, GeneralRisk::PushedBack);
+    if cx.s.is_over() {
+        return;
+    }
     let squares = match distance {
         Distance::Squares(n) => n,
         Distance::Roll => {

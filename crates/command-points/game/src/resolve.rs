@@ -4,7 +4,7 @@ use crate::cx::Cx;
 use crate::event::Event;
 use crate::state::{Activation, Order, UnitId};
 use crate::task::Task;
-use crate::{discipline, follow_up, generals, lines, phase, push_back};
+use crate::{discipline, follow_up, lines, phase, push_back};
 
 /// An activation begins: the unit is marked activated (once per phase) and leaves Retiring.
 pub(crate) fn begin(cx: &mut Cx<'_>, unit: UnitId, order: Order) {
@@ -49,8 +49,6 @@ pub(crate) fn run(cx: &mut Cx<'_>, task: Task) {
             direction,
             beaten,
         } => follow_up::offer(cx, unit, direction, beaten),
-        Task::Risk { unit, event } => generals::risk(cx, unit, event),
-        Task::Eagles { unit, event } => crate::eagles::test(cx, unit, event),
         Task::Reversal { seat, trigger } => phase::reversal(cx, seat, trigger),
     }
 }

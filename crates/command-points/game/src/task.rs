@@ -7,7 +7,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::event::Trigger;
 use crate::state::UnitId;
-use crate::tables::{EagleEvent, GeneralRisk};
 
 /// Why a Discipline Test is taken: from combat (or shooting) or not, which the Lost Eagles
 /// table distinguishes.
@@ -58,10 +57,6 @@ pub enum Task {
         direction: Facing,
         beaten: UnitId,
     },
-    /// RISK TO GENERALS for the General attached to the unit, if any.
-    Risk { unit: UnitId, event: GeneralRisk },
-    /// LOST EAGLES AND CENTURION CASUALTIES for a Roman Legion.
-    Eagles { unit: UnitId, event: EagleEvent },
     /// A Reversal of Fortune.
     Reversal { seat: Seat, trigger: Trigger },
 }
