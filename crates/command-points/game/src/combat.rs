@@ -407,10 +407,12 @@ fn resolve(cx: &mut Cx<'_>, fight: &Fight, face: u8, matched: bool) {
         result,
         cancelled: matched,
     });
-    let mut tasks = vec![Task::Lines { unit: a.id }, Task::Lines { unit: d.id }];
-    if !matched {
-        tasks.extend(result_tasks(&cx.s, result, &a, &d));
-    }
+    let mut tasks = if matched {
+        Vec::new()
+    } else {
+        result_tasks(&cx.s, result, &a, &d)
+    };
+    tasks.extend([Task::Lines { unit: a.id }, Task::Lines { unit: d.id }]);
     crate::resolve::queue(cx, tasks);
 }
 

@@ -1,6 +1,7 @@
 //! SKIRMISH AND RESERVE LINES OUTCOME: "Roll 1D6 for any Skirmish or Reserve Line in Combat"
-//! (ruling: each line attached to either unit of a combat, after the result; not in a
-//! shooting); removed on 1-4 (infantry, cavalry), 1-3 (light chariots), 1-2 (elephants).
+//! (ruling: each line attached to either unit of a combat, once the result is resolved — its
+//! tests, push backs and follow up —; not in a shooting); removed on 1-4 (infantry, cavalry),
+//! 1-3 (light chariots), 1-2 (elephants).
 
 use acies_core::Comparison;
 

@@ -133,7 +133,11 @@ fn roll_off(cx: &mut Cx<'_>, seat: Seat) -> u8 {
 /// activation, ends a phase struck by a Reversal of Fortune, and checks the armies.
 pub(crate) fn settle(cx: &mut Cx<'_>) {
     loop {
-        if cx.s.pending.is_some() || matches!(cx.s.stage, Stage::Over { .. }) {
+        if cx.s.pending.is_some() {
+            victory::check(cx);
+            return;
+        }
+        if matches!(cx.s.stage, Stage::Over { .. }) {
             return;
         }
         if let Some(task) = cx.s.tasks.pop_front() {
