@@ -422,12 +422,12 @@ fn a_light_chariot_skirmish_line_adds_one_to_discipline_tests() {
         e,
         Event::DisciplinePassed { .. }
     )));
-    // The legion stays (6+6); then the chariots roll for their line: 4, removed.
+    // The legion stays (6+6); then the chariots roll for their line: 3, removed (1-3).
     let (s, ev) = play(
         &s,
         Seat::South,
         Action::FollowUp { follow: false },
-        &[6, 6, 4],
+        &[6, 6, 3],
     );
     assert!(has_event(&ev, |e| matches!(
         e,
