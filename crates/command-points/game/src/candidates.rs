@@ -1,6 +1,7 @@
-//! Candidate actions for computer players: every legal choice of the moment, sampled down to a
-//! limit (the grid keeps the list finite). The step that ends the current decision (end the
-//! phase, end the move, accept) always comes first.
+//! Candidate actions for computer players: every legal choice of the moment in a random order,
+//! cut to a limit (the grid keeps the list finite); the random player plays the first. The
+//! step that ends the current decision (end the phase, end the move, accept) is kept within
+//! the limit when there is room for more than one.
 
 use acies_core::GameRng;
 use command_points_model::{PointKind, Seat};
@@ -35,14 +36,22 @@ pub fn candidates(s: &GameState, seat: Seat, rng: &mut GameRng, limit: usize) ->
         (None, _) => activations(s, seat),
     };
     all.extend(exchanges(s, seat));
-    let (head, mut tail) = if all.is_empty() {
-        (Vec::new(), Vec::new())
-    } else {
-        let tail = all.split_off(1);
-        (all, tail)
-    };
-    rng.shuffle(&mut tail);
-    head.into_iter().chain(tail).take(limit).collect()
+    order(all, rng, limit)
+}
+
+/// A uniformly random order (the random player plays the first), keeping the action that
+/// ends the current decision (listed first by the generators) within the first `limit` when
+/// there is room for more than one.
+fn order(mut all: Vec<Action>, rng: &mut GameRng, limit: usize) -> Vec<Action> {
+    let end = all.first().cloned();
+    rng.shuffle(&mut all);
+    all.truncate(limit);
+    if let Some(end) = end.filter(|e| limit > 1 && !all.contains(e)) {
+        if let Some(last) = all.last_mut() {
+            *last = end;
+        }
+    }
+    all
 }
 
 fn decisions(s: &GameState, p: &Pending) -> Vec<Action> {

@@ -79,7 +79,11 @@ fn failed_discipline_rout() {
     // Test 2+3 = 5 < 8; outcome 1+2 = 3: Rout; rout move 3 (one square); gone; a Disaster Card.
     let s = battle(
         &su(no_points(), no_points()),
-        vec![at(A, c(3, 3), North), at(D, c(3, 4), South), at(4, c(7, 9), South)],
+        vec![
+            at(A, c(3, 3), North),
+            at(D, c(3, 4), South),
+            at(4, c(7, 9), South),
+        ],
     );
     let (s, ev) = advance(&s, &[2, 3, 1, 2, 3]);
     assert!(has_event(&ev, |e| matches!(
