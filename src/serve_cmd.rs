@@ -50,7 +50,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<String> {
 pub fn config(addr: SocketAddr, database_url: String) -> ServeConfig {
     ServeConfig::new(addr, database_url)
         .host::<OnusHost>()
-        .with_ui(onus_web::router())
+        .with_ui(acies_web::router(&[onus_web::module()]))
 }
 
 async fn serve(args: &ServeArgs) -> anyhow::Result<()> {

@@ -43,7 +43,7 @@ impl Server {
             let any = SocketAddr::from(([127, 0, 0, 1], 0));
             let mut config = ServeConfig::new(any, url)
                 .host::<OnusHost>()
-                .with_ui(onus_web::router());
+                .with_ui(acies_web::router(&[onus_web::module()]));
             // A test server: `CreateGame` may fix the seed, so a browser test replays the
             // same battle and asserts exact outcomes (a normal server refuses it).
             config.limits.allow_fixed_seed = true;
@@ -119,10 +119,10 @@ impl Server {
         })?
     }
 
-    /// Creates a game (`POST /api/games` with `body`); the server's answer (game id, seats
+    /// Creates an ONUS! game (`POST /api/onus/games` with `body`); the server's answer (game id, seats
     /// with their tokens and links).
     pub fn create_game(&self, body: &Value) -> Result<Value, String> {
-        match self.post_json("/api/games", body)? {
+        match self.post_json("/api/onus/games", body)? {
             (201, created) => Ok(created),
             (status, answer) => Err(format!("create game: {status} {answer}")),
         }

@@ -365,6 +365,15 @@ fn hotseat_battle_through_the_lobby() {
         .expect("lobby");
     page.wait_for(testid("create-game"))
         .expect("the new-game form");
+    // The lobby lists the server's systems (GET /api/systems) and has chosen ONUS!, whose
+    // table module drew the form.
+    assert_eq!(
+        page.attribute(testid("system-onus"), "aria-pressed")
+            .unwrap()
+            .as_deref(),
+        Some("true")
+    );
+    assert!(page.text(testid("system-onus")).unwrap().contains("ONUS!"));
     page.select(testid("army-0"), "romans-1000").unwrap();
     page.select(testid("army-1"), "carthaginians-1000").unwrap();
     page.fill(testid("table-depth"), "12").unwrap();
@@ -716,7 +725,7 @@ fn computer_opponent_spectator_reconnect_replay_and_victory() {
             Duration::from_secs(20),
         )
         .expect("the spectator caught up after reconnecting");
-    let (_, server_view) = server.get_json(&format!("/api/games/{id}/view")).unwrap();
+    let (_, server_view) = server.get_json(&format!("/api/onus/games/{id}/view")).unwrap();
     assert_eq!(server_view["version"].as_u64().unwrap(), now);
     assert_eq!(
         spectator
@@ -736,7 +745,7 @@ fn computer_opponent_spectator_reconnect_replay_and_victory() {
     // The replay, stepping back and forth.
     let token = created["seats"][0]["token"].as_str().unwrap();
     let replay = browser
-        .page(&server.url(&format!("/games/{id}/replay?token={token}")))
+        .page(&server.url(&format!("/onus/games/{id}/replay?token={token}")))
         .unwrap();
     replay.wait_for(testid("replay-step")).unwrap();
     wait(
@@ -933,7 +942,7 @@ fn prepared_battle_with(
         let action = adjust(&state, seat, action);
         let (status, answer) = server
             .post_json(
-                &format!("/api/games/{id}/actions"),
+                &format!("/api/onus/games/{id}/actions"),
                 &json!({ "token": token(&created, seat), "version": version, "action": action }),
             )
             .expect("POST action");
@@ -960,7 +969,7 @@ fn server_view(server: &Server, created: &Value, seat: Seat) -> Value {
     let id = created["game_id"].as_str().unwrap();
     let (status, body) = server
         .get_json(&format!(
-            "/api/games/{id}/view?token={}",
+            "/api/onus/games/{id}/view?token={}",
             token(created, seat)
         ))
         .expect("GET view");

@@ -1,6 +1,6 @@
 // Names and words for the things of a view: units, seats, cards of the deck, phases.
 
-import { words } from './dom.js';
+import { words } from '/assets/js/dom.js';
 
 export const PHASES = [
   ['activation', 'Activation', 'VII-1'],

@@ -2,15 +2,18 @@
 // WebSocket; the table, the phase bar, the side panel, the hand, the log and the dialogs.
 // Every action goes to the server, which decides; this page shows what the engine answers.
 
-import { api, catalog, GameSocket, ApiError } from './api.js';
-import { h, replace, toast, debounce, num, copyText } from './dom.js';
+import { GameSocket, ApiError } from '/assets/js/api.js';
+import { h, replace, toast, debounce, num, copyText } from '/assets/js/dom.js';
+import { DiceLog } from '/assets/js/dicelog.js';
+import { modal } from '/assets/js/dialogs.js';
+import { rememberGame, tokensFor, gameEntry } from '/assets/js/mygames.js';
+import { gamePath } from '/assets/js/systems.js';
+import { api, catalog, SYSTEM } from './onusapi.js';
 import { Names, PHASES, phaseName, seatColour } from './cards.js';
 import { TableView } from './table.js';
-import { DiceLog } from './dicelog.js';
 import { Hand } from './hand.js';
-import { modal } from './dialogs.js';
+import { describeEvent, QUIET } from './events.js';
 import { renderPanel, renderDecisions } from './panel.js';
-import { rememberGame, tokensFor, gameEntry } from './mygames.js';
 import { applySteps, applyStep, toLocal, sub, rot, normAngle, corners, toWorld, vec } from './geom.js';
 
 const DEG = Math.PI / 180;
@@ -110,7 +113,7 @@ export class Game {
 
   connect() {
     if (this.socket) this.socket.close();
-    this.socket = new GameSocket(this.gameId, this.token, {
+    this.socket = new GameSocket(SYSTEM, this.gameId, this.token, {
       onSync: (m) => this.accept(m, false),
       onUpdate: (m) => this.accept(m, false),
       onStatus: (st) => this.setConn(st),
@@ -138,7 +141,7 @@ export class Game {
     this.names = new Names(this.catalog, this.view);
     if (this.pendingRemember && this.mySeat !== null) {
       this.pendingRemember = false;
-      rememberGame(this.gameId, [{ seat: String(this.mySeat), token: this.token }], { mode: gameEntry(this.gameId)?.mode || 'link' });
+      rememberGame(this.gameId, [{ seat: String(this.mySeat), token: this.token }], { system: SYSTEM, mode: gameEntry(this.gameId)?.mode || 'link' });
       this.tokens = tokensFor(this.gameId);
     }
     if (first && this.mySeat !== null) {
@@ -211,7 +214,7 @@ export class Game {
       h('span', { class: 'spacer' }),
       h('button', { class: 'small ghost-btn', onclick: () => this.shareDialog(), 'data-testid': 'share' }, 'Share'),
       this.surrenderBtn = h('button', { class: 'small ghost-btn', onclick: () => this.surrender(), 'data-testid': 'surrender', hidden: true }, 'Surrender'),
-      h('a', { class: 'button small ghost-btn', href: `/games/${encodeURIComponent(this.gameId)}/replay${this.token ? `?token=${encodeURIComponent(this.token)}` : ''}`, 'data-testid': 'open-replay' }, 'Replay'),
+      h('a', { class: 'button small ghost-btn', href: gamePath(SYSTEM, this.gameId, { token: this.token, replay: true }), 'data-testid': 'open-replay' }, 'Replay'),
       this.connEl);
     this.phaseBar = h('nav', { class: 'phasebar', 'aria-label': 'Turn and phase', 'data-testid': 'phase-bar' });
     this.tableBox = h('div', { class: 'table-box' });
@@ -238,7 +241,7 @@ export class Game {
       onRotateDrag: (p, phase) => this.rotateDrag(p, phase),
       onKey: (ev) => this.key(ev),
     });
-    this.log = new DiceLog(this.logEl);
+    this.log = new DiceLog(this.logEl, { describe: describeEvent, quiet: QUIET });
     this.hand = new Hand(this.handEl);
     document.addEventListener('keydown', (ev) => {
       if (ev.target.closest?.('input, textarea, select, dialog')) return;
@@ -258,7 +261,7 @@ export class Game {
   }
 
   shareDialog() {
-    const base = `${location.origin}/games/${encodeURIComponent(this.gameId)}`;
+    const base = `${location.origin}${gamePath(SYSTEM, this.gameId)}`;
     const rows = [h('p', {}, 'Spectators see what every player may see, and no hand.'),
       h('div', { class: 'link-row' }, h('code', { 'data-testid': 'spectator-link' }, base),
         h('button', { class: 'small', onclick: () => copyText(base) }, 'Copy'))];
@@ -457,7 +460,7 @@ export class Game {
         h('p', { class: 'victory-reason', 'data-testid': 'victory-reason' }, reason),
         h('table', { class: 'score' }, h('thead', {}, h('tr', {}, h('th', {}, 'Player'), h('th', {}, 'Army'), h('th', {}, 'Losses'), h('th', {}, 'Units lost'), h('th', {}, ''))), h('tbody', {}, rows)),
         h('div', { class: 'row' },
-          h('a', { class: 'button primary', href: `/games/${encodeURIComponent(this.gameId)}/replay${this.token ? `?token=${encodeURIComponent(this.token)}` : ''}`, 'data-testid': 'victory-replay' }, 'Watch the replay'),
+          h('a', { class: 'button primary', href: gamePath(SYSTEM, this.gameId, { token: this.token, replay: true }), 'data-testid': 'victory-replay' }, 'Watch the replay'),
           h('a', { class: 'button', href: '/' }, 'Lobby'),
           h('button', { onclick: () => d.close(), 'data-testid': 'victory-close' }, 'Look at the table')),
       ],

@@ -1,7 +1,7 @@
 // The hand of action cards: each card's order (top half) and event (bottom half), from the
 // deck in the catalog. Orders are played from here in the Activation Phase.
 
-import { h, clear, words } from './dom.js';
+import { h, clear, words } from '/assets/js/dom.js';
 
 const ICON_LABEL = { attacker: 'att', defender: 'def', ranged: 'bow', charge: 'charge' };
 const TYPE_ICON = { activation: '⚑', command: '✉', morale: '♣', health: '✚' };

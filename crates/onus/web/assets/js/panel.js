@@ -1,12 +1,12 @@
 // The side panel (the selected unit and what it can do now, the order being played, the
 // deployment reserve) and the decision dialogs of the game page.
 
-import { h, replace, num, pct, words } from './dom.js';
+import { h, replace, num, pct, words } from '/assets/js/dom.js';
 import { seatColour } from './cards.js';
 import { describeStep } from './geom.js';
 import { cardView } from './hand.js';
-import { modal } from './dialogs.js';
-import { valueText } from './dicelog.js';
+import { modal } from '/assets/js/dialogs.js';
+import { valueText } from '/assets/js/dicelog.js';
 
 // ---- exact odds ----------------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 // of fire), the ghost of a move; pan (drag the background, arrow keys), zoom (wheel, +/-,
 // pinch). It draws what it is given and reports pointer and key input to its owner.
 
-import { s, clear, num } from './dom.js';
+import { s, clear, num } from '/assets/js/dom.js';
 import { seatColour } from './cards.js';
 import { corners, envelopingMarker, extendedMarker, sectionSegment, toWorld, vec } from './geom.js';
 

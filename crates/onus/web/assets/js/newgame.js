@@ -1,10 +1,10 @@
-// The lobby: create a game (preset armies or a pasted list, points, optional rules of XII-A,
-// hotseat / online / vs computer), the games this browser holds, and opening a link.
+// The ONUS! "new battle" form of the lobby: preset armies or a pasted list, points, the
+// table depth, the optional rules of XII-A (from the catalog), hotseat / online / vs computer.
 
-import { api, catalog, ApiError } from './api.js';
-import { h, replace, toast, copyText, words } from './dom.js';
+import { ApiError } from '/assets/js/api.js';
+import { h, replace, words } from '/assets/js/dom.js';
+import { catalog } from './onusapi.js';
 import { armyListFrom } from './toml.js';
-import { loadGames, rememberGame, forgetGame } from './mygames.js';
 
 function sideForm(cat, index, state) {
   const presetSel = h('select', { 'data-testid': `army-${index}`, 'aria-label': `Army of seat ${index}` });
@@ -75,7 +75,7 @@ function optionInputs(cat, state) {
   return boxes;
 }
 
-function newGameForm(cat, onCreated) {
+function battleForm(cat, create) {
   const state = { sides: [], refill: [], options: {}, points: 1000 };
   const pointsSel = h('select', { 'data-testid': 'points', 'aria-label': 'Points', onchange: (e) => { state.points = Number(e.target.value); state.refill.forEach((f) => f()); } },
     [...new Set((cat.presets || []).map((p) => p.points))].sort((a, b) => a - b).map((p) => h('option', { value: p, selected: p === 1000 }, `${p} points`)));
@@ -114,14 +114,9 @@ function newGameForm(cat, onCreated) {
     const body = { setup: { players, options: { ...state.options } } };
     if (state.depth) body.setup.scenario = { depth: state.depth };
     if (mode === 'computer') body.seats = [{ seat: '1', kind: 'computer', name: 'computer' }];
-    // A fixed seed from the page's address (`/?seed=N`): only a test server accepts it (a
-    // normal server answers that it draws every seed itself, shown like any refusal).
-    const seed = new URLSearchParams(location.search).get('seed');
-    if (seed !== null && /^\d+$/.test(seed)) body.seed = Number(seed);
     button.disabled = true;
     try {
-      const r = await api.createGame(body);
-      onCreated(r, mode);
+      await create(body, mode);
     } catch (e) {
       replace(errorBox, e instanceof ApiError ? e.describe() : e.message);
     } finally {
@@ -131,113 +126,16 @@ function newGameForm(cat, onCreated) {
   return form;
 }
 
-function linksPanel(r) {
-  const abs = (p) => `${location.origin}${p}`;
-  const rows = r.seats.map((s) => s.link
-    ? h('div', { class: 'link-row' }, h('b', {}, `Seat ${s.seat}`),
-      h('code', { 'data-testid': `seat-link-${s.seat}` }, abs(s.link)),
-      h('button', { type: 'button', class: 'small', onclick: () => copyText(abs(s.link)) }, 'Copy'),
-      h('a', { class: 'button small', href: s.link, 'data-testid': `open-seat-${s.seat}` }, 'Open'))
-    : h('div', { class: 'link-row' }, h('b', {}, `Seat ${s.seat}`), ` ${s.kind}`));
-  return h('section', { class: 'links', 'data-testid': 'links' },
-    h('h2', {}, 'Game created'),
-    h('p', {}, 'Each seat link is secret: whoever has it plays that seat. Send the other one to your opponent.'),
-    rows,
-    h('div', { class: 'link-row' }, h('b', {}, 'Spectators'), h('code', { 'data-testid': 'spectator-link' }, abs(r.spectator_link)),
-      h('button', { type: 'button', class: 'small', onclick: () => copyText(abs(r.spectator_link)) }, 'Copy')));
-}
-
-async function myGamesSection(box) {
-  const games = loadGames();
-  if (!games.length) {
-    replace(box, h('h2', {}, 'My games'), h('p', { class: 'muted', 'data-testid': 'no-games' }, 'No game yet in this browser.'));
-    return;
-  }
-  let info = new Map();
-  try {
-    const tokens = games.flatMap((g) => g.seats.map((s) => s.token)).slice(0, 200);
-    const r = await api.listGames(tokens);
-    info = new Map(r.games.map((g) => [g.game_id, g]));
-  } catch (e) {
-    toast(`The list of games could not be loaded: ${e.message}`, 'error');
-  }
-  const rows = games.map((g) => {
-    const i = info.get(g.game_id);
-    const status = !i ? 'unknown' : i.finished ? (i.outcome?.winners ? `won by seat ${i.outcome.winners.seats.join(', ')}` : 'finished') : `in play · version ${i.version}`;
-    const first = g.seats[0];
-    return h('tr', { 'data-testid': `my-game-${g.game_id}` },
-      h('td', {}, h('code', { title: g.game_id }, g.game_id.slice(0, 8))),
-      h('td', {}, g.mode || ''),
-      h('td', {}, g.seats.map((s) => `seat ${s.seat}`).join(', ')),
-      h('td', {}, status),
-      h('td', {}, i ? new Date(i.created_at).toLocaleString() : ''),
-      h('td', { class: 'actions' },
-        first ? h('a', { class: 'button small primary', href: `/games/${encodeURIComponent(g.game_id)}?token=${encodeURIComponent(first.token)}`, 'data-testid': `open-${g.game_id}` }, 'Open') : null,
-        h('a', { class: 'button small', href: `/games/${encodeURIComponent(g.game_id)}/replay${first ? `?token=${encodeURIComponent(first.token)}` : ''}` }, 'Replay'),
-        h('button', { class: 'small', onclick: () => { forgetGame(g.game_id); myGamesSection(box); }, 'aria-label': `Forget game ${g.game_id}` }, 'Forget')));
-  });
-  replace(box, h('h2', {}, 'My games'),
-    h('table', { class: 'games', 'data-testid': 'my-games' },
-      h('thead', {}, h('tr', {}, h('th', {}, 'Game'), h('th', {}, 'Mode'), h('th', {}, 'My seats'), h('th', {}, 'Status'), h('th', {}, 'Created'), h('th', {}, ''))),
-      h('tbody', {}, rows)));
-}
-
-function openLinkForm() {
-  const input = h('input', { type: 'text', placeholder: 'https://…/games/ID or …?token=…', 'data-testid': 'link-input', 'aria-label': 'A game link' });
-  const form = h('form', { class: 'open-link' }, h('h2', {}, 'Open a link'),
-    h('p', { class: 'muted' }, 'A seat link (with its token) or a spectator link.'),
-    h('div', { class: 'row' }, input, h('button', { type: 'submit', 'data-testid': 'open-link' }, 'Open')));
-  form.addEventListener('submit', (ev) => {
-    ev.preventDefault();
-    let url;
-    try {
-      url = new URL(input.value.trim(), location.origin);
-    } catch {
-      toast('That is not a link', 'error');
-      return;
-    }
-    const m = /\/games\/([^/?#]+)/.exec(url.pathname);
-    if (!m) {
-      toast('That is not a game link', 'error');
-      return;
-    }
-    location.href = `/games/${m[1]}${url.search}`;
-  });
-  return form;
-}
-
-export async function lobbyPage(root) {
-  document.title = 'acies · ONUS! lobby';
-  const main = h('main', { class: 'lobby' });
-  replace(root, h('div', { class: 'lobby-page' },
-    h('header', { class: 'topbar' }, h('a', { class: 'brand', href: '/' }, 'acies', h('span', {}, ' · ONUS!')), h('span', { class: 'spacer' }),
-      h('span', { class: 'muted' }, 'ancient battles, exact odds')),
-    main));
+/**
+ * The form, once the catalog is loaded (the table module's `newGameForm`): `create(body,
+ * mode)` creates the game and takes the page on; a refusal is shown in the form.
+ */
+export async function newGameForm({ create }) {
   let cat;
   try {
     cat = await catalog();
   } catch (e) {
-    replace(main, h('div', { class: 'fatal', role: 'alert' }, `The server's catalog could not be loaded: ${e.message}`));
-    return;
+    return h('div', { class: 'fatal', role: 'alert' }, `The server's catalog could not be loaded: ${e.message}`);
   }
-  const created = h('div', {});
-  const mine = h('section', { class: 'my-games' });
-  const onCreated = (r, mode) => {
-    const humans = r.seats.filter((s) => s.token);
-    if (mode === 'online') {
-      rememberGame(r.game_id, humans.slice(0, 1), { mode });
-      replace(created, linksPanel(r));
-      created.scrollIntoView({ behavior: 'smooth', block: 'start' });
-      myGamesSection(mine);
-      return;
-    }
-    rememberGame(r.game_id, humans, { mode });
-    location.href = `/games/${encodeURIComponent(r.game_id)}?token=${encodeURIComponent(humans[0].token)}`;
-  };
-  replace(main,
-    h('div', { class: 'lobby-grid' },
-      h('div', {}, newGameForm(cat, onCreated), created),
-      h('div', {}, mine, openLinkForm(),
-        h('p', { class: 'notice muted' }, cat.deck?.notice || ''))));
-  myGamesSection(mine);
+  return h('div', {}, battleForm(cat, create), h('p', { class: 'notice muted' }, cat.deck?.notice || ''));
 }

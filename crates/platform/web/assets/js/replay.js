@@ -1,15 +1,21 @@
-// The replay viewer: the game from its first view through every step, each step's view asked
-// of the server (`replay?step=k`: the engine replays the record and filters the view for
-// this viewer), nothing rebuilt here. A running game is followed live on its WebSocket.
+// The replay viewer of every system: the game from its first view through every step, each
+// step's view asked of the server (`replay?step=k`: the engine replays the record and filters
+// the view for this viewer), nothing rebuilt here; the system's table module draws it (its
+// `replayBoard`). A running game is followed live on its WebSocket.
 
-import { api, catalog, ApiError, GameSocket } from './api.js';
+import { systemApi, ApiError, GameSocket } from './api.js';
 import { h, replace, toast } from './dom.js';
-import { Names, phaseName } from './cards.js';
-import { TableView } from './table.js';
-import { DiceLog, describeEvent } from './dicelog.js';
+import { DiceLog } from './dicelog.js';
+import { gamePath } from './systems.js';
 
-export async function replayPage(root, gameId, token) {
-  document.title = `acies · replay ${gameId.slice(0, 8)}`;
+/** The events of steps 1..`step` (the log, for a board that keeps none in its view). */
+function eventsUpTo(frames, step) {
+  return frames.slice(1, step + 1).flatMap((f) => f.events || []);
+}
+
+export async function replayPage(root, { system, info, gameId, token, module }) {
+  document.title = `acies · ${info.name} · replay ${gameId.slice(0, 8)}`;
+  const api = systemApi(system);
   const tableBox = h('div', { class: 'table-box' });
   const logBox = h('section', { class: 'logbox', 'aria-label': 'Log and dice' });
   const stepInfo = h('div', { class: 'step-info', 'data-testid': 'replay-step', role: 'status' });
@@ -21,13 +27,12 @@ export async function replayPage(root, gameId, token) {
   const views = new Map();
   let at = 0;
   let timer = null;
-  const names = { current: null };
-  const table = new TableView(tableBox, { onUnitClick: () => {}, onKey: (ev) => {
+  // Keys the board passes on: , and . (or Page Up/Down) step back and forth.
+  const onKey = (ev) => {
     if (ev.key === ',' || ev.key === 'PageUp') { go(at - 1); return true; }
     if (ev.key === '.' || ev.key === 'PageDown') { go(at + 1); return true; }
     return false;
-  } });
-  const log = new DiceLog(logBox);
+  };
   const playBtn = btn('▶ Play', 'Play', 'replay-play', () => toggle());
   const controls = h('div', { class: 'replay-controls', role: 'toolbar', 'aria-label': 'Replay controls' },
     btn('« First', 'First step', 'replay-first', () => go(0)),
@@ -36,15 +41,24 @@ export async function replayPage(root, gameId, token) {
     btn('Next ›', 'Next step', 'replay-forward', () => go(at + 1)),
     btn('Last »', 'Last step', 'replay-last', () => go(frames.length - 1)),
     slider, stepInfo);
-  const backLink = h('a', { class: 'button small ghost-btn', href: `/games/${encodeURIComponent(gameId)}${token ? `?token=${encodeURIComponent(token)}` : ''}`, 'data-testid': 'back-to-game' }, 'Back to the game');
+  const backLink = h('a', { class: 'button small ghost-btn', href: gamePath(system, gameId, { token }), 'data-testid': 'back-to-game' }, 'Back to the game');
   const eventsBox = h('ol', { class: 'step-events', 'data-testid': 'replay-events', 'aria-label': 'Events of this step' });
   replace(root, h('div', { class: 'game-page replay-page' },
-    h('header', { class: 'topbar' }, h('a', { class: 'brand', href: '/' }, 'acies', h('span', {}, ' · ONUS!')),
+    h('header', { class: 'topbar' }, h('a', { class: 'brand', href: '/' }, 'acies', h('span', {}, ` · ${info.name}`)),
       h('span', { class: 'game-id' }, `replay of game ${gameId.slice(0, 8)}`), h('span', { class: 'spacer' }), backLink),
     controls,
     h('div', { class: 'game-main' },
       h('div', { class: 'table-col' }, tableBox),
       h('aside', { class: 'side' }, h('section', { class: 'panel' }, h('h3', {}, 'This step'), eventsBox), logBox))));
+  let board;
+  try {
+    board = await module.replayBoard(tableBox, { system, info, onKey });
+  } catch (e) {
+    replace(tableBox, h('div', { class: 'fatal', role: 'alert', 'data-testid': 'replay-error' }, `The board could not be drawn: ${e.message}`));
+    return;
+  }
+  const describe = (e) => board.describe(e);
+  const log = new DiceLog(logBox, { describe, quiet: board.quiet });
 
   /** The view at `step`, from the server (once per step: a step never changes). */
   async function viewAt(step) {
@@ -76,11 +90,11 @@ export async function replayPage(root, gameId, token) {
       return;
     }
     if (step !== at) return; // the reader moved on meanwhile
-    names.current = new Names(names.catalog, v);
-    table.render({ view: v, highlights: new Map(), lines: [], zones: [], flipped: false });
-    log.render(v.log, names.current);
-    replace(stepInfo, `${stepText(step)} · ${v.phase === 'deployment' ? 'deployment' : step === 0 ? phaseName(v.phase) : `turn ${v.turn}, ${phaseName(v.phase)}`}`);
-    replace(eventsBox, (f.events || []).map((e) => h('li', {}, describeEvent(e, names.current))));
+    board.render(v);
+    log.render(board.log ? board.log(v) : eventsUpTo(frames, step));
+    const caption = board.caption?.(v, step);
+    replace(stepInfo, caption ? `${stepText(step)} · ${caption}` : stepText(step));
+    replace(eventsBox, (f.events || []).map((e) => h('li', {}, describe(e))));
     // The neighbours are likely next (playing, stepping).
     for (const k of [step + 1, step - 1]) if (k >= 0 && k < frames.length) viewAt(k).catch(() => {});
   }
@@ -98,14 +112,6 @@ export async function replayPage(root, gameId, token) {
   }
 
   slider.addEventListener('input', () => go(Number(slider.value)));
-
-  let cat;
-  try {
-    cat = await catalog();
-  } catch {
-    cat = { deck: { cards: [] }, factions: [] };
-  }
-  names.catalog = cat;
   // A running game goes on while it is replayed: the viewer follows it on the game's
   // WebSocket, each update adding its step (its events and the view after it); a viewer at
   // the last step stays at the last step, one looking back stays where it is.
@@ -162,7 +168,7 @@ export async function replayPage(root, gameId, token) {
       replace(live, 'game over');
       return;
     }
-    socket = new GameSocket(gameId, token, {
+    socket = new GameSocket(system, gameId, token, {
       onSync: (m) => { if (m.version > loaded) load(false); },
       onUpdate: played,
       onStatus: (st) => {

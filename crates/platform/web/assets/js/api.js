@@ -1,4 +1,5 @@
-// The server's HTTP and WebSocket API (crates/platform/server/README.md, crates/onus/server/README.md).
+// The server's HTTP and WebSocket API (crates/platform/server/README.md): the systems it hosts,
+// and each system's games under /api/{system}.
 
 import { applyPatch } from './patch.js';
 
@@ -18,7 +19,8 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, url, body) {
+/** One JSON request; rejects with an ApiError carrying the server's code and rule. */
+export async function request(method, url, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers['content-type'] = 'application/json';
@@ -44,35 +46,33 @@ async function request(method, url, body) {
 const enc = encodeURIComponent;
 const tokenQuery = (token) => (token ? `?token=${enc(token)}` : '');
 
-export const api = {
-  catalog: () => request('GET', '/api/onus/catalog'),
-  createGame: (body) => request('POST', '/api/games', body),
-  listGames: (tokens, limit = 50) =>
-    request('GET', `/api/games?tokens=${tokens.map(enc).join(',')}&limit=${limit}`),
-  view: (id, token) => request('GET', `/api/games/${enc(id)}/view${tokenQuery(token)}`),
-  act: (id, token, version, action) =>
-    request('POST', `/api/games/${enc(id)}/actions`, { token, version, action }),
-  replay: (id, token) => request('GET', `/api/games/${enc(id)}/replay${tokenQuery(token)}`),
-  replayStep: (id, token, step) =>
-    request('GET', `/api/games/${enc(id)}/replay?${token ? `token=${enc(token)}&` : ''}step=${step}`),
-  query: async (id, token, query) => {
-    const body = { query };
-    if (token) body.token = token;
-    const r = await request('POST', `/api/games/${enc(id)}/query`, body);
-    return r.result;
-  },
-};
+/** The rule systems the server hosts (`GET /api/systems`). */
+export const listSystems = () => request('GET', '/api/systems');
 
-let catalogPromise = null;
-/** The catalog, fetched once per page. */
-export function catalog() {
-  if (!catalogPromise) {
-    catalogPromise = api.catalog().catch((e) => {
-      catalogPromise = null;
-      throw e;
-    });
-  }
-  return catalogPromise;
+/** The API of one rule system: its games under `/api/{system}/games`, its own routes by `get`. */
+export function systemApi(system) {
+  const base = `/api/${enc(system)}`;
+  const games = `${base}/games`;
+  return {
+    system,
+    /** `GET /api/{system}{path}`: a route of the system's own (a catalog...). */
+    get: (path) => request('GET', `${base}${path}`),
+    createGame: (body) => request('POST', games, body),
+    listGames: (tokens, limit = 50) =>
+      request('GET', `${games}?tokens=${tokens.map(enc).join(',')}&limit=${limit}`),
+    view: (id, token) => request('GET', `${games}/${enc(id)}/view${tokenQuery(token)}`),
+    act: (id, token, version, action) =>
+      request('POST', `${games}/${enc(id)}/actions`, { token, version, action }),
+    replay: (id, token) => request('GET', `${games}/${enc(id)}/replay${tokenQuery(token)}`),
+    replayStep: (id, token, step) =>
+      request('GET', `${games}/${enc(id)}/replay?${token ? `token=${enc(token)}&` : ''}step=${step}`),
+    query: async (id, token, query) => {
+      const body = { query };
+      if (token) body.token = token;
+      const r = await request('POST', `${games}/${enc(id)}/query`, body);
+      return r.result;
+    },
+  };
 }
 
 /**
@@ -86,7 +86,8 @@ export function catalog() {
  * connecting to resume from a view obtained elsewhere.
  */
 export class GameSocket {
-  constructor(gameId, token, { onSync, onUpdate, onStatus }) {
+  constructor(system, gameId, token, { onSync, onUpdate, onStatus }) {
+    this.system = system;
     this.gameId = gameId;
     this.token = token;
     this.onSync = onSync;
@@ -108,7 +109,7 @@ export class GameSocket {
     if (this.token) q.set('token', this.token);
     if (this.version !== null) q.set('since', String(this.version));
     const qs = q.toString();
-    return `${proto}//${location.host}/api/games/${encodeURIComponent(this.gameId)}/ws${qs ? `?${qs}` : ''}`;
+    return `${proto}//${location.host}/api/${enc(this.system)}/games/${enc(this.gameId)}/ws${qs ? `?${qs}` : ''}`;
   }
 
   connect() {

@@ -1,4 +1,6 @@
-// "My games": the seats (tokens) this browser holds, kept in localStorage.
+// "My games": the seats (tokens) this browser holds, of every system, kept in localStorage.
+// An entry is {game_id, system, seats: [{seat, token}], mode, created}; entries kept before
+// there were several systems have no `system` (they are the server's first system's).
 
 const KEY = 'acies.onus.games';
 
@@ -15,7 +17,10 @@ function save(list) {
   localStorage.setItem(KEY, JSON.stringify(list));
 }
 
-/** Remembers a game: `seats` = [{seat, token}], mode = hotseat | online | computer | link. */
+/**
+ * Remembers a game: `seats` = [{seat, token}]; `extra` = {system, mode: hotseat | online |
+ * computer | link}.
+ */
 export function rememberGame(gameId, seats, extra = {}) {
   const list = loadGames();
   let g = list.find((x) => x.game_id === gameId);
