@@ -58,12 +58,18 @@ mod tests {
             let from = format!("/systems/onus/{}", a.path);
             for import in imports(std::str::from_utf8(a.bytes).unwrap()) {
                 let url = resolve(&from, import);
-                let found = match (url.strip_prefix("/systems/onus/"), url.strip_prefix("/assets/")) {
+                let found = match (
+                    url.strip_prefix("/systems/onus/"),
+                    url.strip_prefix("/assets/"),
+                ) {
                     (Some(own), _) => module.asset(own).is_some(),
                     (_, Some(shell)) => acies_web::asset(shell).is_some(),
                     _ => false,
                 };
-                assert!(found, "{from} imports {import} ({url}), which is not embedded");
+                assert!(
+                    found,
+                    "{from} imports {import} ({url}), which is not embedded"
+                );
             }
         }
     }
@@ -71,11 +77,19 @@ mod tests {
     #[tokio::test]
     async fn the_shell_serves_the_module() {
         let res = acies_web::router(&[module()])
-            .oneshot(Request::get("/systems/onus/index.js").body(Body::empty()).unwrap())
+            .oneshot(
+                Request::get("/systems/onus/index.js")
+                    .body(Body::empty())
+                    .unwrap(),
+            )
             .await
             .unwrap();
         assert_eq!(res.status(), StatusCode::OK);
         let body = res.into_body().collect().await.unwrap().to_bytes();
-        assert!(std::str::from_utf8(&body).unwrap().contains("export default"));
+        assert!(
+            std::str::from_utf8(&body)
+                .unwrap()
+                .contains("export default")
+        );
     }
 }

@@ -725,7 +725,9 @@ fn computer_opponent_spectator_reconnect_replay_and_victory() {
             Duration::from_secs(20),
         )
         .expect("the spectator caught up after reconnecting");
-    let (_, server_view) = server.get_json(&format!("/api/onus/games/{id}/view")).unwrap();
+    let (_, server_view) = server
+        .get_json(&format!("/api/onus/games/{id}/view"))
+        .unwrap();
     assert_eq!(server_view["version"].as_u64().unwrap(), now);
     assert_eq!(
         spectator

@@ -170,19 +170,27 @@ pub fn router(modules: &[TableModule]) -> Router {
         .route("/games/{id}/replay", get(index))
         .route("/{system}/games/{id}", get(index))
         .route("/{system}/games/{id}/replay", get(index))
-        .route("/favicon.ico", get(|| shell_file(Path("favicon.svg".into()))))
+        .route(
+            "/favicon.ico",
+            get(|| shell_file(Path("favicon.svg".into()))),
+        )
         .route("/assets/{*path}", get(shell_file))
         .route(
             "/systems/modules.json",
             get(move || async move {
-                ([(header::CONTENT_TYPE, "application/json")], manifest.clone())
+                (
+                    [(header::CONTENT_TYPE, "application/json")],
+                    manifest.clone(),
+                )
             }),
         )
         .route(
             "/systems/{system}/{*path}",
-            get(move |Path((system, path)): Path<(String, String)>| async move {
-                module_file(&files, &system, &path)
-            }),
+            get(
+                move |Path((system, path)): Path<(String, String)>| async move {
+                    module_file(&files, &system, &path)
+                },
+            ),
         )
 }
 
@@ -335,9 +343,18 @@ mod tests {
             imports("import { h } from './dom.js';\n} from \"/assets/js/x.js\";\nconst a = 1;"),
             vec!["./dom.js", "/assets/js/x.js"]
         );
-        assert_eq!(resolve("/assets/js/app.js", "./dom.js"), "/assets/js/dom.js");
-        assert_eq!(resolve("/systems/onus/index.js", "./js/game.js"), "/systems/onus/js/game.js");
-        assert_eq!(resolve("/systems/onus/js/game.js", "../index.js"), "/systems/onus/index.js");
+        assert_eq!(
+            resolve("/assets/js/app.js", "./dom.js"),
+            "/assets/js/dom.js"
+        );
+        assert_eq!(
+            resolve("/systems/onus/index.js", "./js/game.js"),
+            "/systems/onus/js/game.js"
+        );
+        assert_eq!(
+            resolve("/systems/onus/js/game.js", "../index.js"),
+            "/systems/onus/index.js"
+        );
         assert_eq!(resolve("/x/y.js", "/assets/js/dom.js"), "/assets/js/dom.js");
     }
 
@@ -354,7 +371,10 @@ mod tests {
             for import in imports(std::str::from_utf8(a.bytes).unwrap()) {
                 let url = resolve(&from, import);
                 let path = url.strip_prefix("/assets/").unwrap_or(&url);
-                assert!(asset(path).is_some(), "{from} imports {import}, which is no shell file");
+                assert!(
+                    asset(path).is_some(),
+                    "{from} imports {import}, which is no shell file"
+                );
             }
         }
     }
