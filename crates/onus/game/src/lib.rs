@@ -46,6 +46,7 @@ pub mod invariants;
 pub mod movement;
 pub mod orders;
 pub mod replay;
+pub mod secrets;
 pub mod setup;
 pub mod state;
 pub mod teams;

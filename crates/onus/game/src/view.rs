@@ -109,6 +109,20 @@ fn sees_own(viewer: Viewer<Seat>, seat: Seat) -> bool {
     viewer == Viewer::Seat(seat)
 }
 
+/// Whether `viewer` sees the face of `unit`: its own units always; another player's once
+/// revealed, on the table or out of the battle (VI, XII-A "Fog of war"); nobody sees the
+/// others' undeployed units.
+pub fn sees_face(state: &GameState, viewer: Viewer<Seat>, unit: UnitId) -> bool {
+    match state.owner_of(unit) {
+        Some(owner) if sees_own(viewer, owner) => true,
+        Some(_) if state.table.unit(unit).is_ok() => !state.hidden.contains(&unit),
+        Some(owner) => state
+            .player(owner)
+            .is_ok_and(|p| p.eliminated.contains_key(&unit)),
+        None => false,
+    }
+}
+
 /// An event as `viewer` may see it (see [`crate::Onus`]'s `event_view`).
 pub fn event_view(event: &GameEvent, viewer: Viewer<Seat>) -> Option<GameEvent> {
     let mut e = event.clone();
