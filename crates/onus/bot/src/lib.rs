@@ -31,5 +31,5 @@ pub use battle::{
     play_battle_checked, simulate_one, simulate_one_checked,
 };
 pub use bot::{Bot, BotError, RandomBot};
-pub use observation::Observation;
+pub use observation::{Observation, known_state};
 pub use scripted::{Params, ScriptedBot};

@@ -8,13 +8,12 @@
 //! states that look the same to the seat give the same observation. Bots only ever receive an
 //! observation; the test `hidden_information_does_not_change_the_observation` pins this.
 
-use std::collections::BTreeSet;
-
 use acies_core::{GameRng, Ruleset, Viewer};
 use onus_cards::{CardId, CardPiles};
 use onus_game::event::EventLog;
 use onus_game::setup::ArmySpec;
 use onus_game::state::{Pending, Reserve};
+use onus_game::view::sees_face;
 use onus_game::{GameState, GameView, Onus, Seat};
 use onus_model::{Rank, UnitCard, UnitState};
 use onus_table::{CardSize, TurnState, UnitId};
@@ -34,55 +33,8 @@ pub struct Observation {
 impl Observation {
     /// What `seat` knows of `state`.
     pub fn new(state: &GameState, seat: Seat) -> Result<Observation, BotError> {
-        let mut s = state.clone();
-        s.rng = GameRng::new(STAND_IN_SEED);
-        // Past events carry details hidden from some players; the rules do not read them.
-        s.log = EventLog::default();
-        s.piles = canonical_piles(&state.piles, seat)?;
-        if let Some(Pending::Fight(f)) = &mut s.pending {
-            if f.attacker_seat != seat {
-                f.attacker_flees_if_wounded = false;
-            }
-        }
-        let hidden: Vec<UnitId> = s
-            .table
-            .units()
-            .filter(|u| u.owner != seat.0 && s.hidden.contains(&u.id))
-            .map(|u| u.id)
-            .collect();
-        for id in hidden {
-            let u = s.table.unit_mut(id)?;
-            u.card = stand_in_card(u.size);
-            u.state = UnitState::default();
-            u.turn = TurnState::default();
-        }
-        let visible: BTreeSet<UnitId> = s
-            .table
-            .units()
-            .filter(|u| u.owner == seat.0 || !s.hidden.contains(&u.id))
-            .map(|u| u.id)
-            .collect();
-        for (i, p) in s.players.iter_mut().enumerate() {
-            if p.seat == seat {
-                continue;
-            }
-            let n = p.reserve.len();
-            p.reserve = (0..n)
-                .map(|k| Reserve {
-                    id: UnitId(u32::MAX - k as u32),
-                    card: stand_in_card(CardSize::default()),
-                    rank: Rank::Regular,
-                })
-                .collect();
-            let eliminated = &p.eliminated;
-            p.unit_costs
-                .retain(|u, _| visible.contains(u) || eliminated.contains_key(u));
-            p.value.units.clear();
-            if let Some(ps) = s.setup.players.get_mut(i) {
-                ps.army = ArmySpec::Preset(p.army_id.clone());
-            }
-        }
-        Ok(Observation { seat, state: s })
+        let state = known_state(state, Viewer::Seat(seat))?;
+        Ok(Observation { seat, state })
     }
 
     /// The seat observing.
@@ -111,6 +63,73 @@ impl Observation {
     }
 }
 
+/// What `viewer` knows of `state`, as a state the rules can be asked about: a seat's
+/// observation (see the module documentation), or a spectator's, who has no hand and sees no
+/// face-down card. The server answers queries from it.
+pub fn known_state(state: &GameState, viewer: Viewer<Seat>) -> Result<GameState, BotError> {
+    let mut s = state.clone();
+    s.rng = GameRng::new(STAND_IN_SEED);
+    // Past events carry details hidden from some players; the rules do not read them.
+    s.log = EventLog::default();
+    s.piles = canonical_piles(&state.piles, viewer)?;
+    if let Some(Pending::Fight(f)) = &mut s.pending {
+        if viewer != Viewer::Seat(f.attacker_seat) {
+            f.attacker_flees_if_wounded = false;
+        }
+    }
+    blank_face_down(state, &mut s, viewer)?;
+    blank_others(state, &mut s, viewer);
+    Ok(s)
+}
+
+/// Face-down units on the table: a stand-in card, no markers (VI, XII-A).
+fn blank_face_down(
+    state: &GameState,
+    s: &mut GameState,
+    viewer: Viewer<Seat>,
+) -> Result<(), BotError> {
+    let hidden: Vec<UnitId> = state
+        .table
+        .units()
+        .filter(|u| !sees_face(state, viewer, u.id))
+        .map(|u| u.id)
+        .collect();
+    for id in hidden {
+        let u = s.table.unit_mut(id)?;
+        u.card = stand_in_card(u.size);
+        u.state = UnitState::default();
+        u.turn = TurnState::default();
+    }
+    Ok(())
+}
+
+/// The other players' army lists, undeployed units, the costs of units not seen and which
+/// unseen units their Generals command (XII-A "Several generals").
+fn blank_others(state: &GameState, s: &mut GameState, viewer: Viewer<Seat>) {
+    let seen = |u: &UnitId| sees_face(state, viewer, *u);
+    for (i, p) in s.players.iter_mut().enumerate() {
+        if viewer == Viewer::Seat(p.seat) {
+            continue;
+        }
+        let n = p.reserve.len();
+        p.reserve = (0..n)
+            .map(|k| Reserve {
+                id: UnitId(u32::MAX - k as u32),
+                card: stand_in_card(CardSize::default()),
+                rank: Rank::Regular,
+            })
+            .collect();
+        p.unit_costs.retain(|u, _| seen(u));
+        p.value.units.clear();
+        for g in &mut p.generals {
+            g.commands.retain(seen);
+        }
+        if let Some(ps) = s.setup.players.get_mut(i) {
+            ps.army = ArmySpec::Preset(p.army_id.clone());
+        }
+    }
+}
+
 /// A face-down card: only its size is known; valued as an average unit so that the bot's
 /// judgement neither ignores nor overrates what it cannot see.
 fn stand_in_card(size: CardSize) -> UnitCard {
@@ -122,14 +141,14 @@ fn stand_in_card(size: CardSize) -> UnitCard {
 
 /// The piles with the cards the seat cannot see (the draw pile and the other hands) pooled,
 /// sorted and dealt back by count: the seat knows how many cards each hand holds, not which.
-fn canonical_piles(piles: &CardPiles, seat: Seat) -> Result<CardPiles, BotError> {
+fn canonical_piles(piles: &CardPiles, viewer: Viewer<Seat>) -> Result<CardPiles, BotError> {
     let mut unknown: Vec<CardId> = piles.draw_pile().to_vec();
     let mut counts = Vec::with_capacity(piles.players());
     for p in 0..piles.players() {
         let hand = piles
             .hand(p)
             .map_err(|e| BotError::Observation(e.to_string()))?;
-        if p == seat.index() {
+        if viewer == Viewer::Seat(Seat(p as u8)) {
             counts.push(None);
         } else {
             unknown.extend_from_slice(hand);

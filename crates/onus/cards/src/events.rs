@@ -138,6 +138,9 @@ pub enum EventStatus {
     NoEffect { reason: String },
     /// A random event set aside: a veteran's redraw or the elite's unchosen card.
     SetAside { reason: String },
+    /// Not told to this viewer: what it did depends on a face-down unit of the fight (XII-A
+    /// "Fog of war"). Set by the game's per-viewer filter, never by the procedure.
+    Undisclosed,
 }
 
 /// One line of the event log.

@@ -200,6 +200,7 @@ fn assign_contingents(
         return Err(err(format!("{} commands no unit", g.card.name)));
     }
     for g in generals.iter_mut() {
+        g.contingent = true;
         g.commands.sort();
     }
     value.general_points = generals
@@ -496,6 +497,7 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
                 card,
                 unit: None,
                 status: GeneralStatus::Healthy,
+                contingent: false,
                 commands: Vec::new(),
             })
             .collect();

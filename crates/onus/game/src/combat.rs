@@ -191,6 +191,9 @@ pub fn fight(
     }
     let defender_seat = Seat(state.table.unit(defender)?.owner);
     state.book.fought.insert((attacker, defender));
+    // Ruling (XII-A): units in contact are within any fog distance; a melee reveals both.
+    crate::fog::reveal(state, attacker);
+    crate::fog::reveal(state, defender);
     state.emit(GameEvent::FightDeclared {
         attacker,
         defender,
@@ -386,6 +389,8 @@ pub fn elite_draw(state: &mut GameState) -> GameResult<()> {
     let Some(second) = state.piles.reveal(&mut state.rng) else {
         return Err(GameError::rule(RULE, "the deck is empty"));
     };
+    // Ruling (XII-A): a face-down unit that uses its rank shows its card.
+    crate::fog::reveal(state, unit);
     if state.piles.exhaustions() != before {
         state.emit(GameEvent::DeckReshuffled {
             exhaustions: state.piles.exhaustions(),
@@ -484,6 +489,8 @@ pub fn play_events(
                 "the deck is empty",
             ));
         };
+        // Ruling (XII-A): a face-down unit that uses its rank shows its card.
+        crate::fog::reveal(state, unit);
         if state.piles.exhaustions() != before {
             state.emit(GameEvent::DeckReshuffled {
                 exhaustions: state.piles.exhaustions(),
@@ -523,7 +530,10 @@ pub fn play_events(
         }
         Side::Defender => {
             let outcome = resolve_events(&deck, &event_play(state, &f, cards))?;
+            let (attacker, defender) = fight_units(&f);
             state.emit(GameEvent::EventsResolved {
+                attacker,
+                defender,
                 log: outcome.log.clone(),
             });
             state.pending = None;
@@ -613,6 +623,7 @@ fn resolve(
                         attacker: shooter,
                         defender: target,
                         result: Box::new(cancelled("the wind changes: no unit of the active player within 1 DU of the target, no attack (XI)")),
+                        undisclosed: Vec::new(),
                     });
                     consequences_after(state, f, &outcome.consequences);
                     return Ok(());
@@ -684,6 +695,7 @@ fn resolve(
                 attacker: shooter,
                 defender: target,
                 result: Box::new(result),
+                undisclosed: Vec::new(),
             });
             settle(state, target, &state_after)?;
         }
@@ -717,6 +729,7 @@ fn resolve(
                 attacker: a,
                 defender: d,
                 result: Box::new(result),
+                undisclosed: Vec::new(),
             });
             // VII-5 "Flight": if both flee, the active player's unit flees first.
             let out_a = settle(state, a, &ra)?;
@@ -802,6 +815,7 @@ pub(crate) fn free_attack(
         defender,
         rule: rule.to_string(),
         result: Box::new(result.clone()),
+        undisclosed: Vec::new(),
     });
     let outcome = apply_outcome(state, defender, &result.defender)?;
     Ok((result, outcome))

@@ -4,7 +4,7 @@
 use acies_core::{Outcome, RollRecord};
 use acies_geom::Pose;
 use onus_cards::{CardId, TurnDraw};
-use onus_combat::CombatResult;
+use onus_combat::{CombatResult, Side};
 use onus_model::Formation;
 use onus_table::UnitId;
 use serde::{Deserialize, Serialize};
@@ -203,8 +203,10 @@ pub enum GameEvent {
         seat: Seat,
         cards: Vec<CardId>,
     },
-    /// What the events did.
+    /// What the events of the fight between `attacker` and `defender` did.
     EventsResolved {
+        attacker: UnitId,
+        defender: UnitId,
         log: Vec<onus_cards::EventLog>,
     },
     /// The fight's outcome, every roll included.
@@ -212,6 +214,11 @@ pub enum GameEvent {
         attacker: UnitId,
         defender: UnitId,
         result: Box<CombatResult>,
+        /// The sides this viewer may not see (XII-A "Fog of war": a face-down target that
+        /// was missed): their part of `result` is blank and their rolls' targets secret.
+        /// Set by [`crate::view::event_view`] only.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        undisclosed: Vec<Side>,
     },
     UnitRemoved {
         unit: UnitId,
@@ -225,6 +232,9 @@ pub enum GameEvent {
         /// The rule that earned it, e.g. "VII-2.D Retreat".
         rule: String,
         result: Box<CombatResult>,
+        /// As in [`GameEvent::FightResolved`].
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        undisclosed: Vec<Side>,
     },
     /// VII-2.D "Withdrawal": the unit moved straight back; each enemy held (`false`) or kept
     /// contact (`true`), and whether it is still engaged.

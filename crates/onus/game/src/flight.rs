@@ -54,7 +54,8 @@ pub fn remove_unit(state: &mut GameState, unit: UnitId, why: Removal) -> GameRes
 fn record_removal(state: &mut GameState, u: TableUnit, why: Removal) -> GameResult<()> {
     let seat = Seat(u.owner);
     let unit = u.id;
-    state.hidden.remove(&unit);
+    // Ruling (XII-A): a face-down unit that leaves the table is revealed.
+    crate::fog::reveal_card(state, unit, u.card.id.clone());
     state.book.flight_queue.retain(|x| *x != unit);
     state.book.blocked_fleeing.remove(&unit);
     state.player_mut(seat)?.eliminated.insert(unit, u.card);
@@ -233,6 +234,9 @@ fn elephants_flee(state: &mut GameState, elephants: UnitId) -> GameResult<()> {
         state.book.flight_queue.retain(|x| *x != elephants);
         return elephants_move(state, elephants, None);
     }
+    // Ruling (XII-A): elephants about to trample are revealed; the units in their way
+    // choose knowing what comes at them.
+    crate::fog::reveal(state, elephants);
     state.decisions.push(Decision::FightElephants {
         elephants,
         victims,
@@ -373,6 +377,7 @@ fn fight_elephants(state: &mut GameState, elephants: UnitId, other: UnitId) -> G
         attacker: a,
         defender: d,
         result: Box::new(result),
+        undisclosed: Vec::new(),
     });
     settle(state, a, &ra)?;
     settle(state, d, &rd)?;
@@ -429,6 +434,8 @@ pub fn flight_check_facing(
         check_facing(state, unit, h)?;
     }
     state.book.flight_done.insert(unit);
+    // Ruling (XII-A): a face-down unit is revealed before its morale check.
+    crate::fog::reveal(state, unit);
     let morale = morale_outside_fight(state, unit, &[])?;
     let mut reason = "recovering a fleeing unit (VII-6)".to_string();
     let roll = loop {

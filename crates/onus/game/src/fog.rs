@@ -37,17 +37,21 @@ pub fn update(state: &mut GameState) {
     reveal_all(state, seen);
 }
 
-/// Reveals one unit (it shoots, it is hit, it charges: XII-A).
+/// Reveals one unit on the table: it shoots, it is hit, it charges (XII-A), and by our
+/// rulings it fights in melee, checks morale, uses its rank or tramples (docs/rulings.md).
 pub fn reveal(state: &mut GameState, unit: UnitId) {
-    if !state.hidden.contains(&unit) {
-        return;
+    if let Ok(u) = state.table.unit(unit) {
+        let card = u.card.id.clone();
+        reveal_card(state, unit, card);
     }
-    let card = state
-        .table
-        .unit(unit)
-        .map(|u| u.card.id.clone())
-        .unwrap_or_default();
-    reveal_all(state, vec![(unit, card)]);
+}
+
+/// Reveals a unit whose card is `card` (also one that has just left the table: its card is
+/// set aside face up among the losses, VI "Casualties").
+pub(crate) fn reveal_card(state: &mut GameState, unit: UnitId, card: String) {
+    if state.hidden.contains(&unit) {
+        reveal_all(state, vec![(unit, card)]);
+    }
 }
 
 fn reveal_all(state: &mut GameState, units: Vec<(UnitId, String)>) {

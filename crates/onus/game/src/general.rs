@@ -228,6 +228,8 @@ pub fn morale_roll(
     reason: &str,
     effects: &[CombatEffect],
 ) -> GameResult<MoraleRoll> {
+    // Ruling (XII-A, XI "Stampede"): a face-down unit is revealed before its morale check.
+    crate::fog::reveal(state, unit);
     let name = state.table.unit(unit)?.card.name.clone();
     let morale = morale_outside_fight(state, unit, effects)?;
     let mut reason = reason.to_string();

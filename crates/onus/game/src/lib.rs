@@ -39,6 +39,7 @@ pub mod deploy;
 pub mod engaged;
 pub mod error;
 pub mod event;
+pub mod event_filter;
 pub mod flight;
 pub mod fog;
 pub mod general;
@@ -125,8 +126,8 @@ impl Ruleset for Onus {
         view::view(state, viewer)
     }
 
-    fn event_view(event: &GameEvent, viewer: Viewer<Seat>) -> Option<GameEvent> {
-        view::event_view(event, viewer)
+    fn event_view(state: &GameState, event: &GameEvent, viewer: Viewer<Seat>) -> Option<GameEvent> {
+        view::event_view(state, event, viewer)
     }
 
     fn outcome(state: &GameState) -> Option<Outcome<Seat>> {

@@ -166,9 +166,16 @@ impl Secrets {
         rolls_in(e, &mut rolls);
         let open = rolls.iter().find(|r| {
             r["target"]["need"]["kind"] != "secret"
-                || r["target"]["operands"].as_array().is_some_and(|o| !o.is_empty())
+                || r["target"]["operands"]
+                    .as_array()
+                    .is_some_and(|o| !o.is_empty())
         });
-        open.map(|r| format!("a {kind} event shows a roll against face-down unit {}: {r}", named[0]))
+        open.map(|r| {
+            format!(
+                "a {kind} event shows a roll against face-down unit {}: {r}",
+                named[0]
+            )
+        })
     }
 }
 

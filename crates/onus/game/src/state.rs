@@ -127,8 +127,12 @@ pub struct GeneralState {
     /// The unit carrying the General marker; `None` before it is placed.
     pub unit: Option<UnitId>,
     pub status: GeneralStatus,
-    /// XII-A "Several generals" with contingents: the units this General commands (its area
-    /// of influence, its loss and its marker concern them only). Empty: the whole army.
+    /// XII-A "Several generals" with contingents: this General commands `commands` only (its
+    /// area of influence, its loss and its marker concern them only); every General of such
+    /// an army does. Otherwise it commands the whole army.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub contingent: bool,
+    /// The units of its contingent.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub commands: Vec<UnitId>,
 }
@@ -137,7 +141,7 @@ impl GeneralState {
     /// Whether this General commands `unit` (XII-A "Several generals"; every unit of the army
     /// without contingents).
     pub fn commands(&self, unit: UnitId) -> bool {
-        self.commands.is_empty() || self.commands.contains(&unit)
+        !self.contingent || self.commands.contains(&unit)
     }
 }
 

@@ -1,8 +1,9 @@
 //! What one viewer may see (boardgame.io's lesson: filter everything that leaves the
 //! engine). Removed for a player: the other players' hands (their size stays), the order of
 //! the draw pile, the cards of face-down units (their position stays), the units the others
-//! have not deployed yet, the RNG and its seed, the secret details of events, and the army
-//! lists of the setup. A spectator sees what every player may see.
+//! have not deployed yet, the RNG and its seed, the secret details of events (see
+//! [`crate::event_filter`]), the army lists of the setup, and which face-down units a General
+//! commands. A spectator sees what every player may see.
 
 use acies_core::{Outcome, Viewer};
 use acies_geom::Pose;
@@ -12,6 +13,7 @@ use onus_table::{CardSize, Engagement, TableEdge, TurnState, UnitId};
 use serde::{Deserialize, Serialize};
 
 use crate::event::GameEvent;
+pub use crate::event_filter::event_view;
 use crate::setup::{Options, Scenario, Zone};
 use crate::state::{
     Decision, DeployStage, GameState, GeneralStatus, Pending, PendingFight, Phase, Reserve, Seat,
@@ -37,7 +39,10 @@ pub struct GeneralView {
     pub card: GeneralCard,
     pub unit: Option<UnitId>,
     pub status: GeneralStatus,
-    /// XII-A "Several generals": the units of its contingent (empty: the whole army).
+    /// XII-A "Several generals": it commands a contingent, not the whole army.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub contingent: bool,
+    /// The units of its contingent whose face the viewer sees (all, for its own player).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub commands: Vec<UnitId>,
 }
@@ -123,35 +128,6 @@ pub fn sees_face(state: &GameState, viewer: Viewer<Seat>, unit: UnitId) -> bool 
     }
 }
 
-/// An event as `viewer` may see it (see [`crate::Onus`]'s `event_view`).
-pub fn event_view(event: &GameEvent, viewer: Viewer<Seat>) -> Option<GameEvent> {
-    let mut e = event.clone();
-    match &mut e {
-        GameEvent::UnitDeployed {
-            seat,
-            card,
-            formation,
-            extended,
-            ..
-        } if !sees_own(viewer, *seat) => {
-            *card = None;
-            *formation = None;
-            *extended = (false, false);
-        }
-        GameEvent::CardsDrawn { seat, cards, .. } if !sees_own(viewer, *seat) => {
-            cards.clear();
-        }
-        // VII-7 / XII-B: only the giver and the receiver see the cards given.
-        GameEvent::CardsGiven {
-            from, to, cards, ..
-        } if !sees_own(viewer, *from) && !sees_own(viewer, *to) => {
-            cards.clear();
-        }
-        _ => {}
-    }
-    Some(e)
-}
-
 fn pending_view(p: &Pending, viewer: Viewer<Seat>) -> Pending {
     match p {
         Pending::Fight(f) => {
@@ -163,6 +139,28 @@ fn pending_view(p: &Pending, viewer: Viewer<Seat>) -> Pending {
             Pending::Fight(Box::new(f))
         }
         other => other.clone(),
+    }
+}
+
+/// XII-A "Several generals": the units of a General's contingent that the viewer sees the
+/// face of; listing the face-down ones would tell which they are (their ids are shuffled so
+/// that an id tells nothing, VI).
+fn commanded(state: &GameState, viewer: Viewer<Seat>, units: &[UnitId]) -> Vec<UnitId> {
+    units
+        .iter()
+        .copied()
+        .filter(|u| sees_face(state, viewer, *u))
+        .collect()
+}
+
+/// A decision is public unless it names a unit the viewer may not see the face of as fleeing
+/// elephants, drivers or a lunging unit (the rules reveal those units first: XII-A rulings).
+fn decision_shown(state: &GameState, viewer: Viewer<Seat>, d: &Decision) -> bool {
+    match d {
+        Decision::Withdrawal { .. } => true,
+        Decision::FightElephants { elephants: u, .. }
+        | Decision::Drivers { unit: u }
+        | Decision::LungeFollowUp { unit: u } => sees_face(state, viewer, *u),
     }
 }
 
@@ -206,7 +204,8 @@ pub fn view(state: &GameState, viewer: Viewer<Seat>) -> GameView {
                         card: g.card.clone(),
                         unit: g.unit,
                         status: g.status,
-                        commands: g.commands.clone(),
+                        contingent: g.contingent,
+                        commands: commanded(state, viewer, &g.commands),
                     })
                     .collect(),
                 leadership: crate::general::leadership(state, p.seat),
@@ -232,7 +231,12 @@ pub fn view(state: &GameState, viewer: Viewer<Seat>) -> GameView {
         to_act: crate::turn::to_act(state),
         deployment: state.deployment.clone(),
         pending: state.pending.as_ref().map(|p| pending_view(p, viewer)),
-        decisions: state.decisions.clone(),
+        decisions: state
+            .decisions
+            .iter()
+            .filter(|d| decision_shown(state, viewer, d))
+            .cloned()
+            .collect(),
         giving: state.book.giving,
         free_activation: state.phase == Phase::Activation
             && state.pending.is_none()
@@ -251,7 +255,7 @@ pub fn view(state: &GameState, viewer: Viewer<Seat>) -> GameView {
         log: state
             .log
             .iter()
-            .filter_map(|e| event_view(e, viewer))
+            .filter_map(|e| event_view(state, e, viewer))
             .collect(),
         outcome: state.outcome.clone(),
     }

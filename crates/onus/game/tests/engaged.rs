@@ -59,6 +59,7 @@ fn free_attacks(s: &onus_game::GameState) -> Vec<(UnitId, UnitId, String, u32)> 
                 defender,
                 rule,
                 result,
+                ..
             } => Some((attacker, defender, rule, result.defender.wounds_taken)),
             _ => None,
         })

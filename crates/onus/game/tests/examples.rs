@@ -104,7 +104,7 @@ fn vii3_a_ranged_attack_with_resist_as_the_random_event() {
     let log = events(&s)
         .into_iter()
         .find_map(|e| match e {
-            GameEvent::EventsResolved { log } => Some(log),
+            GameEvent::EventsResolved { log, .. } => Some(log),
             _ => None,
         })
         .unwrap();
@@ -720,7 +720,7 @@ fn xi_a_veteran_may_discard_the_random_event_and_must_play_the_second() {
     let log = events(&s)
         .into_iter()
         .find_map(|e| match e {
-            GameEvent::EventsResolved { log } => Some(log),
+            GameEvent::EventsResolved { log, .. } => Some(log),
             _ => None,
         })
         .unwrap();

@@ -108,7 +108,7 @@ fn resolved_events(s: &onus_game::GameState) -> Vec<onus_cards::EventLog> {
         .into_iter()
         .rev()
         .find_map(|e| match e {
-            GameEvent::EventsResolved { log } => Some(log),
+            GameEvent::EventsResolved { log, .. } => Some(log),
             _ => None,
         })
         .expect("events resolved")

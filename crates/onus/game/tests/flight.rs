@@ -371,6 +371,7 @@ fn vii6_fleeing_elephants_trample_a_unit_in_their_way() {
                 result,
                 attacker,
                 defender,
+                ..
             } if attacker == A && defender == F => Some((rule, result)),
             _ => None,
         })

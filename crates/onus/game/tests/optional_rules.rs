@@ -124,6 +124,7 @@ fn two_generals(varro: bool) -> GameState {
             card: general("romans/varro"),
             unit: Some(U12),
             status: GeneralStatus::Healthy,
+            contingent: false,
             commands: Vec::new(),
         });
     }
@@ -350,9 +351,12 @@ fn xii_a_contingents_each_general_commands_its_units_and_adds_its_value_to_them(
     let plain = Onus::new_game(&Setup::two_presets("romans-1000", "celts-1000"), 4).unwrap();
     assert_eq!(plain.players[0].value.total, 994);
     assert!(plain.players[0].generals[0].commands.is_empty());
-    // The view shows who commands what.
+    // The view shows its owner who commands what; the opponent only the units whose face it
+    // sees (none yet, all in reserve: XII-A ruling, tested in `fog.rs`).
+    let own = Onus::view(&s, acies_core::Viewer::Seat(Seat(0)));
+    assert_eq!(own.players[0].generals[1].commands, varro.commands);
     let v = Onus::view(&s, acies_core::Viewer::Seat(Seat(1)));
-    assert_eq!(v.players[0].generals[1].commands, varro.commands);
+    assert!(v.players[0].generals[1].commands.is_empty());
     // Bad contingents are refused at setup.
     for (units, why) in [
         (vec!["legionaries"; 5], "no unit `legionaries` left"),
@@ -439,8 +443,10 @@ fn xii_a_contingents_generals_stay_with_their_own_units() {
 /// contingent); unit 11 lies within both areas.
 fn contingents_on_table() -> GameState {
     let mut s = two_generals(true);
-    s.players[0].generals[0].commands = vec![U10, HQ];
-    s.players[0].generals[1].commands = vec![U11, U12];
+    for (g, units) in [vec![U10, HQ], vec![U11, U12]].into_iter().enumerate() {
+        s.players[0].generals[g].contingent = true;
+        s.players[0].generals[g].commands = units;
+    }
     s
 }
 
@@ -457,8 +463,10 @@ fn xii_a_contingents_area_and_loss_concern_the_generals_own_units() {
     );
     assert!(in_general_area(&s, U11));
     let mut shared = s.clone();
-    shared.players[0].generals[0].commands.clear();
-    shared.players[0].generals[1].commands.clear();
+    for g in &mut shared.players[0].generals {
+        g.contingent = false;
+        g.commands.clear();
+    }
     assert!(
         in_general_area(
             &{

@@ -138,10 +138,10 @@ fn vii7_team_mates_give_cards_after_the_draw_and_only_they_see_them() {
     assert!(s.piles.check().is_ok());
     // Views: the giver and the receiver see the cards; an enemy and a spectator see a count.
     for viewer in [Viewer::Seat(giver), Viewer::Seat(mate)] {
-        assert!(Onus::event_view(&given, viewer) == Some(given.clone()));
+        assert!(Onus::event_view(&s, &given, viewer) == Some(given.clone()));
     }
     for viewer in [Viewer::Seat(enemy), Viewer::Spectator] {
-        let seen = Onus::event_view(&given, viewer).unwrap();
+        let seen = Onus::event_view(&s, &given, viewer).unwrap();
         assert_eq!(
             seen,
             GameEvent::CardsGiven {

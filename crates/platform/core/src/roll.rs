@@ -16,6 +16,9 @@ pub enum Comparison {
     Always,
     /// Never succeeds whatever the face.
     Never,
+    /// Not told to this viewer: the target is built from values it may not see (e.g. a
+    /// face-down unit's); only each die's success is shown. Never made by a resolver.
+    Secret,
 }
 
 impl Comparison {
@@ -25,7 +28,7 @@ impl Comparison {
             Comparison::AtLeast(n) => face >= n,
             Comparison::AtMost(n) => face <= n,
             Comparison::Always => true,
-            Comparison::Never => false,
+            Comparison::Never | Comparison::Secret => false,
         }
     }
 }

@@ -148,9 +148,16 @@ pub trait Ruleset {
     /// The state as `viewer` may see it.
     fn view(state: &Self::State, viewer: Viewer<Self::Seat>) -> Self::View;
 
-    /// An event as `viewer` may see it: `None` when the viewer may not know of it at all,
-    /// otherwise the event with hidden details removed (e.g. the card drawn by an opponent).
-    fn event_view(event: &Self::Event, viewer: Viewer<Self::Seat>) -> Option<Self::Event>;
+    /// An event of the game now in `state` as `viewer` may see it: `None` when the viewer
+    /// may not know of it at all, otherwise the event with hidden details removed (e.g. the
+    /// card drawn by an opponent, a face-down unit's values). The current state decides, so
+    /// a past event shows what has been revealed since, and a replay or a late watcher never
+    /// learns more than the viewer may know now.
+    fn event_view(
+        state: &Self::State,
+        event: &Self::Event,
+        viewer: Viewer<Self::Seat>,
+    ) -> Option<Self::Event>;
 
     /// How the game ended, if it has.
     fn outcome(state: &Self::State) -> Option<Outcome<Self::Seat>>;

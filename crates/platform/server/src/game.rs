@@ -259,14 +259,16 @@ pub(crate) fn with_state<'a, H: Host, V, E>(
     message
 }
 
-/// Events as `viewer` may see them.
+/// Events as `viewer` may see them in the game's current `state` (what was secret when they
+/// happened may be known since, never the reverse).
 pub(crate) fn filtered<H: Host>(
+    state: &StateOf<H>,
     events: &[EventOf<H>],
     viewer: Viewer<SeatOf<H>>,
 ) -> Vec<EventOf<H>> {
     events
         .iter()
-        .filter_map(|e| H::Rules::event_view(e, viewer))
+        .filter_map(|e| H::Rules::event_view(state, e, viewer))
         .collect()
 }
 
@@ -610,7 +612,7 @@ impl<H: Host> Game<H> {
             .map(|step| StepMessage {
                 version: step.version,
                 seat: self.seat_str(step.seat),
-                events: filtered::<H>(&step.events, viewer),
+                events: filtered::<H>(&self.state, &step.events, viewer),
             })
             .collect()
     }
@@ -654,7 +656,7 @@ impl<H: Host> Game<H> {
         let mut message = self.full_message("update", viewer)?;
         if let Some(step) = self.history.last() {
             message.seat = Some(self.seat_str(step.seat));
-            message.events = Some(filtered::<H>(&step.events, viewer));
+            message.events = Some(filtered::<H>(&self.state, &step.events, viewer));
         }
         encode(&message)
     }
@@ -835,7 +837,7 @@ impl<H: Host> Game<H> {
         let mut message = self.message("update", viewer);
         if let Some(step) = self.history.last() {
             message.seat = Some(self.seat_str(step.seat));
-            message.events = Some(filtered::<H>(&step.events, viewer));
+            message.events = Some(filtered::<H>(&self.state, &step.events, viewer));
         }
         match last_patch.filter(|p| p.version == self.version) {
             Some(p) => {

@@ -52,7 +52,7 @@ pub(crate) fn replay_step_message<H: Host>(
     if let Some(index) = step.checked_sub(1) {
         let m = &record.moves[index as usize];
         message.seat = Some(H::seat_id(m.seat));
-        message.events = Some(filtered::<H>(&events, viewer));
+        message.events = Some(filtered::<H>(&state, &events, viewer));
     }
     encode(&message)
 }

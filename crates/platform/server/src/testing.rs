@@ -349,7 +349,11 @@ impl Ruleset for DiceRace {
         }
     }
 
-    fn event_view(event: &RaceEvent, viewer: Viewer<RaceSeat>) -> Option<RaceEvent> {
+    fn event_view(
+        _state: &RaceState,
+        event: &RaceEvent,
+        viewer: Viewer<RaceSeat>,
+    ) -> Option<RaceEvent> {
         let owner = |seat: &RaceSeat| viewer == Viewer::Seat(*seat);
         Some(match event {
             RaceEvent::Played {
@@ -509,11 +513,13 @@ mod tests {
         )
         .unwrap();
         let for_b = serde_json::to_string(&DiceRace::event_view(
+            &applied.state,
             &applied.events[0],
             Viewer::Seat(RaceSeat::B),
         ))
         .unwrap();
         let for_a = serde_json::to_string(&DiceRace::event_view(
+            &applied.state,
             &applied.events[0],
             Viewer::Seat(RaceSeat::A),
         ))
