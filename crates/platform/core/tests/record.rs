@@ -86,7 +86,7 @@ impl Ruleset for Race {
     fn view(s: &RaceState, _: Viewer<u8>) -> [u32; 2] {
         s.positions
     }
-    fn event_view(e: &u8, _: Viewer<u8>) -> Option<u8> {
+    fn event_view(_: &RaceState, e: &u8, _: Viewer<u8>) -> Option<u8> {
         Some(*e)
     }
     fn outcome(s: &RaceState) -> Option<Outcome<u8>> {
