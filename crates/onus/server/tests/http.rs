@@ -2,7 +2,7 @@
 //! catalog's presets, one human seat played from its own view (and the queries) and one
 //! computer seat; refusals of forged tokens and of questions about the other side's units;
 //! and an audit of every message the seat and a spectator received against the full state,
-//! replayed from the database afterwards: no other hand, no face-down card, no seed.
+//! replayed from the database afterwards: no other hand, no face-down card or name, no seed.
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
@@ -12,6 +12,7 @@ use acies_core::{Ruleset, Viewer};
 use acies_server::testing::DiceRace;
 use acies_server::{BoundServer, GameStore, ServeConfig, SqlStore};
 use futures_util::StreamExt;
+use onus_game::secrets::Secrets;
 use onus_game::{GameState, Onus, Seat, Setup};
 use onus_server::OnusHost;
 use serde_json::{Value, json};
@@ -463,6 +464,9 @@ async fn audit(s: &Server, id: &str, inbox: &[(Viewer<Seat>, Value)]) {
             continue;
         };
         let truth = &states[version as usize];
+        if let Some(leak) = Secrets::of(truth, *viewer).leak(msg) {
+            panic!("a message at version {version} tells {viewer:?} {leak}");
+        }
         let sees = |owner: u8| *viewer == Viewer::Seat(Seat(owner));
         // Face-down cards: their ids appear nowhere unless a card the viewer sees shares them.
         let mut shown: BTreeSet<String> = BTreeSet::new();

@@ -42,8 +42,10 @@ export function describeEvent(e, n) {
     case 'events_resolved': return `Events: ${(e.log || []).map((l) => `${l.title || words(l.event)} — ${words(l.status?.status)}${l.status?.reason ? ` (${l.status.reason})` : ''}`).join('; ') || 'none'}.`;
     case 'fight_resolved': {
       const r = e.result;
-      const side = (x, id) => `${u(id)} ${x.wounds_taken} wound${x.wounds_taken === 1 ? '' : 's'}, ${words(x.final_state)}`;
-      return `Result (${words(r.kind)}): ${side(r.attacker, e.attacker)}; ${side(r.defender, e.defender)}.`;
+      const hidden = e.undisclosed || [];
+      const side = (x, id, name) => (hidden.includes(name) ? `${u(id)} face down, not told (XII-A)`
+        : `${u(id)} ${x.wounds_taken} wound${x.wounds_taken === 1 ? '' : 's'}, ${words(x.final_state)}`);
+      return `Result (${words(r.kind)}): ${side(r.attacker, e.attacker, 'attacker')}; ${side(r.defender, e.defender, 'defender')}.`;
     }
     case 'free_attack_resolved': return `Free attack (${e.rule}): ${u(e.attacker)} → ${u(e.defender)}.`;
     case 'unit_removed': return `${u(e.unit)} ${e.why === 'fled_off_table' ? 'leaves the battlefield' : 'is eliminated'}.`;

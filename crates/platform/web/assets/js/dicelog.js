@@ -41,6 +41,7 @@ export function needText(need) {
     case 'at_most': return `${need.face} or less`;
     case 'always': return 'always';
     case 'never': return 'never';
+    case 'secret': return 'secret (a face-down unit)';
     default: return '?';
   }
 }
