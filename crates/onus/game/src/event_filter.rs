@@ -51,7 +51,8 @@ pub fn event_view(state: &GameState, event: &GameEvent, viewer: Viewer<Seat>) ->
     use GameEvent as E;
     let sight = Sight { state, viewer };
     match event {
-        // Public: no unit, or units by id and place, or cards played face up.
+        // Public: no unit, or units by id and place, or cards played face up (a shot lost
+        // names a shooter revealed before it and a distance on the table).
         E::GameStarted { .. }
         | E::DeploymentOrder { .. }
         | E::UnitsRevealed { .. }
@@ -67,6 +68,7 @@ pub fn event_view(state: &GameState, event: &GameEvent, viewer: Viewer<Seat>) ->
         | E::Enveloped { .. }
         | E::FlightMove { .. }
         | E::FightDeclared { .. }
+        | E::ShotLost { .. }
         | E::RandomEventRevealed { .. }
         | E::RandomEventKept { .. }
         | E::EventPlayed { .. }
