@@ -83,6 +83,17 @@ impl PlayerSetup {
         self.team = Some(team);
         self
     }
+
+    /// Builder: XII-A "Several generals", one more General, commanding `units` (card ids of
+    /// the army list, once per unit) as its contingent. Needs the `several_generals` option.
+    pub fn contingent(mut self, general: &str, units: &[&str]) -> PlayerSetup {
+        self.extra_generals.push(general.to_owned());
+        self.contingents.push(Contingent {
+            general: general.to_owned(),
+            units: units.iter().map(|u| (*u).to_owned()).collect(),
+        });
+        self
+    }
 }
 
 /// XII-A "Limited visibility": what the players agreed.

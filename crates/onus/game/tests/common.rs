@@ -129,6 +129,17 @@ pub fn unit(
     )
 }
 
+/// Archers 3/(8): attack 1/1, defense 3/3, ranged power 3 at 8 DU, morale 7, health 6.
+pub fn archers() -> onus_model::UnitCard {
+    onus_combat::CardBuilder::new("Archers", onus_model::UnitKind::Infantry)
+        .attack(1, 1)
+        .defense(3, 3)
+        .ranged(3, 8.0)
+        .morale(7)
+        .health(6)
+        .build()
+}
+
 /// Applies an action as the seat to act.
 pub fn act(s: &GameState, a: Action) -> Result<GameState, onus_game::GameError> {
     let seat = Onus::to_act(s).expect("someone to act");
@@ -182,6 +193,17 @@ pub fn give(
     let drawn = s.piles.draw(seat.index(), 1, &mut rng).unwrap();
     assert_eq!(drawn, vec![card]);
     card
+}
+
+/// Plays the order `card` on `units` (nobody reorganised, no cards, no transfer).
+pub fn order(card: onus_cards::CardId, units: Vec<onus_table::UnitId>) -> Action {
+    Action::PlayOrder {
+        card,
+        units,
+        reorganise: vec![],
+        cards: vec![],
+        to: None,
+    }
 }
 
 /// Passes in a pending fight (no cards from hand).

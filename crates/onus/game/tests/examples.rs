@@ -393,17 +393,7 @@ fn xi_stampede_checks_units_with_animals_within_4_du() {
         matches!(c.order.effect, OrderEffect::Stampede)
     });
     s.forced_dice.extend([6, 1]);
-    let t = act(
-        &s,
-        Action::PlayOrder {
-            card: stampede,
-            units: vec![A],
-            reorganise: vec![],
-            cards: vec![],
-            to: None,
-        },
-    )
-    .unwrap();
+    let t = act(&s, common::order(stampede, vec![A])).unwrap();
     assert!(t.forced_dice.is_empty());
     let checks: Vec<(UnitId, bool, i32)> = events(&t)
         .into_iter()
@@ -477,17 +467,7 @@ fn xi_stampede_every_mounted_kind_checks_at_minus_2() {
     });
     // Every check passes (a 1).
     s.forced_dice.extend([1, 1, 1, 1, 1]);
-    let t = act(
-        &s,
-        Action::PlayOrder {
-            card: stampede,
-            units: vec![A],
-            reorganise: vec![],
-            cards: vec![],
-            to: None,
-        },
-    )
-    .unwrap();
+    let t = act(&s, common::order(stampede, vec![A])).unwrap();
     assert!(t.forced_dice.is_empty());
     let checks: Vec<(UnitId, i32, String)> = events(&t)
         .into_iter()
@@ -516,13 +496,7 @@ fn xi_stampede_every_mounted_kind_checks_at_minus_2() {
 /// 2) whose front edge is `gap` DU from the archers' front, in the Ranged Attack Phase,
 /// without events, under `visibility`.
 fn archers_and_target(gap: f64, visibility: onus_game::LimitedVisibility) -> onus_game::GameState {
-    let archers = CardBuilder::new("Archers", UnitKind::Infantry)
-        .attack(1, 1)
-        .defense(3, 3)
-        .ranged(3, 8.0)
-        .morale(7)
-        .health(6)
-        .build();
+    let archers = common::archers();
     let mut s = fixture(
         vec![
             unit(1, 0, archers, 10.0, 10.0, 0.0),
@@ -603,13 +577,7 @@ fn vii3_a_shot_declared_out_of_range_is_lost() {
     // the attack can be made. Otherwise, the attack is lost and that unit cannot shoot at
     // another unit." The archers (3/(8)) declare a shot at a unit 9 DU away: the shot is
     // lost (no event, no dice); they cannot then shoot the second unit 3 DU away.
-    let archers = CardBuilder::new("Archers", UnitKind::Infantry)
-        .attack(1, 1)
-        .defense(3, 3)
-        .ranged(3, 8.0)
-        .morale(7)
-        .health(6)
-        .build();
+    let archers = common::archers();
     let s = fixture(
         vec![
             unit(1, 0, archers, 10.0, 10.0, 0.0),
@@ -898,13 +866,7 @@ fn xi_the_wind_changes_in_a_game() {
     // attack is performed (not even the original one)." The archers 3/(8) shoot unit 2 at
     // 3 DU (short); units 3 and 4 of the archers' own army stand 0.5 DU beside it, and the
     // target's owner plays The Wind Changes from hand and sends the shot onto unit 4.
-    let archers = CardBuilder::new("Archers", UnitKind::Infantry)
-        .attack(1, 1)
-        .defense(3, 3)
-        .ranged(3, 8.0)
-        .morale(7)
-        .health(6)
-        .build();
+    let archers = common::archers();
     let game = |friends: bool, dice: &[u8]| {
         let mut units = vec![
             unit(1, 0, archers.clone(), 10.0, 10.0, 0.0),

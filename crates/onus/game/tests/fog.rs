@@ -14,7 +14,7 @@ use onus_cards::OrderEffect;
 use onus_combat::{CardBuilder, Side};
 use onus_game::event::Removal;
 use onus_game::secrets::Secrets;
-use onus_game::setup::Contingent;
+use onus_game::setup::PlayerSetup;
 use onus_game::{Action, ChargeSpec, GameEvent, GameState, Onus, Phase, Seat, Setup};
 use onus_model::{Rank, UnitKind};
 use onus_table::{EnvelopChoice, Step, UnitId};
@@ -43,14 +43,15 @@ fn random_setup(rng: &mut GameRng) -> Setup {
     setup.options.no_events = rng.below(4) == 0;
     setup.scenario.victory.round_limit = Some(12);
     if romans {
-        setup.options.several_generals = true;
-        setup.players[0].extra_generals = vec!["varro".into()];
-        setup.players[0].contingents = vec![Contingent {
-            general: "varro".into(),
-            units: vec!["legionaries".into(), "legionaries".into()],
-        }];
+        with_varro(&mut setup);
     }
     setup
+}
+
+/// XII-A "Several generals": seat 0 (Romans) with Varro commanding two legionaries.
+fn with_varro(setup: &mut Setup) {
+    setup.options.several_generals = true;
+    setup.players[0] = PlayerSetup::preset("romans-1000").contingent("varro", &["legionaries"; 2]);
 }
 
 /// The first thing `viewer` receives in `state` that tells too much, described.
@@ -161,28 +162,35 @@ fn xii_a_no_viewer_learns_a_face_down_unit_in_random_fog_battles() {
         audit_battle(seed, &mut tally);
     }
     eprintln!("{tally:#?}");
-    for kind in [
+    let kinds = [
         "unit_deployed",
         "moved",
         "morale_check",
         "fight_declared",
         "fight_resolved",
-    ] {
-        assert!(
-            tally.named.get(kind).is_some_and(|n| *n > 0),
-            "no {kind} of a face-down unit was audited: {tally:?}"
-        );
-    }
-    for kind in [
+    ];
+    assert_met(
+        &tally.named,
+        &kinds,
+        "no event of this kind named a face-down unit",
+    );
+    let kinds = [
         "unit_deployed",
         "moved",
         "fight_resolved",
         "events_resolved",
-    ] {
-        assert!(
-            tally.filtered.get(kind).is_some_and(|n| *n > 0),
-            "the filter never changed a {kind}: {tally:?}"
-        );
+    ];
+    assert_met(
+        &tally.filtered,
+        &kinds,
+        "the filter never changed an event of this kind",
+    );
+}
+
+fn assert_met(counts: &BTreeMap<String, usize>, kinds: &[&str], why: &str) {
+    for kind in kinds {
+        let met = counts.get(*kind).is_some_and(|n| *n > 0);
+        assert!(met, "{why}: {kind} (met: {counts:?})");
     }
 }
 
@@ -260,17 +268,7 @@ fn xi_stampede_reveals_each_face_down_unit_before_its_check() {
         matches!(c.order.effect, OrderEffect::Stampede)
     });
     s.forced_dice.extend([6]);
-    let t = common::act(
-        &s,
-        Action::PlayOrder {
-            card: stampede,
-            units: vec![A],
-            reorganise: vec![],
-            cards: vec![],
-            to: None,
-        },
-    )
-    .unwrap();
+    let t = common::act(&s, common::order(stampede, vec![A])).unwrap();
     let revealed = position(
         &t,
         |e| matches!(e, GameEvent::UnitsRevealed { units } if units.iter().any(|u| u.0 == T)),
@@ -290,22 +288,21 @@ fn xi_stampede_reveals_each_face_down_unit_before_its_check() {
     assert!(seen.units.iter().any(|u| u.id == T && u.card.is_some()));
 }
 
+/// Seat 1's horse, face down, alone on the fixture's table.
+fn lone_face_down_horse() -> GameState {
+    let horse = card("Enemy Horse", UnitKind::Mounted, 7);
+    fogged(
+        vec![common::unit(2, 1, horse, 10.0, 14.7, 180.0)],
+        &[],
+        Phase::Activation,
+    )
+}
+
 #[test]
 fn xii_a_marker_events_of_a_face_down_unit_are_its_owners_only() {
     // The filter holds whatever the rules do: a check, a broken or a fled marker of a unit
     // still face down reach its owner, nobody else.
-    let s = fogged(
-        vec![common::unit(
-            2,
-            1,
-            card("Enemy Horse", UnitKind::Mounted, 7),
-            10.0,
-            14.7,
-            180.0,
-        )],
-        &[],
-        Phase::Activation,
-    );
+    let s = lone_face_down_horse();
     let broken = GameEvent::UnitBroken {
         unit: T,
         why: "a test".into(),
@@ -327,13 +324,7 @@ fn xii_a_marker_events_of_a_face_down_unit_are_its_owners_only() {
 /// Archers (seat 0) 7 DU from a face-down 4/4 target (seat 1), Ranged Attack Phase, events
 /// on, with a 6 DU fog: the target stays face down.
 fn archers_at_face_down_target(rank: Rank) -> GameState {
-    let archers = CardBuilder::new("Archers", UnitKind::Infantry)
-        .attack(1, 1)
-        .defense(3, 3)
-        .ranged(3, 8.0)
-        .morale(7)
-        .health(6)
-        .build();
+    let archers = common::archers();
     let mut s = fogged(
         vec![
             common::unit(1, 0, archers, 10.0, 10.0, 0.0),
@@ -433,18 +424,7 @@ fn xii_a_a_face_down_veteran_that_redraws_is_revealed() {
 #[test]
 fn xii_a_a_face_down_unit_leaving_the_table_is_revealed() {
     // Its card is set aside face up among the losses (VI "Casualties"): revealed first.
-    let mut s = fogged(
-        vec![common::unit(
-            2,
-            1,
-            card("Enemy Horse", UnitKind::Mounted, 7),
-            10.0,
-            14.7,
-            180.0,
-        )],
-        &[],
-        Phase::Activation,
-    );
+    let mut s = lone_face_down_horse();
     onus_game::flight::remove_unit(&mut s, T, Removal::FledOffTable).unwrap();
     let revealed = position(
         &s,
@@ -512,12 +492,7 @@ fn xii_a_a_generals_command_list_shows_only_units_seen() {
     // tells nothing, VI); his own player sees them all.
     let mut setup = Setup::two_presets("romans-1000", "celts-1000");
     setup.options.fog_of_war = Some(1.0);
-    setup.options.several_generals = true;
-    setup.players[0].extra_generals = vec!["varro".into()];
-    setup.players[0].contingents = vec![Contingent {
-        general: "varro".into(),
-        units: vec!["legionaries".into(), "legionaries".into()],
-    }];
+    with_varro(&mut setup);
     let mut s = Onus::new_game(&setup, 3).unwrap();
     let mut rng = GameRng::new(3);
     common::play_until(&mut s, &mut rng, 500, |s| s.phase != Phase::Deployment);

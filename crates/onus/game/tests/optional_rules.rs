@@ -11,8 +11,7 @@ use onus_combat::CardBuilder;
 use onus_game::general::{general_lost_for, in_general_area, leadership, morale_outside_fight};
 use onus_game::state::{GeneralState, GeneralStatus};
 use onus_game::{
-    Action, Contingent, GameEvent, GameState, LimitedVisibility, Onus, Phase, PlayerSetup, Seat,
-    Setup,
+    Action, GameEvent, GameState, LimitedVisibility, Onus, Phase, PlayerSetup, Seat, Setup,
 };
 use onus_model::{Catalog, UnitCard, UnitKind};
 use onus_table::UnitId;
@@ -306,12 +305,7 @@ fn xii_a_several_generals_area_bonuses_are_not_cumulative() {
 fn contingent_setup(units: &[&str]) -> Setup {
     let mut setup = Setup::two_presets("romans-1000", "celts-1000");
     setup.options.several_generals = true;
-    let p: &mut PlayerSetup = &mut setup.players[0];
-    p.extra_generals = vec!["varro".into()];
-    p.contingents = vec![Contingent {
-        general: "varro".into(),
-        units: units.iter().map(|u| u.to_string()).collect(),
-    }];
+    setup.players[0] = PlayerSetup::preset("romans-1000").contingent("varro", units);
     setup
 }
 

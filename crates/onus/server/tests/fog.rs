@@ -10,7 +10,7 @@ use std::sync::Arc;
 use acies_core::{GameRng, Ruleset, Viewer};
 use acies_server::{CreateGame, GameServer, Limits, SqlStore};
 use onus_game::secrets::Secrets;
-use onus_game::setup::Contingent;
+use onus_game::setup::PlayerSetup;
 use onus_game::{Action, GameState, Onus, Seat, Setup};
 use onus_server::OnusRules;
 use serde_json::{Value, json};
@@ -27,11 +27,7 @@ fn setups() -> Vec<Setup> {
     let mut a = Setup::two_presets("romans-1000", "parthians-1000");
     a.options.fog_of_war = Some(1.0);
     a.options.several_generals = true;
-    a.players[0].extra_generals = vec!["varro".into()];
-    a.players[0].contingents = vec![Contingent {
-        general: "varro".into(),
-        units: vec!["legionaries".into(), "legionaries".into()],
-    }];
+    a.players[0] = PlayerSetup::preset("romans-1000").contingent("varro", &["legionaries"; 2]);
     let mut b = Setup::two_presets("carthaginians-1000", "celts-1000");
     b.options.fog_of_war = Some(2.0);
     vec![a, b]
