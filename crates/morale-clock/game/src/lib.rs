@@ -107,7 +107,7 @@ impl Ruleset for MoraleClock {
         view::view(state, viewer)
     }
 
-    fn event_view(event: &Event, viewer: Viewer<SideId>) -> Option<Event> {
+    fn event_view(_state: &GameState, event: &Event, viewer: Viewer<SideId>) -> Option<Event> {
         view::event_view(event, viewer)
     }
 

@@ -245,7 +245,7 @@ fn views_show_everything_but_the_dice_and_every_event_is_public() {
     assert!(!json.contains("\"rng\""), "no dice in a view");
     let e = Event::Destroyed { unit: 3 };
     assert_eq!(
-        MoraleClock::event_view(&e, Viewer::Seat(SideId::B)),
+        MoraleClock::event_view(&s, &e, Viewer::Seat(SideId::B)),
         Some(e)
     );
 }

@@ -2,7 +2,7 @@
 //! legal actions, both seats human. Everything each viewer (both seats and a spectator)
 //! receives is audited against the game at the version it describes with
 //! `onus_game::secrets`: the acting seat's acknowledgements, the live updates and the
-//! first `sync` of every watcher, views, replays and query answers. None may name or
+//! first `sync` of every watcher, views, replays, replay steps and query answers. None may name or
 //! characterise a unit whose face that viewer may not see at that version.
 
 use std::sync::Arc;
@@ -12,7 +12,7 @@ use acies_server::{CreateGame, GameServer, Limits, SqlStore};
 use onus_game::secrets::Secrets;
 use onus_game::setup::PlayerSetup;
 use onus_game::{Action, GameState, Onus, Seat, Setup};
-use onus_server::OnusRules;
+use onus_server::OnusHost;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
@@ -68,7 +68,7 @@ fn audit(played: &Played, viewer: Viewer<Seat>, version: usize, message: &Value,
     }
 }
 
-async fn server() -> (GameServer<OnusRules>, tempfile::TempDir) {
+async fn server() -> (GameServer<OnusHost>, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("acies.db").display());
     let store = SqlStore::connect(&url).await.unwrap();
@@ -79,7 +79,7 @@ async fn server() -> (GameServer<OnusRules>, tempfile::TempDir) {
     (GameServer::new(Arc::new(store), limits), dir)
 }
 
-async fn create(server: &GameServer<OnusRules>, setup: &Setup, seed: u64) -> Played {
+async fn create(server: &GameServer<OnusHost>, setup: &Setup, seed: u64) -> Played {
     let created = server
         .create_game(CreateGame {
             setup: serde_json::to_value(setup).unwrap(),
@@ -101,7 +101,7 @@ async fn create(server: &GameServer<OnusRules>, setup: &Setup, seed: u64) -> Pla
 
 /// A watcher per viewer, from version 0 on.
 async fn watch(
-    server: &GameServer<OnusRules>,
+    server: &GameServer<OnusHost>,
     played: &Played,
 ) -> Vec<(Viewer<Seat>, mpsc::Receiver<Arc<str>>)> {
     let mut out = Vec::new();
@@ -130,7 +130,7 @@ fn questions(state: &GameState, viewer: Viewer<Seat>, next: &Action) -> Vec<Valu
 }
 
 /// Views, replays and query answers of every viewer at the current version.
-async fn ask_all(server: &GameServer<OnusRules>, played: &Played, next: &Action) {
+async fn ask_all(server: &GameServer<OnusHost>, played: &Played, next: &Action) {
     let version = played.states.len() - 1;
     let state = &played.states[version];
     for viewer in viewers() {
@@ -151,6 +151,15 @@ async fn ask_all(server: &GameServer<OnusRules>, played: &Played, next: &Action)
             &serde_json::from_str(&replay).unwrap(),
             "a replay",
         );
+        // The replay viewer's step k: the view and events of that step, audited at k.
+        let step = (version / 2) as u64;
+        let at = server
+            .replay_step(&played.id, token.clone(), step)
+            .await
+            .unwrap();
+        let at: Value = serde_json::from_str(&at).unwrap();
+        assert_eq!(at["version"].as_u64(), Some(step), "{at}");
+        audit(played, viewer, step as usize, &at, "a replay step");
         for q in questions(state, viewer, next) {
             if let Ok(answer) = server.query(&played.id, token.clone(), q.clone()).await {
                 audit(
@@ -165,7 +174,7 @@ async fn ask_all(server: &GameServer<OnusRules>, played: &Played, next: &Action)
     }
 }
 
-async fn play(server: &GameServer<OnusRules>, played: &mut Played, seed: u64) {
+async fn play(server: &GameServer<OnusHost>, played: &mut Played, seed: u64) {
     let mut rng = GameRng::new(seed);
     for step in 0..ACTIONS {
         let state = played.states.last().unwrap().clone();
