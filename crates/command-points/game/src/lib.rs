@@ -107,7 +107,7 @@ impl Ruleset for CommandPoints {
         view::view(state, viewer)
     }
 
-    fn event_view(event: &Event, viewer: Viewer<Seat>) -> Option<Event> {
+    fn event_view(_state: &GameState, event: &Event, viewer: Viewer<Seat>) -> Option<Event> {
         view::event_view(event, viewer)
     }
 
