@@ -17,7 +17,9 @@ use crate::phase;
 use crate::points;
 use crate::ratings::{CombatFacts, combat_rating, skirmish_line_bonus};
 use crate::state::{GameState, Order, Unit, UnitId};
-use crate::tables::{CombatResult, Role, ShootingResult, combat_dice};
+use crate::tables::{
+    CombatResult, Role, ShootingResult, combat_defence_dice, combat_dice, shooting_defence_dice,
+};
 use crate::task::{Cause, Distance, Task};
 use crate::zoc;
 
@@ -245,15 +247,11 @@ pub fn base_defence_dice(s: &GameState, fight: &Fight, face: u8) -> u8 {
     };
     if fight.shooting {
         let cover = d.cell().is_some_and(|c| s.terrain(c) == Terrain::Rough);
-        return if cover { 2 } else { 1 };
+        return shooting_defence_dice(cover);
     }
     let result = CombatResult::of_face(face)
         .against(d.has(Characteristic::BattleTrained), d.is_skirmisher());
-    if d.has(Characteristic::Cataphracts) && result != CombatResult::Repulsed {
-        2
-    } else {
-        1
-    }
+    combat_defence_dice(d.has(Characteristic::Cataphracts), result)
 }
 
 /// COMMAND POINTS "Defence": "Roll additional Defence dice" — offered while the defender has

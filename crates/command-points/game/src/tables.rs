@@ -103,6 +103,21 @@ pub fn shooting_dice(ranged: i32, target: i32) -> (u8, i32) {
     }
 }
 
+/// COMBAT ACTIVATION 3): "Defending unit rolls one Defence dice (Cataphracts roll two dice
+/// unless \"Repulsed\" result)" — before any bought with Defence Points.
+pub fn combat_defence_dice(cataphracts: bool, result: CombatResult) -> u8 {
+    if cataphracts && result != CombatResult::Repulsed {
+        2
+    } else {
+        1
+    }
+}
+
+/// SHOOTING ACTIVATION 3): one Defence die, two if the target is in Cover.
+pub fn shooting_defence_dice(cover: bool) -> u8 {
+    if cover { 2 } else { 1 }
+}
+
 /// COMBAT RESULTS: the result of the chosen combat die.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

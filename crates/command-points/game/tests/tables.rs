@@ -367,3 +367,14 @@ fn homunculus_est_table() {
     assert_eq!(homunculus_outcome(7, 13), Fatigued);
     assert_eq!(homunculus_outcome(0, 12), Holds);
 }
+
+#[test]
+fn defence_dice() {
+    for r in CombatResult::ALL {
+        assert_eq!(combat_defence_dice(false, r), 1);
+        let want = if r == CombatResult::Repulsed { 1 } else { 2 };
+        assert_eq!(combat_defence_dice(true, r), want, "Cataphracts, {r:?}");
+    }
+    assert_eq!(shooting_defence_dice(false), 1);
+    assert_eq!(shooting_defence_dice(true), 2, "in Cover");
+}
