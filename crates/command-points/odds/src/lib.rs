@@ -22,7 +22,7 @@ mod discipline;
 mod shooting;
 
 pub use choice::{prefer, prefer_shot};
-pub use combat::{CombatOdds, CombatSpec, combat_odds, melee_spec};
+pub use combat::{CombatOdds, CombatSpec, SideOdds, combat_odds, melee_spec};
 pub use discipline::{DisciplineOdds, Tester, discipline_odds};
 pub use shooting::{ShootingOdds, ShootingSpec, shooting_odds, shooting_spec};
 
