@@ -53,9 +53,10 @@ pub struct CombatOdds {
     pub defender: SideOdds,
 }
 
-/// One combat over the dice, as the game resolves it: the attack dice, the chooser's die, the
-/// Defence dice one at a time until one matches.
-fn resolve(d: &mut dyn Dice, spec: &CombatSpec) -> (CombatResult, bool) {
+/// One combat over the attack dice, as the game resolves it: the dice, the chooser's die, and
+/// how many Defence dice then try to match it (each matches with chance 1/6, independently:
+/// composed exactly in [`combat_odds`] rather than enumerated).
+fn resolve(d: &mut dyn Dice, spec: &CombatSpec) -> (CombatResult, u8) {
     let (n, chooser) = combat_dice(spec.attack.total(), spec.defence.total());
     let faces: Vec<u8> = (0..n).map(|_| d.d6()).collect();
     let (bt, sk) = (spec.defender.battle_trained, spec.defender.skirmisher);
@@ -64,8 +65,12 @@ fn resolve(d: &mut dyn Dice, spec: &CombatSpec) -> (CombatResult, bool) {
     let result = CombatResult::of_face(face).against(bt, sk);
     let k =
         combat_defence_dice(spec.defender.cataphracts, result).saturating_add(spec.extra_defence);
-    let matched = (0..k).any(|_| d.d6() == face);
-    (result, matched)
+    (result, k)
+}
+
+/// The chance that none of `k` Defence dice shows a given face.
+pub(crate) fn unmatched(k: u8) -> f64 {
+    (5.0f64 / 6.0).powi(i32::from(k))
 }
 
 /// The exact odds of `spec`.
@@ -85,11 +90,9 @@ pub fn combat_odds(spec: &CombatSpec) -> Result<CombatOdds, TooComplex> {
         attacker: SideOdds::default(),
         defender: SideOdds::default(),
     };
-    for ((result, matched), p) in leaves {
-        if matched {
-            odds.cancelled += p;
-            continue;
-        }
+    for ((result, k), q) in leaves {
+        let p = q * unmatched(k);
+        odds.cancelled += q - p;
         if let Some(slot) = odds.results.iter_mut().find(|(r, _)| *r == result) {
             slot.1 += p;
         }

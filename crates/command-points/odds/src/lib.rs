@@ -23,7 +23,7 @@ mod shooting;
 
 pub use choice::{prefer, prefer_shot};
 pub use combat::{CombatOdds, CombatSpec, SideOdds, combat_odds, melee_spec};
-pub use discipline::{DisciplineOdds, Tester, discipline_odds};
+pub use discipline::{DisciplineOdds, Tester, discipline_odds, discipline_odds_enumerated};
 pub use shooting::{ShootingOdds, ShootingSpec, shooting_odds, shooting_spec};
 
 /// What one side brings to a fight beyond its rating.

@@ -7,7 +7,7 @@ use command_points_game::tables::{ShootingResult, shooting_defence_dice, shootin
 use command_points_model::Terrain;
 use serde::{Deserialize, Serialize};
 
-use crate::combat::{SideOdds, traits};
+use crate::combat::{SideOdds, traits, unmatched};
 use crate::discipline::discipline_odds;
 use crate::{LEAF_LIMIT, TooComplex, Traits, prefer_shot};
 
@@ -42,15 +42,16 @@ pub struct ShootingOdds {
     pub target: SideOdds,
 }
 
-fn resolve(d: &mut dyn Dice, spec: &ShootingSpec) -> (ShootingResult, bool) {
+/// One shooting over the shooter's dice: the result and how many Defence dice try to match it
+/// (composed exactly in [`shooting_odds`]).
+fn resolve(d: &mut dyn Dice, spec: &ShootingSpec) -> (ShootingResult, u8) {
     let (n, penalty) = shooting_dice(spec.ranged.total(), spec.target_rating.total());
     let faces: Vec<u8> = (0..n).map(|_| d.d6()).collect();
     let pick = prefer_shot(&faces, penalty, spec.target.skirmisher);
     let face = faces.get(pick).copied().unwrap_or(1);
     let result = ShootingResult::of_die(face, penalty).against(spec.target.skirmisher);
     let k = shooting_defence_dice(spec.cover).saturating_add(spec.extra_defence);
-    let matched = (0..k).any(|_| d.d6() == face);
-    (result, matched)
+    (result, k)
 }
 
 /// What a shooting result does to the target: (Discipline Test, pushed back).
@@ -78,11 +79,9 @@ pub fn shooting_odds(spec: &ShootingSpec) -> Result<ShootingOdds, TooComplex> {
         shooter_reversal: 0.0,
         target: SideOdds::default(),
     };
-    for ((result, matched), p) in leaves {
-        if matched {
-            odds.cancelled += p;
-            continue;
-        }
+    for ((result, k), q) in leaves {
+        let p = q * unmatched(k);
+        odds.cancelled += q - p;
         if let Some(slot) = odds.results.iter_mut().find(|(r, _)| *r == result) {
             slot.1 += p;
         }

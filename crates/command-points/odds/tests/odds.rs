@@ -123,6 +123,34 @@ fn discipline_test_odds() {
 }
 
 #[test]
+fn the_fast_discipline_odds_are_the_enumerated_ones() {
+    for discipline in 2..=13 {
+        for (modifier, fatigued, disordered) in
+            [(0, false, false), (1, true, false), (-1, false, true)]
+        {
+            let t = Tester {
+                discipline,
+                modifier,
+                fatigued,
+                disordered,
+            };
+            let (a, b) = (
+                discipline_odds(t),
+                command_points_odds::discipline_odds_enumerated(t),
+            );
+            for (x, y) in [
+                (a.passed, b.passed),
+                (a.disordered, b.disordered),
+                (a.retiring, b.retiring),
+                (a.rout, b.rout),
+            ] {
+                assert!((x - y).abs() < 1e-12, "{t:?}: {a:?} {b:?}");
+            }
+        }
+    }
+}
+
+#[test]
 fn the_chooser_policy() {
     use command_points_game::tables::Role;
     assert_eq!(prefer(&[2, 6, 5], Role::Attacker, false, false), 1);
