@@ -4,9 +4,13 @@
 use acies_geom::{Edge, Pose};
 use onus_cards::{CardId, TurnDraw};
 use onus_model::Formation;
-use onus_table::{ChargeOrder, EnvelopChoice, Flank, FrontSlot, MoveOrder, Step, UnitId};
+use onus_table::{
+    ChargeOrder, EnvelopChoice, Flank, FrontSlot, MAX_STEPS, MoveOrder, Step, UnitId,
+};
 use serde::{Deserialize, Serialize};
 
+use crate::error::{GameError, GameResult};
+use crate::setup::MAX_DISTANCE;
 use crate::state::Seat;
 
 /// A charge as declared (VII-2.C): the serializable form of [`onus_table::ChargeOrder`].
@@ -217,6 +221,105 @@ impl Action {
             Action::GiveCards { .. } => "give cards",
             Action::EndPhase => "end phase",
             Action::Surrender => "surrender",
+        }
+    }
+}
+
+/// The most ids (units, cards, slots) one action may list: every unit of a battle of six
+/// armies of [`onus_model::army::MAX_UNITS`].
+pub const MAX_IDS: usize = 6 * onus_model::army::MAX_UNITS as usize;
+
+fn out_of_bounds(field: &str, message: String) -> GameError {
+    GameError::OutOfBounds {
+        field: field.to_owned(),
+        message,
+    }
+}
+
+fn check_ids(field: &str, len: usize) -> GameResult<()> {
+    if len > MAX_IDS {
+        return Err(out_of_bounds(
+            field,
+            format!("at most {MAX_IDS} ids, not {len}"),
+        ));
+    }
+    Ok(())
+}
+
+/// A distance, coordinate or angle of an action: finite and within [`MAX_DISTANCE`].
+fn check_number(field: &str, v: f64) -> GameResult<()> {
+    if !(v.is_finite() && v.abs() <= MAX_DISTANCE) {
+        return Err(out_of_bounds(
+            field,
+            format!("a number between -{MAX_DISTANCE} and {MAX_DISTANCE}, not {v}"),
+        ));
+    }
+    Ok(())
+}
+
+fn check_pose(field: &str, pose: &Pose) -> GameResult<()> {
+    check_number(&format!("{field}.centre.x"), pose.centre.x)?;
+    check_number(&format!("{field}.centre.y"), pose.centre.y)?;
+    check_number(&format!("{field}.heading"), pose.heading)
+}
+
+fn check_steps(field: &str, steps: &[Step]) -> GameResult<()> {
+    if steps.len() > MAX_STEPS {
+        return Err(GameError::Table(onus_table::TableError::TooManySteps {
+            steps: steps.len(),
+        }));
+    }
+    for (i, step) in steps.iter().enumerate() {
+        let numbers: &[f64] = match step {
+            Step::Advance(d) | Step::Turn(d) => &[*d],
+            Step::Wheel { angle, .. } => &[*angle],
+            Step::Slide { right, forward } => &[*right, *forward],
+            Step::Extend(_) | Step::Reduce(_) | Step::Adopt(_) | Step::Undo => &[],
+        };
+        for v in numbers {
+            check_number(&format!("{field}[{i}]"), *v)?;
+        }
+    }
+    Ok(())
+}
+
+impl Action {
+    /// Checks the sizes of the action's lists and the range of its numbers before the game
+    /// looks at it (see [`MAX_IDS`], [`MAX_STEPS`], [`MAX_DISTANCE`]): an action from outside
+    /// costs no more than a legal one to refuse.
+    pub fn check_bounds(&self) -> GameResult<()> {
+        match self {
+            Action::Deploy { pose, .. } | Action::Reposition90 { pose, .. } => {
+                check_pose("pose", pose)
+            }
+            Action::PlayOrder {
+                units,
+                reorganise,
+                cards,
+                ..
+            } => {
+                check_ids("units", units.len())?;
+                check_ids("reorganise", reorganise.len())?;
+                check_ids("cards", cards.len())
+            }
+            Action::AdvanceInLine { units, .. } => check_ids("units", units.len()),
+            Action::Move { order, .. } | Action::SkirmishMove { order, .. } => {
+                check_steps("order.steps", &order.steps)
+            }
+            Action::LungeFollowUp { order } => order
+                .as_ref()
+                .map_or(Ok(()), |o| check_steps("order.steps", &o.steps)),
+            Action::Charge { charge, .. } => check_steps("charge.steps", &charge.steps),
+            Action::Withdraw { distance, .. } => check_number("distance", *distance),
+            Action::RemoveEnveloping { slots, .. } => check_ids("slots", slots.len()),
+            Action::PlayEvents { cards, .. }
+            | Action::DiscardExcess { cards }
+            | Action::GiveCards { cards, .. } => check_ids("cards", cards.len()),
+            Action::FlightCheck { heading, .. } => {
+                heading.map_or(Ok(()), |h| check_number("heading", h))
+            }
+            Action::Reorient { heading, .. } => check_number("heading", *heading),
+            _ => Ok(()),
         }
     }
 }

@@ -17,6 +17,11 @@ pub enum GameError {
         message: String,
         rule: Option<&'static str>,
     },
+    /// An action whose lists or numbers are out of bounds (too many ids or steps, a distance
+    /// beyond any table): refused before anything is computed. No rule forbids it; the
+    /// engine does not look at it.
+    #[error("{field}: {message}")]
+    OutOfBounds { field: String, message: String },
     /// The game is over: no action is accepted.
     #[error("the game is over")]
     GameOver,
@@ -73,7 +78,7 @@ impl GameError {
     pub fn section(&self) -> Option<&'static str> {
         match self {
             GameError::Setup { rule, .. } => *rule,
-            GameError::GameOver => None,
+            GameError::GameOver | GameError::OutOfBounds { .. } => None,
             GameError::NotYourTurn { rule, .. }
             | GameError::WrongPhase { rule, .. }
             | GameError::Rule { rule, .. } => Some(rule),

@@ -58,6 +58,7 @@ pub fn apply(
     if state.outcome.is_some() {
         return Err(GameError::GameOver);
     }
+    action.check_bounds()?;
     let mut s = state.clone();
     s.ensure_deck()?;
     s.log.seal();

@@ -244,3 +244,83 @@ fn an_inline_list_obeys_the_army_file_bounds_before_anything_is_built() {
     // The list as the preset file has it is fine inline too.
     assert!(Onus::new_game(&inline_romans(), 1).is_ok());
 }
+
+/// Actions from outside are bounded the same way: lists of ids and steps by size, numbers by
+/// range, all before the state is copied or a step is swept; nothing changes.
+#[test]
+fn oversized_actions_are_refused_before_the_game_looks_at_them() {
+    use acies_geom::{Pose, Vec2};
+    use onus_game::Action;
+    use onus_table::{MAX_STEPS, MoveOrder, Step, TableError, UnitId};
+
+    let state = Onus::new_game(&base(), 1).unwrap();
+    let seat = Onus::actors(&state)[0];
+    let long = MoveOrder::new(vec![Step::Advance(0.0); 100_000]);
+    let cases = [
+        Action::Move {
+            unit: UnitId(1),
+            order: long.clone(),
+        },
+        Action::Charge {
+            unit: UnitId(1),
+            charge: onus_game::ChargeSpec {
+                target: UnitId(2),
+                steps: long.steps.clone(),
+                side: None,
+                envelop: Default::default(),
+            },
+        },
+        Action::PlayOrder {
+            card: onus_cards::CardId(0),
+            units: vec![UnitId(1); 100_000],
+            reorganise: Vec::new(),
+            cards: Vec::new(),
+            to: None,
+        },
+        Action::Deploy {
+            unit: UnitId(1),
+            pose: Pose::new(Vec2::new(1e308, 3.0), 0.0),
+            formation: None,
+            extend_left: false,
+            extend_right: false,
+        },
+        Action::Withdraw {
+            unit: UnitId(1),
+            distance: -1e300,
+        },
+    ];
+    for action in cases {
+        let started = Instant::now();
+        let e = Onus::apply(&state, seat, &action).unwrap_err();
+        assert!(
+            started.elapsed() < Duration::from_millis(200),
+            "{:?}",
+            started.elapsed()
+        );
+        assert!(
+            matches!(
+                e,
+                GameError::OutOfBounds { .. } | GameError::Table(TableError::TooManySteps { .. })
+            ),
+            "{e}"
+        );
+    }
+    // The table refuses a long path by itself too (queries ask it directly).
+    let deployed = {
+        let mut s = state.clone();
+        let mut rng = acies_core::GameRng::new(5);
+        while s.phase == onus_game::Phase::Deployment {
+            let (seat, a) = onus_game::chooser::choose(&s, &mut rng).unwrap();
+            s = Onus::apply(&s, seat, &a).unwrap().state;
+        }
+        s
+    };
+    let unit = deployed.table.units().next().unwrap().id;
+    let path = MoveOrder::new(vec![Step::Advance(0.0); MAX_STEPS + 1]);
+    assert_eq!(
+        deployed.table.check_move(unit, &path).unwrap_err(),
+        TableError::TooManySteps {
+            steps: MAX_STEPS + 1
+        }
+    );
+}

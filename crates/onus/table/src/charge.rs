@@ -207,6 +207,7 @@ impl Table {
         order: &ChargeOrder,
         opts: PathOptions,
     ) -> Result<ChargePlan, TableError> {
+        crate::movement::check_steps(&order.steps)?;
         let target = order.target;
         if !self.are_enemies(unit, target) {
             return Err(TableError::ChargeForbidden {

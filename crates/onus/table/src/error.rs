@@ -38,6 +38,9 @@ pub enum TableError {
         "step {index}: every rotation of a move must use the same corner and direction (no zigzag) [VII-2.A Regular movement]"
     )]
     Zigzag { index: usize },
+    /// More steps than [`crate::movement::MAX_STEPS`]: refused before any is looked at.
+    #[error("a move or charge has at most {max} steps, not {steps}", max = crate::movement::MAX_STEPS)]
+    TooManySteps { steps: usize },
     #[error("{what}: {reason} [{rule}]")]
     ManeuverForbidden {
         what: &'static str,
@@ -139,7 +142,9 @@ impl TableError {
     /// The rulebook section that forbids the action, when one does.
     pub fn rule(&self) -> Option<&'static str> {
         Some(match self {
-            TableError::UnknownUnit(_) | TableError::DuplicateUnit(_) => return None,
+            TableError::UnknownUnit(_)
+            | TableError::DuplicateUnit(_)
+            | TableError::TooManySteps { .. } => return None,
             TableError::Overlap { .. }
             | TableError::EndsOverlapping { .. }
             | TableError::PhaseEndsOverlapping { .. } => "VII-2 Overlapping",

@@ -38,7 +38,8 @@ pub use engaged::{Follow, FreeAttack, Repositioning, Withdrawal, WithdrawalRespo
 pub use error::TableError;
 pub use flight::{FlightMove, FlightStart, RecoveryRoll, Trample, edge_direction};
 pub use movement::{
-    Allowance, ChargeBar, MoveOrder, MovementType, Pivot, PricedMove, PricedStep, Reduction, Step,
+    Allowance, ChargeBar, MAX_STEPS, MoveOrder, MovementType, Pivot, PricedMove, PricedStep,
+    Reduction, Step,
 };
 pub use query::{ChargeOption, ShotOption};
 pub use ranged::{RangeBand, ShotGeometry, Sight, WindChange, flank_determination};

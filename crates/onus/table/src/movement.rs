@@ -411,6 +411,19 @@ pub(crate) fn base_movement(u: &TableUnit, separate: bool) -> f64 {
     u.card.movement + if stacked { 1.0 } else { 0.0 }
 }
 
+/// The most steps a move or a charge may list. The rules set no number; every step is swept
+/// against every unit (a charge's approach up to 16 times), so a path from outside is
+/// bounded before any of it is looked at. A move drawn in the UI has a handful of steps.
+pub const MAX_STEPS: usize = 64;
+
+/// Refuses a path longer than [`MAX_STEPS`].
+pub(crate) fn check_steps(steps: &[Step]) -> Result<(), TableError> {
+    if steps.len() > MAX_STEPS {
+        return Err(TableError::TooManySteps { steps: steps.len() });
+    }
+    Ok(())
+}
+
 const FORBID_IN_FORMATION: &str = "units in a special formation (blue marker) cannot do it";
 
 impl Table {
@@ -426,6 +439,7 @@ impl Table {
         order: &MoveOrder,
         opts: PathOptions,
     ) -> Result<PricedMove, TableError> {
+        check_steps(&order.steps)?;
         let u = self.unit(unit)?;
         let stacked_partner = u.stack.map(|s| s.partner());
         let main_activated = match u.stack {

@@ -142,9 +142,11 @@ fn start_server(database: String) -> Result<(tokio::runtime::Runtime, SocketAddr
         .map_err(|e| e.to_string())?;
     let addr = runtime.block_on(async {
         let loopback: SocketAddr = ([127, 0, 0, 1], 0).into();
-        let bound = BoundServer::bind(ServeConfig::new(loopback, database).host::<DiceRace>())
-            .await
-            .map_err(|e| e.to_string())?;
+        let mut config = ServeConfig::new(loopback, database).host::<DiceRace>();
+        // Every client of the load test is one address: no pacing, no per-address cap.
+        config.limits.games_per_minute = 0;
+        config.limits.max_connections_per_ip = config.limits.max_connections;
+        let bound = BoundServer::bind(config).await.map_err(|e| e.to_string())?;
         let addr = bound.local_addr().map_err(|e| e.to_string())?;
         tokio::spawn(bound.run(std::future::pending()));
         Ok::<_, String>(addr)

@@ -2,7 +2,7 @@
 //! "version"?: n}` with a matching HTTP status.
 
 use axum::Json;
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
@@ -22,6 +22,9 @@ pub struct ApiError {
     /// The game's current version, for `stale_version` (resume from there).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<u64>,
+    /// Seconds to wait before trying again (`rate_limited`); also sent as `Retry-After`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -33,6 +36,7 @@ impl ApiError {
             error: error.into(),
             rule: None,
             version: None,
+            retry_after: None,
         }
     }
 
@@ -101,7 +105,13 @@ impl std::error::Error for ApiError {}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(&self)).into_response()
+        let mut response = (self.status, Json(&self)).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
     }
 }
 

@@ -7,7 +7,11 @@
 //! client never has to parse axum's plain-text errors.
 
 use std::sync::Arc;
+use std::time::Duration;
 
+use tokio::time::{Instant, MissedTickBehavior};
+
+use axum::Extension;
 use axum::body::Bytes;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
@@ -22,6 +26,8 @@ use tokio::sync::mpsc;
 
 use crate::error::{ApiError, QueryError};
 use crate::host::{ActionOf, Host};
+use crate::net::ClientAddr;
+use crate::rate::CreationPace;
 use crate::server::{CreateGame, GameServer, Limits};
 use crate::system::{HostedSystem, SystemSummary};
 
@@ -69,7 +75,19 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
                 ),
             ));
         }
-        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
+        let deadline = req.extensions().get::<BodyDeadline>().map(|d| d.0);
+        let read = Bytes::from_request(req, state);
+        let read = match deadline {
+            Some(limit) => tokio::time::timeout(limit, read).await.map_err(|_| {
+                ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "timeout",
+                    format!("the request body did not arrive within {limit:?}"),
+                )
+            })?,
+            None => read.await,
+        };
+        let bytes = read.map_err(|rejection| {
             let status = rejection.status();
             let code = if status == StatusCode::PAYLOAD_TOO_LARGE {
                 "too_large"
@@ -87,6 +105,11 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         })
     }
 }
+
+/// How long a [`JsonBody`] may take to arrive ([`crate::Limits::body_read_timeout`]), set on
+/// every API request by [`api_router`].
+#[derive(Clone, Copy, Debug)]
+struct BodyDeadline(Duration);
 
 fn path_id(path: Result<Path<String>, PathRejection>) -> Result<String, ApiError> {
     path.map(|Path(id)| id)
@@ -194,6 +217,8 @@ pub fn api_router(
     api.fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limits.max_body_bytes))
+        .layer(Extension(BodyDeadline(limits.body_read_timeout)))
+        .layer(Extension(Arc::new(CreationPace::new(&limits))))
 }
 
 /// The whole application: the API under `/api` (see [`api_router`]), and `ui` (the web
@@ -247,10 +272,18 @@ async fn list_games<H: Host>(
     Ok(Json(serde_json::json!({ "games": games })).into_response())
 }
 
+/// `POST /api/games`: paced per client address (over every system of the server) before
+/// the body is even read.
 async fn create_game<H: Host>(
     State(server): State<Shared<H>>,
-    JsonBody(request): JsonBody<CreateGame>,
+    client: Option<Extension<ClientAddr>>,
+    pace: Option<Extension<Arc<CreationPace>>>,
+    req: Request,
 ) -> Result<Response, ApiError> {
+    if let (Some(Extension(ClientAddr(addr))), Some(Extension(pace))) = (client, pace) {
+        pace.admit_creation(addr.ip())?;
+    }
+    let JsonBody(request) = JsonBody::<CreateGame>::from_request(req, &()).await?;
     let created = server.create_game(request).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
@@ -353,43 +386,35 @@ async fn session<H: Host>(
             .await;
         return;
     }
+    let mut ping = tokio::time::interval_at(
+        Instant::now() + limits.ws_ping_interval,
+        limits.ws_ping_interval,
+    );
+    ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    let mut heard = Instant::now();
     loop {
+        let idle_until = heard + limits.ws_idle_timeout;
         tokio::select! {
-            update = updates.recv() => match update {
-                Some(message) => {
-                    if socket.send(text(message.as_ref())).await.is_err() {
-                        return;
-                    }
-                }
-                None => {
-                    // The actor dropped us (too slow, or the game stopped): the client
-                    // reconnects with since=<its version> and loses nothing.
-                    let _ = socket.send(close(close_code::AGAIN, "reconnect with since=<version>")).await;
+            update = updates.recv() => {
+                if !forward(&mut socket, update).await {
                     return;
                 }
-            },
+            }
             incoming = socket.recv() => {
-                let reply = match incoming {
-                    None | Some(Ok(Message::Close(_))) => return,
-                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                    Some(Ok(Message::Text(t))) => {
-                        client_message(&server, &id, token.as_deref(), t.as_str(), limits.max_ws_message_bytes).await
-                    }
-                    Some(Ok(Message::Binary(b))) => match std::str::from_utf8(&b) {
-                        Ok(t) => client_message(&server, &id, token.as_deref(), t, limits.max_ws_message_bytes).await,
-                        Err(_) => ApiError::new(StatusCode::BAD_REQUEST, "malformed", "messages are UTF-8 JSON").to_ws_json(None),
-                    },
-                    Some(Err(e)) => {
-                        // Past the hard size limit or broken framing: say why, then hang up.
-                        let err = ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", format!("connection closed: {e}"));
-                        let _ = socket.send(text(err.to_ws_json(None))).await;
-                        let _ = socket.send(close(close_code::SIZE, "message too large")).await;
-                        return;
-                    }
-                };
-                if socket.send(text(reply)).await.is_err() {
+                heard = Instant::now();
+                if !answer(&server, &mut socket, &id, token.as_deref(), incoming).await {
                     return;
                 }
+            }
+            _ = ping.tick() => {
+                if socket.send(Message::Ping(Bytes::new())).await.is_err() {
+                    return;
+                }
+            }
+            () = tokio::time::sleep_until(idle_until) => {
+                // Nothing arrived, not even a pong: the client is gone or does not read.
+                let _ = socket.send(close(close_code::AWAY, "idle: no message or pong")).await;
+                return;
             }
             () = async { let _ = shutdown.wait_for(|down| *down).await; } => {
                 let _ = socket.send(close(close_code::AWAY, "server shutting down")).await;
@@ -397,6 +422,60 @@ async fn session<H: Host>(
             }
         }
     }
+}
+
+/// Sends an update from the game to the client; false when the session is over.
+async fn forward(socket: &mut WebSocket, update: Option<Arc<str>>) -> bool {
+    match update {
+        Some(message) => socket.send(text(message.as_ref())).await.is_ok(),
+        None => {
+            // The actor dropped us (too slow to read, or the game stopped): the client
+            // reconnects with since=<its version> and loses nothing.
+            let _ = socket
+                .send(close(close_code::AGAIN, "reconnect with since=<version>"))
+                .await;
+            false
+        }
+    }
+}
+
+/// Answers what the client sent; false when the session is over.
+async fn answer<H: Host>(
+    server: &GameServer<H>,
+    socket: &mut WebSocket,
+    id: &str,
+    token: Option<&str>,
+    incoming: Option<Result<Message, axum::Error>>,
+) -> bool {
+    let max = server.limits().max_ws_message_bytes;
+    let reply = match incoming {
+        None | Some(Ok(Message::Close(_))) => return false,
+        Some(Ok(Message::Ping(_) | Message::Pong(_))) => return true,
+        Some(Ok(Message::Text(t))) => client_message(server, id, token, t.as_str(), max).await,
+        Some(Ok(Message::Binary(b))) => match std::str::from_utf8(&b) {
+            Ok(t) => client_message(server, id, token, t, max).await,
+            Err(_) => ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "malformed",
+                "messages are UTF-8 JSON",
+            )
+            .to_ws_json(None),
+        },
+        Some(Err(e)) => {
+            // Past the hard size limit or broken framing: say why, then hang up.
+            let err = ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                format!("connection closed: {e}"),
+            );
+            let _ = socket.send(text(err.to_ws_json(None))).await;
+            let _ = socket
+                .send(close(close_code::SIZE, "message too large"))
+                .await;
+            return false;
+        }
+    };
+    socket.send(text(reply)).await.is_ok()
 }
 
 /// Handles one client message; the answer is an `ack` or an `error` message.

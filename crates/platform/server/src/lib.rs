@@ -25,7 +25,9 @@ mod error;
 mod game;
 mod host;
 mod http;
+mod net;
 pub mod patch;
+mod rate;
 mod replay;
 mod server;
 mod store;
@@ -43,6 +45,7 @@ use tokio::net::TcpListener;
 pub use error::{ApiError, QueryError};
 pub use host::{ActionOf, ErrorOf, EventOf, Host, RulesOf, SeatOf, SetupOf, StateOf, ViewOf};
 pub use http::{JsonBody, api_router, app};
+pub use net::{ClientAddr, ConnectionCount};
 pub use server::{
     CreateGame, CreatedGame, CreatedSeat, GameServer, Limits, LoadReport, RulesUpgrade, SeatRequest,
 };
@@ -124,6 +127,8 @@ pub struct BoundServer {
     systems: Vec<Arc<dyn HostedSystem>>,
     store: SqlStore,
     report: LoadReport,
+    limits: Limits,
+    connections: ConnectionCount,
 }
 
 impl BoundServer {
@@ -150,6 +155,8 @@ impl BoundServer {
             systems,
             store,
             report,
+            limits: config.limits,
+            connections: ConnectionCount::default(),
         })
     }
 
@@ -175,6 +182,11 @@ impl BoundServer {
             .find_map(|s| s.clone().into_any().downcast::<GameServer<H>>().ok())
     }
 
+    /// The connections open to this server, counted as they come and go.
+    pub fn connections(&self) -> ConnectionCount {
+        self.connections.clone()
+    }
+
     /// Serves until `shutdown` completes, then closes WebSockets, lets requests in flight
     /// finish, and closes the database.
     pub async fn run(
@@ -188,9 +200,14 @@ impl BoundServer {
                 system.begin_shutdown();
             }
         };
-        axum::serve(self.listener, self.app)
-            .with_graceful_shutdown(signal)
-            .await?;
+        net::serve(
+            self.listener,
+            self.app,
+            self.limits,
+            self.connections,
+            signal,
+        )
+        .await;
         drop(self.systems);
         self.store.close().await;
         Ok(())

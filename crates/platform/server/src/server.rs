@@ -3,7 +3,8 @@
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use acies_core::text::{MAX_NAME_CHARS, check_name};
 use acies_core::{Ruleset, SystemInfo};
@@ -16,7 +17,7 @@ use crate::game::{Acked, ActorLimits, Command, Game, RecordSnapshot, SeatEntry, 
 use crate::host::{ActionOf, Host, SetupOf};
 use crate::replay::replay_step_message;
 use crate::store::{GameStore, GameSummary, ListQuery, NewGame, SeatKind, SeatRecord, StoreError};
-use crate::util::{now_millis, random_hex, random_seed};
+use crate::util::{lock, now_millis, random_hex, random_seed};
 
 /// Bounds on what one client can make the server do.
 #[derive(Clone, Copy, Debug)]
@@ -43,6 +44,28 @@ pub struct Limits {
     /// the same battle. Off by default: a normal server refuses a fixed seed (a player who
     /// chose the seed would know every die in advance).
     pub allow_fixed_seed: bool,
+    /// A request's head (request line and headers) must arrive within this; it is also how
+    /// long a kept-alive connection may wait for its next request.
+    pub header_read_timeout: Duration,
+    /// A request's body must arrive within this (`408 timeout` otherwise).
+    pub body_read_timeout: Duration,
+    /// A write to a client (a response, a WebSocket message) that makes no progress for this
+    /// long closes the connection: a client that stops reading is let go.
+    pub write_timeout: Duration,
+    /// How often the server pings each WebSocket.
+    pub ws_ping_interval: Duration,
+    /// A WebSocket from which nothing arrives for this long, not even the answer to a ping,
+    /// is closed (1001).
+    pub ws_idle_timeout: Duration,
+    /// Connections open at once (WebSockets included); keep it below the process's open-file
+    /// limit (`ulimit -n`). More are closed at once with a `503`.
+    pub max_connections: usize,
+    /// Connections open at once from one address (an IPv4 address, or an IPv6 /64).
+    pub max_connections_per_ip: usize,
+    /// Games one address may create per minute, on average (0: no limit).
+    pub games_per_minute: u32,
+    /// Games one address may create in a burst, before `games_per_minute` paces it.
+    pub games_burst: u32,
 }
 
 impl Default for Limits {
@@ -58,6 +81,15 @@ impl Default for Limits {
             max_tokens: 32,
             max_name_chars: MAX_NAME_CHARS,
             allow_fixed_seed: false,
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(10),
+            write_timeout: Duration::from_secs(20),
+            ws_ping_interval: Duration::from_secs(20),
+            ws_idle_timeout: Duration::from_secs(60),
+            max_connections: 1024,
+            max_connections_per_ip: 64,
+            games_per_minute: 10,
+            games_burst: 20,
         }
     }
 }
@@ -167,12 +199,6 @@ pub struct GameServer<H: Host> {
 /// Queries answered at the same time, per server.
 fn query_slots() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get().clamp(1, 8))
-}
-
-/// Locks a map; a poisoned lock is still usable because every update is a single insert or
-/// remove that cannot leave the map half-changed.
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Game ids are ours (hex); anything else cannot name a game and is not worth a query.

@@ -1,6 +1,13 @@
-//! Small helpers: clock, OS randomness, token comparison.
+//! Small helpers: clock, OS randomness, token comparison, locks.
 
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Locks a map or counter; a poisoned lock is still usable because every update under it
+/// is a single insert, remove or count that cannot leave it half-changed.
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
 
 /// Milliseconds since the Unix epoch (0 if the clock is before 1970: timestamps are only
 /// informative, nothing depends on them).

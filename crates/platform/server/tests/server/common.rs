@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use acies_server::testing::DiceRace;
-use acies_server::{BoundServer, LoadReport, ServeConfig};
+use acies_server::{BoundServer, ConnectionCount, LoadReport, ServeConfig};
 
 /// The dice race's API (the system-less `/api/games` routes are its aliases in these tests,
 /// the race being the only system served).
@@ -23,6 +23,8 @@ pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 pub struct TestServer {
     pub addr: SocketAddr,
     pub report: LoadReport,
+    /// The connections the server has open.
+    pub connections: ConnectionCount,
     runtime: Option<tokio::runtime::Runtime>,
 }
 
@@ -35,28 +37,30 @@ impl TestServer {
     pub fn start_with(database_url: &str, limits: acies_server::Limits) -> Self {
         let url = database_url.to_owned();
         // Built on a plain thread: a runtime cannot be started from inside the test's runtime.
-        let (runtime, addr, report) = std::thread::spawn(move || {
+        let (runtime, addr, report, connections) = std::thread::spawn(move || {
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(2)
                 .enable_all()
                 .build()
                 .unwrap();
-            let (addr, report) = runtime.block_on(async {
+            let (addr, report, connections) = runtime.block_on(async {
                 let mut config = ServeConfig::new("127.0.0.1:0".parse().unwrap(), url);
                 config.limits = limits;
                 let bound = BoundServer::bind(config.host::<DiceRace>()).await.unwrap();
                 let addr = bound.local_addr().unwrap();
                 let report = bound.report().clone();
+                let connections = bound.connections();
                 tokio::spawn(bound.run(std::future::pending()));
-                (addr, report)
+                (addr, report, connections)
             });
-            (runtime, addr, report)
+            (runtime, addr, report, connections)
         })
         .join()
         .unwrap();
         Self {
             addr,
             report,
+            connections,
             runtime: Some(runtime),
         }
     }

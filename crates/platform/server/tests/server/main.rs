@@ -6,6 +6,7 @@ mod audit;
 mod bots;
 mod common;
 mod inputs;
+mod limits;
 mod postgres;
 mod query;
 mod restart;
