@@ -11,8 +11,11 @@ use serde::{Deserialize, Serialize};
 use crate::error::{GameError, GameResult};
 use crate::state::Seat;
 
-/// XII-B, XII-C: a battle has 2 to 6 players.
-pub const PLAYERS: RangeInclusive<usize> = 2..=6;
+/// XII-B, XII-C: a battle has 2 to 6 players (the seats of [`crate::Onus`]'s `SystemInfo`).
+pub const PLAYERS: RangeInclusive<usize> = {
+    let (min, max) = <crate::Onus as acies_core::Ruleset>::INFO.seats;
+    (min as usize)..=(max as usize)
+};
 /// The largest table side and the farthest distance an option may name, DU (500 m). The
 /// rulebook sets no maximum (VI: "as large as possible"); ours keeps the geometry's
 /// tolerances meaningful and is above the widest default table (14 DU per 1,000 points of

@@ -266,6 +266,8 @@ async fn list_games<H: Host>(
         .unwrap_or("")
         .split(',')
         .filter(|t| !t.is_empty())
+        // One past the limit is enough for `list_games` to refuse: no more are copied.
+        .take(server.limits().max_tokens + 1)
         .map(str::to_owned)
         .collect();
     let games = server.list_games(tokens, q.limit).await?;
