@@ -924,6 +924,7 @@ fn prepared_battle_with(
     stop: impl Fn(&GameState) -> bool,
     adjust: impl Fn(&GameState, Seat, Action) -> Action,
 ) -> (Value, GameState) {
+    let seed = reaching_seed(setup, seed, &stop, &adjust);
     let created = server
         .create_game(&json!({ "setup": setup, "seed": seed }))
         .expect("a game with a fixed seed (the test server allows it)");
@@ -953,6 +954,37 @@ fn prepared_battle_with(
         state = Onus::apply(&state, seat, &action).expect("legal").state;
     }
     panic!("seed {seed}: the situation was not reached in 1,000 actions");
+}
+
+/// The first seed from `from` whose random battle (with `adjust`) reaches `stop` within
+/// 1,000 actions, found with the engine alone: a rule change that alters the battles of
+/// fixed seeds then moves a test to the next seed instead of breaking it.
+fn reaching_seed(
+    setup: &Setup,
+    from: u64,
+    stop: &impl Fn(&GameState) -> bool,
+    adjust: &impl Fn(&GameState, Seat, Action) -> Action,
+) -> u64 {
+    (from..from + 200)
+        .find(|&seed| {
+            let mut state = Onus::new_game(setup, seed).expect("setup");
+            let mut rng = GameRng::new(seed ^ 0x5eed);
+            for _ in 0..1_000 {
+                if stop(&state) {
+                    return true;
+                }
+                let Some((seat, action)) = chooser::choose(&state, &mut rng) else {
+                    return false;
+                };
+                let action = adjust(&state, seat, action);
+                match Onus::apply(&state, seat, &action) {
+                    Ok(a) => state = a.state,
+                    Err(_) => return false,
+                }
+            }
+            false
+        })
+        .unwrap_or_else(|| panic!("no seed from {from} reaches the situation"))
 }
 
 fn token(created: &Value, seat: Seat) -> String {
@@ -1679,8 +1711,9 @@ fn units_blocking_a_line_of_fire_are_highlighted() {
 
 /// VII-6 "Fleeing elephants": the decision dialogs of a carthaginians-1800 battle (war
 /// elephants) — the player whose unit fleeing elephants would trample chooses to fight them
-/// (seed 8), and the drivers' option after a recovery roll equal to the morale keeps the
-/// animals (seed 16); each answered in the page, the game then exactly the engine's.
+/// (the first seed from 8 that gets there), and the drivers' option after a recovery roll
+/// equal to the morale keeps the animals (from 16); each answered in the page, the game then
+/// exactly the engine's.
 #[test]
 fn fleeing_elephants_and_the_drivers_decide_in_dialogs() {
     let browser = browser();
