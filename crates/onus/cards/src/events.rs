@@ -387,14 +387,18 @@ pub fn resolve_events(deck: &Deck, play: &EventPlay) -> Result<EventOutcome, Eve
             });
         }
     }
-    // The defender's veteran redraws after the attacker has played: if the replacement repeats
-    // one of the attacker's cards, the replacement is the duplicate and has no effect (VII-3
-    // "Duplicate events cannot be played in a single attack"); refusing the cards instead would
-    // leave the fight with no legal continuation. (The attacker redraws before anyone plays, so
-    // a later card repeating its replacement is still refused.)
+    // The defender's veteran redraws, or its elite draws two and keeps one, after the attacker
+    // has played: if the event it ends with repeats one of the attacker's cards, that event is
+    // the duplicate and has no effect (VII-3 "Duplicate events cannot be played in a single
+    // attack"); refusing the cards instead would leave the fight with no legal continuation.
+    // (The attacker redraws or draws two before anyone plays, so a later card repeating its
+    // event is still refused.)
     let defender_redrew = matches!(
         play.random,
         RandomEvent::Redrawn {
+            by: Side::Defender,
+            ..
+        } | RandomEvent::EliteDrawTwo {
             by: Side::Defender,
             ..
         }
@@ -408,7 +412,7 @@ pub fn resolve_events(deck: &Deck, play: &EventPlay) -> Result<EventOutcome, Eve
             .any(|x| x.origin == Origin::Hand(Side::Attacker) && x.event.id == random.event.id)
     {
         random.status = Some(EventStatus::NoEffect {
-            reason: "the redrawn event repeats an event already played (VII-3: no duplicates)"
+            reason: "the event drawn again repeats an event already played (VII-3: no duplicates)"
                 .to_string(),
         });
         random.sides.clear();

@@ -658,3 +658,44 @@ fn defenders_redraw_repeating_the_attackers_card_has_no_effect() {
     p.defender_hand = vec![card(&d, "resist", 1)];
     assert!(resolve_events(&d, &p).is_ok());
 }
+
+/// Found by the CI soak (dacians-1000 against parthians-1000, seed 1, battle 587): the
+/// defender's elite drew two events after the attacker had played Fury and kept the other
+/// Fury; every continuation of the fight was refused as a duplicate.
+#[test]
+fn defenders_elite_keeping_the_attackers_event_has_no_effect() {
+    let d = deck();
+    let other = card(&d, "resist", 0);
+    let kept = card(&d, "fury", 0);
+    let played = card(&d, "fury", 1);
+    let mut p = melee(false);
+    p.defender.rank = Rank::Elite;
+    p.random = RandomEvent::EliteDrawTwo {
+        by: D,
+        drawn: [other, kept],
+        chosen: 1,
+    };
+    p.attacker_hand = vec![played];
+    let out = resolve(&d, &p);
+    assert_eq!(
+        modifies(&out),
+        vec![(A, Stat::Hit, 1), (A, Stat::Damage, 1)],
+        "only the attacker's Fury applies"
+    );
+    assert!(out.log.iter().any(|l| l.card == kept
+        && matches!(&l.status, EventStatus::NoEffect { reason } if reason.contains("duplicates"))));
+    // The attacker's elite draws before anyone plays: its own card repeating the kept event
+    // is still refused.
+    let mut p = melee(false);
+    p.attacker.rank = Rank::Elite;
+    p.random = RandomEvent::EliteDrawTwo {
+        by: A,
+        drawn: [other, kept],
+        chosen: 1,
+    };
+    p.attacker_hand = vec![played];
+    assert!(matches!(
+        resolve_events(&d, &p),
+        Err(EventError::Duplicate { .. })
+    ));
+}
