@@ -10,7 +10,7 @@ use morale_clock_model::{Quality, SideId, TroopType};
 
 use crate::event::{Event, LeaderOutcome};
 use crate::geometry::{self, on_table, terrain_rect};
-use crate::state::{GameState, Removal, UnitId};
+use crate::state::{Battle, GameState, Removal, UnitId};
 
 /// Whether a loss counts for the Morale Clock: "Skirmishers do NOT count towards Morale Clock
 /// either when taking or giving casualties".
@@ -218,23 +218,10 @@ pub fn retreat(
     via: Via,
     events: &mut Vec<Event>,
 ) {
-    let Some(u) = state.battle.unit(id) else {
+    if state.battle.unit(id).is_none() {
         return;
-    };
-    let through_friends =
-        u.profile.troop == TroopType::Skirmishers || u.profile.has(Quality::RomanDrill);
-    let back = -u.pose.forward();
-    let depth = u.profile.depth;
-    let mut distance = depth;
-    let landing = loop {
-        match retreat_to(state, id, back * distance, through_friends) {
-            RetreatEnd::Clear(rect) => break Some(rect),
-            RetreatEnd::Blocked => break None,
-            RetreatEnd::OnFriend if distance < depth + MAX_RETREAT_EXTRA => distance += 0.1,
-            RetreatEnd::OnFriend => break None,
-        }
-    };
-    match landing {
+    }
+    match landing(&state.battle, id) {
         Some(rect) => {
             if let Some(u) = state.battle.unit_mut(id) {
                 u.pose = rect.pose;
@@ -253,6 +240,31 @@ pub fn retreat(
     }
 }
 
+/// Where a retreat of `id` would end: a base depth straight back, or further through friends
+/// for those that may pass them; `None` when it is blocked (the unit would be destroyed).
+fn landing(b: &Battle, id: UnitId) -> Option<OrientedRect> {
+    let u = b.unit(id)?;
+    let through_friends =
+        u.profile.troop == TroopType::Skirmishers || u.profile.has(Quality::RomanDrill);
+    let back = -u.pose.forward();
+    let depth = u.profile.depth;
+    let mut distance = depth;
+    loop {
+        match retreat_to(b, id, back * distance, through_friends) {
+            RetreatEnd::Clear(rect) => return Some(rect),
+            RetreatEnd::Blocked => return None,
+            RetreatEnd::OnFriend if distance < depth + MAX_RETREAT_EXTRA => distance += 0.1,
+            RetreatEnd::OnFriend => return None,
+        }
+    }
+}
+
+/// Whether a retreat of `id` from where it stands now would be blocked, so that reaching two
+/// DMZ markers would destroy it (what the odds of a fight need to know of the table).
+pub fn retreat_blocked(b: &Battle, id: UnitId) -> bool {
+    landing(b, id).is_none()
+}
+
 /// The furthest a retreat goes beyond a base depth to clear the friends it passes through.
 const MAX_RETREAT_EXTRA: f64 = 6.0;
 
@@ -263,12 +275,11 @@ enum RetreatEnd {
 }
 
 fn retreat_to(
-    state: &GameState,
+    b: &Battle,
     id: UnitId,
     delta: acies_geom::Vec2,
     through_friends: bool,
 ) -> RetreatEnd {
-    let b = &state.battle;
     let Some(u) = b.unit(id) else {
         return RetreatEnd::Blocked;
     };

@@ -36,6 +36,7 @@ pub mod geometry;
 pub mod melee;
 pub mod missiles;
 pub mod movement;
+pub mod odds;
 pub mod orders;
 pub mod setup;
 pub mod state;

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use acies_core::Dice;
 use acies_geom::{Edge, Motion, OrientedRect, Pose, SweptShape, Vec2};
 use morale_clock_combat::rally::{self, Purpose};
-use morale_clock_model::{StratagemEffect, TroopType};
+use morale_clock_model::{SideId, StratagemEffect, TroopType};
 
 use crate::action::Command;
 use crate::effects::{self, Counts, Via};
@@ -230,6 +230,71 @@ pub fn order_move(
     attach: Option<UnitId>,
     events: &mut Vec<Event>,
 ) -> Result<(), GameError> {
+    move_with(
+        state,
+        ids,
+        by,
+        steps,
+        stratagem,
+        attach,
+        Tests::Roll,
+        events,
+    )
+}
+
+/// Whether a move's fearsome tests are rolled, or assumed passed (a preview).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tests {
+    Roll,
+    AssumePassed,
+}
+
+/// What an order moving `ids` by `steps` would do, without rolling anything: the same checks
+/// and the same placement as [`order_move`], every fearsome test assumed passed and not rolled
+/// (no `FearsomeTest` event: each `Charged` event whose target is fearsome is a base that would
+/// test). For a ghost of the move: `Err` is the refusal the order would get.
+pub fn preview_move(
+    state: &GameState,
+    seat: SideId,
+    ids: &[UnitId],
+    by: Command,
+    steps: &[Step],
+    stratagem: Option<&str>,
+    attach: Option<UnitId>,
+) -> Result<(Battle, Vec<Event>), GameError> {
+    let b = &state.battle;
+    if b.phase != crate::state::Phase::Orders {
+        return refuse(rule::TURN, "orders are given in the Moves step");
+    }
+    if seat != b.side {
+        return refuse(rule::TURN, format!("it is {}'s half-turn", b.side));
+    }
+    let mut next = state.clone();
+    let mut events = Vec::new();
+    move_with(
+        &mut next,
+        ids,
+        by,
+        steps,
+        stratagem,
+        attach,
+        Tests::AssumePassed,
+        &mut events,
+    )?;
+    Ok((next.battle, events))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn move_with(
+    state: &mut GameState,
+    ids: &[UnitId],
+    by: Command,
+    steps: &[Step],
+    stratagem: Option<&str>,
+    attach: Option<UnitId>,
+    tests: Tests,
+    events: &mut Vec<Event>,
+) -> Result<(), GameError> {
     check_group(&state.battle, ids, by)?;
     let (extra, cost) = match stratagem {
         Some(id) => use_stratagem(state, id, true, events)?,
@@ -251,7 +316,7 @@ pub fn order_move(
         check_rear(&state.battle, c.mover, c.target, &plan)?;
     }
     state.battle.half.ordered.extend(ids.iter().copied());
-    if !fearsome_tests(state, &plan, events) {
+    if !fearsome_tests(state, &plan, tests, events) {
         events.push(Event::ChargeHalted {
             units: ids.to_vec(),
         });
@@ -369,7 +434,12 @@ fn check_rear(
 /// Rallying: "must test during movement phase to charge fearsome enemies". Every base of the
 /// order that would contact a fearsome enemy tests; if one fails, the whole order halts where
 /// it stood (ruling). Returns whether the move goes ahead.
-fn fearsome_tests(state: &mut GameState, plan: &movement::Plan, events: &mut Vec<Event>) -> bool {
+fn fearsome_tests(
+    state: &mut GameState,
+    plan: &movement::Plan,
+    tests: Tests,
+    events: &mut Vec<Event>,
+) -> bool {
     let mut ok = true;
     for c in &plan.contacts {
         let b = &state.battle;
@@ -377,6 +447,9 @@ fn fearsome_tests(state: &mut GameState, plan: &movement::Plan, events: &mut Vec
             continue;
         };
         if !t.profile.fearsome {
+            continue;
+        }
+        if tests == Tests::AssumePassed {
             continue;
         }
         let who = b.combatant(m);
