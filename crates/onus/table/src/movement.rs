@@ -19,29 +19,45 @@ use crate::error::TableError;
 use crate::table::{Obstacle, ObstacleKind, Table};
 use crate::unit::{Flank, Stack, TableUnit, UnitId, card_rect, footprint_at};
 
-/// The front corner a regular rotation turns about (VII-2.A "Regular movement": the unit
-/// rotates forward, so about a front corner).
+/// The corner a regular rotation turns about (VII-2.A "Regular movement": units "rotate
+/// forward up to 90°, using any of its corners as a rotation point"; the Camel Cataphracts of
+/// its example turn about a rear corner). About any corner, the forward swing turns the unit
+/// towards that corner's side: the far corners move ahead of where they were.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Pivot {
     /// Turns the unit to its left (counter-clockwise).
     FrontLeft,
     /// Turns the unit to its right (clockwise).
     FrontRight,
+    /// Turns the unit to its left (counter-clockwise) about its rear-left corner.
+    RearLeft,
+    /// Turns the unit to its right (clockwise) about its rear-right corner.
+    RearRight,
 }
 
 impl Pivot {
+    /// Every corner a unit may rotate about.
+    pub const ALL: [Pivot; 4] = [
+        Pivot::FrontLeft,
+        Pivot::FrontRight,
+        Pivot::RearLeft,
+        Pivot::RearRight,
+    ];
+
     pub fn corner(self) -> Corner {
         match self {
             Pivot::FrontLeft => Corner::FrontLeft,
             Pivot::FrontRight => Corner::FrontRight,
+            Pivot::RearLeft => Corner::RearLeft,
+            Pivot::RearRight => Corner::RearRight,
         }
     }
 
     /// Sign of the table rotation (counter-clockwise positive) that swings the card forward.
     pub fn sign(self) -> f64 {
         match self {
-            Pivot::FrontLeft => 1.0,
-            Pivot::FrontRight => -1.0,
+            Pivot::FrontLeft | Pivot::RearLeft => 1.0,
+            Pivot::FrontRight | Pivot::RearRight => -1.0,
         }
     }
 }
@@ -51,7 +67,8 @@ impl Pivot {
 pub enum Step {
     /// Straight ahead, DU (VII-2.A).
     Advance(f64),
-    /// Rotate forward about a front corner by `angle` radians, 0 < angle ≤ π/2; 1 DU
+    /// Rotate forward about a corner by `angle` radians, 0 < angle ≤ π/2 (all the rotations
+    /// of one move at most π/2 together); 1 DU
     /// (VII-2.A "Regular movement").
     Wheel { pivot: Pivot, angle: f64 },
     /// Move in any direction keeping the orientation: `right` and `forward` DU in the card's
@@ -476,6 +493,7 @@ impl Table {
         let mut bar: Option<ChargeBar> = None;
         let mut no_shoot = false;
         let mut wheel_pivot: Option<Pivot> = None;
+        let mut wheeled = 0.0;
         let mut free_turn_used = false;
         let mut cost = 0.0;
         let mut moved = false;
@@ -524,6 +542,15 @@ impl Table {
                         return Err(TableError::Zigzag { index: i });
                     }
                     wheel_pivot = Some(pivot);
+                    // "rotate forward up to 90°": the rotations of one move add up to at
+                    // most a quarter turn, so a regular move never turns a unit round.
+                    wheeled += angle;
+                    if wheeled > FRAC_PI_2 + 1e-9 {
+                        return Err(bad(
+                            "the rotations of one move add up to at most 90°",
+                            "VII-2.A Regular movement",
+                        ));
+                    }
                     step_cost = 1.0;
                 }
                 Step::Slide { right, forward } => {

@@ -111,6 +111,88 @@ fn vii_2a_no_zigzag_and_a_rotation_costs_one_du() {
     assert!(matches!(over, Err(TableError::BadStep { .. })));
 }
 
+/// VII-2.A: units "can rotate forward up to 90°": the rotations of one regular move add up
+/// to at most a quarter turn (90°+90° or 3 x 60° about one corner would turn the unit round);
+/// and "using any of its corners as a rotation point": the Camel Cataphracts of the example
+/// rotate 90° "using the lower left corner", a rear corner, which stays where it was.
+#[test]
+fn vii_2a_rotations_add_up_to_90_degrees_about_any_corner() {
+    use crate::movement::Pivot;
+    let mut t = big_table();
+    let u = put(
+        &mut t,
+        1,
+        0,
+        card("Camel Cataphracts", UnitKind::Camel, 4.0),
+        pose(10.0, 10.0, 0.0),
+    );
+    activate(&mut t, u);
+    // Each with the step at which the total passes 90°.
+    for (steps, at) in [
+        (vec![Step::wheel_left(90.0), Step::wheel_left(90.0)], 1),
+        (
+            vec![
+                Step::wheel_right(60.0),
+                Step::wheel_right(60.0),
+                Step::wheel_right(60.0),
+            ],
+            1,
+        ),
+        (
+            vec![
+                Step::wheel_left(45.0),
+                Step::Advance(1.0),
+                Step::wheel_left(50.0),
+            ],
+            2,
+        ),
+    ] {
+        let err = check(&t, u, steps.clone());
+        assert!(
+            matches!(&err, Err(TableError::BadStep { index, reason, rule: "VII-2.A Regular movement" })
+                if *index == at && reason.contains("at most 90°")),
+            "{steps:?}: {err:?}"
+        );
+    }
+    assert!(check(&t, u, vec![Step::wheel_left(45.0), Step::wheel_left(45.0)]).is_ok());
+    let before = t.unit(u).map(|x| x.rect()).expect("placed");
+    for (pivot, corner, faces) in [
+        (Pivot::RearLeft, acies_geom::Corner::RearLeft, -Vec2::X),
+        (Pivot::RearRight, acies_geom::Corner::RearRight, Vec2::X),
+    ] {
+        let mv = check(
+            &t,
+            u,
+            vec![Step::Wheel {
+                pivot,
+                angle: std::f64::consts::FRAC_PI_2,
+            }],
+        );
+        let Ok(mv) = mv else {
+            panic!("{pivot:?}: {mv:?}")
+        };
+        assert!((mv.cost - 1.0).abs() < 1e-12);
+        assert!(mv.end.forward().approx_eq(faces, 1e-12), "{pivot:?}");
+        let after = crate::card_rect(mv.end, crate::CardSize::default());
+        assert!(before.corner(corner).approx_eq(after.corner(corner), 1e-12));
+        // Forward: the card's centre ends ahead of where it was.
+        assert!(mv.end.centre.y > 10.0, "{pivot:?} {:?}", mv.end.centre);
+    }
+    // Every rotation of a move about the same corner (no zigzag), rear corners too.
+    let zig = check(
+        &t,
+        u,
+        vec![
+            Step::Wheel {
+                pivot: Pivot::RearLeft,
+                angle: 0.3,
+            },
+            Step::wheel_left(20.0),
+        ],
+    );
+    assert!(matches!(zig, Err(TableError::Zigzag { index: 1 })), "{zig:?}");
+}
+
 /// VII-2.B "Movement in all directions": "You need to relocate your Parthian Cataphracts
 /// (114). With reduced movement (which drops to 2 DU), you move them backward diagonally and
 /// then once to the side. If they were skirmishers, you could use your 4 DU."
