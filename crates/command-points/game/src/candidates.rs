@@ -29,14 +29,26 @@ pub fn candidates(s: &GameState, seat: Seat, rng: &mut GameRng, limit: usize) ->
     if !actors(s).contains(&seat) || limit == 0 {
         return Vec::new();
     }
-    let mut all = match (&s.pending, &s.stage) {
+    let mut all = choices(s, seat);
+    all.extend(exchanges(s, seat));
+    order(all, rng, limit)
+}
+
+/// Every legal choice of the moment for `seat` (empty if it may not act), in a fixed order,
+/// the one that ends the current decision first: the pending decision's answers, the
+/// deployment squares, the steps of a moving unit, or the activations open to each unit. The
+/// exchanges of points, open at any time, are not listed (any three Points of the seat for
+/// one of a kind none of them is: [`Action::Exchange`]). What an interface offers.
+pub fn choices(s: &GameState, seat: Seat) -> Vec<Action> {
+    if !actors(s).contains(&seat) {
+        return Vec::new();
+    }
+    match (&s.pending, &s.stage) {
         (Some(p), _) => decisions(s, p),
         (None, Stage::Deploy { .. }) => deployments(s, seat),
         (None, _) if s.activation.as_ref().is_some_and(|a| a.mover.is_some()) => steps(s),
         (None, _) => activations(s, seat),
-    };
-    all.extend(exchanges(s, seat));
-    order(all, rng, limit)
+    }
 }
 
 /// A uniformly random order (the random player plays the first), keeping the action that

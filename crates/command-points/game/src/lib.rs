@@ -54,7 +54,7 @@ use acies_core::{
 use command_points_model::{Seat, Setup};
 
 pub use action::{Action, Side, Step};
-pub use candidates::{STEPS, candidates, unit_options};
+pub use candidates::{STEPS, candidates, choices, unit_options};
 pub use error::{RuleError, RuleResult};
 pub use event::Event;
 pub use game::{Position, Prepared, actors, apply, apply_with_dice, new_game, prepared};

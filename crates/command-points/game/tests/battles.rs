@@ -6,7 +6,7 @@ use acies_core::{Candidates, Determinize, GameRng, Ruleset, Viewer};
 use command_points_game::event::Event;
 use command_points_game::state::{GameState, Place};
 use command_points_game::{
-    Action, CommandPoints, Step, apply, candidates, event_view, new_game, view,
+    Action, CommandPoints, Step, apply, candidates, choices, event_view, new_game, view,
 };
 use command_points_model::load::Catalog;
 use command_points_model::{CardKind, Seat, Setup};
@@ -119,6 +119,27 @@ fn hides(s: &GameState, events: &[Event]) {
     }
 }
 
+/// Every choice the engine lists for an interface is accepted, and the candidates of the
+/// computer players are those choices (plus exchanges of points).
+fn every_choice_is_legal(s: &GameState) {
+    for seat in CommandPoints::actors(s) {
+        let all = choices(s, seat);
+        assert!(!all.is_empty(), "no choice for {seat}");
+        for a in &all {
+            if let Err(e) = apply(s, seat, a) {
+                panic!("the choice {a:?} of {seat} is refused: {e}");
+            }
+        }
+        let mut rng = GameRng::new(5);
+        for c in candidates(s, seat, &mut rng, usize::MAX) {
+            assert!(
+                all.contains(&c) || matches!(c, Action::Exchange { .. }),
+                "{c:?} is a candidate but not a choice"
+            );
+        }
+    }
+}
+
 /// A random choice leaning towards fighting, so that battles exercise every procedure.
 fn pick<'a>(cands: &'a [Action], rng: &mut GameRng) -> &'a Action {
     let weight = |a: &Action| match a {
@@ -170,6 +191,7 @@ fn play(setup: &Setup, seed: u64, check_hidden_every: usize) -> (usize, GameStat
         invariants(&s, setup);
         if steps % check_hidden_every == 0 {
             hides(&s, &applied.events);
+            every_choice_is_legal(&s);
         }
         steps += 1;
         assert!(steps < 20_000, "the battle does not end");
