@@ -1,6 +1,8 @@
 //! VII-2 "Movement phase" and VII-4 "Skirmishers phase", delegated to onus-table for the
 //! validation and pricing of every move and charge; IX "Brash" enforced here.
 
+use std::f64::consts::FRAC_PI_2;
+
 use acies_geom::{EPS, Vec2, normalize_angle};
 use onus_model::Ability;
 use onus_table::{EnvelopChoice, MoveOrder, Pivot, PricedMove, Step, Table, UnitId};
@@ -96,6 +98,15 @@ pub fn move_unit(
     order: &MoveOrder,
 ) -> GameResult<()> {
     own(state, seat, unit, "VII-2 Movement phase")?;
+    if let Some(c) = brash_charge(state, unit) {
+        return Err(GameError::rule(
+            "IX Brash",
+            format!(
+                "{unit} is brash and can charge {}: it charges automatically instead of moving",
+                c.target
+            ),
+        ));
+    }
     let mv = state.table.check_move(unit, order)?;
     let direction = check_line(state, unit, &mv)?;
     state.table.apply_move(&mv)?;
@@ -142,7 +153,48 @@ pub fn skirmish_move(
 
 /// VII-2.C: a charge; an activated unit's in the Movement Phase, a brash unit's on its own
 /// (IX), a skirmisher's in the skirmishers phase (VII-4).
+///
+/// IX "Brash": a brash unit's charge in the Movement Phase brings "as many sections as
+/// possible" into contact: one that brings fewer than the best charge at the same target is
+/// refused (the owner still picks the target).
 pub fn charge(
+    state: &mut GameState,
+    seat: Seat,
+    unit: UnitId,
+    spec: &ChargeSpec,
+) -> GameResult<()> {
+    let best = brash_bound(state, unit)
+        .then(|| brash_options(state, unit, spec.target))
+        .and_then(|options| options.iter().map(|(_, n)| *n).max());
+    charge_unchecked(state, seat, unit, spec)?;
+    if let Some(best) = best {
+        let got = sections_in_contact(state, unit, spec.target);
+        if got < best {
+            return Err(GameError::rule(
+                "IX Brash",
+                format!(
+                    "{unit} is brash: it charges {} with as many sections as possible ({best}), \
+                     not {got}",
+                    spec.target
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The sections (card and markers, both ways) in contact between `unit` and `target`: the
+/// dice of their fight (VII-5 "Dice"); 0 when they are not engaged.
+fn sections_in_contact(state: &GameState, unit: UnitId, target: UnitId) -> u32 {
+    state
+        .table
+        .engagement(unit, target)
+        .map_or(0, onus_table::Engagement::dice)
+}
+
+/// [`charge`] without the brash unit's "as many sections as possible" (which compares with
+/// the charges this makes).
+fn charge_unchecked(
     state: &mut GameState,
     seat: Seat,
     unit: UnitId,
@@ -232,14 +284,101 @@ pub fn charge_candidates(table: &Table, unit: UnitId, target: UnitId) -> Vec<Cha
     out
 }
 
-/// IX "Brash": a charge `unit` could make now against some enemy, if any.
+/// Whether IX "Brash" binds `unit` now: a brash unit of the phase's player in the Movement
+/// Phase, neither fleeing, engaged, recovered this turn nor moved yet.
+fn brash_bound(state: &GameState, unit: UnitId) -> bool {
+    let Ok(u) = state.table.unit(unit) else {
+        return false;
+    };
+    state.phase == crate::state::Phase::Movement
+        && u.has(Ability::Brash)
+        && !u.state.fleeing
+        && !u.turn.moved
+        && !state.table.is_engaged(unit)
+        // VII-1 "Activating fleeing units": a unit recovered this turn neither moves nor fights.
+        && !state.book.recovered.contains(&unit)
+}
+
+/// The approaches searched for a brash unit's charge at `target`: those of
+/// [`charge_candidates`], then a forward rotation about each corner by 30°, 60° or 90° (or by
+/// the angle that faces the target), each followed by a straight advance. The table cuts each
+/// at the first contact and lines the units up (VII-2.C).
+fn brash_approaches(table: &Table, unit: UnitId, target: UnitId) -> Vec<ChargeSpec> {
+    let mut out = charge_candidates(table, unit, target);
+    let (Ok(u), Ok(t)) = (table.unit(unit), table.unit(target)) else {
+        return out;
+    };
+    let local: Vec2 = u.pose.to_local(t.pose.centre);
+    let reach = local.length() + 0.5;
+    let facing = local.x.atan2(local.y).abs();
+    for pivot in Pivot::ALL {
+        for angle in [30f64.to_radians(), 60f64.to_radians(), FRAC_PI_2, facing] {
+            if angle <= 0.02 || angle > FRAC_PI_2 + 1e-9 {
+                continue;
+            }
+            out.push(ChargeSpec {
+                target,
+                steps: vec![Step::Wheel { pivot, angle }, Step::Advance(reach)],
+                side: None,
+                envelop: EnvelopChoice::Max,
+            });
+        }
+    }
+    out
+}
+
+/// IX "Brash": the charges `unit` can make now at `target` (every approach of
+/// [`brash_approaches`], with each side of the target it could line up with), each with the
+/// sections it brings into contact once the whole charge action is done. Empty when the
+/// brash rule does not bind the unit.
+fn brash_options(state: &GameState, unit: UnitId, target: UnitId) -> Vec<(ChargeSpec, u32)> {
+    let Ok(u) = state.table.unit(unit) else {
+        return Vec::new();
+    };
+    if !brash_bound(state, unit) {
+        return Vec::new();
+    }
+    let seat = Seat(u.owner);
+    let check = |spec: &ChargeSpec| {
+        let order = spec.order();
+        if u.turn.activated {
+            state.table.check_charge(unit, &order)
+        } else {
+            state.table.check_brash_charge(unit, &order)
+        }
+    };
+    let mut out = Vec::new();
+    for approach in brash_approaches(&state.table, unit, target) {
+        let Ok(plan) = check(&approach) else {
+            continue;
+        };
+        let mut specs = vec![approach.clone()];
+        if plan.sides.len() > 1 {
+            specs.extend(plan.sides.iter().map(|s| ChargeSpec {
+                side: Some(*s),
+                ..approach.clone()
+            }));
+        }
+        for spec in specs {
+            // "Can charge" means the whole charge action succeeds (advancing in line limits
+            // the distance, applying the charge may still be refused): anything less could
+            // forbid ending the phase with no charge the player is allowed to make.
+            let mut trial = state.clone();
+            if charge_unchecked(&mut trial, seat, unit, &spec).is_ok() {
+                let n = sections_in_contact(&trial, unit, target);
+                out.push((spec, n));
+            }
+        }
+    }
+    out
+}
+
+/// IX "Brash": the charge `unit` must make now, if any: at the nearest enemy within charging
+/// distance that it can reach, the one with the most sections in contact ("with as many
+/// sections as possible"; the owner may pick another enemy within charging distance).
 pub fn brash_charge(state: &GameState, unit: UnitId) -> Option<ChargeSpec> {
     let u = state.table.unit(unit).ok()?;
-    if !u.has(Ability::Brash) || u.state.fleeing || u.turn.moved || state.table.is_engaged(unit) {
-        return None;
-    }
-    // VII-1 "Activating fleeing units": a unit recovered this turn neither moves nor fights.
-    if state.book.recovered.contains(&unit) {
+    if !brash_bound(state, unit) {
         return None;
     }
     let mut enemies: Vec<(f64, UnitId)> = state
@@ -250,23 +389,13 @@ pub fn brash_charge(state: &GameState, unit: UnitId) -> Option<ChargeSpec> {
         .filter(|(d, _)| *d <= u.card.movement + 1.0 + 1e-9)
         .collect();
     enemies.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    for (_, e) in enemies {
-        for c in charge_candidates(&state.table, unit, e) {
-            let order = c.order();
-            let ok = if u.turn.activated {
-                state.table.check_charge(unit, &order).is_ok()
-            } else {
-                state.table.check_brash_charge(unit, &order).is_ok()
-            };
-            // "Can charge" means the whole charge action succeeds (advancing in line limits
-            // the distance, applying the charge may still be refused): anything less could
-            // forbid ending the phase with no charge the player is allowed to make.
-            if ok && charge(&mut state.clone(), Seat(u.owner), unit, &c).is_ok() {
-                return Some(c);
-            }
-        }
-    }
-    None
+    enemies.into_iter().find_map(|(_, e)| {
+        brash_options(state, unit, e)
+            .into_iter()
+            .rev()
+            .max_by_key(|(_, n)| *n)
+            .map(|(spec, _)| spec)
+    })
 }
 
 /// The end of the Movement Phase: brash units that can charge must have charged (IX), and no
