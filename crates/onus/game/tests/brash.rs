@@ -62,7 +62,10 @@ fn dice(s: &GameState) -> u32 {
 fn brash_refusal(r: Result<GameState, GameError>) -> String {
     match r {
         Err(e) if e.section() == Some("IX Brash") => e.to_string(),
-        other => panic!("expected a refusal naming IX Brash, got {:?}", other.map(|_| ())),
+        other => panic!(
+            "expected a refusal naming IX Brash, got {:?}",
+            other.map(|_| ())
+        ),
     }
 }
 
