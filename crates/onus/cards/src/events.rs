@@ -216,11 +216,11 @@ pub enum EventError {
     )]
     NoCharge { event: String },
     #[error(
-        "XI \"Veterans\": only a side with a veteran or elite unit may discard the random event and draw another; the {side}'s unit is {rank:?}"
+        "XI \"Veterans\": only a side with a veteran or elite unit may discard the random event and draw another; the {side}'s unit is {rank}"
     )]
     NotVeteran { side: Side, rank: Rank },
     #[error(
-        "XI \"Elite\": only a side with an elite unit may draw 2 random events; the {side}'s unit is {rank:?}"
+        "XI \"Elite\": only a side with an elite unit may draw 2 random events; the {side}'s unit is {rank}"
     )]
     NotElite { side: Side, rank: Rank },
     #[error(

@@ -123,7 +123,11 @@ pub fn resolve_ranged<C: Chance + ?Sized>(
         let reasons = vec![format!("cancelled by {source} (event)")];
         return Ok(fight.finish(CombatKind::Cancelled, reasons));
     }
-    let mut reasons = vec![format!("{:?} range: {dice} dice (VII-3)", setup.range).to_lowercase()];
+    let band = match setup.range {
+        Range::Short => "short",
+        Range::Long => "long",
+    };
+    let mut reasons = vec![format!("{band} range: {dice} dice (VII-3)")];
     if fight.any_out() {
         reasons.push("a unit was already eliminated".into());
         return Ok(fight.finish(CombatKind::Ranged, reasons));

@@ -104,12 +104,22 @@ pub fn candidates(state: &GameState, seat: Seat, rng: &mut GameRng) -> Vec<Actio
                     });
                 }
             }
+            let flee = chance(rng, 5);
             out.push(Action::PlayEvents {
                 cards: Vec::new(),
                 redraw: false,
-                flee_if_wounded: chance(rng, 5),
+                flee_if_wounded: flee,
                 wind_target: None,
             });
+            // A shooter may not choose voluntary flight (VII-5): then nothing at all.
+            if flee {
+                out.push(Action::PlayEvents {
+                    cards: Vec::new(),
+                    redraw: false,
+                    flee_if_wounded: false,
+                    wind_target: None,
+                });
+            }
             return out;
         }
         Some(Pending::HandLimit { excess, .. }) => {

@@ -271,6 +271,16 @@ fn reveal_random(state: &mut GameState) -> GameResult<()> {
     Ok(())
 }
 
+/// Card sides for people: "left side", "left and rear sides".
+fn sides_text(sides: &[Edge]) -> String {
+    let names: Vec<&str> = sides.iter().map(|e| onus_table::edge_name(*e)).collect();
+    match names.as_slice() {
+        [] => "no side".into(),
+        [one] => format!("{one} side"),
+        [init @ .., last] => format!("{} and {last} sides", init.join(", ")),
+    }
+}
+
 /// VII-3: the defender chooses the side the shots come from when both are as near.
 pub fn choose_side(state: &mut GameState, side: Edge) -> GameResult<()> {
     let f = pending_fight(state)?;
@@ -286,7 +296,11 @@ pub fn choose_side(state: &mut GameState, side: Edge) -> GameResult<()> {
     if !sides.contains(&side) {
         return Err(GameError::rule(
             "VII-3 Modifiers for flank and rear attacks",
-            format!("the shots come from {sides:?}; {side:?} is not one of them"),
+            format!(
+                "the shots come from the {}; the {} side is not one of them",
+                sides_text(sides),
+                onus_table::edge_name(side)
+            ),
         ));
     }
     f.side = Some(side);
@@ -362,7 +376,7 @@ pub fn elite_draw(state: &mut GameState) -> GameResult<()> {
     if rank != Rank::Elite {
         return Err(GameError::rule(
             RULE,
-            format!("only an elite unit may draw 2 random events; {unit} is {rank:?}"),
+            format!("only an elite unit may draw 2 random events; {unit} is {rank}"),
         ));
     }
     if state.table.unit(opponent)?.state.rank == Rank::Elite {
@@ -455,6 +469,15 @@ pub fn play_events(
         return Err(GameError::rule(
             "XI Veterans and elites",
             "the elite unit drew 2 random events: keep one of them first",
+        ));
+    }
+    // VII-5 "Voluntary flight": only a unit that may suffer a wound in the fight may choose
+    // it. Ruling: the shooter of a ranged attack suffers none (nothing shoots back, VII-3),
+    // so the choice is refused rather than silently ignored.
+    if flee_if_wounded && side == Side::Attacker && matches!(f.kind, FightKind::Ranged { .. }) {
+        return Err(GameError::rule(
+            "VII-5 Voluntary flight",
+            "the shooter suffers no wound in its own ranged attack: it has no reason to flee",
         ));
     }
     if redraw {
@@ -635,8 +658,12 @@ fn resolve(
                         "XI The wind changes",
                         format!(
                             "{t} is not a unit of the active player within 1 DU of {target}; \
-                             the shot may drift onto {:?}",
+                             the shot may drift onto {}",
                             w.candidates
+                                .iter()
+                                .map(ToString::to_string)
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ),
                     ));
                 }

@@ -124,7 +124,7 @@ pub fn reduce(state: &mut GameState, seat: Seat, unit: UnitId, flank: Flank) -> 
     state.emit(GameEvent::MarkersRemoved {
         unit,
         markers: 1,
-        why: format!("{flank:?} extended marker removed (VII-2.D Reducing an extended unit)"),
+        why: format!("{flank} extended marker removed (VII-2.D Reducing an extended unit)"),
     });
     let outcome = resolve_attacks(state, &attacks, &before)?;
     if outcome == Outcome::Fled {

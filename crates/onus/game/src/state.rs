@@ -383,6 +383,17 @@ pub enum FightStage {
     DefenderEvents,
 }
 
+impl FightStage {
+    /// What the fight waits for, for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            FightStage::ChooseSide => "the side the shots come from",
+            FightStage::AttackerEvents => "the attacker's events",
+            FightStage::DefenderEvents => "the defender's events",
+        }
+    }
+}
+
 /// A fight in progress.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PendingFight {
@@ -446,6 +457,22 @@ impl Decision {
             Decision::Drivers { unit } | Decision::LungeFollowUp { unit } => *unit,
         };
         state.owner_of(unit)
+    }
+
+    /// What is being decided, for people ("the answer to the withdrawal of unit #4").
+    pub fn describe(&self) -> String {
+        match self {
+            Decision::Withdrawal { unit, .. } => format!("the answer to the withdrawal of {unit}"),
+            Decision::FightElephants { elephants, .. } => {
+                format!("whether to fight the fleeing elephants {elephants} or be trampled")
+            }
+            Decision::Drivers { unit } => {
+                format!("whether the drivers of {unit} kill their elephants")
+            }
+            Decision::LungeFollowUp { unit } => {
+                format!("the follow-up move of {unit} after its lunge")
+            }
+        }
     }
 
     /// The rulebook section of the decision.

@@ -136,7 +136,7 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
             (d, a) => Err(GameError::WrongPhase {
                 action: a.name(),
                 phase: s.phase,
-                detail: format!(": a decision is waiting ({d:?})"),
+                detail: format!(": a decision is waiting ({})", d.describe()),
                 rule: d.section(),
             }),
         };
@@ -164,9 +164,9 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
                 s,
                 a,
                 &format!(
-                    ": a fight is waiting for {} ({:?})",
+                    ": a fight is waiting for {} ({})",
                     to_act(s).unwrap_or(f.attacker_seat),
-                    f.stage
+                    f.stage.describe()
                 ),
             )),
             (Pending::HandLimit { excess, .. }, a) => Err(wrong(

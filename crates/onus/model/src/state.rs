@@ -17,6 +17,16 @@ pub enum Rank {
     Elite,
 }
 
+impl std::fmt::Display for Rank {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Rank::Regular => "regular",
+            Rank::Veteran => "veteran",
+            Rank::Elite => "elite",
+        })
+    }
+}
+
 impl Rank {
     /// Cost increase in percent (XI: veteran +30%, elite +50%).
     pub fn cost_increase_pct(self) -> u32 {

@@ -46,6 +46,9 @@ enum Query {
     CheckAction {
         action: Action,
     },
+    /// The choices of the decision the asker must take now (a fight's events, the side of a
+    /// shot, the end-of-turn draw, the hand limit), each with the game's verdict.
+    Choices,
     Odds {
         #[serde(default)]
         action: Option<Action>,
@@ -67,7 +70,7 @@ pub fn answer(state: &GameState, viewer: Viewer<Seat>, query: Value) -> Result<V
         refuse(
             "bad_query",
             format!(
-                "{e}; the kinds are unit_options, check_move, check_charge, check_action, odds (see crates/onus/server/README.md)"
+                "{e}; the kinds are unit_options, check_move, check_charge, check_action, choices, odds (see crates/onus/server/README.md)"
             ),
         )
     })?;
@@ -89,6 +92,7 @@ pub fn answer(state: &GameState, viewer: Viewer<Seat>, query: Value) -> Result<V
         }
         Query::CheckCharge { unit, charge } => check_charge(&k, seat_of(viewer)?, unit, charge),
         Query::CheckAction { action } => Ok(verdict(&k, seat_of(viewer)?, &action)),
+        Query::Choices => Ok(choices(&k, seat_of(viewer)?)),
         Query::Odds {
             action,
             pending,
@@ -162,20 +166,37 @@ fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusa
     let skirmishers = phase == Phase::Skirmishers;
     let mut why_not = serde_json::Map::new();
 
-    // Moving: the game itself says, on an empty move (moves roll nothing).
-    let empty = MoveOrder::new(Vec::new());
-    let move_action = if skirmishers {
-        Action::SkirmishMove { unit, order: empty }
-    } else {
-        Action::Move { unit, order: empty }
-    };
-    let may_move = match Onus::apply(k, seat, &move_action) {
-        Ok(_) => true,
-        Err(e) => {
-            why_not.insert("move".into(), game_error(&e));
-            false
+    // Moving: the game itself says, on a few probe moves (moves roll nothing). An empty move
+    // is not enough: a unit a friend stopped on (VII-2 "Overlapping") may not stay where it
+    // is, yet may move away.
+    let mut first_refusal = None;
+    let mut sample_move = None;
+    for order in probe_moves(k, u, allowance.regular) {
+        let action = if skirmishers {
+            Action::SkirmishMove {
+                unit,
+                order: order.clone(),
+            }
+        } else {
+            Action::Move {
+                unit,
+                order: order.clone(),
+            }
+        };
+        match Onus::apply(k, seat, &action) {
+            Ok(_) => {
+                sample_move = Some(order);
+                break;
+            }
+            Err(e) => {
+                first_refusal.get_or_insert(e);
+            }
         }
-    };
+    }
+    let may_move = sample_move.is_some();
+    if let (false, Some(e)) = (may_move, &first_refusal) {
+        why_not.insert("move".into(), game_error(e));
+    }
     // What is left to move now: nothing for a unit the game does not let move (VII-1: a unit
     // that is not activated "cannot move or change their orientation"), else the budget of
     // its regular movement (or of the skirmishers' split movement, VII-4).
@@ -240,47 +261,11 @@ fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusa
             "VII-1 Activating broken units",
         ),
     ]);
-    let mut charges = Vec::new();
-    if charge_bar.is_none() {
-        let found = if !u.turn.activated && brash {
-            t.brash_charges(unit)
-        } else {
-            t.charge_options(unit)
-        }
-        .unwrap_or_default();
-        for option in found {
-            if k.allies(
-                seat,
-                Seat(t.unit(option.target).map_or(seat.0, |x| x.owner)),
-            ) {
-                continue;
-            }
-            let spec = ChargeSpec {
-                target: option.target,
-                steps: option.steps.clone(),
-                side: None,
-                envelop: onus_table::EnvelopChoice::Max,
-            };
-            // The game's own verdict on the exact charge proposed (charges roll nothing).
-            let action = Action::Charge { unit, charge: spec };
-            let Ok(applied) = Onus::apply(k, seat, &action) else {
-                continue;
-            };
-            let side = applied
-                .state
-                .table
-                .engagement(unit, option.target)
-                .and_then(|e| e.edges_hit(option.target).into_iter().next());
-            charges.push(json!({
-                "target": option.target,
-                "side": side,
-                "direct": option.direct,
-                "dice_with_envelopment": option.dice_with_envelopment,
-                "cost": option.cost,
-                "steps": option.steps,
-            }));
-        }
-    }
+    let charges = if charge_bar.is_none() {
+        charge_offers(k, seat, u)
+    } else {
+        Vec::new()
+    };
     let may_charge = charge_bar.is_none() && !charges.is_empty();
     match charge_bar {
         Some(bar) => {
@@ -390,6 +375,7 @@ fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusa
         "allowance": allowance,
         "left": left,
         "may_move": may_move,
+        "sample_move": sample_move,
         "may_charge": may_charge,
         "may_shoot": may_shoot,
         "why_not": why_not,
@@ -724,8 +710,11 @@ fn ranged_odds(
     let side = match side {
         Some(s) if sides.contains(&s) => Some(s),
         Some(s) => {
+            let names: Vec<&str> = sides.iter().map(|e| onus_table::edge_name(*e)).collect();
             return Err(not_applicable(format!(
-                "the shots come from {sides:?}, not {s:?}"
+                "the shots come from the {} side(s), not the {} side",
+                names.join(" or "),
+                onus_table::edge_name(s)
             )));
         }
         None => sides.first().copied(),
@@ -865,4 +854,216 @@ fn odds_of_pending(k: &GameState, viewer: Viewer<Seat>) -> Result<Value, Refusal
 #[doc(hidden)]
 pub fn known_table(state: &GameState, viewer: Viewer<Seat>) -> Result<Table, String> {
     knowledge(state, viewer).map(|k| k.table)
+}
+
+/// Moves tried to tell whether a unit may move at all, first accepted wins: staying put,
+/// straight ahead over fractions of its movement, wheels about either front corner (alone
+/// and followed by an advance), an about-face, and the moves the engine's own random player
+/// ([`onus_game::chooser`]) would try for this unit.
+fn probe_moves(k: &GameState, u: &onus_table::TableUnit, budget: f64) -> Vec<MoveOrder> {
+    let mut steps: Vec<Vec<Step>> = vec![Vec::new()];
+    for f in [1.0, 0.75, 0.5, 0.25, 0.1] {
+        steps.push(vec![Step::Advance(budget * f)]);
+    }
+    for deg in [15.0, 45.0, 90.0] {
+        for wheel in [Step::wheel_left(deg), Step::wheel_right(deg)] {
+            steps.push(vec![wheel]);
+            if budget > 1.0 {
+                steps.push(vec![wheel, Step::Advance((budget - 1.0) / 2.0)]);
+            }
+        }
+    }
+    steps.push(vec![Step::Turn(std::f64::consts::PI)]);
+    let mut out: Vec<MoveOrder> = steps.into_iter().map(MoveOrder::new).collect();
+    if let Some(seat) = Onus::to_act(k) {
+        for seed in [1, 2, 3] {
+            let mut rng = acies_core::GameRng::new(seed);
+            for a in onus_game::chooser::candidates(k, seat, &mut rng) {
+                match a {
+                    Action::Move { unit, order } | Action::SkirmishMove { unit, order }
+                        if unit == u.id && !out.contains(&order) =>
+                    {
+                        out.push(order);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The charges `u` may make now, each one the game accepts exactly as offered (VII-2.C, IX
+/// Brash, VII-4): one offer per enemy and side of it the charger can line up with, each
+/// with the envelopment choices the game accepts and the `charge` to send.
+///
+/// The approaches are the table's own search ([`Table::charge_options`], or a brash unit's
+/// [`Table::brash_charges`]) and the engine's simple approaches
+/// ([`onus_game::movement::charge_candidates`]) at every enemy; for each, the table names
+/// the sides the contact leaves a choice of, and every side is then asked of the game
+/// explicitly (never read back from the engagement made, which names the sides hit, not the
+/// one chosen).
+fn charge_offers(k: &GameState, seat: Seat, u: &onus_table::TableUnit) -> Vec<Value> {
+    let t = &k.table;
+    let unit = u.id;
+    let mut approaches: Vec<(UnitId, Vec<Step>)> = Vec::new();
+    let searched = if !u.turn.activated && u.has(onus_model::Ability::Brash) {
+        t.brash_charges(unit)
+    } else {
+        t.charge_options(unit)
+    };
+    for o in searched.unwrap_or_default() {
+        approaches.push((o.target, o.steps));
+    }
+    let enemies: Vec<UnitId> = t
+        .units()
+        .filter(|e| !k.allies(seat, Seat(e.owner)))
+        .map(|e| e.id)
+        .collect();
+    for e in enemies {
+        for c in onus_game::movement::charge_candidates(t, unit, e) {
+            approaches.push((c.target, c.steps));
+        }
+    }
+    let mut offers: Vec<Value> = Vec::new();
+    let mut offered: Vec<(UnitId, Option<Edge>)> = Vec::new();
+    for (target, steps) in approaches {
+        if k.allies(seat, Seat(t.unit(target).map_or(seat.0, |x| x.owner))) {
+            continue;
+        }
+        let spec = |side: Option<Edge>, envelop: onus_table::EnvelopChoice| ChargeSpec {
+            target,
+            steps: steps.clone(),
+            side,
+            envelop,
+        };
+        let Ok(plan) = charge_plan(k, unit, &spec(None, onus_table::EnvelopChoice::None)) else {
+            continue;
+        };
+        // A charge that only sweeps markers away leaves no side to choose.
+        let sides: Vec<Option<Edge>> = if plan.side.is_none() {
+            vec![None]
+        } else {
+            plan.sides.iter().copied().map(Some).collect()
+        };
+        for side in sides {
+            if offered.contains(&(target, side)) {
+                continue;
+            }
+            let mut accepted = Vec::new();
+            let mut dice = None;
+            for envelop in [
+                onus_table::EnvelopChoice::Max,
+                onus_table::EnvelopChoice::None,
+            ] {
+                let action = Action::Charge {
+                    unit,
+                    charge: spec(side, envelop.clone()),
+                };
+                if let Ok(applied) = Onus::apply(k, seat, &action) {
+                    if dice.is_none() {
+                        dice = applied
+                            .state
+                            .table
+                            .engagement(unit, target)
+                            .map(|e| e.dice());
+                    }
+                    accepted.push(envelop);
+                }
+            }
+            let Some(first) = accepted.first().cloned() else {
+                continue;
+            };
+            let Ok(sided) = charge_plan(k, unit, &spec(side, first.clone())) else {
+                continue;
+            };
+            offered.push((target, side));
+            offers.push(json!({
+                "target": target,
+                "side": side,
+                "direct": sided.direct_sections(),
+                "dice_with_envelopment": dice.unwrap_or(0),
+                "cost": sided.approach.cost,
+                "steps": steps,
+                "envelop": accepted,
+                "charge": spec(side, first),
+            }));
+        }
+    }
+    offers
+}
+
+/// The choices of the decision `seat` must take now, each with the game's verdict
+/// (`{"ok": true}` or the refusal): what a dialog may offer. `decision` names it (`none`
+/// when the seat has nothing to decide).
+fn choices(k: &GameState, seat: Seat) -> Value {
+    let hand: Vec<onus_cards::CardId> = k
+        .piles
+        .hand(seat.index())
+        .map(<[_]>::to_vec)
+        .unwrap_or_default();
+    if Onus::to_act(k) != Some(seat) {
+        return json!({ "decision": "none" });
+    }
+    let of = |action: Action| {
+        let v = verdict(k, seat, &action);
+        json!({ "action": action, "verdict": v })
+    };
+    let play = |cards: Vec<onus_cards::CardId>, redraw: bool, flee: bool| Action::PlayEvents {
+        cards,
+        redraw,
+        flee_if_wounded: flee,
+        wind_target: None,
+    };
+    if !k.decisions.is_empty() {
+        return json!({ "decision": "decision" });
+    }
+    match &k.pending {
+        Some(Pending::Fight(f)) if f.stage == onus_game::state::FightStage::ChooseSide => {
+            let sides = match &f.kind {
+                FightKind::Ranged { sides, .. } => sides.clone(),
+                FightKind::Melee { .. } => Vec::new(),
+            };
+            json!({
+                "decision": "choose_side",
+                "sides": sides.into_iter().map(|side| of(Action::ChooseSide { side })).collect::<Vec<_>>(),
+            })
+        }
+        Some(Pending::Fight(f)) if f.elite_second.is_some() => {
+            let mut keep = Vec::new();
+            if let onus_cards::RandomEvent::Drawn(first) = f.random {
+                keep.push(of(Action::KeepRandomEvent { card: first }));
+            }
+            if let Some(second) = f.elite_second {
+                keep.push(of(Action::KeepRandomEvent { card: second }));
+            }
+            json!({ "decision": "keep_random_event", "keep": keep })
+        }
+        Some(Pending::Fight(_)) => json!({
+            "decision": "events",
+            "none": of(play(Vec::new(), false, false)),
+            "cards": hand.iter().map(|c| of(play(vec![*c], false, false))).collect::<Vec<_>>(),
+            "redraw": of(play(Vec::new(), true, false)),
+            "flee_if_wounded": of(play(Vec::new(), false, true)),
+            "elite_draw_two": of(Action::EliteDrawTwo),
+        }),
+        Some(Pending::HandLimit { excess, .. }) => json!({
+            "decision": "hand_limit",
+            "excess": excess,
+            "discard": of(Action::DiscardExcess {
+                cards: hand.iter().take(*excess).copied().collect(),
+            }),
+        }),
+        None if k.phase == Phase::EndOfTurn && k.book.giving != Some(seat) => {
+            use onus_cards::TurnDraw;
+            json!({
+                "decision": "draw",
+                "order_played": of(Action::Draw { choice: TurnDraw::OrderPlayed }),
+                "draw_three": of(Action::Draw { choice: TurnDraw::DrawThree }),
+                "discard": of(Action::Draw { choice: TurnDraw::Discard(Vec::new()) }),
+                "cards": hand,
+            })
+        }
+        None => json!({ "decision": "none" }),
+    }
 }

@@ -6,6 +6,27 @@ use thiserror::Error;
 
 use crate::unit::{FrontSlot, UnitId};
 
+/// A place on the table for people: "(10.30, 13.70) DU, facing 180°" (the heading as a
+/// compass of the table: 0° faces north, up the table's y axis; clockwise).
+pub fn place(pose: &Pose) -> String {
+    let degrees = (-pose.heading.to_degrees()).rem_euclid(360.0);
+    let degrees = if degrees >= 359.5 { 0.0 } else { degrees };
+    format!(
+        "({:.2}, {:.2}) DU, facing {degrees:.0}°",
+        pose.centre.x, pose.centre.y
+    )
+}
+
+/// A side of a card for people ("left", "rear").
+pub fn edge_name(edge: acies_geom::Edge) -> &'static str {
+    match edge {
+        acies_geom::Edge::Front => "front",
+        acies_geom::Edge::Right => "right",
+        acies_geom::Edge::Rear => "rear",
+        acies_geom::Edge::Left => "left",
+    }
+}
+
 /// An action the table rules forbid, or a request that makes no sense on this table. The
 /// message ends with the rulebook section in brackets; [`TableError::rule`] returns it alone.
 #[derive(Clone, Debug, PartialEq, Error, Serialize)]
@@ -60,7 +81,8 @@ pub enum TableError {
         kind: &'static str,
     },
     #[error(
-        "{unit} cannot move through the enemy {other}; it must stop at {stop:?} [VII-2 Moving through units]"
+        "{unit} cannot move through the enemy {other}; it must stop at {} [VII-2 Moving through units]",
+        place(stop)
     )]
     ThroughEnemy {
         unit: UnitId,
@@ -68,7 +90,8 @@ pub enum TableError {
         stop: Pose,
     },
     #[error(
-        "{unit} cannot move through {other}: {reason}; it must stop at {stop:?} [VII-2 Moving through units]"
+        "{unit} cannot move through {other}: {reason}; it must stop at {} [VII-2 Moving through units]",
+        place(stop)
     )]
     ThroughFriend {
         unit: UnitId,
@@ -77,7 +100,8 @@ pub enum TableError {
         stop: Pose,
     },
     #[error(
-        "{unit} would end its move overlapping {other}; it must stop at {stop:?} [VII-2 Overlapping]"
+        "{unit} would end its move overlapping {other}; it must stop at {} [VII-2 Overlapping]",
+        place(stop)
     )]
     EndsOverlapping {
         unit: UnitId,
@@ -106,7 +130,7 @@ pub enum TableError {
         "{unit} cannot line up with {target} without overlapping another unit [VII-2.C Charging against several units]"
     )]
     CannotAlign { unit: UnitId, target: UnitId },
-    #[error("{unit} cannot envelop with {slot:?}: {reason} [VII-2.C Charging]")]
+    #[error("{unit} cannot envelop with {slot}: {reason} [VII-2.C Charging]")]
     CannotEnvelop {
         unit: UnitId,
         slot: FrontSlot,

@@ -35,7 +35,7 @@ pub use contact::{
     direct_contacts,
 };
 pub use engaged::{Follow, FreeAttack, Repositioning, Withdrawal, WithdrawalResponse};
-pub use error::TableError;
+pub use error::{TableError, edge_name, place};
 pub use flight::{FlightMove, FlightStart, RecoveryRoll, Trample, edge_direction};
 pub use movement::{
     Allowance, ChargeBar, MAX_STEPS, MoveOrder, MovementType, Pivot, PricedMove, PricedStep,

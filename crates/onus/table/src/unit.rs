@@ -65,6 +65,25 @@ pub enum Flank {
     Right,
 }
 
+impl std::fmt::Display for Flank {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Flank::Left => "left",
+            Flank::Right => "right",
+        })
+    }
+}
+
+impl std::fmt::Display for FrontSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FrontSlot::ExtendedLeft => f.write_str("the left extended marker"),
+            FrontSlot::Card(i) => write!(f, "front section {} from the left", i + 1),
+            FrontSlot::ExtendedRight => f.write_str("the right extended marker"),
+        }
+    }
+}
+
 impl Flank {
     /// Both flanks, left first.
     pub const BOTH: [Flank; 2] = [Flank::Left, Flank::Right];
