@@ -1,0 +1,468 @@
+//! The players: a scripted one that values its options with the engine's checks and exact
+//! odds, and a random one.
+
+use std::collections::{BTreeSet, HashMap};
+
+use acies_core::{Candidates, GameRng, Ruleset};
+use acies_geom::Edge;
+use morale_clock_combat::melee::{Attacker, Fighter};
+use morale_clock_combat::odds;
+use morale_clock_game::effects::retreat_blocked;
+use morale_clock_game::geometry::{self, same_facing, touching_edge};
+use morale_clock_game::melee::{pairings, situation};
+use morale_clock_game::orders::preview_move;
+use morale_clock_game::{Action, Battle, Command, GameState, MoraleClock, Phase, Unit, UnitId};
+use morale_clock_model::SideId;
+
+use crate::value::{Weights, loss, melee_value, volley_value};
+
+/// A computer player: the action for `seat` on a state it may know (a determinized one).
+pub trait Player {
+    fn name(&self) -> &str;
+    fn act(&mut self, state: &GameState, seat: SideId) -> Action;
+}
+
+/// The most candidates a decision looks at.
+const CANDIDATES: usize = 400;
+
+/// Plays a uniformly random action of the game's [`Candidates`].
+#[derive(Clone, Debug)]
+pub struct RandomBot {
+    rng: GameRng,
+}
+
+impl RandomBot {
+    pub fn new(seed: u64) -> RandomBot {
+        RandomBot {
+            rng: GameRng::new(seed),
+        }
+    }
+}
+
+impl Player for RandomBot {
+    fn name(&self) -> &str {
+        "random"
+    }
+
+    fn act(&mut self, state: &GameState, seat: SideId) -> Action {
+        let mut c = MoraleClock::candidates(state, seat, &mut self.rng, 30);
+        let i = self.rng.below(c.len().max(1) as u32) as usize;
+        if i < c.len() {
+            c.swap_remove(i)
+        } else {
+            end_of_step(state)
+        }
+    }
+}
+
+/// The action that ends the step the battle is in.
+fn end_of_step(state: &GameState) -> Action {
+    match state.battle.phase {
+        Phase::Missiles => Action::EndMissiles,
+        Phase::Orders => Action::EndOrders,
+        Phase::Adjust | Phase::Over => Action::EndMoves,
+    }
+}
+
+/// The scripted player (see the crate's documentation).
+#[derive(Clone, Debug)]
+pub struct ScriptedBot {
+    rng: GameRng,
+    weights: Weights,
+    /// The worth of hypothetical charges already enumerated, by the two fighters as JSON
+    /// (the same fighters have the same odds).
+    known: HashMap<String, f64>,
+}
+
+/// The most hypothetical charges remembered.
+const KNOWN: usize = 20_000;
+
+impl ScriptedBot {
+    pub fn new(seed: u64) -> ScriptedBot {
+        ScriptedBot::with_weights(seed, Weights::default())
+    }
+
+    pub fn with_weights(seed: u64, weights: Weights) -> ScriptedBot {
+        ScriptedBot {
+            rng: GameRng::new(seed),
+            weights,
+            known: HashMap::new(),
+        }
+    }
+
+    /// Every candidate of the step with its worth to `seat`, best first (the step's end
+    /// action is worth 0). For a trace of the player's judgement.
+    pub fn ranked(&mut self, state: &GameState, seat: SideId) -> Vec<(Action, f64)> {
+        let candidates = MoraleClock::candidates(state, seat, &mut self.rng, CANDIDATES);
+        let b = &state.battle;
+        if self.known.len() > KNOWN {
+            self.known.clear();
+        }
+        let mut eval = Eval::new(b, seat, self.weights, &mut self.known);
+        let mut out: Vec<(Action, f64)> = candidates
+            .into_iter()
+            .map(|a| {
+                let v = eval.action(state, seat, &a);
+                (a, v)
+            })
+            .collect();
+        out.sort_by(|x, y| y.1.total_cmp(&x.1));
+        out
+    }
+}
+
+impl Player for ScriptedBot {
+    fn name(&self) -> &str {
+        "scripted"
+    }
+
+    fn act(&mut self, state: &GameState, seat: SideId) -> Action {
+        let end = end_of_step(state);
+        let threshold = self.weights.threshold;
+        self.ranked(state, seat)
+            .into_iter()
+            .find(|(a, v)| *a != end && *v > threshold)
+            .map_or(end, |(a, _)| a)
+    }
+}
+
+/// Values actions against one battle for one side, with the hypothetical charges it has
+/// valued kept for the decision.
+struct Eval<'a> {
+    before: &'a Battle,
+    engagements: Vec<geometry::Engagement>,
+    known: &'a mut HashMap<String, f64>,
+    me: SideId,
+    w: Weights,
+    /// Worst expected loss of enemy `e` charging my unit `u` from aspect `k` (front, flank,
+    /// rear), from the table before the decision.
+    charges: HashMap<(UnitId, UnitId, u8), f64>,
+    /// The threat to each unit and the worth of each melee on the table before the decision.
+    threat_before: HashMap<UnitId, f64>,
+    fight_before: HashMap<(UnitId, UnitId), f64>,
+}
+
+impl<'a> Eval<'a> {
+    fn new(
+        before: &'a Battle,
+        me: SideId,
+        w: Weights,
+        known: &'a mut HashMap<String, f64>,
+    ) -> Eval<'a> {
+        Eval {
+            before,
+            engagements: geometry::engagements(before),
+            known,
+            me,
+            w,
+            charges: HashMap::new(),
+            threat_before: HashMap::new(),
+            fight_before: HashMap::new(),
+        }
+    }
+
+    /// What `action` is worth to the side (the step's end: 0).
+    fn action(&mut self, state: &GameState, seat: SideId, action: &Action) -> f64 {
+        match action {
+            Action::EndMissiles | Action::EndOrders | Action::EndMoves => 0.0,
+            Action::Fire { firers, target } => {
+                let dmz = self.before.unit(*target).map_or(0, |u| u.dmz);
+                morale_clock_game::odds::volley(self.before, firers, *target)
+                    .map_or(f64::NEG_INFINITY, |o| volley_value(&o, dmz))
+            }
+            Action::Move {
+                units,
+                by,
+                steps,
+                stratagem,
+                attach,
+            } => match preview_move(
+                state,
+                seat,
+                units,
+                *by,
+                steps,
+                stratagem.as_deref(),
+                *attach,
+            ) {
+                // A leader's free order saves one of the clock's for another unit.
+                Ok((after, _)) => {
+                    let free = if matches!(by, Command::Leader { .. }) {
+                        0.01
+                    } else {
+                        0.0
+                    };
+                    self.change(&after) + free
+                }
+                Err(_) => f64::NEG_INFINITY,
+            },
+            Action::RallyAgain { unit, .. } => {
+                // A test that may take a marker off: worth one marker at even odds.
+                self.before
+                    .unit(*unit)
+                    .map_or(0.0, |u| 0.5 * f64::from(u.dmz))
+            }
+            Action::Disengage { .. } | Action::Face { .. } | Action::Dress { .. } => {
+                match MoraleClock::apply(state, seat, action) {
+                    Ok(applied) => self.change(&applied.state.battle),
+                    Err(_) => f64::NEG_INFINITY,
+                }
+            }
+        }
+    }
+
+    /// How much better the table is for the side after a change than before it.
+    fn change(&mut self, after: &Battle) -> f64 {
+        let before = self.before;
+        let moved: Vec<UnitId> = after
+            .units
+            .iter()
+            .zip(&before.units)
+            .filter(|(a, b)| a.pose != b.pose || a.dmz != b.dmz || a.removed != b.removed)
+            .map(|(a, _)| a.id)
+            .collect();
+        let mine_moved: Vec<UnitId> = moved
+            .iter()
+            .copied()
+            .filter(|&id| after.units[usize::from(id)].side == self.me)
+            .collect();
+        let near = near_set(before, after, &moved);
+        let material = material(after, self.me) - material(before, self.me);
+        // Melees change only where a unit changed or one touching it is in contact.
+        let engaged = |b: &Battle| {
+            near.iter()
+                .filter_map(|&id| b.unit(id).filter(|u| u.is_base()))
+                .any(|u| geometry::in_contact(b, u))
+        };
+        let fights = if engaged(before) || engaged(after) {
+            let was: f64 = pairings(before)
+                .into_iter()
+                .filter(|p| near.contains(&p.a) || near.contains(&p.b))
+                .map(|p| {
+                    *self
+                        .fight_before
+                        .entry((p.a, p.b))
+                        .or_insert_with(|| fight(before, self.me, p.a, p.b))
+                })
+                .sum();
+            fights(after, self.me, &near) - was
+        } else {
+            0.0
+        };
+        let progress =
+            progress(after, self.me, &mine_moved) - progress(before, self.me, &mine_moved);
+        let line = line(after, &mine_moved) - line(before, &mine_moved);
+        let mut was = 0.0;
+        for &id in &mine_moved {
+            was += match self.threat_before.get(&id) {
+                Some(&t) => t,
+                None => {
+                    let t = self.threat(before, &[id]);
+                    self.threat_before.insert(id, t);
+                    t
+                }
+            };
+        }
+        let threat = self.threat(after, &mine_moved) - was;
+        material
+            + fights
+            + self.w.progress * progress
+            + self.w.line * line
+            + self.w.threat * (-threat)
+    }
+
+    /// The worst expected loss enemy charges could inflict next on `units` where they stand
+    /// in `b` (units in contact already count in the fights).
+    fn threat(&mut self, b: &Battle, units: &[UnitId]) -> f64 {
+        let mut total = 0.0;
+        for &id in units {
+            let Some(u) = b.unit(id).filter(|u| u.is_base() && !u.is_leader()) else {
+                continue;
+            };
+            if geometry::in_contact(b, u) {
+                continue;
+            }
+            let mut worst: f64 = 0.0;
+            let me = self.me;
+            let reach_u = u.profile.width.hypot(u.profile.depth) / 2.0;
+            for e in b.bases().filter(|e| e.side != me && fights_back(e)) {
+                let reach = e.profile.move_open + 0.5;
+                let reach_e = e.profile.width.hypot(e.profile.depth) / 2.0;
+                if u.centre().distance(e.centre()) > reach + reach_u + reach_e
+                    || u.rect().distance(&e.rect()) > reach
+                {
+                    continue;
+                }
+                let d = u.pose.dir_to_local(e.centre() - u.centre());
+                let aspect = if d.y < -d.x.abs() {
+                    2
+                } else if d.x.abs() > d.y {
+                    1
+                } else {
+                    0
+                };
+                let v = self.charge_loss(e.id, u.id, aspect);
+                worst = worst.max(v);
+            }
+            total += worst;
+        }
+        total
+    }
+
+    /// My unit `u`'s expected loss less the enemy's if `e` charged it from `aspect`, valued on
+    /// the table before the decision (the ground, supports and markers of then).
+    fn charge_loss(&mut self, e: UnitId, u: UnitId, aspect: u8) -> f64 {
+        if let Some(&v) = self.charges.get(&(e, u, aspect)) {
+            return v;
+        }
+        let v = self.enumerate_charge(e, u, aspect);
+        self.charges.insert((e, u, aspect), v);
+        v
+    }
+
+    fn enumerate_charge(&mut self, e: UnitId, u: UnitId, aspect: u8) -> f64 {
+        let before = self.before;
+        let (Some(eu), Some(uu)) = (before.unit(e), before.unit(u)) else {
+            return 0.0;
+        };
+        let engs = &self.engagements;
+        let mut se = situation(before, engs, eu, uu);
+        se.charging = true;
+        let mut su = situation(before, engs, uu, eu);
+        su.charged = true;
+        match aspect {
+            1 => su.flank = Attacker::worst(su.flank, Some(Attacker::of(eu.profile.troop))),
+            2 => su.rear = Attacker::worst(su.rear, Some(Attacker::of(eu.profile.troop))),
+            _ => {}
+        }
+        let fe = Fighter {
+            unit: before.combatant(eu),
+            situation: se,
+        };
+        let fu = Fighter {
+            unit: before.combatant(uu),
+            situation: su,
+        };
+        let blocked = retreat_blocked(before, u);
+        let key = format!("{fe:?}|{fu:?}|{blocked}");
+        if let Some(&v) = self.known.get(&key) {
+            return v;
+        }
+        let v = match odds::melee(&fe, &fu, [false, blocked]) {
+            // Only a charge the enemy gains by is a threat.
+            Ok(o) => (-melee_value(&o, 1, [eu.dmz, uu.dmz])).max(0.0),
+            Err(_) => 0.0,
+        };
+        self.known.insert(key, v);
+        v
+    }
+}
+
+/// Troops that fight (not leaders, camps or baggage).
+fn fights_back(u: &Unit) -> bool {
+    !u.is_leader() && !u.profile.troop.is_fixture()
+}
+
+/// The units changed and every base touching one of them, before or after.
+fn near_set(before: &Battle, after: &Battle, changed: &[UnitId]) -> BTreeSet<UnitId> {
+    let mut out: BTreeSet<UnitId> = changed.iter().copied().collect();
+    for b in [before, after] {
+        for &id in changed {
+            let Some(c) = b.unit(id).filter(|u| u.is_base()) else {
+                continue;
+            };
+            let r = c.rect();
+            for o in b.bases() {
+                if r.distance(&o.rect()) <= geometry::CONTACT_TOLERANCE {
+                    out.insert(o.id);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Losses on the table so far: the enemy's less the side's, and the Morale Clocks.
+fn material(b: &Battle, me: SideId) -> f64 {
+    let standing: f64 = b
+        .units
+        .iter()
+        .filter(|u| fights_back(u))
+        .map(|u| {
+            let l = if u.on_table() {
+                loss(morale_clock_combat::odds::Outcome::Dmz { total: u.dmz }, 0)
+            } else {
+                loss(morale_clock_combat::odds::Outcome::Destroyed, 0)
+            };
+            if u.side == me { -l } else { l }
+        })
+        .sum();
+    let clock = f64::from(b.army(me).clock) - f64::from(b.army(me.other()).clock);
+    standing + 3.0 * clock
+}
+
+/// The expected worth of the melees to come that involve a unit of `near`.
+fn fights(b: &Battle, me: SideId, near: &BTreeSet<UnitId>) -> f64 {
+    pairings(b)
+        .into_iter()
+        .filter(|p| near.contains(&p.a) || near.contains(&p.b))
+        .map(|p| fight(b, me, p.a, p.b))
+        .sum()
+}
+
+/// The expected worth to `me` of the melee between `a` and `b` on `b`'s table.
+fn fight(b: &Battle, me: SideId, a: UnitId, other: UnitId) -> f64 {
+    let (Some(ua), Some(ub)) = (b.unit(a), b.unit(other)) else {
+        return 0.0;
+    };
+    match morale_clock_game::odds::melee(b, a, other) {
+        Ok(o) => melee_value(&o, if ua.side == me { 0 } else { 1 }, [ua.dmz, ub.dmz]),
+        Err(_) => 0.0,
+    }
+}
+
+/// Minus the inches between `units` of the side and the enemy (missile troops: between where
+/// they stand and their range).
+fn progress(b: &Battle, me: SideId, units: &[UnitId]) -> f64 {
+    let enemies: Vec<&Unit> = b
+        .bases()
+        .filter(|e| e.side != me && !e.is_leader())
+        .collect();
+    units
+        .iter()
+        .filter_map(|&id| b.unit(id))
+        .filter(|u| u.is_base() && u.side == me && fights_back(u) && u.profile.move_open > 0.0)
+        .map(|u| {
+            let r = u.rect();
+            let d = enemies
+                .iter()
+                .map(|e| r.distance(&e.rect()))
+                .fold(f64::INFINITY, f64::min);
+            if !d.is_finite() {
+                return 0.0;
+            }
+            match u.profile.missile_range {
+                Some(range) => -(d - (range - 0.5).max(0.0)).abs(),
+                None => -d,
+            }
+        })
+        .sum()
+}
+
+/// Friends on the flanks of `units`, facing the same way.
+fn line(b: &Battle, units: &[UnitId]) -> f64 {
+    let mut n = 0;
+    for &id in units {
+        let Some(u) = b.unit(id).filter(|u| u.is_base() && fights_back(u)) else {
+            continue;
+        };
+        for z in b.bases().filter(|z| z.side == u.side && z.id != u.id) {
+            if same_facing(&z.pose, &u.pose)
+                && matches!(touching_edge(u, z), Some(Edge::Left | Edge::Right))
+            {
+                n += 1;
+            }
+        }
+    }
+    f64::from(n)
+}

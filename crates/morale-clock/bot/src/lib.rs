@@ -1,0 +1,20 @@
+//! Computer players of the 1d10 "Morale Clock" system (`morale-clock-game`).
+//!
+//! [`ScriptedBot`] decides on a seat's knowledge only (a determinized state: the dice to come
+//! replaced by a stand-in generator) and values every option with the engine's own checks and
+//! exact odds: volleys by the odds of each result on their target; orders by what they change
+//! on the table — the melees they start or support (each valued by
+//! `morale_clock_game::odds::melee`), the ground gained towards the enemy (missile troops
+//! towards their range), the line kept (friends on a unit's flanks), and the charges the enemy
+//! could make next against the units that moved, each valued by its exact odds; faces turned
+//! after the orders; the stratagem that rallies again. It ends a step when nothing is worth an
+//! order. [`RandomBot`] plays a uniformly random action of the game's `Candidates`.
+//! [`battle`] plays a whole battle between two players.
+
+mod battle;
+mod decide;
+mod value;
+
+pub use battle::{Battle, MAX_ACTIONS, battle, setups};
+pub use decide::{Player, RandomBot, ScriptedBot};
+pub use value::{Weights, loss, melee_value, volley_value};

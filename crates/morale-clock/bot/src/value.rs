@@ -1,0 +1,90 @@
+//! What outcomes are worth: a unit's losses on one scale (DMZ markers, a retreat, destruction)
+//! and the expected worth of a fight from its exact odds.
+
+use morale_clock_combat::odds::{MeleeOdds, MissileOdds, Outcome};
+
+/// How bad a unit's standing is: its DMZ markers, a forced retreat (two markers and ground
+/// lost) and destruction (a unit and a Morale Clock loss) on one scale.
+fn badness(o: Outcome) -> f64 {
+    match o {
+        Outcome::NoEffect => 0.0,
+        Outcome::Dmz { total } => f64::from(total),
+        Outcome::Retreat => 2.5,
+        Outcome::Destroyed => 5.0,
+    }
+}
+
+/// What `outcome` costs a unit now carrying `dmz` markers.
+pub fn loss(outcome: Outcome, dmz: u8) -> f64 {
+    let now = match dmz {
+        0 => 0.0,
+        d => badness(Outcome::Dmz { total: d }),
+    };
+    let after = match outcome {
+        Outcome::NoEffect => now,
+        o => badness(o),
+    };
+    (after - now).max(0.0)
+}
+
+/// The expected worth of a melee to the side of fighter `mine` (0 or 1): the enemy's expected
+/// loss less its own, `dmz` being the markers each carries now.
+pub fn melee_value(odds: &MeleeOdds, mine: usize, dmz: [u8; 2]) -> f64 {
+    let expected = |i: usize| -> f64 {
+        odds.units[i]
+            .outcomes
+            .iter()
+            .map(|(o, p)| p * loss(*o, dmz[i]))
+            .sum()
+    };
+    expected(1 - mine) - expected(mine)
+}
+
+/// The expected loss a volley inflicts on a target carrying `dmz` markers.
+pub fn volley_value(odds: &MissileOdds, dmz: u8) -> f64 {
+    odds.target
+        .outcomes
+        .iter()
+        .map(|(o, p)| p * loss(*o, dmz))
+        .sum()
+}
+
+/// The scripted player's weights for what is not a fight.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    /// Per inch of ground gained towards the nearest enemy (missile troops: towards their
+    /// range), per unit.
+    pub progress: f64,
+    /// Per friend on a unit's flank, facing the same way (a line that supports).
+    pub line: f64,
+    /// Share of the worst expected loss of an enemy charge that a unit which moved is exposed
+    /// to (the enemy may have better things to do).
+    pub threat: f64,
+    /// The least an order must be worth to be given.
+    pub threshold: f64,
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights {
+            progress: 0.04,
+            line: 0.15,
+            threat: 0.6,
+            threshold: 0.02,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn losses_count_from_what_a_unit_carries() {
+        assert_eq!(loss(Outcome::NoEffect, 1), 0.0);
+        assert_eq!(loss(Outcome::Dmz { total: 1 }, 0), 1.0);
+        assert_eq!(loss(Outcome::Retreat, 1), 1.5);
+        assert_eq!(loss(Outcome::Destroyed, 0), 5.0);
+        assert_eq!(loss(Outcome::Destroyed, 2), 3.0);
+    }
+}

@@ -1,0 +1,94 @@
+//! The 1d10 "Morale Clock" system on the acies game server.
+//!
+//! * [`MoraleClockHost`]: how the server hosts `morale_clock_game::MoraleClock`
+//!   ([`acies_server::Host`]) — seats `"a"` and `"b"`, errors naming the sheet's heading,
+//!   computer seats played by `morale_clock_bot::ScriptedBot` on the seat's knowledge (the
+//!   battle with its dice to come replaced by a stand-in), the read-only [`query`]s, and the
+//!   catalog route `GET /api/morale-clock/catalog` ([`catalog`]).
+//!
+//! The queries are listed in this crate's `README.md`.
+
+pub mod catalog;
+pub mod query;
+
+use acies_core::{Candidates, Determinize, GameRng, Ruleset, Viewer};
+use acies_server::Host;
+use axum::Router;
+use morale_clock_bot::{Player, ScriptedBot};
+use morale_clock_game::{Action, GameError, GameState, MoraleClock};
+use morale_clock_model::SideId;
+
+/// The Morale Clock system as the server hosts it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MoraleClockHost;
+
+impl Host for MoraleClockHost {
+    type Rules = MoraleClock;
+
+    fn seat_id(seat: SideId) -> String {
+        match seat {
+            SideId::A => "a".to_owned(),
+            SideId::B => "b".to_owned(),
+        }
+    }
+
+    fn error_rule(error: &GameError) -> Option<String> {
+        Some(error.rule.clone())
+    }
+
+    fn bot_action(state: &GameState, seat: SideId) -> Option<Action> {
+        bot_action(state, seat)
+    }
+
+    fn query(
+        state: &GameState,
+        viewer: Viewer<SideId>,
+        query: serde_json::Value,
+    ) -> Result<serde_json::Value, (String, String)> {
+        query::answer(state, viewer, query)
+    }
+
+    /// `/api/morale-clock/catalog`.
+    fn routes() -> Router {
+        catalog::api_routes()
+    }
+}
+
+/// A seed for the bot's stand-in dice and its own choices, from what everybody sees (never
+/// from the game's generator: the bot must not know the dice to come).
+fn bot_seed(state: &GameState, seat: SideId) -> u64 {
+    let b = &state.battle;
+    let turn = u64::from(b.turn);
+    let done = (b.half.orders_used as u64) << 8
+        ^ (b.half.fired.len() as u64) << 16
+        ^ (b.half.ordered.len() as u64) << 24;
+    (turn << 40) ^ done ^ seat.index() as u64
+}
+
+/// The computer's action for `seat`: the scripted player deciding on the battle with a
+/// stand-in for the dice to come (the only thing the seat may not know). What it chooses is
+/// checked against the real state; if refused, a random candidate of the real state is
+/// played instead (candidates are checked with the stand-in too, and no dice decide whether
+/// an action is legal).
+pub fn bot_action(state: &GameState, seat: SideId) -> Option<Action> {
+    if MoraleClock::to_act(state) != Some(seat) {
+        return None;
+    }
+    let seed = bot_seed(state, seat);
+    let mut rng = GameRng::new(seed);
+    let known = MoraleClock::determinize(state, seat, &mut rng);
+    let action = ScriptedBot::new(seed).act(&known, seat);
+    if MoraleClock::apply(&known, seat, &action).is_ok() {
+        return Some(action);
+    }
+    tracing::warn!(
+        "the scripted bot chose {} for {seat}, which the game refuses",
+        action.name()
+    );
+    let mut c = MoraleClock::candidates(&known, seat, &mut rng, 30);
+    if c.is_empty() {
+        None
+    } else {
+        Some(c.swap_remove(rng.below(c.len() as u32) as usize))
+    }
+}
