@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use acies_server::{BoundServer, ServeConfig};
 use anyhow::Context;
 use clap::Args;
+use morale_clock_server::MoraleClockHost;
 use onus_server::OnusHost;
 
 /// Where to listen and which database to keep the games in.
@@ -50,7 +51,11 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<String> {
 pub fn config(addr: SocketAddr, database_url: String) -> ServeConfig {
     ServeConfig::new(addr, database_url)
         .host::<OnusHost>()
-        .with_ui(acies_web::router(&[onus_web::module()]))
+        .host::<MoraleClockHost>()
+        .with_ui(acies_web::router(&[
+            onus_web::module(),
+            morale_clock_web::module(),
+        ]))
 }
 
 async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
