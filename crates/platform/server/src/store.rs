@@ -233,6 +233,11 @@ struct AppendJob {
     reply: oneshot::Sender<Result<(), StoreError>>,
 }
 
+/// PostgreSQL: the channel on which each batch announces the appends it committed, as
+/// `game_id:seq` pairs separated by spaces (for the other server processes, see
+/// `cluster.rs`).
+pub(crate) const ACTIONS_CHANNEL: &str = "acies_actions";
+
 /// Most appends committed in one transaction.
 const MAX_BATCH: usize = 64;
 
@@ -254,8 +259,11 @@ impl SqlStore {
         install_default_drivers();
         let url = normalize_url(url);
         let sqlite = url.starts_with("sqlite:");
-        let options = || {
-            AnyPoolOptions::new().after_connect(|conn, _meta| {
+        // `writer`: the connection that commits appends. On SQLite it never checkpoints the
+        // WAL itself (a checkpoint syncs the database file too, which would hold up every
+        // game of the batch); `checkpoint_wal` does it beside it.
+        let options = |writer: bool| {
+            AnyPoolOptions::new().after_connect(move |conn, _meta| {
                 Box::pin(async move {
                     if conn.backend_name().eq_ignore_ascii_case("sqlite") {
                         // WAL lets readers (listing, loading) proceed during a write; FULL
@@ -264,23 +272,35 @@ impl SqlStore {
                         conn.execute("PRAGMA journal_mode = WAL").await?;
                         conn.execute("PRAGMA synchronous = FULL").await?;
                         conn.execute("PRAGMA foreign_keys = ON").await?;
+                        if writer {
+                            conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
+                        }
                     }
                     Ok(())
                 })
             })
         };
-        let pool = options().max_connections(8).connect(&url).await?;
+        let pool = options(false).max_connections(8).connect(&url).await?;
         let writer = if sqlite {
-            options().max_connections(1).connect(&url).await?
+            options(true).max_connections(1).connect(&url).await?
         } else {
             pool.clone()
         };
         MIGRATOR.run(&writer).await?;
         let (appends, queue) = mpsc::channel(1024);
+        let committed = if sqlite {
+            let (kick, kicked) = mpsc::channel(1);
+            tokio::spawn(checkpoint_wal(pool.clone(), kicked));
+            Some(kick)
+        } else {
+            None
+        };
         tokio::spawn(write_appends(
             writer.clone(),
             if sqlite { 1 } else { 4 },
             queue,
+            committed,
+            !sqlite,
         ));
         Ok(Self {
             pool,
@@ -564,7 +584,16 @@ impl SqlStore {
 /// at most `writers` batches in flight (1 on SQLite, which has one writer anyway; a few on
 /// PostgreSQL, where separate connections commit in parallel). While every writer is busy the
 /// queue grows, so the next batch is larger. Ends when every [`SqlStore`] clone is dropped.
-async fn write_appends(writer: AnyPool, writers: usize, mut queue: mpsc::Receiver<AppendJob>) {
+///
+/// `committed` (SQLite) is told of every commit, for [`checkpoint_wal`]; with `notify`
+/// (PostgreSQL) every batch announces what it committed ([`announce`]).
+async fn write_appends(
+    writer: AnyPool,
+    writers: usize,
+    mut queue: mpsc::Receiver<AppendJob>,
+    committed: Option<mpsc::Sender<()>>,
+    notify: bool,
+) {
     let slots = Arc::new(Semaphore::new(writers.max(1)));
     loop {
         let Ok(slot) = slots.clone().acquire_owned().await else {
@@ -581,20 +610,232 @@ async fn write_appends(writer: AnyPool, writers: usize, mut queue: mpsc::Receive
             }
         }
         let writer = writer.clone();
+        let committed = committed.clone();
         tokio::spawn(async move {
-            let results = write_batch(&writer, &batch).await;
+            let results = write_batch(&writer, &batch, notify).await;
             for (job, result) in batch.into_iter().zip(results) {
                 let _ = job.reply.send(result);
             }
             drop(slot);
+            if let Some(committed) = committed {
+                // Full: a checkpoint is already due.
+                let _ = committed.try_send(());
+            }
         });
     }
 }
 
-/// Writes a batch in one transaction; each append in its own savepoint so that one refused
-/// append (a version conflict) does not undo the others. If the commit fails, every append
-/// of the batch fails.
-async fn write_batch(writer: &AnyPool, batch: &[AppendJob]) -> Vec<Result<(), StoreError>> {
+/// Copies SQLite's WAL into the database file after commits, at most every
+/// [`CHECKPOINT_EVERY`], on a connection of the reading pool: a passive checkpoint never
+/// blocks the writer, so the syncs of the database file it makes are not waited for by any
+/// append (the writer's commits sync the WAL only). Ends when the writer task does.
+async fn checkpoint_wal(pool: AnyPool, mut committed: mpsc::Receiver<()>) {
+    while committed.recv().await.is_some() {
+        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+            .fetch_all(&pool)
+            .await
+        {
+            if pool.is_closed() {
+                return;
+            }
+            tracing::warn!("WAL checkpoint failed (the next one will retry): {e}");
+        }
+        tokio::time::sleep(CHECKPOINT_EVERY).await;
+    }
+}
+
+/// Least time between two WAL checkpoints.
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// Writes a batch in one transaction and answers each append; nothing is answered `Ok`
+/// before the commit. The usual way is [`write_batch_at_once`]: two statements per batch
+/// whatever its size. Should one of its statements fail (a row the schema refuses), the
+/// batch is written again append by append ([`write_batch_each`]), so the failure is
+/// confined to the append that caused it.
+async fn write_batch(
+    writer: &AnyPool,
+    batch: &[AppendJob],
+    notify: bool,
+) -> Vec<Result<(), StoreError>> {
+    let failed_all = |e: &dyn std::fmt::Display| {
+        batch
+            .iter()
+            .map(|_| Err(StoreError::Write(e.to_string())))
+            .collect()
+    };
+    let mut tx = match writer.begin().await {
+        Ok(tx) => tx,
+        Err(e) => return failed_all(&e),
+    };
+    let results = match write_batch_at_once(&mut tx, batch).await {
+        Ok(results) => results,
+        Err(e) => {
+            tracing::warn!(
+                "a batch of {} appends is written one by one: {e}",
+                batch.len()
+            );
+            drop(tx);
+            return write_batch_each(writer, batch, notify).await;
+        }
+    };
+    if notify && let Err(e) = announce(&mut tx, batch, &results).await {
+        return failed_all(&e);
+    }
+    match tx.commit().await {
+        Ok(()) => results,
+        Err(e) => failed_all(&e),
+    }
+}
+
+/// The batch in rounds in which no game appears twice (in practice one round: a game's
+/// task waits for its append before the next), each round in two statements: one `UPDATE`
+/// that moves every game of the round from its expected version to the next and returns
+/// the ids it moved, one `INSERT` of the actions of those games. A game that was not at
+/// its expected version (or is finished) is not moved, so its action is not inserted and
+/// its append is a [`StoreError::Conflict`]; the others go on.
+async fn write_batch_at_once(
+    tx: &mut Transaction<'static, Any>,
+    batch: &[AppendJob],
+) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+    let now = now_millis();
+    let mut results: Vec<Option<Result<(), StoreError>>> = batch.iter().map(|_| None).collect();
+    for round in rounds(batch) {
+        let jobs: Vec<&AppendJob> = round.iter().map(|&i| &batch[i]).collect();
+        let moved = move_versions(tx, &jobs, now).await?;
+        let inserted: Vec<usize> = round
+            .iter()
+            .copied()
+            .filter(|&i| moved.contains(&batch[i].game_id))
+            .collect();
+        insert_actions(tx, inserted.iter().map(|&i| &batch[i]), now).await?;
+        for &i in &round {
+            results[i] = Some(if moved.contains(&batch[i].game_id) {
+                Ok(())
+            } else {
+                Err(conflict(&batch[i]))
+            });
+        }
+    }
+    Ok(results
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Err(StoreError::Write("append left out of its batch".into()))))
+        .collect())
+}
+
+/// The indices of `batch` in rounds where each game appears at most once, order kept: a
+/// game's later append goes in a later round than its earlier one.
+fn rounds(batch: &[AppendJob]) -> Vec<Vec<usize>> {
+    let mut rounds: Vec<Vec<usize>> = Vec::new();
+    for (i, job) in batch.iter().enumerate() {
+        let after = rounds
+            .iter()
+            .rposition(|r| r.iter().any(|&j| batch[j].game_id == job.game_id))
+            .map_or(0, |r| r + 1);
+        match rounds.get_mut(after) {
+            Some(round) => round.push(i),
+            None => rounds.push(vec![i]),
+        }
+    }
+    rounds
+}
+
+fn conflict(job: &AppendJob) -> StoreError {
+    StoreError::Conflict(format!(
+        "game {} is not at version {} or is finished",
+        job.game_id,
+        job.action.seq.saturating_sub(1)
+    ))
+}
+
+/// One `UPDATE ... RETURNING id` moving each game of `jobs` (all different) from `seq - 1`
+/// to `seq`, setting the outcome of those that end; the ids of the games it moved.
+async fn move_versions(
+    tx: &mut Transaction<'static, Any>,
+    jobs: &[&AppendJob],
+    now: i64,
+) -> Result<std::collections::HashSet<String>, StoreError> {
+    // Parameters: $1 the time, then per job $id, $seq, $seq-1 (and $outcome when it ends
+    // the game).
+    let mut version = String::from("CASE id");
+    let mut expected = String::from("CASE id");
+    let mut finished_at = String::new();
+    let mut outcome = String::new();
+    let mut ids = Vec::with_capacity(jobs.len());
+    let mut n = 1;
+    for job in jobs {
+        let (id, seq, prev) = (n + 1, n + 2, n + 3);
+        n += 3;
+        ids.push(format!("${id}"));
+        version.push_str(&format!(" WHEN ${id} THEN ${seq}"));
+        expected.push_str(&format!(" WHEN ${id} THEN ${prev}"));
+        if job.finished.is_some() {
+            n += 1;
+            finished_at.push_str(&format!(" WHEN ${id} THEN $1"));
+            outcome.push_str(&format!(" WHEN ${id} THEN ${n}"));
+        }
+    }
+    let mut sql = format!("UPDATE games SET version = {version} ELSE version END");
+    if !outcome.is_empty() {
+        sql.push_str(&format!(
+            ", finished_at = CASE id{finished_at} ELSE finished_at END, \
+             outcome = CASE id{outcome} ELSE outcome END"
+        ));
+    }
+    sql.push_str(&format!(
+        " WHERE id IN ({}) AND finished_at IS NULL AND version = {expected} END RETURNING id",
+        ids.join(", ")
+    ));
+    let mut query = sqlx::query(&sql).bind(now);
+    for job in jobs {
+        let seq = count_to_sql(job.action.seq)?;
+        query = query.bind(job.game_id.clone()).bind(seq).bind(seq - 1);
+        if let Some(outcome) = &job.finished {
+            query = query.bind(outcome.clone());
+        }
+    }
+    let rows = query.fetch_all(&mut **tx).await?;
+    rows.into_iter()
+        .map(|r| r.try_get::<String, _>("id").map_err(StoreError::from))
+        .collect()
+}
+
+/// One multi-row `INSERT` of the actions of `jobs` (none: no statement).
+async fn insert_actions<'a>(
+    tx: &mut Transaction<'static, Any>,
+    jobs: impl Iterator<Item = &'a AppendJob>,
+    now: i64,
+) -> Result<(), StoreError> {
+    let jobs: Vec<&AppendJob> = jobs.collect();
+    if jobs.is_empty() {
+        return Ok(());
+    }
+    let rows: Vec<String> = (0..jobs.len())
+        .map(|i| format!("({}, ${})", placeholders(i * 5 + 1, 5), jobs.len() * 5 + 1))
+        .collect();
+    let sql = format!(
+        "INSERT INTO actions (game_id, seq, seat, action, state_hash, created_at) VALUES {}",
+        rows.join(", ")
+    );
+    let mut query = sqlx::query(&sql);
+    for job in &jobs {
+        query = query
+            .bind(job.game_id.clone())
+            .bind(count_to_sql(job.action.seq)?)
+            .bind(job.action.seat.clone())
+            .bind(job.action.action.clone())
+            .bind(job.action.state_hash.clone());
+    }
+    query.bind(now).execute(&mut **tx).await?;
+    Ok(())
+}
+
+/// The batch in one transaction, each append in its own savepoint, so that one refused
+/// append does not undo the others. If the commit fails, every append of the batch fails.
+async fn write_batch_each(
+    writer: &AnyPool,
+    batch: &[AppendJob],
+    notify: bool,
+) -> Vec<Result<(), StoreError>> {
     let failed_all = |e: &dyn std::fmt::Display| {
         batch
             .iter()
@@ -609,10 +850,37 @@ async fn write_batch(writer: &AnyPool, batch: &[AppendJob]) -> Vec<Result<(), St
     for job in batch {
         results.push(append_in(&mut tx, job).await);
     }
+    if notify && let Err(e) = announce(&mut tx, batch, &results).await {
+        return failed_all(&e);
+    }
     match tx.commit().await {
         Ok(()) => results,
         Err(e) => failed_all(&e),
     }
+}
+
+/// PostgreSQL: tells every listening server process which games moved to which version
+/// (`NOTIFY`, delivered only if and when the transaction commits).
+async fn announce(
+    tx: &mut Transaction<'static, Any>,
+    batch: &[AppendJob],
+    results: &[Result<(), StoreError>],
+) -> Result<(), StoreError> {
+    let payload: Vec<String> = batch
+        .iter()
+        .zip(results)
+        .filter(|(_, r)| r.is_ok())
+        .map(|(job, _)| format!("{}:{}", job.game_id, job.action.seq))
+        .collect();
+    if payload.is_empty() {
+        return Ok(());
+    }
+    sqlx::query("SELECT pg_notify($1, $2)")
+        .bind(ACTIONS_CHANNEL)
+        .bind(payload.join(" "))
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
 }
 
 /// One append inside the batch's transaction, in a savepoint.
@@ -641,11 +909,7 @@ async fn append_in(tx: &mut Transaction<'static, Any>, job: &AppendJob) -> Resul
     };
     if updated.rows_affected() != 1 {
         sp.rollback().await?;
-        return Err(StoreError::Conflict(format!(
-            "game {} is not at version {} or is finished",
-            job.game_id,
-            seq - 1
-        )));
+        return Err(conflict(job));
     }
     let inserted = sqlx::query(
         "INSERT INTO actions (game_id, seq, seat, action, state_hash, created_at) \
@@ -738,6 +1002,35 @@ mod tests {
         for seed in [0, 1, u64::MAX, 1 << 63, 0x0123_4567_89ab_cdef] {
             assert_eq!(seed_from_sql(seed_to_sql(seed)), seed);
         }
+    }
+
+    fn job(game_id: &str, seq: u64) -> AppendJob {
+        AppendJob {
+            game_id: game_id.to_owned(),
+            action: ActionRecord {
+                seq,
+                seat: "a".into(),
+                action: "{}".into(),
+                state_hash: None,
+            },
+            finished: None,
+            reply: oneshot::channel().0,
+        }
+    }
+
+    #[test]
+    fn a_game_appears_once_per_round_in_order() {
+        let batch = [
+            job("a", 1),
+            job("b", 4),
+            job("a", 2),
+            job("c", 1),
+            job("a", 3),
+        ];
+        assert_eq!(rounds(&batch), vec![vec![0, 1, 3], vec![2], vec![4]]);
+        let batch = [job("a", 1), job("a", 2), job("b", 1)];
+        assert_eq!(rounds(&batch), vec![vec![0, 2], vec![1]]);
+        assert!(rounds(&[]).is_empty());
     }
 
     #[test]

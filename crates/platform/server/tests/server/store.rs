@@ -155,6 +155,60 @@ pub async fn exercise_store(store: &SqlStore, prefix: &str) {
         let g = store.load_game(id).await.unwrap().unwrap();
         assert_eq!(g.actions, vec![action(1)], "{id}");
     }
+
+    // In one batch: a game's two next actions in order, a game that ends, the others.
+    let results = futures_util::future::join_all([
+        store.append_action(&ids[0], &action(2), None),
+        store.append_action(&ids[0], &action(3), None),
+        store.append_action(&ids[1], &action(2), Some(&outcome)),
+        store.append_action(&ids[2], &action(2), None),
+        store.append_action(&ids[1], &action(3), None),
+    ])
+    .await;
+    assert!(results[..4].iter().all(Result::is_ok), "{results:?}");
+    assert!(
+        matches!(results[4], Err(StoreError::Conflict(_))),
+        "{results:?}"
+    );
+    let g0 = store.load_game(&ids[0]).await.unwrap().unwrap();
+    assert_eq!(g0.actions, vec![action(1), action(2), action(3)]);
+    let g1 = store.load_game(&ids[1]).await.unwrap().unwrap();
+    assert!(g1.finished);
+    assert_eq!(g1.actions, vec![action(1), action(2)]);
+
+    // A row the schema refuses (an action already stored under the next number, which only
+    // a damaged database has) fails its own append only: the batch is written again one by
+    // one.
+    sqlx::query(
+        "INSERT INTO actions (game_id, seq, seat, action, state_hash, created_at) \
+         VALUES ($1, 2, 'b', '{}', NULL, 0)",
+    )
+    .bind(&ids[3])
+    .execute(store.pool())
+    .await
+    .unwrap();
+    let second = action(2);
+    let results = futures_util::future::join_all(
+        ids[3..7]
+            .iter()
+            .map(|id| store.append_action(id, &second, None)),
+    )
+    .await;
+    assert!(
+        matches!(results[0], Err(StoreError::Database(_))),
+        "{results:?}"
+    );
+    assert!(results[1..].iter().all(Result::is_ok), "{results:?}");
+    for id in &ids[4..7] {
+        let g = store.load_game(id).await.unwrap().unwrap();
+        assert_eq!(g.actions, vec![action(1), action(2)], "{id}");
+    }
+    let g3 = store.load_game(&ids[3]).await.unwrap().unwrap();
+    assert_eq!(g3.actions.len(), 2);
+    assert_eq!(
+        g3.actions[1].state_hash, None,
+        "the damaged row is left as it was"
+    );
 }
 
 #[tokio::test]
