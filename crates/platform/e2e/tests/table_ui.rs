@@ -1752,3 +1752,449 @@ fn fleeing_elephants_and_the_drivers_decide_in_dialogs() {
         assert!(problems.is_empty(), "page errors: {problems:?}");
     }
 }
+
+// ---- issue 10: the options the page offers are the engine's; the hotseat hand-over ----
+
+/// Text a player reads that is Rust's `{:?}` of a type rather than words.
+fn rust_debug_text(s: &str) -> bool {
+    ["{ ", "Vec2", "Pose", "UnitId(", "Some(", "heading:"]
+        .iter()
+        .any(|m| s.contains(m))
+}
+
+/// A brash unit of the seat to act that must charge now (IX), in its Movement Phase.
+fn brash_must_charge(state: &GameState) -> Option<UnitId> {
+    let seat = Onus::to_act(state)?;
+    if state.phase != Phase::Movement || state.pending.is_some() || !state.decisions.is_empty() {
+        return None;
+    }
+    state
+        .table
+        .units()
+        .filter(|u| u.owner == seat.0 && !u.turn.activated && !u.turn.moved)
+        .map(|u| u.id)
+        .find(|&u| onus_game::movement::brash_charge(state, u).is_some())
+}
+
+/// Issue 10, item 1: a brash unit that must charge. Every charge the panel offers (each
+/// side of each target, each envelopment) is one the engine accepts exactly as the page
+/// sends it; the last one offered is made through the page and the game is the engine's.
+#[test]
+fn a_brash_units_compulsory_charge_offers_only_what_the_engine_accepts() {
+    let browser = browser();
+    let server = Server::start();
+    let (created, state) = prepared_battle(&server, 1, |s| brash_must_charge(s).is_some());
+    let seat = Onus::to_act(&state).unwrap();
+    let unit = brash_must_charge(&state).unwrap();
+    let page = open_and_select(&browser, &link(&server, &created, seat), unit);
+    page.wait_for(testid("charge-options"))
+        .expect("the charges of a brash unit that must charge");
+    let offers = page
+        .eval("return window.__acies.sel.options.charges")
+        .unwrap();
+    let offers = offers.as_array().expect("offers").clone();
+    assert!(!offers.is_empty());
+    for o in &offers {
+        let spec: onus_game::ChargeSpec = serde_json::from_value(o["charge"].clone()).unwrap();
+        assert_eq!(
+            serde_json::to_value(spec.side).unwrap(),
+            o["side"],
+            "the side shown is the one sent"
+        );
+        for envelop in o["envelop"].as_array().unwrap() {
+            let mut spec = spec.clone();
+            spec.envelop = serde_json::from_value(envelop.clone()).unwrap();
+            if let Err(e) = Onus::apply(&state, seat, &Action::Charge { unit, charge: spec }) {
+                panic!("the page offers a charge the engine refuses: {e}; {o}");
+            }
+        }
+    }
+    // Every button is one offer, named by its side.
+    assert_eq!(
+        page.count(css("[data-testid=charge-options] button"))
+            .unwrap(),
+        offers.len()
+    );
+    let last = offers.last().unwrap().clone();
+    page.click(css("[data-testid=charge-options] button").nth(offers.len() - 1))
+        .unwrap();
+    wait(
+        &page,
+        "const c = window.__acies.sel.charge; return !!(c && c.check && c.check.ok)",
+    )
+    .expect("the chosen charge checked and accepted");
+    let verdict = page.text(testid("charge-verdict")).unwrap();
+    assert!(!rust_debug_text(&verdict), "{verdict}");
+    page.screenshot("ui-issue10-brash-charge").unwrap();
+    let sent: onus_game::ChargeSpec =
+        serde_json::from_value(page.eval("return window.__acies.chargeSpec()").unwrap()).unwrap();
+    let v0 = version(&page);
+    page.click(testid("commit-charge")).unwrap();
+    wait_version_above(&page, v0);
+    let mut expected_spec: onus_game::ChargeSpec =
+        serde_json::from_value(last["charge"].clone()).unwrap();
+    expected_spec.envelop = sent.envelop.clone();
+    assert_eq!(sent, expected_spec, "the page sends the offer as offered");
+    let expected = Onus::apply(&state, seat, &Action::Charge { unit, charge: sent })
+        .unwrap()
+        .state;
+    assert_game_is(&server, &created, &expected);
+    let problems = real_problems(&page);
+    assert!(problems.is_empty(), "page errors: {problems:?}");
+}
+
+/// A move of an activated, unmoved unit of the seat to act that stops on another such unit
+/// straight ahead of it (VII-2 "Overlapping": legal while the other has yet to move), if any.
+fn overlapping_move(state: &GameState) -> Option<(Action, UnitId)> {
+    let seat = Onus::to_act(state)?;
+    if state.phase != Phase::Movement || state.pending.is_some() || !state.decisions.is_empty() {
+        return None;
+    }
+    let ready: Vec<&onus_table::TableUnit> = state
+        .table
+        .units()
+        .filter(|u| u.owner == seat.0 && u.turn.activated && !u.turn.moved && !u.state.fleeing)
+        .filter(|u| !state.table.is_engaged(u.id))
+        .collect();
+    for a in &ready {
+        for b in &ready {
+            let ahead = a.pose.to_local(b.pose.centre);
+            if a.id == b.id || ahead.y <= 0.0 || ahead.x.abs() > 0.5 {
+                continue;
+            }
+            let mv = Action::Move {
+                unit: a.id,
+                order: onus_table::MoveOrder::new(vec![onus_table::Step::Advance(ahead.y)]),
+            };
+            if Onus::apply(state, seat, &mv)
+                .is_ok_and(|next| next.state.table.first_overlap().is_some())
+            {
+                return Some((mv, b.id));
+            }
+        }
+    }
+    None
+}
+
+/// The unit a friend stopped on, when one did (VII-2 "Overlapping").
+fn overlapped(state: &GameState) -> Option<UnitId> {
+    let seat = Onus::to_act(state)?;
+    if state.phase != Phase::Movement {
+        return None;
+    }
+    let (a, b) = state.table.first_overlap()?;
+    [a, b].into_iter().find(|u| {
+        state
+            .table
+            .unit(*u)
+            .is_ok_and(|t| t.owner == seat.0 && t.turn.activated && !t.turn.moved)
+    })
+}
+
+/// Issue 10, item 2: a friend passed and stopped on a unit (legal until the phase ends); the
+/// unit is offered its move, the refusal of staying put is in words, and an advance made
+/// with the ghost is the engine's.
+#[test]
+fn a_unit_a_friend_stopped_on_can_move_away() {
+    let browser = browser();
+    let server = Server::start();
+    let setup = Setup::two_presets("romans-1000", "celts-1000");
+    let (created, state) = prepared_battle_with(
+        &server,
+        &setup,
+        1,
+        |s| overlapped(s).is_some(),
+        |s, seat, a| match overlapping_move(s) {
+            Some((mv, _)) if Onus::to_act(s) == Some(seat) => mv,
+            _ => a,
+        },
+    );
+    let seat = Onus::to_act(&state).unwrap();
+    let unit = overlapped(&state).unwrap();
+    // Staying put is refused, in words.
+    let stay = Action::Move {
+        unit,
+        order: onus_table::MoveOrder::new(Vec::new()),
+    };
+    let text = Onus::apply(&state, seat, &stay).unwrap_err().to_string();
+    assert!(!rust_debug_text(&text), "{text}");
+    // The shortest advance (in the ghost's 0.25 DU steps) the engine accepts.
+    let quarters = (1..=16)
+        .find(|q| {
+            let order =
+                onus_table::MoveOrder::new(vec![onus_table::Step::Advance(f64::from(*q) * 0.25)]);
+            Onus::apply(&state, seat, &Action::Move { unit, order }).is_ok()
+        })
+        .expect("an advance the engine accepts");
+    let page = open_and_select(&browser, &link(&server, &created, seat), unit);
+    let opts = page.eval("return window.__acies.sel.options").unwrap();
+    assert_eq!(opts["may_move"], true, "{opts}");
+    let panel = page.text(testid("panel")).unwrap();
+    assert!(!rust_debug_text(&panel), "{panel}");
+    page.wait_for(testid("ghost")).expect("the move ghost");
+    for _ in 0..quarters {
+        page.press(testid("table"), "w").unwrap();
+    }
+    wait(
+        &page,
+        "return document.querySelector('[data-testid=move-verdict]')?.dataset.state === 'ok'",
+    )
+    .expect("the engine accepts the advance");
+    page.screenshot("ui-issue10-overlapped-moves").unwrap();
+    let order: onus_table::MoveOrder = serde_json::from_value(
+        page.eval("return window.__acies.moveOrder(window.__acies.ghost)")
+            .unwrap(),
+    )
+    .expect("the order the page sends");
+    assert_eq!(
+        order.steps,
+        vec![onus_table::Step::Advance(f64::from(quarters) * 0.25)]
+    );
+    let v0 = version(&page);
+    page.press(testid("table"), "Enter").unwrap();
+    wait_version_above(&page, v0);
+    let expected = Onus::apply(&state, seat, &Action::Move { unit, order })
+        .unwrap()
+        .state;
+    assert_game_is(&server, &created, &expected);
+    let problems = real_problems(&page);
+    assert!(problems.is_empty(), "page errors: {problems:?}");
+}
+
+/// Issue 10, item 3: after a hotseat hand-over nothing of the previous seat stays on screen:
+/// the log shows the next seat's own filtered events (a face-down unit's deployment without
+/// its name), not the previous seat's, and nothing shows while the curtain is up.
+#[test]
+fn a_hotseat_hand_over_clears_the_previous_seats_secrets() {
+    let browser = browser();
+    let server = Server::start();
+    let page = browser
+        .page(&server.url(&format!("/?seed={HOTSEAT_SEED}")))
+        .expect("lobby");
+    page.wait_for(testid("create-game")).unwrap();
+    page.select(testid("army-0"), "romans-1000").unwrap();
+    page.select(testid("army-1"), "celts-1000").unwrap();
+    page.click(testid("create-game")).unwrap();
+    page.wait_for(testid("table")).expect("the table");
+    wait(&page, "window.__acies && window.__acies.view").unwrap();
+    pass_handover(&page);
+    let first = state(&page)["me"].clone();
+    page.click(css("[data-testid^=reserve-]:not([disabled])").first())
+        .unwrap();
+    page.wait_for(testid("ghost")).unwrap();
+    let deployed = page.eval("return window.__acies.ghost.unit").unwrap();
+    let name = page
+        .eval(&format!(
+            "const g = window.__acies; const r = g.me().reserve.find(x => x.id === {deployed}); return r.card.name"
+        ))
+        .unwrap();
+    let name = name.as_str().expect("the unit's name").to_owned();
+    act(&page, testid("commit-deploy"));
+    // The curtain: nothing of the previous seat behind it.
+    page.wait_for(testid("handover"))
+        .expect("the hand-over curtain");
+    let behind = page
+        .eval("return {log: document.querySelectorAll('[data-testid=log-entry]').length, units: window.__acies.view.units.length}")
+        .unwrap();
+    assert_eq!(behind, json!({"log": 0, "units": 0}), "{behind}");
+    page.screenshot("ui-issue10-handover-curtain").unwrap();
+    page.click(testid("handover-continue")).unwrap();
+    wait(
+        &page,
+        &format!("!window.__acies.handover && window.__acies.mySeat !== {first} && document.querySelectorAll('[data-testid=log-entry]').length > 0"),
+    )
+    .expect("the next seat's view and log");
+    let log = page.text(testid("dice-log")).unwrap();
+    assert!(
+        !log.contains(&name),
+        "the next seat reads the previous seat's face-down unit by name: {log}"
+    );
+    assert!(
+        log.contains(&format!("unit #{deployed} face down")),
+        "{log}"
+    );
+    // The page's log is the next seat's own, as the server filters it.
+    let shown = page
+        .eval("return document.querySelectorAll('[data-testid=log-entry]').length")
+        .unwrap();
+    let served = page.eval("return window.__acies.view.log.length").unwrap();
+    assert_eq!(shown, served);
+    page.screenshot("ui-issue10-after-handover").unwrap();
+    let problems = real_problems(&page);
+    assert!(problems.is_empty(), "page errors: {problems:?}");
+}
+
+/// Whether the element `sel` of the page is the one drawn on top at its centre (not under a
+/// modal dialog's backdrop).
+fn on_top(page: &Page, sel: &str) -> Value {
+    page.eval(&format!(
+        "const e = document.querySelector({}); if (!e) return 'missing'; const r = e.getBoundingClientRect(); \
+         const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2); return !!hit && e.contains(hit);",
+        json!(sel)
+    ))
+    .unwrap()
+}
+
+/// A ranged attack waiting for the events of its shooter, a regular unit, with 5 or more
+/// cards in the shooter's hand.
+fn shooter_events(state: &GameState) -> bool {
+    let Some(onus_game::state::Pending::Fight(f)) = &state.pending else {
+        return false;
+    };
+    let onus_game::state::FightKind::Ranged { shooter, .. } = f.kind else {
+        return false;
+    };
+    f.stage == onus_game::state::FightStage::AttackerEvents
+        && f.elite_second.is_none()
+        && state
+            .table
+            .unit(shooter)
+            .is_ok_and(|u| serde_json::to_value(u.state.rank).unwrap() == "regular")
+}
+
+/// Issue 10, item 4 (events): the events dialog of a shooter offers no voluntary flight and
+/// a regular unit no redraw; the cards offered are those the engine accepts; a refusal shows
+/// above the dialog, not under its backdrop.
+#[test]
+fn the_events_dialog_offers_only_what_the_engine_accepts() {
+    let browser = browser();
+    let server = Server::start();
+    let (created, state) = prepared_battle(&server, 1, shooter_events);
+    let seat = Onus::to_act(&state).unwrap();
+    let page = browser
+        .page_sized(&link(&server, &created, seat), 1400, 900)
+        .unwrap();
+    page.wait_for(testid("events-dialog"))
+        .expect("the events dialog");
+    wait(
+        &page,
+        "!document.querySelector('[data-testid=event-choices]').textContent.includes('Asking')",
+    )
+    .expect("the engine's choices");
+    assert_eq!(
+        page.count(testid("flee-if-wounded")).unwrap(),
+        0,
+        "no voluntary flight for a shooter"
+    );
+    assert_eq!(
+        page.count(testid("redraw")).unwrap(),
+        0,
+        "no redraw for a regular unit"
+    );
+    let hand = state.piles.hand(seat.index()).unwrap().to_vec();
+    for c in &hand {
+        let play = Action::PlayEvents {
+            cards: vec![*c],
+            redraw: false,
+            flee_if_wounded: false,
+            wind_target: None,
+        };
+        let id = serde_json::to_value(c).unwrap();
+        let shown = page.count(testid(&format!("event-card-{id}"))).unwrap() == 1;
+        assert_eq!(
+            shown,
+            Onus::apply(&state, seat, &play).is_ok(),
+            "card {c} offered iff the engine accepts it"
+        );
+    }
+    // A refusal while the dialog is open (a stale page sending a choice no longer open) is
+    // drawn above the dialog and its backdrop.
+    page.eval("window.__acies.act({action: 'play_events', cards: [], redraw: true}); return true")
+        .unwrap();
+    page.wait_for(testid("toast-error"))
+        .expect("the refusal shown");
+    assert_eq!(on_top(&page, "[data-testid=toast-error]"), json!(true));
+    page.screenshot("ui-issue10-events-refusal-on-top").unwrap();
+    let v0 = version(&page);
+    page.click(testid("no-events")).unwrap();
+    wait_version_above(&page, v0);
+    let none = Action::PlayEvents {
+        cards: Vec::new(),
+        redraw: false,
+        flee_if_wounded: false,
+        wind_target: None,
+    };
+    let expected = Onus::apply(&state, seat, &none).unwrap().state;
+    assert_game_is(&server, &created, &expected);
+}
+
+/// Issue 10, item 4 (draw and discard): after an order only "Draw 1" is offered; the
+/// hand-limit dialog shows every card of the hand, none hidden behind a scroll.
+#[test]
+fn the_draw_and_discard_dialogs_offer_what_the_engine_accepts_and_show_every_card() {
+    let browser = browser();
+    let server = Server::start();
+    let after_order = |s: &GameState| {
+        Onus::to_act(s).is_some_and(|seat| {
+            s.phase == Phase::EndOfTurn
+                && s.pending.is_none()
+                && s.book.giving.is_none()
+                && !s.book.drawn.contains(&seat)
+                && s.book.orders.iter().any(|o| o.seat == seat)
+        })
+    };
+    let (created, state) = prepared_battle(&server, 1, after_order);
+    let seat = Onus::to_act(&state).unwrap();
+    let page = browser
+        .page_sized(&link(&server, &created, seat), 1400, 900)
+        .unwrap();
+    page.wait_for(testid("draw-order-played")).expect("Draw 1");
+    assert_eq!(
+        page.count(testid("draw-three")).unwrap(),
+        0,
+        "no Draw 3 after an order"
+    );
+    assert_eq!(page.count(testid("draw-discard")).unwrap(), 0);
+    page.screenshot("ui-issue10-draw-after-order").unwrap();
+    let v0 = version(&page);
+    page.click(testid("draw-order-played")).unwrap();
+    wait_version_above(&page, v0);
+    let draw = Action::Draw {
+        choice: onus_cards::TurnDraw::OrderPlayed,
+    };
+    let expected = Onus::apply(&state, seat, &draw).unwrap().state;
+    assert_game_is(&server, &created, &expected);
+    drop(page);
+
+    // The hand limit: every card shown whole in the dialog.
+    let server = Server::start();
+    let limit = |s: &GameState| {
+        matches!(&s.pending, Some(onus_game::state::Pending::HandLimit { seat, .. })
+            if s.piles.hand(seat.index()).is_ok_and(|h| h.len() >= 5))
+    };
+    let (created, state) = prepared_battle(&server, 1, limit);
+    let Some(onus_game::state::Pending::HandLimit { seat, excess }) = state.pending.clone() else {
+        unreachable!()
+    };
+    let hand = state.piles.hand(seat.index()).unwrap().to_vec();
+    let page = browser
+        .page_sized(&link(&server, &created, seat), 1400, 900)
+        .unwrap();
+    page.wait_for(testid("hand-limit-dialog"))
+        .expect("the hand-limit dialog");
+    let fit = page
+        .eval("const d = document.querySelector('[data-testid=hand-limit-dialog]'); const row = d.querySelector('.picks'); \
+               const box = d.getBoundingClientRect(); \
+               const cards = [...row.querySelectorAll('[data-card]')].map(c => c.getBoundingClientRect()); \
+               return {cards: cards.length, row_scrolls: row.scrollWidth > row.clientWidth + 1, \
+                       inside: cards.every(r => r.left >= box.left - 1 && r.right <= box.right + 1 && r.width >= 150)}")
+        .unwrap();
+    assert_eq!(
+        fit,
+        json!({"cards": hand.len(), "row_scrolls": false, "inside": true}),
+        "{fit}"
+    );
+    page.screenshot("ui-issue10-hand-limit-every-card").unwrap();
+    for c in hand.iter().take(excess) {
+        let id = serde_json::to_value(c).unwrap();
+        page.click(testid(&format!("pick-card-{id}"))).unwrap();
+    }
+    let v0 = version(&page);
+    page.click(testid("discard-excess")).unwrap();
+    wait_version_above(&page, v0);
+    let discard = Action::DiscardExcess {
+        cards: hand.iter().take(excess).copied().collect(),
+    };
+    let expected = Onus::apply(&state, seat, &discard).unwrap().state;
+    assert_game_is(&server, &created, &expected);
+}

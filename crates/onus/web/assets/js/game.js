@@ -3,7 +3,7 @@
 // Every action goes to the server, which decides; this page shows what the engine answers.
 
 import { GameSocket, ApiError } from '/assets/js/api.js';
-import { h, replace, toast, debounce, num, copyText } from '/assets/js/dom.js';
+import { h, replace, toast, clearToasts, debounce, num, copyText } from '/assets/js/dom.js';
 import { DiceLog } from '/assets/js/dicelog.js';
 import { modal } from '/assets/js/dialogs.js';
 import { rememberGame, tokensFor, gameEntry } from '/assets/js/mygames.js';
@@ -186,13 +186,28 @@ export class Game {
       ],
     });
     this.handover = cover;
-    this.view = { ...v, players: v.players.map((p) => ({ ...p, hand: null })) };
+    // Nothing of the previous seat's stream stays on screen, nor keeps arriving: its
+    // socket is closed, and its log, hands, reserves and table (face-down units by name) are
+    // cleared until the next seat's own view and log come from the server.
+    if (this.socket) {
+      this.socket.close();
+      this.socket = null;
+    }
+    this.log.reset();
+    this.view = {
+      ...v,
+      log: [],
+      units: [],
+      players: v.players.map((p) => ({ ...p, hand: null, reserve: [] })),
+    };
+    clearToasts();
     this.render();
     return true;
   }
 
   switchSeat(seat, token) {
     this.token = token;
+    this.log.reset();
     const url = new URL(location.href);
     url.searchParams.set('token', token);
     history.replaceState(null, '', url);
@@ -919,7 +934,11 @@ export class Game {
     const sel = this.sel;
     const opt = sel?.options?.charges?.[index];
     if (!opt) return;
-    sel.charge = { ...opt, index, envelop: sel.charge?.envelop ?? 'Max', check: null, odds: null };
+    // The charge exactly as the engine accepted it (unit_options), with the envelopment
+    // choices it accepts; nothing of it is decided here.
+    const choices = opt.envelop || [];
+    const keep = choices.includes(sel.charge?.envelop) ? sel.charge.envelop : choices[0];
+    sel.charge = { ...opt, index, choices, envelop: keep, check: null, odds: null };
     const u = this.unit(sel.unit);
     this.ghost = {
       kind: 'charge', unit: u.id, origin: u.pose, size: u.size, steps: opt.steps, pose: applySteps(u.pose, u.size, opt.steps),
@@ -933,7 +952,7 @@ export class Game {
   chargeSpec() {
     const c = this.sel?.charge;
     if (!c) return null;
-    return { target: c.target, steps: c.steps, side: c.side ?? null, envelop: c.envelop };
+    return { ...c.charge, envelop: c.envelop ?? c.charge.envelop };
   }
 
   async refreshCharge() {

@@ -148,23 +148,25 @@ function chargeSection(game) {
   const chosen = game.sel.charge;
   out.push(h('ul', { class: 'options', 'data-testid': 'charge-options' }, opts.charges.map((c, i) => h('li', {},
     h('button', {
-      class: ['option', chosen?.index === i && 'chosen'], onclick: () => game.pickCharge(i), 'data-testid': `charge-${c.target}`,
+      class: ['option', chosen?.index === i && 'chosen'], onclick: () => game.pickCharge(i), 'data-testid': `charge-${c.target}-${String(c.side || 'markers').toLowerCase()}`,
       'aria-pressed': chosen?.index === i ? 'true' : 'false',
-    }, `${game.names.unit(c.target)} — ${words(String(c.side).toLowerCase())} side, ${c.direct} direct / ${c.dice_with_envelopment} with envelopment, ${num(c.cost)} DU`)))));
+      'data-side': c.side ?? '',
+    }, `${game.names.unit(c.target)} — ${c.side ? `${words(String(c.side).toLowerCase())} side` : 'its markers'}, ${c.direct} direct / ${c.dice_with_envelopment} with envelopment, ${num(c.cost)} DU`)))));
   if (chosen) {
     const ck = chosen.check;
-    out.push(h('label', {}, 'Envelopment: ',
-      h('select', {
-        'data-testid': 'envelop-choice', onchange: (e) => { chosen.envelop = e.target.value; chosen.check = null; chosen.odds = null; game.refreshCharge(); game.render(); },
-      }, h('option', { value: 'Max', selected: chosen.envelop === 'Max' }, 'with every free section'), h('option', { value: 'None', selected: chosen.envelop === 'None' }, 'none'))));
-    if (ck?.sides?.length > 1) {
-      out.push(h('label', {}, 'Side of the target: ', h('select', {
-        'data-testid': 'charge-side',
-        onchange: (e) => { chosen.side = e.target.value; chosen.check = null; chosen.odds = null; game.refreshCharge(); game.render(); },
-      }, ck.sides.map((sd) => h('option', { value: sd, selected: (chosen.side || ck.side) === sd }, words(String(sd).toLowerCase()))))));
+    // Only the envelopment choices the engine accepts for this charge (unit_options).
+    const labels = { Max: 'with every free section', None: 'none' };
+    const choices = chosen.choices || [];
+    if (choices.length > 1) {
+      out.push(h('label', {}, 'Envelopment: ',
+        h('select', {
+          'data-testid': 'envelop-choice', onchange: (e) => { chosen.envelop = e.target.value; chosen.check = null; chosen.odds = null; game.refreshCharge(); game.render(); },
+        }, choices.map((x) => h('option', { value: x, selected: chosen.envelop === x }, labels[x] || words(String(x).toLowerCase()))))));
+    } else if (choices.length === 1) {
+      out.push(h('div', { class: 'muted', 'data-testid': 'envelop-only' }, `Envelopment: ${labels[choices[0]] || words(String(choices[0]).toLowerCase())} (the only choice the rules leave)`));
     }
     out.push(h('div', { class: ['verdict', ck ? (ck.ok ? 'ok' : 'bad') : 'checking'], 'data-testid': 'charge-verdict' },
-      !ck ? 'Checking the charge…' : ck.ok ? `Contact on the ${words(String(ck.side || chosen.side).toLowerCase())} side, ${ck.dice} dice${ck.also_engaged?.length ? `, also engages ${ck.also_engaged.map((x) => game.names.unit(x)).join(', ')}` : ''}${ck.swept_wounds ? `, ${ck.swept_wounds} wounds swept` : ''}` : `Illegal: ${ck.error}`));
+      !ck ? 'Checking the charge…' : ck.ok ? `Contact on the ${words(String(ck.side || chosen.side || 'marker').toLowerCase())} side, ${ck.dice} dice${ck.also_engaged?.length ? `, also engages ${ck.also_engaged.map((x) => game.names.unit(x)).join(', ')}` : ''}${ck.swept_wounds ? `, ${ck.swept_wounds} wounds swept` : ''}` : `Illegal: ${ck.error}`));
     out.push(oddsView(chosen.odds, game.names, 'Exact odds of the melee after the charge'));
     out.push(h('div', { class: 'row' },
       h('button', { class: 'primary danger', disabled: !ck?.ok || game.busy, onclick: () => game.commitCharge(), 'data-testid': 'commit-charge' }, 'Charge!'),
@@ -591,33 +593,65 @@ function eliteKeepDialog(game, f) {
   };
 }
 
+/**
+ * A fight's events for the seat whose stage it is. Every control is one the engine accepts
+ * now (the `choices` query): the cards it would accept played, voluntary flight, the
+ * veteran's redraw and the elite's second event only when open; a combination of cards is
+ * checked with `check_action` before it can be sent.
+ */
 function eventsDialog(game, f) {
-  const me = game.me();
   const picked = new Set();
   const flee = { on: false };
   const redraw = { on: false };
   const random = randomEventOf(f);
   const role = f.stage === 'attacker_events' ? 'attacker' : 'defender';
   const oddsBox = h('div', {}, oddsView(null, game.names));
-  // XI "Elite": offered only when the game says the elite side may draw a second event now.
   const eliteBox = h('div', { class: 'row' });
-  if (random !== null && f.random?.drawn !== undefined) {
-    game.query({ kind: 'check_action', action: { action: 'elite_draw_two' } }).then((v) => {
-      if (v.ok) {
-        replace(eliteBox, h('button', {
-          'data-testid': 'elite-draw-two', onclick: () => game.act({ action: 'elite_draw_two' }),
-        }, 'Draw a second random event and keep one (elite, XI)'));
-      }
-    }, () => {});
-  }
+  const handBox = h('div', { 'data-testid': 'event-choices' }, h('p', { class: 'muted' }, 'Asking the rules which choices are open…'));
+  const optionsBox = h('div', { class: 'row wrap' });
+  const verdict = h('div', { class: 'verdict', 'data-testid': 'events-verdict', role: 'status' });
+  const play = h('button', { class: 'primary', disabled: true, onclick: () => submit(false), 'data-testid': 'play-events' }, 'Play the chosen events');
+  const action = (none) => ({ action: 'play_events', cards: none ? [] : [...picked], redraw: redraw.on, flee_if_wounded: flee.on });
+  let asked = 0;
+  const check = () => {
+    play.disabled = true;
+    if (!picked.size && !redraw.on && !flee.on) { replace(verdict, ''); verdict.className = 'verdict'; return; }
+    const n = ++asked;
+    game.query({ kind: 'check_action', action: action(false) }).then((v) => {
+      if (n !== asked) return;
+      verdict.className = `verdict ${v.ok ? 'ok' : 'bad'}`;
+      replace(verdict, v.ok ? 'The rules accept this choice.' : reasonOf(v));
+      play.disabled = !v.ok;
+    }, (e) => replace(verdict, e.message));
+  };
+  game.query({ kind: 'choices' }).then((c) => {
+    if (c.decision !== 'events') { replace(handBox, h('p', { class: 'muted' }, 'Nothing to choose now.')); return; }
+    const ok = (x) => x?.verdict?.ok === true;
+    if (ok(c.elite_draw_two)) {
+      replace(eliteBox, h('button', {
+        'data-testid': 'elite-draw-two', onclick: () => game.act({ action: 'elite_draw_two' }),
+      }, 'Draw a second random event and keep one (elite, XI)'));
+    }
+    const playable = (c.cards || []).filter(ok).map((x) => x.action.cards[0]);
+    const refused = (c.cards || []).filter((x) => !ok(x));
+    replace(handBox,
+      playable.length
+        ? h('div', { class: 'hand-row picks' }, playable.map((id) => cardView(game.names.card(id), id, {
+          selectable: true, testid: `event-card-${id}`, onToggle: (card, on) => { if (on) picked.add(card); else picked.delete(card); check(); },
+        })))
+        : h('p', { class: 'muted', 'data-testid': 'no-playable-event' }, 'No card of your hand can be played in this fight.'),
+      refused.length
+        ? h('details', { class: 'muted' }, h('summary', {}, `Not playable here (${refused.length})`),
+          h('ul', {}, refused.map((x) => h('li', { 'data-testid': `event-refused-${x.action.cards[0]}` }, `${game.names.eventTitle(x.action.cards[0])}: ${reasonOf(x.verdict)}`))))
+        : null);
+    replace(optionsBox,
+      ok(c.flee_if_wounded) ? h('label', {}, h('input', { type: 'checkbox', 'data-testid': 'flee-if-wounded', onchange: (e) => { flee.on = e.target.checked; check(); } }), ' flee voluntarily if wounded (VII-5)') : null,
+      ok(c.redraw) ? h('label', {}, h('input', { type: 'checkbox', 'data-testid': 'redraw', onchange: (e) => { redraw.on = e.target.checked; check(); } }), ' redraw the random event (veterans, XI)') : null);
+  }, (e) => replace(handBox, h('p', { class: 'bad' }, e.message)));
   game.query({ kind: 'odds', pending: true }).then((r) => replace(oddsBox, oddsView(r, game.names, 'Exact odds without events')),
     (e) => replace(oddsBox, oddsView({ error: e.message }, game.names)));
-  const hand = (me?.hand || []).map((c) => cardView(game.names.card(c), c, {
-    selectable: true, testid: `event-card-${c}`, onToggle: (id, on) => (on ? picked.add(id) : picked.delete(id)),
-  }));
   const submit = async (none) => {
-    const action = { action: 'play_events', cards: none ? [] : [...picked], redraw: redraw.on, flee_if_wounded: flee.on };
-    if (await game.act(action)) game.closeDialog();
+    if (await game.act(action(none))) game.closeDialog();
   };
   return {
     title: fightTitle(game, f),
@@ -629,12 +663,11 @@ function eventsDialog(game, f) {
       eliteBox,
       oddsBox,
       h('h3', {}, 'Events from your hand'),
-      hand.length ? h('div', { class: 'hand-row picks' }, hand) : h('p', { class: 'muted' }, 'No card in hand.'),
-      h('div', { class: 'row wrap' },
-        h('label', {}, h('input', { type: 'checkbox', 'data-testid': 'flee-if-wounded', onchange: (e) => { flee.on = e.target.checked; } }), ' flee voluntarily if wounded (VII-5)'),
-        h('label', {}, h('input', { type: 'checkbox', 'data-testid': 'redraw', onchange: (e) => { redraw.on = e.target.checked; } }), ' redraw the random event (veterans, XI)')),
+      handBox,
+      optionsBox,
+      verdict,
       h('div', { class: 'row' },
-        h('button', { class: 'primary', onclick: () => submit(false), 'data-testid': 'play-events' }, 'Play the chosen events'),
+        play,
         h('button', { onclick: () => submit(true), 'data-testid': 'no-events' }, 'No event')),
     ],
   };
@@ -675,24 +708,30 @@ function handLimitDialog(game, p) {
   };
 }
 
+/** VII-7: the end-of-turn draw; only the draws the engine accepts now (`choices`). */
 function drawDialog(game) {
   const me = game.me();
   const picked = new Set();
-  const played = (game.view.log || []).some((e) => e.event === 'order_played' && e.seat === game.mySeat && isThisTurn(game.view.log, e));
   const send = async (choice) => { if (await game.act({ action: 'draw', choice })) game.closeDialog(); };
+  const box = h('div', { 'data-testid': 'draw-choices' }, h('p', { class: 'muted' }, 'Asking the rules which draws are open…'));
+  game.query({ kind: 'choices' }).then((c) => {
+    if (c.decision !== 'draw') { replace(box, h('p', { class: 'muted' }, 'Nothing to draw now.')); return; }
+    const ok = (x) => x?.verdict?.ok === true;
+    const played = ok(c.order_played);
+    replace(box,
+      h('p', {}, played ? 'You played an order this turn: draw 1 card (VII-7).' : 'You played no order this turn: draw 3, or discard any cards and draw as many plus 1 (VII-7).'),
+      h('div', { class: 'row wrap' },
+        played ? h('button', { class: 'primary', 'data-testid': 'draw-order-played', onclick: () => send('order_played') }, 'Draw 1') : null,
+        ok(c.draw_three) ? h('button', { class: 'primary', 'data-testid': 'draw-three', onclick: () => send('draw_three') }, 'Draw 3') : null,
+        ok(c.discard) ? h('button', { 'data-testid': 'draw-discard', onclick: () => send({ discard: [...picked] }) }, 'Discard the chosen cards, draw as many + 1') : null),
+      ok(c.discard) ? h('div', { class: 'hand-row picks' }, (me?.hand || []).map((id) => cardView(game.names.card(id), id, {
+        selectable: true, testid: `draw-discard-${id}`, onToggle: (card, on) => (on ? picked.add(card) : picked.delete(card)),
+      }))) : null);
+  }, (e) => replace(box, h('p', { class: 'bad' }, e.message)));
   return {
     title: 'End of turn: draw',
     testid: 'draw-dialog',
-    body: [
-      h('p', {}, played ? 'You played an order this turn: draw 1 card (VII-7).' : 'You played no order this turn: draw 3, or discard any cards and draw as many plus 1 (VII-7).'),
-      h('div', { class: 'row wrap' },
-        h('button', { class: played ? 'primary' : '', 'data-testid': 'draw-order-played', onclick: () => send('order_played') }, 'Draw 1'),
-        h('button', { class: played ? '' : 'primary', 'data-testid': 'draw-three', onclick: () => send('draw_three') }, 'Draw 3'),
-        h('button', { 'data-testid': 'draw-discard', onclick: () => send({ discard: [...picked] }) }, 'Discard the chosen cards, draw as many + 1')),
-      h('div', { class: 'hand-row picks' }, (me?.hand || []).map((c) => cardView(game.names.card(c), c, {
-        selectable: true, testid: `draw-discard-${c}`, onToggle: (id, on) => (on ? picked.add(id) : picked.delete(id)),
-      }))),
-    ],
+    body: [box],
   };
 }
 
@@ -750,12 +789,6 @@ function giveDialog(game) {
       }, 'Finish the turn')),
     ],
   };
-}
-
-function isThisTurn(log, e) {
-  const i = log.indexOf(e);
-  for (let j = log.length - 1; j >= 0; j--) if (log[j].event === 'turn_started') return i > j;
-  return true;
 }
 
 /** Own fleeing units still due a recovery check in this Flight Phase (VII-6), from the log. */

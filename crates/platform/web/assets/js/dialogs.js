@@ -2,7 +2,7 @@
 // a shot comes from, discards to the hand limit, the end-of-turn draw, other decisions), the
 // hotseat hand-over and the victory screen.
 
-import { h, clear } from './dom.js';
+import { h, clear, raiseToasts } from './dom.js';
 
 /** Opens a modal <dialog>; returns {el, close}. `body` is a node or list of nodes. */
 export function modal({ title, body, testid, onClose, dismissable = true, wide = false, opaque = false }) {
@@ -21,9 +21,13 @@ export function modal({ title, body, testid, onClose, dismissable = true, wide =
   });
   el.addEventListener('close', () => {
     el.remove();
+    // Messages shown in it go back to the page (or the dialog now on top).
+    raiseToasts();
     onClose?.();
   });
   document.body.append(el);
   el.showModal();
+  // A message (a refusal) shown while the dialog is open must not sit under its backdrop.
+  raiseToasts();
   return { el, set, close: () => el.open && el.close() };
 }

@@ -101,6 +101,14 @@ export class DiceLog {
     }
   }
 
+  /** Forgets every entry shown (a hotseat hand-over: the next reader may not see them). */
+  reset() {
+    this.last = null;
+    this.count = -1;
+    clear(this.list);
+    this.live.textContent = '';
+  }
+
   render(events, names) {
     this.last = events;
     this.names = names;

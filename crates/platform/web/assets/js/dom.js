@@ -84,12 +84,28 @@ export function words(id) {
 
 let toastBox = null;
 
+/**
+ * Keeps the messages above everything: with a modal dialog open, the box goes inside the
+ * topmost one (the rest of the page is then under its backdrop and inert, so a message left
+ * there could be neither seen nor read by a screen reader); otherwise at the end of the page.
+ * `modal` calls this when a dialog opens.
+ */
+export function raiseToasts() {
+  if (!toastBox) return;
+  const open = [...document.querySelectorAll('dialog[open]')].filter((d) => d.matches(':modal'));
+  const host = open[open.length - 1] || document.body;
+  if (toastBox.parentNode !== host) host.append(toastBox);
+}
+
+/** Removes every message shown (a hotseat hand-over: the next player may not read them). */
+export function clearToasts() {
+  if (toastBox) clear(toastBox);
+}
+
 /** A short message at the bottom of the screen (role=status, or alert for errors). */
 export function toast(message, kind = 'info', ms = 4500) {
-  if (!toastBox) {
-    toastBox = h('div', { class: 'toasts', 'aria-live': 'polite', 'data-testid': 'toasts' });
-    document.body.append(toastBox);
-  }
+  if (!toastBox) toastBox = h('div', { class: 'toasts', 'aria-live': 'polite', 'data-testid': 'toasts' });
+  raiseToasts();
   for (const old of toastBox.children) if (old.textContent === String(message)) old.remove();
   const t = h('div', { class: ['toast', kind], role: kind === 'error' ? 'alert' : 'status', 'data-testid': `toast-${kind}` }, message);
   toastBox.append(t);
