@@ -32,7 +32,7 @@ fn main() {
                 ranked.len()
             );
             for (a, v) in ranked.iter().take(3) {
-                println!("    {v:7.3}  {}", serde_json_lite(a));
+                println!("    {v:7.3}  {}", short(a));
             }
             scripted.act(&observed, seat)
         } else {
@@ -45,7 +45,7 @@ fn main() {
     println!("{:?}", MoraleClock::outcome(&state));
 }
 
-fn serde_json_lite(a: &morale_clock_game::Action) -> String {
+fn short(a: &morale_clock_game::Action) -> String {
     let s = format!("{a:?}");
     s.chars().take(160).collect()
 }
