@@ -1,9 +1,11 @@
 //! The `acies` command line: thin argument parsing and printing over the library crates.
 
 mod odds_cmd;
+mod odds_systems;
 mod replay_cmd;
 mod serve_cmd;
 mod sim_cmd;
+mod systems;
 mod unit_spec;
 
 use std::process::ExitCode;
@@ -23,9 +25,10 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Exact odds of an ONUS! fight, with every modifier explained.
-    #[command(subcommand)]
-    Odds(Box<odds_cmd::OddsCommand>),
+    /// Exact odds of a fight, with every modifier explained: ONUS! by default (`melee`,
+    /// `ranged`), or `--system command-points` (`combat`, `shooting`) or `--system
+    /// morale-clock` (`melee`, `missile`).
+    Odds(odds_cmd::OddsArgs),
     /// Check ONUS! data files (a directory laid out like data/onus) and report every error
     /// with its file, line and field.
     Validate {
@@ -33,8 +36,9 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         data: Option<std::path::PathBuf>,
     },
-    /// Replay an ONUS! game record (setup, seed, moves): print its events and final state,
-    /// or stop at the first illegal move and say which rule forbids it.
+    /// Replay a game record of any rule system (system, setup, seed, moves; or an ONUS! record
+    /// of the older format): print its events and final state, or stop at the first illegal
+    /// move and say which rule forbids it.
     Replay {
         /// The game record (JSON).
         game: std::path::PathBuf,
@@ -44,16 +48,16 @@ enum Command {
     },
     /// Serve every rule system in the browser (the game server and its web UI) until Ctrl-C.
     Serve(serve_cmd::ServeArgs),
-    /// Play many ONUS! battles between bots on every core and report win rates (95% Wilson
-    /// intervals), lengths and casualties; the same seed gives the same results whatever the
-    /// number of threads.
+    /// Play many battles of a rule system (`--system`, ONUS! by default) between bots on every
+    /// core and report win rates (95% Wilson intervals), lengths and losses; the same seed
+    /// gives the same results whatever the number of threads.
     Sim(sim_cmd::SimArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
-        Command::Odds(cmd) => odds_cmd::run(cmd),
+        Command::Odds(args) => odds_cmd::run_system(args),
         Command::Validate { data } => validate(data.as_deref()),
         Command::Replay { game, json } => replay_cmd::run(game, *json),
         Command::Serve(args) => serve_cmd::run(args),
@@ -97,7 +101,7 @@ mod tests {
     fn run_args(args: &[&str]) -> anyhow::Result<String> {
         let cli = Cli::try_parse_from(std::iter::once("acies").chain(args.iter().copied()))?;
         match &cli.command {
-            Command::Odds(cmd) => odds_cmd::run(cmd),
+            Command::Odds(args) => odds_cmd::run_system(args),
             Command::Validate { data } => validate(data.as_deref()),
             Command::Replay { game, json } => replay_cmd::run(game, *json),
             Command::Serve(args) => serve_cmd::run(args),
@@ -370,6 +374,123 @@ mod tests {
         assert_eq!(run("4"), Some(4));
         assert_eq!(run("4.01"), Some(2));
         assert_eq!(run("3.5"), Some(4));
+    }
+
+    /// `--system` dispatches to each system's own exact odds; every distribution sums to 1.
+    #[test]
+    fn odds_of_every_system() {
+        let json = |args: &[&str]| -> serde_json::Value {
+            let out = run_args(args).unwrap_or_else(|e| panic!("{args:?}: {e:#}"));
+            serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}: {out}"))
+        };
+        let sum = |v: &serde_json::Value| -> f64 {
+            v.as_array()
+                .into_iter()
+                .flatten()
+                .map(|pair| pair[1].as_f64().unwrap_or(f64::NAN))
+                .sum()
+        };
+        let combat = json(&[
+            "odds",
+            "--system",
+            "command-points",
+            "combat",
+            "--attack",
+            "6",
+            "--defence",
+            "4",
+            "--defender-traits",
+            "cataphracts",
+            "--extra-defence",
+            "2",
+            "--json",
+        ]);
+        let total = sum(&combat["results"]) + combat["cancelled"].as_f64().unwrap_or(f64::NAN);
+        assert!((total - 1.0).abs() < 1e-9, "{combat}");
+        assert_eq!(combat["dice"].as_u64(), Some(2), "{combat}");
+        let shot = json(&[
+            "odds",
+            "--system",
+            "command-points",
+            "shooting",
+            "--ranged",
+            "3",
+            "--target-rating",
+            "4",
+            "--cover",
+            "--json",
+        ]);
+        let total = sum(&shot["results"]) + shot["cancelled"].as_f64().unwrap_or(f64::NAN);
+        assert!((total - 1.0).abs() < 1e-9, "{shot}");
+        let catalog = morale_clock_model::Catalog::builtin().expect("builtin data");
+        let romans = catalog.army("republican-romans").expect("romans");
+        let gauls = catalog.army("gauls").expect("gauls");
+        let a = format!("republican-romans/{}", romans.units[0].profile.name);
+        let b = format!("gauls/{}", gauls.units[0].profile.name);
+        let melee = json(&[
+            "odds",
+            "--system",
+            "morale-clock",
+            "melee",
+            "--attacker",
+            &a,
+            "--defender",
+            &b,
+            "--charging",
+            "--json",
+        ]);
+        let wins = melee["wins"][0].as_f64().unwrap_or(f64::NAN)
+            + melee["wins"][1].as_f64().unwrap_or(f64::NAN)
+            + melee["tie"].as_f64().unwrap_or(f64::NAN);
+        assert!((wins - 1.0).abs() < 1e-9, "{melee}");
+        for u in 0..2 {
+            assert!(
+                (sum(&melee["units"][u]["outcomes"]) - 1.0).abs() < 1e-9,
+                "{melee}"
+            );
+        }
+        let missile = json(&[
+            "odds",
+            "--system",
+            "morale-clock",
+            "missile",
+            "--firers",
+            &a,
+            "--target",
+            &b,
+            "--json",
+        ]);
+        assert!((sum(&missile["results"]) - 1.0).abs() < 1e-9, "{missile}");
+        let err = |args: &[&str]| format!("{:#}", run_args(args).expect_err("must fail"));
+        assert!(err(&["odds", "--system", "chess", "melee"]).contains("unknown system"));
+        assert!(
+            err(&[
+                "odds",
+                "--system",
+                "morale-clock",
+                "melee",
+                "--attacker",
+                "gauls/nobody",
+                "--defender",
+                &b
+            ])
+            .contains("has no unit")
+        );
+        assert!(
+            err(&[
+                "odds",
+                "--system",
+                "command-points",
+                "combat",
+                "--attack",
+                "6",
+                "--defence",
+                "4",
+                "--attacker-traits",
+                "wings"
+            ])
+            .contains("unknown trait")
+        );
     }
 
     #[test]

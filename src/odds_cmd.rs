@@ -1,9 +1,11 @@
-//! `acies odds`: the exact odds of a described fight, with every modifier explained.
+//! `acies odds [--system ID] ...`: the exact odds of a described fight, with every modifier
+//! explained. ONUS! is the default system and its flags are these; the other systems' flags
+//! are in [`crate::odds_systems`], chosen by `--system` before the fight's kind.
 
 use std::fmt::Write as _;
 
 use anyhow::{Context, Result, bail};
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use onus_combat::{
     CombatEffect, CombatKind, Contact, Fighter, FlightPolicy, MeleeSetup, Range, RangedSetup,
     RuleOptions, Side,
@@ -12,6 +14,46 @@ use onus_model::data::Catalog;
 use onus_odds::{Method, Odds, SideOdds};
 
 use crate::unit_spec::{UnitSpec, parse_unit_spec};
+
+/// `acies odds`: the system, then that system's own arguments.
+#[derive(Args, Debug)]
+pub struct OddsArgs {
+    /// The rule system: onus (the default), command-points or morale-clock. Comes before the
+    /// kind of fight: `acies odds --system command-points combat --attack 6 --defence 4`.
+    #[arg(long, value_name = "ID", default_value = "onus")]
+    pub system: String,
+    /// The kind of fight and its arguments, as the system reads them (`melee --help`).
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "FIGHT ARGS"
+    )]
+    pub fight: Vec<String>,
+}
+
+/// ONUS!'s fights.
+#[derive(Parser, Debug)]
+#[command(name = "acies odds")]
+struct OnusOdds {
+    #[command(subcommand)]
+    command: OddsCommand,
+}
+
+/// Dispatches to the system's odds.
+pub fn run_system(args: &OddsArgs) -> Result<String> {
+    match args.system.as_str() {
+        "onus" => {
+            let words = std::iter::once("odds").chain(args.fight.iter().map(String::as_str));
+            run(&OnusOdds::try_parse_from(words)?.command)
+        }
+        "command-points" => crate::odds_systems::command_points(&args.fight),
+        "morale-clock" => crate::odds_systems::morale_clock(&args.fight),
+        other => bail!(
+            "unknown system `{other}` (known: {})",
+            crate::systems::IDS.join(", ")
+        ),
+    }
+}
 
 #[derive(Subcommand, Debug)]
 pub enum OddsCommand {

@@ -1,33 +1,46 @@
-//! `acies sim`: many ONUS! battles between bots on every core, with win rates (95% Wilson
-//! intervals), lengths and casualties. Battle `i` depends only on `(seed, i)` and results are
-//! collected by index, so the same seed gives the same CSV whatever the number of threads.
+//! `acies sim`: many battles of any rule system between bots on every core, with win rates
+//! (95% Wilson intervals), lengths and losses. Battle `i` depends only on `(seed, i)` and
+//! results are collected by index, so the same seed gives the same CSV whatever the number of
+//! threads. The battles are played by `acies-bot`'s generic runner; this module only picks
+//! the system's arena and setup, and prints.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use acies_core::Ruleset;
-use anyhow::{Context, anyhow};
+use acies_bot::{
+    Arena, BattleFailure, BattleResult, BotKind, CSV_HEADER, Checks, Summary, csv_row,
+    simulate_recorded,
+};
+use acies_core::{RecordOf, Ruleset};
+use anyhow::{Context, anyhow, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use onus_bot::battle::{CSV_HEADER, csv_row};
-use onus_bot::{BattleFailure, BattleResult, BotKind, Checks, Summary, simulate_one_checked};
 use onus_game::{Onus, Setup};
 use rayon::prelude::*;
 
-/// The armies used when none are named: two presets that make a fair fight between
+use crate::systems;
+
+/// The ONUS! armies used when none are named: two presets that make a fair fight between
 /// scripted bots (measured: 7 and 9 wins of 16), foot against horse archers.
 pub const DEFAULT_ARMIES: (&str, &str) = ("dacians-1000", "parthians-1000");
 
 #[derive(Args, Debug, Clone)]
 pub struct SimArgs {
-    /// The army of seat a: a preset id (romans-1000, celts-1800...).
-    #[arg(long, value_name = "ARMY", default_value = DEFAULT_ARMIES.0)]
-    pub army_a: String,
-    /// The army of seat b.
-    #[arg(long, value_name = "ARMY", default_value = DEFAULT_ARMIES.1)]
-    pub army_b: String,
+    /// The rule system: onus, command-points or morale-clock.
+    #[arg(long, value_name = "ID", default_value = "onus")]
+    pub system: String,
+    /// The army of seat a: a preset id (ONUS!: romans-1000, celts-1800...; default
+    /// dacians-1000, or the system's first shipped battle).
+    #[arg(long, value_name = "ARMY")]
+    pub army_a: Option<String>,
+    /// The army of seat b (default parthians-1000 for ONUS!).
+    #[arg(long, value_name = "ARMY")]
+    pub army_b: Option<String>,
+    /// The scenario, for the systems that name one (command-points, morale-clock).
+    #[arg(long, value_name = "ID")]
+    pub scenario: Option<String>,
     /// How many battles.
     #[arg(long, value_name = "N", default_value_t = 100)]
     pub games: u64,
@@ -52,11 +65,11 @@ pub struct SimArgs {
     /// A battle still going after this many actions is recorded as unfinished.
     #[arg(long, value_name = "N", default_value_t = 50_000)]
     pub max_actions: usize,
-    /// An optional rule (XII-A) for both sides, named as in the setup's `options`
+    /// ONUS!: an optional rule (XII-A) for both sides, named as in the setup's `options`
     /// (`no-events`, `reinforced-units`, `fog-of-war=5`, ...); repeat for several.
     #[arg(long = "option", value_name = "RULE[=VALUE]")]
     pub options: Vec<String>,
-    /// Check the game's invariants (cards conserved, wounds below health, no overlaps after
+    /// ONUS!: check the game's invariants (cards conserved, wounds below health, no overlaps after
     /// movement, one order per unit, views hiding what they must) after every action.
     #[arg(long)]
     pub check: bool,
@@ -64,11 +77,24 @@ pub struct SimArgs {
     /// invariant, a panic) to DIR/battle-I.json, a game record `acies replay` reads.
     #[arg(long, value_name = "DIR")]
     pub save_failures: Option<PathBuf>,
+    /// Write every battle's record, with its final state hash, to DIR/battle-I.json (the
+    /// golden records of `tests/golden/` are made this way).
+    #[arg(long, value_name = "DIR")]
+    pub save_games: Option<PathBuf>,
 }
 
-/// The setup `args` describe: two preset armies and the optional rules named.
+/// The armies of a simulation: those named, or the system's defaults.
+fn armies(args: &SimArgs, defaults: (&str, &str)) -> (String, String) {
+    (
+        args.army_a.clone().unwrap_or_else(|| defaults.0.to_owned()),
+        args.army_b.clone().unwrap_or_else(|| defaults.1.to_owned()),
+    )
+}
+
+/// The ONUS! setup `args` describe: two preset armies and the optional rules named.
 pub fn setup(args: &SimArgs) -> anyhow::Result<Setup> {
-    let mut setup = Setup::two_presets(&args.army_a, &args.army_b);
+    let (a, b) = armies(args, DEFAULT_ARMIES);
+    let mut setup = Setup::two_presets(&a, &b);
     if args.options.is_empty() {
         return Ok(setup);
     }
@@ -95,14 +121,53 @@ pub fn setup(args: &SimArgs) -> anyhow::Result<Setup> {
     Ok(setup)
 }
 
+/// Refuses the ONUS!-only flags for another system.
+fn onus_only(args: &SimArgs) -> anyhow::Result<()> {
+    if !args.options.is_empty() {
+        bail!(
+            "--option names ONUS! optional rules; {} has none",
+            args.system
+        );
+    }
+    if args.check {
+        bail!(
+            "--check asserts ONUS!'s invariants; {} states none",
+            args.system
+        );
+    }
+    Ok(())
+}
+
 pub fn run(args: &SimArgs) -> anyhow::Result<String> {
-    let setup = setup(args)?;
-    // A bad army name is reported once, before any thread starts.
-    Onus::new_game(&setup, args.seed).map_err(|e| anyhow!("{e}"))?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()
-        .context("cannot start the worker threads")?;
+    match args.system.as_str() {
+        "onus" => {
+            if args.scenario.is_some() {
+                bail!("ONUS! battles take no --scenario (the armies set the table)");
+            }
+            let setup = setup(args)?;
+            // A bad army name is reported once, before any thread starts.
+            Onus::new_game(&setup, args.seed).map_err(|e| anyhow!("{e}"))?;
+            simulate::<onus_bot::OnusArena>(args, &setup, armies(args, DEFAULT_ARMIES))
+        }
+        "command-points" => {
+            onus_only(args)?;
+            let (setup, armies) = systems::command_points_setup(args)?;
+            simulate::<command_points_bot::CommandPointsArena>(args, &setup, armies)
+        }
+        "morale-clock" => {
+            onus_only(args)?;
+            let (setup, armies) = systems::morale_clock_setup(args)?;
+            simulate::<systems::MoraleClockArena>(args, &setup, armies)
+        }
+        other => bail!(
+            "unknown system `{other}` (known: {})",
+            systems::IDS.join(", ")
+        ),
+    }
+}
+
+/// The progress bar, hidden when quiet or not on a terminal.
+fn progress(args: &SimArgs) -> ProgressBar {
     let bar = ProgressBar::new(args.games);
     if args.quiet || !std::io::stderr().is_terminal() {
         bar.set_draw_target(ProgressDrawTarget::hidden());
@@ -111,18 +176,51 @@ pub fn run(args: &SimArgs) -> anyhow::Result<String> {
     {
         bar.set_style(style);
     }
+    bar
+}
+
+/// The battles of `setup` under `A`, their CSV if asked, and the report.
+fn simulate<A>(
+    args: &SimArgs,
+    setup: &<A::Rules as Ruleset>::Setup,
+    armies: (String, String),
+) -> anyhow::Result<String>
+where
+    A: Arena,
+    A::Rules: Ruleset<Setup: Sync + Send + serde::Serialize, Seat: Send + serde::Serialize>,
+    <A::Rules as Ruleset>::Action: Send + serde::Serialize,
+{
     let kinds = [args.bot_a, args.bot_b];
+    for kind in kinds {
+        if A::bot(kind, 0).is_none() {
+            bail!(
+                "{} has no {} player (try --bot-a random --bot-b random)",
+                args.system,
+                kind.name()
+            );
+        }
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .context("cannot start the worker threads")?;
+    let bar = progress(args);
     let checks = Checks {
         invariants: args.check,
     };
+    if let Some(dir) = &args.save_games {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
     let results: Vec<_> = pool.install(|| {
         (0..args.games)
             .into_par_iter()
             .map(|i| {
                 let r =
-                    simulate_one_checked(&setup, args.seed, i, &kinds, args.max_actions, checks);
+                    simulate_recorded::<A>(setup, args.seed, i, &kinds, args.max_actions, checks);
                 bar.inc(1);
-                r
+                r.and_then(|(result, record)| {
+                    save_game::<A::Rules>(args, i, &record).map(|()| result)
+                })
             })
             .collect()
     });
@@ -142,14 +240,44 @@ pub fn run(args: &SimArgs) -> anyhow::Result<String> {
         std::fs::write(path, csv_text(&battles))
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
-    Ok(report(args, pool.current_num_threads(), &battles))
+    Ok(report(args, &armies, pool.current_num_threads(), &battles))
+}
+
+/// Writes battle `index`'s record when `--save-games` asks for it; a write that fails is a
+/// failure of the battle.
+fn save_game<R>(
+    args: &SimArgs,
+    index: u64,
+    record: &RecordOf<R>,
+) -> Result<(), Box<BattleFailure<R>>>
+where
+    R: Ruleset,
+    RecordOf<R>: serde::Serialize,
+{
+    let Some(dir) = &args.save_games else {
+        return Ok(());
+    };
+    let path = dir.join(format!("battle-{index}.json"));
+    let written = serde_json::to_string_pretty(record)
+        .map_err(|e| e.to_string())
+        .and_then(|text| std::fs::write(&path, text + "\n").map_err(|e| e.to_string()));
+    written.map_err(|e| {
+        Box::new(BattleFailure {
+            error: acies_bot::BotError::Record(format!("cannot write {}: {e}", path.display())),
+            record: record.clone(),
+        })
+    })
 }
 
 /// The failed battles, one line each, after saving their records if asked.
-fn failure_report(
+fn failure_report<R>(
     args: &SimArgs,
-    failures: &[(usize, Box<BattleFailure>)],
-) -> anyhow::Result<String> {
+    failures: &[(usize, Box<BattleFailure<R>>)],
+) -> anyhow::Result<String>
+where
+    R: Ruleset,
+    RecordOf<R>: serde::Serialize,
+{
     let mut out = format!("{} of {} battles failed:", failures.len(), args.games);
     if let Some(dir) = &args.save_failures {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -167,7 +295,7 @@ fn failure_report(
 }
 
 /// The CSV file: the header, then one line per battle in index order.
-fn csv_text(battles: &[BattleResult]) -> String {
+fn csv_text<S: Copy + PartialEq>(battles: &[BattleResult<S>]) -> String {
     let mut out = String::from(CSV_HEADER);
     out.push('\n');
     for (i, r) in battles.iter().enumerate() {
@@ -177,7 +305,12 @@ fn csv_text(battles: &[BattleResult]) -> String {
     out
 }
 
-fn report(args: &SimArgs, threads: usize, battles: &[BattleResult]) -> String {
+fn report<S: Copy + PartialEq>(
+    args: &SimArgs,
+    armies: &(String, String),
+    threads: usize,
+    battles: &[BattleResult<S>],
+) -> String {
     let s = Summary::of(battles, 2);
     let mut out = String::new();
     let _ = writeln!(
@@ -185,10 +318,7 @@ fn report(args: &SimArgs, threads: usize, battles: &[BattleResult]) -> String {
         "{} battles, seed {}, {threads} thread(s)",
         s.battles, args.seed
     );
-    let sides = [
-        ("a", &args.army_a, args.bot_a),
-        ("b", &args.army_b, args.bot_b),
-    ];
+    let sides = [("a", &armies.0, args.bot_a), ("b", &armies.1, args.bot_b)];
     let labels: Vec<String> = sides
         .iter()
         .map(|(_, army, bot)| format!("{army} ({})", bot.name()))
@@ -212,9 +342,11 @@ fn report(args: &SimArgs, threads: usize, battles: &[BattleResult]) -> String {
     );
     let _ = writeln!(
         out,
-        "casualties: a {:.0} points, b {:.0} points lost (mean)",
+        "{}: a {:.0} {unit}, b {:.0} {unit} lost (mean)",
+        systems::losses_label(&args.system),
         s.mean_losses.first().copied().unwrap_or(0.0),
-        s.mean_losses.get(1).copied().unwrap_or(0.0)
+        s.mean_losses.get(1).copied().unwrap_or(0.0),
+        unit = systems::losses_unit(&args.system),
     );
     let mut reasons: BTreeMap<&str, usize> = BTreeMap::new();
     for r in battles {
@@ -297,8 +429,8 @@ mod tests {
     fn sim_works_out_of_the_box_and_names_a_bad_army() {
         let a = args(&["--games", "1", "--quiet"]);
         assert_eq!(
-            (a.army_a.as_str(), a.army_b.as_str()),
-            (DEFAULT_ARMIES.0, DEFAULT_ARMIES.1)
+            armies(&a, DEFAULT_ARMIES),
+            (DEFAULT_ARMIES.0.to_owned(), DEFAULT_ARMIES.1.to_owned())
         );
         let out = run(&a).unwrap_or_else(|e| panic!("{e:#}"));
         assert!(out.contains("1 battles"), "{out}");
@@ -347,10 +479,25 @@ mod tests {
     #[test]
     fn failures_are_saved_as_replayable_records() {
         let setup = Setup::two_presets("romans-1000", "celts-1000");
-        let record =
+        let old =
             onus_game::replay::random_game(&setup, 5, 5, 60).unwrap_or_else(|e| panic!("{e}"));
-        let failure = Box::new(BattleFailure {
-            error: onus_bot::BotError::Invariant("a test".into()),
+        let record = acies_core::GameRecord {
+            system: "onus".into(),
+            rules_version: Onus::INFO.rules_version,
+            setup: old.setup,
+            seed: old.seed,
+            moves: old
+                .moves
+                .into_iter()
+                .map(|m| acies_core::RecordedMove {
+                    seat: m.seat,
+                    action: m.action,
+                })
+                .collect(),
+            final_hash: None,
+        };
+        let failure = Box::new(BattleFailure::<Onus> {
+            error: acies_bot::BotError::Invariant("a test".into()),
             record,
         });
         let dir = std::env::temp_dir().join(format!("acies-sim-failures-{}", std::process::id()));
@@ -367,5 +514,44 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let out = replayed.unwrap_or_else(|e| panic!("{e:#}"));
         assert!(out.contains("60 moves"), "{out}");
+    }
+
+    /// `--system`: every system's battles are simulated, reproducibly whatever the thread
+    /// count, and the ONUS!-only flags are refused elsewhere.
+    #[test]
+    fn sim_plays_every_system_and_its_csv_does_not_depend_on_threads() {
+        for (system, bots) in [
+            (
+                "command-points",
+                ["--bot-a", "scripted", "--bot-b", "random"],
+            ),
+            ("morale-clock", ["--bot-a", "random", "--bot-b", "random"]),
+        ] {
+            let csv: Vec<Vec<u8>> = ["1", "2"]
+                .iter()
+                .map(|threads| {
+                    let path = temp(&format!("{system}-{threads}"));
+                    let path_s = path.to_string_lossy().into_owned();
+                    let mut argv = vec!["--system", system, "--games", "3", "--quiet"];
+                    argv.extend(bots);
+                    argv.extend(["--threads", threads, "--csv", path_s.as_str()]);
+                    let out = run(&args(&argv)).unwrap_or_else(|e| panic!("{system}: {e:#}"));
+                    assert!(out.contains("3 battles"), "{out}");
+                    let bytes = std::fs::read(&path).unwrap_or_default();
+                    let _ = std::fs::remove_file(&path);
+                    bytes
+                })
+                .collect();
+            let text = String::from_utf8_lossy(&csv[0]);
+            assert_eq!(text.lines().count(), 4, "{system}: {text}");
+            assert_eq!(csv[0], csv[1], "{system}: the CSV depends on the threads");
+        }
+        let refused = |argv: &[&str]| run(&args(argv)).err().map(|e| format!("{e:#}"));
+        let msg = refused(&["--system", "morale-clock", "--games", "1"]).unwrap_or_default();
+        assert!(msg.contains("no scripted player"), "{msg}");
+        let msg = refused(&["--system", "command-points", "--check"]).unwrap_or_default();
+        assert!(msg.contains("--check"), "{msg}");
+        let msg = refused(&["--system", "chess"]).unwrap_or_default();
+        assert!(msg.contains("onus, command-points, morale-clock"), "{msg}");
     }
 }

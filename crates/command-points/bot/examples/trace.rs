@@ -2,19 +2,17 @@
 //! `cargo run --release -p command-points-bot --example trace -- SEED SOUTH NORTH [SOUTH_SEED NORTH_SEED]`
 //! (players `scripted` or `random`; odd seeds play the plain of Zama, even ones Watling Street)
 
+use acies_bot::{Arena, BotKind};
 use acies_core::{Determinize, GameRng, Ruleset};
-use command_points_bot::{Player, RandomBot, ScriptedBot};
+use command_points_bot::CommandPointsArena;
 use command_points_game::event::Event;
 use command_points_game::{CommandPoints, apply, new_game};
 use command_points_model::Seat;
 use command_points_model::load::Catalog;
 
-fn player(name: &str, seed: u64) -> Box<dyn Player> {
-    if name == "random" {
-        Box::new(RandomBot::new(seed))
-    } else {
-        Box::new(ScriptedBot::new(seed))
-    }
+fn player(name: &str, seed: u64) -> acies_bot::battle::BoxedBot<CommandPointsArena> {
+    let kind: BotKind = name.parse().expect("scripted or random");
+    CommandPointsArena::bot(kind, seed).expect("a Command Points bot")
 }
 
 fn main() {
@@ -46,7 +44,7 @@ fn main() {
         } else {
             &mut north
         };
-        let a = p.act(&observed, seat);
+        let a = p.act(&observed, seat).expect("an action");
         let applied = apply(&s, seat, &a).expect("legal");
         println!("{seat} {a:?}");
         for e in applied

@@ -1,51 +1,15 @@
-//! The players and how the scripted one answers each kind of decision.
+//! The scripted player and how it answers each kind of decision.
 
+use acies_bot::{Bot, BotError};
 use acies_core::GameRng;
 use command_points_game::pending::Pending;
 use command_points_game::state::Stage;
 use command_points_game::tables::{CombatResult, Role};
-use command_points_game::{Action, GameState, apply, candidates};
+use command_points_game::{Action, CommandPoints, GameState, apply, candidates};
 use command_points_model::{PointKind, Seat};
 use command_points_odds::prefer;
 
 use crate::{deploy, moves};
-
-/// A computer player: the action of `seat` in `observed`, a state sampled from what the seat
-/// knows (never the real one).
-pub trait Player {
-    fn name(&self) -> &'static str;
-    fn act(&mut self, observed: &GameState, seat: Seat) -> Action;
-    /// How often it had no answer of its own and played a plain legal action instead.
-    fn fallbacks(&self) -> u64 {
-        0
-    }
-}
-
-/// The first of the game's shuffled candidates: a baseline, not an opponent.
-pub struct RandomBot {
-    rng: GameRng,
-}
-
-impl RandomBot {
-    pub fn new(seed: u64) -> RandomBot {
-        RandomBot {
-            rng: GameRng::new(seed),
-        }
-    }
-}
-
-impl Player for RandomBot {
-    fn name(&self) -> &'static str {
-        "random"
-    }
-
-    fn act(&mut self, observed: &GameState, seat: Seat) -> Action {
-        candidates(observed, seat, &mut self.rng, 1)
-            .into_iter()
-            .next()
-            .unwrap_or(Action::EndPhase)
-    }
-}
 
 /// The scripted player.
 pub struct ScriptedBot {
@@ -62,21 +26,22 @@ impl ScriptedBot {
     }
 }
 
-impl Player for ScriptedBot {
+impl Bot<CommandPoints> for ScriptedBot {
     fn name(&self) -> &'static str {
         "scripted"
     }
 
-    fn act(&mut self, observed: &GameState, seat: Seat) -> Action {
+    /// `observed` is a state sampled from what `seat` knows (never the real one).
+    fn act(&mut self, observed: &GameState, seat: Seat) -> Result<Action, BotError> {
         let wanted = choose(observed, seat);
         if apply(observed, seat, &wanted).is_ok() {
-            return wanted;
+            return Ok(wanted);
         }
         self.fallbacks += 1;
-        candidates(observed, seat, &mut self.rng, 1)
+        Ok(candidates(observed, seat, &mut self.rng, 1)
             .into_iter()
             .next()
-            .unwrap_or(Action::EndPhase)
+            .unwrap_or(Action::EndPhase))
     }
 
     fn fallbacks(&self) -> u64 {

@@ -1,42 +1,57 @@
-//! The scripted player against the random one, on both shipped setups, both sides round.
-//! (1,000 battles: `cargo run --release -p command-points-bot --example duel -- 1000`.)
+//! The scripted player against the random one, on both shipped setups, both sides round,
+//! through the generic battle runner. (1,000 battles:
+//! `cargo run --release -p command-points-bot --example duel -- 1000`.)
 
+use acies_bot::{Arena, BattleResult, BotKind, Checks, play_battle};
 use acies_core::Outcome;
-use command_points_bot::{Player, RandomBot, ScriptedBot, battle};
-use command_points_model::Seat;
+use command_points_bot::{CommandPointsArena, MAX_ACTIONS};
 use command_points_model::load::Catalog;
+use command_points_model::{Seat, Setup};
 
-#[test]
-fn scripted_beats_random_and_every_battle_ends() {
+fn setups() -> [Setup; 2] {
     let c = Catalog::builtin().expect("builtin data");
-    let setups = [
+    [
         c.setup("watling-street", "romans-paulinus", "britons-boudica")
             .expect("setup"),
         c.setup("river-plain", "romans-scipio", "carthaginians-zama")
             .expect("setup"),
-    ];
+    ]
+}
+
+/// One battle: South's and North's players of the given kinds and seeds.
+fn battle(setup: &Setup, seed: u64, players: [(BotKind, u64); 2]) -> BattleResult<Seat> {
+    let mut bots: Vec<_> = players
+        .iter()
+        .map(|(k, s)| CommandPointsArena::bot(*k, *s).expect("a Command Points bot"))
+        .collect();
+    play_battle::<CommandPointsArena>(setup, seed, &mut bots, MAX_ACTIONS, Checks::default())
+        .unwrap_or_else(|f| panic!("battle {seed}: {f}"))
+}
+
+#[test]
+fn scripted_beats_random_and_every_battle_ends() {
+    let setups = setups();
     let games = 60;
     let mut wins = 0;
     for g in 0..games {
         let seat = if g % 4 < 2 { Seat::South } else { Seat::North };
-        let mut scripted = ScriptedBot::new(g);
-        let mut random = RandomBot::new(g + 1_000_000);
-        let (south, north): (&mut dyn Player, &mut dyn Player) = if seat == Seat::South {
-            (&mut scripted, &mut random)
+        let (scripted, random) = ((BotKind::Scripted, g), (BotKind::Random, g + 1_000_000));
+        let players = if seat == Seat::South {
+            [scripted, random]
         } else {
-            (&mut random, &mut scripted)
+            [random, scripted]
         };
-        let b = battle(&setups[(g % 2) as usize], g, south, north).expect("the battle ends");
+        let b = battle(&setups[(g % 2) as usize], g, players);
+        let outcome = b.outcome.as_ref().expect("the battle ends");
         assert!(matches!(
-            b.outcome,
+            outcome,
             Outcome::Winners { .. } | Outcome::Draw { .. }
         ));
-        if b.outcome.is_winner(&seat) {
+        if outcome.is_winner(&seat) {
             wins += 1;
         }
         assert_eq!(
-            scripted.fallbacks(),
-            0,
+            b.fallbacks, 0,
             "battle {g}: the scripted player chose an illegal action"
         );
     }
@@ -48,14 +63,15 @@ fn scripted_beats_random_and_every_battle_ends() {
 
 #[test]
 fn scripted_against_itself_ends_and_chooses_legally() {
-    let c = Catalog::builtin().expect("builtin data");
-    let setup = c
-        .setup("watling-street", "romans-paulinus", "britons-boudica")
-        .expect("setup");
+    let setup = &setups()[0];
     for g in 0..6 {
-        let (mut a, mut b) = (ScriptedBot::new(g), ScriptedBot::new(g + 7));
-        let r = battle(&setup, g, &mut a, &mut b).expect("the battle ends");
+        let r = battle(
+            setup,
+            g,
+            [(BotKind::Scripted, g), (BotKind::Scripted, g + 7)],
+        );
+        assert!(r.outcome.is_some());
         assert!(r.actions > 50);
-        assert_eq!(a.fallbacks() + b.fallbacks(), 0);
+        assert_eq!(r.fallbacks, 0);
     }
 }

@@ -210,7 +210,7 @@ fn toward(
     width: f64,
 ) -> Vec<Vec<Step>> {
     let d = first.pose.dir_to_local(target - from);
-    let bearing = d.x.atan2(d.y).to_degrees();
+    let bearing = acies_geom::math::atan2(d.x, d.y).to_degrees();
     let dist = (target - from).length();
     let go = full.min(dist);
     let phalanx = first.profile.has(Quality::Phalanx);

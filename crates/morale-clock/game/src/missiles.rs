@@ -89,7 +89,7 @@ pub fn may_fire_at(b: &Battle, firer: &Unit, target: &Unit) -> Result<(), GameEr
 fn in_arc(firer: &Unit, target: &Unit) -> bool {
     let front = firer.rect().edge(Edge::Front).midpoint();
     let d = firer.pose.dir_to_local(target.centre() - front);
-    d.y > 0.0 && d.x.abs() <= d.y * ARC.to_radians().tan() + 1e-9
+    d.y > 0.0 && d.x.abs() <= d.y * acies_geom::math::tan(ARC.to_radians()) + 1e-9
 }
 
 /// What blocks the line from the middle of the firer's front edge to the target's centre: a

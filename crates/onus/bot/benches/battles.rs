@@ -8,9 +8,10 @@
 use std::hint::black_box;
 use std::time::Duration;
 
+use acies_bot::BotKind;
 use acies_core::{Dice, GameRng};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use onus_bot::{BotKind, simulate_one};
+use onus_bot::simulate_one;
 use onus_game::Setup;
 
 const MASTER: u64 = 1;

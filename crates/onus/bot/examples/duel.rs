@@ -3,7 +3,8 @@
 
 use std::time::Instant;
 
-use onus_bot::{BotKind, Summary, simulate_one};
+use acies_bot::{BotKind, Summary};
+use onus_bot::simulate_one;
 use onus_game::Setup;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

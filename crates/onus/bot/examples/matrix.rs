@@ -2,7 +2,8 @@
 //! plays each army against each other army, on both seats): `cargo run --release -p onus-bot
 //! --example matrix -- [BOT BOT SEEDS]`.
 
-use onus_bot::{BotKind, Proportion, simulate_one};
+use acies_bot::{BotKind, Proportion};
+use onus_bot::simulate_one;
 use onus_game::{Seat, Setup};
 
 const PRESETS: [&str; 6] = [

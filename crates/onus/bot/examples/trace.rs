@@ -1,6 +1,7 @@
 //! Prints a battle's actions and events (debugging aid).
+use acies_bot::{Arena, BotKind, battle_seeds};
 use acies_core::Ruleset;
-use onus_bot::{BotKind, Observation, battle::battle_seeds};
+use onus_bot::{Observation, OnusArena};
 use onus_game::{Onus, Setup};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -11,11 +12,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let seed: u64 = arg(4, "2").parse()?;
     let index: u64 = arg(5, "0").parse()?;
     let (g, bs) = battle_seeds(seed, index, 2);
-    let mut bots: Vec<_> = kinds.iter().zip(bs).map(|(k, s)| k.build(s)).collect();
+    let mut bots: Vec<_> = kinds
+        .iter()
+        .zip(bs)
+        .map(|(k, s)| OnusArena::bot(*k, s).ok_or("no such bot"))
+        .collect::<Result<_, _>>()?;
     let mut state = Onus::new_game(&setup, g)?;
     while let Some(seat) = Onus::to_act(&state) {
         let obs = Observation::new(&state, seat)?;
-        let a = match bots[seat.index()].act(&obs) {
+        let a = match bots[seat.index()].act(obs.state(), seat) {
             Ok(a) => a,
             Err(e) => {
                 let mut rng = acies_core::GameRng::new(1);

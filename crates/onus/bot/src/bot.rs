@@ -1,10 +1,8 @@
-//! The interface every computer player implements, and the random legal player.
+//! Why the ONUS! bots could not act: the rules' own errors kept typed, and what the generic
+//! runner of `acies-bot` reports them as.
 
-use acies_core::{GameRng, Ruleset};
-use onus_game::{Action, GameError, Onus, Seat, chooser};
+use onus_game::{GameError, Seat};
 use thiserror::Error;
-
-use crate::observation::Observation;
 
 /// Why a bot could not act, or why a battle could not be played.
 #[derive(Clone, Debug, PartialEq, Error)]
@@ -39,61 +37,25 @@ impl From<onus_table::TableError> for BotError {
     }
 }
 
-/// A computer player. It sees an [`Observation`] (never the full state) and answers with the
-/// action of the observing seat, which must be the seat to act.
-pub trait Bot {
-    /// A short name for reports ("random", "scripted").
-    fn name(&self) -> &'static str;
-
-    /// The action the observing seat takes now.
-    fn act(&mut self, obs: &Observation) -> Result<Action, BotError>;
-
-    /// How many times the bot had no answer of its own and fell back on the random chooser
-    /// (a situation its script does not cover).
-    fn fallbacks(&self) -> u64 {
-        0
-    }
-}
-
-/// The game's random legal chooser ([`onus_game::chooser`]) as a [`Bot`]: a baseline, not an
-/// opponent. Its randomness is its own seeded stream.
-#[derive(Clone, Debug)]
-pub struct RandomBot {
-    rng: GameRng,
-}
-
-impl RandomBot {
-    pub fn new(seed: u64) -> RandomBot {
-        RandomBot {
-            rng: GameRng::new(seed),
+/// The generic runner's error: the same cases, the rules' refusal as its message.
+impl From<BotError> for acies_bot::BotError {
+    fn from(e: BotError) -> acies_bot::BotError {
+        use acies_bot::BotError as Generic;
+        match e {
+            BotError::NotToAct(seat) => Generic::NotToAct(seat.to_string()),
+            BotError::NoLegalAction {
+                bot,
+                seat,
+                situation,
+            } => Generic::NoLegalAction {
+                bot,
+                seat: seat.to_string(),
+                situation,
+            },
+            BotError::Panic(p) => Generic::Panic(p),
+            BotError::Invariant(i) => Generic::Invariant(i),
+            BotError::Observation(o) => Generic::Observation(o),
+            BotError::Game(g) => Generic::Refused(g.to_string()),
         }
-    }
-}
-
-impl Bot for RandomBot {
-    fn name(&self) -> &'static str {
-        "random"
-    }
-
-    fn act(&mut self, obs: &Observation) -> Result<Action, BotError> {
-        let state = obs.state();
-        match chooser::choose(state, &mut self.rng) {
-            Some((seat, action)) if seat == obs.seat() => return Ok(action),
-            Some(_) => return Err(BotError::NotToAct(obs.seat())),
-            None => {}
-        }
-        // The chooser refuses moves that leave an overlap; when a brash unit's compulsory
-        // charge is the only way out of the Movement Phase, it has nothing left. Take the
-        // first candidate the rules accept, overlap or not.
-        for a in chooser::candidates(state, obs.seat(), &mut self.rng) {
-            if Onus::apply(state, obs.seat(), &a).is_ok() {
-                return Ok(a);
-            }
-        }
-        Err(BotError::NoLegalAction {
-            bot: "random",
-            seat: obs.seat(),
-            situation: format!("{} phase, pending {:?}", state.phase, state.pending),
-        })
     }
 }

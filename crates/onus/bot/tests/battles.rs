@@ -2,8 +2,11 @@
 //! is legal (any refusal is an error of `play_battle`, failing the test), and the scripted bot
 //! beats the random one.
 
-use onus_bot::{BattleResult, BotKind, simulate_one};
+use acies_bot::BotKind;
+use onus_bot::simulate_one;
 use onus_game::{Seat, Setup};
+
+type BattleResult<S> = acies_bot::BattleResult<S>;
 
 const PRESETS: [&str; 6] = [
     "romans-1000",
@@ -16,13 +19,13 @@ const PRESETS: [&str; 6] = [
 
 const MAX_ACTIONS: usize = 20_000;
 
-fn battle(a: &str, b: &str, master: u64, index: u64, kinds: [BotKind; 2]) -> BattleResult {
+fn battle(a: &str, b: &str, master: u64, index: u64, kinds: [BotKind; 2]) -> BattleResult<Seat> {
     let setup = Setup::two_presets(a, b);
     simulate_one(&setup, master, index, &kinds, MAX_ACTIONS)
         .unwrap_or_else(|e| panic!("{a} vs {b} (seed {master}, battle {index}): {e}"))
 }
 
-fn check_finished(r: &BattleResult, what: &str) {
+fn check_finished(r: &BattleResult<Seat>, what: &str) {
     assert!(
         r.outcome.is_some(),
         "{what}: no victory after {} actions ({} turns)",

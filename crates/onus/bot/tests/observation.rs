@@ -3,8 +3,9 @@
 //! opponents' undeployed units, the attacker's secret choice to flee) give that seat the same
 //! observation, so the same action.
 
+use acies_bot::{Arena, Bot, BotKind, RandomBot};
 use acies_core::{GameRng, Ruleset};
-use onus_bot::{Bot, BotKind, Observation, RandomBot, ScriptedBot};
+use onus_bot::{Observation, OnusArena, ScriptedBot};
 use onus_game::replay::state_hash;
 use onus_game::state::Pending;
 use onus_game::{GameState, Onus, Seat, Setup};
@@ -73,8 +74,8 @@ fn perturb(state: &GameState, seat: Seat, k: u64) -> GameState {
 fn hidden_information_does_not_change_the_observation_nor_the_action() {
     let setup = Setup::two_presets("carthaginians-1000", "dacians-1000");
     let mut state = Onus::new_game(&setup, 21).expect("new game");
-    let mut bots: Vec<Box<dyn Bot + Send>> =
-        vec![BotKind::Scripted.build(1), BotKind::Random.build(2)];
+    let mut bots =
+        [BotKind::Scripted, BotKind::Random].map(|k| OnusArena::bot(k, 1).expect("an ONUS! bot"));
     let mut checked = 0;
     let mut differed = 0;
     for step in 0..3_000u64 {
@@ -95,18 +96,20 @@ fn hidden_information_does_not_change_the_observation_nor_the_action() {
                     "step {step}: {viewer}'s observation depends on hidden information"
                 );
                 if viewer == seat {
-                    let x = ScriptedBot::new(5).act(&a).expect("scripted");
-                    let y = ScriptedBot::new(5).act(&b).expect("scripted");
+                    let x = ScriptedBot::new(5).act(a.state(), seat).expect("scripted");
+                    let y = ScriptedBot::new(5).act(b.state(), seat).expect("scripted");
                     assert_eq!(x, y, "step {step}");
-                    let x = RandomBot::new(5).act(&a).expect("random");
-                    let y = RandomBot::new(5).act(&b).expect("random");
+                    let x =
+                        Bot::<Onus>::act(&mut RandomBot::new(5), a.state(), seat).expect("random");
+                    let y =
+                        Bot::<Onus>::act(&mut RandomBot::new(5), b.state(), seat).expect("random");
                     assert_eq!(x, y, "step {step}");
                 }
                 checked += 1;
             }
         }
         let obs = Observation::new(&state, seat).expect("observation");
-        let action = bots[seat.index()].act(&obs).expect("bot");
+        let action = bots[seat.index()].act(obs.state(), seat).expect("bot");
         state = Onus::apply(&state, seat, &action).expect("legal").state;
     }
     assert!(checked > 50, "only {checked} states checked");

@@ -3,22 +3,23 @@
 //! ability activating an additional unit (XII-A). Every action is legal and the script
 //! covers every situation (no fallback).
 
+use acies_bot::{Arena, BotKind};
 use acies_core::Ruleset;
-use onus_bot::{Bot, BotKind, Observation};
+use onus_bot::{Observation, OnusArena};
 use onus_game::{GameEvent, GameState, Onus, Setup, TurnOrder};
 
 /// Scripted bots play `setup` to the end; the final state and the fallbacks.
 fn play(setup: &Setup, seed: u64, max: usize) -> (GameState, u64) {
     let mut state = Onus::new_game(setup, seed).unwrap();
-    let mut bots: Vec<Box<dyn Bot + Send>> = (0..setup.players.len() as u64)
-        .map(|i| BotKind::Scripted.build(seed + i))
+    let mut bots: Vec<_> = (0..setup.players.len() as u64)
+        .map(|i| OnusArena::bot(BotKind::Scripted, seed + i).unwrap())
         .collect();
     for _ in 0..max {
         let Some(seat) = Onus::to_act(&state) else {
             break;
         };
         let obs = Observation::new(&state, seat).unwrap();
-        let action = bots[seat.index()].act(&obs).unwrap();
+        let action = bots[seat.index()].act(obs.state(), seat).unwrap();
         state = Onus::apply(&state, seat, &action)
             .unwrap_or_else(|e| panic!("{action:?} refused: {e}"))
             .state;

@@ -19,18 +19,53 @@ pub fn choose(state: &GameState, rng: &mut GameRng) -> Option<(Seat, Action)> {
     let seat = turn::to_act(state)?;
     for a in candidates(state, seat, rng) {
         if let Ok(next) = turn::apply(state, seat, &a) {
-            // Never leave a friend to move out of the way (VII-2 "Overlapping"): a random
-            // player would not know how.
-            if state.phase == Phase::Movement
-                && matches!(a, Action::Move { .. } | Action::Charge { .. })
-                && next.state.table.first_overlap().is_some()
-            {
+            if leaves_overlap(state, &a, &next.state) {
                 continue;
             }
             return Some((seat, a));
         }
     }
     None
+}
+
+/// Up to `limit` distinct candidates the rules accept for `seat` (none when `seat` is not to
+/// act), in the order [`choose`] tries them; moves that leave an overlap come last, after
+/// every other, since a random player would not know how to clear it. With `limit` 1 this is
+/// [`choose`]'s action, or, when only overlapping moves are accepted (a brash unit's
+/// compulsory charge can be the only way out of the Movement Phase), the first of them.
+pub fn accepted(state: &GameState, seat: Seat, rng: &mut GameRng, limit: usize) -> Vec<Action> {
+    let mut out: Vec<Action> = Vec::new();
+    let mut overlapping: Vec<Action> = Vec::new();
+    if turn::to_act(state) != Some(seat) || limit == 0 {
+        return out;
+    }
+    for a in candidates(state, seat, rng) {
+        if out.contains(&a) || overlapping.contains(&a) {
+            continue;
+        }
+        let Ok(next) = turn::apply(state, seat, &a) else {
+            continue;
+        };
+        if !leaves_overlap(state, &a, &next.state) {
+            out.push(a);
+            if out.len() == limit {
+                return out;
+            }
+        } else if overlapping.len() < limit {
+            overlapping.push(a);
+        }
+    }
+    let room = limit - out.len();
+    out.extend(overlapping.into_iter().take(room));
+    out
+}
+
+/// Whether `action` is a move that leaves a unit overlapping another (VII-2 "Overlapping":
+/// legal, but a friend must then move out of the way).
+fn leaves_overlap(state: &GameState, action: &Action, next: &GameState) -> bool {
+    state.phase == Phase::Movement
+        && matches!(action, Action::Move { .. } | Action::Charge { .. })
+        && next.table.first_overlap().is_some()
 }
 
 fn chance(rng: &mut GameRng, pct: u32) -> bool {
@@ -575,7 +610,7 @@ fn movement(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Acti
             continue;
         };
         let local = u.pose.to_local(target.pose.centre);
-        let angle = local.x.atan2(local.y);
+        let angle = acies_geom::math::atan2(local.x, local.y);
         let mv = u.card.movement;
         let frac = 0.5 + f64::from(rng.below(50)) / 100.0;
         let mut steps_options: Vec<Vec<Step>> = Vec::new();

@@ -55,7 +55,9 @@ pub mod turn;
 pub mod victory;
 pub mod view;
 
-use acies_core::{Applied, Board, Information, Length, Outcome, Ruleset, SystemInfo, Viewer};
+use acies_core::{
+    Applied, Board, Candidates, GameRng, Information, Length, Outcome, Ruleset, SystemInfo, Viewer,
+};
 
 pub use action::{Action, ChargeSpec};
 pub use error::GameError;
@@ -132,5 +134,13 @@ impl Ruleset for Onus {
 
     fn outcome(state: &GameState) -> Option<Outcome<Seat>> {
         state.outcome.clone()
+    }
+}
+
+impl Candidates for Onus {
+    /// The random chooser's proposals that the rules accept ([`chooser::accepted`]): the
+    /// generic random bot plays ONUS! through them.
+    fn candidates(state: &GameState, seat: Seat, rng: &mut GameRng, limit: usize) -> Vec<Action> {
+        chooser::accepted(state, seat, rng, limit)
     }
 }

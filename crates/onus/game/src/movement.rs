@@ -266,7 +266,7 @@ pub fn charge_candidates(table: &Table, unit: UnitId, target: UnitId) -> Vec<Cha
         });
     }
     // The angle to the target, right positive.
-    let angle = local.x.atan2(local.y);
+    let angle = acies_geom::math::atan2(local.x, local.y);
     let a = angle.abs().min(std::f64::consts::FRAC_PI_2);
     if a > 0.02 {
         let pivot = if angle > 0.0 {
@@ -310,7 +310,7 @@ fn brash_approaches(table: &Table, unit: UnitId, target: UnitId) -> Vec<ChargeSp
     };
     let local: Vec2 = u.pose.to_local(t.pose.centre);
     let reach = local.length() + 0.5;
-    let facing = local.x.atan2(local.y).abs();
+    let facing = acies_geom::math::atan2(local.x, local.y).abs();
     for pivot in Pivot::ALL {
         for angle in [30f64.to_radians(), 60f64.to_radians(), FRAC_PI_2, facing] {
             if angle <= 0.02 || angle > FRAC_PI_2 + 1e-9 {

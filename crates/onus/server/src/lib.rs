@@ -14,7 +14,7 @@ pub mod query;
 use acies_core::{GameRng, Ruleset, Viewer};
 use acies_server::Host;
 use axum::Router;
-use onus_bot::{Bot, Observation, ScriptedBot};
+use onus_bot::{Observation, ScriptedBot};
 use onus_game::{Action, GameError, GameState, Onus, Seat, chooser};
 
 pub use catalog::{api_routes, catalog};
@@ -70,7 +70,7 @@ pub fn bot_action(state: &GameState, seat: Seat) -> Option<Action> {
     match Observation::new(state, seat) {
         Ok(obs) => {
             let mut bot = ScriptedBot::new(bot_seed(state, seat));
-            match bot.act(&obs) {
+            match bot.decide(obs.state(), seat) {
                 Ok(a) if legal(&a) => return Some(a),
                 Ok(a) => tracing::warn!(
                     "the scripted bot chose {} for {seat}, which the game refuses",

@@ -91,7 +91,12 @@ impl Table {
         };
         for k in 0..16 {
             let a = f64::from(k) * std::f64::consts::TAU / 16.0;
-            if free(Motion::Translate(Vec2::new(a.cos(), a.sin()) * PROBE)) {
+            if free(Motion::Translate(
+                {
+                    let (s, c) = acies_geom::math::sin_cos(a);
+                    Vec2::new(c, s)
+                } * PROBE,
+            )) {
                 return Ok(false);
             }
         }

@@ -567,7 +567,7 @@ impl Table {
                             rule: "VII-2.B Movement in all directions",
                         });
                     }
-                    step_cost = right.hypot(forward);
+                    step_cost = acies_geom::math::hypot(right, forward);
                     if !skirm {
                         reductions.insert(Reduction::AllDirections);
                     }

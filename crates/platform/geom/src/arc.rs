@@ -54,7 +54,7 @@ impl Arc {
     /// listed (the earliest is what every query needs), so an absurd sweep costs nothing.
     fn fractions_towards(&self, w: Vec2, out: &mut Vec<f64>) {
         let u = self.start - self.centre;
-        let phi = u.cross(w).atan2(u.dot(w));
+        let phi = crate::math::atan2(u.cross(w), u.dot(w));
         let signed = if self.sweep >= 0.0 { phi } else { -phi };
         let mut alpha = signed.rem_euclid(TAU);
         if alpha > TAU - 1e-12 {

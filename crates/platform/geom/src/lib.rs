@@ -77,6 +77,7 @@
 
 mod aabb;
 mod arc;
+pub mod math;
 mod path;
 mod polygon;
 mod pose;

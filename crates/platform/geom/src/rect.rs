@@ -204,7 +204,7 @@ impl Frame {
         let d = p - self.c;
         let dx = (d.dot(self.r).abs() - self.h.x).max(0.0);
         let dy = (d.dot(self.f).abs() - self.h.y).max(0.0);
-        dx.hypot(dy)
+        crate::math::hypot(dx, dy)
     }
 
     /// SAT depth, see [`OrientedRect::penetration`].
@@ -452,7 +452,7 @@ impl OrientedRect {
     /// Centre, unit axes and half extents, for the inner loops (one sine and cosine).
     #[inline]
     pub(crate) fn frame(&self) -> Frame {
-        let (s, c) = self.pose.heading.sin_cos();
+        let (s, c) = crate::math::sin_cos(self.pose.heading);
         Frame {
             c: self.pose.centre,
             r: Vec2::new(c, s),

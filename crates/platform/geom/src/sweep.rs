@@ -286,7 +286,7 @@ fn edges_of(c: &[Vec2; 4]) -> [Segment; 4] {
 fn rotation_hit(a: &OrientedRect, pivot: Vec2, angle: f64, b: &OrientedRect) -> Option<f64> {
     let (fa, fb) = (a.frame(), b.frame());
     let depth_at = |t: f64| {
-        let (s, c) = (angle * t).sin_cos();
+        let (s, c) = crate::math::sin_cos(angle * t);
         fa.rotated_about(pivot, s, c).penetration(&fb)
     };
     if angle == 0.0 {

@@ -35,7 +35,7 @@ impl Vec2 {
     /// counter-clockwise, so heading π/2 faces −x.
     #[inline]
     pub fn from_heading(heading: f64) -> Self {
-        let (s, c) = heading.sin_cos();
+        let (s, c) = crate::math::sin_cos(heading);
         Vec2::new(-s, c)
     }
 
@@ -46,7 +46,7 @@ impl Vec2 {
         if self == Vec2::ZERO {
             return 0.0;
         }
-        normalize_angle((-self.x).atan2(self.y))
+        normalize_angle(crate::math::atan2(-self.x, self.y))
     }
 
     /// Dot product: the length of the projection onto a unit vector.
@@ -70,7 +70,7 @@ impl Vec2 {
     /// Euclidean length.
     #[inline]
     pub fn length(self) -> f64 {
-        self.x.hypot(self.y)
+        crate::math::hypot(self.x, self.y)
     }
 
     /// Distance between two points.
@@ -100,7 +100,7 @@ impl Vec2 {
     /// Rotated counter-clockwise by `angle` radians about the origin.
     #[inline]
     pub fn rotate(self, angle: f64) -> Vec2 {
-        let (s, c) = angle.sin_cos();
+        let (s, c) = crate::math::sin_cos(angle);
         self.rotate_sc(s, c)
     }
 

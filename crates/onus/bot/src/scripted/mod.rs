@@ -1,7 +1,8 @@
 //! The scripted ONUS! opponent: plain rules of thumb scored with exact odds.
 //!
 //! Each call looks at the situation (a pending decision, or the phase), proposes candidate
-//! actions best first, and returns the first the rules accept on its [`Observation`]. The
+//! actions best first, and returns the first the rules accept on what its seat knows (an
+//! [`Observation`](crate::Observation)'s state, never the real one). The
 //! pieces:
 //!
 //! * deployment ([`deploy`]): a line, infantry in the centre, mounted units on the wings,
@@ -26,15 +27,15 @@ mod fights;
 mod moves;
 mod orders;
 
+use acies_bot::Bot;
 use acies_core::{GameRng, Ruleset};
 use onus_cards::{CardId, Deck, EventEffect, OrderEffect, TurnDraw};
 use onus_game::state::{Pending, Phase};
 use onus_game::{Action, GameState, Onus, Seat, chooser};
 use onus_table::{TableUnit, UnitId};
 
-use crate::bot::{Bot, BotError};
+use crate::BotError;
 use crate::eval::Matchups;
-use crate::observation::Observation;
 
 /// Tunable weights of the scripted bot. The defaults are the measured ones.
 #[derive(Clone, Debug, PartialEq)]
@@ -80,7 +81,39 @@ impl ScriptedBot {
     }
 }
 
-impl Bot for ScriptedBot {
+impl ScriptedBot {
+    /// The action `seat` takes now, decided on `known`: what the seat knows of the game (an
+    /// [`Observation`](crate::Observation)'s state, or [`crate::known_state`]'s).
+    pub fn decide(&mut self, known: &GameState, seat: Seat) -> Result<Action, BotError> {
+        if Onus::to_act(known) != Some(seat) {
+            return Err(BotError::NotToAct(seat));
+        }
+        let mut ctx = Ctx::new(known, seat, &self.params)?;
+        let mut last_refusal = String::new();
+        for a in ctx.candidates()? {
+            match Onus::apply(known, seat, &a) {
+                Ok(_) => return Ok(a),
+                Err(e) => last_refusal = format!("{} refused: {e}", a.name()),
+            }
+        }
+        // Never expected: the candidates end with an action that is always open. Keep the
+        // game going with the random legal chooser rather than stopping it.
+        self.fallbacks += 1;
+        match chooser::choose(known, &mut self.rng) {
+            Some((s, a)) if s == seat => Ok(a),
+            _ => Err(BotError::NoLegalAction {
+                bot: "scripted",
+                seat,
+                situation: format!(
+                    "{} phase, pending {:?}; {last_refusal}",
+                    known.phase, known.pending
+                ),
+            }),
+        }
+    }
+}
+
+impl Bot<Onus> for ScriptedBot {
     fn name(&self) -> &'static str {
         "scripted"
     }
@@ -89,39 +122,13 @@ impl Bot for ScriptedBot {
         self.fallbacks
     }
 
-    fn act(&mut self, obs: &Observation) -> Result<Action, BotError> {
-        let state = obs.state();
-        if Onus::to_act(state) != Some(obs.seat()) {
-            return Err(BotError::NotToAct(obs.seat()));
-        }
-        let mut ctx = Ctx::new(obs, &self.params)?;
-        let mut last_refusal = String::new();
-        for a in ctx.candidates()? {
-            match Onus::apply(state, obs.seat(), &a) {
-                Ok(_) => return Ok(a),
-                Err(e) => last_refusal = format!("{} refused: {e}", a.name()),
-            }
-        }
-        // Never expected: the candidates end with an action that is always open. Keep the
-        // game going with the random legal chooser rather than stopping it.
-        self.fallbacks += 1;
-        match chooser::choose(state, &mut self.rng) {
-            Some((seat, a)) if seat == obs.seat() => Ok(a),
-            _ => Err(BotError::NoLegalAction {
-                bot: "scripted",
-                seat: obs.seat(),
-                situation: format!(
-                    "{} phase, pending {:?}; {last_refusal}",
-                    state.phase, state.pending
-                ),
-            }),
-        }
+    fn act(&mut self, known: &GameState, seat: Seat) -> Result<Action, acies_bot::BotError> {
+        self.decide(known, seat).map_err(Into::into)
     }
 }
 
-/// One decision's working set: the observation, the deck, the odds cache.
+/// One decision's working set: the known state, the deck, the odds cache.
 pub(crate) struct Ctx<'a> {
-    pub obs: &'a Observation,
     pub s: &'a GameState,
     pub seat: Seat,
     pub deck: std::sync::Arc<Deck>,
@@ -130,12 +137,10 @@ pub(crate) struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    fn new(obs: &'a Observation, params: &'a Params) -> Result<Ctx<'a>, BotError> {
-        let s = obs.state();
+    fn new(s: &'a GameState, seat: Seat, params: &'a Params) -> Result<Ctx<'a>, BotError> {
         Ok(Ctx {
-            obs,
             s,
-            seat: obs.seat(),
+            seat,
             deck: s.deck()?,
             params,
             matchups: Matchups::default(),
@@ -176,7 +181,11 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn hand(&self) -> Vec<CardId> {
-        self.obs.hand()
+        self.s
+            .piles
+            .hand(self.seat.index())
+            .map(<[_]>::to_vec)
+            .unwrap_or_default()
     }
 
     /// Rounds played, for the bot's growing impatience.

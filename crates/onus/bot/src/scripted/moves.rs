@@ -170,7 +170,7 @@ fn decide_free_unit(ctx: &mut Ctx<'_>, id: UnitId) -> Option<Action> {
     let allowance = s.table.movement_allowance(id).ok()?;
     let mv = allowance.regular;
     let local = u.pose.to_local(t.pose.centre);
-    let angle = local.x.atan2(local.y);
+    let angle = acies_geom::math::atan2(local.x, local.y);
     let shooter = u.card.can_shoot();
     let far = enemies.first().is_some_and(|e| e.0 > 2.0 * mv + 3.0);
     let mut orders: Vec<MoveOrder> = Vec::new();
@@ -249,7 +249,7 @@ pub(super) fn position_score(ctx: &mut Ctx<'_>, state: &GameState, id: UnitId) -
     let mut score = -dn * PULL_PER_DU * (1.0 + round / 4.0);
     // Face the nearest enemy.
     let local = u.pose.to_local(nearest.pose.centre);
-    score -= local.x.atan2(local.y).abs() * FACING_PER_RAD;
+    score -= acies_geom::math::atan2(local.x, local.y).abs() * FACING_PER_RAD;
     // Enemies that could charge it next turn, and enemies it could charge.
     let patience = f64::from(ctx.params.patience_rounds.max(1));
     let general = carries_general(state, seat, id);

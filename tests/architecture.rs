@@ -1,0 +1,260 @@
+//! The dependency rules of ARCHITECTURE.md ("Invariants"), checked on `cargo metadata`:
+//!
+//! 1. A rule crate (`onus-*`, `command-points-*`, `morale-clock-*`, `othw-*`, but not a
+//!    `*-server` or `*-web` crate) depends on no server or network crate, directly or
+//!    through the workspace: rules stay pure libraries any face can use.
+//! 2. A platform crate (`crates/platform/`) depends on no rule system, not even for its
+//!    tests: the platform serves every system and may favour none.
+//! 3. Only the root binary (and test-only crates such as `acies-e2e`) knows more than one
+//!    system; the binary knows every one (it registers them all).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+
+/// The prefixes of rule systems' package names.
+const SYSTEMS: [&str; 4] = ["onus-", "command-points-", "morale-clock-", "othw-"];
+
+/// Server, network and async-runtime crates no rule crate may pull in.
+const SERVER_OR_IO: [&str; 12] = [
+    "tokio",
+    "axum",
+    "sqlx",
+    "hyper",
+    "hyper-util",
+    "reqwest",
+    "tower",
+    "tokio-tungstenite",
+    "governor",
+    "tracing-subscriber",
+    "acies-server",
+    "acies-web",
+];
+
+/// Crates that only test others: they may know every system.
+const TEST_ONLY: [&str; 1] = ["acies-e2e"];
+
+/// The root binary.
+const ROOT: &str = "acies";
+
+/// One dependency of a workspace package.
+#[derive(Clone, Debug)]
+struct Dep {
+    name: String,
+    /// `None` for a normal dependency, `Some("dev")` or `Some("build")`.
+    kind: Option<String>,
+}
+
+/// The workspace as the rules see it: each package, its directory and its dependencies.
+#[derive(Debug, Default)]
+struct Workspace {
+    packages: BTreeMap<String, (String, Vec<Dep>)>,
+}
+
+impl Workspace {
+    /// Reads `cargo metadata --no-deps` output.
+    fn from_metadata(meta: &Value) -> Workspace {
+        let mut ws = Workspace::default();
+        for p in meta["packages"].as_array().into_iter().flatten() {
+            let name = p["name"].as_str().unwrap_or_default().to_owned();
+            let dir = p["manifest_path"].as_str().unwrap_or_default().to_owned();
+            let deps = p["dependencies"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|d| Dep {
+                    name: d["name"].as_str().unwrap_or_default().to_owned(),
+                    kind: d["kind"].as_str().map(str::to_owned),
+                })
+                .collect();
+            ws.packages.insert(name, (dir, deps));
+        }
+        ws
+    }
+
+    /// Every crate `name` depends on for building (normal dependencies, followed through the
+    /// workspace), plus its own dev-dependencies when `with_dev`.
+    fn closure(&self, name: &str, with_dev: bool) -> BTreeSet<String> {
+        let mut seen = BTreeSet::new();
+        let mut todo: Vec<String> = self.direct(name, with_dev);
+        while let Some(n) = todo.pop() {
+            if seen.insert(n.clone()) {
+                todo.extend(self.direct(&n, false));
+            }
+        }
+        seen
+    }
+
+    fn direct(&self, name: &str, with_dev: bool) -> Vec<String> {
+        let Some((_, deps)) = self.packages.get(name) else {
+            return Vec::new();
+        };
+        deps.iter()
+            .filter(|d| d.kind.is_none() || (with_dev && d.kind.as_deref() == Some("dev")))
+            .map(|d| d.name.clone())
+            .collect()
+    }
+}
+
+/// The system a package belongs to, by its name.
+fn system_of(name: &str) -> Option<&'static str> {
+    SYSTEMS.iter().copied().find(|p| name.starts_with(p))
+}
+
+fn is_rule_crate(name: &str) -> bool {
+    system_of(name).is_some() && !name.ends_with("-server") && !name.ends_with("-web")
+}
+
+fn is_platform(dir: &str) -> bool {
+    dir.replace('\\', "/").contains("/crates/platform/")
+}
+
+/// Rule 1: what each rule crate pulls in that it must not.
+fn rule_crates_stay_pure(ws: &Workspace) -> Vec<String> {
+    let mut errors = Vec::new();
+    for name in ws.packages.keys().filter(|n| is_rule_crate(n)) {
+        let bad: Vec<String> = ws
+            .closure(name, false)
+            .into_iter()
+            .filter(|d| {
+                SERVER_OR_IO.contains(&d.as_str()) || d.ends_with("-server") || d.ends_with("-web")
+            })
+            .collect();
+        if !bad.is_empty() {
+            errors.push(format!("rule crate {name} depends on {}", bad.join(", ")));
+        }
+    }
+    errors
+}
+
+/// Rule 2: platform crates that know a rule system.
+fn platform_knows_no_system(ws: &Workspace) -> Vec<String> {
+    let mut errors = Vec::new();
+    for (name, (dir, _)) in &ws.packages {
+        if !is_platform(dir) || TEST_ONLY.contains(&name.as_str()) {
+            continue;
+        }
+        let systems: Vec<String> = ws
+            .closure(name, true)
+            .into_iter()
+            .filter(|d| system_of(d).is_some())
+            .collect();
+        if !systems.is_empty() {
+            errors.push(format!(
+                "platform crate {name} depends on {}",
+                systems.join(", ")
+            ));
+        }
+    }
+    errors
+}
+
+/// Rule 3: crates other than the binary and the test-only ones that know several systems, and
+/// systems the binary does not know.
+fn only_the_binary_knows_every_system(ws: &Workspace) -> Vec<String> {
+    let systems_known = |name: &str| -> BTreeSet<&'static str> {
+        let mut known: BTreeSet<&'static str> = ws
+            .closure(name, true)
+            .iter()
+            .filter_map(|d| system_of(d))
+            .collect();
+        known.extend(system_of(name));
+        known
+    };
+    let mut errors = Vec::new();
+    for name in ws.packages.keys() {
+        if name == ROOT || TEST_ONLY.contains(&name.as_str()) {
+            continue;
+        }
+        let known = systems_known(name);
+        if known.len() > 1 {
+            let list: Vec<&str> = known.into_iter().collect();
+            errors.push(format!("{name} knows several systems: {}", list.join(" ")));
+        }
+    }
+    let every: BTreeSet<&'static str> = ws.packages.keys().filter_map(|n| system_of(n)).collect();
+    let root = systems_known(ROOT);
+    for missing in every.difference(&root) {
+        errors.push(format!("the binary does not know the system {missing}*"));
+    }
+    errors
+}
+
+fn workspace() -> Workspace {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+    let out = std::process::Command::new(cargo)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--manifest-path",
+        ])
+        .arg(manifest)
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "cargo metadata: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: Value = serde_json::from_slice(&out.stdout).expect("cargo metadata prints JSON");
+    Workspace::from_metadata(&meta)
+}
+
+#[test]
+fn the_workspace_keeps_the_dependency_rules() {
+    let ws = workspace();
+    for expected in ["acies", "acies-core", "onus-game", "command-points-game"] {
+        assert!(ws.packages.contains_key(expected), "{expected} not found");
+    }
+    let mut errors = rule_crates_stay_pure(&ws);
+    errors.extend(platform_knows_no_system(&ws));
+    errors.extend(only_the_binary_knows_every_system(&ws));
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+/// The checks find each kind of violation (so the test above cannot pass by checking
+/// nothing).
+#[test]
+fn each_rule_catches_its_violation() {
+    let package = |name: &str, dir: &str, deps: &[(&str, Option<&str>)]| {
+        serde_json::json!({
+            "name": name,
+            "manifest_path": format!("/w/{dir}/Cargo.toml"),
+            "dependencies": deps.iter().map(|(n, k)| serde_json::json!({"name": n, "kind": k}))
+                .collect::<Vec<_>>(),
+        })
+    };
+    let meta = serde_json::json!({ "packages": [
+        package("acies", ".", &[("onus-game", None)]),
+        package("acies-core", "crates/platform/core", &[]),
+        package("acies-bot", "crates/platform/bot", &[("onus-game", Some("dev"))]),
+        package("onus-game", "crates/onus/game", &[("onus-io", None)]),
+        package("onus-io", "crates/onus/io", &[("tokio", None)]),
+        package("onus-server", "crates/onus/server", &[("tokio", None)]),
+        package("morale-clock-game", "crates/morale-clock/game", &[("onus-game", None)]),
+    ]});
+    let ws = Workspace::from_metadata(&meta);
+    let pure = rule_crates_stay_pure(&ws);
+    assert_eq!(
+        pure,
+        [
+            "rule crate morale-clock-game depends on tokio",
+            "rule crate onus-game depends on tokio",
+            "rule crate onus-io depends on tokio",
+        ]
+    );
+    assert_eq!(
+        platform_knows_no_system(&ws),
+        ["platform crate acies-bot depends on onus-game, onus-io"]
+    );
+    assert_eq!(
+        only_the_binary_knows_every_system(&ws),
+        [
+            "morale-clock-game knows several systems: morale-clock- onus-",
+            "the binary does not know the system morale-clock-*",
+        ]
+    );
+}
