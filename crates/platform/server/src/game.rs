@@ -12,6 +12,7 @@
 use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
+use std::time::Duration;
 
 use acies_core::{Outcome, RecordOf, RecordedMove, Ruleset, Viewer, hash_hex};
 use axum::http::StatusCode;
@@ -19,10 +20,11 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
+use crate::cluster::{Cluster, Forward};
 use crate::error::ApiError;
 use crate::host::{ActionOf, EventOf, Host, RulesOf, SeatOf, SetupOf, StateOf};
 use crate::patch;
-use crate::store::{ActionRecord, GameStore, SeatKind, SeatRecord, StoredGame};
+use crate::store::{ActionRecord, GameStore, SeatKind, SeatRecord, StoreError, StoredGame};
 use crate::util::same_token;
 
 /// Tunable bounds of a game actor.
@@ -31,6 +33,12 @@ pub(crate) struct ActorLimits {
     /// Watchers (WebSocket subscribers) per game.
     pub max_subscribers: usize,
 }
+
+/// How often a follower copy of a game waiting for a computer seat tries to take it over.
+const TAKE_OVER_EVERY: Duration = Duration::from_secs(1);
+
+/// How long a follower keeps trying to hand an action to an owner (or to become it).
+const FORWARD_FOR: Duration = Duration::from_secs(10);
 
 /// Patches kept per viewer for reconnecting clients; one further behind gets a whole view.
 const KEPT_PATCHES: usize = 64;
@@ -130,6 +138,9 @@ pub(crate) enum Command<H: Host> {
         token: Option<String>,
         reply: oneshot::Sender<Result<Snapshot<H>, ApiError>>,
     },
+    /// Another server process committed action `seq` of this game (PostgreSQL `NOTIFY`):
+    /// a follower copy catches up from the database.
+    Committed { seq: u64 },
     /// The game as a record (setup, seed, actions) and the token's viewer, for a replay at
     /// some step run off the actor; only views filtered for that viewer come out of it.
     Record {
@@ -322,6 +333,11 @@ pub(crate) struct Game<H: Host> {
     limits: ActorLimits,
     /// The version at which the bot hook last gave up, so it is not asked again and again.
     bot_stuck_at: Option<u64>,
+    /// With several server processes on one database: this process's part in it.
+    cluster: Option<Arc<Cluster>>,
+    /// Whether this process commits the game's actions (always, without a cluster); a
+    /// follower forwards actions to the owner and applies what it committed.
+    owner: bool,
 }
 
 /// A game rebuilt from the store, and what its restore found worth saying.
@@ -355,7 +371,16 @@ impl<H: Host> Game<H> {
             store,
             limits,
             bot_stuck_at: None,
+            cluster: None,
+            owner: true,
         }
+    }
+
+    /// Makes this game one of a cluster's: owned here if `owner`, a follower otherwise.
+    pub(crate) fn in_cluster(mut self, cluster: Arc<Cluster>, owner: bool) -> Self {
+        self.cluster = Some(cluster);
+        self.owner = owner;
+        self
     }
 
     /// Pairs the ruleset's seats with stored seat records, checking they are the same seats
@@ -517,7 +542,23 @@ impl<H: Host> Game<H> {
                 }
                 continue;
             }
-            let Some(command) = commands.recv().await else {
+            let command = if self.owner || !self.computer_to_move() {
+                commands.recv().await
+            } else {
+                // A follower of a game waiting for a computer seat tries now and then to take
+                // it over, so that the computer plays on if the owner died. (Any other game is
+                // taken over when someone acts on it here.)
+                match tokio::time::timeout(TAKE_OVER_EVERY, commands.recv()).await {
+                    Ok(command) => command,
+                    Err(_) => {
+                        if let Err(e) = self.take_over().await {
+                            tracing::warn!(game = %self.id, "taking the game over: {e}");
+                        }
+                        continue;
+                    }
+                }
+            };
+            let Some(command) = command else {
                 return;
             };
             // A computer that could not move is asked again once something happens.
@@ -543,8 +584,12 @@ impl<H: Host> Game<H> {
                 action,
                 reply,
             } => {
-                let result = self.act(&token, version, action).await;
-                let committed = result.is_ok();
+                let result = if self.owner {
+                    self.act(&token, version, action).await
+                } else {
+                    self.act_elsewhere(token, version, action).await
+                };
+                let committed = result.is_ok() && self.owner;
                 // The client hears of its action before the watchers do; either way it is
                 // already in the database.
                 let _ = reply.send(result);
@@ -572,6 +617,16 @@ impl<H: Host> Game<H> {
                     viewer,
                 });
                 let _ = reply.send(result);
+            }
+            Command::Committed { seq } => {
+                if seq > self.version {
+                    // Someone else committed: if this process thought it owned the game, it
+                    // has lost it (its lock connection broke); it follows from now on.
+                    self.owner = false;
+                    if let Err(e) = self.catch_up().await {
+                        tracing::warn!(game = %self.id, "catching up to action {seq}: {e}");
+                    }
+                }
             }
             Command::Record { token, reply } => {
                 let result = self
@@ -779,15 +834,34 @@ impl<H: Host> Game<H> {
             action: action_json,
             state_hash: Some(state_hash::<H>(&applied.state)),
         };
-        self.store
+        let stored = self
+            .store
             .append_action(&self.id, &record, outcome.as_deref())
-            .await
-            .map_err(|e| {
-                tracing::error!(game = %self.id, "could not store action {}: {e}", record.seq);
-                ApiError::unavailable(format!(
-                    "the action could not be saved, so it was not played: {e}"
-                ))
-            })?;
+            .await;
+        if let (Err(StoreError::Conflict(_)), Some(_)) = (&stored, &self.cluster) {
+            // Another process committed this step: it owns the game now.
+            tracing::warn!(game = %self.id, "another server committed action {}", record.seq);
+            self.owner = false;
+            if let Err(e) = self.catch_up().await {
+                tracing::warn!(game = %self.id, "catching up: {e}");
+            }
+            let mut err = ApiError::new(
+                StatusCode::CONFLICT,
+                "stale_version",
+                format!(
+                    "another server moved the game on first; it is at version {}",
+                    self.version
+                ),
+            );
+            err.version = Some(self.version);
+            return Err(err);
+        }
+        stored.map_err(|e| {
+            tracing::error!(game = %self.id, "could not store action {}: {e}", record.seq);
+            ApiError::unavailable(format!(
+                "the action could not be saved, so it was not played: {e}"
+            ))
+        })?;
         self.state = applied.state;
         self.version = record.seq;
         self.history.push(Step {
@@ -797,6 +871,116 @@ impl<H: Host> Game<H> {
             events: applied.events,
         });
         Ok(())
+    }
+
+    /// Applies the actions another process committed after this copy's version, read back
+    /// from the database, checking each against its stored state hash, and sends each to
+    /// this process's watchers.
+    async fn catch_up(&mut self) -> Result<(), String> {
+        let stored = self
+            .store
+            .load_game(&self.id)
+            .await
+            .map_err(|e| e.to_string())?
+            .ok_or("the game is gone from the database")?;
+        let known = self.version;
+        for stored_action in stored.actions.iter().filter(|a| a.seq > known) {
+            let seq = stored_action.seq;
+            if seq != self.version + 1 {
+                return Err(format!("action {seq} follows version {}", self.version));
+            }
+            let seat = self
+                .seats
+                .iter()
+                .find(|s| s.id == stored_action.seat)
+                .map(|s| s.seat)
+                .ok_or_else(|| format!("action {seq}: unknown seat {:?}", stored_action.seat))?;
+            let action: ActionOf<H> = serde_json::from_str(&stored_action.action)
+                .map_err(|e| format!("action {seq} does not parse: {e}"))?;
+            let applied = apply_guarded::<H>(&self.state, seat, &action)
+                .map_err(|e| format!("action {seq} is refused here: {}", e.error))?;
+            if let Some(expected) = &stored_action.state_hash {
+                let actual = state_hash::<H>(&applied.state);
+                if &actual != expected {
+                    return Err(diverged(seq, expected, &actual, None));
+                }
+            }
+            self.state = applied.state;
+            self.version = seq;
+            self.history.push(Step {
+                version: seq,
+                seat,
+                action,
+                events: applied.events,
+            });
+            self.broadcast_last();
+        }
+        Ok(())
+    }
+
+    /// A follower takes the game over if its owner is gone (its lock is free): it catches
+    /// up with everything committed, then commits itself. `true` when it owns the game.
+    pub(crate) async fn take_over(&mut self) -> Result<bool, String> {
+        let Some(cluster) = self.cluster.clone() else {
+            return Ok(true);
+        };
+        if self.owner {
+            return Ok(true);
+        }
+        if !cluster.try_own(&self.id).await? {
+            return Ok(false);
+        }
+        self.catch_up().await?;
+        self.owner = true;
+        self.bot_stuck_at = None;
+        tracing::info!(game = %self.id, version = self.version, "took the game over");
+        Ok(true)
+    }
+
+    /// A follower's action: sent to the owner, or played here if the owner is gone. The
+    /// answer is the owner's, given once this copy has caught up with it.
+    async fn act_elsewhere(
+        &mut self,
+        token: String,
+        version: u64,
+        action: ActionOf<H>,
+    ) -> Result<Acked, ApiError> {
+        let unavailable = |why: String| {
+            ApiError::unavailable(format!("the game's server could not be reached: {why}"))
+        };
+        let Some(cluster) = self.cluster.clone() else {
+            return self.act(&token, version, action).await;
+        };
+        let body = serde_json::json!({ "token": token, "version": version, "action": action });
+        let deadline = tokio::time::Instant::now() + FORWARD_FOR;
+        let mut last = String::from("no server owns the game");
+        loop {
+            if self.take_over().await.map_err(unavailable)? {
+                return self.act(&token, version, action).await;
+            }
+            match cluster.owner(&self.id).await.map_err(unavailable)? {
+                Some(owner) if owner != cluster.url() => {
+                    match cluster
+                        .forward_act(&owner, H::Rules::INFO.id, &self.id, &body)
+                        .await
+                    {
+                        Forward::Answered(answer) => {
+                            if let Err(e) = self.catch_up().await {
+                                tracing::warn!(game = %self.id, "catching up: {e}");
+                            }
+                            let (version, body) = answer?;
+                            return Ok(Acked { version, body });
+                        }
+                        Forward::Unreachable(why) => last = why,
+                    }
+                }
+                _ => {}
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return Err(unavailable(last));
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 
     /// Brings `viewer`'s track to the current version (creating it at the current view if
@@ -925,9 +1109,16 @@ impl<H: Host> Game<H> {
         Ok(())
     }
 
+    /// Whether a computer seat may act now (whoever owns the game).
+    fn computer_to_move(&self) -> bool {
+        H::Rules::actors(&self.state)
+            .into_iter()
+            .any(|seat| self.seat_entry(seat).map(|s| s.kind) == Some(SeatKind::Computer))
+    }
+
     /// The computer seats that may act now and have not given up at this version.
     fn bot_to_move(&self) -> Option<SeatOf<H>> {
-        if self.bot_stuck_at == Some(self.version) {
+        if !self.owner || self.bot_stuck_at == Some(self.version) {
             return None;
         }
         H::Rules::actors(&self.state)

@@ -21,6 +21,7 @@
 //!
 //! See `README.md` in this crate for the HTTP and WebSocket protocol.
 
+mod cluster;
 mod error;
 mod game;
 mod host;
@@ -41,6 +42,8 @@ use std::sync::Arc;
 
 use axum::Router;
 use tokio::net::TcpListener;
+
+use crate::cluster::Cluster;
 
 pub use error::{ApiError, QueryError};
 pub use host::{ActionOf, ErrorOf, EventOf, Host, RulesOf, SeatOf, SetupOf, StateOf, ViewOf};
@@ -69,6 +72,11 @@ pub struct ServeConfig {
     /// The rule systems served, in the order registered; the first also answers the
     /// system-less routes (`/api/games/...`).
     pub systems: Vec<SystemEntry>,
+    /// PostgreSQL only: the URL at which the other server processes on the same database
+    /// reach this one (`http://host:port`), to hand it the actions of the games it owns.
+    /// By default `http://` and the address bound (`127.0.0.1` for an unspecified address:
+    /// processes on one machine).
+    pub advertise_url: Option<String>,
 }
 
 impl ServeConfig {
@@ -81,6 +89,7 @@ impl ServeConfig {
             api: None,
             limits: Limits::default(),
             systems: Vec::new(),
+            advertise_url: None,
         }
     }
 
@@ -117,6 +126,10 @@ pub enum ServeError {
     /// The configuration cannot be served (no system, a system twice...).
     #[error("configuration: {0}")]
     Config(String),
+    /// The connections shared with the other server processes on the database could not
+    /// be opened.
+    #[error("cluster: {0}")]
+    Cluster(String),
 }
 
 /// A server that has opened its database, restored its games and bound its address, ready
@@ -138,16 +151,47 @@ impl BoundServer {
         system::check_entries(&config.systems).map_err(ServeError::Config)?;
         let store = SqlStore::connect(&config.database_url).await?;
         let shared: Arc<dyn GameStore> = Arc::new(store.clone());
+        let listener = TcpListener::bind(config.addr).await?;
+        // On PostgreSQL, several processes may share the database (see `cluster.rs`).
+        let cluster = if config.database_url.starts_with("postgres") {
+            let url = match config.advertise_url.clone() {
+                Some(url) => url,
+                None => {
+                    let mut addr = listener.local_addr()?;
+                    if addr.ip().is_unspecified() {
+                        addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+                    }
+                    format!("http://{addr}")
+                }
+            };
+            Some(Arc::new(
+                Cluster::connect(&config.database_url, url)
+                    .await
+                    .map_err(ServeError::Cluster)?,
+            ))
+        } else {
+            None
+        };
         let systems: Vec<Arc<dyn HostedSystem>> = config
             .systems
             .iter()
-            .map(|entry| entry.start(shared.clone(), config.limits))
+            .map(|entry| entry.start(shared.clone(), config.limits, cluster.clone()))
             .collect();
+        if let Some(cluster) = &cluster {
+            let listening = systems.clone();
+            cluster
+                .listen(move |game_id, seq| {
+                    for system in &listening {
+                        system.committed(game_id, seq);
+                    }
+                })
+                .await
+                .map_err(ServeError::Cluster)?;
+        }
         let mut report = LoadReport::default();
         for system in &systems {
             report.extend(system.restore_all().await?);
         }
-        let listener = TcpListener::bind(config.addr).await?;
         let app = app(&systems, config.ui, config.api, config.limits);
         Ok(Self {
             listener,

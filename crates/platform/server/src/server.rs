@@ -12,6 +12,7 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot, watch};
 
+use crate::cluster::Cluster;
 use crate::error::{ApiError, QueryError};
 use crate::game::{Acked, ActorLimits, Command, Game, RecordSnapshot, SeatEntry, Snapshot};
 use crate::host::{ActionOf, Host, SetupOf};
@@ -194,6 +195,8 @@ pub struct GameServer<H: Host> {
     shutdown: watch::Sender<bool>,
     /// Queries running at once (they are CPU work on blocking threads); more wait.
     queries: Arc<tokio::sync::Semaphore>,
+    /// With several server processes on one PostgreSQL database: this process's part.
+    cluster: Option<Arc<Cluster>>,
 }
 
 /// Queries answered at the same time, per server.
@@ -233,7 +236,34 @@ impl<H: Host> GameServer<H> {
             loading: tokio::sync::Mutex::new(()),
             shutdown: watch::Sender::new(false),
             queries: Arc::new(tokio::sync::Semaphore::new(query_slots())),
+            cluster: None,
         }
+    }
+
+    /// A server that shares its database with other processes (see `cluster.rs`).
+    pub(crate) fn in_cluster(mut self, cluster: Option<Arc<Cluster>>) -> Self {
+        self.cluster = cluster;
+        self
+    }
+
+    /// Another process committed action `seq` of game `id`: a follower copy here catches up.
+    pub(crate) fn committed(&self, id: &str, seq: u64) {
+        if let Some(handle) = lock(&self.live).get(id) {
+            // A full queue is busy anyway; the next announcement or action catches up.
+            let _ = handle.try_send(Command::Committed { seq });
+        }
+    }
+
+    /// Makes a game one of the cluster's, owned here if its lock is free.
+    async fn join_cluster(&self, game: Game<H>) -> Result<Game<H>, ApiError> {
+        let Some(cluster) = &self.cluster else {
+            return Ok(game);
+        };
+        let mut game = game.in_cluster(cluster.clone(), false);
+        game.take_over()
+            .await
+            .map_err(|e| ApiError::unavailable(format!("the game's lock: {e}")))?;
+        Ok(game)
     }
 
     /// What the hosted rule system is.
@@ -404,6 +434,7 @@ impl<H: Host> GameServer<H> {
             self.store.clone(),
             self.actor_limits(),
         );
+        let game = self.join_cluster(game).await?;
         let handle = game.spawn(self.limits.command_queue);
         lock(&self.live).insert(game_id, handle);
         Ok(created)
@@ -457,7 +488,8 @@ impl<H: Host> GameServer<H> {
                 if let Some(from) = restored.upgraded_from {
                     self.record_upgrade(id, from).await?;
                 }
-                let handle = restored.game.spawn(self.limits.command_queue);
+                let game = self.join_cluster(restored.game).await?;
+                let handle = game.spawn(self.limits.command_queue);
                 lock(&self.live).insert(id.to_owned(), handle.clone());
                 Ok(handle)
             }

@@ -9,6 +9,7 @@ use acies_core::{Board, Information, SystemInfo};
 use axum::Router;
 use serde::Serialize;
 
+use crate::cluster::Cluster;
 use crate::host::Host;
 use crate::http;
 use crate::server::{GameServer, Limits, LoadReport};
@@ -29,6 +30,11 @@ pub trait HostedSystem: Send + Sync + 'static {
     fn begin_shutdown(&self);
     /// The concrete [`GameServer`], for [`crate::BoundServer::system`].
     fn into_any(self: Arc<Self>) -> Arc<dyn Any + Send + Sync>;
+    /// Another server process on the same database committed action `seq` of game
+    /// `game_id` (which may not be this system's).
+    fn committed(&self, game_id: &str, seq: u64) {
+        let _ = (game_id, seq);
+    }
 }
 
 impl<H: Host> HostedSystem for GameServer<H> {
@@ -55,14 +61,21 @@ impl<H: Host> HostedSystem for GameServer<H> {
     fn into_any(self: Arc<Self>) -> Arc<dyn Any + Send + Sync> {
         self
     }
+
+    fn committed(&self, game_id: &str, seq: u64) {
+        GameServer::committed(self, game_id, seq);
+    }
 }
+
+/// Starts a [`GameServer`] of one system over a store (in a cluster or not).
+type MakeSystem = fn(Arc<dyn GameStore>, Limits, Option<Arc<Cluster>>) -> Arc<dyn HostedSystem>;
 
 /// A rule system to serve, registered before the database is open
 /// ([`crate::ServeConfig::host`]).
 #[derive(Clone, Copy)]
 pub struct SystemEntry {
     pub info: SystemInfo,
-    make: fn(Arc<dyn GameStore>, Limits) -> Arc<dyn HostedSystem>,
+    make: MakeSystem,
 }
 
 impl std::fmt::Debug for SystemEntry {
@@ -73,8 +86,12 @@ impl std::fmt::Debug for SystemEntry {
     }
 }
 
-fn make<H: Host>(store: Arc<dyn GameStore>, limits: Limits) -> Arc<dyn HostedSystem> {
-    Arc::new(GameServer::<H>::new(store, limits))
+fn make<H: Host>(
+    store: Arc<dyn GameStore>,
+    limits: Limits,
+    cluster: Option<Arc<Cluster>>,
+) -> Arc<dyn HostedSystem> {
+    Arc::new(GameServer::<H>::new(store, limits).in_cluster(cluster))
 }
 
 impl SystemEntry {
@@ -88,8 +105,13 @@ impl SystemEntry {
     }
 
     /// Starts serving it over `store`.
-    pub(crate) fn start(&self, store: Arc<dyn GameStore>, limits: Limits) -> Arc<dyn HostedSystem> {
-        (self.make)(store, limits)
+    pub(crate) fn start(
+        &self,
+        store: Arc<dyn GameStore>,
+        limits: Limits,
+        cluster: Option<Arc<Cluster>>,
+    ) -> Arc<dyn HostedSystem> {
+        (self.make)(store, limits, cluster)
     }
 }
 

@@ -4,6 +4,7 @@
 mod api;
 mod audit;
 mod bots;
+mod cluster;
 mod common;
 mod inputs;
 mod limits;

@@ -10,7 +10,7 @@ use crate::store::exercise_store;
 
 /// The test database. These tests never pass by skipping: without
 /// `ACIES_TEST_POSTGRES_URL` they fail, naming the command that sets it up.
-fn postgres_url(test: &str) -> String {
+pub fn postgres_url(test: &str) -> String {
     match std::env::var("ACIES_TEST_POSTGRES_URL") {
         Ok(url) if !url.is_empty() => url,
         _ => panic!(
