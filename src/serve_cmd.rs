@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use acies_server::{BoundServer, ServeConfig};
 use anyhow::Context;
 use clap::Args;
+use command_points_server::CommandPointsHost;
 use morale_clock_server::MoraleClockHost;
 use onus_server::OnusHost;
 
@@ -51,9 +52,11 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<String> {
 pub fn config(addr: SocketAddr, database_url: String) -> ServeConfig {
     ServeConfig::new(addr, database_url)
         .host::<OnusHost>()
+        .host::<CommandPointsHost>()
         .host::<MoraleClockHost>()
         .with_ui(acies_web::router(&[
             onus_web::module(),
+            command_points_web::module(),
             morale_clock_web::module(),
         ]))
 }

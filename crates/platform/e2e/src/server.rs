@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use acies_server::{BoundServer, ServeConfig};
+use command_points_server::CommandPointsHost;
 use morale_clock_server::MoraleClockHost;
 use onus_server::OnusHost;
 use serde_json::Value;
@@ -44,9 +45,11 @@ impl Server {
             let any = SocketAddr::from(([127, 0, 0, 1], 0));
             let mut config = ServeConfig::new(any, url)
                 .host::<OnusHost>()
+                .host::<CommandPointsHost>()
                 .host::<MoraleClockHost>()
                 .with_ui(acies_web::router(&[
                     onus_web::module(),
+                    command_points_web::module(),
                     morale_clock_web::module(),
                 ]));
             // A test server: `CreateGame` may fix the seed, so a browser test replays the

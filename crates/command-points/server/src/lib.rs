@@ -1,0 +1,100 @@
+//! The Command Points square-grid system (`001_9dff36c6f33551f7.txt`) on the acies game
+//! server.
+//!
+//! * [`CommandPointsHost`]: how the server hosts [`command_points_game::CommandPoints`]
+//!   ([`acies_server::Host`]) — seats `"south"` and `"north"`, errors naming the sheet's
+//!   heading, computer seats played by the scripted player of `command-points-bot` on a state
+//!   sampled from its own seat's knowledge, the read-only [`query`]s, and the catalog routes
+//!   under `/api/command-points` ([`catalog`]).
+//! * [`knowledge`]: the state as one viewer may know it (the engine's `Determinize`): the
+//!   only state bots and queries look at.
+//!
+//! Hidden information (the Setback and Disaster cards held face down, the decks' order) leaves
+//! the server only through the engine's `view` and `event_view`, which the server applies to
+//! every message.
+
+pub mod catalog;
+pub mod query;
+
+use acies_bot::Bot;
+use acies_core::{Determinize, GameRng, Viewer, fnv1a};
+use acies_server::Host;
+use axum::Router;
+use command_points_bot::ScriptedBot;
+use command_points_game::{Action, CommandPoints, GameState, RuleError, apply, candidates, view};
+use command_points_model::Seat;
+
+/// The Command Points system as the server hosts it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CommandPointsHost;
+
+impl Host for CommandPointsHost {
+    type Rules = CommandPoints;
+
+    fn seat_id(seat: Seat) -> String {
+        seat.to_string()
+    }
+
+    fn error_rule(error: &RuleError) -> Option<String> {
+        error.heading().map(str::to_owned)
+    }
+
+    fn bot_action(state: &GameState, seat: Seat) -> Option<Action> {
+        bot_action(state, seat)
+    }
+
+    fn query(
+        state: &GameState,
+        viewer: Viewer<Seat>,
+        query: serde_json::Value,
+    ) -> Result<serde_json::Value, (String, String)> {
+        query::answer(state, viewer, query)
+    }
+
+    /// `/api/command-points/catalog` and `/api/command-points/setup`.
+    fn routes() -> Router {
+        catalog::routes()
+    }
+}
+
+/// A seed drawn from what `viewer` sees (never from the game's generator, which would tell
+/// the dice to come): the same view gives the same sample.
+fn seed_of(state: &GameState, viewer: Viewer<Seat>) -> u64 {
+    let seen = serde_json::to_vec(&view(state, viewer)).unwrap_or_default();
+    fnv1a(&seen)
+}
+
+/// What `viewer` knows of `state`, as a full state the rules can be asked about: the engine's
+/// `Determinize` resamples what the viewer cannot see (the opponent's face-down cards, the
+/// cards it removed unseen, the decks' order) and replaces the dice to come. A spectator's is
+/// resampled for both seats in turn, so neither hand is the real one.
+pub fn knowledge(state: &GameState, viewer: Viewer<Seat>) -> GameState {
+    let mut rng = GameRng::new(seed_of(state, viewer));
+    match viewer {
+        Viewer::Seat(seat) => CommandPoints::determinize(state, seat, &mut rng),
+        Viewer::Spectator => {
+            let south = CommandPoints::determinize(state, Seat::South, &mut rng);
+            CommandPoints::determinize(&south, Seat::North, &mut rng)
+        }
+    }
+}
+
+/// The computer's action for `seat`: the scripted player deciding on the seat's knowledge.
+/// What it chose is checked against the real state (a sampled hand can differ from the real
+/// one); if refused, the first legal candidate of the knowledge that the real state accepts.
+pub fn bot_action(state: &GameState, seat: Seat) -> Option<Action> {
+    let known = knowledge(state, Viewer::Seat(seat));
+    let seed = seed_of(state, Viewer::Seat(seat));
+    let mut bot = ScriptedBot::new(seed);
+    match bot.act(&known, seat) {
+        Ok(wanted) if apply(state, seat, &wanted).is_ok() => return Some(wanted),
+        Ok(wanted) => {
+            tracing::warn!("the scripted bot chose {wanted:?} for {seat}, which the game refuses")
+        }
+        Err(e) => tracing::warn!("the scripted bot could not decide for {seat}: {e}"),
+    }
+    let mut rng = GameRng::new(seed);
+    candidates(&known, seat, &mut rng, usize::MAX)
+        .into_iter()
+        .find(|a| apply(state, seat, a).is_ok())
+}
