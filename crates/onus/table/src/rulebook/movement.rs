@@ -190,7 +190,10 @@ fn vii_2a_rotations_add_up_to_90_degrees_about_any_corner() {
             Step::wheel_left(20.0),
         ],
     );
-    assert!(matches!(zig, Err(TableError::Zigzag { index: 1 })), "{zig:?}");
+    assert!(
+        matches!(zig, Err(TableError::Zigzag { index: 1 })),
+        "{zig:?}"
+    );
 }
 
 /// VII-2.B "Movement in all directions": "You need to relocate your Parthian Cataphracts
