@@ -299,11 +299,12 @@ fn brash_bound(state: &GameState, unit: UnitId) -> bool {
         && !state.book.recovered.contains(&unit)
 }
 
-/// The approaches searched for a brash unit's charge at `target`: those of
+/// The approaches searched for a brash unit's charge at `target` (and offered to players, so
+/// that every brash charge the engine can demand is one they can make): those of
 /// [`charge_candidates`], then a forward rotation about each corner by 30°, 60° or 90° (or by
 /// the angle that faces the target), each followed by a straight advance. The table cuts each
 /// at the first contact and lines the units up (VII-2.C).
-fn brash_approaches(table: &Table, unit: UnitId, target: UnitId) -> Vec<ChargeSpec> {
+pub fn brash_approaches(table: &Table, unit: UnitId, target: UnitId) -> Vec<ChargeSpec> {
     let mut out = charge_candidates(table, unit, target);
     let (Ok(u), Ok(t)) = (table.unit(unit), table.unit(target)) else {
         return out;

@@ -898,8 +898,9 @@ fn probe_moves(k: &GameState, u: &onus_table::TableUnit, budget: f64) -> Vec<Mov
 /// with the envelopment choices the game accepts and the `charge` to send.
 ///
 /// The approaches are the table's own search ([`Table::charge_options`], or a brash unit's
-/// [`Table::brash_charges`]) and the engine's simple approaches
-/// ([`onus_game::movement::charge_candidates`]) at every enemy; for each, the table names
+/// [`Table::brash_charges`]) and the engine's own approaches
+/// ([`onus_game::movement::brash_approaches`], the search behind a brash unit's compulsory
+/// charge) at every enemy; for each, the table names
 /// the sides the contact leaves a choice of, and every side is then asked of the game
 /// explicitly (never read back from the engagement made, which names the sides hit, not the
 /// one chosen).
@@ -921,7 +922,7 @@ fn charge_offers(k: &GameState, seat: Seat, u: &onus_table::TableUnit) -> Vec<Va
         .map(|e| e.id)
         .collect();
     for e in enemies {
-        for c in onus_game::movement::charge_candidates(t, unit, e) {
+        for c in onus_game::movement::brash_approaches(t, unit, e) {
             approaches.push((c.target, c.steps));
         }
     }
