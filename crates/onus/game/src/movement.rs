@@ -284,8 +284,9 @@ pub fn charge_candidates(table: &Table, unit: UnitId, target: UnitId) -> Vec<Cha
     out
 }
 
-/// Whether IX "Brash" binds `unit` now: a brash unit of the phase's player in the Movement
-/// Phase, neither fleeing, engaged, recovered this turn nor moved yet.
+/// Whether IX "Brash" binds `unit` now: a brash unit in the Movement Phase, neither fleeing,
+/// engaged, recovered this turn nor moved yet (whose turn it is, the callers check: `own` for
+/// a move or charge, the phase's seat at its end).
 fn brash_bound(state: &GameState, unit: UnitId) -> bool {
     let Ok(u) = state.table.unit(unit) else {
         return false;
