@@ -322,8 +322,10 @@ impl Table {
                 break;
             }
             let rect = card_rect(track.poses[i], u.size);
-            let inside = |t: f64| self.contains_rect(&m.apply(&rect, t));
-            if !inside(1.0) || !self.contains_rect(&card_rect(track.poses[i + 1], u.size)) {
+            // Whether the card has left the table at some point of the first fraction `t` of
+            // this motion: a turn can swing a corner off the table and back.
+            let inside = |t: f64| self.contains_aabb(&m.scaled(t).swept_aabb(&rect));
+            if !inside(1.0) {
                 let (mut lo, mut hi) = (0.0, 1.0);
                 for _ in 0..50 {
                     let mid = 0.5 * (lo + hi);
@@ -496,6 +498,9 @@ impl Table {
                 fights: None,
             });
         }
+        // A turn that swings a corner off the table: the elephants leave it (VII-6).
+        let turn_leaves = turn.abs() > 1e-12
+            && !self.contains_aabb(&track.motions[0].swept_aabb(&card_rect(u.pose, u.size)));
         let straight = track.motions.len() - 1;
         let mut owners: Vec<(UnitId, f64)> = Vec::new();
         for e in encounters.iter().filter(|e| e.step == straight) {
@@ -544,7 +549,7 @@ impl Table {
         }
         let end = squared
             .unwrap_or_else(|| Pose::new(turned_at.centre + rear * travel, turned_at.heading));
-        let off_table = !self.contains_rect(&card_rect(end, u.size));
+        let off_table = turn_leaves || !self.contains_rect(&card_rect(end, u.size));
         Ok(FlightMove {
             unit,
             start: u.pose,

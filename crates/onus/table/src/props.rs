@@ -234,3 +234,41 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(8192))]
+
+    /// VII-6 "Flight phase": a flight movement that does not leave the table ends with the
+    /// whole card on it, and never swung a corner off on the way (a fleeing unit that touches
+    /// the edge is eliminated), so the unit can recover where it stopped. Soak battle 414 of
+    /// celts-1000 against mercenaries-1000 found a unit stopped half-turned across the edge.
+    #[test]
+    fn flight_that_stays_on_the_table_ends_on_it(
+        runner in (1.0f64..29.0, 0.6f64..3.0, 0u8..24, any::<bool>(), 0u8..2),
+        others in prop::collection::vec((-3.0f64..3.0, -1.0f64..3.0, 0u8..8, 0u8..2), 0..8),
+    ) {
+        let (x, y, h, top, owner) = runner;
+        // Near the runner's own edge: seat 0 flees towards y = 0, seat 1 towards y = 30.
+        let near = |y: f64| if (owner == 1) == top { 30.0 - y } else { y };
+        let mut t = Table::new(30.0, 30.0);
+        let mut r = TableUnit::new(UnitId(0), owner, card("R", UnitKind::Infantry, 3.0), pose(x, near(y), f64::from(h) * 15.0));
+        r.state.broken = true;
+        r.state.fleeing = true;
+        if t.add(r).is_err() {
+            return Ok(());
+        }
+        for (i, o) in others.iter().enumerate() {
+            let at = pose(x + o.0, near(y + o.1), f64::from(o.2) * 45.0);
+            let u = TableUnit::new(UnitId(1 + i as u32), o.3, card("O", UnitKind::Infantry, 2.0), at);
+            let _ = t.add(u);
+        }
+        let Ok(f) = t.flight_move(UnitId(0)) else { return Ok(()) };
+        if f.off_table {
+            return Ok(());
+        }
+        prop_assert!(t.contains_rect(&crate::card_rect(f.end, crate::unit::CardSize::default())), "{f:?}");
+        prop_assert!(t.apply_flight(&f).is_ok());
+        let heading = f.end.heading;
+        prop_assert!(t.clone().recover(UnitId(0), heading).is_ok(), "{f:?}");
+    }
+}

@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use acies_geom::{EPS, Edge, OrientedRect};
+use acies_geom::{Aabb, EPS, Edge, OrientedRect};
 use serde::{Deserialize, Serialize};
 
 use crate::contact::{
@@ -262,7 +262,11 @@ impl Table {
 
     /// Whether a rectangle lies entirely on the table.
     pub fn contains_rect(&self, r: &OrientedRect) -> bool {
-        let b = r.aabb();
+        self.contains_aabb(&r.aabb())
+    }
+
+    /// Whether a box lies entirely on the table (for example what a card sweeps through).
+    pub fn contains_aabb(&self, b: &Aabb) -> bool {
         b.min.x >= -EPS
             && b.min.y >= -EPS
             && b.max.x <= self.width + EPS

@@ -201,6 +201,36 @@ fn vii_6_obstacles_to_fleeing() {
     assert!(t.unit(art).is_err());
 }
 
+/// VII-6 "Flight phase": a unit that leaves the table, even partly, is eliminated, also when
+/// only a corner swings off while it turns to face its edge. Soak battle 414 (celts-1000
+/// against mercenaries-1000, seed 1): Greek Hoplites in a line 3 DU from the rear edge of a
+/// 14 x 18 table stepped back, turned across the edge and stayed there half-turned, a unit
+/// that could then neither recover nor flee.
+#[test]
+fn vii_6_a_corner_turned_off_the_table_eliminates() {
+    let mut t = Table::new(14.0, 18.0);
+    let runner = put(&mut t, 21, 1, infantry(), pose(5.25, 14.95, 180.0));
+    for (id, owner, x, y, heading) in [
+        (1, 0, 3.65, 15.45, -90.0),
+        (3, 0, 4.8, 11.75, -90.0),
+        (7, 0, 2.87, 10.45, 0.0),
+        (14, 1, 9.45, 14.95, 180.0),
+        (15, 1, 7.35, 14.95, 180.0),
+        (20, 1, 6.0, 13.25, 90.0),
+        (22, 1, 9.45, 13.65, 180.0),
+    ] {
+        put(&mut t, id, owner, infantry(), pose(x, y, heading));
+    }
+    assert_eq!(t.start_flight(runner), Ok(FlightStart::Flees));
+    let f = t.flight_move(runner);
+    // It steps back 2 DU, and its turn to face the edge (stopped by the enemy on its left)
+    // swings a corner off the table first.
+    let Ok(f) = f else { panic!("{f:?}") };
+    assert!(f.off_table, "{f:?}");
+    assert!(t.apply_flight(&f).is_ok());
+    assert!(t.unit(runner).is_err());
+}
+
 /// VII-5 "Fleeing unit": "If the fleeing unit is blocked, don't remove the enemy's Section
 /// markers (but your own) and the melee combat continues until the fleeing unit can move."
 #[test]
