@@ -78,6 +78,59 @@ pub fn read_text(path: &Path) -> Result<String, DataError> {
     })
 }
 
+/// The `.toml` files of a data directory as `(name, text)`, named relative to `dir`: every
+/// file of each folder of `folders` (sorted by name), then each file of `files`. Every file
+/// that cannot be read is reported, each as a whole-file error.
+pub fn read_sources(
+    dir: &Path,
+    folders: &[&str],
+    files: &[&str],
+) -> Result<Vec<(String, String)>, Vec<DataError>> {
+    let mut sources = Vec::new();
+    let mut errors = Vec::new();
+    for sub in folders {
+        let path = dir.join(sub);
+        let entries = match std::fs::read_dir(&path) {
+            Ok(e) => e,
+            Err(e) => {
+                errors.push(DataError::whole_file(
+                    path.display().to_string(),
+                    K::Io,
+                    format!("cannot read the directory: {e}"),
+                ));
+                continue;
+            }
+        };
+        let mut found: Vec<_> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        found.sort();
+        for f in found {
+            let name = format!(
+                "{sub}/{}",
+                f.file_name().unwrap_or_default().to_string_lossy()
+            );
+            match read_text(&f) {
+                Ok(text) => sources.push((name, text)),
+                Err(e) => errors.push(e),
+            }
+        }
+    }
+    for file in files {
+        match read_text(&dir.join(file)) {
+            Ok(text) => sources.push(((*file).to_string(), text)),
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(sources)
+    } else {
+        Err(errors)
+    }
+}
+
 /// The name of a value's TOML type, with its article: `a string`, `an integer`.
 pub fn type_name(v: &DeValue<'_>) -> &'static str {
     match v {
@@ -671,6 +724,33 @@ impl<'t, 'i> Entry<'t, 'i> {
         }
     }
 
+    /// A list of names, each parsed with `parse` or reported as [`Entry::unknown_name`]; an
+    /// absent list is empty, a list with any bad name `None`.
+    pub fn names<T>(
+        &self,
+        ctx: &mut Ctx<'_>,
+        key: &str,
+        what: &str,
+        known: &[&str],
+        parse: impl Fn(&str) -> Option<T>,
+    ) -> Option<Vec<T>> {
+        match self.string_list(ctx, key, "a list of names") {
+            Got::Absent => Some(Vec::new()),
+            Got::Bad => None,
+            Got::Val(list, _) => {
+                let mut out = Vec::new();
+                let mut ok = true;
+                for (name, span) in &list {
+                    match self.parse_name(ctx, key, what, (name, span), known, &parse) {
+                        Some(x) => out.push(x),
+                        None => ok = false,
+                    }
+                }
+                ok.then_some(out)
+            }
+        }
+    }
+
     /// A list of exactly `n` finite numbers (a position `[x, y]`, a size `[w, d]`); `want`
     /// describes it for a wrong type or length ("a position [x, y] in inches").
     pub fn numbers(&self, ctx: &mut Ctx<'_>, key: &str, n: usize, want: &str) -> Got<Vec<f64>> {
@@ -874,6 +954,46 @@ impl<'t, 'i> Entry<'t, 'i> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sources_of_a_directory_are_named_and_every_unreadable_one_reported() {
+        let dir = std::env::temp_dir().join(format!("acies-data-sources-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("a")).expect("temp dir");
+        std::fs::write(dir.join("a/y.toml"), "y = 1").expect("write");
+        std::fs::write(dir.join("a/x.toml"), "x = 1").expect("write");
+        std::fs::write(dir.join("a/note.md"), "not data").expect("write");
+        std::fs::write(dir.join("top.toml"), "t = 1").expect("write");
+        let got = read_sources(&dir, &["a"], &["top.toml"]).expect("readable");
+        let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["a/x.toml", "a/y.toml", "top.toml"]);
+        let errors = read_sources(&dir, &["missing"], &["none.toml"]).unwrap_err();
+        assert_eq!(errors.len(), 2);
+        assert!(errors.iter().all(|e| e.kind == K::Io));
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+
+    #[test]
+    fn names_are_parsed_or_reported_at_their_place() {
+        let text = "[a]\nl = [\"x\", \"q\"]\nok = [\"x\"]\n";
+        let mut ctx = Ctx::new("f.toml", text);
+        let doc = ctx.parse("test").expect("parses");
+        let a = ctx.table(&doc, "a", "missing").expect("table");
+        let parse = |n: &str| (n == "x").then_some(1);
+        assert_eq!(
+            a.names(&mut ctx, "ok", "thing", &["x"], parse),
+            Some(vec![1])
+        );
+        assert_eq!(
+            a.names(&mut ctx, "none", "thing", &["x"], parse),
+            Some(vec![])
+        );
+        assert_eq!(a.names(&mut ctx, "l", "thing", &["x"], parse), None);
+        let errors = ctx.finish(Some(())).unwrap_err();
+        assert_eq!(
+            (errors.len(), errors[0].line, errors[0].kind),
+            (1, 2, K::UnknownName)
+        );
+    }
 
     #[test]
     fn number_lists_have_their_length_and_are_located() {
