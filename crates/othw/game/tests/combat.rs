@@ -12,20 +12,6 @@ use othw_game::flight::rampage_direction;
 use othw_game::state::{Pending, Removal, Side, Status};
 use othw_model::{Class, Scenario, Terrain, Trait};
 
-fn duel(
-    a: othw_model::Profile,
-    d: othw_model::Profile,
-    d_facing: acies_grid::Facing,
-) -> othw_game::GameState {
-    battle(
-        vec![
-            U(Side::South, a, (3, 3), North),
-            U(Side::North, d, (3, 4), d_facing),
-        ],
-        vec![],
-    )
-}
-
 fn fight() -> Action {
     Action::Combat { unit: 0 }
 }

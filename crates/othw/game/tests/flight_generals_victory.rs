@@ -219,15 +219,7 @@ fn the_fate_roll() {
 /// "Rally units ... On a roll of 5 or 6, cancel a hit. Test Risk to General on a single die."
 #[test]
 fn rerolls_and_rallies_with_risk() {
-    let mut s = battle(
-        vec![
-            U(Side::South, hi(), (3, 3), North),
-            U(Side::North, hi(), (3, 4), South),
-        ],
-        vec![(Side::South, General::hannibal(0))],
-    );
-    s.active = Side::North;
-    s.first = Side::North;
+    let s = face_off(vec![(Side::South, General::hannibal(0))], Side::North);
     // North attacks: 2 hits; south back: none; Hannibal rallies 5 1 (one cancelled), risk 3;
     // south lost 1-0: retreat test 1, re-rolled 4 (pass), risk 2.
     let (t, ev) = act(
@@ -256,13 +248,7 @@ fn rerolls_and_rallies_with_risk() {
 /// army morale.
 #[test]
 fn attack_dice_and_fortune_favours_the_bold() {
-    let s = battle(
-        vec![
-            U(Side::South, hi(), (3, 3), North),
-            U(Side::North, hi(), (3, 4), South),
-        ],
-        vec![(Side::South, General::alexander(0))],
-    );
+    let s = face_off(vec![(Side::South, General::alexander(0))], Side::South);
     let morale = s.army(Side::South).morale;
     // No activation die (his unit); 3 + 2 dice; 3 back; risk 1: ignored the first time.
     let (t, ev) = act(
@@ -291,15 +277,7 @@ fn attack_dice_and_fortune_favours_the_bold() {
 /// general missing his turn gives his unit no exemption.
 #[test]
 fn battlefield_manager_and_missing_a_turn() {
-    let mut s = battle(
-        vec![
-            U(Side::South, hi(), (3, 3), North),
-            U(Side::North, hi(), (3, 4), South),
-        ],
-        vec![(Side::South, General::hannibal(0))],
-    );
-    s.active = Side::North;
-    s.first = Side::North;
+    let s = face_off(vec![(Side::South, General::hannibal(0))], Side::North);
     // 1 hit on south; rally 1 1 (none), risk 1, fate 2 (+1 = 3): misses his next turn.
     // South lost 1-0: retreat test 6.
     let (t, _) = act(
@@ -330,13 +308,7 @@ fn battlefield_manager_and_missing_a_turn() {
 /// "A general can be lost via fate roll or if their unit flees."
 #[test]
 fn a_general_is_lost_when_his_unit_flees() {
-    let mut s = battle(
-        vec![
-            U(Side::South, hi(), (3, 3), North),
-            U(Side::North, hi(), (3, 4), South),
-        ],
-        vec![(Side::North, General::hannibal(1))],
-    );
+    let mut s = face_off(vec![(Side::North, General::hannibal(1))], Side::South);
     s.units[1].strength = 1;
     let morale = s.army(Side::North).morale;
     // 1 hit; back 1 1 1; Hannibal rallies 1 1, risk 3.
@@ -418,13 +390,7 @@ fn falling_army_morale_costs_strength() {
 /// An army whose morale falls to 0 is defeated.
 #[test]
 fn army_morale_at_zero_loses_the_battle() {
-    let mut s = battle(
-        vec![
-            U(Side::South, hi(), (3, 3), North),
-            U(Side::North, hi(), (3, 4), South),
-        ],
-        vec![],
-    );
+    let mut s = face_off(vec![], Side::South);
     s.units[1].strength = 1;
     s.armies[1].morale = 1;
     let (t, ev) = act(

@@ -161,3 +161,27 @@ pub fn rolls(events: &[Event]) -> Vec<&RollRecord> {
 pub fn cell(s: &GameState, id: usize) -> (i32, i32) {
     (s.units[id].at.col, s.units[id].at.row)
 }
+
+/// Two heavy infantry units face to face, south's at (3, 3) facing north, with these
+/// generals; `first` plays the phase.
+pub fn face_off(generals: Vec<(Side, General)>, first: Side) -> GameState {
+    let units = vec![
+        U(Side::South, hi(), (3, 3), Facing::North),
+        U(Side::North, hi(), (3, 4), Facing::South),
+    ];
+    let mut s = battle(units, generals);
+    s.first = first;
+    s.active = first;
+    s
+}
+
+/// `a` (south, at (3, 3) facing north) and `d` (north, at (3, 4), facing `d_facing`).
+pub fn duel(a: Profile, d: Profile, d_facing: Facing) -> GameState {
+    battle(
+        vec![
+            U(Side::South, a, (3, 3), Facing::North),
+            U(Side::North, d, (3, 4), d_facing),
+        ],
+        vec![],
+    )
+}
