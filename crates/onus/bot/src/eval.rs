@@ -1,18 +1,18 @@
-//! What a fight is worth to the scripted bot: the engine's fight setups rebuilt from the
-//! public API of onus-game (the game builds them privately when it resolves a fight), exact
-//! odds from onus-odds, and a score in points.
+//! What a fight is worth to the scripted bot: the game's own fight setups
+//! ([`onus_game::fight_setup`]), exact odds from onus-odds, and a score in points.
 
 use std::collections::BTreeMap;
 
 use acies_geom::Edge;
-use onus_cards::{Consequence, EventOutcome, EventPlay, FightKind as CardFight, FightSide};
-use onus_combat::{CombatEffect, Contact, Fighter, MeleeSetup, Range, RangedSetup, Side, Stat};
+use onus_cards::{EventOutcome, EventPlay, FightKind as CardFight, FightSide};
+use onus_combat::{MeleeSetup, RangedSetup};
+use onus_game::fight_setup::{self, Shot};
 use onus_game::general::{fighter, general_on, in_force, rule_options};
 use onus_game::state::GeneralStatus;
 use onus_game::{GameState, Seat};
 use onus_model::{Ability, UnitState};
 use onus_odds::{Odds, SideOdds, melee_odds, ranged_odds};
-use onus_table::{RangeBand, UnitId};
+use onus_table::UnitId;
 
 use crate::BotError;
 
@@ -89,85 +89,8 @@ pub fn attacker_score(state: &GameState, a: UnitId, d: UnitId, odds: &Odds) -> f
     ld - la
 }
 
-/// The side a shot comes from that the defender prefers: front, then a flank, then the rear.
-pub fn defender_side(sides: &[Edge]) -> Option<Edge> {
-    let rank = |e: &Edge| match e {
-        Edge::Front => 0,
-        Edge::Left | Edge::Right => 1,
-        Edge::Rear => 2,
-    };
-    sides.iter().copied().min_by_key(rank)
-}
-
-fn exposure(edge: Option<Edge>) -> Contact {
-    Contact {
-        flank: matches!(edge, Some(Edge::Left | Edge::Right)),
-        rear: edge == Some(Edge::Rear),
-    }
-}
-
-/// The events' consequences that change a fighter before the dice (X "Hero", "No officer",
-/// IV a wounded General), as the game applies them.
-fn apply_consequences(fa: &mut Fighter, fd: &mut Fighter, cs: &[Consequence]) {
-    for c in cs {
-        let side = match c {
-            Consequence::Hero { side }
-            | Consequence::NoOfficer { side }
-            | Consequence::GeneralWounded { side } => *side,
-            _ => continue,
-        };
-        let f = if side == Side::Attacker {
-            &mut *fa
-        } else {
-            &mut *fd
-        };
-        match c {
-            Consequence::Hero { .. } => f.state.hero = true,
-            Consequence::NoOfficer { .. } => f.state.no_officer = true,
-            Consequence::GeneralWounded { .. } => f.general = None,
-            _ => {}
-        }
-    }
-}
-
-/// The melee between engaged units `a` (attacking) and `d` as the game would resolve it now
-/// (VII-5), with the events' effects.
-pub fn melee_setup(
-    state: &GameState,
-    a: UnitId,
-    d: UnitId,
-    events: Option<&EventOutcome>,
-) -> Result<MeleeSetup, BotError> {
-    let sit = state.table.melee_situation(a, d)?;
-    let mut fa = fighter(state, a)?;
-    let mut fd = fighter(state, d)?;
-    for (fx, sx) in [(&mut fa, &sit.attacker), (&mut fd, &sit.defender)] {
-        fx.attacked_from = Contact {
-            flank: sx.attacked_from.flank,
-            rear: sx.attacked_from.rear,
-        };
-        fx.other_enemies = sx.other_enemies;
-        fx.charged = sx.charged;
-        fx.front_in_contact = sx.front_in_contact;
-        fx.protected_flanks = if state.setup.options.protected_flanks {
-            sx.protected_flanks
-        } else {
-            0
-        };
-        fx.hidden = false;
-    }
-    let mut effects = Vec::new();
-    if let Some(e) = events {
-        apply_consequences(&mut fa, &mut fd, &e.consequences);
-        effects = e.combat.clone();
-    }
-    let mut setup = MeleeSetup::new(fa, fd, sit.dice).options(rule_options(state));
-    setup.effects = effects;
-    Ok(setup)
-}
-
-/// A shot of `shooter` at `target` as the game would resolve it now (VII-3), from `side`
-/// (the defender's choice when `None`), with the events' effects.
+/// The shot `shooter` would make at `target` now, from `side` (the defender's choice when
+/// `None`), with the events' effects: the game's own setup.
 pub fn ranged_setup(
     state: &GameState,
     shooter: UnitId,
@@ -175,33 +98,11 @@ pub fn ranged_setup(
     side: Option<Edge>,
     events: Option<&EventOutcome>,
 ) -> Result<RangedSetup, BotError> {
-    let geo = state.table.shot(shooter, target)?;
-    let band = match geo.band {
-        RangeBand::Short => Range::Short,
-        RangeBand::Long => Range::Long,
-    };
-    let mut sf = fighter(state, shooter)?;
-    sf.los_blocked = geo.sight.blocked();
-    let mut tf = fighter(state, target)?;
-    tf.attacked_from = exposure(side.or_else(|| defender_side(&geo.from)));
-    let mut effects = Vec::new();
-    if let Some(e) = events {
-        apply_consequences(&mut sf, &mut tf, &e.consequences);
-        effects = e.combat.clone();
+    let mut shot = Shot::measure(state, shooter, target)?;
+    if let Some(side) = side {
+        shot = shot.from_side(side)?;
     }
-    if let Some(v) = state.setup.options.limited_visibility {
-        if geo.distance > v.penalty_beyond + 1e-9 {
-            effects.push(CombatEffect::Modify {
-                side: Side::Attacker,
-                stat: Stat::Power,
-                delta: -1,
-                source: "limited visibility (XII-A)".into(),
-            });
-        }
-    }
-    let mut setup = RangedSetup::new(sf, tf, band).options(rule_options(state));
-    setup.effects = effects;
-    Ok(setup)
+    Ok(fight_setup::ranged_setup(state, &shot, events)?)
 }
 
 /// The score of the melee `a` against `d` for `a`, with the given events.
@@ -211,7 +112,7 @@ pub fn melee_score(
     d: UnitId,
     events: Option<&EventOutcome>,
 ) -> Result<f64, BotError> {
-    let setup = melee_setup(state, a, d, events)?;
+    let setup = fight_setup::melee_setup(state, a, d, events)?;
     let odds = melee_odds(&setup).map_err(|e| BotError::Observation(e.to_string()))?;
     Ok(attacker_score(state, a, d, &odds))
 }
@@ -234,7 +135,7 @@ pub fn ranged_score(
 /// the wounds of the first melee as expected. A charge that wins the first exchange but
 /// leaves the charger to be finished off next turn is not a good charge.
 pub fn charge_value(next: &GameState, u: UnitId, e: UnitId) -> Result<f64, BotError> {
-    let setup = melee_setup(next, u, e, None)?;
+    let setup = fight_setup::melee_setup(next, u, e, None)?;
     let odds = melee_odds(&setup).map_err(|x| BotError::Observation(x.to_string()))?;
     let first = attacker_score(next, u, e, &odds);
     let stands = |o: &SideOdds| (o.states.broken + o.states.unbroken).clamp(0.0, 1.0);
@@ -252,7 +153,7 @@ pub fn charge_value(next: &GameState, u: UnitId, e: UnitId) -> Result<f64, BotEr
             t.state.broken = true;
         }
     }
-    let mut back = melee_setup(&later, e, u, None)?;
+    let mut back = fight_setup::melee_setup(&later, e, u, None)?;
     back.attacker.charged = false;
     back.defender.charged = false;
     let odds2 = melee_odds(&back).map_err(|x| BotError::Observation(x.to_string()))?;

@@ -7,15 +7,18 @@ use onus_cards::{
     CardId, Consequence, EventPlay, FightKind as CardFight, FightSide, RandomEvent, resolve_events,
 };
 use onus_combat::{
-    CombatResult, Contact, Fighter, FinalState, FlightPolicy, FreeAttackSetup, MeleeSetup, Range,
-    RangedSetup, Side, fight_free_attack, fight_melee, fight_ranged,
+    CombatResult, Contact, Fighter, FinalState, FlightPolicy, FreeAttackSetup, Side,
+    fight_free_attack, fight_melee, fight_ranged,
 };
 use onus_model::{Ability, Rank, UnitCard};
-use onus_table::{MeleeSituation, RangeBand, SideSituation, UnitId};
+use onus_table::{MeleeSituation, SideSituation, UnitId};
 
 use crate::abilities;
 use crate::error::{GameError, GameResult};
 use crate::event::{GameEvent, Removal};
+use crate::fight_setup::{
+    Shot, apply_consequences_before, melee_setup_after_events, ranged_setup_after_events,
+};
 use crate::general::{dice, fighter, rule_options};
 use crate::state::{FightKind, FightStage, GameState, Pending, PendingFight, Phase, Seat};
 
@@ -27,13 +30,6 @@ pub fn health(state: &GameState, card: &UnitCard) -> u32 {
         } else {
             0
         }
-}
-
-fn exposure(edge: Option<Edge>) -> Contact {
-    Contact {
-        flank: matches!(edge, Some(Edge::Left | Edge::Right)),
-        rear: edge == Some(Edge::Rear),
-    }
 }
 
 /// VII-3: declares a ranged attack. The fight then waits for the side choice (if any) and
@@ -74,12 +70,13 @@ pub fn shoot(state: &mut GameState, seat: Seat, shooter: UnitId, target: UnitId)
         }
         Err(e) => return Err(e.into()),
     };
-    if let Some(v) = state.setup.options.limited_visibility {
-        if geo.distance > v.max_range + 1e-9 {
-            let rule = "XII-A Limited visibility";
-            lose_shot(state, shooter, target, geo.distance, v.max_range, rule);
-            return Ok(());
-        }
+    if let (Some(v), Some(_)) = (
+        state.setup.options.limited_visibility,
+        crate::fight_setup::beyond_visibility(state, geo.distance),
+    ) {
+        let rule = "XII-A Limited visibility";
+        lose_shot(state, shooter, target, geo.distance, v.max_range, rule);
+        return Ok(());
     }
     // XII-A "Fog of war": a hidden unit reveals itself before shooting.
     crate::fog::reveal(state, shooter);
@@ -96,10 +93,7 @@ pub fn shoot(state: &mut GameState, seat: Seat, shooter: UnitId, target: UnitId)
         kind: FightKind::Ranged {
             shooter,
             target,
-            band: match geo.band {
-                RangeBand::Short => Range::Short,
-                RangeBand::Long => Range::Long,
-            },
+            band: crate::fight_setup::range_of(geo.band),
             distance: geo.distance,
             los_blocked: geo.sight.blocked(),
             sides: sides.clone(),
@@ -572,30 +566,6 @@ fn unit_of(f: &PendingFight, side: Side) -> UnitId {
     if side == Side::Attacker { a } else { d }
 }
 
-/// Applies the events' consequences outside the dice that act before the fight (X "Hero",
-/// "No officer", IV a wounded General).
-fn consequences_before(
-    state: &mut GameState,
-    f: &PendingFight,
-    cs: &[Consequence],
-) -> GameResult<()> {
-    for c in cs {
-        match c {
-            Consequence::Hero { side } => {
-                state.table.unit_mut(unit_of(f, *side))?.state.hero = true;
-            }
-            Consequence::NoOfficer { side } => {
-                state.table.unit_mut(unit_of(f, *side))?.state.no_officer = true;
-            }
-            Consequence::GeneralWounded { side } => {
-                crate::general::wound_general_on(state, unit_of(f, *side));
-            }
-            Consequence::Promote { .. } | Consequence::WindChanges { .. } => {}
-        }
-    }
-    Ok(())
-}
-
 fn consequences_after(state: &mut GameState, f: &PendingFight, cs: &[Consequence]) {
     for c in cs {
         if let Consequence::Promote { side, to } = c {
@@ -613,7 +583,7 @@ fn resolve(
     defender_flees: bool,
     wind_target: Option<UnitId>,
 ) -> GameResult<()> {
-    consequences_before(state, f, &outcome.consequences)?;
+    apply_consequences_before(state, fight_units(f), &outcome.consequences)?;
     let policy = |flee: bool| {
         if flee {
             FlightPolicy::WhenWounded
@@ -670,38 +640,19 @@ fn resolve(
                 target = wind_target
                     .or_else(|| w.candidates.first().copied())
                     .unwrap_or(target);
-                band = match w.band {
-                    RangeBand::Short => Range::Short,
-                    RangeBand::Long => Range::Long,
-                };
+                band = crate::fight_setup::range_of(w.band);
             }
-            let mut sf = fighter(state, shooter)?;
-            sf.los_blocked = *los_blocked;
-            let mut tf = fighter(state, target)?;
-            tf.attacked_from = exposure(f.side);
-            let mut effects = outcome.combat.clone();
-            if let Some(v) = state.setup.options.limited_visibility {
-                if *distance > v.penalty_beyond + 1e-9 {
-                    effects.push(onus_combat::CombatEffect::Modify {
-                        side: Side::Attacker,
-                        stat: onus_combat::Stat::Power,
-                        delta: -1,
-                        source: "limited visibility (XII-A)".into(),
-                    });
-                }
-            }
-            let mut setup = RangedSetup::new(sf, tf, band)
-                .options(rule_options(state))
+            let shot = Shot {
+                shooter,
+                target,
+                band,
+                distance: *distance,
+                los_blocked: *los_blocked,
+                sides: Vec::new(),
+                side: f.side,
+            };
+            let setup = ranged_setup_after_events(state, &shot, outcome.combat.clone())?
                 .target_policy(policy(defender_flees));
-            // IV special abilities of the Generals (not events).
-            effects.extend(abilities::fight_effects(
-                state,
-                &[
-                    (Side::Attacker, shooter, false),
-                    (Side::Defender, target, false),
-                ],
-            ));
-            setup.effects = effects;
             let result = fight_ranged(&setup, &mut dice(state))?;
             abilities::after_fight(
                 state,
@@ -730,25 +681,14 @@ fn resolve(
             attacker, defender, ..
         } => {
             let (a, d) = (*attacker, *defender);
-            let sit = state.table.melee_situation(a, d)?;
-            let (fa, fd) = melee_fighters(state, &sit)?;
-            // IX "Lunge": who lunges in this combat (for the follow-up move).
-            let lunged = [
-                onus_combat::lunges(&fa, &fd).then_some(a),
-                onus_combat::lunges(&fd, &fa).then_some(d),
-            ];
-            let mut setup = MeleeSetup::new(fa, fd, sit.dice)
-                .options(rule_options(state))
+            let setup = melee_setup_after_events(state, a, d, outcome.combat.clone())?
                 .policy(Side::Attacker, policy(f.attacker_flees_if_wounded))
                 .policy(Side::Defender, policy(defender_flees));
-            setup.effects = outcome.combat.clone();
-            setup.effects.extend(abilities::fight_effects(
-                state,
-                &[
-                    (Side::Attacker, a, sit.attacker.charged),
-                    (Side::Defender, d, sit.defender.charged),
-                ],
-            ));
+            // IX "Lunge": who lunges in this combat (for the follow-up move).
+            let lunged = [
+                onus_combat::lunges(&setup.attacker, &setup.defender).then_some(a),
+                onus_combat::lunges(&setup.defender, &setup.attacker).then_some(d),
+            ];
             let result = fight_melee(&setup, &mut dice(state))?;
             abilities::after_fight(state, &[(Side::Attacker, a), (Side::Defender, d)], &result);
             let (ra, rd) = (result.attacker.clone(), result.defender.clone());

@@ -7,8 +7,8 @@
 
 use acies_core::{Ruleset, Viewer};
 use acies_geom::Edge;
-use onus_combat::{CombatEffect, Contact, MeleeSetup, Range, RangedSetup, Side, Stat};
-use onus_game::general::{fighter, rule_options};
+use onus_combat::Range;
+use onus_game::fight_setup::{self, Shot};
 use onus_game::state::{FightKind, Pending, Phase};
 use onus_game::{Action, ChargeSpec, GameError, GameState, Onus, Seat};
 use onus_table::{MoveOrder, RangeBand, Step, Table, TableError, UnitId};
@@ -295,9 +295,9 @@ fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusa
                 continue;
             }
             shots.push(match &option.shot {
-                Ok(g) => match limited_visibility_bar(k, g.distance) {
+                Ok(g) => match onus_game::fight_setup::beyond_visibility(k, g.distance) {
                     Some(bar) => json!({ "target": option.target, "ok": false,
-                                        "error": bar.0, "rule": bar.1 }),
+                                        "error": bar.to_string(), "rule": bar.section() }),
                     None => json!({
                         "target": option.target, "ok": true, "distance": g.distance,
                         "band": g.band, "dice": g.band.dice(), "los_blocked": g.sight.blocked(),
@@ -520,20 +520,6 @@ fn quarter_turn(k: &GameState, u: &onus_table::TableUnit, angle: f64) -> Option<
         .find(|pose| k.table.clone().reposition_90(u.id, *pose).is_ok())
 }
 
-/// XII-A "Limited visibility": nothing is shot beyond the agreed range.
-fn limited_visibility_bar(k: &GameState, distance: f64) -> Option<(String, &'static str)> {
-    let v = k.setup.options.limited_visibility?;
-    (distance > v.max_range + 1e-9).then(|| {
-        (
-            format!(
-                "the target is {distance:.2} DU away; nothing can be shot beyond {} DU",
-                v.max_range
-            ),
-            "XII-A Limited visibility",
-        )
-    })
-}
-
 fn check_move(k: &GameState, seat: Seat, unit: UnitId, order: MoveOrder) -> Result<Value, Refusal> {
     own_unit(k, seat, unit)?;
     let skirmish = k.phase == Phase::Skirmishers;
@@ -661,13 +647,6 @@ fn not_applicable(message: impl Into<String>) -> Refusal {
     refuse("not_applicable", message)
 }
 
-fn exposure(edge: Option<Edge>) -> Contact {
-    Contact {
-        flank: matches!(edge, Some(Edge::Left | Edge::Right)),
-        rear: edge == Some(Edge::Rear),
-    }
-}
-
 fn with_fields(odds: &onus_odds::Odds, fields: Value) -> Result<Value, Refusal> {
     let mut v = serde_json::to_value(odds).map_err(|e| refuse("unavailable", e.to_string()))?;
     if let (Some(obj), Value::Object(extra)) = (v.as_object_mut(), fields) {
@@ -682,68 +661,36 @@ fn combat_refusal(e: impl std::fmt::Display) -> Refusal {
 }
 
 fn melee_odds(k: &GameState, attacker: UnitId, defender: UnitId) -> Result<Value, Refusal> {
-    let sit = k
-        .table
-        .melee_situation(attacker, defender)
+    let setup = fight_setup::melee_setup(k, attacker, defender, None)
         .map_err(|e| not_applicable(e.to_string()))?;
-    let (fa, fd) = onus_game::combat::melee_fighters(k, &sit).map_err(combat_refusal)?;
-    let setup = MeleeSetup::new(fa, fd, sit.dice).options(rule_options(k));
     let odds = onus_odds::melee_odds(&setup).map_err(combat_refusal)?;
     with_fields(
         &odds,
         json!({ "fight": "melee", "attacker_unit": attacker, "defender_unit": defender,
-                "dice": sit.dice }),
+                "dice": setup.dice }),
     )
 }
 
-#[allow(clippy::too_many_arguments)]
-fn ranged_odds(
-    k: &GameState,
-    shooter: UnitId,
-    target: UnitId,
-    band: RangeBand,
-    distance: f64,
-    los_blocked: bool,
-    sides: &[Edge],
-    side: Option<Edge>,
-) -> Result<Value, Refusal> {
-    let side = match side {
-        Some(s) if sides.contains(&s) => Some(s),
-        Some(s) => {
-            let names: Vec<&str> = sides.iter().map(|e| onus_table::edge_name(*e)).collect();
-            return Err(not_applicable(format!(
-                "the shots come from the {} side(s), not the {} side",
-                names.join(" or "),
-                onus_table::edge_name(s)
-            )));
-        }
-        None => sides.first().copied(),
+/// The odds of `shot` (from `side` when given, else as the defender would choose).
+fn ranged_odds(k: &GameState, shot: Shot, side: Option<Edge>) -> Result<Value, Refusal> {
+    let shot = match side {
+        Some(side) => shot
+            .from_side(side)
+            .map_err(|e| not_applicable(e.to_string()))?,
+        None => shot,
     };
-    let mut sf = fighter(k, shooter).map_err(combat_refusal)?;
-    sf.los_blocked = los_blocked;
-    let mut tf = fighter(k, target).map_err(combat_refusal)?;
-    tf.attacked_from = exposure(side);
-    let range = match band {
-        RangeBand::Short => Range::Short,
-        RangeBand::Long => Range::Long,
-    };
-    let mut setup = RangedSetup::new(sf, tf, range).options(rule_options(k));
-    if let Some(v) = k.setup.options.limited_visibility
-        && distance > v.penalty_beyond + 1e-9
-    {
-        setup.effects.push(CombatEffect::Modify {
-            side: Side::Attacker,
-            stat: Stat::Power,
-            delta: -1,
-            source: "limited visibility (XII-A)".into(),
-        });
-    }
+    let setup = fight_setup::ranged_setup(k, &shot, None).map_err(combat_refusal)?;
     let odds = onus_odds::ranged_odds(&setup).map_err(combat_refusal)?;
+    let band = match shot.band {
+        Range::Short => RangeBand::Short,
+        Range::Long => RangeBand::Long,
+    };
     with_fields(
         &odds,
-        json!({ "fight": "ranged", "attacker_unit": shooter, "defender_unit": target,
-                "dice": band.dice(), "band": band, "distance": distance,
-                "los_blocked": los_blocked, "side": side, "sides": sides }),
+        json!({ "fight": "ranged", "attacker_unit": shot.shooter, "defender_unit": shot.target,
+                "dice": band.dice(), "band": band, "distance": shot.distance,
+                "los_blocked": shot.los_blocked, "side": shot.side_or_defenders_choice(),
+                "sides": shot.sides }),
     )
 }
 
@@ -758,23 +705,9 @@ fn odds_of_action(
             let (shooter, target) = (*shooter, *target);
             require_visible(k, viewer, shooter)?;
             require_visible(k, viewer, target)?;
-            let geo = k
-                .table
-                .shot(shooter, target)
-                .map_err(|e| not_applicable(e.to_string()))?;
-            if let Some((message, rule)) = limited_visibility_bar(k, geo.distance) {
-                return Err(not_applicable(format!("{message} [{rule}]")));
-            }
-            ranged_odds(
-                k,
-                shooter,
-                target,
-                geo.band,
-                geo.distance,
-                geo.sight.blocked(),
-                &geo.from,
-                side,
-            )
+            let shot =
+                Shot::measure(k, shooter, target).map_err(|e| not_applicable(e.to_string()))?;
+            ranged_odds(k, shot, side)
         }
         Action::Fight { attacker, defender } => {
             require_visible(k, viewer, *attacker)?;
@@ -812,33 +745,12 @@ fn odds_of_pending(k: &GameState, viewer: Viewer<Seat>) -> Result<Value, Refusal
     };
     match &f.kind {
         FightKind::Ranged {
-            shooter,
-            target,
-            band,
-            distance,
-            los_blocked,
-            sides,
+            shooter, target, ..
         } => {
             require_visible(k, viewer, *shooter)?;
             require_visible(k, viewer, *target)?;
-            let band = match band {
-                Range::Short => RangeBand::Short,
-                Range::Long => RangeBand::Long,
-            };
-            let sides: Vec<Edge> = match f.side {
-                Some(s) => vec![s],
-                None => sides.clone(),
-            };
-            ranged_odds(
-                k,
-                *shooter,
-                *target,
-                band,
-                *distance,
-                *los_blocked,
-                &sides,
-                None,
-            )
+            let shot = Shot::of_pending(f).ok_or_else(|| not_applicable("not a shot"))?;
+            ranged_odds(k, shot, None)
         }
         FightKind::Melee {
             attacker, defender, ..
