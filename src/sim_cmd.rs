@@ -69,8 +69,10 @@ pub struct SimArgs {
     /// (`no-events`, `reinforced-units`, `fog-of-war=5`, ...); repeat for several.
     #[arg(long = "option", value_name = "RULE[=VALUE]")]
     pub options: Vec<String>,
-    /// ONUS!: check the game's invariants (cards conserved, wounds below health, no overlaps after
-    /// movement, one order per unit, views hiding what they must) after every action.
+    /// Check the game's invariants after every action (ONUS!: cards conserved, wounds below
+    /// health, no overlaps after movement, one order per unit, views hiding what they must;
+    /// Command Points: cards conserved, one unit to a square, points only going down, views
+    /// hiding the face-down cards).
     #[arg(long)]
     pub check: bool,
     /// Write every battle that fails (no legal action, an illegal action, a broken
@@ -121,17 +123,18 @@ pub fn setup(args: &SimArgs) -> anyhow::Result<Setup> {
     Ok(setup)
 }
 
-/// Refuses the ONUS!-only flags for another system.
-fn onus_only(args: &SimArgs) -> anyhow::Result<()> {
+/// Refuses the ONUS!-only flags for another system (`--check` too, unless the system
+/// `states_invariants`).
+fn onus_only(args: &SimArgs, states_invariants: bool) -> anyhow::Result<()> {
     if !args.options.is_empty() {
         bail!(
             "--option names ONUS! optional rules; {} has none",
             args.system
         );
     }
-    if args.check {
+    if args.check && !states_invariants {
         bail!(
-            "--check asserts ONUS!'s invariants; {} states none",
+            "--check asserts a system's invariants; {} states none",
             args.system
         );
     }
@@ -150,12 +153,12 @@ pub fn run(args: &SimArgs) -> anyhow::Result<String> {
             simulate::<onus_bot::OnusArena>(args, &setup, armies(args, DEFAULT_ARMIES))
         }
         "command-points" => {
-            onus_only(args)?;
+            onus_only(args, true)?;
             let (setup, armies) = systems::command_points_setup(args)?;
             simulate::<command_points_bot::CommandPointsArena>(args, &setup, armies)
         }
         "morale-clock" => {
-            onus_only(args)?;
+            onus_only(args, false)?;
             let (setup, armies) = systems::morale_clock_setup(args)?;
             simulate::<systems::MoraleClockArena>(args, &setup, armies)
         }
@@ -549,8 +552,16 @@ mod tests {
         let refused = |argv: &[&str]| run(&args(argv)).err().map(|e| format!("{e:#}"));
         let msg = refused(&["--system", "morale-clock", "--games", "1"]).unwrap_or_default();
         assert!(msg.contains("no scripted player"), "{msg}");
-        let msg = refused(&["--system", "command-points", "--check"]).unwrap_or_default();
-        assert!(msg.contains("--check"), "{msg}");
+        let checked = [
+            "--system",
+            "command-points",
+            "--games",
+            "2",
+            "--quiet",
+            "--check",
+        ];
+        let out = run(&args(&checked)).unwrap_or_else(|e| panic!("command-points --check: {e:#}"));
+        assert!(out.contains("2 battles"), "{out}");
         let msg = refused(&["--system", "chess"]).unwrap_or_default();
         assert!(msg.contains("onus, command-points, morale-clock"), "{msg}");
     }

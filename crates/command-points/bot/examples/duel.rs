@@ -1,5 +1,6 @@
 //! Scripted against random (or any pairing), both ways round, on the shipped setups.
 //! `cargo run --release -p command-points-bot --example duel -- GAMES [scripted|random] [scripted|random]`
+//! (`DUEL_CHECK=1`: the game's invariants after every action).
 
 use acies_bot::{Arena, BotKind, Checks, play_battle};
 use acies_core::Outcome;
@@ -21,6 +22,10 @@ fn main() -> Result<(), String> {
     let (mut wins, mut losses, mut draws, mut actions) = (0, 0, 0, 0);
     let mut reasons = std::collections::BTreeMap::new();
     let verbose = std::env::var("DUEL_VERBOSE").is_ok();
+    // DUEL_CHECK=1: the game's invariants after every action.
+    let checks = Checks {
+        invariants: std::env::var("DUEL_CHECK").is_ok(),
+    };
     for g in 0..games {
         let setup = &setups[(g % 2) as usize];
         let a_seat = if g % 4 < 2 { Seat::South } else { Seat::North };
@@ -34,9 +39,8 @@ fn main() -> Result<(), String> {
             .iter()
             .map(|(k, s)| CommandPointsArena::bot(*k, *s).ok_or("no such bot"))
             .collect::<Result<_, _>>()?;
-        let r =
-            play_battle::<CommandPointsArena>(setup, g, &mut bots, MAX_ACTIONS, Checks::default())
-                .map_err(|f| f.to_string())?;
+        let r = play_battle::<CommandPointsArena>(setup, g, &mut bots, MAX_ACTIONS, checks)
+            .map_err(|f| f.to_string())?;
         actions += r.actions;
         let reason = match &r.outcome {
             Some(Outcome::Winners { seats, reason }) => {

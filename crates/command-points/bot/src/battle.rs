@@ -43,4 +43,10 @@ impl Arena for CommandPointsArena {
             .map(|s| state.player(*s).card_points())
             .collect()
     }
+
+    /// [`command_points_game::invariants::check`]: cards conserved, one unit to a square on
+    /// the board, points only going down, views hiding the face-down cards.
+    fn invariants(before: &GameState, after: &GameState) -> Option<Result<(), String>> {
+        Some(command_points_game::invariants::check(before, after))
+    }
 }

@@ -75,3 +75,27 @@ fn scripted_against_itself_ends_and_chooses_legally() {
         assert_eq!(r.fallbacks, 0);
     }
 }
+
+/// The invariants of `command_points_game::invariants` hold after every action of random and
+/// scripted battles, on both shipped setups.
+#[test]
+fn invariants_hold_after_every_action() {
+    let setups = setups();
+    let checks = Checks { invariants: true };
+    let kinds = [
+        [BotKind::Random, BotKind::Random],
+        [BotKind::Scripted, BotKind::Random],
+        [BotKind::Random, BotKind::Scripted],
+    ];
+    for g in 0..12u64 {
+        let [a, b] = kinds[(g % 3) as usize];
+        let mut bots: Vec<_> = [(a, g), (b, g + 99)]
+            .iter()
+            .map(|(k, s)| CommandPointsArena::bot(*k, *s).expect("a Command Points bot"))
+            .collect();
+        let setup = &setups[(g % 2) as usize];
+        let r = play_battle::<CommandPointsArena>(setup, g, &mut bots, MAX_ACTIONS, checks)
+            .unwrap_or_else(|f| panic!("battle {g}: {f}"));
+        assert!(r.outcome.is_some(), "battle {g} did not end");
+    }
+}

@@ -178,6 +178,8 @@ pub fn prepared(setup: &Setup, seed: u64, prep: &Prepared) -> RuleResult<GameSta
             let g = &mut s.player_mut(seat).general;
             g.unit = None;
             g.status = GeneralStatus::Withdrawn;
+            // As when a General withdraws in battle: no Generalship Points left.
+            g.points = 0;
         }
         for &(kind, value) in &prep.hands[seat.index()] {
             let pile = s.decks.pile_mut(kind);

@@ -30,6 +30,7 @@ pub mod follow_up;
 pub mod game;
 pub mod generals;
 pub mod homunculus;
+pub mod invariants;
 pub mod lines;
 pub mod manoeuvre;
 pub mod movement;
