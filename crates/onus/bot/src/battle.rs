@@ -23,7 +23,7 @@ impl Arena for OnusArena {
         seat: Seat,
         _rng: &mut GameRng,
     ) -> Result<GameState, acies_bot::BotError> {
-        known_state(state, Viewer::Seat(seat)).map_err(Into::into)
+        known_state(state, Viewer::Seat(seat)).map_err(|e| crate::BotError::from(e).into())
     }
 
     fn bot(kind: BotKind, seed: u64) -> Option<BoxedBot<OnusArena>> {

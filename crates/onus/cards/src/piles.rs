@@ -147,6 +147,38 @@ impl CardPiles {
             })
     }
 
+    /// The piles as `player` may know them (`None`: a spectator): the cards it cannot see,
+    /// the draw pile and the other hands, pooled, sorted and dealt back by count, so that
+    /// two piles that differ only in what `player` cannot see become equal. Its own hand,
+    /// the discard pile, the table and the removed cards stay as they are.
+    pub fn as_seen_by(&self, player: Option<Player>) -> CardPiles {
+        let mut unknown: Vec<CardId> = self.draw.clone();
+        for (p, hand) in self.hands.iter().enumerate() {
+            if Some(p) != player {
+                unknown.extend_from_slice(hand);
+            }
+        }
+        unknown.sort_unstable();
+        let mut rest = unknown.into_iter();
+        let hands = self
+            .hands
+            .iter()
+            .enumerate()
+            .map(|(p, hand)| {
+                if Some(p) == player {
+                    hand.clone()
+                } else {
+                    rest.by_ref().take(hand.len()).collect()
+                }
+            })
+            .collect();
+        CardPiles {
+            draw: rest.collect(),
+            hands,
+            ..self.clone()
+        }
+    }
+
     fn hand_mut(&mut self, player: Player) -> Result<&mut Vec<CardId>, PileError> {
         let players = self.hands.len();
         self.hands

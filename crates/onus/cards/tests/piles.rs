@@ -342,3 +342,54 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// What a player may know of the piles: its own hand, the discard pile and the counts
+    /// are kept, every card is still there, and two deals that differ only in what it
+    /// cannot see (the order of the draw pile, the others' cards) look the same to it.
+    #[test]
+    fn piles_as_seen_by_a_player_hide_only_what_it_cannot_see(
+        seed in 0u64..10_000,
+        other in 0u64..10_000,
+        players in 2usize..5,
+        viewer in 0usize..5,
+        hand in 1u32..9,
+    ) {
+        let (mut a, mut rng) = setup(78, players, seed);
+        for q in 0..players {
+            ok(a.deal(q, hand, &mut rng));
+        }
+        ok(a.discard(0, ok(a.hand(0))[0]));
+        let viewer = (viewer < players).then_some(viewer);
+        let seen = a.as_seen_by(viewer);
+        prop_assert!(seen.check().is_ok());
+        prop_assert_eq!(seen.total(), a.total());
+        prop_assert_eq!(seen.discard_pile(), a.discard_pile());
+        prop_assert_eq!(seen.draw_pile().len(), a.draw_pile().len());
+        for q in 0..players {
+            prop_assert_eq!(ok(seen.hand(q)).len(), ok(a.hand(q)).len());
+        }
+        if let Some(v) = viewer {
+            prop_assert_eq!(ok(seen.hand(v)), ok(a.hand(v)));
+        }
+        // The same piles with the hidden cards shuffled among the hidden places.
+        let mut json = serde_json::to_value(&a).unwrap();
+        let mut hidden: Vec<CardId> = a.draw_pile().to_vec();
+        for q in (0..players).filter(|q| Some(*q) != viewer) {
+            hidden.extend_from_slice(ok(a.hand(q)));
+        }
+        GameRng::new(other).shuffle(&mut hidden);
+        let mut rest = hidden.into_iter();
+        let hands: Vec<Vec<CardId>> = (0..players)
+            .map(|q| match Some(q) == viewer {
+                true => ok(a.hand(q)).to_vec(),
+                false => rest.by_ref().take(ok(a.hand(q)).len()).collect(),
+            })
+            .collect();
+        json["hands"] = serde_json::to_value(hands).unwrap();
+        json["draw"] = serde_json::to_value(rest.collect::<Vec<_>>()).unwrap();
+        let b: CardPiles = serde_json::from_value(json).unwrap();
+        prop_assert!(b.check().is_ok());
+        prop_assert_eq!(b.as_seen_by(viewer), seen);
+    }
+}

@@ -45,6 +45,7 @@ pub mod flight;
 pub mod fog;
 pub mod general;
 pub mod invariants;
+pub mod knowledge;
 pub mod movement;
 pub mod orders;
 pub mod replay;

@@ -1,0 +1,97 @@
+//! What one viewer knows of a battle, as a state the rules can be asked about.
+//!
+//! The rules need a whole [`GameState`] to say whether an action is legal (the table, the
+//! hand, the turn bookkeeping), but a player must not read the other players' hands, the
+//! order of the draw pile, the random generator, face-down cards or the opponents'
+//! undeployed units. [`known_state`] replaces each of those by a canonical stand-in computed
+//! from what the viewer's view shows (counts, positions, sizes, public piles), so two states
+//! that look the same to the viewer give the same known state. The bots play from it and the
+//! server answers queries from it; a spectator has no hand and sees no face-down card.
+
+use acies_core::{GameRng, Viewer};
+use onus_model::{Rank, UnitCard, UnitState};
+use onus_table::{CardSize, TurnState, UnitId};
+
+use crate::error::GameResult;
+use crate::event::EventLog;
+use crate::setup::ArmySpec;
+use crate::state::{GameState, Pending, Reserve, Seat};
+use crate::view::{face_down_card, sees_face};
+
+/// The seed of the stand-in random generator: the viewer cannot know the real one.
+const STAND_IN_SEED: u64 = 0;
+
+/// What `viewer` knows of `state` (see the module documentation).
+pub fn known_state(state: &GameState, viewer: Viewer<Seat>) -> GameResult<GameState> {
+    let mut s = state.clone();
+    s.rng = GameRng::new(STAND_IN_SEED);
+    // Past events carry details hidden from some players; the rules do not read them.
+    s.log = EventLog::default();
+    let own_hand = match viewer {
+        Viewer::Seat(seat) => Some(seat.index()),
+        _ => None,
+    };
+    s.piles = state.piles.as_seen_by(own_hand);
+    if let Some(Pending::Fight(f)) = &mut s.pending {
+        // VII-5 "Voluntary flight": the attacker's choice is secret until the fight.
+        if viewer != Viewer::Seat(f.attacker_seat) {
+            f.attacker_flees_if_wounded = false;
+        }
+    }
+    blank_face_down(state, &mut s, viewer)?;
+    blank_others(state, &mut s, viewer);
+    Ok(s)
+}
+
+/// Face-down units on the table: a stand-in card, no markers (VI, XII-A).
+fn blank_face_down(state: &GameState, s: &mut GameState, viewer: Viewer<Seat>) -> GameResult<()> {
+    let hidden: Vec<UnitId> = state
+        .table
+        .units()
+        .filter(|u| !sees_face(state, viewer, u.id))
+        .map(|u| u.id)
+        .collect();
+    for id in hidden {
+        let u = s.table.unit_mut(id)?;
+        u.card = stand_in_card(u.size);
+        u.state = UnitState::default();
+        u.turn = TurnState::default();
+    }
+    Ok(())
+}
+
+/// The other players' army lists, undeployed units, the costs of units not seen and which
+/// unseen units their Generals command (XII-A "Several generals").
+fn blank_others(state: &GameState, s: &mut GameState, viewer: Viewer<Seat>) {
+    let seen = |u: &UnitId| sees_face(state, viewer, *u);
+    for (i, p) in s.players.iter_mut().enumerate() {
+        if viewer == Viewer::Seat(p.seat) {
+            continue;
+        }
+        let n = p.reserve.len();
+        p.reserve = (0..n)
+            .map(|k| Reserve {
+                id: UnitId(u32::MAX - k as u32),
+                card: stand_in_card(CardSize::default()),
+                rank: Rank::Regular,
+            })
+            .collect();
+        p.unit_costs.retain(|u, _| seen(u));
+        p.value.units.clear();
+        for g in &mut p.generals {
+            g.commands.retain(seen);
+        }
+        if let Some(ps) = s.setup.players.get_mut(i) {
+            ps.army = ArmySpec::Preset(p.army_id.clone());
+        }
+    }
+}
+
+/// A face-down card: only its size is known; valued as an average unit so that a bot's
+/// judgement neither ignores nor overrates what it cannot see.
+fn stand_in_card(size: CardSize) -> UnitCard {
+    UnitCard {
+        value: 80,
+        ..face_down_card(size)
+    }
+}
