@@ -243,7 +243,20 @@ const MAX_BATCH: usize = 64;
 
 /// `sqlite://file.db` opens read-only-or-fail by default in sqlx; a server wants the file
 /// created on first start, so add `mode=rwc` unless the URL already picks a mode.
+///
+/// An in-memory SQLite database (`sqlite::memory:`, `sqlite://:memory:`) is private to one
+/// connection, and the store uses several; it becomes a named shared-cache database in
+/// memory, unique to this store, which lives as long as one connection to it is open.
 fn normalize_url(url: &str) -> String {
+    if matches!(
+        url,
+        "sqlite::memory:" | "sqlite://:memory:" | "sqlite:memory:"
+    ) {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let id = format!("acies-memory-{}-{n}", std::process::id());
+        return format!("sqlite:file:{id}?mode=memory&cache=shared");
+    }
     if url.starts_with("sqlite:") && !url.contains("mode=") {
         let sep = if url.contains('?') { '&' } else { '?' };
         format!("{url}{sep}mode=rwc")
@@ -280,9 +293,20 @@ impl SqlStore {
                 })
             })
         };
+        // An in-memory database lives while a connection to it is open: the writer keeps
+        // its one connection for good.
+        let memory = url.contains("mode=memory");
         let pool = options(false).max_connections(8).connect(&url).await?;
         let writer = if sqlite {
-            options(true).max_connections(1).connect(&url).await?
+            let keep = if memory {
+                options(true)
+                    .min_connections(1)
+                    .idle_timeout(None)
+                    .max_lifetime(None)
+            } else {
+                options(true)
+            };
+            keep.max_connections(1).connect(&url).await?
         } else {
             pool.clone()
         };

@@ -222,6 +222,17 @@ async fn sqlite_store_appends_in_order_only() {
     assert!(store.load_game("g1").await.unwrap().is_some());
 }
 
+/// `sqlite::memory:` (a database that lives as long as the process) is one database for
+/// every connection of the store, and two stores do not share it.
+#[tokio::test]
+async fn in_memory_sqlite_store_works_and_is_private() {
+    let store = SqlStore::connect("sqlite::memory:").await.unwrap();
+    exercise_store(&store, "").await;
+    assert!(store.load_game("g1").await.unwrap().is_some());
+    let other = SqlStore::connect("sqlite::memory:").await.unwrap();
+    assert!(other.load_game("g1").await.unwrap().is_none());
+}
+
 /// A store whose next appends fail or succeed as planned (`true` = fail), then succeed.
 struct FlakyStore {
     inner: SqlStore,
