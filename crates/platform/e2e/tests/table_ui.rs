@@ -2198,3 +2198,71 @@ fn the_draw_and_discard_dialogs_offer_what_the_engine_accepts_and_show_every_car
     let expected = Onus::apply(&state, seat, &discard).unwrap().state;
     assert_game_is(&server, &created, &expected);
 }
+
+/// An activated unit of the seat to act, in its Movement Phase, not engaged, that may wheel
+/// 30° to its left about its rear-left corner.
+fn rear_wheeler(state: &GameState) -> Option<UnitId> {
+    let seat = Onus::to_act(state)?;
+    if state.phase != Phase::Movement || state.pending.is_some() || !state.decisions.is_empty() {
+        return None;
+    }
+    state
+        .table
+        .units()
+        .filter(|u| u.owner == seat.0 && u.turn.activated && !u.turn.moved)
+        .filter(|u| state.table.engaged_enemies(u.id).is_empty())
+        .map(|u| u.id)
+        .find(|&unit| {
+            let order = onus_table::MoveOrder::new(vec![onus_table::Step::Wheel {
+                pivot: onus_table::Pivot::RearLeft,
+                angle: 30f64.to_radians(),
+            }]);
+            Onus::apply(state, seat, &Action::Move { unit, order }).is_ok()
+        })
+}
+
+/// Issue 10 / VII-2.A: "rotate forward up to 90°, using any of its corners as a rotation
+/// point". R switches the ghost to the rear corners; Q twice wheels 30° left about the
+/// rear-left corner; the engine accepts it and the game is the engine's.
+#[test]
+fn a_unit_wheels_about_a_rear_corner() {
+    let browser = browser();
+    let server = Server::start();
+    let (created, state) = prepared_battle(&server, 3, |s| rear_wheeler(s).is_some());
+    let seat = Onus::to_act(&state).unwrap();
+    let unit = rear_wheeler(&state).unwrap();
+    let page = open_and_select(&browser, &link(&server, &created, seat), unit);
+    page.wait_for(testid("ghost")).expect("the move ghost");
+    page.press(testid("table"), "r").unwrap();
+    let label = page.text(testid("pivot-mode")).unwrap();
+    assert!(label.contains("rear corner"), "{label}");
+    page.press(testid("table"), "q").unwrap();
+    page.press(testid("table"), "q").unwrap();
+    wait(
+        &page,
+        "return document.querySelector('[data-testid=move-verdict]')?.dataset.state === 'ok'",
+    )
+    .expect("the engine accepts the wheel");
+    page.screenshot("ui-rear-corner-wheel").unwrap();
+    let order: onus_table::MoveOrder = serde_json::from_value(
+        page.eval("return window.__acies.moveOrder(window.__acies.ghost)")
+            .unwrap(),
+    )
+    .expect("the order the page sends");
+    match order.steps.as_slice() {
+        [onus_table::Step::Wheel { pivot, angle }] => {
+            assert_eq!(*pivot, onus_table::Pivot::RearLeft);
+            assert!((angle - 30f64.to_radians()).abs() < 1e-3, "{angle}");
+        }
+        other => panic!("the page sends {other:?}"),
+    }
+    let v0 = version(&page);
+    page.press(testid("table"), "Enter").unwrap();
+    wait_version_above(&page, v0);
+    let expected = Onus::apply(&state, seat, &Action::Move { unit, order })
+        .unwrap()
+        .state;
+    assert_game_is(&server, &created, &expected);
+    let problems = real_problems(&page);
+    assert!(problems.is_empty(), "page errors: {problems:?}");
+}

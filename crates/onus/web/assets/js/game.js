@@ -14,7 +14,7 @@ import { TableView } from './table.js';
 import { Hand } from './hand.js';
 import { describeEvent, QUIET } from './events.js';
 import { renderPanel, renderDecisions } from './panel.js';
-import { applySteps, applyStep, toLocal, sub, rot, normAngle, corners, toWorld, vec } from './geom.js';
+import { applySteps, applyStep, toLocal, sub, rot, normAngle, corners, toWorld, vec, isLeftPivot, isRearPivot } from './geom.js';
 
 const DEG = Math.PI / 180;
 
@@ -796,7 +796,7 @@ export class Game {
     if (this.pivotMode === 'centre') step = { Turn: snapAngle(a) };
     else {
       const ang = Math.min(Math.abs(snapAngle(a)), Math.PI / 2);
-      step = { Wheel: { pivot: a >= 0 ? 'FrontLeft' : 'FrontRight', angle: round(ang, 10000) } };
+      step = { Wheel: { pivot: this.wheelPivot(a >= 0), angle: round(ang, 10000) } };
     }
     this.setSteps([...r.steps, step]);
     if (phase === 'end') g.rot = null;
@@ -818,13 +818,13 @@ export class Game {
     if (this.pivotMode === 'centre') {
       if (last && 'Turn' in last) steps[steps.length - 1] = { Turn: round(normAngle(last.Turn + a), 10000) };
       else steps.push({ Turn: round(a, 10000) });
-    } else if (last && 'Wheel' in last) {
-      const sign = last.Wheel.pivot === 'FrontLeft' ? 1 : -1;
+    } else if (last && 'Wheel' in last && isRearPivot(last.Wheel.pivot) === (this.pivotMode === 'rear')) {
+      const sign = isLeftPivot(last.Wheel.pivot) ? 1 : -1;
       const signed = sign * last.Wheel.angle + a;
       if (Math.abs(signed) < 1e-6) steps.pop();
-      else steps[steps.length - 1] = { Wheel: { pivot: signed > 0 ? 'FrontLeft' : 'FrontRight', angle: round(Math.min(Math.abs(signed), Math.PI / 2), 10000) } };
+      else steps[steps.length - 1] = { Wheel: { pivot: this.wheelPivot(signed > 0), angle: round(Math.min(Math.abs(signed), Math.PI / 2), 10000) } };
     } else {
-      steps.push({ Wheel: { pivot: a > 0 ? 'FrontLeft' : 'FrontRight', angle: round(Math.abs(a), 10000) } });
+      steps.push({ Wheel: { pivot: this.wheelPivot(a > 0), angle: round(Math.abs(a), 10000) } });
     }
     this.setSteps(steps);
   }
@@ -858,10 +858,23 @@ export class Game {
     if (g?.kind === 'move' && g.steps.length) this.setSteps(g.steps.slice(0, -1));
   }
 
+  /** The corner a rotation turns about in the current mode, turning left or right (VII-2.A:
+   *  "using any of its corners as a rotation point"). */
+  wheelPivot(left) {
+    if (this.pivotMode === 'rear') return left ? 'RearLeft' : 'RearRight';
+    return left ? 'FrontLeft' : 'FrontRight';
+  }
+
+  /** R: front corners, then rear corners, then the centre (free rotation), and round again. */
   togglePivot() {
-    this.pivotMode = this.pivotMode === 'corner' ? 'centre' : 'corner';
+    const next = { corner: 'rear', rear: 'centre', centre: 'corner' };
+    this.pivotMode = next[this.pivotMode] || 'corner';
     renderPanel(this, this.panelEl);
-    toast(this.pivotMode === 'corner' ? 'Rotation about the front corners (regular movement)' : 'Free rotation about the centre (reduced movement, VII-2.B)');
+    toast({
+      corner: 'Rotation about the front corners (regular movement, VII-2.A)',
+      rear: 'Rotation about the rear corners (regular movement, VII-2.A)',
+      centre: 'Free rotation about the centre (reduced movement, VII-2.B)',
+    }[this.pivotMode]);
   }
 
   key(ev) {

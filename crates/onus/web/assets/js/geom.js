@@ -52,11 +52,22 @@ export function applyStep(pose, size, step) {
   }
   if ('Turn' in step) return { centre: pose.centre, heading: normAngle(pose.heading + step.Turn) };
   if ('Wheel' in step) {
-    const left = step.Wheel.pivot === 'FrontLeft';
-    const corner = toWorld(pose, vec((left ? -1 : 1) * size.width / 2, size.depth / 2));
+    const left = isLeftPivot(step.Wheel.pivot);
+    const rear = isRearPivot(step.Wheel.pivot);
+    const corner = toWorld(pose, vec((left ? -1 : 1) * size.width / 2, (rear ? -1 : 1) * size.depth / 2));
     return rotatedAbout(pose, corner, (left ? 1 : -1) * step.Wheel.angle);
   }
   return pose;
+}
+
+/** Whether a rotation corner (onus_table::Pivot JSON) turns the unit to its left. */
+export function isLeftPivot(pivot) {
+  return pivot === 'FrontLeft' || pivot === 'RearLeft';
+}
+
+/** Whether a rotation corner is one of the rear corners. */
+export function isRearPivot(pivot) {
+  return pivot === 'RearLeft' || pivot === 'RearRight';
 }
 
 export function applySteps(pose, size, steps) {
@@ -72,7 +83,10 @@ export function describeStep(st) {
   if ('Advance' in st) return `advance ${f(st.Advance)} DU`;
   if ('Slide' in st) return `slide ${f(st.Slide.right)} right, ${f(st.Slide.forward)} forward`;
   if ('Turn' in st) return `turn ${deg(st.Turn)}° about the centre`;
-  if ('Wheel' in st) return `wheel ${deg(st.Wheel.angle)}° ${st.Wheel.pivot === 'FrontLeft' ? 'left' : 'right'}`;
+  if ('Wheel' in st) {
+    const side = isLeftPivot(st.Wheel.pivot) ? 'left' : 'right';
+    return `wheel ${deg(st.Wheel.angle)}° ${side} about the ${isRearPivot(st.Wheel.pivot) ? 'rear' : 'front'}-${side} corner`;
+  }
   if ('Extend' in st) return `extend ${st.Extend.toLowerCase()}`;
   if ('Reduce' in st) return `reduce ${st.Reduce.toLowerCase()}`;
   if ('Adopt' in st) return `adopt ${String(st.Adopt).replace(/_/g, ' ')}`;

@@ -121,7 +121,7 @@ function moveSection(game) {
     h('label', {}, h('input', { type: 'checkbox', checked: g.forcedMarch, 'data-testid': 'forced-march', onchange: (e) => { g.forcedMarch = e.target.checked; game.setSteps(g.steps); } }), ' forced march'),
     ranged ? h('label', {}, h('input', { type: 'checkbox', checked: g.willShoot, 'data-testid': 'will-shoot', onchange: (e) => { g.willShoot = e.target.checked; game.setSteps(g.steps); } }), ' will shoot') : null,
     h('button', { class: 'small', 'aria-pressed': game.pivotMode === 'centre' ? 'true' : 'false', onclick: () => game.togglePivot(), 'data-testid': 'pivot-mode' },
-      `Rotate about: ${game.pivotMode === 'corner' ? 'front corner' : 'centre'} (R)`)));
+      `Rotate about: ${{ corner: 'front corner', rear: 'rear corner', centre: 'centre' }[game.pivotMode]} (R)`)));
   out.push(h('div', { class: 'row' },
     h('button', { class: 'small', onclick: () => game.rotateGhost(15), 'aria-label': 'Rotate left 15 degrees', 'data-testid': 'rotate-left' }, '⟲ Q'),
     h('button', { class: 'small', onclick: () => game.rotateGhost(-15), 'aria-label': 'Rotate right 15 degrees', 'data-testid': 'rotate-right' }, 'E ⟳'),
