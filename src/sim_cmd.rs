@@ -72,7 +72,8 @@ pub struct SimArgs {
     /// Check the game's invariants after every action (ONUS!: cards conserved, wounds below
     /// health, no overlaps after movement, one order per unit, views hiding what they must;
     /// Command Points: cards conserved, one unit to a square, points only going down, views
-    /// hiding the face-down cards).
+    /// hiding the face-down cards; Morale Clock: DMZ markers and clocks within bounds, bases
+    /// on the table and not overlapping, the orders within the clock, an end with a cause).
     #[arg(long)]
     pub check: bool,
     /// Write every battle that fails (no legal action, an illegal action, a broken
@@ -158,7 +159,7 @@ pub fn run(args: &SimArgs) -> anyhow::Result<String> {
             simulate::<command_points_bot::CommandPointsArena>(args, &setup, armies)
         }
         "morale-clock" => {
-            onus_only(args, false)?;
+            onus_only(args, true)?;
             let (setup, armies) = systems::morale_clock_setup(args)?;
             simulate::<systems::MoraleClockArena>(args, &setup, armies)
         }
@@ -550,8 +551,18 @@ mod tests {
             assert_eq!(csv[0], csv[1], "{system}: the CSV depends on the threads");
         }
         let refused = |argv: &[&str]| run(&args(argv)).err().map(|e| format!("{e:#}"));
-        let msg = refused(&["--system", "morale-clock", "--games", "1"]).unwrap_or_default();
-        assert!(msg.contains("no scripted player"), "{msg}");
+        let checked = [
+            "--system",
+            "morale-clock",
+            "--games",
+            "2",
+            "--quiet",
+            "--check",
+        ];
+        let bots = ["--bot-a", "random", "--bot-b", "random"];
+        let out = run(&args(&[&checked[..], &bots[..]].concat()))
+            .unwrap_or_else(|e| panic!("morale-clock --check: {e:#}"));
+        assert!(out.contains("2 battles"), "{out}");
         let checked = [
             "--system",
             "command-points",

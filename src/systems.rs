@@ -2,12 +2,7 @@
 //! libraries: default battles and the Morale Clock's place in the battle runner. Only the
 //! binary knows every system (the dependency rules test in `tests/architecture.rs`).
 
-use acies_bot::battle::BoxedBot;
-use acies_bot::{Arena, BotError, BotKind, RandomBot, determinized};
-use acies_core::GameRng;
 use anyhow::anyhow;
-use morale_clock_game::{GameState, MoraleClock};
-use morale_clock_model::SideId;
 
 use crate::sim_cmd::SimArgs;
 
@@ -60,49 +55,6 @@ pub fn losses_unit(system: &str) -> &'static str {
     }
 }
 
-/// How many of the Morale Clock's candidates the random player picks among: its candidates
-/// are a few shuffled actions and the end of the step, so the first alone would be the end.
-const RANDOM_CHOICES: usize = 8;
-
-/// The Morale Clock system in the battle runner: the random player on the game's
-/// candidates, deciding on a determinized state (only the dice to come are hidden). Its
-/// scripted player (`morale-clock-bot`) has its own interface and is not offered here yet.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MoraleClockArena;
-
-impl Arena for MoraleClockArena {
-    type Rules = MoraleClock;
-
-    fn observe(state: &GameState, seat: SideId, rng: &mut GameRng) -> Result<GameState, BotError> {
-        determinized::<MoraleClock>(state, seat, rng)
-    }
-
-    fn bot(kind: BotKind, seed: u64) -> Option<BoxedBot<MoraleClockArena>> {
-        match kind {
-            BotKind::Random => Some(Box::new(RandomBot::among(seed, RANDOM_CHOICES))),
-            BotKind::Scripted => None,
-        }
-    }
-
-    /// A full turn is both sides' half-turns: the turns played and the rounds completed.
-    fn length(state: &GameState) -> (u32, u32) {
-        let turn = state.battle.turn;
-        let halves = 2 * turn.saturating_sub(1) + u32::from(state.battle.side == SideId::B) + 1;
-        (halves, turn.saturating_sub(1))
-    }
-
-    /// Units each side has lost from the table.
-    fn losses(state: &GameState) -> Vec<u32> {
-        [SideId::A, SideId::B]
-            .iter()
-            .map(|side| {
-                let lost = state
-                    .battle
-                    .units
-                    .iter()
-                    .filter(|u| u.side == *side && u.removed.is_some());
-                lost.count() as u32
-            })
-            .collect()
-    }
-}
+/// The Morale Clock system in the battle runner: its scripted and random players and its
+/// invariants (`morale-clock-bot`).
+pub use morale_clock_bot::MoraleClockArena;

@@ -2,8 +2,9 @@
 //! scripted side printed with its worth and the step's best alternatives.
 //! `cargo run --release -p morale-clock-bot --example trace -- [SEED] [SETUP]`
 
-use acies_core::{Determinize, GameRng, Ruleset};
-use morale_clock_bot::{Player, RandomBot, ScriptedBot, setups};
+use acies_bot::{Arena, Bot, BotKind};
+use acies_core::{GameRng, Ruleset};
+use morale_clock_bot::{MoraleClockArena, ScriptedBot, setups};
 use morale_clock_game::MoraleClock;
 use morale_clock_model::{Catalog, SideId};
 
@@ -16,9 +17,10 @@ fn main() {
     let setup = &setups[which % setups.len()];
     let mut state = MoraleClock::new_game(setup, seed).expect("new game");
     let mut knowledge = GameRng::with_stream(seed, 1);
-    let (mut scripted, mut random) = (ScriptedBot::new(seed), RandomBot::new(seed + 1));
+    let mut scripted = ScriptedBot::new(seed);
+    let mut random = MoraleClockArena::bot(BotKind::Random, seed + 1).expect("a random player");
     while let Some(seat) = MoraleClock::to_act(&state) {
-        let observed = MoraleClock::determinize(&state, seat, &mut knowledge);
+        let observed = MoraleClockArena::observe(&state, seat, &mut knowledge).expect("observed");
         let action = if seat == SideId::A {
             let ranked = scripted.ranked(&observed, seat);
             let b = &state.battle;
@@ -37,7 +39,8 @@ fn main() {
             scripted.act(&observed, seat)
         } else {
             random.act(&observed, seat)
-        };
+        }
+        .expect("an action");
         state = MoraleClock::apply(&state, seat, &action)
             .expect("legal")
             .state;

@@ -1,54 +1,67 @@
-//! One battle between two players, each deciding on its own determinized state.
+//! The Morale Clock system in the generic battle runner of `acies-bot`: each seat decides on
+//! the battle with its dice to come replaced by a stand-in (`Determinize`: the dice are all a
+//! seat may not know), and `--check` asserts `morale_clock_game::invariants` after every action.
 
-use acies_core::{Determinize, GameRng, Outcome, Ruleset};
+use acies_bot::battle::BoxedBot;
+use acies_bot::{Arena, BotError, BotKind, RandomBot, determinized};
+use acies_core::GameRng;
 use morale_clock_game::{GameState, MoraleClock, Setup};
 use morale_clock_model::{Catalog, SideId};
 
-use crate::decide::Player;
+use crate::decide::ScriptedBot;
 
-/// How a battle went.
-#[derive(Clone, Debug)]
-pub struct Battle {
-    pub outcome: Outcome<SideId>,
-    pub actions: usize,
-    pub turns: u32,
-    pub state: GameState,
-}
-
-/// The most actions a battle may take before it is reported as stuck.
+/// The most actions a battle may take before it is reported as unfinished (a battle takes
+/// a few hundred).
 pub const MAX_ACTIONS: usize = 20_000;
 
-/// Plays a battle from `setup` with `seed`: side A's and side B's players each decide on a
-/// state whose dice to come are a stand-in (`Determinize`, from its own stream of `seed`), so
-/// neither knows the real dice.
-pub fn battle(
-    setup: &Setup,
-    seed: u64,
-    a: &mut dyn Player,
-    b: &mut dyn Player,
-) -> Result<Battle, String> {
-    let mut state = MoraleClock::new_game(setup, seed).map_err(|e| e.to_string())?;
-    let mut knowledge = GameRng::with_stream(seed, 1);
-    let mut actions = 0;
-    while let Some(seat) = MoraleClock::to_act(&state) {
-        let observed = MoraleClock::determinize(&state, seat, &mut knowledge);
-        let player: &mut dyn Player = if seat == SideId::A { &mut *a } else { &mut *b };
-        let action = player.act(&observed, seat);
-        state = MoraleClock::apply(&state, seat, &action)
-            .map_err(|e| format!("{} ({seat}) played {action:?}, refused: {e}", player.name()))?
-            .state;
-        actions += 1;
-        if actions > MAX_ACTIONS {
-            return Err(format!("no end after {MAX_ACTIONS} actions"));
-        }
+/// How many of the game's candidates the random player picks among: they are a few shuffled
+/// actions and the end of the step, so the first alone would always be the same kind.
+pub const RANDOM_CHOICES: usize = 8;
+
+/// The Morale Clock system for the battle runner.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MoraleClockArena;
+
+impl Arena for MoraleClockArena {
+    type Rules = MoraleClock;
+
+    fn observe(state: &GameState, seat: SideId, rng: &mut GameRng) -> Result<GameState, BotError> {
+        determinized::<MoraleClock>(state, seat, rng)
     }
-    let outcome = MoraleClock::outcome(&state).ok_or("the battle stopped without an outcome")?;
-    Ok(Battle {
-        outcome,
-        actions,
-        turns: state.battle.turn,
-        state,
-    })
+
+    fn bot(kind: BotKind, seed: u64) -> Option<BoxedBot<MoraleClockArena>> {
+        Some(match kind {
+            BotKind::Random => Box::new(RandomBot::among(seed, RANDOM_CHOICES)),
+            BotKind::Scripted => Box::new(ScriptedBot::new(seed)),
+        })
+    }
+
+    /// A full turn is both sides' half-turns: the half-turns played and the full turns
+    /// completed.
+    fn length(state: &GameState) -> (u32, u32) {
+        let turn = state.battle.turn;
+        let halves = 2 * turn.saturating_sub(1) + u32::from(state.battle.side == SideId::B) + 1;
+        (halves, turn.saturating_sub(1))
+    }
+
+    /// Units each side has lost from the table.
+    fn losses(state: &GameState) -> Vec<u32> {
+        [SideId::A, SideId::B]
+            .iter()
+            .map(|side| {
+                let lost = state
+                    .battle
+                    .units
+                    .iter()
+                    .filter(|u| u.side == *side && u.removed.is_some());
+                lost.count() as u32
+            })
+            .collect()
+    }
+
+    fn invariants(before: &GameState, after: &GameState) -> Option<Result<(), String>> {
+        Some(morale_clock_game::invariants::check(before, after))
+    }
 }
 
 /// Every scenario of `catalog` with every ordered pair of two different armies.

@@ -1,8 +1,8 @@
-//! The players: a scripted one that values its options with the engine's checks and exact
-//! odds, and a random one.
+//! The scripted player: it values its options with the engine's checks and exact odds.
 
 use std::collections::{BTreeSet, HashMap};
 
+use acies_bot::{Bot, BotError};
 use acies_core::{Candidates, GameRng, Ruleset};
 use acies_geom::Edge;
 use morale_clock_combat::melee::{Attacker, Fighter};
@@ -16,44 +16,8 @@ use morale_clock_model::SideId;
 
 use crate::value::{Weights, loss, melee_value, volley_value};
 
-/// A computer player: the action for `seat` on a state it may know (a determinized one).
-pub trait Player {
-    fn name(&self) -> &str;
-    fn act(&mut self, state: &GameState, seat: SideId) -> Action;
-}
-
 /// The most candidates a decision looks at.
 const CANDIDATES: usize = 400;
-
-/// Plays a uniformly random action of the game's [`Candidates`].
-#[derive(Clone, Debug)]
-pub struct RandomBot {
-    rng: GameRng,
-}
-
-impl RandomBot {
-    pub fn new(seed: u64) -> RandomBot {
-        RandomBot {
-            rng: GameRng::new(seed),
-        }
-    }
-}
-
-impl Player for RandomBot {
-    fn name(&self) -> &str {
-        "random"
-    }
-
-    fn act(&mut self, state: &GameState, seat: SideId) -> Action {
-        let mut c = MoraleClock::candidates(state, seat, &mut self.rng, 30);
-        let i = self.rng.below(c.len().max(1) as u32) as usize;
-        if i < c.len() {
-            c.swap_remove(i)
-        } else {
-            end_of_step(state)
-        }
-    }
-}
 
 /// The action that ends the step the battle is in.
 fn end_of_step(state: &GameState) -> Action {
@@ -72,6 +36,7 @@ pub struct ScriptedBot {
     /// The worth of hypothetical charges already enumerated, by the two fighters as JSON
     /// (the same fighters have the same odds).
     known: HashMap<String, f64>,
+    fallbacks: u64,
 }
 
 /// The most hypothetical charges remembered.
@@ -87,6 +52,7 @@ impl ScriptedBot {
             rng: GameRng::new(seed),
             weights,
             known: HashMap::new(),
+            fallbacks: 0,
         }
     }
 
@@ -111,18 +77,51 @@ impl ScriptedBot {
     }
 }
 
-impl Player for ScriptedBot {
-    fn name(&self) -> &str {
-        "scripted"
-    }
-
-    fn act(&mut self, state: &GameState, seat: SideId) -> Action {
+impl ScriptedBot {
+    /// The best candidate worth more than the threshold, or the end of the step.
+    pub fn choose(&mut self, state: &GameState, seat: SideId) -> Action {
         let end = end_of_step(state);
         let threshold = self.weights.threshold;
         self.ranked(state, seat)
             .into_iter()
             .find(|(a, v)| *a != end && *v > threshold)
             .map_or(end, |(a, _)| a)
+    }
+}
+
+impl Bot<MoraleClock> for ScriptedBot {
+    fn name(&self) -> &'static str {
+        "scripted"
+    }
+
+    /// `known` is the battle with a stand-in for the dice to come (never the real one). The
+    /// choice is checked on it (no dice decide whether an action is legal); one refused is
+    /// replaced by the end of the step, or a candidate, and counted as a fallback.
+    fn act(&mut self, known: &GameState, seat: SideId) -> Result<Action, BotError> {
+        if MoraleClock::to_act(known) != Some(seat) {
+            return Err(BotError::NotToAct(format!("{seat:?}")));
+        }
+        let wanted = self.choose(known, seat);
+        if MoraleClock::apply(known, seat, &wanted).is_ok() {
+            return Ok(wanted);
+        }
+        self.fallbacks += 1;
+        let end = end_of_step(known);
+        if MoraleClock::apply(known, seat, &end).is_ok() {
+            return Ok(end);
+        }
+        MoraleClock::candidates(known, seat, &mut self.rng, 1)
+            .into_iter()
+            .next()
+            .ok_or_else(|| BotError::NoLegalAction {
+                bot: "scripted",
+                seat: format!("{seat:?}"),
+                situation: format!("turn {}, {:?}", known.battle.turn, known.battle.phase),
+            })
+    }
+
+    fn fallbacks(&self) -> u64 {
+        self.fallbacks
     }
 }
 

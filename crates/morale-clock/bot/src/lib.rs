@@ -1,4 +1,5 @@
-//! Computer players of the 1d10 "Morale Clock" system (`morale-clock-game`).
+//! Computer players of the 1d10 "Morale Clock" system (`morale-clock-game`), behind the
+//! generic [`acies_bot::Bot`] trait.
 //!
 //! [`ScriptedBot`] decides on a seat's knowledge only (a determinized state: the dice to come
 //! replaced by a stand-in generator) and values every option with the engine's own checks and
@@ -8,13 +9,14 @@
 //! towards their range), the line kept (friends on a unit's flanks), and the charges the enemy
 //! could make next against the units that moved, each valued by its exact odds; faces turned
 //! after the orders; the stratagem that rallies again. It ends a step when nothing is worth an
-//! order. [`RandomBot`] plays a uniformly random action of the game's `Candidates`.
-//! [`battle`] plays a whole battle between two players.
+//! order. The random player is the generic [`acies_bot::RandomBot`] on the game's
+//! `Candidates`. [`MoraleClockArena`] puts the system in the generic battle runner
+//! (`acies sim --system morale-clock`, with `--check` asserting the game's invariants).
 
 mod battle;
 mod decide;
 mod value;
 
-pub use battle::{Battle, MAX_ACTIONS, battle, setups};
-pub use decide::{Player, RandomBot, ScriptedBot};
+pub use battle::{MAX_ACTIONS, MoraleClockArena, RANDOM_CHOICES, setups};
+pub use decide::ScriptedBot;
 pub use value::{Weights, loss, melee_value, volley_value};

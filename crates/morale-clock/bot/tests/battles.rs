@@ -1,10 +1,14 @@
-//! The scripted player against the random one on every shipped setup, both sides round: at
-//! least two thirds of 12 battles won (the duel example with the same seeds: 10 of the 12).
-//! (The long run: `cargo run --release -p morale-clock-bot --example duel -- 1000`.)
+//! The scripted player against the random one on every shipped setup, both sides round, in
+//! the generic battle runner with the game's invariants checked after every action: every
+//! battle ends, and the scripted player wins at least two in three of 12.
+//! (The long run: `acies sim --system morale-clock --games 1000 --bot-a scripted --bot-b random`.)
 
+use acies_bot::{BotKind, Checks, simulate_one};
 use acies_core::Outcome;
-use morale_clock_bot::{Player, RandomBot, ScriptedBot, battle, setups};
-use morale_clock_model::{Catalog, SideId};
+use morale_clock_bot::{MAX_ACTIONS, MoraleClockArena, setups};
+use morale_clock_model::Catalog;
+
+const CHECKED: Checks = Checks { invariants: true };
 
 #[test]
 fn scripted_beats_random_and_every_battle_ends() {
@@ -13,20 +17,17 @@ fn scripted_beats_random_and_every_battle_ends() {
     let games = 12u64;
     let mut wins = 0;
     for g in 0..games {
-        let seat = if g % 2 == 0 { SideId::A } else { SideId::B };
-        let mut scripted = ScriptedBot::new(g);
-        let mut random = RandomBot::new(g + 1_000_000);
-        let (a, b): (&mut dyn Player, &mut dyn Player) = if seat == SideId::A {
-            (&mut scripted, &mut random)
+        let seat = (g % 2) as usize;
+        let kinds = if seat == 0 {
+            [BotKind::Scripted, BotKind::Random]
         } else {
-            (&mut random, &mut scripted)
+            [BotKind::Random, BotKind::Scripted]
         };
-        let r = battle(&setups[g as usize % setups.len()], g, a, b).expect("the battle ends");
-        assert!(matches!(
-            r.outcome,
-            Outcome::Winners { .. } | Outcome::Draw { .. }
-        ));
-        if r.outcome.is_winner(&seat) {
+        let setup = &setups[g as usize % setups.len()];
+        let r = simulate_one::<MoraleClockArena>(setup, 7, g, &kinds, MAX_ACTIONS, CHECKED)
+            .expect("the battle is played");
+        assert!(r.outcome.is_some(), "battle {g} did not end");
+        if r.winner_index() == Some(seat) {
             wins += 1;
         }
     }
@@ -45,8 +46,12 @@ fn scripted_against_itself_ends() {
         .iter()
         .find(|s| s.scenario.id == "river-crossing")
         .expect("a setup");
-    let (mut a, mut b) = (ScriptedBot::new(1), ScriptedBot::new(8));
-    let r = battle(setup, 1, &mut a, &mut b).expect("the battle ends");
+    let kinds = [BotKind::Scripted, BotKind::Scripted];
+    let r = simulate_one::<MoraleClockArena>(setup, 1, 0, &kinds, MAX_ACTIONS, CHECKED)
+        .expect("the battle is played");
     assert!(r.actions > 10, "{} actions", r.actions);
-    assert_eq!(r.state.battle.phase, morale_clock_game::Phase::Over);
+    assert!(matches!(
+        r.outcome,
+        Some(Outcome::Winners { .. } | Outcome::Draw { .. })
+    ));
 }

@@ -10,6 +10,7 @@
 //!   the adjustments after the orders) on [`movement`] (the Limits to Movement, measured).
 //! * Melee on the table: [`melee`] (who fights whom, each unit's factors); losses and what
 //!   follows them: [`effects`] (DMZ, retreats, leaders' fates, the losses that count).
+//! * What must hold after every action: [`invariants`] (`acies sim --check`).
 //! * Computer players: [`candidates`] (sensible legal actions; free movement has no finite
 //!   list) and determinization (only the dice are hidden).
 //!
@@ -33,6 +34,7 @@ pub mod effects;
 pub mod error;
 pub mod event;
 pub mod geometry;
+pub mod invariants;
 pub mod melee;
 pub mod missiles;
 pub mod movement;

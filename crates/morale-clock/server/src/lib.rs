@@ -11,10 +11,11 @@
 pub mod catalog;
 pub mod query;
 
+use acies_bot::Bot;
 use acies_core::{Candidates, Determinize, GameRng, Ruleset, Viewer};
 use acies_server::Host;
 use axum::Router;
-use morale_clock_bot::{Player, ScriptedBot};
+use morale_clock_bot::ScriptedBot;
 use morale_clock_game::{Action, GameError, GameState, MoraleClock};
 use morale_clock_model::SideId;
 
@@ -77,14 +78,14 @@ pub fn bot_action(state: &GameState, seat: SideId) -> Option<Action> {
     let seed = bot_seed(state, seat);
     let mut rng = GameRng::new(seed);
     let known = MoraleClock::determinize(state, seat, &mut rng);
-    let action = ScriptedBot::new(seed).act(&known, seat);
-    if MoraleClock::apply(&known, seat, &action).is_ok() {
-        return Some(action);
+    match ScriptedBot::new(seed).act(&known, seat) {
+        Ok(action) if MoraleClock::apply(state, seat, &action).is_ok() => return Some(action),
+        Ok(action) => tracing::warn!(
+            "the scripted bot chose {} for {seat}, which the game refuses",
+            action.name()
+        ),
+        Err(e) => tracing::warn!("the scripted bot has no action for {seat}: {e}"),
     }
-    tracing::warn!(
-        "the scripted bot chose {} for {seat}, which the game refuses",
-        action.name()
-    );
     let mut c = MoraleClock::candidates(&known, seat, &mut rng, 30);
     if c.is_empty() {
         None
