@@ -4,7 +4,8 @@
 
 use acies_geom::Edge;
 use onus_cards::{
-    CardId, Consequence, EventPlay, FightKind as CardFight, FightSide, RandomEvent, resolve_events,
+    CardId, Consequence, EventOutcome, EventPlay, FightKind as CardFight, FightSide, RandomEvent,
+    resolve_events,
 };
 use onus_combat::{
     CombatResult, Contact, Fighter, FinalState, FlightPolicy, FreeAttackSetup, Side,
@@ -337,6 +338,21 @@ fn event_play(state: &GameState, f: &PendingFight, defender_cards: &[CardId]) ->
         attacker_hand: f.attacker_cards.clone(),
         defender_hand: defender_cards.to_vec(),
     }
+}
+
+/// The events of the pending fight known so far, acting as if nothing more were played: the
+/// random event once revealed (XI) and the attacker's events once played (VII-5 "Play event
+/// cards": the defender plays "after seeing the previous events"). `None` when no fight is
+/// pending or nothing is known yet. The odds of a fight under way include these.
+pub fn known_events(state: &GameState) -> Option<EventOutcome> {
+    let Some(Pending::Fight(f)) = &state.pending else {
+        return None;
+    };
+    if matches!(f.random, RandomEvent::None) && f.attacker_cards.is_empty() {
+        return None;
+    }
+    let deck = state.deck().ok()?;
+    resolve_events(&deck, &event_play(state, f, &[])).ok()
 }
 
 /// The side whose stage it is in a pending fight, and its unit.

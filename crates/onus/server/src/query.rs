@@ -7,6 +7,7 @@
 
 use acies_core::{Ruleset, Viewer};
 use acies_geom::Edge;
+use onus_cards::EventOutcome;
 use onus_combat::Range;
 use onus_game::fight_setup::{self, Shot};
 use onus_game::state::{FightKind, Pending, Phase};
@@ -647,11 +648,15 @@ fn not_applicable(message: impl Into<String>) -> Refusal {
     refuse("not_applicable", message)
 }
 
-fn with_fields(odds: &onus_odds::Odds, fields: Value) -> Result<Value, Refusal> {
+fn with_fields(
+    odds: &onus_odds::Odds,
+    fields: Value,
+    events: Option<&EventOutcome>,
+) -> Result<Value, Refusal> {
     let mut v = serde_json::to_value(odds).map_err(|e| refuse("unavailable", e.to_string()))?;
     if let (Some(obj), Value::Object(extra)) = (v.as_object_mut(), fields) {
         obj.extend(extra);
-        obj.insert("events".into(), NO_EVENTS.into());
+        obj.insert("events".into(), events_note(events).into());
     }
     Ok(v)
 }
@@ -660,26 +665,52 @@ fn combat_refusal(e: impl std::fmt::Display) -> Refusal {
     not_applicable(format!("the fight cannot be resolved: {e}"))
 }
 
-fn melee_odds(k: &GameState, attacker: UnitId, defender: UnitId) -> Result<Value, Refusal> {
-    let setup = fight_setup::melee_setup(k, attacker, defender, None)
+/// What the odds include of the events: none, or those known so far (see
+/// [`onus_game::combat::known_events`]).
+fn events_note(events: Option<&EventOutcome>) -> String {
+    let titles: Vec<&str> = events
+        .map(|e| e.log.iter().map(|l| l.title.as_str()).collect())
+        .unwrap_or_default();
+    if titles.is_empty() {
+        return NO_EVENTS.into();
+    }
+    format!(
+        "included: {} (known so far); events still to be played can change these odds",
+        titles.join(", ")
+    )
+}
+
+fn melee_odds(
+    k: &GameState,
+    attacker: UnitId,
+    defender: UnitId,
+    events: Option<&EventOutcome>,
+) -> Result<Value, Refusal> {
+    let setup = fight_setup::melee_setup(k, attacker, defender, events)
         .map_err(|e| not_applicable(e.to_string()))?;
     let odds = onus_odds::melee_odds(&setup).map_err(combat_refusal)?;
     with_fields(
         &odds,
         json!({ "fight": "melee", "attacker_unit": attacker, "defender_unit": defender,
                 "dice": setup.dice }),
+        events,
     )
 }
 
 /// The odds of `shot` (from `side` when given, else as the defender would choose).
-fn ranged_odds(k: &GameState, shot: Shot, side: Option<Edge>) -> Result<Value, Refusal> {
+fn ranged_odds(
+    k: &GameState,
+    shot: Shot,
+    side: Option<Edge>,
+    events: Option<&EventOutcome>,
+) -> Result<Value, Refusal> {
     let shot = match side {
         Some(side) => shot
             .from_side(side)
             .map_err(|e| not_applicable(e.to_string()))?,
         None => shot,
     };
-    let setup = fight_setup::ranged_setup(k, &shot, None).map_err(combat_refusal)?;
+    let setup = fight_setup::ranged_setup(k, &shot, events).map_err(combat_refusal)?;
     let odds = onus_odds::ranged_odds(&setup).map_err(combat_refusal)?;
     let band = match shot.band {
         Range::Short => RangeBand::Short,
@@ -691,6 +722,7 @@ fn ranged_odds(k: &GameState, shot: Shot, side: Option<Edge>) -> Result<Value, R
                 "dice": band.dice(), "band": band, "distance": shot.distance,
                 "los_blocked": shot.los_blocked, "side": shot.side_or_defenders_choice(),
                 "sides": shot.sides }),
+        events,
     )
 }
 
@@ -707,12 +739,12 @@ fn odds_of_action(
             require_visible(k, viewer, target)?;
             let shot =
                 Shot::measure(k, shooter, target).map_err(|e| not_applicable(e.to_string()))?;
-            ranged_odds(k, shot, side)
+            ranged_odds(k, shot, side, None)
         }
         Action::Fight { attacker, defender } => {
             require_visible(k, viewer, *attacker)?;
             require_visible(k, viewer, *defender)?;
-            melee_odds(k, *attacker, *defender)
+            melee_odds(k, *attacker, *defender, None)
         }
         Action::Charge { unit, charge } => {
             require_visible(k, viewer, *unit)?;
@@ -727,7 +759,7 @@ fn odds_of_action(
             let after = Onus::apply(k, owner, action)
                 .map_err(|e| not_applicable(format!("the charge is not possible: {e}")))?
                 .state;
-            melee_odds(&after, *unit, charge.target)
+            melee_odds(&after, *unit, charge.target, None)
         }
         other => Err(refuse(
             "bad_query",
@@ -743,6 +775,8 @@ fn odds_of_pending(k: &GameState, viewer: Viewer<Seat>) -> Result<Value, Refusal
     let Some(Pending::Fight(f)) = &k.pending else {
         return Err(not_applicable("no fight is waiting"));
     };
+    // The random event and the attacker's events, once known, are part of the fight.
+    let known = onus_game::combat::known_events(k);
     match &f.kind {
         FightKind::Ranged {
             shooter, target, ..
@@ -750,14 +784,14 @@ fn odds_of_pending(k: &GameState, viewer: Viewer<Seat>) -> Result<Value, Refusal
             require_visible(k, viewer, *shooter)?;
             require_visible(k, viewer, *target)?;
             let shot = Shot::of_pending(f).ok_or_else(|| not_applicable("not a shot"))?;
-            ranged_odds(k, shot, None)
+            ranged_odds(k, shot, None, known.as_ref())
         }
         FightKind::Melee {
             attacker, defender, ..
         } => {
             require_visible(k, viewer, *attacker)?;
             require_visible(k, viewer, *defender)?;
-            melee_odds(k, *attacker, *defender)
+            melee_odds(k, *attacker, *defender, known.as_ref())
         }
     }
 }

@@ -26,6 +26,12 @@ fn infantry(name: &str, attack: i32) -> onus_model::UnitCard {
 /// Hastati carrying Varro ("Reckless Consul": +1/+1 in the combat after its charge) have
 /// charged Gauls; the melee is declared and waits for the events (none in this battle).
 fn varro_charged() -> GameState {
+    varro_charged_with(true, 0)
+}
+
+/// [`varro_charged`], with or without events, the draw pile shuffled from `seed` before the
+/// fight is declared (which random event is revealed).
+fn varro_charged_with(no_events: bool, seed: u64) -> GameState {
     let mut s = fixture(
         vec![
             unit(1, 0, infantry("Hastati", 2), 10.0, 8.0, 0.0),
@@ -34,7 +40,7 @@ fn varro_charged() -> GameState {
         &[UnitId(1)],
         Phase::Movement,
     );
-    s.setup.options.no_events = true;
+    s.setup.options.no_events = no_events;
     let catalog = Catalog::builtin().expect("the built-in catalog");
     let varro = catalog
         .general("romans/varro")
@@ -59,7 +65,36 @@ fn varro_charged() -> GameState {
         attacker: UnitId(1),
         defender: UnitId(2),
     };
+    s.piles.shuffle(&mut GameRng::new(seed));
     act(&s, fight).expect("the fight is declared")
+}
+
+/// Compares the wound distributions `shown` with those of `trials` fights the game rolls
+/// from `s` (both sides playing nothing more), within 4.5 standard deviations.
+fn assert_rolls_match(s: &GameState, shown: &Value, trials: u64) -> [Vec<u64>; 2] {
+    let shown = [
+        distribution(shown, "attacker"),
+        distribution(shown, "defender"),
+    ];
+    let mut counts = [vec![0u64; 32], vec![0u64; 32]];
+    for seed in 0..trials {
+        let (a, d) = rolled(s, seed);
+        counts[0][a.min(31)] += 1;
+        counts[1][d.min(31)] += 1;
+    }
+    let n = trials as f64;
+    for (side, (p, c)) in shown.iter().zip(&counts).enumerate() {
+        for (k, &count) in c.iter().enumerate() {
+            let expected = p.get(k).copied().unwrap_or(0.0);
+            let seen = count as f64 / n;
+            let tolerance = 4.5 * (expected * (1.0 - expected) / n).sqrt() + 0.004;
+            assert!(
+                (seen - expected).abs() <= tolerance,
+                "side {side}, {k} wounds: shown {expected:.4}, rolled {seen:.4}"
+            );
+        }
+    }
+    counts
 }
 
 fn distribution(odds: &Value, side: &str) -> Vec<f64> {
@@ -101,10 +136,6 @@ fn odds_shown_with_a_generals_ability_are_the_distribution_the_game_rolls() {
         odds.to_string().contains("Reckless Consul"),
         "the odds name the General's ability: {odds}"
     );
-    let shown = [
-        distribution(&odds, "attacker"),
-        distribution(&odds, "defender"),
-    ];
     // The same fight without the ability, to show that the comparison can tell them apart.
     let mut bare = onus_game::fight_setup::melee_setup(&s, UnitId(1), UnitId(2), None)
         .expect("the game's setup");
@@ -114,24 +145,8 @@ fn odds_shown_with_a_generals_ability_are_the_distribution_the_game_rolls() {
     assert!(bare.effects.len() < before, "the setup carries the ability");
     let bare = onus_odds::melee_odds(&bare).expect("odds without the ability");
     let trials = 4000u64;
-    let mut counts = [vec![0u64; 32], vec![0u64; 32]];
-    for seed in 0..trials {
-        let (a, d) = rolled(&s, seed);
-        counts[0][a.min(31)] += 1;
-        counts[1][d.min(31)] += 1;
-    }
+    let counts = assert_rolls_match(&s, &odds, trials);
     let n = trials as f64;
-    for (side, (p, c)) in shown.iter().zip(&counts).enumerate() {
-        for (k, &count) in c.iter().enumerate() {
-            let expected = p.get(k).copied().unwrap_or(0.0);
-            let seen = count as f64 / n;
-            let tolerance = 4.5 * (expected * (1.0 - expected) / n).sqrt() + 0.004;
-            assert!(
-                (seen - expected).abs() <= tolerance,
-                "side {side}, {k} wounds: shown {expected:.4}, rolled {seen:.4}"
-            );
-        }
-    }
     let mean = |c: &[u64]| {
         c.iter()
             .enumerate()
@@ -145,4 +160,39 @@ fn odds_shown_with_a_generals_ability_are_the_distribution_the_game_rolls() {
         "without the ability the defender would take {:.3} wounds on average; the game rolled {rolled_defender:.3}",
         bare.defender.expected_wounds
     );
+}
+
+/// Issue 10, item 9: once the random event is revealed, the odds shown for the fight under
+/// way include it (and say so), and they are the distribution the game then rolls when
+/// nobody plays a card from hand.
+#[test]
+fn odds_of_a_fight_under_way_include_the_revealed_random_event() {
+    let (s, known) = (0..64)
+        .find_map(|seed| {
+            let s = varro_charged_with(false, seed);
+            let known = onus_game::combat::known_events(&s)?;
+            let with =
+                onus_game::fight_setup::melee_setup(&s, UnitId(1), UnitId(2), Some(&known)).ok()?;
+            let without =
+                onus_game::fight_setup::melee_setup(&s, UnitId(1), UnitId(2), None).ok()?;
+            let (a, b) = (
+                onus_odds::melee_odds(&with).ok()?,
+                onus_odds::melee_odds(&without).ok()?,
+            );
+            (known.consequences.is_empty()
+                && !known.cancelled()
+                && (a.defender.expected_wounds - b.defender.expected_wounds).abs() > 0.2)
+                .then_some((s, known))
+        })
+        .expect("a seed whose random event changes the fight");
+    let odds = answer(
+        &s,
+        Viewer::Seat(Seat(1)),
+        json!({ "kind": "odds", "pending": true }),
+    )
+    .expect("odds of the pending fight");
+    let title = &known.log[0].title;
+    let note = odds["events"].as_str().unwrap_or_default();
+    assert!(note.contains(title.as_str()), "{note}");
+    assert_rolls_match(&s, &odds, 3000);
 }

@@ -648,7 +648,7 @@ function eventsDialog(game, f) {
       ok(c.flee_if_wounded) ? h('label', {}, h('input', { type: 'checkbox', 'data-testid': 'flee-if-wounded', onchange: (e) => { flee.on = e.target.checked; check(); } }), ' flee voluntarily if wounded (VII-5)') : null,
       ok(c.redraw) ? h('label', {}, h('input', { type: 'checkbox', 'data-testid': 'redraw', onchange: (e) => { redraw.on = e.target.checked; check(); } }), ' redraw the random event (veterans, XI)') : null);
   }, (e) => replace(handBox, h('p', { class: 'bad' }, e.message)));
-  game.query({ kind: 'odds', pending: true }).then((r) => replace(oddsBox, oddsView(r, game.names, 'Exact odds without events')),
+  game.query({ kind: 'odds', pending: true }).then((r) => replace(oddsBox, oddsView(r, game.names, 'Exact odds of this fight')),
     (e) => replace(oddsBox, oddsView({ error: e.message }, game.names)));
   const submit = async (none) => {
     if (await game.act(action(none))) game.closeDialog();
