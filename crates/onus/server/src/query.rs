@@ -862,9 +862,16 @@ fn charge_offers(k: &GameState, seat: Seat, u: &onus_table::TableUnit) -> Vec<Va
     for o in searched.unwrap_or_default() {
         approaches.push((o.target, o.steps));
     }
+    // No charge reaches an enemy farther than the longest movement the unit has (no point
+    // of the card moves farther than the path's cost): the engine's approaches are tried
+    // only at enemies within that, with a margin (pruning only; the game checks each).
+    let reach = t.movement_allowance(unit).map_or(f64::INFINITY, |a| {
+        a.regular.max(a.forced_march).max(u.card.movement) + a.charge_bonus + 2.0
+    });
     let enemies: Vec<UnitId> = t
         .units()
         .filter(|e| !k.allies(seat, Seat(e.owner)))
+        .filter(|e| e.rect().distance(&u.rect()) <= reach)
         .map(|e| e.id)
         .collect();
     for e in enemies {

@@ -1043,9 +1043,12 @@ fn open_and_select(browser: &acies_e2e::Browser, url: &str, unit: UnitId) -> Pag
     page.wait_for(testid("table")).expect("the table");
     wait(&page, "window.__acies && window.__acies.view").unwrap();
     page.click(testid(&format!("select-{}", unit.0))).unwrap();
-    wait(
+    // A brash unit's options search every charge it could make (the test server is a debug
+    // build, and CI may share its cores): allow more than the usual 10 s.
+    wait_js(
         &page,
         "const s = window.__acies.sel; return !!(s && s.options)",
+        Duration::from_secs(45),
     )
     .expect("the unit's options");
     page
@@ -1935,28 +1938,18 @@ fn a_unit_a_friend_stopped_on_can_move_away() {
     for _ in 0..quarters {
         page.press(testid("table"), "w").unwrap();
     }
-    wait(
-        &page,
-        "return document.querySelector('[data-testid=move-verdict]')?.dataset.state === 'ok'",
-    )
-    .expect("the engine accepts the advance");
-    page.screenshot("ui-issue10-overlapped-moves").unwrap();
-    let order: onus_table::MoveOrder = serde_json::from_value(
-        page.eval("return window.__acies.moveOrder(window.__acies.ghost)")
-            .unwrap(),
-    )
-    .expect("the order the page sends");
+    let order = legal_ghost_order(&page, "ui-issue10-overlapped-moves");
     assert_eq!(
         order.steps,
         vec![onus_table::Step::Advance(f64::from(quarters) * 0.25)]
     );
-    let v0 = version(&page);
-    page.press(testid("table"), "Enter").unwrap();
-    wait_version_above(&page, v0);
-    let expected = Onus::apply(&state, seat, &Action::Move { unit, order })
-        .unwrap()
-        .state;
-    assert_game_is(&server, &created, &expected);
+    commit_ghost(
+        &page,
+        &server,
+        &created,
+        &state,
+        Action::Move { unit, order },
+    );
     let problems = real_problems(&page);
     assert!(problems.is_empty(), "page errors: {problems:?}");
 }
@@ -2199,6 +2192,32 @@ fn the_draw_and_discard_dialogs_offer_what_the_engine_accepts_and_show_every_car
     assert_game_is(&server, &created, &expected);
 }
 
+/// Waits until the engine accepts the ghost's move, takes the screenshot `shot`, and returns
+/// the order the page would send.
+fn legal_ghost_order(page: &Page, shot: &str) -> onus_table::MoveOrder {
+    wait(
+        page,
+        "return document.querySelector('[data-testid=move-verdict]')?.dataset.state === 'ok'",
+    )
+    .expect("the engine accepts the ghost's move");
+    page.screenshot(shot).unwrap();
+    serde_json::from_value(
+        page.eval("return window.__acies.moveOrder(window.__acies.ghost)")
+            .unwrap(),
+    )
+    .expect("the order the page sends")
+}
+
+/// Enter commits the ghost; the server's game is then the engine's after `action`.
+fn commit_ghost(page: &Page, server: &Server, created: &Value, state: &GameState, action: Action) {
+    let seat = Onus::to_act(state).unwrap();
+    let v0 = version(page);
+    page.press(testid("table"), "Enter").unwrap();
+    wait_version_above(page, v0);
+    let expected = Onus::apply(state, seat, &action).unwrap().state;
+    assert_game_is(server, created, &expected);
+}
+
 /// An activated unit of the seat to act, in its Movement Phase, not engaged, that may wheel
 /// 30° to its left about its rear-left corner.
 fn rear_wheeler(state: &GameState) -> Option<UnitId> {
@@ -2238,17 +2257,7 @@ fn a_unit_wheels_about_a_rear_corner() {
     assert!(label.contains("rear corner"), "{label}");
     page.press(testid("table"), "q").unwrap();
     page.press(testid("table"), "q").unwrap();
-    wait(
-        &page,
-        "return document.querySelector('[data-testid=move-verdict]')?.dataset.state === 'ok'",
-    )
-    .expect("the engine accepts the wheel");
-    page.screenshot("ui-rear-corner-wheel").unwrap();
-    let order: onus_table::MoveOrder = serde_json::from_value(
-        page.eval("return window.__acies.moveOrder(window.__acies.ghost)")
-            .unwrap(),
-    )
-    .expect("the order the page sends");
+    let order = legal_ghost_order(&page, "ui-rear-corner-wheel");
     match order.steps.as_slice() {
         [onus_table::Step::Wheel { pivot, angle }] => {
             assert_eq!(*pivot, onus_table::Pivot::RearLeft);
@@ -2256,13 +2265,13 @@ fn a_unit_wheels_about_a_rear_corner() {
         }
         other => panic!("the page sends {other:?}"),
     }
-    let v0 = version(&page);
-    page.press(testid("table"), "Enter").unwrap();
-    wait_version_above(&page, v0);
-    let expected = Onus::apply(&state, seat, &Action::Move { unit, order })
-        .unwrap()
-        .state;
-    assert_game_is(&server, &created, &expected);
+    commit_ghost(
+        &page,
+        &server,
+        &created,
+        &state,
+        Action::Move { unit, order },
+    );
     let problems = real_problems(&page);
     assert!(problems.is_empty(), "page errors: {problems:?}");
 }
