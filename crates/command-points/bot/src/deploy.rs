@@ -2,7 +2,7 @@
 //! centre outwards, every unit next to one already placed (no Strategy Point spent).
 
 use acies_grid::Cell;
-use command_points_game::deploy::{in_zone, needs_strategy};
+use command_points_game::deploy::needs_strategy;
 use command_points_game::state::Place;
 use command_points_game::{Action, GameState};
 use command_points_model::{Seat, Terrain};
@@ -25,8 +25,8 @@ fn best_cell(s: &GameState, seat: Seat) -> Option<Cell> {
     let board = s.board();
     let centre = i32::from(board.cols) / 2;
     board
-        .cells()
-        .filter(|c| in_zone(s, seat, *c) && s.unit_at(*c).is_none())
+        .zone(seat.home(), s.scenario().deploy_rows.into())
+        .filter(|c| s.unit_at(*c).is_none())
         .filter(|c| s.terrain(*c) == Terrain::Open || s.terrain(*c) == Terrain::Hill)
         .filter(|c| !needs_strategy(s, seat, *c))
         .min_by_key(|c| {

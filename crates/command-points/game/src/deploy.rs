@@ -20,9 +20,8 @@ fn rule(message: impl Into<String>) -> RuleError {
 
 /// Whether `cell` is in `seat`'s deployment zone.
 pub fn in_zone(s: &GameState, seat: Seat, cell: Cell) -> bool {
-    let board = s.board();
-    board.contains(cell)
-        && board.depth_from(seat.home(), cell) < i32::from(s.scenario().deploy_rows)
+    s.board()
+        .in_zone(seat.home(), s.scenario().deploy_rows.into(), cell)
 }
 
 /// Whether placing at `cell` needs a Strategy Point (no unit of `seat` adjacent, one placed).

@@ -1,7 +1,7 @@
 //! FOLLOW UP and PURSUIT OFF-TABLE.
 
 use acies_core::Comparison;
-use acies_grid::{Cell, Facing, Local};
+use acies_grid::{Around, Cell, Facing};
 use command_points_model::{Seat, Terrain};
 
 use crate::action::Side;
@@ -121,8 +121,11 @@ fn roll_and_advance(cx: &mut Cx<'_>, unit: UnitId, direction: Facing, beaten: Un
 /// The two frontal squares of a unit following up (ruling: its front-left and front-right
 /// diagonals; the square ahead is the way it goes).
 fn frontal_diagonal(cell: Cell, direction: Facing, side: Side) -> Cell {
-    let right = if side == Side::Left { -1 } else { 1 };
-    cell.at(direction, Local::new(1, right))
+    let around = match side {
+        Side::Left => Around::FrontLeft,
+        Side::Right => Around::FrontRight,
+    };
+    cell.around(direction, around)
 }
 
 fn another_enemy_at(cx: &Cx<'_>, cell: Cell, seat: Seat, beaten: UnitId) -> bool {

@@ -2,18 +2,17 @@
 //!
 //! The sheet uses ZOC without defining it. Ruling (docs/rulings.md): a unit on the table
 //! exerts a zone of control over the three squares of its frontal arc — front-left, front
-//! and front-right ([`acies_grid::Around::FRONTAL`]); "adjacent" and "supporting adjacent"
+//! and front-right ([`acies_grid::Cell::frontal_arc`]); "adjacent" and "supporting adjacent"
 //! mean orthogonally adjacent.
 
-use acies_grid::{Around, Cell};
+use acies_grid::Cell;
 use command_points_model::{Characteristic, Seat};
 
 use crate::state::{GameState, Unit, UnitId};
 
 /// The squares of a unit's zone of control (none when it is not on the table).
 pub fn zoc_of(unit: &Unit) -> Option<[Cell; 3]> {
-    let cell = unit.cell()?;
-    Some(Around::FRONTAL.map(|a| cell.at(unit.facing, a.local())))
+    Some(unit.cell()?.frontal_arc(unit.facing))
 }
 
 /// The enemies of `seat` whose zone of control covers `cell`.

@@ -108,6 +108,18 @@ impl Board {
         }
     }
 
+    /// Whether `cell` lies on the board within the first `rows` rows (or columns) from the
+    /// edge `edge`: a deployment zone along a player's edge.
+    pub const fn in_zone(self, edge: Facing, rows: u16, cell: Cell) -> bool {
+        self.contains(cell) && self.depth_from(edge, cell) < rows as i32
+    }
+
+    /// The cells of the zone of the first `rows` rows from `edge` ([`Board::in_zone`]), row by
+    /// row from the south-west corner.
+    pub fn zone(self, edge: Facing, rows: u16) -> impl Iterator<Item = Cell> {
+        self.cells().filter(move |c| self.in_zone(edge, rows, *c))
+    }
+
     /// The cell in the same place for the player at the opposite edge: the board turned
     /// half a turn (scenarios describe one side and mirror it for the other).
     pub const fn half_turn(self, cell: Cell) -> Cell {

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::direction::{Direction, Facing};
-use crate::relative::Local;
+use crate::relative::{Around, Local};
 
 /// One square of the grid: `col` grows to the east, `row` to the north. Cells off the board
 /// are valid values (see [`crate::Board::contains`]).
@@ -50,6 +50,21 @@ impl Cell {
     pub const fn at(self, facing: Facing, local: Local) -> Cell {
         let (dc, dr) = facing.offset(local);
         self.offset(dc, dr)
+    }
+
+    /// The square `around` a unit here facing `facing`.
+    pub const fn around(self, facing: Facing, around: Around) -> Cell {
+        self.at(facing, around.local())
+    }
+
+    /// The three squares of the frontal arc of a unit here facing `facing`: front-left,
+    /// front, front-right (what a zone of control over the front covers).
+    pub const fn frontal_arc(self, facing: Facing) -> [Cell; 3] {
+        [
+            self.around(facing, Around::FrontLeft),
+            self.around(facing, Around::Front),
+            self.around(facing, Around::FrontRight),
+        ]
     }
 
     /// The four orthogonal neighbours, clockwise from north.

@@ -7,11 +7,15 @@
 //! * where a cell's orthogonal and diagonal neighbours are ([`Cell::step`],
 //!   [`Cell::orthogonal_neighbours`], [`Cell::neighbours`]);
 //! * where another cell lies as seen by a unit — its front, flank or rear, or which of the eight
-//!   squares around it ([`Local`], [`Aspect`], [`Around`], [`Facing::local`]);
+//!   squares around it ([`Local`], [`Aspect`], [`Around`], [`Facing::local`]), and the
+//!   other way: the square at a place around a unit and its frontal arc ([`Cell::at`],
+//!   [`Cell::around`], [`Cell::frontal_arc`]);
 //! * how far apart two cells are in orthogonal steps, king steps or rows
 //!   ([`Cell::manhattan`], [`Cell::chebyshev`]);
 //! * which cells a straight line crosses ([`line`], [`ray`]);
-//! * whether a cell is on the board and which edge a cell beyond it lies past ([`Board`]);
+//! * whether a cell is on the board and which edge a cell beyond it lies past ([`Board`]),
+//!   how deep it lies from an edge and the zone of the first rows along an edge, where a
+//!   player deploys ([`Board::depth_from`], [`Board::in_zone`], [`Board::zone`]);
 //! * which units form groups of orthogonally adjacent cells ([`orthogonal_groups`]);
 //! * which edge two adjacent cells share, for linear terrain between squares ([`CellEdge`]).
 //!
@@ -41,8 +45,9 @@
 //!
 //! let board = Board::new(12, 8).unwrap();
 //! let (at, facing) = (Cell::new(4, 2), Facing::East);
-//! let frontal = Around::FRONTAL.map(|a| at.at(facing, a.local()));
+//! let frontal = at.frontal_arc(facing);
 //! assert_eq!(frontal, [Cell::new(5, 3), Cell::new(5, 2), Cell::new(5, 1)]);
+//! assert_eq!(frontal, Around::FRONTAL.map(|a| at.around(facing, a)));
 //! // An enemy in the square to the north is on the unit's left flank.
 //! assert_eq!(facing.local(at, Cell::new(4, 3)).aspect(), Some(Aspect::Left));
 //! // Pushed back (westwards) it has 4 squares before it would leave the table.

@@ -368,3 +368,54 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_frontal_arc_and_the_squares_around_turn_with_the_facing() {
+    let c = Cell::new(4, 4);
+    assert_eq!(
+        c.frontal_arc(Facing::North),
+        [Cell::new(3, 5), Cell::new(4, 5), Cell::new(5, 5)]
+    );
+    assert_eq!(
+        c.frontal_arc(Facing::South),
+        [Cell::new(5, 3), Cell::new(4, 3), Cell::new(3, 3)]
+    );
+    assert_eq!(
+        c.frontal_arc(Facing::East),
+        [Cell::new(5, 5), Cell::new(5, 4), Cell::new(5, 3)]
+    );
+    for facing in [Facing::North, Facing::East, Facing::South, Facing::West] {
+        assert_eq!(c.around(facing, Around::Front), c.ahead(facing));
+        assert_eq!(c.around(facing, Around::Rear), c.behind(facing));
+        for a in Around::ALL {
+            // Where a square lies as the unit sees it, and back.
+            assert_eq!(facing.local(c, c.around(facing, a)).around(), Some(a));
+        }
+        let arc = c.frontal_arc(facing);
+        assert!(arc.iter().all(|x| facing.local(c, *x).in_front_arc()));
+    }
+}
+
+#[test]
+fn a_zone_is_the_first_rows_from_an_edge() {
+    let b = Board::new(8, 6).unwrap();
+    let south: Vec<Cell> = b.zone(Facing::South, 2).collect();
+    assert_eq!(south.len(), 16);
+    assert!(south.iter().all(|c| c.row < 2));
+    let north: Vec<Cell> = b.zone(Facing::North, 1).collect();
+    assert_eq!(north.len(), 8);
+    assert!(north.iter().all(|c| c.row == 5));
+    let west: Vec<Cell> = b.zone(Facing::West, 3).collect();
+    assert_eq!(west.len(), 18);
+    assert!(west.iter().all(|c| c.col < 3));
+    assert!(b.in_zone(Facing::East, 1, Cell::new(7, 0)));
+    assert!(
+        !b.in_zone(Facing::East, 1, Cell::new(8, 0)),
+        "off the board"
+    );
+    assert!(
+        !b.in_zone(Facing::South, 0, Cell::new(0, 0)),
+        "an empty zone"
+    );
+    assert_eq!(b.zone(Facing::South, 99).count(), b.len());
+}
