@@ -7,7 +7,8 @@
 //! * `unit_options` `{unit}`: the asker's choices for one unit, each combat and shooting with
 //!   its exact odds;
 //! * `odds` `{action}` (a `combat` or a `shoot`) or `{pending: true}` (the fight whose dice are
-//!   under way): exact odds by `command-points-odds`, with the game's own ratings;
+//!   under way; `null` when none is): exact odds by `command-points-odds`, with the game's own
+//!   ratings;
 //! * `check_action` `{action}`: the engine's verdict (nothing is committed).
 //!
 //! Every answer comes from the asker's [`knowledge`] (a spectator's knows neither hand), never
@@ -230,7 +231,9 @@ fn odds_of_pending(k: &GameState) -> Result<Value, Refusal> {
             | Pending::ChooseDie { fight, .. }
             | Pending::DefenceDice { fight, .. },
         ) => fight,
-        _ => return Err(refuse("bad_query", "no fight is under way")),
+        // No fight under way: the asker's view may already be past it (the computer answered
+        // the decision it was shown); nothing to tell, and nothing wrong with asking.
+        _ => return Ok(Value::Null),
     };
     if fight.shooting {
         shot(k, fight.attacker, fight.defender)

@@ -140,6 +140,14 @@ fn seats_errors_and_refusals() {
     .unwrap();
     assert_eq!(v["ok"], false);
     assert!(v["rule"].is_string(), "{v}");
+    // The odds of the fight under way, asked on a view already past it (the computer answered
+    // the decision): nothing, not a refusal (the page logged every such race as an error).
+    let none = ask(
+        &state,
+        Viewer::Seat(Seat::South),
+        json!({ "kind": "odds", "pending": true }),
+    );
+    assert_eq!(none, Ok(Value::Null));
 }
 
 #[test]
