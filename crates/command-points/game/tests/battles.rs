@@ -9,7 +9,7 @@ use command_points_game::{
     Action, CommandPoints, Step, apply, candidates, choices, event_view, new_game, view,
 };
 use command_points_model::load::Catalog;
-use command_points_model::{CardKind, Seat, Setup};
+use command_points_model::{Seat, Setup};
 
 fn setups() -> Vec<Setup> {
     let c = Catalog::builtin().expect("builtin data");
@@ -19,41 +19,6 @@ fn setups() -> Vec<Setup> {
         c.setup("river-plain", "romans-scipio", "carthaginians-zama")
             .expect("setup"),
     ]
-}
-
-/// What must hold after every action.
-fn invariants(s: &GameState, setup: &Setup) {
-    let mut cells: Vec<_> = s.units().iter().filter_map(|u| u.cell()).collect();
-    for c in &cells {
-        assert!(s.board().contains(*c), "a unit off the board at {c}");
-    }
-    let n = cells.len();
-    cells.sort_unstable();
-    cells.dedup();
-    assert_eq!(cells.len(), n, "two units on one square");
-    for kind in [CardKind::Setback, CardKind::Disaster] {
-        let held: usize = Seat::BOTH
-            .iter()
-            .map(|p| {
-                s.player(*p)
-                    .cards
-                    .iter()
-                    .filter(|c| c.card.kind == kind)
-                    .count()
-            })
-            .sum();
-        let out = s
-            .decks()
-            .discards
-            .iter()
-            .filter(|d| d.card.kind == kind)
-            .count();
-        assert_eq!(
-            held + out + s.decks().pile(kind).len(),
-            setup.deck.values(kind).len(),
-            "{kind} cards conserved"
-        );
-    }
 }
 
 /// Nothing the opponent holds face down reaches `viewer`.
@@ -187,8 +152,11 @@ fn play(setup: &Setup, seed: u64, check_hidden_every: usize) -> (usize, GameStat
                 )
             })
             .count();
+        // What must hold after every action (`command_points_game::invariants`).
+        if let Err(e) = command_points_game::invariants::check(&s, &applied.state) {
+            panic!("step {steps}, {action:?}: {e}");
+        }
         s = applied.state;
-        invariants(&s, setup);
         if steps % check_hidden_every == 0 {
             hides(&s, &applied.events);
             every_choice_is_legal(&s);
