@@ -39,6 +39,9 @@ pub fn run(path: &Path, json: bool) -> anyhow::Result<String> {
             json,
             &MORALE_CLOCK,
         ),
+        "othw" => {
+            replay_as::<othw_game::Othw>(&parse(value).with_context(not_a_record)?, json, &OTHW)
+        }
         other => bail!(
             "the record is a game of `{other}`, which this build does not know (known: {})",
             systems::IDS.join(", ")
@@ -100,6 +103,12 @@ const MORALE_CLOCK: Printing<MoraleClock> = Printing {
             s.battle.turn, s.battle.side, s.battle.phase
         )
     },
+    rule: |_| None,
+};
+
+const OTHW: Printing<othw_game::Othw> = Printing {
+    start_events: |_| Vec::new(),
+    position: |s| format!("turn {}, {} phase", s.turn, s.active),
     rule: |_| None,
 };
 

@@ -28,7 +28,7 @@ pub const DEFAULT_ARMIES: (&str, &str) = ("dacians-1000", "parthians-1000");
 
 #[derive(Args, Debug, Clone)]
 pub struct SimArgs {
-    /// The rule system: onus, command-points or morale-clock.
+    /// The rule system: onus, command-points, morale-clock or othw.
     #[arg(long, value_name = "ID", default_value = "onus")]
     pub system: String,
     /// The army of seat a: a preset id (ONUS!: romans-1000, celts-1800...; default
@@ -162,6 +162,14 @@ pub fn run(args: &SimArgs) -> anyhow::Result<String> {
             onus_only(args, true)?;
             let (setup, armies) = systems::morale_clock_setup(args)?;
             simulate::<systems::MoraleClockArena>(args, &setup, armies)
+        }
+        "othw" => {
+            // --check is stated (the game's invariants); there are no optional rules.
+            if !args.options.is_empty() {
+                bail!("--option names ONUS! optional rules; othw has none");
+            }
+            let (setup, armies) = systems::othw_setup(args)?;
+            simulate::<othw_bot::OthwArena>(args, &setup, armies)
         }
         other => bail!(
             "unknown system `{other}` (known: {})",
@@ -530,6 +538,7 @@ mod tests {
                 ["--bot-a", "scripted", "--bot-b", "random"],
             ),
             ("morale-clock", ["--bot-a", "random", "--bot-b", "random"]),
+            ("othw", ["--bot-a", "random", "--bot-b", "random"]),
         ] {
             let csv: Vec<Vec<u8>> = ["1", "2"]
                 .iter()

@@ -7,7 +7,7 @@ use anyhow::anyhow;
 use crate::sim_cmd::SimArgs;
 
 /// Every system's id, the default first.
-pub const IDS: [&str; 3] = ["onus", "command-points", "morale-clock"];
+pub const IDS: [&str; 4] = ["onus", "command-points", "morale-clock", "othw"];
 
 /// The Command Points battle a simulation plays: the scenario and armies named, or the first
 /// shipped battle (Watling Street), with the armies' names for the report.
@@ -38,11 +38,28 @@ pub fn morale_clock_setup(
     Ok((setup, (a.to_owned(), b.to_owned())))
 }
 
+/// The O/THW Ancients battle a simulation plays: the scenario and armies named, or
+/// Republican Romans (south) against Carthaginians in the open field.
+pub fn othw_setup(args: &SimArgs) -> anyhow::Result<(othw_model::Setup, (String, String))> {
+    let catalog = othw_model::Catalog::builtin().map_err(|e| anyhow!("{e}"))?;
+    let [scenario, a, b] = [
+        (&args.scenario, "open-field"),
+        (&args.army_a, "republican-romans"),
+        (&args.army_b, "carthaginians"),
+    ]
+    .map(|(given, default)| given.as_deref().unwrap_or(default));
+    let setup = catalog
+        .setup(scenario, a, b)
+        .map_err(|e| anyhow!("othw: {e}"))?;
+    Ok((setup, (a.to_owned(), b.to_owned())))
+}
+
 /// What `acies sim` reports each side lost, by system.
 pub fn losses_label(system: &str) -> &'static str {
     match system {
         "command-points" => "setback and disaster cards held",
         "morale-clock" => "units lost",
+        "othw" => "army morale lost",
         _ => "casualties",
     }
 }

@@ -5,6 +5,7 @@ use acies_core::GameRng;
 use acies_grid::orthogonal_groups;
 
 use crate::action::{Action, Step};
+use crate::movement::check_move;
 use crate::state::{GameState, Side, Status};
 use crate::turn::check;
 
@@ -40,7 +41,9 @@ fn sequences(n: u8, forward_only: bool) -> Vec<Vec<Step>> {
     out
 }
 
-/// Every legal action of `side` now (decisions, activations, the end of the phase).
+/// Every legal action of `side` now (decisions, activations, the end of the phase). Moves
+/// are given once per outcome: of the step sequences that leave a unit (or group) in the same
+/// squares and facings, or charging the same enemy, only the first.
 pub fn legal_actions(s: &GameState, side: Side) -> Vec<Action> {
     let mut out = Vec::new();
     if s.pending.is_some() {
@@ -61,25 +64,20 @@ pub fn legal_actions(s: &GameState, side: Side) -> Vec<Action> {
         .filter(|u| u.side == side && u.on_table())
         .map(|u| u.id)
         .collect();
+    let mut moves: Vec<(Vec<usize>, Vec<Vec<Step>>)> = Vec::new();
     for &id in &mine {
         let u = &s.units[id];
         if u.status == Status::Rampaging {
             out.push(Action::PutDown { unit: id });
             continue;
         }
-        out.push(Action::Combat { unit: id });
-        // Free turners' turns cost nothing: a few more steps cover their moves.
-        let extra = if u.has(othw_model::Trait::FreeTurner) {
-            2
-        } else {
-            0
-        };
-        for steps in sequences(u.profile.moves.min(4) + extra, false) {
-            out.push(Action::Move {
-                units: vec![id],
-                steps,
-            });
+        if u.status != Status::Formed {
+            continue;
         }
+        out.push(Action::Combat { unit: id });
+        // Free turners' turns cost nothing: one more step covers a turn and the squares.
+        let extra = u8::from(u.has(othw_model::Trait::FreeTurner));
+        moves.push((vec![id], sequences(u.profile.moves.min(4) + extra, false)));
     }
     let ready: Vec<acies_grid::Cell> = mine
         .iter()
@@ -101,40 +99,75 @@ pub fn legal_actions(s: &GameState, side: Side) -> Vec<Action> {
             .map(|&id| s.units[id].profile.moves)
             .min()
             .unwrap_or(1);
-        for steps in sequences(slowest.min(4), true) {
-            out.push(Action::Move {
-                units: units.clone(),
-                steps,
-            });
-        }
+        moves.push((units, sequences(slowest.min(4), true)));
     }
     out.retain(|a| check(s, side, a).is_ok());
+    for (units, seqs) in moves {
+        let mut seen = std::collections::BTreeSet::new();
+        for steps in seqs {
+            let Ok(plan) = check_move(s, side, &units, &steps) else {
+                continue;
+            };
+            let outcome: Vec<_> = plan.units.iter().map(|(_, _, c, f)| (*c, *f)).collect();
+            if !seen.insert((outcome, plan.charge)) {
+                continue;
+            }
+            let a = Action::Move {
+                units: units.clone(),
+                steps,
+            };
+            if check(s, side, &a).is_ok() {
+                out.push(a);
+            }
+        }
+    }
     out.push(Action::EndPhase);
     out
 }
 
-/// The candidates of a computer player: fights and charges first (shuffled), then the other
-/// activations (shuffled), the end of the phase always among them, last.
+/// The distance from `cell` to the nearest enemy of `side` in good order or rampaging.
+fn to_enemy(s: &GameState, side: Side, cell: acies_grid::Cell) -> u32 {
+    s.units
+        .iter()
+        .filter(|u| u.side != side && matches!(u.status, Status::Formed | Status::Rampaging))
+        .map(|u| u.at.manhattan(cell))
+        .min()
+        .unwrap_or(0)
+}
+
+/// The candidates of a computer player: fights and charges first, then the moves that bring
+/// units nearer the enemy, then the other activations (each kind shuffled), the end of the
+/// phase always among them, last.
 pub fn candidates(s: &GameState, side: Side, rng: &mut GameRng, limit: usize) -> Vec<Action> {
     let all = legal_actions(s, side);
     if s.pending.is_some() {
         return all;
     }
-    let charges = |a: &Action| match a {
-        Action::Combat { .. } | Action::PutDown { .. } => true,
-        Action::Move { units, steps } => {
-            crate::movement::check_move(s, side, units, steps).is_ok_and(|p| p.charge.is_some())
-        }
-        _ => false,
-    };
-    let (mut fights, mut rest): (Vec<Action>, Vec<Action>) = all
-        .into_iter()
-        .filter(|a| *a != Action::EndPhase)
-        .partition(charges);
-    rng.shuffle(&mut fights);
-    rng.shuffle(&mut rest);
-    fights.extend(rest);
-    fights.truncate(limit.saturating_sub(1));
-    fights.push(Action::EndPhase);
-    fights
+    let mut kinds: [Vec<Action>; 3] = Default::default();
+    for a in all {
+        let kind = match &a {
+            Action::EndPhase => continue,
+            Action::Combat { .. } | Action::PutDown { .. } => 0,
+            Action::Move { units, steps } => match check_move(s, side, units, steps) {
+                Ok(p) if p.charge.is_some() => 0,
+                Ok(p) => {
+                    let nearer = p.units.iter().any(|(id, _, to, _)| {
+                        to_enemy(s, side, *to) < to_enemy(s, side, s.units[*id].at)
+                    });
+                    if nearer { 1 } else { 2 }
+                }
+                Err(_) => 2,
+            },
+            Action::FollowUp { .. } => 0,
+        };
+        kinds[kind].push(a);
+    }
+    let mut out = Vec::new();
+    for mut k in kinds {
+        rng.shuffle(&mut k);
+        out.extend(k);
+    }
+    out.truncate(limit.saturating_sub(1));
+    out.push(Action::EndPhase);
+    out
 }

@@ -166,7 +166,8 @@ pub fn check_move(
         }
     }
     for (i, &id) in units.iter().enumerate() {
-        if group && paths[i].iter().any(|c| s.terrain(*c).is_difficult()) {
+        let slowed = !s.units[id].ignores_terrain();
+        if group && slowed && paths[i].iter().any(|c| s.terrain(*c).is_difficult()) {
             return Err(err("in a ford or wood units move as individuals"));
         }
         let allow = allowance(s, id, &paths[i]);

@@ -268,7 +268,7 @@ fn fords_and_woods_slow_all_but_skirmishers_and_loose_order() {
     );
     let units = vec![
         U(Side::South, cav.clone(), (2, 1), North),
-        U(Side::South, loose, (4, 1), North),
+        U(Side::South, loose.clone(), (4, 1), North),
         U(Side::South, cav, (5, 1), North),
     ];
     let mut s = battle(units, vec![]);
@@ -290,6 +290,15 @@ fn fords_and_woods_slow_all_but_skirmishers_and_loose_order() {
             .message
             .contains("individuals")
     );
+    // Loose Order units may cross in a group.
+    let pair = vec![
+        U(Side::South, loose.clone(), (4, 1), North),
+        U(Side::South, loose, (5, 1), North),
+    ];
+    let mut l = battle(pair, vec![]);
+    l.scenario = s.scenario.clone();
+    let (t, _) = act(&l, Side::South, mv(&[0, 1], &[Forward, Forward]), &[2]);
+    assert_eq!((cell(&t, 0), cell(&t, 1)), ((4, 3), (5, 3)));
 }
 
 /// "Units that have not moved yet in a phase may conduct a charge move that is followed by
