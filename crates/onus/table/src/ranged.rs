@@ -188,16 +188,18 @@ impl Table {
                 "VII-3 Ranged attack phase",
             ));
         }
-        let geo = self.shot_geometry(s, t)?;
-        if RangeBand::of(geo.distance, ranged.range).is_none() {
+        // The range first: the line of sight is the costly part, and a target out of range
+        // needs none.
+        let distance = shot_distance(s, t);
+        if RangeBand::of(distance, ranged.range).is_none() {
             return Err(TableError::OutOfRange {
                 shooter,
                 target,
-                distance: geo.distance,
+                distance,
                 range: ranged.range,
             });
         }
-        Ok(geo)
+        self.shot_geometry(s, t)
     }
 
     /// Range, band, line of sight and side of a shot, without the conditions (used for the
@@ -205,12 +207,7 @@ impl Table {
     /// out-of-range shots are reported as long.
     pub fn shot_geometry(&self, s: &TableUnit, t: &TableUnit) -> Result<ShotGeometry, TableError> {
         let range = s.card.ranged.map_or(0.0, |r| r.range);
-        let origin = s.front_centre();
-        let distance = t
-            .footprint()
-            .iter()
-            .map(|(_, r)| r.distance_to_point(origin))
-            .fold(f64::INFINITY, f64::min);
+        let distance = shot_distance(s, t);
         let band = RangeBand::of(distance, range).unwrap_or(RangeBand::Long);
         let sight = self.line_of_sight(s, t)?;
         Ok(ShotGeometry {
@@ -432,6 +429,16 @@ pub fn flank_determination(shooter: &OrientedRect, target: &OrientedRect) -> Vec
             }
         }
     }
+}
+
+/// VII-3 "Range": from the centre of the shooter's front to the nearest part of the target
+/// (card or markers).
+fn shot_distance(s: &TableUnit, t: &TableUnit) -> f64 {
+    let origin = s.front_centre();
+    t.footprint()
+        .iter()
+        .map(|(_, r)| r.distance_to_point(origin))
+        .fold(f64::INFINITY, f64::min)
 }
 
 #[cfg(test)]
