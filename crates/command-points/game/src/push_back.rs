@@ -69,19 +69,28 @@ fn slide(cx: &mut Cx<'_>, unit: UnitId, direction: Facing, squares: u8, cause: C
         return;
     };
     let mut at = start;
+    // The last square passed that the unit may stand on: a skirmisher passing through friends
+    // that must halt beyond them halts short of them, never on a friend's square.
+    let mut rest = start;
     let mut left = squares;
     let mut moved = 0u8;
     while left > 0 || standing_on_friend(&cx.s, unit, at) {
-        let next = at.ahead(direction);
-        match contact(cx, unit, at, next, direction, left, cause) {
+        match contact(cx, unit, at, rest, direction, left, cause) {
             Contact::Move(to, n) => {
                 moved = moved.saturating_add(n);
                 left = left.saturating_sub(n);
                 at = to;
+                if !standing_on_friend(&cx.s, unit, at) {
+                    rest = at;
+                }
             }
             Contact::Halt => break,
             Contact::Gone => return,
         }
+    }
+    if at != rest {
+        at = rest;
+        moved = start.manhattan(rest).try_into().unwrap_or(u8::MAX);
     }
     let facing = cx.s.unit(unit).map_or(direction, |u| u.facing);
     if at != start && !standing_on_friend(&cx.s, unit, at) {
@@ -109,16 +118,18 @@ enum Contact {
     Gone,
 }
 
-/// What happens as the pushed unit at `at` meets the square `next`.
+/// What happens as the pushed unit at `at` meets the next square in `direction`; `rest` is
+/// where it halts if it must (`at`, unless `at` is a friend's square it is passing through).
 fn contact(
     cx: &mut Cx<'_>,
     unit: UnitId,
     at: Cell,
-    next: Cell,
+    rest: Cell,
     direction: Facing,
     left: u8,
     cause: Cause,
 ) -> Contact {
+    let next = at.ahead(direction);
     let Some(u) = cx.s.unit(unit).cloned() else {
         return Contact::Gone;
     };
@@ -132,8 +143,8 @@ fn contact(
     let blocked = cx.s.terrain(next) == command_points_model::Terrain::Impassable;
     let occupant = cx.s.unit_at(next).filter(|o| o.id != unit).cloned();
     match occupant {
-        _ if blocked => halt_disordered(cx, unit, at, "impassable terrain", cause),
-        Some(o) if o.owner != u.owner => halt_disordered(cx, unit, at, "an enemy unit", cause),
+        _ if blocked => halt_disordered(cx, unit, rest, "impassable terrain", cause),
+        Some(o) if o.owner != u.owner => halt_disordered(cx, unit, rest, "an enemy unit", cause),
         Some(_) if u.is_skirmisher() => Contact::Move(next, 1),
         Some(o) if u.retiring => retiring_into_friend(cx, &o, next, direction, left),
         Some(o) if o.is_skirmisher() => formed_into_skirmisher(cx, &o, next, direction, left),

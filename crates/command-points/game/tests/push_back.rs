@@ -282,6 +282,42 @@ fn a_pushed_skirmisher_moves_through_friends() {
     assert_eq!(cell_of(&s, D), Some(c(3, 6)));
 }
 
+/// Regression (soak, `acies sim --system command-points --check --seed 1`, battle 472 of
+/// scripted against random): a skirmisher pushed back through a friend into impassable terrain
+/// halted on the friend's square. It halts short of the friends it cannot pass, Disordered.
+#[test]
+fn a_pushed_skirmisher_that_cannot_pass_its_friend_halts_short_of_it() {
+    let mut sk = skirmishers();
+    sk.combat = 4;
+    let north = vec![unit(sk), unit(warband()), with_general(warband())];
+    let mut setup = su(
+        vec![unit(legion()), unit(legion()), with_general(legion())],
+        north,
+    );
+    setup
+        .scenario
+        .terrain
+        .push(command_points_model::TerrainPatch {
+            terrain: Terrain::Impassable,
+            cells: vec![c(3, 6)],
+        });
+    let s = battle(
+        &setup,
+        vec![
+            at(A, c(3, 3), North),
+            at(D, c(3, 4), South),
+            at(4, c(3, 5), South),
+        ],
+    );
+    // As above: Push Back, two squares; through the warband at (3,5), then impassable (3,6).
+    let (s, _) = play(&s, Seat::South, combat(), &[4, 4]);
+    let (s, ev) = play(&s, Seat::North, Action::ChooseDie { index: 0 }, &[1, 2]);
+    assert_eq!(cell_of(&s, D), Some(c(3, 4)), "{ev:?}");
+    assert_eq!(cell_of(&s, 4), Some(c(3, 5)));
+    assert!(s.unit(UnitId(D)).expect("unit").disordered);
+    assert_eq!(command_points_game::invariants::squares(&s), Ok(()));
+}
+
 #[test]
 fn a_retiring_unit_pushes_its_friend_back_and_disorders_it() {
     let s = battle(
