@@ -2,7 +2,7 @@
 //! now (each checked by [`crate::turn::check`]), and the computer players' candidates.
 
 use acies_core::GameRng;
-use acies_grid::orthogonal_groups;
+use acies_grid::{Cell, Facing, orthogonal_groups};
 
 use crate::action::{Action, Step};
 use crate::movement::check_move;
@@ -125,18 +125,29 @@ pub fn legal_actions(s: &GameState, side: Side) -> Vec<Action> {
     out
 }
 
-/// The distance from `cell` to the nearest enemy of `side` in good order or rampaging.
-fn to_enemy(s: &GameState, side: Side, cell: acies_grid::Cell) -> u32 {
+/// The nearest enemy of `side` in good order or rampaging, seen from `cell`.
+fn nearest_enemy(s: &GameState, side: Side, cell: Cell) -> Option<Cell> {
     s.units
         .iter()
         .filter(|u| u.side != side && matches!(u.status, Status::Formed | Status::Rampaging))
-        .map(|u| u.at.manhattan(cell))
-        .min()
-        .unwrap_or(0)
+        .min_by_key(|u| (u.at.manhattan(cell), u.id))
+        .map(|u| u.at)
+}
+
+/// How far a unit at `cell` facing `facing` is from closing with the enemy: the distance to
+/// the nearest enemy, and whether it faces away from it.
+fn remoteness(s: &GameState, side: Side, cell: Cell, facing: Facing) -> (u32, bool) {
+    match nearest_enemy(s, side, cell) {
+        Some(e) => (
+            e.manhattan(cell),
+            Facing::mostly_toward(cell, e) != Some(facing),
+        ),
+        None => (0, false),
+    }
 }
 
 /// The candidates of a computer player: fights and charges first, then the moves that bring
-/// units nearer the enemy, then the other activations (each kind shuffled), the end of the
+/// units nearer the enemy or turn them to face it, then the other activations (each kind shuffled), the end of the
 /// phase always among them, last.
 pub fn candidates(s: &GameState, side: Side, rng: &mut GameRng, limit: usize) -> Vec<Action> {
     let all = legal_actions(s, side);
@@ -151,8 +162,9 @@ pub fn candidates(s: &GameState, side: Side, rng: &mut GameRng, limit: usize) ->
             Action::Move { units, steps } => match check_move(s, side, units, steps) {
                 Ok(p) if p.charge.is_some() => 0,
                 Ok(p) => {
-                    let nearer = p.units.iter().any(|(id, _, to, _)| {
-                        to_enemy(s, side, *to) < to_enemy(s, side, s.units[*id].at)
+                    let nearer = p.units.iter().any(|(id, _, to, facing)| {
+                        let u = &s.units[*id];
+                        remoteness(s, side, *to, *facing) < remoteness(s, side, u.at, u.facing)
                     });
                     if nearer { 1 } else { 2 }
                 }
