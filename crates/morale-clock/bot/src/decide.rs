@@ -139,6 +139,10 @@ struct Eval<'a> {
     /// The threat to each unit and the worth of each melee on the table before the decision.
     threat_before: HashMap<UnitId, f64>,
     fight_before: HashMap<(UnitId, UnitId), f64>,
+    /// What each melee on the table before the decision adds to this half-turn's count of
+    /// losses (Turn Sequence 5), and the half-turn's worth to the side then.
+    count_before: HashMap<(UnitId, UnitId), Vec<(i32, f64)>>,
+    half_before: Option<f64>,
 }
 
 impl<'a> Eval<'a> {
@@ -157,6 +161,8 @@ impl<'a> Eval<'a> {
             charges: HashMap::new(),
             threat_before: HashMap::new(),
             fight_before: HashMap::new(),
+            count_before: HashMap::new(),
+            half_before: None,
         }
     }
 
@@ -233,6 +239,19 @@ impl<'a> Eval<'a> {
                 .filter_map(|&id| b.unit(id).filter(|u| u.is_base()))
                 .any(|u| geometry::in_contact(b, u))
         };
+        let half = if engaged(before) || engaged(after) {
+            let was = match self.half_before {
+                Some(v) => v,
+                None => {
+                    let v = self.half_turn(before, &BTreeSet::new(), true);
+                    self.half_before = Some(v);
+                    v
+                }
+            };
+            self.half_turn(after, &near, false) - was
+        } else {
+            0.0
+        };
         let fights = if engaged(before) || engaged(after) {
             let was: f64 = pairings(before)
                 .into_iter()
@@ -265,9 +284,42 @@ impl<'a> Eval<'a> {
         let threat = self.threat(after, &mine_moved) - was;
         material
             + fights
+            + self.w.clock * half
             + self.w.progress * progress
             + self.w.line * line
             + self.w.threat * (-threat)
+    }
+
+    /// Turn Sequence 5, "loser of ½ turn reduces by 1": the chance that the enemy counts more
+    /// losses this half-turn less the chance that the side does, from the losses counted so
+    /// far and every melee to come on `b` (each melee's count from its exact odds; melees
+    /// that involve no unit of `near` taken from the table before the decision).
+    fn half_turn(&mut self, b: &Battle, near: &BTreeSet<UnitId>, is_before: bool) -> f64 {
+        let me = self.me;
+        let counted = b.half.losses;
+        let start = counted[me.other().index()] as i32 - counted[me.index()] as i32;
+        let mut dist: Vec<(i32, f64)> = vec![(start, 1.0)];
+        for p in pairings(b) {
+            let fresh = is_before || near.contains(&p.a) || near.contains(&p.b);
+            let d = match self.count_before.get(&(p.a, p.b)) {
+                Some(d) if !fresh || is_before => d.clone(),
+                _ => {
+                    let d = melee_count(b, me, p.a, p.b);
+                    if is_before {
+                        self.count_before.insert((p.a, p.b), d.clone());
+                    }
+                    d
+                }
+            };
+            dist = convolve(&dist, &d);
+        }
+        dist.iter()
+            .map(|(net, p)| match net.cmp(&0) {
+                std::cmp::Ordering::Greater => *p,
+                std::cmp::Ordering::Less => -*p,
+                std::cmp::Ordering::Equal => 0.0,
+            })
+            .sum()
     }
 
     /// The worst expected loss enemy charges could inflict next on `units` where they stand
@@ -355,6 +407,68 @@ impl<'a> Eval<'a> {
         self.known.insert(key, v);
         v
     }
+}
+
+/// What one melee adds to the half-turn's count: the enemy's points less the side's, with
+/// their chances (one unit of a melee loses, or neither; Skirmishers neither count nor make
+/// count: Melee Combat).
+fn melee_count(b: &Battle, me: SideId, a: UnitId, other: UnitId) -> Vec<(i32, f64)> {
+    let (Some(ua), Some(ub)) = (b.unit(a), b.unit(other)) else {
+        return vec![(0, 1.0)];
+    };
+    let Ok(o) = morale_clock_game::odds::melee(b, a, other) else {
+        return vec![(0, 1.0)];
+    };
+    let skirmish = |u: &Unit| u.profile.troop == morale_clock_model::TroopType::Skirmishers;
+    let mut out: Vec<(i32, f64)> = Vec::new();
+    let mut none = 1.0;
+    for (i, (u, foe)) in [(ua, ub), (ub, ua)].into_iter().enumerate() {
+        if skirmish(u) || skirmish(foe) {
+            continue;
+        }
+        let sign = if u.side == me { -1 } else { 1 };
+        for (outcome, p) in &o.units[i].outcomes {
+            let points = count_points(b, *outcome, u.dmz);
+            if points > 0 {
+                out.push((sign * points, *p));
+                none -= p;
+            }
+        }
+    }
+    out.push((0, none.max(0.0)));
+    out
+}
+
+/// The points a unit carrying `dmz` markers counts for `outcome` (rules.toml: per DMZ marker
+/// gained, per unit destroyed).
+fn count_points(b: &Battle, outcome: morale_clock_combat::odds::Outcome, dmz: u8) -> i32 {
+    use morale_clock_combat::odds::Outcome as O;
+    let per_dmz = b.rules.loss_per_dmz as i32;
+    match outcome {
+        O::NoEffect => 0,
+        O::Dmz { total } => (i32::from(total) - i32::from(dmz)).max(0) * per_dmz,
+        O::Retreat => (2 - i32::from(dmz)).max(0) * per_dmz,
+        O::Destroyed => b.rules.loss_per_destroyed as i32,
+    }
+}
+
+/// The distribution of the sum of two independent counts.
+fn convolve(x: &[(i32, f64)], y: &[(i32, f64)]) -> Vec<(i32, f64)> {
+    let mut out: Vec<(i32, f64)> = Vec::new();
+    for (a, p) in x {
+        for (b, q) in y {
+            let v = a + b;
+            let w = p * q;
+            if w <= 0.0 {
+                continue;
+            }
+            match out.iter_mut().find(|(k, _)| *k == v) {
+                Some(e) => e.1 += w,
+                None => out.push((v, w)),
+            }
+        }
+    }
+    out
 }
 
 /// Troops that fight (not leaders, camps or baggage).

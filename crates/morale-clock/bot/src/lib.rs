@@ -7,7 +7,9 @@
 //! on the table — the melees they start or support (each valued by
 //! `morale_clock_game::odds::melee`), the ground gained towards the enemy (missile troops
 //! towards their range), the line kept (friends on a unit's flanks), and the charges the enemy
-//! could make next against the units that moved, each valued by its exact odds; faces turned
+//! could make next against the units that moved, each valued by its exact odds, and the
+//! chance of winning the half-turn's count of losses (Turn Sequence 5: the loser's Morale
+//! Clock goes down) less the chance of losing it, from every melee's exact odds; faces turned
 //! after the orders; the stratagem that rallies again. It ends a step when nothing is worth an
 //! order. The random player is the generic [`acies_bot::RandomBot`] on the game's
 //! `Candidates`. [`MoraleClockArena`] puts the system in the generic battle runner

@@ -60,6 +60,9 @@ pub struct Weights {
     /// Share of the worst expected loss of an enemy charge that a unit which moved is exposed
     /// to (the enemy may have better things to do).
     pub threat: f64,
+    /// Per unit of the chance of winning the half-turn's count of losses less the chance of
+    /// losing it (the Morale Clock's step, Turn Sequence 5).
+    pub clock: f64,
     /// The least an order must be worth to be given.
     pub threshold: f64,
 }
@@ -70,6 +73,7 @@ impl Default for Weights {
             progress: 0.04,
             line: 0.15,
             threat: 0.6,
+            clock: 10.0,
             threshold: 0.02,
         }
     }

@@ -611,8 +611,14 @@ pub fn disengage(
         .filter(|o| start.distance(&o.rect()) > CONTACT_TOLERANCE)
         .filter_map(|o| SweptShape::new(start, m).first_hit(&o.rect()))
         .fold(1.0, f64::min);
-    let mut end = m.scaled(t).end(&start);
-    end = clamp_to_table(b, end, away);
+    let mut end = clamp_to_table(b, m.scaled(t).end(&start), away);
+    // It may pass through friends (Limits to Movement 5) but not stop on one: it stops short
+    // of the first friend it would end on (ruling), at worst where it stood.
+    let mut back = t;
+    while back > 0.0 && !fits(b, &end, u.profile.troop, &[id]) {
+        back = (back - 0.02).max(0.0);
+        end = clamp_to_table(b, m.scaled(back).end(&start), away);
+    }
     let facing_away = OrientedRect::new(
         Pose::new(end.pose.centre, away.heading()),
         end.width,

@@ -244,3 +244,37 @@ fn limits_11_skirmishers_and_cavalry_disengage_from_infantry() {
     ]);
     assert!(rear.message.contains("rear"), "{rear}");
 }
+
+#[test]
+fn limits_11_a_disengaging_unit_passes_through_friends_but_does_not_stop_on_one() {
+    // Skirmishers may pass through friends (Limits to Movement 5); a full move directly away
+    // would end on the friend behind, so they stop short of it (`acies sim --check`, battle 246
+    // of seed 1, random players: the Slingers ended 0.39" inside a Warband).
+    let skirmishers = profile("Slingers", T::Skirmishers, &[]);
+    let reach = skirmishers.move_open;
+    let friend = profile("Foot", T::HeavyInfantry, &[]);
+    let depth = friend.depth;
+    let spears = profile("Spears", T::Spears, &[]);
+    let touching = 19.0 + (skirmishers.depth + spears.depth) / 2.0;
+    let p = vec![
+        at(A, skirmishers, 20.0, 19.0, 0.0),
+        at(B, spears, 20.0, touching, 180.0),
+        at(A, friend, 20.0, 19.0 - reach + depth / 4.0, 0.0),
+    ];
+    let s = battle(p, vec![], 1);
+    let (after, _) = ok(
+        &s,
+        Action::Disengage {
+            unit: 0,
+            by: Command::Clock,
+        },
+    );
+    let (u, f) = (&after.battle.units[0], &after.battle.units[2]);
+    assert!(
+        u.rect().penetration(&f.rect()) <= 0.01,
+        "ended inside a friend: {:?}",
+        u.pose
+    );
+    assert!(u.pose.centre.y < 19.0 - 1.0, "it still moved away");
+    assert_eq!(morale_clock_game::invariants::check(&s, &after), Ok(()));
+}
