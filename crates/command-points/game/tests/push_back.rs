@@ -4,8 +4,8 @@ mod common;
 
 use acies_grid::Facing::{East, North, South};
 use command_points_game::event::{Removal, Trigger};
-use command_points_game::{Action, Event, Position, Prepared, UnitId};
-use command_points_model::{CardKind, Seat, Terrain};
+use command_points_game::{Action, Event, GameState, Position, Prepared, UnitId};
+use command_points_model::{CardKind, Seat, Setup, Terrain};
 use common::*;
 
 const A: u16 = 0;
@@ -246,15 +246,18 @@ fn a_formed_unit_passes_through_a_skirmisher_or_makes_it_move() {
     );
 }
 
-#[test]
-fn a_pushed_skirmisher_moves_through_friends() {
+/// Northern skirmishers (Combat 4) at (3,4) with a friendly warband behind them at (3,5),
+/// facing a legion at (3,3).
+fn skirmishers_before_a_friend(setup: Option<Setup>) -> (Setup, GameState) {
     let mut sk = skirmishers();
     sk.combat = 4;
     let north = vec![unit(sk), unit(warband()), with_general(warband())];
-    let setup = su(
-        vec![unit(legion()), unit(legion()), with_general(legion())],
-        north,
-    );
+    let setup = setup.unwrap_or_else(|| {
+        su(
+            vec![unit(legion()), unit(legion()), with_general(legion())],
+            north,
+        )
+    });
     let s = battle(
         &setup,
         vec![
@@ -263,20 +266,19 @@ fn a_pushed_skirmisher_moves_through_friends() {
             at(4, c(3, 5), South),
         ],
     );
+    (setup, s)
+}
+
+#[test]
+fn a_pushed_skirmisher_moves_through_friends() {
+    let (setup, s) = skirmishers_before_a_friend(None);
     // Supported (5 v 4), North chooses the Push Back; skirmishers: 2 is two squares, through
     // the warband at (3,5) to (3,6).
     let (s, _) = play(&s, Seat::South, combat(), &[4, 4]);
     let (s, _) = play(&s, Seat::North, Action::ChooseDie { index: 0 }, &[1, 2]);
     assert_eq!(cell_of(&s, D), Some(c(3, 6)));
     // Ending on the friend it goes on to the next free square: 1 is one square.
-    let s = battle(
-        &setup,
-        vec![
-            at(A, c(3, 3), North),
-            at(D, c(3, 4), South),
-            at(4, c(3, 5), South),
-        ],
-    );
+    let (_, s) = skirmishers_before_a_friend(Some(setup));
     let (s, _) = play(&s, Seat::South, combat(), &[4, 4]);
     let (s, _) = play(&s, Seat::North, Action::ChooseDie { index: 0 }, &[1, 1]);
     assert_eq!(cell_of(&s, D), Some(c(3, 6)));
@@ -287,13 +289,7 @@ fn a_pushed_skirmisher_moves_through_friends() {
 /// halted on the friend's square. It halts short of the friends it cannot pass, Disordered.
 #[test]
 fn a_pushed_skirmisher_that_cannot_pass_its_friend_halts_short_of_it() {
-    let mut sk = skirmishers();
-    sk.combat = 4;
-    let north = vec![unit(sk), unit(warband()), with_general(warband())];
-    let mut setup = su(
-        vec![unit(legion()), unit(legion()), with_general(legion())],
-        north,
-    );
+    let (mut setup, _) = skirmishers_before_a_friend(None);
     setup
         .scenario
         .terrain
@@ -301,14 +297,7 @@ fn a_pushed_skirmisher_that_cannot_pass_its_friend_halts_short_of_it() {
             terrain: Terrain::Impassable,
             cells: vec![c(3, 6)],
         });
-    let s = battle(
-        &setup,
-        vec![
-            at(A, c(3, 3), North),
-            at(D, c(3, 4), South),
-            at(4, c(3, 5), South),
-        ],
-    );
+    let (_, s) = skirmishers_before_a_friend(Some(setup));
     // As above: Push Back, two squares; through the warband at (3,5), then impassable (3,6).
     let (s, _) = play(&s, Seat::South, combat(), &[4, 4]);
     let (s, ev) = play(&s, Seat::North, Action::ChooseDie { index: 0 }, &[1, 2]);
