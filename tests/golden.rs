@@ -8,7 +8,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The systems that must have golden records, and the fewest each must have.
-const SYSTEMS: [(&str, usize); 3] = [("onus", 2), ("command-points", 2), ("morale-clock", 2)];
+const SYSTEMS: [(&str, usize); 4] = [
+    ("onus", 2),
+    ("command-points", 2),
+    ("morale-clock", 2),
+    ("othw", 2),
+];
 
 fn records(system: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
