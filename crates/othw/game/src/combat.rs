@@ -7,10 +7,13 @@ use othw_model::{Class, Terrain, Trait};
 
 use crate::action::{Change, section};
 use crate::cx::Cx;
-use crate::state::{GameState, Pending, Status, Unit};
+use crate::generals::leadership_need;
+use crate::state::{GameState, GeneralState, Pending, Status, Unit};
+use serde::{Deserialize, Serialize};
 
 /// How a round of combat came about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Kind {
     /// A combat activation of a unit that started the phase adjacent.
     Activation,
@@ -110,14 +113,79 @@ pub fn hit_score(a: &Unit, d: &Unit) -> Value {
     v
 }
 
+/// A die pool: the dice one unit rolls at another, the score they need, and whether one
+/// failed die is re-rolled ("Archers").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pool {
+    pub dice: Value,
+    pub need: Value,
+    pub reroll_one: bool,
+}
+
+/// The pool `a` rolls at `d` with `general` attack dice added: [`attack_dice`] against
+/// [`hit_score`], Archers re-rolling one failed die.
+pub fn pool(s: &GameState, a: &Unit, d: &Unit, general: u8) -> Pool {
+    Pool {
+        dice: attack_dice(s, a, d, general),
+        need: hit_score(a, d),
+        reroll_one: a.has(Trait::Archers),
+    }
+}
+
+/// One unit's part in a round of combat: the pool it rolls at the other (`None` when it
+/// does not strike back: it does not face the attacker), and what may cancel the hits it
+/// takes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fighter {
+    pub unit: usize,
+    pub strikes: Option<Pool>,
+    /// "Phalanx" at full strength: the leadership test that negates one hit.
+    pub phalanx: Option<Value>,
+    /// The general with the unit when the round begins (re-rolls, rallies, risks).
+    pub general: Option<GeneralState>,
+}
+
+/// A round of combat as the rules set it up before any die is rolled ("Combat
+/// Activation"): the game resolves it and the odds enumerate it, from this one description.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Round {
+    pub kind: Kind,
+    /// The attacker first.
+    pub fighters: [Fighter; 2],
+    /// The general's ATTACK dice in the attacker's pool (he then tests Risk to General).
+    pub general_attack: u8,
+}
+
+/// The round `a` fights against `d` now.
+pub fn round(s: &GameState, a: usize, d: usize, kind: Kind) -> Round {
+    let (ua, ud) = (&s.units[a], &s.units[d]);
+    let general_attack = match kind {
+        Kind::Activation | Kind::Charge => s.available_general(a).map_or(0, |g| g.general.attack),
+        Kind::Rampage => 0,
+    };
+    let fights_back =
+        matches!(ud.status, Status::Formed | Status::Rampaging) && ud.at.ahead(ud.facing) == ua.at;
+    let fighter = |u: &Unit, strikes: Option<Pool>| Fighter {
+        unit: u.id,
+        strikes,
+        phalanx: (u.has(Trait::Phalanx) && u.full_strength()).then(|| leadership_need(u)),
+        general: s.available_general(u.id).cloned(),
+    };
+    Round {
+        kind,
+        fighters: [
+            fighter(ua, Some(pool(s, ua, ud, general_attack))),
+            fighter(ud, fights_back.then(|| pool(s, ud, ua, 0))),
+        ],
+        general_attack,
+    }
+}
+
 impl Cx<'_> {
-    /// `a` rolls its dice against `d`; returns the hits. Archers re-roll one failed die.
-    fn strike(&mut self, a: usize, d: usize, general: u8) -> u8 {
-        let (ua, ud) = (self.unit(a).clone(), self.unit(d).clone());
-        let n = attack_dice(&self.s, &ua, &ud, general);
-        let need = hit_score(&ua, &ud);
-        let target = need.total();
-        let mut dice: Vec<DieResult> = (0..n.total().max(0))
+    /// `a` rolls `pool` against `d`; returns the hits. Archers re-roll one failed die.
+    fn strike(&mut self, a: usize, d: usize, pool: &Pool) -> u8 {
+        let target = pool.need.total();
+        let mut dice: Vec<DieResult> = (0..pool.dice.total().max(0))
             .map(|_| {
                 let f = self.dice.d6();
                 DieResult {
@@ -128,7 +196,7 @@ impl Cx<'_> {
                 }
             })
             .collect();
-        if ua.has(Trait::Archers) {
+        if pool.reroll_one {
             if let Some(die) = dice.iter_mut().find(|d| !d.success) {
                 let f = self.dice.d6();
                 die.faces.push(f);
@@ -138,22 +206,21 @@ impl Cx<'_> {
             }
         }
         let hits = dice.iter().filter(|d| d.success).count() as u8;
-        let purpose = format!("attack: {} -> {} ({n})", self.name(a), self.name(d));
-        self.record_dice(purpose, section::COMBAT, &need, dice);
+        let purpose = format!(
+            "attack: {} -> {} ({})",
+            self.name(a),
+            self.name(d),
+            pool.dice
+        );
+        self.record_dice(purpose, section::COMBAT, &pool.need, dice);
         hits
     }
 
     /// One round of combat between `a` (attacking) and `d`, and all that follows from it.
     pub fn combat(&mut self, a: usize, d: usize, kind: Kind) {
-        let (ua, ud) = (self.unit(a).clone(), self.unit(d).clone());
-        let fights_back = matches!(ud.status, Status::Formed | Status::Rampaging)
-            && ud.at.ahead(ud.facing) == ua.at;
-        let general = match kind {
-            Kind::Activation | Kind::Charge => {
-                self.s.available_general(a).map_or(0, |g| g.general.attack)
-            }
-            Kind::Rampage => 0,
-        };
+        let round = round(&self.s, a, d, kind);
+        let [fa, fd] = round.fighters.clone();
+        let side = self.unit(a).side;
         self.note(
             a,
             if kind == Kind::Charge {
@@ -162,13 +229,13 @@ impl Cx<'_> {
                 Change::Fought { target: d }
             },
         );
-        let mut on_d = self.strike(a, d, general);
-        let mut on_a = if fights_back { self.strike(d, a, 0) } else { 0 };
-        if general > 0 {
-            self.risk_to_general(ua.side, true);
+        let mut on_d = fa.strikes.as_ref().map_or(0, |p| self.strike(a, d, p));
+        let mut on_a = fd.strikes.as_ref().map_or(0, |p| self.strike(d, a, p));
+        if round.general_attack > 0 {
+            self.risk_to_general(side, true);
         }
-        on_d -= self.phalanx_negates(d, on_d);
-        on_a -= self.phalanx_negates(a, on_a);
+        on_d -= self.phalanx_negates(&fd, on_d);
+        on_a -= self.phalanx_negates(&fa, on_a);
         on_d -= self.rally(d, on_d);
         on_a -= self.rally(a, on_a);
         for (x, hits) in [(a, on_a), (d, on_d)] {
@@ -256,9 +323,9 @@ impl Cx<'_> {
     }
 
     /// "Phalanx": at full strength one hit can be negated by passing a leadership test.
-    fn phalanx_negates(&mut self, unit: usize, hits: u8) -> u8 {
-        let u = self.unit(unit);
-        if hits == 0 || !u.has(Trait::Phalanx) || !u.full_strength() {
+    fn phalanx_negates(&mut self, fighter: &Fighter, hits: u8) -> u8 {
+        let unit = fighter.unit;
+        if hits == 0 || fighter.phalanx.is_none() {
             return 0;
         }
         let negated = u8::from(self.leadership_test(unit, "Phalanx negates a hit"));
@@ -341,7 +408,8 @@ impl Cx<'_> {
     /// Mahouts putting down a rampaging elephant: it is "attacked by itself", its own attack
     /// dice against its own defence.
     pub fn put_down(&mut self, unit: usize) {
-        let hits = self.strike(unit, unit, 0);
+        let u = self.unit(unit).clone();
+        let hits = self.strike(unit, unit, &pool(&self.s, &u, &u, 0));
         let u = self.unit_mut(unit);
         u.strength = u.strength.saturating_sub(hits);
         let strength = u.strength;

@@ -5,7 +5,7 @@ use othw_model::GeneralAbility;
 
 use crate::action::{Change, Event, section};
 use crate::cx::Cx;
-use crate::state::{Absence, Side};
+use crate::state::{Absence, GeneralState, Side, Unit};
 
 /// What the Fate Roll decided ("Risk to General": 1-2 removed from battle, 3-4 miss their
 /// next turn, 5-6 near miss).
@@ -25,13 +25,35 @@ pub fn fate(score: i32) -> Fate {
     }
 }
 
+/// The score a leadership test needs on 1d6: the unit's LEADERSHIP ("Unit Types", ours).
+pub fn leadership_need(u: &Unit) -> Value {
+    Value::new("leadership", i32::from(u.profile.leadership))
+}
+
+/// The face of the Risk to General die that calls for the Fate Roll ("on a roll of a 1").
+pub const RISK_FACE: u8 = 1;
+
+/// The least face of a rally die that cancels a hit ("On a roll of 5 or 6, cancel a hit").
+pub const RALLY_FACE: u8 = 5;
+
+/// What a general adds to the Fate Roll: +1 with "Battlefield Manager".
+pub fn fate_bonus(ability: GeneralAbility) -> i32 {
+    i32::from(ability == GeneralAbility::BattlefieldManager)
+}
+
+/// Whether Risk to General's failure is ignored: Alexander's first on attacking ("Fortune
+/// Favours the Bold").
+pub fn ignores_risk(g: &GeneralState, attacking: bool) -> bool {
+    attacking && g.general.ability == GeneralAbility::FortuneFavoursTheBold && !g.bold_used
+}
+
 impl Cx<'_> {
     /// A leadership test of `unit` ("Unit Types": LEADERSHIP is the score the test needs on
     /// 1d6, ours). A general with the unit re-rolls a failure and then tests Risk to General
     /// ("Generals": "A general can reroll failed Leadership checks but also must test").
     pub fn leadership_test(&mut self, unit: usize, purpose: &str) -> bool {
         let u = self.unit(unit).clone();
-        let need = Value::new("leadership", i32::from(u.profile.leadership));
+        let need = leadership_need(&u);
         let target = need.total();
         let first = self.dice.d6();
         let mut faces = vec![first];
@@ -74,10 +96,10 @@ impl Cx<'_> {
             format!("Risk to General: {name}"),
             section::GENERALS,
         )[0];
-        if face != 1 {
+        if face != RISK_FACE {
             return;
         }
-        if attacking && g.general.ability == GeneralAbility::FortuneFavoursTheBold && !g.bold_used {
+        if ignores_risk(&g, attacking) {
             if let Some(gs) = self.s.army_mut(side).general.as_mut() {
                 gs.bold_used = true;
             }
@@ -89,7 +111,7 @@ impl Cx<'_> {
         }
         // The die needed for a near miss: 5, one less with "Battlefield Manager".
         let mut near_miss = Value::new("fate roll (near miss)", 5);
-        let bonus = i32::from(g.general.ability == GeneralAbility::BattlefieldManager);
+        let bonus = fate_bonus(g.general.ability);
         near_miss.add("Battlefield Manager (+1 to the Fate Roll)", -bonus);
         let face = self.dice.d6();
         let result = fate(i32::from(face) + bonus);
@@ -153,10 +175,10 @@ impl Cx<'_> {
         if hits == 0 || g.general.rally == 0 {
             return 0;
         }
-        let need = Value::new("rally", 5);
+        let need = Value::new("rally", i32::from(RALLY_FACE));
         let purpose = format!("{} rallies {}", g.general.name, self.name(unit));
         let faces = self.roll_at_least(g.general.rally, &need, purpose, section::GENERALS);
-        let cancelled = (faces.iter().filter(|&&f| f >= 5).count() as u8).min(hits);
+        let cancelled = (faces.iter().filter(|&&f| f >= RALLY_FACE).count() as u8).min(hits);
         let side = self.unit(unit).side;
         self.risk_to_general(side, false);
         if cancelled > 0 {

@@ -10,6 +10,8 @@
 //! * [`flight`] — "Flight and Pursuit", and rampaging elephants.
 //! * [`generals`] — "Generals": re-rolls, Risk to General, the Fate Roll, rallying.
 //! * [`morale`] — "Victory": army morale and the end of the battle.
+//! * [`odds`] — the exact odds of a round of combat, from the round [`combat::round`] sets
+//!   up.
 //! * [`legal`] — every legal action, generated apart from their application; candidates.
 //! * [`invariants`] — what holds after every action.
 //!
@@ -26,6 +28,7 @@ pub mod invariants;
 pub mod legal;
 pub mod morale;
 pub mod movement;
+pub mod odds;
 pub mod state;
 pub mod turn;
 
