@@ -160,6 +160,21 @@ pub enum TableError {
         distance: f64,
         range: f64,
     },
+    /// *Terrain & Fortresses* III: mountains, lakes and rivers cannot be overlapped.
+    #[error(
+        "{unit} cannot overlap the {kind} \"{piece}\", even partially{}: it is insurmountable [{rule}]",
+        stop.map(|s| format!("; it must stop at {}", place(&s))).unwrap_or_default()
+    )]
+    Insurmountable {
+        unit: UnitId,
+        piece: String,
+        kind: onus_terrain::TerrainKind,
+        stop: Option<Pose>,
+        rule: &'static str,
+    },
+    /// A battlefield that cannot be laid on this table.
+    #[error("the battlefield cannot be used: {reason} [T&F III Types of terrain]")]
+    BadBattlefield { reason: String },
 }
 
 impl TableError {
@@ -194,6 +209,8 @@ impl TableError {
             | TableError::CannotEnvelop { .. } => "VII-2.C Charging",
             TableError::CannotAlign { .. } => "VII-2.C Charging against several units",
             TableError::OutOfRange { .. } => "VII-3 Range",
+            TableError::Insurmountable { rule, .. } => rule,
+            TableError::BadBattlefield { .. } => "T&F III Types of terrain",
         })
     }
 }

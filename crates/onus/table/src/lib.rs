@@ -24,6 +24,7 @@ pub mod query;
 pub mod ranged;
 pub mod skirmish;
 pub mod table;
+pub mod terrain;
 pub mod unit;
 
 #[cfg(test)]
@@ -44,6 +45,7 @@ pub use movement::{
 pub use query::{ChargeOption, ShotOption};
 pub use ranged::{RangeBand, ShotGeometry, Sight, WindChange, flank_determination};
 pub use table::{EnvelopChoice, EnvelopOptions, Obstacle, ObstacleKind, Table, TableEdge};
+pub use terrain::{DIFFICULT_MAX_ROTATION, GroundEffect};
 pub use unit::{
     CardSize, Flank, FrontSlot, MARKER_DEPTH, Part, Piece, SectionId, Stack, TableUnit, TurnState,
     UnitId, card_rect, enveloping_marker_rect, extended_marker_rect, footprint_at, section_segment,

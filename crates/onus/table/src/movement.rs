@@ -163,6 +163,9 @@ pub enum MovementType {
     Regular,
     Reduced,
     ForcedMarch,
+    /// *Terrain & Fortresses* II "Limited movement": half the movement (skirmishers -1 DU),
+    /// may charge and shoot; climbing a hill's top (III "Hills").
+    Limited,
 }
 
 impl MovementType {
@@ -171,6 +174,7 @@ impl MovementType {
             MovementType::Regular => "regular movement",
             MovementType::Reduced => "reduced movement",
             MovementType::ForcedMarch => "forced march",
+            MovementType::Limited => "limited movement",
         }
     }
 }
@@ -742,6 +746,13 @@ impl Table {
                 end: track.end(),
             });
         }
+        let ground = self.ground_effect(u, &track, &formation_at)?;
+        cost += ground.extra_cost;
+        for &(step, extra) in &ground.extra_by_step {
+            if let Some(p) = priced.get_mut(step) {
+                p.cost += extra;
+            }
+        }
         if slow_while_moving {
             reductions.insert(Reduction::SlowFormation);
         }
@@ -809,12 +820,23 @@ impl Table {
                 "VII-2.A Forced march",
             );
         }
+        if order.forced_march && ground.climbs.is_some() {
+            return Err(TableError::ManeuverForbidden {
+                what: "a forced march",
+                reason: "climbing a hill is limited movement, which a forced march cannot be",
+                rule: "T&F III Hills",
+            });
+        }
+        // T&F II "Limited movement": "if a unit is already doing a reduced movement ... the
+        // rules for this type of movement prevail".
         let kind = if order.forced_march {
             MovementType::ForcedMarch
-        } else if reductions.is_empty() {
-            MovementType::Regular
-        } else {
+        } else if !reductions.is_empty() {
             MovementType::Reduced
+        } else if ground.climbs.is_some() {
+            MovementType::Limited
+        } else {
+            MovementType::Regular
         };
         // A charge with reduced movement: in phalanx or wall of shields (VII-2.C), after
         // adopting a formation (VIII: "it can only make reduced movement ... and they can
@@ -846,6 +868,9 @@ impl Table {
             (_, MovementType::Regular) => base,
             (_, MovementType::Reduced) => base / 2.0,
             (_, MovementType::ForcedMarch) => 2.0 * base,
+            // T&F II: "Skirmishers will only reduce their movement by -1".
+            (_, MovementType::Limited) if skirm => (base - 1.0).max(0.0),
+            (_, MovementType::Limited) => base / 2.0,
         };
         if opts.charging && u.has(Ability::Athletes) {
             // IX "Athletes": +1 DU when they charge (extraction error "100" read as 1).
@@ -983,7 +1008,7 @@ impl Table {
             && !order.forced_march
             && !no_shoot
             && !artillery_moved
-            && (skirm || !moved || kind == MovementType::Reduced);
+            && (skirm || !moved || matches!(kind, MovementType::Reduced | MovementType::Limited));
         if order.forced_march {
             state.marching = true;
         } else if u.turn.activated {

@@ -100,6 +100,13 @@ pub struct Table {
     /// Overlaps left during the Movement Phase by a unit moving onto an activated friend that
     /// has not moved yet (VII-2 "Overlapping"): `(mover, other)`.
     pub(crate) provisional: BTreeSet<(UnitId, UnitId)>,
+    /// The terrain (*Terrain & Fortresses*); `None` on the core game's open field.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::terrain::shared"
+    )]
+    pub(crate) battlefield: Option<std::sync::Arc<onus_terrain::Battlefield>>,
 }
 
 impl Table {
@@ -115,6 +122,7 @@ impl Table {
             units: BTreeMap::new(),
             engagements: Vec::new(),
             provisional: BTreeSet::new(),
+            battlefield: None,
         }
     }
 
@@ -129,6 +137,8 @@ impl Table {
                 return Err(TableError::OffTable { unit: unit.id });
             }
         }
+        let rects: Vec<OrientedRect> = unit.footprint().into_iter().map(|(_, r)| r).collect();
+        self.check_ground(&unit, &rects)?;
         let partner = unit.stack.map(|s| s.partner());
         for o in self.obstacles(&[]) {
             if Some(o.owner) == partner {

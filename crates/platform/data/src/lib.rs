@@ -5,6 +5,7 @@
 //! the path of the field ([`DataError`]), every problem of a file at once ([`LoadErrors`]).
 //! [`located`] holds the readers that walk a spanned TOML document and collect those errors.
 
+pub mod area;
 mod error;
 pub mod located;
 

@@ -389,6 +389,23 @@ impl<'a> Ctx<'a> {
         out
     }
 
+    /// `items` read from `[[key]]`, unless there are more than `max`: then "N `what`; at most
+    /// `max`" and `None` (a bound on what a file may make the program hold).
+    pub fn at_most<T>(
+        &mut self,
+        items: Vec<T>,
+        max: usize,
+        key: &str,
+        what: &str,
+    ) -> Option<Vec<T>> {
+        if items.len() > max {
+            let message = format!("{} {what}; at most {max}", items.len());
+            self.err(K::OutOfRange, None, Some(key.to_string()), message);
+            return None;
+        }
+        Some(items)
+    }
+
     /// Reports a file without `[[key]]` entries: "`owner` has no `key`s; add [[`key`]]
     /// entries".
     pub fn require_entries(&mut self, doc: &DeTable<'_>, key: &str, owner: &str) {
@@ -502,6 +519,12 @@ impl<'t, 'i> Entry<'t, 'i> {
     /// The path of a field of this table, `path.key`.
     pub fn field(&self, key: &str) -> String {
         format!("{}.{key}", self.path)
+    }
+
+    /// The table itself, to read the `[[path.key]]` entries nested in it with
+    /// [`Ctx::entries`].
+    pub fn raw(&self) -> &'t DeTable<'i> {
+        self.table
     }
 
     /// The raw value of a field.

@@ -126,6 +126,41 @@ impl ConvexPolygon {
     pub fn overlaps(&self, o: &ConvexPolygon) -> bool {
         self.penetration(o) > EPS
     }
+
+    /// The intersection of two convex polygons (Sutherland–Hodgman: `self` clipped by each
+    /// edge of `clip`), itself convex; empty when they do not meet. Why: asking whether the
+    /// part of a card over one area lies inside another (a unit over a river at a ford).
+    pub fn intersection(&self, clip: &ConvexPolygon) -> ConvexPolygon {
+        if clip.vertices.len() < 3 {
+            return ConvexPolygon {
+                vertices: Vec::new(),
+            };
+        }
+        let mut out: Vec<Vec2> = self.vertices.clone();
+        for edge in clip.edges() {
+            if out.is_empty() {
+                break;
+            }
+            let input = std::mem::take(&mut out);
+            let inside = |p: Vec2| edge.signed_line_distance(p) >= 0.0;
+            for (i, &cur) in input.iter().enumerate() {
+                let prev = input[(i + input.len() - 1) % input.len()];
+                let (a, b) = (
+                    edge.signed_line_distance(prev),
+                    edge.signed_line_distance(cur),
+                );
+                if inside(cur) {
+                    if !inside(prev) {
+                        out.push(prev.lerp(cur, a / (a - b)));
+                    }
+                    out.push(cur);
+                } else if inside(prev) {
+                    out.push(prev.lerp(cur, a / (a - b)));
+                }
+            }
+        }
+        ConvexPolygon::hull(out)
+    }
 }
 
 fn project(vertices: &[Vec2], n: Vec2) -> (f64, f64) {
@@ -172,6 +207,21 @@ mod tests {
 
     fn v(x: f64, y: f64) -> Vec2 {
         Vec2::new(x, y)
+    }
+
+    #[test]
+    fn intersection_of_two_squares_is_their_common_square() {
+        let a = ConvexPolygon::hull([v(0.0, 0.0), v(2.0, 0.0), v(2.0, 2.0), v(0.0, 2.0)]);
+        let b = ConvexPolygon::hull([v(1.0, 1.0), v(3.0, 1.0), v(3.0, 3.0), v(1.0, 3.0)]);
+        let i = a.intersection(&b);
+        assert!((i.area() - 1.0).abs() < 1e-12);
+        assert!(i.contains(v(1.5, 1.5)) && !i.contains(v(0.5, 0.5)));
+        let far = ConvexPolygon::hull([v(5.0, 5.0), v(6.0, 5.0), v(6.0, 6.0)]);
+        assert!(a.intersection(&far).vertices().is_empty());
+        // A polygon inside the other is itself.
+        let small = ConvexPolygon::hull([v(0.5, 0.5), v(1.0, 0.5), v(1.0, 1.0)]);
+        assert!((a.intersection(&small).area() - small.area()).abs() < 1e-12);
+        assert!((small.intersection(&a).area() - small.area()).abs() < 1e-12);
     }
 
     #[test]

@@ -368,6 +368,34 @@ impl OrientedRect {
         ConvexPolygon::hull(self.corners())
     }
 
+    /// The part of `seg` inside the rectangle, as the parameters `(t0, t1)` of its ends along
+    /// `seg` (0 at `seg.a`, 1 at `seg.b`; Liang–Barsky in the card's frame); `None` when the
+    /// segment misses it or only touches it at one point. Why: how far a line of sight runs
+    /// through a forest, and how near its shooter or its target that is.
+    pub fn segment_span(&self, seg: &Segment) -> Option<(f64, f64)> {
+        let a = self.to_local(seg.a);
+        let d = self.to_local(seg.b) - a;
+        let h = self.half_extents();
+        let (mut t0, mut t1) = (0.0_f64, 1.0_f64);
+        for (p, q) in [
+            (-d.x, a.x + h.x),
+            (d.x, h.x - a.x),
+            (-d.y, a.y + h.y),
+            (d.y, h.y - a.y),
+        ] {
+            if p == 0.0 {
+                if q < 0.0 {
+                    return None;
+                }
+            } else if p < 0.0 {
+                t0 = t0.max(q / p);
+            } else {
+                t1 = t1.min(q / p);
+            }
+        }
+        (t1 - t0 > 0.0).then_some((t0, t1))
+    }
+
     /// True when `p` is inside the card or within [`EPS`] of its boundary.
     pub fn contains(&self, p: Vec2) -> bool {
         let l = self.to_local(p);
@@ -597,6 +625,25 @@ mod tests {
 
     fn card() -> OrientedRect {
         OrientedRect::at(Vec2::ZERO, 0.0, 2.0, 1.0)
+    }
+
+    #[test]
+    fn segment_span_is_the_part_of_a_line_inside_the_card() {
+        let r = card(); // x in [-1, 1], y in [-0.5, 0.5]
+        let through = Segment::new(v(-3.0, 0.0), v(3.0, 0.0));
+        let (t0, t1) = r.segment_span(&through).unwrap();
+        assert!((t0 - 2.0 / 6.0).abs() < T && (t1 - 4.0 / 6.0).abs() < T);
+        let from_inside = Segment::new(v(0.0, 0.0), v(0.0, 2.0));
+        let (t0, t1) = r.segment_span(&from_inside).unwrap();
+        assert!(t0.abs() < T && (t1 - 0.25).abs() < T);
+        assert_eq!(
+            r.segment_span(&Segment::new(v(-3.0, 1.0), v(3.0, 1.0))),
+            None
+        );
+        // Turned a quarter: the long side now runs along y.
+        let turned = OrientedRect::at(Vec2::ZERO, FRAC_PI_2, 2.0, 1.0);
+        let (t0, t1) = turned.segment_span(&through).unwrap();
+        assert!((t0 - 2.5 / 6.0).abs() < 1e-9 && (t1 - 3.5 / 6.0).abs() < 1e-9);
     }
 
     #[test]

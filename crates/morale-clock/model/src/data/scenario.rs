@@ -2,6 +2,7 @@
 
 use acies_data::DataError;
 use acies_data::DataErrorKind as K;
+use acies_data::area::{AreaBounds, read_area};
 use acies_data::located::{Ctx, Entry, Got};
 
 use super::MAX_TERRAIN;
@@ -27,11 +28,7 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, Vec<DataError>> {
             let terrain = ctx.entries(&doc, "terrain", |ctx, i, t, span| {
                 read_terrain(ctx, &Entry::new(t, span, format!("terrain[{i}]")), table)
             });
-            if terrain.len() > MAX_TERRAIN {
-                let message = format!("{} terrain features; at most {MAX_TERRAIN}", terrain.len());
-                ctx.err(K::OutOfRange, None, Some("terrain".into()), message);
-                return None;
-            }
+            let terrain = ctx.at_most(terrain, MAX_TERRAIN, "terrain", "terrain features")?;
             let mut scenario = head?;
             scenario.terrain = terrain;
             Some(scenario)
@@ -138,59 +135,18 @@ fn read_terrain(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>, table: Option<[f64; 2]>) -
         None,
         TerrainKind::from_id,
     );
-    let centre = e.numbers(
-        ctx,
-        "centre",
-        2,
-        "[x, y] in inches from the table's left and near edges",
-    );
-    let centre = e.required(ctx, "centre", "[x, y]", centre).ok();
-    let size = e.numbers(ctx, "size", 2, "[width, depth] in inches");
-    let size = e.required(ctx, "size", "[width, depth]", size).ok();
-    let angle = match e.number(ctx, "angle") {
-        Got::Val(a, _) if (-180.0..=180.0).contains(&a) => Some(a),
-        Got::Val(a, span) => {
-            e.bad(
-                ctx,
-                K::OutOfRange,
-                "angle",
-                &span,
-                format!("`angle` = {a}: allowed -180 to 180 degrees"),
-            );
-            None
-        }
-        Got::Absent => Some(0.0),
-        Got::Bad => None,
+    let bounds = AreaBounds {
+        unit: "inches",
+        min_side: 0.1,
+        max_side: 240.0,
+        table,
     };
-    let (centre, centre_span) = centre?;
-    let (size, size_span) = size?;
-    if size.iter().any(|x| !(0.1..=240.0).contains(x)) {
-        e.bad(
-            ctx,
-            K::OutOfRange,
-            "size",
-            &size_span,
-            "`size`: each side must be 0.1 to 240 inches".into(),
-        );
-        return None;
-    }
-    if let Some([w, d]) = table {
-        if !(0.0..=w).contains(&centre[0]) || !(0.0..=d).contains(&centre[1]) {
-            e.bad(
-                ctx,
-                K::OutOfRange,
-                "centre",
-                &centre_span,
-                format!("`centre` is off the {w} x {d} inch table"),
-            );
-            return None;
-        }
-    }
+    let area = read_area(ctx, e, &bounds)?;
     Some(Terrain {
         name: name?,
         kind: kind?,
-        centre: [centre[0], centre[1]],
-        size: [size[0], size[1]],
-        angle: angle?,
+        centre: area.centre,
+        size: area.size,
+        angle: area.angle,
     })
 }

@@ -7,3 +7,4 @@ mod flight;
 mod movement;
 mod queries;
 mod ranged;
+mod terrain;

@@ -1,0 +1,307 @@
+//! *Terrain & Fortresses* (`002_c2a3f764af97b82f.txt`) II "Special rules" and III "Types of
+//! terrain", as far as they concern moving on the table: insurmountable terrain, difficult
+//! terrain movement, fords, limited movement up a hill, and the abilities of IX that lift
+//! them (sylvan, mountaineers, amphibious).
+
+use onus_model::{Ability, UnitKind};
+use onus_terrain::{Battlefield, Material, Piece, TerrainKind, Zone};
+
+use crate::movement::{MoveOrder, MovementType, Step};
+use crate::testkit::{card, pose, put, with};
+use crate::{Flank, Table, TableError, UnitId};
+
+fn piece(id: &str, kind: TerrainKind, zones: &[([f64; 2], [f64; 2])]) -> Piece {
+    Piece {
+        id: id.into(),
+        name: id.into(),
+        kind,
+        zones: zones.iter().map(|&(c, s)| Zone::new(c, s, 0.0)).collect(),
+        top: Vec::new(),
+        material: None,
+        sections: None,
+    }
+}
+
+fn field(pieces: Vec<Piece>) -> Table {
+    let mut t = Table::new(30.0, 24.0);
+    let mut b = Battlefield::open(30.0, 24.0);
+    b.pieces = pieces;
+    if let Err(e) = t.set_battlefield(b) {
+        panic!("{e}");
+    }
+    t
+}
+
+/// A forest whose near edge is `gap` DU ahead of the front of a unit at (10, 10) facing +y
+/// (its card is 1.2 DU deep, so its front is at y = 10.6).
+fn forest_ahead(gap: f64) -> Piece {
+    piece(
+        "wood",
+        TerrainKind::Forest,
+        &[([10.0, 12.6 + gap], [6.0, 4.0])],
+    )
+}
+
+/// Places an activated unit of seat 0.
+fn active(t: &mut Table, id: u32, c: onus_model::UnitCard, at: acies_geom::Pose) -> UnitId {
+    let u = put(t, id, 0, c, at);
+    if let Ok(x) = t.unit_mut(u) {
+        x.turn.activated = true;
+    }
+    u
+}
+
+fn mover(t: &mut Table, movement: f64) -> UnitId {
+    let c = card("Triarii", UnitKind::Infantry, movement);
+    active(t, 1, c, pose(10.0, 10.0, 0.0))
+}
+
+fn check(t: &Table, u: UnitId, steps: Vec<Step>) -> Result<crate::PricedMove, TableError> {
+    t.check_move(u, &MoveOrder::new(steps))
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-9
+}
+
+/// II "Difficult terrain movement", worked example: "a unit capable of moving 3 DU changes
+/// formation, thus being forced to perform a reduced movement, 1.5DU. After moving 0.5 DU, it
+/// comes into contact with a forest and therefore it can only move an additional 0.5 DU".
+#[test]
+fn tf_ii_difficult_terrain_example_reduced_move_into_a_forest() {
+    let mut t = field(vec![forest_ahead(0.5)]);
+    let u = mover(&mut t, 3.0);
+    let mv = check(&t, u, vec![Step::Extend(Flank::Left), Step::Advance(1.0)]).unwrap();
+    assert_eq!(mv.kind, MovementType::Reduced);
+    assert!(close(mv.budget, 1.5) && close(mv.cost, 1.5), "{mv:?}");
+    let err = check(&t, u, vec![Step::Extend(Flank::Left), Step::Advance(1.05)]).unwrap_err();
+    assert!(matches!(err, TableError::OverBudget { .. }), "{err}");
+}
+
+/// III "Forest", worked example: "a Triarii unit moves 1 DU and comes in contact with a
+/// Forest. Thus, having 1 DU remaining, it can only move an additional 0.5 DU." The unit may
+/// still charge: difficult terrain does not bar it.
+#[test]
+fn tf_iii_forest_example_triarii_reach_a_wood() {
+    let mut t = field(vec![forest_ahead(1.0)]);
+    let u = mover(&mut t, 2.0);
+    let mv = check(&t, u, vec![Step::Advance(1.5)]).unwrap();
+    assert_eq!(mv.kind, MovementType::Regular);
+    assert!(close(mv.cost, 2.0), "{mv:?}");
+    assert!(close(mv.steps[0].cost, 2.0));
+    assert!(mv.charge_bar.is_none());
+    assert!(check(&t, u, vec![Step::Advance(1.6)]).is_err());
+    // Up to the edge and no further costs nothing extra ("comes into contact" = enters).
+    assert!(close(
+        check(&t, u, vec![Step::Advance(1.0)]).unwrap().cost,
+        1.0
+    ));
+}
+
+/// II: "moving in difficult terrain ... (even if only partially) will cost double": a unit
+/// standing partly in a wood pays double for all of its move; "the cost of rotations remain
+/// at 1DU, but they will be limited to a maximum of 45°".
+#[test]
+fn tf_ii_partly_in_a_wood_everything_costs_double_and_rotations_are_45_at_most() {
+    let mut t = field(vec![forest_ahead(-0.3)]);
+    let u = mover(&mut t, 3.0);
+    let mv = check(&t, u, vec![Step::Advance(1.0)]).unwrap();
+    assert!(close(mv.cost, 2.0), "{mv:?}");
+    let mv = check(&t, u, vec![Step::wheel_right(45.0), Step::Advance(0.5)]).unwrap();
+    assert!(close(mv.cost, 2.0), "{mv:?}");
+    let err = check(&t, u, vec![Step::wheel_right(60.0)]).unwrap_err();
+    assert_eq!(
+        err.rule(),
+        Some("T&F II Difficult terrain movement"),
+        "{err}"
+    );
+}
+
+/// IX "Sylvan": "not affected by any penalties related to movement ... in forests".
+#[test]
+fn ix_sylvan_units_move_through_woods_freely() {
+    let mut t = field(vec![forest_ahead(0.0)]);
+    let c = with(card("Iberians", UnitKind::Infantry, 2.0), Ability::Sylvan);
+    let u = active(&mut t, 1, c, pose(10.0, 10.0, 0.0));
+    let mv = check(&t, u, vec![Step::Advance(2.0)]).unwrap();
+    assert!(close(mv.cost, 2.0));
+    assert!(check(&t, u, vec![Step::Advance(1.0), Step::wheel_left(90.0)]).is_ok());
+}
+
+/// III "Mountains and Lakes": "units cannot overlap them, even partially"; the move stops
+/// where the card first touches the lake, and no unit may be placed on one.
+#[test]
+fn tf_iii_lakes_and_mountains_cannot_be_overlapped() {
+    for kind in [TerrainKind::Lake, TerrainKind::Mountain] {
+        let mut t = field(vec![piece("x", kind, &[([10.0, 13.6], [6.0, 4.0])])]);
+        let u = mover(&mut t, 3.0);
+        assert!(check(&t, u, vec![Step::Advance(1.0)]).is_ok());
+        let err = check(&t, u, vec![Step::Advance(1.5)]).unwrap_err();
+        let TableError::Insurmountable {
+            stop: Some(stop), ..
+        } = &err
+        else {
+            panic!("{err}")
+        };
+        assert!(close(stop.centre.y, 11.0), "{stop:?}");
+        assert_eq!(err.rule(), Some("T&F III Mountains and Lakes"));
+        let on_it = crate::TableUnit::new(
+            UnitId(2),
+            1,
+            card("X", UnitKind::Infantry, 2.0),
+            pose(10.0, 13.0, 0.0),
+        );
+        assert!(matches!(
+            t.add(on_it),
+            Err(TableError::Insurmountable { stop: None, .. })
+        ));
+    }
+}
+
+/// Rivers: "These river sections are considered insurmountable" (III "Rivers"); IX
+/// "Amphibious": rivers "can be crossed like a ford", with "no movement penalties".
+#[test]
+fn tf_iii_rivers_stop_units_but_amphibious_ones_wade_across() {
+    let river = piece("river", TerrainKind::River, &[([15.0, 12.0], [30.0, 1.5])]);
+    let mut t = field(vec![river]);
+    let u = mover(&mut t, 4.0);
+    let err = check(&t, u, vec![Step::Advance(3.5)]).unwrap_err();
+    assert_eq!(err.rule(), Some("T&F III Rivers"), "{err}");
+    let c = with(
+        card("Batavians", UnitKind::Infantry, 4.0),
+        Ability::Amphibious,
+    );
+    let a = active(&mut t, 2, c, pose(20.0, 10.0, 0.0));
+    let mv = check(&t, a, vec![Step::Advance(3.5)]).unwrap();
+    assert!(close(mv.cost, 3.5));
+}
+
+/// III "Fords": difficult terrain; "Units cannot rotate at a ford, they can only cross the
+/// river in a straight move. Units cannot use special formations (blue counters) when
+/// crossing a ford".
+#[test]
+fn tf_iii_fords_are_crossed_straight_at_double_cost() {
+    let river = |id: &str, x: f64, w: f64| piece(id, TerrainKind::River, &[([x, 12.0], [w, 1.5])]);
+    let ford = piece("ford", TerrainKind::Ford, &[([10.0, 12.0], [3.0, 1.5])]);
+    let mut t = field(vec![river("w", 4.25, 8.5), ford, river("e", 20.75, 18.5)]);
+    let u = mover(&mut t, 4.0);
+    // 0.65 DU to the ford, then 1.5 + 0.6 DU across and out at double cost.
+    let mv = check(&t, u, vec![Step::Advance(1.2)]).unwrap();
+    assert!(close(mv.cost, 0.65 + 2.0 * 0.55), "{mv:?}");
+    let err = check(&t, u, vec![Step::Advance(1.2), Step::wheel_left(30.0)]).unwrap_err();
+    assert_eq!(err.rule(), Some("T&F III Fords"), "{err}");
+    // Turning before reaching the water is allowed.
+    assert!(check(&t, u, vec![Step::Turn(0.1), Step::Advance(0.5)]).is_ok());
+}
+
+fn hill() -> Piece {
+    let mut h = piece("hill", TerrainKind::Hill, &[([10.0, 14.0], [8.0, 6.0])]);
+    h.top = vec![Zone::new([10.0, 14.5], [4.0, 2.0], 0.0)];
+    h
+}
+
+/// III "Hills": "to climb up a hill, units must perform limited movement. There is no penalty
+/// for climbing down or moving over a hill"; II "Limited movement": half the movement,
+/// skirmishers -1 only, and the unit may charge and shoot.
+#[test]
+fn tf_iii_climbing_a_hill_is_limited_movement() {
+    let mut t = field(vec![hill()]);
+    let u = mover(&mut t, 4.0);
+    // The top begins at y = 13.5: the centre reaches it after 3.5 DU, more than half of 4.
+    let err = check(&t, u, vec![Step::Advance(3.5)]).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            TableError::OverBudget {
+                kind: "limited movement",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    // Onto the hillside only: regular movement.
+    let mv = check(&t, u, vec![Step::Advance(3.0)]).unwrap();
+    assert_eq!(mv.kind, MovementType::Regular);
+    let err = t
+        .check_move(u, &MoveOrder::new(vec![Step::Advance(3.5)]).forced_march())
+        .unwrap_err();
+    assert_eq!(err.rule(), Some("T&F III Hills"), "{err}");
+
+    let mut t = field(vec![hill()]);
+    let u = active(
+        &mut t,
+        1,
+        card("Slingers", UnitKind::Infantry, 4.0),
+        pose(10.0, 12.0, 0.0),
+    );
+    let mv = check(&t, u, vec![Step::Advance(2.0)]).unwrap();
+    assert_eq!(mv.kind, MovementType::Limited);
+    assert!(close(mv.budget, 2.0) && mv.charge_bar.is_none(), "{mv:?}");
+    let mut t2 = field(vec![hill()]);
+    let v = active(
+        &mut t2,
+        2,
+        with(
+            card("Velites", UnitKind::Infantry, 4.0),
+            Ability::Skirmishers,
+        ),
+        pose(10.0, 12.0, 0.0),
+    );
+    let mv = check(&t2, v, vec![Step::Advance(2.0)]).unwrap();
+    assert!(close(mv.budget, 3.0), "skirmishers lose 1 DU only: {mv:?}");
+    // Down from the top: no penalty.
+    let mut t3 = field(vec![hill()]);
+    let d = active(
+        &mut t3,
+        3,
+        card("Hoplites", UnitKind::Infantry, 4.0),
+        pose(10.0, 14.5, 180.0),
+    );
+    assert_eq!(
+        check(&t3, d, vec![Step::Advance(4.0)]).unwrap().kind,
+        MovementType::Regular
+    );
+}
+
+/// IX "Mountaineers": "not affected by any penalties related to movement ... in sloping or
+/// mountainous terrain".
+#[test]
+fn ix_mountaineers_climb_hills_freely() {
+    let mut t = field(vec![hill()]);
+    let c = with(
+        card("Ligurians", UnitKind::Infantry, 4.0),
+        Ability::Mountaineers,
+    );
+    let u = active(&mut t, 1, c, pose(10.0, 10.0, 0.0));
+    assert_eq!(
+        check(&t, u, vec![Step::Advance(3.5)]).unwrap().kind,
+        MovementType::Regular
+    );
+}
+
+/// A battlefield is laid on an empty table of its own size, and only a valid one.
+#[test]
+fn a_battlefield_fits_its_table() {
+    let mut t = Table::new(20.0, 16.0);
+    let err = t
+        .set_battlefield(Battlefield::open(22.0, 18.0))
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("the battlefield is 22 x 18 DU"),
+        "{err}"
+    );
+    let mut bad = Battlefield::open(20.0, 16.0);
+    let mut bridge = piece("b", TerrainKind::Bridge, &[([5.0, 5.0], [1.0, 2.0])]);
+    bridge.material = Some(Material::Wood);
+    bridge.sections = Some(1);
+    bad.pieces.push(bridge);
+    assert!(t.set_battlefield(bad).is_err());
+    assert!(t.set_battlefield(Battlefield::open(20.0, 16.0)).is_ok());
+    // The terrain travels with the table through serde; the open field writes nothing.
+    let json = serde_json::to_string(&t).unwrap();
+    assert!(json.contains("\"battlefield\""));
+    let back: Table = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, t);
+    let open = serde_json::to_string(&Table::new(20.0, 16.0)).unwrap();
+    assert!(!open.contains("battlefield"));
+}

@@ -1,0 +1,24 @@
+//! ONUS! *Terrain & Fortresses*, the battlefield: the terrain pieces of chapter III as data
+//! and geometry.
+//!
+//! A [`Battlefield`] is a table and its [`Piece`]s (forests, hills with their tops,
+//! mountains, lakes, river sections, fords, bridges, choke points), each a union of
+//! rectangles in DU. This crate answers what the rules ask of the ground — is this card over
+//! insurmountable terrain, in difficult terrain, in a forest, on a hill's top; which pieces
+//! does a line of sight cross — and reads battlefield files with every problem located
+//! ([`load::parse`]). The rules of movement, sight and combat that use the answers live in
+//! `onus-table` and `onus-game`.
+//!
+//! References are to *ONUS! Terrain & Fortresses* (`002_c2a3f764af97b82f.txt`).
+
+mod battlefield;
+pub mod builtin;
+mod check;
+mod kind;
+pub mod load;
+mod piece;
+
+pub use battlefield::{Battlefield, Crossing};
+pub use check::{MAX_PIECES, MAX_ZONES, Problem, TABLE_SIDES};
+pub use kind::{BridgeValues, Material, SightBlock, TerrainKind};
+pub use piece::{Piece, Zone, ZoneSpec};

@@ -1,0 +1,203 @@
+//! Battlefield files (`data/onus/battlefields/<id>.toml`): `[battlefield]` and its
+//! `[[piece]]` entries, each with `[[piece.zone]]` rectangles (and a hill's
+//! `[[piece.top]]`). Every problem is reported with its file, line and field, the rules of
+//! laying terrain ([`Battlefield::problems`]) included.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use acies_data::DataError;
+use acies_data::DataErrorKind as K;
+use acies_data::area::{AreaBounds, read_area};
+use acies_data::located::{Ctx, Entry, Got};
+
+use crate::battlefield::Battlefield;
+use crate::check::{MAX_PIECES, MAX_ZONES, TABLE_SIDES};
+use crate::kind::{Material, TerrainKind};
+use crate::piece::{Piece, Zone};
+
+/// Longest name or description, in characters.
+const MAX_NAME: usize = 64;
+const MAX_DESCRIPTION: usize = 2_000;
+
+/// Parses and checks one battlefield file.
+pub fn parse(file: &str, text: &str) -> Result<Battlefield, Vec<DataError>> {
+    let mut ctx = Ctx::new(file, text);
+    let mut spans: BTreeMap<String, Range<usize>> = BTreeMap::new();
+    let read = ctx
+        .parse("a battlefield file has [battlefield] and [[piece]] entries")
+        .and_then(|doc| {
+            ctx.check_top_keys(
+                &doc,
+                &["battlefield", "piece"],
+                "a battlefield file has [battlefield] and [[piece]]",
+            );
+            let head = ctx.table(&doc, "battlefield", "missing [battlefield] table");
+            let head = head.and_then(|e| read_head(&mut ctx, &e));
+            let table = head.as_ref().map(|b| [b.width, b.depth]);
+            let pieces = ctx.entries(&doc, "piece", |ctx, i, t, span| {
+                let e = Entry::new(t, span.clone(), format!("piece[{i}]"));
+                let piece = read_piece(ctx, &e, table)?;
+                spans.insert(piece.id.clone(), span);
+                Some(piece)
+            });
+            let pieces = ctx.at_most(pieces, MAX_PIECES, "piece", "pieces")?;
+            let mut battlefield = head?;
+            battlefield.pieces = pieces;
+            Some(battlefield)
+        });
+    if let Some(b) = &read {
+        for p in b.problems() {
+            let span = p.piece.as_ref().and_then(|id| spans.get(id)).cloned();
+            let field = match &p.piece {
+                Some(id) => format!("piece \"{id}\".{}", p.field),
+                None => format!("battlefield.{}", p.field),
+            };
+            ctx.err(K::BadValue, span, Some(field), p.message);
+        }
+    }
+    ctx.finish(read)
+}
+
+fn read_head(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<Battlefield> {
+    e.check_fields(ctx, &["id", "name", "description", "table"], "");
+    let id = e.id(ctx).map(|(id, _)| id);
+    let name = bounded_text(ctx, e, "name", MAX_NAME, "the battlefield's name");
+    let description = match e.string(ctx, "description") {
+        Got::Val(d, span) if d.chars().count() > MAX_DESCRIPTION => {
+            let message = format!("`description` is longer than {MAX_DESCRIPTION} characters");
+            e.bad(ctx, K::OutOfRange, "description", &span, message);
+            None
+        }
+        Got::Val(d, _) => Some(d),
+        Got::Absent => Some(String::new()),
+        Got::Bad => None,
+    };
+    let table = e.numbers(ctx, "table", 2, "[width, depth] in DU");
+    let (table, span) = e
+        .required(ctx, "table", "[width, depth] in DU", table)
+        .ok()?;
+    if !table.iter().all(|x| TABLE_SIDES.contains(x)) {
+        let message = format!(
+            "each side of the table must be {} to {} DU",
+            TABLE_SIDES.start(),
+            TABLE_SIDES.end()
+        );
+        e.bad(ctx, K::OutOfRange, "table", &span, message);
+        return None;
+    }
+    Some(Battlefield {
+        id: id?,
+        name: name?,
+        description: description?,
+        width: table[0],
+        depth: table[1],
+        pieces: Vec::new(),
+    })
+}
+
+fn read_piece(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>, table: Option<[f64; 2]>) -> Option<Piece> {
+    e.check_fields(
+        ctx,
+        &["id", "name", "kind", "zone", "top", "material", "sections"],
+        "",
+    );
+    let id = e.id(ctx).map(|(id, _)| id);
+    let name = bounded_text(ctx, e, "name", MAX_NAME, "the piece's name");
+    let known: Vec<&str> = TerrainKind::ALL.iter().map(|k| k.id()).collect();
+    let kind = e.name_of(
+        ctx,
+        "kind",
+        "terrain kind",
+        &known,
+        None,
+        TerrainKind::from_id,
+    );
+    let material = match e.get("material") {
+        None => Some(None),
+        Some(_) => e
+            .name_of(
+                ctx,
+                "material",
+                "material",
+                &["wood", "stone"],
+                None,
+                Material::from_id,
+            )
+            .map(Some),
+    };
+    let sections = match e.get("sections") {
+        None => Some(None),
+        Some(_) => e
+            .int_in(ctx, "sections", 1..=2, None, "1 or 2")
+            .map(|n| Some(n as u8)),
+    };
+    let zones = read_zones(ctx, e, "zone", table);
+    let top = read_zones(ctx, e, "top", table);
+    if zones.as_ref().is_some_and(Vec::is_empty) {
+        e.missing(ctx, "zone", "at least one [[piece.zone]] rectangle");
+        return None;
+    }
+    Some(Piece {
+        id: id?,
+        name: name?,
+        kind: kind?,
+        zones: zones?,
+        top: top?,
+        material: material?,
+        sections: sections?,
+    })
+}
+
+/// The `[[piece.<key>]]` rectangles; `None` when one could not be read.
+fn read_zones(
+    ctx: &mut Ctx<'_>,
+    e: &Entry<'_, '_>,
+    key: &str,
+    table: Option<[f64; 2]>,
+) -> Option<Vec<Zone>> {
+    let bounds = AreaBounds {
+        unit: "DU",
+        min_side: 0.25,
+        max_side: *TABLE_SIDES.end(),
+        table,
+    };
+    let mut ok = true;
+    let zones = ctx.entries(e.raw(), key, |ctx, i, t, span| {
+        let z = Entry::new(t, span, format!("{}.{key}[{i}]", e.path()));
+        z.check_fields(ctx, &["centre", "size", "angle"], "");
+        let area = read_area(ctx, &z, &bounds);
+        ok &= area.is_some();
+        area.map(Zone::from)
+    });
+    if zones.len() > MAX_ZONES {
+        let message = format!("{} zones; at most {MAX_ZONES}", zones.len());
+        ctx.err(
+            K::OutOfRange,
+            Some(e.span().clone()),
+            Some(e.field(key)),
+            message,
+        );
+        return None;
+    }
+    ok.then_some(zones)
+}
+
+fn bounded_text(
+    ctx: &mut Ctx<'_>,
+    e: &Entry<'_, '_>,
+    key: &str,
+    max: usize,
+    what: &str,
+) -> Option<String> {
+    let got = e.string(ctx, key);
+    let (s, span) = e.required(ctx, key, what, got).ok()?;
+    let chars = s.chars().count();
+    if chars == 0 || chars > max || s.chars().any(char::is_control) {
+        let message =
+            format!("`{key}` must be 1 to {max} characters, none of them control characters");
+        e.bad(ctx, K::BadValue, key, &span, message);
+        return None;
+    }
+    Some(s)
+}
