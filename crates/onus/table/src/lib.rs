@@ -22,6 +22,7 @@ pub mod flight;
 pub mod movement;
 pub mod query;
 pub mod ranged;
+pub mod sight;
 pub mod skirmish;
 pub mod table;
 pub mod terrain;
@@ -44,6 +45,7 @@ pub use movement::{
 };
 pub use query::{ChargeOption, ShotOption};
 pub use ranged::{RangeBand, ShotGeometry, Sight, WindChange, flank_determination};
+pub use sight::{CoverEffect, FOREST_SIGHT, GroundCover, TerrainShot, parabolic};
 pub use table::{EnvelopChoice, EnvelopOptions, Obstacle, ObstacleKind, Table, TableEdge};
 pub use terrain::{DIFFICULT_MAX_ROTATION, GroundEffect};
 pub use unit::{

@@ -7,8 +7,13 @@ use serde::Serialize;
 
 use crate::contact::Exposure;
 use crate::error::TableError;
+use crate::sight::{CoverEffect, TerrainShot};
 use crate::table::Table;
 use crate::unit::{TableUnit, UnitId};
+
+/// How much farther short range reaches at a lower target (T&F II "Ranged attacks from
+/// different heights": "a +1DU bonus at short range").
+pub const HIGHER_SHORT_RANGE_BONUS: f64 = 1.0;
 
 /// Short or long range (VII-3 "Range"): short at half the maximum range or less.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -28,9 +33,15 @@ impl RangeBand {
 
     /// The band of a distance, or `None` beyond the maximum range.
     pub fn of(distance: f64, range: f64) -> Option<RangeBand> {
+        RangeBand::with_short_bonus(distance, range, 0.0)
+    }
+
+    /// The band when short range reaches `bonus` DU farther (T&F II: +1 DU shooting at a
+    /// lower target); the maximum range stays.
+    pub fn with_short_bonus(distance: f64, range: f64, bonus: f64) -> Option<RangeBand> {
         if distance > range + 1e-9 {
             None
-        } else if distance <= range / 2.0 + 1e-9 {
+        } else if distance <= range / 2.0 + bonus + 1e-9 {
             Some(RangeBand::Short)
         } else {
             Some(RangeBand::Long)
@@ -68,6 +79,10 @@ pub struct ShotGeometry {
     /// The target's sides the shots may come from: one, or two when the defender chooses
     /// (VII-3 "Modifiers for flank and rear attacks").
     pub from: Vec<Edge>,
+    /// Heights and cover on a battlefield with terrain (*Terrain & Fortresses*); `None` on
+    /// the open field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub terrain: Option<TerrainShot>,
 }
 
 impl ShotGeometry {
@@ -199,7 +214,16 @@ impl Table {
                 range: ranged.range,
             });
         }
-        self.shot_geometry(s, t)
+        let geometry = self.shot_geometry(s, t)?;
+        if let Some(CoverEffect::NoShot { reason, rule }) = geometry
+            .terrain
+            .as_ref()
+            .and_then(|x| x.cover.as_ref())
+            .map(|c| c.effect)
+        {
+            return Err(no(reason, rule));
+        }
+        Ok(geometry)
     }
 
     /// Range, band, line of sight and side of a shot, without the conditions (used for the
@@ -208,7 +232,13 @@ impl Table {
     pub fn shot_geometry(&self, s: &TableUnit, t: &TableUnit) -> Result<ShotGeometry, TableError> {
         let range = s.card.ranged.map_or(0.0, |r| r.range);
         let distance = shot_distance(s, t);
-        let band = RangeBand::of(distance, range).unwrap_or(RangeBand::Long);
+        let terrain = self.terrain_shot(s, t);
+        let bonus = if terrain.as_ref().is_some_and(|x| x.from_above) {
+            HIGHER_SHORT_RANGE_BONUS
+        } else {
+            0.0
+        };
+        let band = RangeBand::with_short_bonus(distance, range, bonus).unwrap_or(RangeBand::Long);
         let sight = self.line_of_sight(s, t)?;
         Ok(ShotGeometry {
             shooter: s.id,
@@ -217,6 +247,7 @@ impl Table {
             band,
             sight,
             from: flank_determination(&s.rect(), &t.rect()),
+            terrain,
         })
     }
 

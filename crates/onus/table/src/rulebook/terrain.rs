@@ -305,3 +305,179 @@ fn a_battlefield_fits_its_table() {
     let open = serde_json::to_string(&Table::new(20.0, 16.0)).unwrap();
     assert!(!open.contains("battlefield"));
 }
+
+fn hill_at(centre: [f64; 2]) -> Piece {
+    let mut h = piece("hill", TerrainKind::Hill, &[(centre, [8.0, 3.0])]);
+    h.top = vec![Zone::new(centre, [4.0, 2.0], 0.0)];
+    h
+}
+
+/// A shooter of seat 0 at `at` facing +y and an enemy at `target` facing it; the shot.
+fn shoot(
+    pieces: Vec<Piece>,
+    shooter: onus_model::UnitCard,
+    at: [f64; 2],
+    target: [f64; 2],
+) -> Result<crate::ShotGeometry, TableError> {
+    let mut t = field(pieces);
+    let s = put(&mut t, 1, 0, shooter, pose(at[0], at[1], 0.0));
+    let e = card("Iberians", UnitKind::Infantry, 2.0);
+    let x = put(&mut t, 2, 1, e, pose(target[0], target[1], 180.0));
+    t.shot(s, x)
+}
+
+fn javelins(range: f64) -> onus_model::UnitCard {
+    let mut c = card("Javelinmen", UnitKind::Infantry, 2.0);
+    c.ranged = Some(onus_model::RangedValues { power: 2, range });
+    c
+}
+
+/// II "Ranged attacks from different heights", worked example: an onager shooting at a
+/// lower target keeps its 8 DU maximum range, but short range reaches 5 DU instead of 4.
+/// (The example's onager stands on a tower, a structure of part 2; a hill's top is the same
+/// one level up.)
+#[test]
+fn tf_ii_from_above_short_range_reaches_one_du_farther() {
+    let mut onager = card("Onager", UnitKind::Artillery, 1.0);
+    onager.ranged = Some(onus_model::RangedValues {
+        power: 5,
+        range: 8.0,
+    });
+    assert!(crate::parabolic(&onager));
+    // From the top of a hill: the target's front is 4.8 DU from the onager's front.
+    let shot = shoot(
+        vec![hill_at([10.0, 6.0])],
+        onager.clone(),
+        [10.0, 6.0],
+        [10.0, 12.0],
+    )
+    .unwrap();
+    let terrain = shot.terrain.unwrap();
+    assert!(terrain.from_above && terrain.shooter_level == 1 && terrain.target_level == 0);
+    assert!(close(shot.distance, 4.8));
+    assert_eq!(shot.band, crate::RangeBand::Short);
+    // On the ground, the same distance is long range; the maximum stays 8 DU.
+    let flat = shoot(vec![], onager.clone(), [10.0, 6.0], [10.0, 12.0]).unwrap();
+    assert_eq!(flat.band, crate::RangeBand::Long);
+    let far = shoot(
+        vec![hill_at([10.0, 6.0])],
+        onager,
+        [10.0, 6.0],
+        [10.0, 15.3],
+    );
+    assert!(matches!(far, Err(TableError::OutOfRange { .. })), "{far:?}");
+}
+
+/// II "Ranged attacks and line of sight", worked example: "there is a forest (1 level high)
+/// at 1DU of the target ... and at 2DU of an Archers unit located on a wall. Since the
+/// obstacle is closer to the target than to the Archers, they have no line of sight and will
+/// suffer a penalty of -1." (Here the archers stand on a hill's top, one level up like the
+/// wall.) With the forest nearer the archers, the parabolic shot goes over it freely.
+#[test]
+fn tf_ii_parabolic_shot_from_above_over_a_wood() {
+    let archers = crate::testkit::archers(8.0);
+    let hill = || hill_at([10.0, 6.0]);
+    // Archers' front at y = 6.6; the wood from 8.6 to 10.6; the target's front at 11.6.
+    let wood = |y0: f64, y1: f64| {
+        piece(
+            "wood",
+            TerrainKind::Forest,
+            &[([10.0, (y0 + y1) / 2.0], [6.0, y1 - y0])],
+        )
+    };
+    let shot = shoot(
+        vec![hill(), wood(8.6, 10.6)],
+        archers.clone(),
+        [10.0, 6.0],
+        [10.0, 12.2],
+    )
+    .unwrap();
+    assert_eq!(
+        shot.band,
+        crate::RangeBand::Short,
+        "5 DU is short from above"
+    );
+    let cover = shot.terrain.unwrap().cover.unwrap();
+    assert!(!cover.nearer_shooter);
+    assert_eq!(cover.effect, crate::CoverEffect::Penalty);
+    let shot = shoot(
+        vec![hill(), wood(7.6, 9.6)],
+        archers,
+        [10.0, 6.0],
+        [10.0, 12.2],
+    )
+    .unwrap();
+    let cover = shot.terrain.unwrap().cover.unwrap();
+    assert!(cover.nearer_shooter);
+    assert_eq!(cover.effect, crate::CoverEffect::None);
+}
+
+/// III "Forest": "Units can perform ranged attacks through forests if they are within 1DU of
+/// their target. When farther away, vegetation prevents hitting the target"; "Onagers and
+/// Archers can still make ranged attacks (due to their parabolic shots), but they will have a
+/// -1 penalty to hit and damage".
+#[test]
+fn tf_iii_forests_hide_what_lies_more_than_1_du_inside() {
+    // The wood from y = 8.6 to 12.6; the shooters' fronts at 8.0.
+    let wood = || piece("wood", TerrainKind::Forest, &[([10.0, 10.6], [6.0, 4.0])]);
+    // A target just inside: less than 1 DU of wood to its near edge.
+    let near = shoot(vec![wood()], javelins(3.0), [10.0, 7.4], [10.0, 9.6]).unwrap();
+    assert_eq!(near.terrain.unwrap().cover, None);
+    // Deeper in: javelins cannot reach it; archers shoot at -1.
+    let err = shoot(vec![wood()], javelins(3.0), [10.0, 7.4], [10.0, 10.4]).unwrap_err();
+    assert_eq!(
+        err.rule(),
+        Some("T&F II Ranged attacks and line of sight"),
+        "{err}"
+    );
+    let shot = shoot(
+        vec![wood()],
+        crate::testkit::archers(8.0),
+        [10.0, 7.4],
+        [10.0, 10.4],
+    )
+    .unwrap();
+    let cover = shot.terrain.unwrap().cover.unwrap();
+    assert_eq!(
+        (cover.kind, cover.effect),
+        (TerrainKind::Forest, crate::CoverEffect::Penalty)
+    );
+}
+
+/// III "Mountains and Lakes": mountains "block the line of sight at any height and,
+/// therefore, no ranged attacks are allowed over a Mountain"; a lake hides nothing.
+#[test]
+fn tf_iii_no_shot_over_a_mountain_but_over_a_lake() {
+    let rock = |kind| piece("rock", kind, &[([10.0, 10.0], [6.0, 2.0])]);
+    let err = shoot(
+        vec![rock(TerrainKind::Mountain)],
+        crate::testkit::archers(8.0),
+        [10.0, 7.0],
+        [10.0, 13.0],
+    )
+    .unwrap_err();
+    assert_eq!(err.rule(), Some("T&F III Mountains and Lakes"), "{err}");
+    let over_water = shoot(
+        vec![rock(TerrainKind::Lake)],
+        crate::testkit::archers(8.0),
+        [10.0, 7.0],
+        [10.0, 13.0],
+    )
+    .unwrap();
+    assert_eq!(over_water.terrain.unwrap().cover, None);
+}
+
+/// III "Hills": one level high for line of sight: a hill between two units on the ground
+/// covers the target; from its own top a unit sees over it.
+#[test]
+fn tf_iii_a_hill_between_hides_the_target() {
+    let hill = hill_at([10.0, 10.0]);
+    let err = shoot(vec![hill.clone()], javelins(6.0), [10.0, 6.5], [10.0, 13.5]).unwrap_err();
+    assert!(
+        err.to_string().contains("only Archers and Onagers"),
+        "{err}"
+    );
+    let from_top = shoot(vec![hill], javelins(6.0), [10.0, 10.0], [10.0, 13.5]).unwrap();
+    let terrain = from_top.terrain.unwrap();
+    assert!(terrain.from_above && terrain.cover.is_none());
+}

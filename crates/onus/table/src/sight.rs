@@ -1,0 +1,204 @@
+//! Shooting over terrain (*Terrain & Fortresses* II "Ranged attacks from different heights",
+//! "Ranged attacks and line of sight"; III "Forest", "Mountains and Lakes", "Hills"): the
+//! heights of shooter and target, and how the ground stands between them. The game turns
+//! the answer into modifiers; the units in the way stay the core rule's ([`crate::Sight`]).
+
+use acies_geom::{EPS, OrientedRect, Segment, Vec2};
+use onus_model::UnitKind;
+use onus_terrain::{Battlefield, Piece, SightBlock, TerrainKind};
+use serde::Serialize;
+
+use crate::table::Table;
+use crate::unit::TableUnit;
+
+/// How far a sight line may run through a forest and still reach its target (III "Forest":
+/// "Units can perform ranged attacks through forests if they are within 1DU of their target").
+pub const FOREST_SIGHT: f64 = 1.0;
+
+/// What the terrain does to one shot.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TerrainShot {
+    /// Height levels (II): 1 on a hill's top, 0 on the ground.
+    pub shooter_level: u8,
+    pub target_level: u8,
+    /// The shooter stands higher than its target: +1 to hit and damage, and short range
+    /// reaches 1 DU farther (II "Ranged attacks from different heights").
+    pub from_above: bool,
+    /// The shooter fires parabolic shots (Archers and Onagers, II).
+    pub parabolic: bool,
+    /// The ground between them, when it covers the target from every sight line.
+    pub cover: Option<GroundCover>,
+}
+
+/// Terrain that covers the target (II "Ranged attacks and line of sight").
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GroundCover {
+    /// The piece's name.
+    pub piece: String,
+    pub kind: TerrainKind,
+    /// The piece is nearer the shooter than the target ("closest point of the card").
+    pub nearer_shooter: bool,
+    pub effect: CoverEffect,
+}
+
+/// What the cover does to the shot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum CoverEffect {
+    /// A parabolic shot from above over an obstacle nearer the shooter: no penalty.
+    None,
+    /// -1 to hit and damage.
+    Penalty,
+    /// No ranged attack is possible.
+    NoShot {
+        reason: &'static str,
+        rule: &'static str,
+    },
+}
+
+/// Whether a shooter fires parabolic shots ("Archers and Onagers", II).
+///
+/// Ruling (T&F II): the cards carry no mark for it. The expansion names Archers and
+/// Onagers, whose cards read 3/(8) and 5/8: a unit shoots parabolically when it is not
+/// artillery and reaches 8 DU or more (bows; no sling or javelin card reaches that far), or
+/// is artillery reaching at most 8 DU (the onager; the bolt-throwers reach farther).
+pub fn parabolic(card: &onus_model::UnitCard) -> bool {
+    match (card.kind, card.ranged) {
+        (_, None) => false,
+        (UnitKind::Artillery, Some(r)) => r.range <= 8.0 + 1e-9,
+        (_, Some(r)) => r.range >= 8.0 - 1e-9,
+    }
+}
+
+impl Table {
+    /// What the terrain does to a shot from `s` at `t`; `None` on the open field.
+    pub fn terrain_shot(&self, s: &TableUnit, t: &TableUnit) -> Option<TerrainShot> {
+        let bf = self.battlefield()?;
+        let shooter_level = bf.level_at(s.pose.centre);
+        let target_level = bf.level_at(t.pose.centre);
+        let from_above = shooter_level > target_level;
+        let parabolic = parabolic(&s.card);
+        let blocker = |seg: &Segment| ground_blocker(bf, seg, s, t, target_level);
+        // The direct line (the one the range is measured on) first: its obstacle is the one
+        // reported when every line is covered.
+        let direct = Segment::new(s.front_centre(), nearest_point(t, s.front_centre()));
+        let mut lines = vec![direct];
+        lines.extend(sight_lines(s, t));
+        let cover = if lines.iter().any(|l| blocker(l).is_none()) {
+            None
+        } else {
+            lines
+                .iter()
+                .find_map(blocker)
+                .map(|p| cover_of(p, s, t, from_above, parabolic))
+        };
+        Some(TerrainShot {
+            shooter_level,
+            target_level,
+            from_above,
+            parabolic,
+            cover,
+        })
+    }
+}
+
+/// The sight lines tried: from the corners and edge midpoints of the shooter's front half to
+/// those of the target's card (II: "it is only necessary for part of the card to be visible").
+fn sight_lines(s: &TableUnit, t: &TableUnit) -> Vec<Segment> {
+    let (w, h) = (s.size.width / 2.0, s.size.depth / 2.0);
+    let front = [(-w, 0.0), (w, 0.0), (w, h), (-w, h), (0.0, h), (0.0, 0.0)];
+    let from: Vec<Vec2> = front
+        .iter()
+        .map(|&(x, y)| s.pose.to_world(Vec2::new(x, y)))
+        .collect();
+    let c = t.rect().corners();
+    let mut to: Vec<Vec2> = c.to_vec();
+    to.extend((0..4).map(|i| c[i].lerp(c[(i + 1) % 4], 0.5)));
+    to.push(t.pose.centre);
+    from.iter()
+        .flat_map(|&a| to.iter().map(move |&b| Segment::new(a, b)))
+        .collect()
+}
+
+fn nearest_point(t: &TableUnit, from: Vec2) -> Vec2 {
+    t.rect().nearest_point(from).point
+}
+
+/// The terrain piece that stops sight along `seg`, if one does: a mountain it crosses, more
+/// than [`FOREST_SIGHT`] of forest, or a hill neither unit stands on, when that obstacle is at
+/// least as high as the target (II: "an obstacle ... at the same or at a higher level than
+/// the target that covers it").
+fn ground_blocker<'a>(
+    bf: &'a Battlefield,
+    seg: &Segment,
+    s: &TableUnit,
+    t: &TableUnit,
+    target_level: u8,
+) -> Option<&'a Piece> {
+    let length = seg.length();
+    let over = |p: &Piece| -> f64 {
+        p.rects()
+            .filter_map(|r| r.segment_span(seg))
+            .map(|(a, b)| (b - a) * length)
+            .sum()
+    };
+    let high_enough = |p: &Piece| match p.kind.sight() {
+        SightBlock::Always => true,
+        SightBlock::Level(l) => l >= target_level,
+        SightBlock::Clear => false,
+    };
+    let forest: f64 = bf
+        .of_kind(TerrainKind::Forest)
+        .filter(|p| high_enough(p))
+        .map(&over)
+        .sum();
+    bf.pieces
+        .iter()
+        .filter(|p| high_enough(p))
+        .find(|p| match p.kind {
+            TerrainKind::Mountain => over(p) > EPS,
+            TerrainKind::Forest => forest > FOREST_SIGHT + 1e-9 && over(p) > EPS,
+            TerrainKind::Hill => {
+                let stood_on = p.contains(s.pose.centre) || p.contains(t.pose.centre);
+                !stood_on && over(p) > EPS
+            }
+            _ => false,
+        })
+}
+
+/// What a covering piece does (II; III "Forest", "Mountains and Lakes").
+fn cover_of(
+    p: &Piece,
+    s: &TableUnit,
+    t: &TableUnit,
+    from_above: bool,
+    parabolic: bool,
+) -> GroundCover {
+    let gap = |u: &TableUnit| -> f64 {
+        let card = u.rect();
+        p.rects()
+            .map(|r: &OrientedRect| r.distance(&card))
+            .fold(f64::INFINITY, f64::min)
+    };
+    let nearer_shooter = gap(s) < gap(t);
+    let effect = if p.kind == TerrainKind::Mountain {
+        CoverEffect::NoShot {
+            reason: "a mountain blocks the line of sight at any height",
+            rule: "T&F III Mountains and Lakes",
+        }
+    } else if !parabolic {
+        CoverEffect::NoShot {
+            reason: "only Archers and Onagers can shoot over cover (parabolic shots)",
+            rule: "T&F II Ranged attacks and line of sight",
+        }
+    } else if from_above && nearer_shooter {
+        CoverEffect::None
+    } else {
+        CoverEffect::Penalty
+    };
+    GroundCover {
+        piece: p.name.clone(),
+        kind: p.kind,
+        nearer_shooter,
+        effect,
+    }
+}
