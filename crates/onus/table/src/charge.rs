@@ -618,6 +618,8 @@ impl Table {
             {
                 return None;
             }
+            let rects: Vec<OrientedRect> = pieces.iter().map(|(_, r)| *r).collect();
+            self.check_ground(mover, &rects).ok()?;
             let mut m = mover.clone();
             m.pose = pose;
             let contacts: Vec<SectionContact> = direct_contacts(&m, target, &taken)

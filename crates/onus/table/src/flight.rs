@@ -303,17 +303,23 @@ impl Table {
         let obstacles = self.flight_obstacles(u);
         let rects: Vec<Obstacle> = obstacles.iter().map(|(o, _)| *o).collect();
         let encounters = track.encounters(&rects);
-        // The first impassable obstacle cuts the route right before contact.
-        let mut cut: Option<(usize, f64, UnitId)> = None;
+        // The first impassable obstacle cuts the route right before contact; so does
+        // insurmountable terrain (T&F III), which stops no one by name.
+        let mut cut: Option<(usize, f64, Option<UnitId>)> = None;
         for enc in &encounters {
             let passable = obstacles
                 .iter()
                 .find(|(o, _)| o.owner == enc.owner && o.kind == enc.kind)
                 .is_some_and(|(_, p)| *p);
             if !passable {
-                cut = Some((enc.step, enc.t, enc.owner));
+                cut = Some((enc.step, enc.t, Some(enc.owner)));
                 break;
             }
+        }
+        if let Some((step, t)) = self.insurmountable_on(u, &track)
+            && cut.is_none_or(|(s, ct, _)| (step, t) < (s, ct))
+        {
+            cut = Some((step, t, None));
         }
         // Leaving the table (even partly) ends the flight: eliminated.
         let mut off: Option<(usize, f64)> = None;
@@ -344,7 +350,7 @@ impl Table {
         }
         let (mut end_step, mut end_t, mut stopped_by) = match (off, cut) {
             (Some((s, t)), _) => (s, t, None),
-            (None, Some((s, t, o))) => (s, t, Some(o)),
+            (None, Some((s, t, o))) => (s, t, o),
             (None, None) => (track.motions.len(), 0.0, None),
         };
         // A friend it would end on stops it right before contact (VII-6 "Obstacles to
@@ -690,6 +696,7 @@ impl Table {
             if !self.contains_rect(&turned) {
                 return Err(TableError::OffTable { unit });
             }
+            self.check_ground(&u, &[turned])?;
             if let Some(o) = self
                 .obstacles(&[unit])
                 .iter()

@@ -76,6 +76,17 @@ impl Table {
         Ok(())
     }
 
+    /// Where a card moving along `track` first runs into terrain it cannot overlap (the
+    /// motion and its fraction), if it does.
+    pub(crate) fn insurmountable_on(
+        &self,
+        unit: &TableUnit,
+        track: &Track,
+    ) -> Option<(usize, f64)> {
+        let bf = self.battlefield()?;
+        first_touch(bf, &sweeps(track), |p| blocks(p, unit)).map(|(_, i, t)| (i, t))
+    }
+
     /// What the ground does to `unit` moving along `track` (whose motions come from the
     /// order's steps `track.from_step`, with `step_costs` their prices on open ground).
     pub(crate) fn ground_effect(

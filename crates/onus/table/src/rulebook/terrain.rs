@@ -481,3 +481,32 @@ fn tf_iii_a_hill_between_hides_the_target() {
     let terrain = from_top.terrain.unwrap();
     assert!(terrain.from_above && terrain.cover.is_none());
 }
+
+/// VII-6 with terrain: a fleeing unit cannot cross a lake; its flight stops where its card
+/// would first touch the water, or it goes round when a route makes more progress home.
+#[test]
+fn tf_iii_flight_stops_before_insurmountable_terrain() {
+    // Seat 0's home edge is the south one (y = 0); a lake across the whole table from y = 4
+    // to 6, behind the unit.
+    let lake = piece("lake", TerrainKind::Lake, &[([15.0, 5.0], [30.0, 2.0])]);
+    let mut t = field(vec![lake]);
+    let u = put(
+        &mut t,
+        1,
+        0,
+        card("Levy", UnitKind::Infantry, 4.0),
+        pose(15.0, 9.0, 0.0),
+    );
+    if let Ok(x) = t.unit_mut(u) {
+        x.state.fleeing = true;
+    }
+    let f = t.flight_move(u).unwrap();
+    assert!(!f.off_table && f.stopped_by.is_none(), "{f:?}");
+    let end = crate::unit::card_rect(f.end, crate::CardSize::default());
+    assert!(!t.battlefield().unwrap().pieces[0].overlaps(&end), "{f:?}");
+    // It turns to face home (its front then at y = 8.4) and runs 2.4 DU to the shore.
+    assert!(
+        close(f.end.centre.y, 6.6) && close(f.distance, 2.4),
+        "{f:?}"
+    );
+}
