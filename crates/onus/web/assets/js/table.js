@@ -12,6 +12,19 @@ const FORMATION_ABBR = {
   testudo: 'TE', cantabrian_circle: 'CC', skirmish_line: 'SL',
 };
 
+/** Terrain kinds in legend order, and what each means in play (T&F II-III). */
+const TERRAIN_KINDS = ['forest', 'hill', 'mountain', 'lake', 'river', 'ford', 'bridge', 'choke_point'];
+const TERRAIN_LEGEND = {
+  forest: 'forest: difficult, cover +1/+1, hides beyond 1 DU, 1 level',
+  hill: 'hill (darker: top, 1 level): climbing up is limited movement',
+  mountain: 'mountain: impassable, blocks sight',
+  lake: 'lake: impassable',
+  river: 'river: impassable',
+  ford: 'ford: difficult, straight crossing only',
+  bridge: 'bridge',
+  choke_point: 'choke point',
+};
+
 export class TableView {
   /**
    * `handlers`: onUnitClick(id, ev), onBackgroundClick(world), onGhostDrag(startWorld, nowWorld, phase),
@@ -23,6 +36,7 @@ export class TableView {
     this.width = 14;
     this.depth = 18;
     this.flipped = false;
+    this.hasTerrain = false;
     this.vb = null;
     this.pointers = new Map();
     this.drag = null;
@@ -42,7 +56,7 @@ export class TableView {
         s('path', { d: 'M 1 0 L 0 0 0 1', fill: 'none', stroke: 'rgba(60,50,20,0.16)', 'stroke-width': '0.02' })));
     this.layers = {};
     this.svg.append(defs);
-    for (const name of ['board', 'zones', 'units', 'engagements', 'overlay', 'ghost', 'labels']) {
+    for (const name of ['board', 'terrain', 'zones', 'units', 'engagements', 'overlay', 'ghost', 'labels']) {
       this.layers[name] = s('g', { class: `layer-${name}` });
       this.svg.append(this.layers[name]);
     }
@@ -87,7 +101,9 @@ export class TableView {
 
   fit() {
     const m = 0.7;
-    this.vb = { x: -m, y: -m, w: this.width + 2 * m, h: this.depth + 2 * m };
+    // Room under the near edge for the terrain legend.
+    const legend = this.hasTerrain ? 0.5 : 0;
+    this.vb = { x: -m, y: -m, w: this.width + 2 * m, h: this.depth + 2 * m + legend };
     this.applyViewBox();
   }
 
@@ -256,7 +272,9 @@ export class TableView {
   render(model) {
     const v = model.view;
     if (!v) return;
-    const resized = v.width !== this.width || v.depth !== this.depth;
+    const hasTerrain = Boolean(v.terrain && v.terrain.pieces && v.terrain.pieces.length);
+    const resized = v.width !== this.width || v.depth !== this.depth || hasTerrain !== this.hasTerrain;
+    this.hasTerrain = hasTerrain;
     this.width = v.width;
     this.depth = v.depth;
     if (model.flipped !== undefined && model.flipped !== this.flipped) {
@@ -265,6 +283,7 @@ export class TableView {
     if (!this.vb || resized) this.fit();
     this.model = model;
     this.drawBoard();
+    this.drawTerrain(v.terrain);
     this.drawZones(model.zones || []);
     this.drawUnits(model);
     this.drawEngagements(v);
@@ -292,6 +311,52 @@ export class TableView {
     for (let i = 0; i <= Math.floor(this.width); i++) {
       g.append(s('line', { x1: x + i, x2: x + i, y1: y + this.depth, y2: y + this.depth + 0.12, class: 'ruler' }));
     }
+  }
+
+  /**
+   * The battlefield's terrain (Terrain & Fortresses), as the engine gives it: each piece a
+   * union of rectangles ({centre, size, angle} in DU, angle counter-clockwise in degrees),
+   * a hill's top drawn over its hillside, the piece's name on its first zone, and a legend of
+   * the kinds present under the near edge.
+   */
+  drawTerrain(terrain) {
+    const g = clear(this.layers.terrain);
+    if (!terrain || !terrain.pieces || !terrain.pieces.length) return;
+    const zoneRect = (z, cls, extra = {}) => {
+      const grp = this.cardGroup({ centre: { x: z.centre[0], y: z.centre[1] }, heading: (z.angle * Math.PI) / 180 });
+      grp.append(s('rect', { x: -z.size[0] / 2, y: -z.size[1] / 2, width: z.size[0], height: z.size[1], class: cls, ...extra }));
+      return grp;
+    };
+    const kinds = new Set();
+    for (const p of terrain.pieces) {
+      kinds.add(p.kind);
+      const cls = ['terrain', `terrain-${p.kind}`, p.material && `terrain-${p.material}`].filter(Boolean).join(' ');
+      const piece = s('g', { 'data-testid': `terrain-${p.id}`, 'data-kind': p.kind });
+      piece.append(s('title', {}, `${p.name} (${TERRAIN_LEGEND[p.kind] || p.kind})`));
+      for (const z of p.zones) piece.append(zoneRect(z, cls));
+      for (const z of p.top || []) piece.append(zoneRect(z, 'terrain terrain-hill-top'));
+      const first = p.zones[0];
+      if (first) {
+        const c = this.toSvg({ x: first.centre[0], y: first.centre[1] });
+        piece.append(s('text', { x: c.x, y: c.y, class: 'terrain-label' }, p.name));
+      }
+      g.append(piece);
+    }
+    this.drawTerrainLegend(g, [...kinds]);
+  }
+
+  drawTerrainLegend(g, kinds) {
+    const y = Math.max(this.toSvg({ x: 0, y: 0 }).y, this.toSvg({ x: 0, y: this.depth }).y) + 0.85;
+    let x = 0;
+    const legend = s('g', { class: 'terrain-legend', 'data-testid': 'terrain-legend' });
+    for (const k of TERRAIN_KINDS.filter((k) => kinds.includes(k))) {
+      legend.append(
+        s('rect', { x, y: y - 0.22, width: 0.3, height: 0.3, class: `terrain terrain-${k}` }),
+        s('text', { x: x + 0.38, y: y, class: 'terrain-legend-text' }, TERRAIN_LEGEND[k]),
+      );
+      x += 0.5 + TERRAIN_LEGEND[k].length * 0.13;
+    }
+    g.append(legend);
   }
 
   drawZones(zones) {
