@@ -119,6 +119,69 @@ impl Table {
     }
 }
 
+/// Why one side of a melee stands higher (T&F II "Melee from different heights").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Height {
+    /// On a hill's top against a unit on its hillside or off the hill (III "Hills").
+    HillTop,
+    /// On the bank, facing a unit coming out of a ford (III "Fords": "considered to be at a
+    /// higher level").
+    FordBank,
+}
+
+/// What the ground does to a melee between two units.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct MeleeGround {
+    /// The unit standing higher and why: +1/+1 to its attack and attack priority.
+    pub higher: Option<(UnitId, Height)>,
+    /// The units whose card's centre is in a forest: +1/+1 to their defence, attacking or
+    /// defending (III "Forest").
+    pub in_forest: Vec<UnitId>,
+}
+
+impl Table {
+    /// What the terrain does to a melee between `a` and `b`; `None` on the open field.
+    pub fn melee_ground(&self, a: UnitId, b: UnitId) -> Result<Option<MeleeGround>, TableError> {
+        let Some(bf) = self.battlefield() else {
+            return Ok(None);
+        };
+        let (ua, ub) = (self.unit(a)?, self.unit(b)?);
+        let in_forest = [ua, ub]
+            .into_iter()
+            .filter(|u| bf.forest_at(u.pose.centre).is_some())
+            .map(|u| u.id)
+            .collect();
+        let higher = self
+            .higher_of(bf, ua, ub)
+            .or_else(|| self.higher_of(bf, ub, ua));
+        Ok(Some(MeleeGround { higher, in_forest }))
+    }
+
+    /// Whether `hi` stands higher than `lo`, and why. IX "Mountaineers" ("not affected by any
+    /// penalties related to ... combat in sloping ... terrain") and "Amphibious" ("nor in
+    /// combat when exiting the water") lift the bonus against them.
+    fn higher_of(
+        &self,
+        bf: &Battlefield,
+        hi: &TableUnit,
+        lo: &TableUnit,
+    ) -> Option<(UnitId, Height)> {
+        let on_top = |u: &TableUnit| bf.hill_top_at(u.pose.centre).map(|p| p.id.as_str());
+        if let Some(hill) = on_top(hi)
+            && on_top(lo) != Some(hill)
+            && !lo.has(Ability::Mountaineers)
+        {
+            return Some((hi.id, Height::HillTop));
+        }
+        let at_ford = |u: &TableUnit| bf.ford_under(&u.rect()).is_some();
+        // Facing the bank: its front touches the unit coming out of the water.
+        let faces = !crate::contact::direct_contacts(hi, lo, &std::collections::BTreeSet::new())
+            .is_empty();
+        (at_ford(lo) && !at_ford(hi) && faces && !lo.has(Ability::Amphibious))
+            .then_some((hi.id, Height::FordBank))
+    }
+}
+
 /// Serde of the shared battlefield: written out in full, read into a new `Arc` (the
 /// workspace's serde has no `rc` feature, and a state's terrain is never shared with
 /// another's through serde anyway).

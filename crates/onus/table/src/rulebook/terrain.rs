@@ -510,3 +510,81 @@ fn tf_iii_flight_stops_before_insurmountable_terrain() {
         "{f:?}"
     );
 }
+
+/// III "Hills" (melee): "units on top of the hill will have attack priority if the other unit
+/// is on the hillside or not on the hill ... the unit on top of the hill gets a +1/+1 attack
+/// bonus"; IX "Mountaineers" are not affected by combat penalties on slopes. III "Forest":
+/// "+1/+1 shield bonus, for both attacker and defender", by the card's centre.
+#[test]
+fn tf_iii_the_top_of_a_hill_and_a_wood_in_melee() {
+    let wood = piece("wood", TerrainKind::Forest, &[([20.0, 10.0], [4.0, 4.0])]);
+    let mut t = field(vec![hill(), wood]);
+    let top = put(
+        &mut t,
+        1,
+        0,
+        card("Hoplites", UnitKind::Infantry, 2.0),
+        pose(10.0, 14.5, 180.0),
+    );
+    let side = put(
+        &mut t,
+        2,
+        1,
+        card("Thracians", UnitKind::Infantry, 2.0),
+        pose(10.0, 12.7, 0.0),
+    );
+    let g = t.melee_ground(top, side).unwrap().unwrap();
+    assert_eq!(g.higher, Some((top, crate::Height::HillTop)));
+    let c = with(
+        card("Ligurians", UnitKind::Infantry, 2.0),
+        Ability::Mountaineers,
+    );
+    let climber = put(&mut t, 3, 1, c, pose(13.0, 12.7, 0.0));
+    assert_eq!(t.melee_ground(top, climber).unwrap().unwrap().higher, None);
+    let woods = put(
+        &mut t,
+        4,
+        1,
+        card("Germans", UnitKind::Infantry, 2.0),
+        pose(20.0, 10.0, 0.0),
+    );
+    let g = t.melee_ground(side, woods).unwrap().unwrap();
+    assert_eq!((g.higher, g.in_forest), (None, vec![woods]));
+    assert_eq!(
+        Table::new(20.0, 16.0)
+            .melee_ground(top, side)
+            .ok()
+            .flatten(),
+        None
+    );
+}
+
+/// III "Fords" (combat): "The defending unit facing the river bank is considered to be at a
+/// higher level, it gets a +1 attack bonus and has attack priority"; "If the enemy units are
+/// at the ford, standard melee conditions apply".
+#[test]
+fn tf_iii_the_bank_is_higher_than_the_ford() {
+    let river = |id: &str, x: f64, w: f64| piece(id, TerrainKind::River, &[([x, 12.0], [w, 1.5])]);
+    let ford = piece("ford", TerrainKind::Ford, &[([10.0, 12.0], [3.0, 1.5])]);
+    let mut t = field(vec![river("w", 4.25, 8.5), ford, river("e", 20.75, 18.5)]);
+    let wader = active(
+        &mut t,
+        1,
+        card("Triarii", UnitKind::Infantry, 4.0),
+        pose(10.0, 12.0, 0.0),
+    );
+    let bank = put(
+        &mut t,
+        2,
+        1,
+        card("Iberians", UnitKind::Infantry, 2.0),
+        pose(10.0, 14.2, 180.0),
+    );
+    let plan = t.charge(
+        wader,
+        &crate::ChargeOrder::new(bank, vec![Step::Advance(1.0)]),
+    );
+    assert!(plan.is_ok(), "{plan:?}");
+    let g = t.melee_ground(wader, bank).unwrap().unwrap();
+    assert_eq!(g.higher, Some((bank, crate::Height::FordBank)));
+}
