@@ -84,8 +84,15 @@ struct Printing<R: Ruleset> {
 }
 
 const ONUS: Printing<Onus> = Printing {
-    start_events: |s| s.log.iter().cloned().collect(),
-    position: |s| format!("turn {}, round {}, phase {}", s.turn, s.round, s.phase),
+    start_events: |s| s.log().iter().cloned().collect(),
+    position: |s| {
+        format!(
+            "turn {}, round {}, phase {}",
+            s.turn(),
+            s.round(),
+            s.phase()
+        )
+    },
     rule: onus_game::GameError::section,
 };
 

@@ -7,6 +7,8 @@
 //!    tests: the platform serves every system and may favour none.
 //! 3. Only the root binary (and test-only crates such as `acies-e2e`) knows more than one
 //!    system; the binary knows every one (it registers them all).
+//! 4. A crate's `testing` feature (write access to a game's state, e.g. `onus_game::testing`)
+//!    is enabled by dev-dependencies only: no game a server, bot or command plays can reach it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -43,6 +45,8 @@ struct Dep {
     name: String,
     /// `None` for a normal dependency, `Some("dev")` or `Some("build")`.
     kind: Option<String>,
+    /// The features it enables.
+    features: Vec<String>,
 }
 
 /// The workspace as the rules see it: each package, its directory and its dependencies.
@@ -65,6 +69,12 @@ impl Workspace {
                 .map(|d| Dep {
                     name: d["name"].as_str().unwrap_or_default().to_owned(),
                     kind: d["kind"].as_str().map(str::to_owned),
+                    features: d["features"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|f| f.as_str().map(str::to_owned))
+                        .collect(),
                 })
                 .collect();
             ws.packages.insert(name, (dir, deps));
@@ -180,6 +190,19 @@ fn only_the_binary_knows_every_system(ws: &Workspace) -> Vec<String> {
     errors
 }
 
+/// Rule 4: dependencies other than dev-dependencies that enable a `testing` feature.
+fn testing_is_for_tests(ws: &Workspace) -> Vec<String> {
+    let mut errors = Vec::new();
+    for (name, (_, deps)) in &ws.packages {
+        for d in deps.iter().filter(|d| d.kind.as_deref() != Some("dev")) {
+            if d.features.iter().any(|f| f == "testing") {
+                errors.push(format!("{name} enables {}'s testing feature", d.name));
+            }
+        }
+    }
+    errors
+}
+
 fn workspace() -> Workspace {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
@@ -212,6 +235,7 @@ fn the_workspace_keeps_the_dependency_rules() {
     let mut errors = rule_crates_stay_pure(&ws);
     errors.extend(platform_knows_no_system(&ws));
     errors.extend(only_the_binary_knows_every_system(&ws));
+    errors.extend(testing_is_for_tests(&ws));
     assert!(errors.is_empty(), "{}", errors.join("\n"));
 }
 
@@ -223,8 +247,10 @@ fn each_rule_catches_its_violation() {
         serde_json::json!({
             "name": name,
             "manifest_path": format!("/w/{dir}/Cargo.toml"),
-            "dependencies": deps.iter().map(|(n, k)| serde_json::json!({"name": n, "kind": k}))
-                .collect::<Vec<_>>(),
+            "dependencies": deps.iter().map(|(n, k)| {
+                let features = if n.ends_with("-game") { vec!["testing"] } else { vec![] };
+                serde_json::json!({"name": n, "kind": k, "features": features})
+            }).collect::<Vec<_>>(),
         })
     };
     let meta = serde_json::json!({ "packages": [
@@ -255,6 +281,13 @@ fn each_rule_catches_its_violation() {
         [
             "morale-clock-game knows several systems: morale-clock- onus-",
             "the binary does not know the system morale-clock-*",
+        ]
+    );
+    assert_eq!(
+        testing_is_for_tests(&ws),
+        [
+            "acies enables onus-game's testing feature",
+            "morale-clock-game enables onus-game's testing feature",
         ]
     );
 }

@@ -27,7 +27,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let real = onus_game::chooser::choose(&state, &mut rng);
                 let end = Onus::apply(&state, seat, &onus_game::Action::EndPhase).err();
                 println!("bot error {e}; chooser on the real state: {real:?}; end phase: {end:?}");
-                for u in state.table.units().filter(|u| u.owner == seat.0) {
+                for u in state.table().units().filter(|u| u.owner == seat.0) {
                     if let Some(c) = onus_game::movement::brash_charge(&state, u.id) {
                         let r = Onus::apply(
                             &state,
@@ -44,7 +44,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                             r.err(),
                             u.turn.activated,
                             u.turn.moved,
-                            state.book.recovered.contains(&u.id)
+                            state.book().recovered.contains(&u.id)
                         );
                     }
                 }
@@ -53,8 +53,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         };
         println!(
             "T{} {:?} {seat}: {}",
-            state.turn,
-            state.phase,
+            state.turn(),
+            state.phase(),
             serde_json::to_string(&a)?
         );
         let ap = Onus::apply(&state, seat, &a)?;

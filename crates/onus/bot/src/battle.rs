@@ -34,7 +34,7 @@ impl Arena for OnusArena {
     }
 
     fn length(state: &GameState) -> (u32, u32) {
-        (state.turn, state.round)
+        (state.turn(), state.round())
     }
 
     /// Points lost by each seat (VI casualties: eliminated and fleeing units, a lost
@@ -52,7 +52,7 @@ impl Arena for OnusArena {
     }
 
     fn rng_words(state: &GameState) -> u128 {
-        state.rng.word_pos()
+        state.rng().word_pos()
     }
 }
 

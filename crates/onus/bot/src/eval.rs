@@ -8,6 +8,7 @@ use onus_cards::{EventOutcome, EventPlay, FightKind as CardFight, FightSide};
 use onus_combat::{MeleeSetup, RangedSetup};
 use onus_game::fight_setup::{self, Shot};
 use onus_game::general::{fighter, general_on, in_force, rule_options};
+use onus_game::knowledge::supposing_damage;
 use onus_game::state::GeneralStatus;
 use onus_game::{GameState, Seat};
 use onus_model::{Ability, UnitState};
@@ -19,7 +20,7 @@ use crate::BotError;
 /// What the loss of a unit costs its side, in points: its cost, and for the unit carrying a
 /// General in force most of the army (the General's death loses the battle, VI).
 pub fn worth(state: &GameState, unit: UnitId) -> f64 {
-    let Ok(u) = state.table.unit(unit) else {
+    let Ok(u) = state.table().unit(unit) else {
         return 0.0;
     };
     let Ok(p) = state.player(Seat(u.owner)) else {
@@ -36,7 +37,7 @@ pub fn worth(state: &GameState, unit: UnitId) -> f64 {
         .generals
         .iter()
         .any(|g| g.unit == Some(unit) && g.status != GeneralStatus::Dead);
-    if carries_general && state.setup.scenario.victory.death_of_general {
+    if carries_general && state.setup().scenario.victory.death_of_general {
         let in_force_elsewhere = p
             .generals
             .iter()
@@ -52,7 +53,7 @@ pub fn worth(state: &GameState, unit: UnitId) -> f64 {
 /// The health of a unit in this battle.
 fn health(state: &GameState, unit: UnitId) -> f64 {
     state
-        .table
+        .table()
         .unit(unit)
         .map(|u| f64::from(onus_game::combat::health(state, &u.card).max(1)))
         .unwrap_or(1.0)
@@ -79,7 +80,7 @@ pub fn expected_loss(odds: &SideOdds, start: &UnitState, worth: f64, health: f64
 pub fn attacker_score(state: &GameState, a: UnitId, d: UnitId, odds: &Odds) -> f64 {
     let start = |u: UnitId| {
         state
-            .table
+            .table()
             .unit(u)
             .map(|t| t.state.clone())
             .unwrap_or_default()
@@ -145,13 +146,8 @@ pub fn charge_value(next: &GameState, u: UnitId, e: UnitId) -> Result<f64, BotEr
     }
     let mut later = next.clone();
     for (unit, side) in [(u, &odds.attacker), (e, &odds.defender)] {
-        let t = later.table.unit_mut(unit)?;
-        let health = onus_game::combat::health(next, &t.card).max(1);
         let add = side.expected_wounds.round() as u32;
-        t.state.wounds = (t.state.wounds + add).min(health - 1);
-        if side.states.broken > 0.5 {
-            t.state.broken = true;
-        }
+        later = supposing_damage(&later, unit, add, side.states.broken > 0.5)?;
     }
     let mut back = fight_setup::melee_setup(&later, e, u, None)?;
     back.attacker.charged = false;
@@ -163,7 +159,7 @@ pub fn charge_value(next: &GameState, u: UnitId, e: UnitId) -> Result<f64, BotEr
 
 /// What the event procedure needs to know about a unit.
 pub fn fight_side(state: &GameState, unit: UnitId) -> FightSide {
-    let Ok(t) = state.table.unit(unit) else {
+    let Ok(t) = state.table().unit(unit) else {
         return FightSide::default();
     };
     FightSide {

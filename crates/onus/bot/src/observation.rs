@@ -46,7 +46,7 @@ impl Observation {
     /// The seat's hand.
     pub fn hand(&self) -> Vec<CardId> {
         self.state
-            .piles
+            .piles()
             .hand(self.seat.index())
             .map(<[_]>::to_vec)
             .unwrap_or_default()

@@ -13,9 +13,9 @@ use onus_game::{GameState, Onus, Seat, Setup};
 /// `state` with everything `seat` may not see changed.
 fn perturb(state: &GameState, seat: Seat, k: u64) -> GameState {
     let mut s = state.clone();
-    s.rng = GameRng::new(0xdead_beef ^ k);
+    *s.rng_mut() = GameRng::new(0xdead_beef ^ k);
     // Deal the cards `seat` cannot see differently, keeping each hand's size.
-    let mut json = serde_json::to_value(&s.piles).expect("piles serialize");
+    let mut json = serde_json::to_value(s.piles()).expect("piles serialize");
     let hands: Vec<Vec<u64>> = serde_json::from_value(json["hands"].clone()).expect("hands");
     let draw: Vec<u64> = serde_json::from_value(json["draw"].clone()).expect("draw");
     let mut pool: Vec<u64> = draw.clone();
@@ -38,23 +38,23 @@ fn perturb(state: &GameState, seat: Seat, k: u64) -> GameState {
     let new_draw: Vec<u64> = it.collect();
     json["hands"] = serde_json::to_value(new_hands).expect("json");
     json["draw"] = serde_json::to_value(new_draw).expect("json");
-    s.piles = serde_json::from_value(json).expect("piles deserialize");
-    assert!(s.piles.check().is_ok());
+    *s.piles_mut() = serde_json::from_value(json).expect("piles deserialize");
+    assert!(s.piles().check().is_ok());
     // Face-down enemy cards and the enemy's reserve become other troops.
     let hidden: Vec<_> = s
-        .table
+        .table()
         .units()
-        .filter(|u| u.owner != seat.0 && s.hidden.contains(&u.id))
+        .filter(|u| u.owner != seat.0 && s.hidden().contains(&u.id))
         .map(|u| u.id)
         .collect();
     for id in hidden {
-        let u = s.table.unit_mut(id).expect("unit");
+        let u = s.table_mut().unit_mut(id).expect("unit");
         u.card.id = format!("decoy-{k}");
         u.card.attack.hit += 2;
         u.card.morale -= 1;
         u.state.rank = onus_model::Rank::Elite;
     }
-    for p in s.players.iter_mut().filter(|p| p.seat != seat) {
+    for p in s.players_mut().iter_mut().filter(|p| p.seat != seat) {
         p.reserve.reverse();
         for r in &mut p.reserve {
             r.card.name = format!("decoy {k}");
@@ -62,7 +62,7 @@ fn perturb(state: &GameState, seat: Seat, k: u64) -> GameState {
             r.rank = onus_model::Rank::Veteran;
         }
     }
-    if let Some(Pending::Fight(f)) = &mut s.pending {
+    if let Some(Pending::Fight(f)) = s.pending_mut() {
         if f.attacker_seat != seat {
             f.attacker_flees_if_wounded = !f.attacker_flees_if_wounded;
         }

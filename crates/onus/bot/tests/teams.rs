@@ -40,10 +40,10 @@ fn scripted_bots_play_a_team_battle_and_give_cards() {
         TurnOrder::Team,
     );
     let (s, fallbacks) = play(&setup, 11, 40_000);
-    assert!(s.outcome.is_some(), "{} turns", s.turn);
+    assert!(s.outcome().is_some(), "{} turns", s.turn());
     assert_eq!(fallbacks, 0);
     let gifts = s
-        .log
+        .log()
         .iter()
         .filter(|e| matches!(e, GameEvent::CardsGiven { .. }))
         .count();
@@ -57,8 +57,8 @@ fn scripted_bots_use_the_always_active_generals_additional_unit() {
     setup.options.always_active_general = true;
     setup.players[0].extra_generals = vec!["scipio".into()];
     let (s, fallbacks) = play(&setup, 12, 20_000);
-    assert!(s.outcome.is_some(), "{} turns", s.turn);
+    assert!(s.outcome().is_some(), "{} turns", s.turn());
     assert_eq!(fallbacks, 0);
-    assert!(s.log.iter().any(|e| matches!(e,
+    assert!(s.log().iter().any(|e| matches!(e,
         GameEvent::UnitActivated { why, .. } if why.contains("additional unit"))));
 }

@@ -36,23 +36,8 @@ pub fn health(state: &GameState, card: &UnitCard) -> u32 {
 /// VII-3: declares a ranged attack. The fight then waits for the side choice (if any) and
 /// the events.
 pub fn shoot(state: &mut GameState, seat: Seat, shooter: UnitId, target: UnitId) -> GameResult<()> {
-    const RULE: &str = "VII-3 Ranged attack phase";
+    crate::legal::shoot_unit(state, seat, shooter)?;
     let s = state.table.unit(shooter)?;
-    if s.owner != seat.0 {
-        return Err(GameError::rule(RULE, format!("{shooter} is not {seat}'s")));
-    }
-    if !state.book.activated.contains(&shooter) || state.book.recovered.contains(&shooter) {
-        return Err(GameError::rule(
-            RULE,
-            format!("{shooter} is not an active unit; only active units shoot"),
-        ));
-    }
-    if state.book.shot.contains(&shooter) {
-        return Err(GameError::rule(
-            RULE,
-            format!("{shooter} has already shot this turn"),
-        ));
-    }
     let t = state.table.unit(target)?;
     if state.allies(Seat(s.owner), Seat(t.owner)) {
         return Err(GameError::rule(

@@ -95,3 +95,20 @@ fn stand_in_card(size: CardSize) -> UnitCard {
         ..face_down_card(size)
     }
 }
+
+/// A position supposed, never played: `state` with `unit` having taken `wounds` more (never
+/// its last one: it stays on the table, VII-5 "Results") and, if `broken`, broken. What a
+/// player imagines of a later turn (the scripted bot's look-ahead at a fight's return blow).
+pub fn supposing_damage(
+    state: &GameState,
+    unit: UnitId,
+    wounds: u32,
+    broken: bool,
+) -> GameResult<GameState> {
+    let mut s = state.clone();
+    let health = crate::combat::health(state, &state.table.unit(unit)?.card).max(1);
+    let u = s.table.unit_mut(unit)?;
+    u.state.wounds = (u.state.wounds + wounds).min(health - 1);
+    u.state.broken |= broken;
+    Ok(s)
+}

@@ -13,6 +13,8 @@
 //! * Generals (IV, XII-A): [`general`], their special abilities [`abilities`]; victory (VI): [`victory`]; fog of war (XII-A):
 //!   [`fog`].
 //! * Teams (VII-7, XII-B/C): [`teams`] (giving cards to team-mates).
+//! * What charging and shooting need of the turn and the unit, for the engine and for
+//!   anyone asking why an action is barred: [`legal`].
 //! * Games as data: [`replay`]; a random legal player for tests and demos: [`chooser`].
 //!
 //! ```
@@ -46,6 +48,7 @@ pub mod fog;
 pub mod general;
 pub mod invariants;
 pub mod knowledge;
+pub mod legal;
 pub mod movement;
 pub mod orders;
 pub mod replay;
@@ -53,6 +56,8 @@ pub mod secrets;
 pub mod setup;
 pub mod state;
 pub mod teams;
+#[cfg(feature = "testing")]
+pub mod testing;
 pub mod turn;
 pub mod victory;
 pub mod view;

@@ -12,7 +12,12 @@ use crate::error::{GameError, GameResult};
 use crate::event::{GameEvent, Removal};
 use crate::state::{GameState, Seat};
 
-fn own(state: &GameState, seat: Seat, unit: UnitId, rule: &'static str) -> GameResult<()> {
+pub(crate) fn own(
+    state: &GameState,
+    seat: Seat,
+    unit: UnitId,
+    rule: &'static str,
+) -> GameResult<()> {
     if state.table.unit(unit)?.owner != seat.0 {
         return Err(GameError::rule(rule, format!("{unit} is not {seat}'s")));
     }
@@ -200,7 +205,7 @@ fn charge_unchecked(
     unit: UnitId,
     spec: &ChargeSpec,
 ) -> GameResult<()> {
-    own(state, seat, unit, "VII-2.C Charging")?;
+    crate::legal::charge_unit(state, seat, unit)?;
     let order = spec.order();
     let u = state.table.unit(unit)?;
     let plan = if state.phase == crate::state::Phase::Skirmishers {

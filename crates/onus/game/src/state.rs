@@ -508,46 +508,48 @@ pub enum DeployStage {
     Generals { order: Vec<Seat>, next: usize },
 }
 
-/// Everything needed to continue a battle.
+/// Everything needed to continue a battle. The engine owns it: other crates read it through
+/// the accessors below and change it only by [`crate::Onus::apply`]; tests set up positions
+/// through [`crate::testing`] (the `testing` feature, enabled by dev-dependencies only).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameState {
-    pub setup: Setup,
+    pub(crate) setup: Setup,
     /// The only source of randomness (never shown in a view).
-    pub rng: GameRng,
-    pub deck: DeckRef,
+    pub(crate) rng: GameRng,
+    pub(crate) deck: DeckRef,
     #[serde(skip)]
     pub(crate) deck_cache: DeckCache,
-    pub piles: CardPiles,
-    pub table: Table,
-    pub players: Vec<PlayerState>,
+    pub(crate) piles: CardPiles,
+    pub(crate) table: Table,
+    pub(crate) players: Vec<PlayerState>,
     /// Units still face down: during deployment, and under the fog of war (XII-A).
-    pub hidden: BTreeSet<UnitId>,
+    pub(crate) hidden: BTreeSet<UnitId>,
     /// Player turns played so far, the current one included (0 during deployment).
-    pub turn: u32,
+    pub(crate) turn: u32,
     /// Complete rounds (every group has had its turn) so far.
-    pub round: u32,
+    pub(crate) round: u32,
     /// The seat acting in the current turn; with team turns, the group is `group`.
-    pub active: Seat,
+    pub(crate) active: Seat,
     /// The seats playing this turn together (one unless XII-B team turns).
-    pub group: Vec<Seat>,
+    pub(crate) group: Vec<Seat>,
     /// The order in which the groups take their turns, and where we are in it.
-    pub rotation: Vec<Vec<Seat>>,
-    pub rotation_index: usize,
-    pub phase: Phase,
-    pub deployment: Option<DeployStage>,
-    pub book: TurnBook,
-    pub pending: Option<Pending>,
+    pub(crate) rotation: Vec<Vec<Seat>>,
+    pub(crate) rotation_index: usize,
+    pub(crate) phase: Phase,
+    pub(crate) deployment: Option<DeployStage>,
+    pub(crate) book: TurnBook,
+    pub(crate) pending: Option<Pending>,
     /// Decisions waiting outside fights, first one first (withdrawal responses, fighting
     /// fleeing elephants, the elephant drivers' option, a lunge follow-up).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub decisions: Vec<Decision>,
-    pub log: EventLog,
-    pub outcome: Option<Outcome<Seat>>,
+    pub(crate) decisions: Vec<Decision>,
+    pub(crate) log: EventLog,
+    pub(crate) outcome: Option<Outcome<Seat>>,
     /// Faces the next dice of the rules will show before the RNG takes over again (d6 rolls
     /// only; card shuffles always come from the RNG). For tests and the rulebook's worked
     /// examples: a real game leaves it empty.
     #[serde(default, skip_serializing_if = "VecDeque::is_empty")]
-    pub forced_dice: VecDeque<u8>,
+    pub(crate) forced_dice: VecDeque<u8>,
 }
 
 impl GameState {
@@ -605,5 +607,97 @@ impl GameState {
     /// Records an event.
     pub(crate) fn emit(&mut self, e: GameEvent) {
         self.log.push(e);
+    }
+}
+
+/// Read access to the state (the fields are the engine's: see [`GameState`]).
+impl GameState {
+    /// The setup the battle was started with.
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+    /// The state's random generator (never shown in a view).
+    pub fn rng(&self) -> &GameRng {
+        &self.rng
+    }
+    /// Which deck the battle plays with.
+    pub fn deck_ref(&self) -> &DeckRef {
+        &self.deck
+    }
+    /// The action-card piles (draw, discard, hands, cards in play).
+    pub fn piles(&self) -> &CardPiles {
+        &self.piles
+    }
+    /// The table and the units on it.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+    /// The table, the rest of the state dropped.
+    pub fn into_table(self) -> Table {
+        self.table
+    }
+    /// Every player, in seat order.
+    pub fn players(&self) -> &[PlayerState] {
+        &self.players
+    }
+    /// Units still face down (deployment, XII-A fog of war).
+    pub fn hidden(&self) -> &BTreeSet<UnitId> {
+        &self.hidden
+    }
+    /// Player turns played so far, the current one included (0 during deployment).
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+    /// Complete rounds so far.
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+    /// The seat acting in the current turn.
+    pub fn active(&self) -> Seat {
+        self.active
+    }
+    /// The seats playing this turn together.
+    pub fn group(&self) -> &[Seat] {
+        &self.group
+    }
+    /// The order of the groups' turns.
+    pub fn rotation(&self) -> &[Vec<Seat>] {
+        &self.rotation
+    }
+    /// Where the battle is in [`GameState::rotation`].
+    pub fn rotation_index(&self) -> usize {
+        self.rotation_index
+    }
+    /// The current phase.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    /// Deployment in progress, if any.
+    pub fn deployment(&self) -> Option<&DeployStage> {
+        self.deployment.as_ref()
+    }
+    /// What happened this turn (orders, activations, shots, fights...).
+    pub fn book(&self) -> &TurnBook {
+        &self.book
+    }
+    /// The fight or hand limit the game waits for.
+    pub fn pending(&self) -> &Option<Pending> {
+        &self.pending
+    }
+    /// Decisions waiting outside fights, first one first.
+    pub fn decisions(&self) -> &[Decision] {
+        &self.decisions
+    }
+    /// Every event so far.
+    pub fn log(&self) -> &EventLog {
+        &self.log
+    }
+    /// The result, once the battle is over.
+    pub fn outcome(&self) -> &Option<Outcome<Seat>> {
+        &self.outcome
+    }
+    /// Faces the next d6 rolls will show before the random generator (tests only).
+    pub fn forced_dice(&self) -> &VecDeque<u8> {
+        &self.forced_dice
     }
 }

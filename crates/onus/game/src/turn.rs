@@ -9,7 +9,7 @@ use crate::action::Action;
 use crate::error::{GameError, GameResult};
 use crate::event::GameEvent;
 use crate::general::leadership;
-use crate::state::{Decision, FightStage, GameState, Pending, Phase, Seat, TurnBook};
+use crate::state::{Decision, FightStage, GameState, Pending, PendingFight, Phase, Seat, TurnBook};
 use crate::{combat, deploy, engaged, flight, movement, orders, victory};
 
 /// The seat expected to act next, or `None` when the game is over.
@@ -37,8 +37,14 @@ pub fn to_act(state: &GameState) -> Option<Seat> {
 }
 
 fn wrong(state: &GameState, action: &Action, detail: &str) -> GameError {
+    wrong_named(state, action.name(), detail)
+}
+
+/// The refusal of an action named `action` that the current phase or pending decision does
+/// not accept.
+pub(crate) fn wrong_named(state: &GameState, action: &'static str, detail: &str) -> GameError {
     GameError::WrongPhase {
-        action: action.name(),
+        action,
         phase: state.phase,
         detail: detail.to_string(),
         rule: if state.pending.is_some() {
@@ -47,6 +53,59 @@ fn wrong(state: &GameState, action: &Action, detail: &str) -> GameError {
             state.phase.section()
         },
     }
+}
+
+/// VII "Turn sequence": `seat` is the one expected to act (the game is not over).
+pub(crate) fn check_actor(state: &GameState, seat: Seat) -> GameResult<()> {
+    let expected = to_act(state).ok_or(GameError::GameOver)?;
+    if seat != expected {
+        return Err(GameError::NotYourTurn {
+            seat,
+            expected,
+            rule: if state.pending.is_some() {
+                "VII-3 Events / VII-5 Events (a pending decision)"
+            } else {
+                "VII Turn sequence"
+            },
+        });
+    }
+    Ok(())
+}
+
+/// The refusal of an action named `action` while a decision, a fight or a hand limit waits
+/// for its own answer (what [`dispatch`] answers any other action with).
+pub(crate) fn waiting(state: &GameState, action: &'static str) -> GameResult<()> {
+    if let Some(d) = state.decisions.first() {
+        return Err(decision_waiting(state, d, action));
+    }
+    match &state.pending {
+        Some(Pending::Fight(f)) => Err(fight_waiting(state, f, action)),
+        Some(Pending::HandLimit { excess, .. }) => Err(limit_waiting(state, *excess, action)),
+        None => Ok(()),
+    }
+}
+
+fn decision_waiting(state: &GameState, d: &Decision, action: &'static str) -> GameError {
+    GameError::WrongPhase {
+        action,
+        phase: state.phase,
+        detail: format!(": a decision is waiting ({})", d.describe()),
+        rule: d.section(),
+    }
+}
+
+fn fight_waiting(state: &GameState, f: &PendingFight, action: &'static str) -> GameError {
+    let detail = format!(
+        ": a fight is waiting for {} ({})",
+        to_act(state).unwrap_or(f.attacker_seat),
+        f.stage.describe()
+    );
+    wrong_named(state, action, &detail)
+}
+
+fn limit_waiting(state: &GameState, excess: usize, action: &'static str) -> GameError {
+    let detail = format!(": discard {excess} card(s) down to the hand limit first");
+    wrong_named(state, action, &detail)
 }
 
 /// Applies an action (see [`crate::Onus`]): the input state is never changed.
@@ -96,18 +155,7 @@ pub fn apply(
             // Ruling: a surrender during deployment ends the battle for that side only.
         }
     } else {
-        let expected = to_act(&s).ok_or(GameError::GameOver)?;
-        if seat != expected {
-            return Err(GameError::NotYourTurn {
-                seat,
-                expected,
-                rule: if s.pending.is_some() {
-                    "VII-3 Events / VII-5 Events (a pending decision)"
-                } else {
-                    "VII Turn sequence"
-                },
-            });
-        }
+        check_actor(&s, seat)?;
         dispatch(&mut s, seat, action)?;
         // The flight movements the action caused, in order (VII-5, VII-6), and what follows.
         flight::resume(&mut s)?;
@@ -133,12 +181,7 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
             (Decision::LungeFollowUp { .. }, Action::LungeFollowUp { order }) => {
                 movement::lunge_follow_up(s, order.as_ref())
             }
-            (d, a) => Err(GameError::WrongPhase {
-                action: a.name(),
-                phase: s.phase,
-                detail: format!(": a decision is waiting ({})", d.describe()),
-                rule: d.section(),
-            }),
+            (d, a) => Err(decision_waiting(s, d, a.name())),
         };
     }
     if let Some(p) = s.pending.clone() {
@@ -160,20 +203,8 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
             (Pending::HandLimit { .. }, Action::DiscardExcess { cards }) => {
                 discard_excess(s, seat, cards)
             }
-            (Pending::Fight(f), a) => Err(wrong(
-                s,
-                a,
-                &format!(
-                    ": a fight is waiting for {} ({})",
-                    to_act(s).unwrap_or(f.attacker_seat),
-                    f.stage.describe()
-                ),
-            )),
-            (Pending::HandLimit { excess, .. }, a) => Err(wrong(
-                s,
-                a,
-                &format!(": discard {excess} card(s) down to the hand limit first"),
-            )),
+            (Pending::Fight(f), a) => Err(fight_waiting(s, &f, a.name())),
+            (Pending::HandLimit { excess, .. }, a) => Err(limit_waiting(s, excess, a.name())),
         };
     }
     match (s.phase, action) {

@@ -94,11 +94,11 @@ fn iv_extra_activation_makes_the_generals_unit_always_active() {
     // Seat 1's turn ends; seat 0's begins.
     let before_seat_0 = |status: GeneralStatus| {
         let mut s = fixture(vec![], &[], Phase::EndOfTurn);
-        s.players[0].generals[0].card = general("romans/scipio");
-        s.players[0].generals[0].status = status;
-        s.active = Seat(1);
-        s.rotation_index = s
-            .rotation
+        s.players_mut()[0].generals[0].card = general("romans/scipio");
+        s.players_mut()[0].generals[0].status = status;
+        *s.active_mut() = Seat(1);
+        *s.rotation_index_mut() = s
+            .rotation()
             .iter()
             .position(|g| g.contains(&Seat(1)))
             .unwrap();
@@ -106,8 +106,8 @@ fn iv_extra_activation_makes_the_generals_unit_always_active() {
     };
     let mut s = before_seat_0(GeneralStatus::Healthy);
     onus_game::turn::next_turn(&mut s).unwrap();
-    assert_eq!(s.active, Seat(0));
-    assert!(s.book.activated.contains(&HQ0));
+    assert_eq!(s.active(), Seat(0));
+    assert!(s.book().activated.contains(&HQ0));
     assert!(events(&s).iter().any(|e| matches!(
         e,
         GameEvent::UnitActivated { unit, why } if *unit == HQ0 && why.contains("Lessons of Cannae")
@@ -115,8 +115,8 @@ fn iv_extra_activation_makes_the_generals_unit_always_active() {
     // Wounded, the General has no ability any more (IV).
     let mut t = before_seat_0(GeneralStatus::Wounded);
     onus_game::turn::next_turn(&mut t).unwrap();
-    assert_eq!(t.active, Seat(0));
-    assert!(!t.book.activated.contains(&HQ0));
+    assert_eq!(t.active(), Seat(0));
+    assert!(!t.book().activated.contains(&HQ0));
 }
 
 #[test]
@@ -132,7 +132,7 @@ fn iv_reroll_morale_once_per_turn_within_the_area() {
     };
     // Morale 7 - 1 (broken) - 2 (wounds) + 1 (area of influence) = 5: a 6 fails.
     let mut s = fixture(vec![near(1, 2.0), near(2, 4.5)], &[], Phase::Flight);
-    s.forced_dice.extend([6, 2, 6]);
+    s.forced_dice_mut().extend([6, 2, 6]);
     let s = act(
         &s,
         Action::FlightCheck {
@@ -149,7 +149,7 @@ fn iv_reroll_morale_once_per_turn_within_the_area() {
         },
     )
     .unwrap();
-    assert!(s.forced_dice.is_empty());
+    assert!(s.forced_dice().is_empty());
     let checks: Vec<(UnitId, bool, String)> = events(&s)
         .into_iter()
         .filter_map(|e| match e {
@@ -166,8 +166,8 @@ fn iv_reroll_morale_once_per_turn_within_the_area() {
     assert!(!checks[0].1 && checks[1].1);
     assert!(checks[1].2.contains(onus_combat::MORALE_REROLL));
     assert_eq!((checks[2].0, checks[2].1), (UnitId(2), false));
-    assert!(!s.table.unit(UnitId(1)).unwrap().state.fleeing);
-    assert_eq!(s.book.rerolls_used.len(), 1);
+    assert!(!s.table().unit(UnitId(1)).unwrap().state.fleeing);
+    assert_eq!(s.book().rerolls_used.len(), 1);
 }
 
 #[test]
@@ -182,20 +182,20 @@ fn iv_area_plus_one_and_unit_causes_fear() {
         &[],
         Phase::Melee,
     );
-    s.players[0].generals[0].card = general("carthaginians/hasdrubal");
+    s.players_mut()[0].generals[0].card = general("carthaginians/hasdrubal");
     let m = onus_game::general::morale_outside_fight(&s, UnitId(1), &[]).unwrap();
     assert_eq!(m.total(), 9, "{m}");
     assert!(m.to_string().contains("Iberian Levies"));
     // Brennus (celts-1000, seat 1) on the Gauls.
-    s.players[1].generals[0].card = general("celts/brennus");
-    s.players[1].generals[0].unit = Some(UnitId(2));
+    s.players_mut()[1].generals[0].card = general("celts/brennus");
+    s.players_mut()[1].generals[0].unit = Some(UnitId(2));
     assert!(
         onus_game::general::fighter(&s, UnitId(2))
             .unwrap()
             .card
             .has(Ability::Fear)
     );
-    s.players[1].generals[0].status = GeneralStatus::Wounded;
+    s.players_mut()[1].generals[0].status = GeneralStatus::Wounded;
     assert!(
         !onus_game::general::fighter(&s, UnitId(2))
             .unwrap()
@@ -208,8 +208,8 @@ fn iv_area_plus_one_and_unit_causes_fear() {
 fn iv_extra_card_on_draw_and_leadership_check_bonus() {
     // Hannibal's "Master of Stratagems": one more card at the end of the turn.
     let mut s = fixture(vec![], &[], Phase::EndOfTurn);
-    s.players[0].generals[0].card = general("carthaginians/hannibal");
-    let before = s.piles.hand(0).unwrap().len();
+    s.players_mut()[0].generals[0].card = general("carthaginians/hannibal");
+    let before = s.piles().hand(0).unwrap().len();
     let t = act(
         &s,
         Action::Draw {
@@ -222,16 +222,16 @@ fn iv_extra_card_on_draw_and_leadership_check_bonus() {
             if seat == Seat(0) && why.contains("Master of Stratagems"))
     });
     assert!(extra);
-    let after = t.piles.hand(0).unwrap().len();
+    let after = t.piles().hand(0).unwrap().len();
     let limit = onus_game::general::leadership(&t, Seat(0)) as usize;
-    assert!(after == before + 4 || t.pending.is_some() && before + 4 > limit);
+    assert!(after == before + 4 || t.pending().is_some() && before + 4 > limit);
     // Vercingetorix's "King of the Arverni": +1 leadership in the casualties check; 4 + 4 =
     // 8 passes at 7 + 1.
     let mut s = common::deployed("romans-1000", "celts-1800", 16);
-    assert_eq!(s.players[1].generals[0].card.id, "vercingetorix");
-    let g = s.players[1].generals[0].unit.unwrap();
+    assert_eq!(s.players()[1].generals[0].card.id, "vercingetorix");
+    let g = s.players()[1].generals[0].unit.unwrap();
     let victims: Vec<UnitId> = s
-        .table
+        .table()
         .units()
         .filter(|u| u.owner == 1 && u.id != g)
         .map(|u| u.id)
@@ -240,7 +240,7 @@ fn iv_extra_card_on_draw_and_leadership_check_bonus() {
         onus_game::flight::remove_unit(&mut s, *u, onus_game::event::Removal::Eliminated).unwrap();
     }
     assert!(onus_game::victory::over_half(&s, Seat(1)));
-    s.forced_dice.extend([4, 4]);
+    s.forced_dice_mut().extend([4, 4]);
     onus_game::victory::casualty_check(&mut s, Seat(1));
     let (roll, passed) = events(&s)
         .into_iter()
@@ -267,9 +267,9 @@ fn iv_unit_attack_bonus_when_charging() {
         &[UnitId(1)],
         Phase::Movement,
     );
-    s.setup.options.no_events = true;
-    s.players[0].generals[0].card = general("romans/varro");
-    s.players[0].generals[0].unit = Some(UnitId(1));
+    s.setup_mut().options.no_events = true;
+    s.players_mut()[0].generals[0].card = general("romans/varro");
+    s.players_mut()[0].generals[0].unit = Some(UnitId(1));
     let s = act(
         &s,
         Action::Charge {
@@ -284,7 +284,7 @@ fn iv_unit_attack_bonus_when_charging() {
     )
     .unwrap();
     let mut s = s;
-    while s.phase != Phase::Melee {
+    while s.phase() != Phase::Melee {
         s = act(&s, Action::EndPhase).unwrap();
     }
     let s = act(

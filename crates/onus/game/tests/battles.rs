@@ -10,7 +10,7 @@ use onus_game::{GameState, Onus, Seat, Setup};
 /// [`onus_game::invariants::check`].
 pub fn check_invariants(before: &GameState, s: &GameState) {
     if let Err(e) = onus_game::invariants::check(before, s) {
-        panic!("turn {} {:?}: {e}", s.turn, s.phase);
+        panic!("turn {} {:?}: {e}", s.turn(), s.phase());
     }
 }
 
@@ -18,7 +18,7 @@ pub fn battle(setup: &Setup, seed: u64, max_actions: usize, invariants: bool) ->
     let mut state = Onus::new_game(setup, seed).unwrap();
     let mut rng = GameRng::new(seed.wrapping_mul(31).wrapping_add(7));
     for _ in 0..max_actions {
-        if state.outcome.is_some() {
+        if state.outcome().is_some() {
             break;
         }
         let Some((seat, action)) = onus_game::chooser::choose(&state, &mut rng) else {
@@ -27,8 +27,8 @@ pub fn battle(setup: &Setup, seed: u64, max_actions: usize, invariants: bool) ->
             panic!(
                 "end phase: {e:?}; no legal action found for {:?} in {:?} (pending {:?})",
                 Onus::to_act(&state),
-                state.phase,
-                state.pending
+                state.phase(),
+                state.pending()
             );
         };
         let next = match Onus::apply(&state, seat, &action) {
@@ -51,15 +51,15 @@ fn every_pair_of_preset_armies_fights_to_a_victory_condition() {
             seed += 1;
             let setup = Setup::two_presets(a, b);
             let s = battle(&setup, seed, 30_000, true);
-            let out = s.outcome.clone();
+            let out = s.outcome().clone();
             assert!(
                 out.is_some(),
                 "{a} vs {b}: no end after turn {} round {} phase {:?}",
-                s.turn,
-                s.round,
-                s.phase
+                s.turn(),
+                s.round(),
+                s.phase()
             );
-            eprintln!("{a} vs {b}: {:?} after {} turns", out, s.turn);
+            eprintln!("{a} vs {b}: {:?} after {} turns", out, s.turn());
         }
     }
 }
@@ -68,7 +68,7 @@ fn every_pair_of_preset_armies_fights_to_a_victory_condition() {
 fn larger_armies_fight_too() {
     let setup = Setup::two_presets("romans-1800", "carthaginians-1800");
     let s = battle(&setup, 77, 40_000, false);
-    assert!(s.outcome.is_some(), "round {}", s.round);
+    assert!(s.outcome().is_some(), "round {}", s.round());
 }
 
 #[test]
@@ -76,8 +76,8 @@ fn a_round_limit_ends_the_battle() {
     let mut setup = Setup::two_presets("romans-1000", "dacians-1000");
     setup.scenario.victory.round_limit = Some(2);
     let s = battle(&setup, 5, 5_000, true);
-    assert!(s.outcome.is_some());
-    assert!(s.round <= 2);
+    assert!(s.outcome().is_some());
+    assert!(s.round() <= 2);
     let _ = Seat(0);
 }
 
@@ -90,7 +90,7 @@ fn battles_have_ranged_attacks_melees_events_and_flight() {
     let mut engaged = [0usize; 4];
     for seed in 200..204 {
         let s = battle(&setup, seed, 30_000, false);
-        for e in s.log.iter() {
+        for e in s.log().iter() {
             match e {
                 E::FightDeclared { ranged: true, .. } => counts[0] += 1,
                 E::FightDeclared { ranged: false, .. } => counts[1] += 1,

@@ -56,7 +56,7 @@ fn charge(steps: Vec<Step>, side: Option<Edge>, envelop: EnvelopChoice) -> Actio
 }
 
 fn dice(s: &GameState) -> u32 {
-    s.table.engagement(CHARGER, ENEMY).map_or(0, |e| e.dice())
+    s.table().engagement(CHARGER, ENEMY).map_or(0, |e| e.dice())
 }
 
 fn brash_refusal(r: Result<GameState, GameError>) -> String {
@@ -168,7 +168,7 @@ fn ix_the_movement_phase_ends_only_after_the_brash_charge() {
         },
     )
     .expect("the brash charge");
-    assert!(t.table.is_engaged(CHARGER));
+    assert!(t.table().is_engaged(CHARGER));
     let u = act(&t, Action::EndPhase).expect("the phase ends after the charge");
-    assert_eq!(u.phase, Phase::RangedAttack);
+    assert_eq!(u.phase(), Phase::RangedAttack);
 }

@@ -23,12 +23,12 @@ fn every_preset_army_starts_a_game() {
 fn table_follows_vi() {
     // VI: 70 cm (14 DU) of front per 1,000 points; 3 DU deployment zones 8 DU apart.
     let s = Onus::new_game(&Setup::two_presets("romans-1000", "celts-1000"), 3).unwrap();
-    assert_eq!(s.table.width, 14.0);
-    let (z0, z1) = (s.players[0].zone, s.players[1].zone);
+    assert_eq!(s.table().width, 14.0);
+    let (z0, z1) = (s.players()[0].zone, s.players()[1].zone);
     assert!((z0.y1 - z0.y0 - 3.0).abs() < 1e-9);
     assert!((z1.y0 - z0.y1 - 8.0).abs() < 1e-9, "{z0:?} {z1:?}");
     let big = Onus::new_game(&Setup::two_presets("romans-1800", "celts-1000"), 3).unwrap();
-    assert!((big.table.width - 25.2).abs() < 1e-9);
+    assert!((big.table().width - 25.2).abs() < 1e-9);
 }
 
 /// VI: each player's deployment zone is in every viewer's view (the UI draws it from there),
@@ -42,7 +42,7 @@ fn views_show_each_players_deployment_zone() {
         Viewer::Spectator,
     ] {
         let v = Onus::view(&s, viewer);
-        for (p, state) in v.players.iter().zip(&s.players) {
+        for (p, state) in v.players.iter().zip(s.players()) {
             assert_eq!(p.deployment_zone, state.zone, "{viewer:?}");
         }
     }
@@ -74,7 +74,7 @@ fn the_player_with_more_units_deploys_first() {
     let mut seen = [false; 2];
     for (a, b) in [("romans-1000", "celts-1000"), ("celts-1000", "romans-1000")] {
         let s = Onus::new_game(&Setup::two_presets(a, b), 1).unwrap();
-        let (na, nb) = (s.players[0].reserve.len(), s.players[1].reserve.len());
+        let (na, nb) = (s.players()[0].reserve.len(), s.players()[1].reserve.len());
         assert_ne!(na, nb, "{a} and {b} differ in units");
         let more = if na > nb { Seat(0) } else { Seat(1) };
         for seed in 0..5 {
@@ -96,20 +96,20 @@ fn the_player_with_more_units_deploys_first() {
 #[test]
 fn deployment_alternates_then_generals_then_hands() {
     let state = common::deployed("romans-1000", "parthians-1000", 11);
-    assert_eq!(state.phase, Phase::Activation);
-    assert!(state.deployment.is_none());
+    assert_eq!(state.phase(), Phase::Activation);
+    assert!(state.deployment().is_none());
     // Every unit is on the table and revealed (no fog of war).
-    assert!(state.hidden.is_empty());
-    for p in &state.players {
+    assert!(state.hidden().is_empty());
+    for p in state.players() {
         assert!(p.reserve.is_empty());
         assert!(p.generals.iter().all(|g| g.unit.is_some()));
         // VI: as many cards as the General's leadership.
-        let hand = state.piles.hand(p.seat.index()).unwrap();
+        let hand = state.piles().hand(p.seat.index()).unwrap();
         assert_eq!(hand.len() as u32, p.generals[0].card.leadership);
     }
     // Alternation: in the log, consecutive deployments change seat while both have units.
     let seats: Vec<Seat> = state
-        .log
+        .log()
         .iter()
         .filter_map(|e| match e {
             onus_game::GameEvent::UnitDeployed { seat, .. } => Some(*seat),
@@ -125,7 +125,7 @@ fn deployment_alternates_then_generals_then_hands() {
     // The player who deployed last places the General first.
     let last = *seats.last().unwrap();
     let first_general = state
-        .log
+        .log()
         .iter()
         .find_map(|e| match e {
             onus_game::GameEvent::GeneralPlaced { seat, .. } => Some(*seat),
@@ -133,14 +133,14 @@ fn deployment_alternates_then_generals_then_hands() {
         })
         .unwrap();
     assert_eq!(first_general, last);
-    assert!(state.piles.check().is_ok());
+    assert!(state.piles().check().is_ok());
 }
 
 #[test]
 fn deployment_outside_the_zone_is_refused() {
     let s = Onus::new_game(&Setup::two_presets("romans-1000", "celts-1000"), 5).unwrap();
     let seat = Onus::to_act(&s).unwrap();
-    let unit = s.players[seat.index()].reserve[0].id;
+    let unit = s.players()[seat.index()].reserve[0].id;
     let action = Action::Deploy {
         unit,
         pose: Pose::new(Vec2::new(7.0, 9.0), 0.0),
@@ -152,7 +152,7 @@ fn deployment_outside_the_zone_is_refused() {
     assert_eq!(e.section(), Some("VI Troop deployment"), "{e}");
     // And the other player may not deploy out of turn.
     let other = Seat(1 - seat.0);
-    let unit = s.players[other.index()].reserve[0].id;
+    let unit = s.players()[other.index()].reserve[0].id;
     let e = Onus::apply(
         &s,
         other,
@@ -175,7 +175,10 @@ fn face_down_units_and_hands_are_hidden_from_the_opponent() {
     let mut rng = acies_core::GameRng::new(1);
     // Deploy a few units: they are face down.
     common::play_until(&mut state, &mut rng, 4, |_| false);
-    assert!(matches!(state.deployment, Some(DeployStage::Units { .. })));
+    assert!(matches!(
+        state.deployment(),
+        Some(DeployStage::Units { .. })
+    ));
     for viewer in [
         Viewer::Seat(Seat(0)),
         Viewer::Seat(Seat(1)),
@@ -202,12 +205,17 @@ fn face_down_units_and_hands_are_hidden_from_the_opponent() {
         assert_eq!(deployed, 4, "{viewer:?} sees the four deployments");
     }
     // After the deployment every card is revealed; hands stay hidden.
-    common::play_until(&mut state, &mut rng, 500, |s| s.phase != Phase::Deployment);
+    common::play_until(&mut state, &mut rng, 500, |s| {
+        s.phase() != Phase::Deployment
+    });
     let v = Onus::view(&state, Viewer::Seat(Seat(0)));
     assert!(v.units.iter().all(|u| u.card.is_some()));
     assert!(v.players[0].hand.is_some());
     assert!(v.players[1].hand.is_none());
-    assert_eq!(v.players[1].hand_count, state.piles.hand(1).unwrap().len());
+    assert_eq!(
+        v.players[1].hand_count,
+        state.piles().hand(1).unwrap().len()
+    );
     let spectator = Onus::view(&state, Viewer::Spectator);
     assert!(spectator.players.iter().all(|p| p.hand.is_none()));
     let mut draws = 0;

@@ -46,7 +46,9 @@ fn head_on(romans_card: UnitCard, shift: f64) -> onus_game::GameState {
         &[A],
         Phase::Movement,
     );
-    s.table.engage(A, E, &EnvelopChoice::None, false).unwrap();
+    s.table_mut()
+        .engage(A, E, &EnvelopChoice::None, false)
+        .unwrap();
     s
 }
 
@@ -72,14 +74,18 @@ fn vii2d_retreat_undisputed_attack_then_free_reduced_movement() {
     // against dodge 5 (1, 2, 3, 4: three hits), damage 4+ against armor 7 (4, 4, 1: two
     // wounds); the Romans check at 8 - 2 = 6 and pass with a 6.
     let mut s = head_on(romans(), 0.0);
-    assert_eq!(s.table.engagement(A, E).unwrap().dice(), 4);
-    let draw_pile = s.piles.draw_pile().len();
-    s.forced_dice.extend([1, 2, 3, 4, 4, 4, 1, 6]);
+    assert_eq!(s.table().engagement(A, E).unwrap().dice(), 4);
+    let draw_pile = s.piles().draw_pile().len();
+    s.forced_dice_mut().extend([1, 2, 3, 4, 4, 4, 1, 6]);
     let s = act(&s, Action::Retreat { unit: A }).unwrap();
-    assert!(s.forced_dice.is_empty(), "every forced die used");
+    assert!(s.forced_dice().is_empty(), "every forced die used");
     let fa = free_attacks(&s);
     assert_eq!(fa, vec![(E, A, "VII-2.D Retreat".to_string(), 2)]);
-    assert_eq!(s.piles.draw_pile().len(), draw_pile, "no event card drawn");
+    assert_eq!(
+        s.piles().draw_pile().len(),
+        draw_pile,
+        "no event card drawn"
+    );
     let r = events(&s)
         .into_iter()
         .find_map(|e| match e {
@@ -90,8 +96,8 @@ fn vii2d_retreat_undisputed_attack_then_free_reduced_movement() {
     assert_eq!(r.log.records[0].dice.len(), 4);
     assert_eq!(r.log.records.len(), 3, "hit, damage, the Romans' check");
     assert!(r.attacker.morale_checks.is_empty());
-    assert!(!s.table.is_engaged(A));
-    assert_eq!(s.table.unit(A).unwrap().state.wounds, 2);
+    assert!(!s.table().is_engaged(A));
+    assert_eq!(s.table().unit(A).unwrap().state.wounds, 2);
     assert!(
         events(&s)
             .iter()
@@ -115,7 +121,7 @@ fn vii2d_retreat_undisputed_attack_then_free_reduced_movement() {
         "{e}"
     );
     let t = act(&s, back(1.0)).unwrap();
-    assert!((t.table.unit(A).unwrap().pose.centre.y - 9.0).abs() < 1e-9);
+    assert!((t.table().unit(A).unwrap().pose.centre.y - 9.0).abs() < 1e-9);
     // One action a turn: the retreated unit cannot also reposition (it is no longer engaged
     // anyway, and a second retreat is refused by VII-2.D).
     let e = act(&s, Action::Retreat { unit: A }).unwrap_err();
@@ -128,13 +134,13 @@ fn vii2d_retreat_that_ends_in_flight_flees_instead_of_disengaging() {
     // fails: they flee (and move off at once).
     let mut s = head_on(romans(), 0.0);
     {
-        let u = s.table.unit_mut(A).unwrap();
+        let u = s.table_mut().unit_mut(A).unwrap();
         u.state.broken = true;
         u.state.wounds = 4;
     }
-    s.forced_dice.extend([2, 2, 2, 2, 4, 4, 1, 1, 2]);
+    s.forced_dice_mut().extend([2, 2, 2, 2, 4, 4, 1, 1, 2]);
     let s = act(&s, Action::Retreat { unit: A }).unwrap();
-    assert!(s.table.unit(A).unwrap().state.fleeing);
+    assert!(s.table().unit(A).unwrap().state.fleeing);
     assert!(events(&s).iter().any(|e| matches!(
         e,
         GameEvent::Retreated {
@@ -180,9 +186,9 @@ fn vii2d_withdrawal_waits_for_the_enemy_to_hold_or_keep_contact() {
     // Keep contact: the Dacians follow 1 DU and the fight goes on.
     let k = act(&w, Action::AnswerWithdrawal { keep_contact: true }).unwrap();
     assert_eq!(Onus::to_act(&k), Some(Seat(0)));
-    assert!(k.table.engagement(A, E).is_some());
-    assert!((k.table.unit(A).unwrap().pose.centre.y - 9.0).abs() < 1e-9);
-    assert!((k.table.unit(E).unwrap().pose.centre.y - 10.2).abs() < 1e-9);
+    assert!(k.table().engagement(A, E).is_some());
+    assert!((k.table().unit(A).unwrap().pose.centre.y - 9.0).abs() < 1e-9);
+    assert!((k.table().unit(E).unwrap().pose.centre.y - 10.2).abs() < 1e-9);
     assert!(free_attacks(&k).is_empty(), "no attack of opportunity");
     // Hold: they stay and the fight ends.
     let h = act(
@@ -192,8 +198,8 @@ fn vii2d_withdrawal_waits_for_the_enemy_to_hold_or_keep_contact() {
         },
     )
     .unwrap();
-    assert!(!h.table.is_engaged(A));
-    assert!((h.table.unit(E).unwrap().pose.centre.y - 11.2).abs() < 1e-9);
+    assert!(!h.table().is_engaged(A));
+    assert!((h.table().unit(E).unwrap().pose.centre.y - 11.2).abs() < 1e-9);
     assert!(events(&h).iter().any(|e| matches!(
         e,
         GameEvent::Withdrawn { followers, .. } if followers == &vec![(E, false, false)]
@@ -219,14 +225,16 @@ fn vii2d_reducing_an_extended_marker_in_contact_costs_one_die_not_counted_in_the
         &[A],
         Phase::Movement,
     );
-    s.table.engage(A, E, &EnvelopChoice::None, false).unwrap();
-    let e = s.table.engagement(A, E).unwrap();
+    s.table_mut()
+        .engage(A, E, &EnvelopChoice::None, false)
+        .unwrap();
+    let e = s.table().engagement(A, E).unwrap();
     assert!(
         e.front_slots_in_contact(A)
             .contains(&FrontSlot::ExtendedLeft)
     );
     assert_eq!(e.dice(), 4);
-    s.forced_dice.extend([3, 5, 1]);
+    s.forced_dice_mut().extend([3, 5, 1]);
     let r = act(
         &s,
         Action::Reduce {
@@ -239,8 +247,8 @@ fn vii2d_reducing_an_extended_marker_in_contact_costs_one_die_not_counted_in_the
         free_attacks(&r),
         vec![(E, A, "VII-2.D Reducing an extended unit".to_string(), 1)]
     );
-    assert!(!r.table.unit(A).unwrap().state.extended_left);
-    assert_eq!(r.table.engagement(A, E).unwrap().dice(), 3);
+    assert!(!r.table().unit(A).unwrap().state.extended_left);
+    assert_eq!(r.table().engagement(A, E).unwrap().dice(), 3);
     // A second reduction (the other flank has no marker) is refused by the table; moving
     // the card is not allowed after reducing (one action).
     let e = act(&r, Action::Reposition180 { unit: A }).unwrap_err();
@@ -248,7 +256,7 @@ fn vii2d_reducing_an_extended_marker_in_contact_costs_one_die_not_counted_in_the
     // The melee that follows: each side takes 1 wound, so both check although the Romans
     // took one more wound before (VII-2.D: "any damage caused this way does not count").
     let mut m = r.clone();
-    while m.phase != Phase::Melee {
+    while m.phase() != Phase::Melee {
         m = act(&m, Action::EndPhase).unwrap();
     }
     m = act(
@@ -261,7 +269,7 @@ fn vii2d_reducing_an_extended_marker_in_contact_costs_one_die_not_counted_in_the
     .unwrap();
     // Events: pass (no cards) for both; the random event may apply, so the fight is set up
     // without events for exact numbers.
-    m.pending = match m.pending.take() {
+    *m.pending_mut() = match m.pending_mut().take() {
         Some(onus_game::state::Pending::Fight(mut f)) => {
             f.no_random = true;
             f.random = onus_cards::RandomEvent::None;
@@ -279,7 +287,7 @@ fn vii2d_reducing_an_extended_marker_in_contact_costs_one_die_not_counted_in_the
     // Romans (1 wound) hit 2+ with 3 dice: 2, 1, 1 -> one hit; damage vs 4 armor 1+ -> 2:
     // one wound. Dacians: hit need 2 (vs 5): 2, 1, 1; damage 4+: 4. Checks: Romans 8 - 2 = 6
     // (a 1), Dacians 7 - 1 = 6 (a 1).
-    m.forced_dice.extend([2, 1, 1, 2, 2, 1, 1, 4, 1, 1]);
+    m.forced_dice_mut().extend([2, 1, 1, 2, 2, 1, 1, 4, 1, 1]);
     let m = act(&m, pass).unwrap();
     let result = events(&m)
         .into_iter()
@@ -320,11 +328,13 @@ fn vii2d_180_repositioning_attack_per_own_marker_and_enveloping_afterwards() {
         &[A],
         Phase::Movement,
     );
-    s.table.engage(A, E, &EnvelopChoice::Max, false).unwrap();
-    let markers = s.table.engagement(A, E).unwrap().markers_of(A).len();
+    s.table_mut()
+        .engage(A, E, &EnvelopChoice::Max, false)
+        .unwrap();
+    let markers = s.table().engagement(A, E).unwrap().markers_of(A).len();
     assert_eq!(markers, 2, "one marker on each Dacian flank");
     // Hit 2+ (6, 1, 1, 1): one hit; damage 4+ (5): one wound; the check passes (1).
-    s.forced_dice.extend([6, 1, 1, 1, 5, 1]);
+    s.forced_dice_mut().extend([6, 1, 1, 1, 5, 1]);
     let r = act(&s, Action::Reposition180 { unit: A }).unwrap();
     let fa = free_attacks(&r);
     assert_eq!(
@@ -339,8 +349,8 @@ fn vii2d_180_repositioning_attack_per_own_marker_and_enveloping_afterwards() {
         })
         .unwrap();
     assert_eq!(dice, 4, "1 die per removed marker");
-    assert!(!r.table.unit(A).unwrap().state.extended_left);
-    assert!(r.forced_dice.is_empty());
+    assert!(!r.table().unit(A).unwrap().state.extended_left);
+    assert!(r.forced_dice().is_empty());
     assert!(
         events(&r)
             .iter()
@@ -360,14 +370,16 @@ fn vii2d_rear_attacked_unit_turns_180_then_envelops() {
         &[A],
         Phase::Movement,
     );
-    s.table.engage(E, A, &EnvelopChoice::None, false).unwrap();
-    let sit = s.table.melee_situation(E, A).unwrap();
+    s.table_mut()
+        .engage(E, A, &EnvelopChoice::None, false)
+        .unwrap();
+    let sit = s.table().melee_situation(E, A).unwrap();
     assert!(sit.defender.attacked_from.rear);
     let r = act(&s, Action::Reposition180 { unit: A }).unwrap();
     assert!(free_attacks(&r).is_empty());
-    let sit = r.table.melee_situation(E, A).unwrap();
+    let sit = r.table().melee_situation(E, A).unwrap();
     assert!(!sit.defender.attacked_from.rear, "now front to front");
-    let before = r.table.engagement(A, E).unwrap().dice();
+    let before = r.table().engagement(A, E).unwrap().dice();
     let r = act(
         &r,
         Action::Envelop {
@@ -377,7 +389,7 @@ fn vii2d_rear_attacked_unit_turns_180_then_envelops() {
         },
     )
     .unwrap();
-    assert!(r.table.engagement(A, E).unwrap().dice() > before);
+    assert!(r.table().engagement(A, E).unwrap().dice() > before);
     // A second envelopment is one action too many.
     let e = act(
         &r,
@@ -406,8 +418,10 @@ fn vii2d_blocked_units_cannot_retreat_withdraw_or_reposition() {
         &[A],
         Phase::Movement,
     );
-    s.table.engage(A, E, &EnvelopChoice::None, false).unwrap();
-    assert!(s.table.is_blocked(A).unwrap());
+    s.table_mut()
+        .engage(A, E, &EnvelopChoice::None, false)
+        .unwrap();
+    assert!(s.table().is_blocked(A).unwrap());
     for a in [
         Action::Retreat { unit: A },
         Action::Withdraw {
@@ -424,7 +438,7 @@ fn vii2d_blocked_units_cannot_retreat_withdraw_or_reposition() {
     }
     // A non-activated engaged unit does nothing either (VII-1 "Non-active units in combat").
     let mut t = head_on(romans(), 0.0);
-    t.table.unit_mut(A).unwrap().turn.activated = false;
+    t.table_mut().unit_mut(A).unwrap().turn.activated = false;
     let e = act(&t, Action::Retreat { unit: A }).unwrap_err();
     assert!(e.to_string().to_lowercase().contains("active unit"), "{e}");
 }
@@ -441,9 +455,11 @@ fn vii2d_90_repositioning_turns_a_flanked_unit_to_face_the_enemy() {
         &[A],
         Phase::Movement,
     );
-    s.table.engage(E, A, &EnvelopChoice::None, false).unwrap();
+    s.table_mut()
+        .engage(E, A, &EnvelopChoice::None, false)
+        .unwrap();
     assert!(
-        s.table
+        s.table()
             .melee_situation(E, A)
             .unwrap()
             .defender
@@ -459,14 +475,14 @@ fn vii2d_90_repositioning_turns_a_flanked_unit_to_face_the_enemy() {
         std::f64::consts::FRAC_PI_2,
     );
     let r = act(&s, Action::Reposition90 { unit: A, pose }).unwrap();
-    let sit = r.table.melee_situation(E, A).unwrap();
+    let sit = r.table().melee_situation(E, A).unwrap();
     assert!(!sit.defender.attacked_from.flank && !sit.defender.attacked_from.rear);
     assert_eq!(sit.dice, 4);
     assert!(
         free_attacks(&r).is_empty(),
         "a 90° repositioning earns no attack"
     );
-    assert!(r.table.unit(A).unwrap().turn.displaced);
+    assert!(r.table().unit(A).unwrap().turn.displaced);
 }
 
 #[test]
@@ -481,11 +497,13 @@ fn vii2d_removing_enveloping_markers_costs_one_die_each() {
         &[A],
         Phase::Movement,
     );
-    s.table.engage(A, E, &EnvelopChoice::Max, false).unwrap();
-    let markers = s.table.engagement(A, E).unwrap().markers_of(A);
+    s.table_mut()
+        .engage(A, E, &EnvelopChoice::Max, false)
+        .unwrap();
+    let markers = s.table().engagement(A, E).unwrap().markers_of(A);
     assert_eq!(markers.len(), 1, "{markers:?}");
     let slot = markers[0].0;
-    s.forced_dice.extend([1]);
+    s.forced_dice_mut().extend([1]);
     let r = act(
         &s,
         Action::RemoveEnveloping {
@@ -495,12 +513,12 @@ fn vii2d_removing_enveloping_markers_costs_one_die_each() {
         },
     )
     .unwrap();
-    assert!(r.table.engagement(A, E).unwrap().markers_of(A).is_empty());
+    assert!(r.table().engagement(A, E).unwrap().markers_of(A).is_empty());
     assert_eq!(
         free_attacks(&r),
         vec![(E, A, "VII-2.D Reducing an extended unit".to_string(), 0)]
     );
-    assert!(r.forced_dice.is_empty());
+    assert!(r.forced_dice().is_empty());
     // More markers may come off in the same action; moving is another action.
     let e = act(
         &r,

@@ -46,7 +46,7 @@ fn charge(
 }
 
 fn to_phase(mut s: onus_game::GameState, phase: Phase) -> onus_game::GameState {
-    while s.phase != phase {
+    while s.phase() != phase {
         s = act(&s, Action::EndPhase).unwrap();
     }
     s
@@ -98,9 +98,9 @@ fn vii3_a_ranged_attack_with_resist_as_the_random_event() {
     assert!(events(&s).iter().any(
         |e| matches!(e, GameEvent::RandomEventRevealed { card, redraw: false } if *card == resist)
     ));
-    s.forced_dice.extend([6, 6, 1, 1, 6, 1, 6]);
+    s.forced_dice_mut().extend([6, 6, 1, 1, 6, 1, 6]);
     let s = act(&act(&s, pass()).unwrap(), pass()).unwrap();
-    assert!(s.forced_dice.is_empty());
+    assert!(s.forced_dice().is_empty());
     let log = events(&s)
         .into_iter()
         .find_map(|e| match e {
@@ -130,7 +130,7 @@ fn vii3_a_ranged_attack_with_resist_as_the_random_event() {
     assert_eq!(r.defender.wounds_taken, 2);
     assert_eq!(r.defender.final_state, FinalState::Unbroken);
     // The cards of the fight are discarded.
-    assert!(s.piles.discard_pile().contains(&resist));
+    assert!(s.piles().discard_pile().contains(&resist));
 }
 
 #[test]
@@ -162,12 +162,12 @@ fn vii5_dacians_charge_envelop_and_fight_the_romans() {
         &[A],
         Phase::Movement,
     );
-    s.setup.options.no_events = true;
+    s.setup_mut().options.no_events = true;
     let s = charge(&s, A, T, 2.5, EnvelopChoice::Max);
-    let e = s.table.engagement(A, T).unwrap();
+    let e = s.table().engagement(A, T).unwrap();
     assert_eq!(e.dice(), 6, "{:?}", e.contacts);
     assert_eq!(e.markers_of(A).len(), 2);
-    let sit = s.table.melee_situation(A, T).unwrap();
+    let sit = s.table().melee_situation(A, T).unwrap();
     assert!(sit.defender.attacked_from.flank && !sit.defender.attacked_from.rear);
     assert!(sit.attacker.charged);
     let s = to_phase(s, Phase::Melee);
@@ -179,7 +179,7 @@ fn vii5_dacians_charge_envelop_and_fight_the_romans() {
         },
     )
     .unwrap();
-    s.forced_dice.extend([
+    s.forced_dice_mut().extend([
         1, 3, 4, 5, 6, 2, // Dacian hits: one failure
         3, 4, 5, 2, 6, // Dacian damage, 3+: 4 wounds
         2, 3, 4, 1, 5, 6, // Roman hits: 5
@@ -187,7 +187,7 @@ fn vii5_dacians_charge_envelop_and_fight_the_romans() {
         4, // the Romans' morale check
     ]);
     let s = act(&act(&s, pass()).unwrap(), pass()).unwrap();
-    assert!(s.forced_dice.is_empty());
+    assert!(s.forced_dice().is_empty());
     let r = last_fight(&s);
     assert_eq!(r.kind, CombatKind::Simultaneous);
     let hit = &r.log.records[0];
@@ -203,9 +203,9 @@ fn vii5_dacians_charge_envelop_and_fight_the_romans() {
     assert_eq!((r.defender.wounds_taken, r.attacker.wounds_taken), (4, 3));
     assert_eq!(r.defender.morale_checks[0].morale, 3);
     assert_eq!(r.defender.final_state, FinalState::Broken);
-    assert!(s.table.unit(T).unwrap().state.broken);
-    assert_eq!(s.table.unit(T).unwrap().state.wounds, 4);
-    assert_eq!(s.table.unit(A).unwrap().state.wounds, 3);
+    assert!(s.table().unit(T).unwrap().state.broken);
+    assert_eq!(s.table().unit(T).unwrap().state.wounds, 4);
+    assert_eq!(s.table().unit(A).unwrap().state.wounds, 3);
 }
 
 #[test]
@@ -242,10 +242,10 @@ fn viii_arrowhead_and_phalanx_are_lost_after_the_combat_that_follows_the_charge(
         &[A],
         Phase::Movement,
     );
-    s.setup.options.no_events = true;
+    s.setup_mut().options.no_events = true;
     let s = charge(&s, A, T, 2.5, EnvelopChoice::None);
     assert_eq!(
-        s.table.unit(A).unwrap().state.formation,
+        s.table().unit(A).unwrap().state.formation,
         Some(Formation::Arrowhead)
     );
     let s = to_phase(s, Phase::Melee);
@@ -257,9 +257,9 @@ fn viii_arrowhead_and_phalanx_are_lost_after_the_combat_that_follows_the_charge(
         },
     )
     .unwrap();
-    s.forced_dice.extend([1; 8]);
+    s.forced_dice_mut().extend([1; 8]);
     let s = act(&act(&s, pass()).unwrap(), pass()).unwrap();
-    assert!(s.forced_dice.is_empty());
+    assert!(s.forced_dice().is_empty());
     let r = last_fight(&s);
     assert_eq!(r.kind, CombatKind::Priority(Side::Defender));
     assert!(
@@ -268,12 +268,12 @@ fn viii_arrowhead_and_phalanx_are_lost_after_the_combat_that_follows_the_charge(
             .contains("arrowhead")
     );
     assert_eq!(
-        s.table.unit(A).unwrap().state.formation,
+        s.table().unit(A).unwrap().state.formation,
         None,
         "arrowhead spent"
     );
     assert_eq!(
-        s.table.unit(T).unwrap().state.formation,
+        s.table().unit(T).unwrap().state.formation,
         None,
         "phalanx spent"
     );
@@ -307,9 +307,9 @@ fn iv_area_of_influence_gives_plus_one_morale_measured_on_the_table() {
         &[],
         Phase::Flight,
     );
-    let area = s.players[0].generals[0].card.area_of_influence;
-    assert_eq!(area, 3.0, "{}", s.players[0].generals[0].card.name);
-    s.players[0].generals[0].unit = Some(UnitId(5));
+    let area = s.players()[0].generals[0].card.area_of_influence;
+    assert_eq!(area, 3.0, "{}", s.players()[0].generals[0].card.name);
+    s.players_mut()[0].generals[0].unit = Some(UnitId(5));
     let morale = |s: &onus_game::GameState, u: u32| {
         onus_game::general::morale_outside_fight(s, UnitId(u), &[]).unwrap()
     };
@@ -320,12 +320,12 @@ fn iv_area_of_influence_gives_plus_one_morale_measured_on_the_table() {
     // In real recovery checks (VII-6), both fleeing with a wound: 8 - 1 - 1 = 6 near the
     // General, 7 - 1 - 1 = 5 beyond its area; the same 6 recovers one and not the other.
     for u in [6, 7] {
-        let tu = s.table.unit_mut(UnitId(u)).unwrap();
+        let tu = s.table_mut().unit_mut(UnitId(u)).unwrap();
         tu.state.fleeing = true;
         tu.state.broken = true;
         tu.state.wounds = 1;
     }
-    s.forced_dice.extend([6, 6]);
+    s.forced_dice_mut().extend([6, 6]);
     let t = act(
         &s,
         Action::FlightCheck {
@@ -334,7 +334,7 @@ fn iv_area_of_influence_gives_plus_one_morale_measured_on_the_table() {
         },
     )
     .unwrap();
-    assert!(!t.table.unit(UnitId(6)).unwrap().state.fleeing);
+    assert!(!t.table().unit(UnitId(6)).unwrap().state.fleeing);
     let t = act(
         &t,
         Action::FlightCheck {
@@ -343,8 +343,8 @@ fn iv_area_of_influence_gives_plus_one_morale_measured_on_the_table() {
         },
     )
     .unwrap();
-    assert!(t.table.unit(UnitId(7)).is_ok_and(|u| u.state.fleeing));
-    assert!(t.forced_dice.is_empty());
+    assert!(t.table().unit(UnitId(7)).is_ok_and(|u| u.state.fleeing));
+    assert!(t.forced_dice().is_empty());
 }
 
 #[test]
@@ -392,9 +392,9 @@ fn xi_stampede_checks_units_with_animals_within_4_du() {
     let stampede = give(&mut s, Seat(0), |c| {
         matches!(c.order.effect, OrderEffect::Stampede)
     });
-    s.forced_dice.extend([6, 1]);
+    s.forced_dice_mut().extend([6, 1]);
     let t = act(&s, common::order(stampede, vec![A])).unwrap();
-    assert!(t.forced_dice.is_empty());
+    assert!(t.forced_dice().is_empty());
     let checks: Vec<(UnitId, bool, i32)> = events(&t)
         .into_iter()
         .filter_map(|e| match e {
@@ -405,7 +405,7 @@ fn xi_stampede_checks_units_with_animals_within_4_du() {
         })
         .collect();
     assert_eq!(checks, vec![(UnitId(2), false, 5), (UnitId(3), true, 4)]);
-    let horse = t.table.unit(UnitId(2)).unwrap();
+    let horse = t.table().unit(UnitId(2)).unwrap();
     assert!(horse.state.fleeing && horse.state.broken);
     assert!(
         events(&t)
@@ -413,7 +413,7 @@ fn xi_stampede_checks_units_with_animals_within_4_du() {
             .any(|e| matches!(e, GameEvent::FlightMove { unit, .. } if *unit == UnitId(2)))
     );
     assert!(
-        t.table.unit(A).unwrap().turn.activated,
+        t.table().unit(A).unwrap().turn.activated,
         "it moves and fights normally"
     );
 }
@@ -466,9 +466,9 @@ fn xi_stampede_every_mounted_kind_checks_at_minus_2() {
         matches!(c.order.effect, OrderEffect::Stampede)
     });
     // Every check passes (a 1).
-    s.forced_dice.extend([1, 1, 1, 1, 1]);
+    s.forced_dice_mut().extend([1, 1, 1, 1, 1]);
     let t = act(&s, common::order(stampede, vec![A])).unwrap();
-    assert!(t.forced_dice.is_empty());
+    assert!(t.forced_dice().is_empty());
     let checks: Vec<(UnitId, i32, String)> = events(&t)
         .into_iter()
         .filter_map(|e| match e {
@@ -512,8 +512,8 @@ fn archers_and_target(gap: f64, visibility: onus_game::LimitedVisibility) -> onu
         &[A],
         Phase::RangedAttack,
     );
-    s.setup.options.no_events = true;
-    s.setup.options.limited_visibility = Some(visibility);
+    s.setup_mut().options.no_events = true;
+    s.setup_mut().options.limited_visibility = Some(visibility);
     s
 }
 
@@ -539,7 +539,7 @@ fn xii_a_limited_visibility_fog_example() {
     // 7 DU: within the archers' 8 DU, but not in the fog: the shot is lost (ruling XII-A
     // Limited visibility, as VII-3 "Range").
     let lost = shoot(&archers_and_target(7.0, fog)).unwrap();
-    assert!(lost.pending.is_none() && lost.book.shot.contains(&A));
+    assert!(lost.pending().is_none() && lost.book().shot.contains(&A));
     assert!(events(&lost).iter().any(|e| matches!(
         e,
         GameEvent::ShotLost { rule, .. } if rule == "XII-A Limited visibility"
@@ -548,7 +548,7 @@ fn xii_a_limited_visibility_fog_example() {
     // 1.5 DU: no penalty, 3.
     for (gap, power) in [(3.0, 2), (1.5, 3)] {
         let mut s = shoot(&archers_and_target(gap, fog)).unwrap();
-        s.forced_dice.extend([6, 6, 6, 6, 2, 2, 2, 2, 1]);
+        s.forced_dice_mut().extend([6, 6, 6, 6, 2, 2, 2, 2, 1]);
         let s = act(&act(&s, pass()).unwrap(), pass()).unwrap();
         let r = last_fight(&s);
         let hit = &r.log.records[0];
@@ -603,7 +603,7 @@ fn vii3_a_shot_declared_out_of_range_is_lost() {
     );
     let shoot = |s: &onus_game::GameState, target| act(s, Action::Shoot { shooter: A, target });
     let lost = shoot(&s, T).unwrap();
-    assert!(lost.pending.is_none(), "no fight follows a lost shot");
+    assert!(lost.pending().is_none(), "no fight follows a lost shot");
     let new: Vec<GameEvent> = events(&lost)[events(&s).len()..].to_vec();
     assert!(
         matches!(
@@ -616,7 +616,7 @@ fn vii3_a_shot_declared_out_of_range_is_lost() {
     let e = shoot(&lost, UnitId(3)).unwrap_err();
     assert!(e.to_string().contains("already shot"), "{e}");
     // The near unit could have been shot.
-    assert!(shoot(&s, UnitId(3)).is_ok_and(|x| x.pending.is_some()));
+    assert!(shoot(&s, UnitId(3)).is_ok_and(|x| x.pending().is_some()));
 }
 
 #[test]
@@ -651,12 +651,14 @@ fn xi_a_veteran_may_discard_the_random_event_and_must_play_the_second() {
         &[],
         Phase::Melee,
     );
-    s.table.engage(A, T, &EnvelopChoice::None, false).unwrap();
+    s.table_mut()
+        .engage(A, T, &EnvelopChoice::None, false)
+        .unwrap();
     for id in ["resist", "shield_wall"] {
         let c = card_in_draw_pile(&s, |c| c.event.id == id);
         on_top(&mut s, c);
     }
-    let first = s.piles.peek(1)[0];
+    let first = s.piles().peek(1)[0];
     let s = act(
         &s,
         Action::Fight {
@@ -672,7 +674,7 @@ fn xi_a_veteran_may_discard_the_random_event_and_must_play_the_second() {
         wind_target: None,
     };
     let s = act(&s, redraw.clone()).unwrap();
-    let second = s.piles.table().last().copied().unwrap();
+    let second = s.piles().table().last().copied().unwrap();
     assert_ne!(first, second);
     assert!(events(&s).iter().any(
         |e| matches!(e, GameEvent::RandomEventRevealed { card, redraw: true } if *card == second)
@@ -700,7 +702,7 @@ fn xi_a_veteran_may_discard_the_random_event_and_must_play_the_second() {
     };
     assert!(applied(second), "{log:#?}");
     assert!(!applied(first), "{log:#?}");
-    assert!(s.piles.discard_pile().contains(&first));
+    assert!(s.piles().discard_pile().contains(&first));
 }
 
 #[test]
@@ -713,12 +715,12 @@ fn xii_a_fog_of_war_6_du() {
     use acies_core::{Ruleset, Viewer};
     let fogged = |phase| {
         let mut s = archers_and_target(7.0, no_limit());
-        s.setup.options.limited_visibility = None;
-        s.setup.options.fog_of_war = Some(6.0);
-        s.phase = phase;
-        s.hidden.insert(T);
+        s.setup_mut().options.limited_visibility = None;
+        s.setup_mut().options.fog_of_war = Some(6.0);
+        *s.phase_mut() = phase;
+        s.hidden_mut().insert(T);
         onus_game::fog::update(&mut s);
-        assert!(s.hidden.contains(&T), "7 DU away: hidden");
+        assert!(s.hidden().contains(&T), "7 DU away: hidden");
         s
     };
     let s = fogged(Phase::RangedAttack);
@@ -737,9 +739,9 @@ fn xii_a_fog_of_war_6_du() {
             },
         )
         .unwrap();
-        s.forced_dice.extend(dice);
+        s.forced_dice_mut().extend(dice);
         let s = act(&act(&s, pass()).unwrap(), pass()).unwrap();
-        assert!(s.forced_dice.is_empty());
+        assert!(s.forced_dice().is_empty());
         s
     };
     // Two misses: the target stays hidden; the power is 3 - 1.
@@ -753,14 +755,14 @@ fn xii_a_fog_of_war_6_du() {
         hit.target.operands[0]
     );
     assert!(hit.target.operands[0].to_string().contains("fog of war"));
-    assert!(miss.hidden.contains(&T));
+    assert!(miss.hidden().contains(&T));
     // A critical hit (6), a critical wound (6), its check passes (1): revealed.
     let hit = shoot(&s, &[6, 1, 6, 1]);
     assert_eq!(last_fight(&hit).defender.wounds_taken, 1);
-    assert!(!hit.hidden.contains(&T));
+    assert!(!hit.hidden().contains(&T));
     // A hidden shooter reveals itself before the attack.
     let mut s2 = s.clone();
-    s2.hidden.insert(A);
+    s2.hidden_mut().insert(A);
     let shot = shoot(&s2, &[1, 1]);
     let log = events(&shot);
     let revealed = log
@@ -784,12 +786,12 @@ fn xii_a_fog_of_war_6_du() {
         },
     )
     .unwrap();
-    assert!(!s.hidden.contains(&T));
+    assert!(!s.hidden().contains(&T));
     let mut far = s.clone();
-    far.table.unit_mut(A).unwrap().pose.centre.y = 5.0;
+    far.table_mut().unit_mut(A).unwrap().pose.centre.y = 5.0;
     onus_game::fog::update(&mut far);
     assert!(
-        !far.hidden.contains(&T),
+        !far.hidden().contains(&T),
         "units that become visible cannot hide again"
     );
 }
@@ -824,9 +826,11 @@ fn vii_5_when_both_units_flee_the_active_players_unit_flees_first() {
         &[],
         Phase::Melee,
     );
-    s.setup.options.no_events = true;
-    s.table.engage(A, T, &EnvelopChoice::None, false).unwrap();
-    assert_eq!(s.table.engagement(A, T).unwrap().dice(), 4);
+    s.setup_mut().options.no_events = true;
+    s.table_mut()
+        .engage(A, T, &EnvelopChoice::None, false)
+        .unwrap();
+    assert_eq!(s.table().engagement(A, T).unwrap().dice(), 4);
     let mut s = act(
         &s,
         Action::Fight {
@@ -835,9 +839,10 @@ fn vii_5_when_both_units_flee_the_active_players_unit_flees_first() {
         },
     )
     .unwrap();
-    s.forced_dice.extend([6, 1, 1, 1, 6, 6, 1, 1, 1, 6, 6, 6]);
+    s.forced_dice_mut()
+        .extend([6, 1, 1, 1, 6, 6, 1, 1, 1, 6, 6, 6]);
     let s = act(&act(&s, pass()).unwrap(), pass()).unwrap();
-    assert!(s.forced_dice.is_empty());
+    assert!(s.forced_dice().is_empty());
     let r = last_fight(&s);
     assert_eq!((r.attacker.wounds_taken, r.defender.wounds_taken), (1, 1));
     assert_eq!(r.attacker.morale_checks.len(), 1);
@@ -854,7 +859,7 @@ fn vii_5_when_both_units_flee_the_active_players_unit_flees_first() {
     let first_t = moves.iter().position(|u| *u == T).unwrap();
     assert!(moves[..first_t].iter().all(|u| *u == A));
     for u in [A, T] {
-        assert!(s.table.unit(u).unwrap().state.fleeing);
+        assert!(s.table().unit(u).unwrap().state.fleeing);
     }
 }
 
@@ -898,7 +903,7 @@ fn xi_the_wind_changes_in_a_game() {
             ));
         }
         let mut s = fixture(units, &[A], Phase::RangedAttack);
-        s.setup.options.no_events = true;
+        s.setup_mut().options.no_events = true;
         let wind = give(&mut s, Seat(1), |c| c.event.id == "the_wind_changes");
         let mut s = act(
             &s,
@@ -908,7 +913,7 @@ fn xi_the_wind_changes_in_a_game() {
             },
         )
         .unwrap();
-        s.forced_dice.extend(dice);
+        s.forced_dice_mut().extend(dice);
         let s = act(&s, pass()).unwrap();
         let answer = |target| Action::PlayEvents {
             cards: vec![wind],
@@ -922,12 +927,12 @@ fn xi_the_wind_changes_in_a_game() {
             assert_eq!(e.section(), Some("XI The wind changes"), "{e}");
         }
         let s = act(&s, answer(UnitId(4))).unwrap();
-        assert!(s.pending.is_none());
+        assert!(s.pending().is_none());
         s
     };
     // 4 dice: two critical hits, two critical wounds, the check passes (a 1).
     let s = game(true, &[6, 6, 1, 1, 6, 6, 1]);
-    assert!(s.forced_dice.is_empty());
+    assert!(s.forced_dice().is_empty());
     let r = last_fight(&s);
     let defender = events(&s)
         .into_iter()
@@ -944,11 +949,11 @@ fn xi_the_wind_changes_in_a_game() {
         "short range to the original target"
     );
     assert_eq!(r.defender.wounds_taken, 2);
-    assert_eq!(s.table.unit(UnitId(4)).unwrap().state.wounds, 2);
-    assert_eq!(s.table.unit(T).unwrap().state.wounds, 0);
+    assert_eq!(s.table().unit(UnitId(4)).unwrap().state.wounds, 2);
+    assert_eq!(s.table().unit(T).unwrap().state.wounds, 0);
     // Nobody of the archers' army within 1 DU: no attack at all, no die rolled.
     let s = game(false, &[6, 6, 6, 6]);
-    assert_eq!(s.forced_dice.len(), 4);
+    assert_eq!(s.forced_dice().len(), 4);
     assert!(last_fight(&s).log.records.is_empty());
-    assert_eq!(s.table.unit(T).unwrap().state.wounds, 0);
+    assert_eq!(s.table().unit(T).unwrap().state.wounds, 0);
 }

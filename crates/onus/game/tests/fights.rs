@@ -37,10 +37,10 @@ fn archers_shoot_after(order: MoveOrder) -> onus_game::GameState {
         &[A],
         Phase::Movement,
     );
-    s.setup.options.no_events = true;
+    s.setup_mut().options.no_events = true;
     let s = act(&s, Action::Move { unit: A, order }).unwrap();
     let s = act(&s, Action::EndPhase).unwrap();
-    assert_eq!(s.phase, Phase::RangedAttack);
+    assert_eq!(s.phase(), Phase::RangedAttack);
     let mut s = act(
         &s,
         Action::Shoot {
@@ -49,9 +49,9 @@ fn archers_shoot_after(order: MoveOrder) -> onus_game::GameState {
         },
     )
     .unwrap();
-    s.forced_dice.extend([6, 6, 6, 6, 6, 6, 1, 1, 1]);
+    s.forced_dice_mut().extend([6, 6, 6, 6, 6, 6, 1, 1, 1]);
     let s = act(&act(&s, pass()).unwrap(), pass()).unwrap();
-    assert!(s.forced_dice.is_empty(), "{:?}", s.forced_dice);
+    assert!(s.forced_dice().is_empty(), "{:?}", s.forced_dice());
     s
 }
 
@@ -60,13 +60,13 @@ fn ix_accuracy_survives_an_empty_move_but_not_a_real_one() {
     // IX "Accuracy": "units that did not move" double their damage sixes. An empty move is
     // not a move (onus-table's `displaced`): 2 + 2 wounds.
     let s = archers_shoot_after(MoveOrder::new(vec![]));
-    assert!(s.table.unit(A).unwrap().turn.moved, "it used its move");
-    assert!(!s.table.unit(A).unwrap().turn.displaced);
+    assert!(s.table().unit(A).unwrap().turn.moved, "it used its move");
+    assert!(!s.table().unit(A).unwrap().turn.displaced);
     let r = last_fight(&s);
     assert_eq!(r.defender.wounds_taken, 4);
     // Half a DU forward (reduced, to shoot): the sixes count once.
     let s = archers_shoot_after(MoveOrder::new(vec![Step::Advance(0.5)]).to_shoot());
-    assert!(s.table.unit(A).unwrap().turn.displaced);
+    assert!(s.table().unit(A).unwrap().turn.displaced);
     assert_eq!(last_fight(&s).defender.wounds_taken, 2);
 }
 
@@ -93,7 +93,7 @@ fn elite_melee(
         &[],
         Phase::Melee,
     );
-    s.table
+    s.table_mut()
         .engage(A, T, &onus_table::EnvelopChoice::None, false)
         .unwrap();
     for id in top.iter().rev() {
@@ -132,7 +132,7 @@ fn xi_elite_may_draw_two_random_events_and_keep_one() {
     )
     .unwrap();
     let s = act(&s, Action::EliteDrawTwo).unwrap();
-    let (first, second) = match &s.pending {
+    let (first, second) = match s.pending() {
         Some(onus_game::state::Pending::Fight(f)) => match (&f.random, f.elite_second) {
             (onus_cards::RandomEvent::Drawn(a), Some(b)) => (*a, b),
             other => panic!("{other:?}"),
@@ -187,7 +187,7 @@ fn xi_elite_may_draw_two_random_events_and_keep_one() {
         "{}",
         hit.target.operands[0]
     );
-    assert!(s.piles.check().is_ok());
+    assert!(s.piles().check().is_ok());
 }
 
 #[test]
@@ -283,7 +283,7 @@ fn ix_lunge_follow_up_after_the_defender_is_eliminated() {
         &[A],
         Phase::Movement,
     );
-    s.setup.options.no_events = true;
+    s.setup_mut().options.no_events = true;
     let charge = ChargeSpec {
         target: T,
         steps: vec![Step::Advance(2.5)],
@@ -291,7 +291,7 @@ fn ix_lunge_follow_up_after_the_defender_is_eliminated() {
         envelop: onus_table::EnvelopChoice::None,
     };
     let mut s = act(&s, Action::Charge { unit: A, charge }).unwrap();
-    while s.phase != Phase::Melee {
+    while s.phase() != Phase::Melee {
         s = act(&s, Action::EndPhase).unwrap();
     }
     let mut s = act(
@@ -303,18 +303,18 @@ fn ix_lunge_follow_up_after_the_defender_is_eliminated() {
     )
     .unwrap();
     // Lunge 5/5 against 3/3: the first die hits and wounds (6, then 6); the others miss.
-    s.forced_dice.extend([6, 1, 1, 1, 6]);
+    s.forced_dice_mut().extend([6, 1, 1, 1, 6]);
     let s = act(&act(&s, pass()).unwrap(), pass()).unwrap();
-    assert!(s.forced_dice.is_empty());
+    assert!(s.forced_dice().is_empty());
     let r = last_fight(&s);
     assert_eq!(
         r.kind,
         onus_combat::CombatKind::Priority(onus_combat::Side::Attacker)
     );
-    assert!(s.table.unit(T).is_err(), "eliminated");
+    assert!(s.table().unit(T).is_err(), "eliminated");
     assert_eq!(Onus::to_act(&s), Some(Seat(0)));
     assert!(matches!(
-        s.decisions.first(),
+        s.decisions().first(),
         Some(onus_game::state::Decision::LungeFollowUp { unit }) if *unit == A
     ));
     let go = |d: f64| Action::LungeFollowUp {
@@ -324,18 +324,18 @@ fn ix_lunge_follow_up_after_the_defender_is_eliminated() {
     assert!(e.to_string().contains("3.00"), "{e}");
     // With the other infantry 2.2 DU ahead, a follow-up into contact would be a charge.
     let mut far = s.clone();
-    far.table.unit_mut(UnitId(3)).unwrap().pose.centre.y = 13.4;
+    far.table_mut().unit_mut(UnitId(3)).unwrap().pose.centre.y = 13.4;
     let e = act(&far, go(2.2)).unwrap_err();
     assert!(e.to_string().contains("cannot charge again"), "{e}");
     let t = act(&s, go(2.5)).unwrap();
-    assert!(t.decisions.is_empty());
-    let y = t.table.unit(A).unwrap().pose.centre.y;
+    assert!(t.decisions().is_empty());
+    let y = t.table().unit(A).unwrap().pose.centre.y;
     assert!(events(&t).iter().any(
         |e| matches!(e, GameEvent::Moved { unit, kind, .. } if *unit == A && kind.contains("lunge"))
     ));
-    let before = s.table.unit(A).unwrap().pose.centre.y;
+    let before = s.table().unit(A).unwrap().pose.centre.y;
     assert!((y - before - 2.5).abs() < 1e-9);
     // Declining is fine too.
     let n = act(&s, Action::LungeFollowUp { order: None }).unwrap();
-    assert!(n.decisions.is_empty());
+    assert!(n.decisions().is_empty());
 }

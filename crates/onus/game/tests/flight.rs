@@ -84,8 +84,10 @@ fn vii5_a_unit_put_to_flight_in_melee_flees_through_a_friend_which_breaks() {
         &[],
         Phase::Melee,
     );
-    s.setup.options.no_events = true;
-    s.table.engage(A, E, &EnvelopChoice::None, false).unwrap();
+    s.setup_mut().options.no_events = true;
+    s.table_mut()
+        .engage(A, E, &EnvelopChoice::None, false)
+        .unwrap();
     let mut s = act(
         &s,
         Action::Fight {
@@ -96,22 +98,23 @@ fn vii5_a_unit_put_to_flight_in_melee_flees_through_a_friend_which_breaks() {
     .unwrap();
     // Broken cavalry 3/3 vs dodge 4: 2+ (1, 1, 1, 1: nothing). Dacians 4/4 vs 4/4: 2+ to hit
     // (6, 6, 6, 1), 2+ to damage (6, 6, 6): 3 wounds. Morale 7 - 1 - 3 = 3: a 6 fails.
-    s.forced_dice.extend([1, 1, 1, 1, 6, 6, 6, 1, 6, 6, 6, 6]);
+    s.forced_dice_mut()
+        .extend([1, 1, 1, 1, 6, 6, 6, 1, 6, 6, 6, 6]);
     let s = act(&act(&s, pass()).unwrap(), pass()).unwrap();
-    assert!(s.forced_dice.is_empty(), "{:?}", s.forced_dice);
-    let a = s.table.unit(A).unwrap();
+    assert!(s.forced_dice().is_empty(), "{:?}", s.forced_dice());
+    let a = s.table().unit(A).unwrap();
     assert!(a.state.fleeing);
-    assert!(!s.table.is_engaged(A), "it broke off the combat");
+    assert!(!s.table().is_engaged(A), "it broke off the combat");
     let moves = flight_moves(&s);
     assert_eq!(moves.len(), 1);
     assert_eq!(moves[0].1, vec![F], "through the friend");
-    assert!(s.table.unit(F).unwrap().state.broken);
+    assert!(s.table().unit(F).unwrap().state.broken);
     assert!(events(&s).iter().any(
         |e| matches!(e, GameEvent::UnitBroken { unit, why } if *unit == F && why.contains("VII-6"))
     ));
     // Beyond the friend, not on it, and nearer its own edge.
     assert!(a.pose.centre.y < 7.5 - 1.2 + 1e-6, "{:?}", a.pose);
-    assert!(s.table.first_overlap().is_none());
+    assert!(s.table().first_overlap().is_none());
 }
 
 #[test]
@@ -134,7 +137,7 @@ fn vii6_failed_recovery_flees_on_and_leaving_the_table_eliminates() {
         &[],
         Phase::Flight,
     );
-    s.forced_dice.extend([6]);
+    s.forced_dice_mut().extend([6]);
     let s = act(
         &s,
         Action::FlightCheck {
@@ -143,8 +146,8 @@ fn vii6_failed_recovery_flees_on_and_leaving_the_table_eliminates() {
         },
     )
     .unwrap();
-    assert!(s.table.unit(A).is_err());
-    assert!(s.players[0].eliminated.contains_key(&A));
+    assert!(s.table().unit(A).is_err());
+    assert!(s.players()[0].eliminated.contains_key(&A));
     assert!(events(&s).iter().any(|e| matches!(
         e,
         GameEvent::UnitRemoved { unit, why: Removal::FledOffTable } if *unit == A
@@ -177,7 +180,7 @@ fn vii6_recovery_faces_where_the_owner_wants() {
         &[],
         Phase::Flight,
     );
-    s.forced_dice.extend([2]);
+    s.forced_dice_mut().extend([2]);
     // Turning a quarter turn would put the card on the friend just north of it.
     let east = -std::f64::consts::FRAC_PI_2;
     let e = act(
@@ -195,7 +198,7 @@ fn vii6_recovery_faces_where_the_owner_wants() {
         ),
         "{e}"
     );
-    assert_eq!(s.forced_dice.len(), 1, "nothing rolled");
+    assert_eq!(s.forced_dice().len(), 1, "nothing rolled");
     let north = 0.0;
     let r = act(
         &s,
@@ -205,7 +208,7 @@ fn vii6_recovery_faces_where_the_owner_wants() {
         },
     )
     .unwrap();
-    let a = r.table.unit(A).unwrap();
+    let a = r.table().unit(A).unwrap();
     assert!(!a.state.fleeing && !a.state.broken);
     assert!(a.pose.heading.abs() < 1e-9);
     assert!((a.pose.centre.x - 10.0).abs() < 1e-9 && (a.pose.centre.y - 10.0).abs() < 1e-9);
@@ -226,7 +229,7 @@ fn vii6_recovery_faces_where_the_owner_wants() {
         },
     )
     .unwrap();
-    assert!(t.table.unit(A).unwrap().pose.heading.abs() < 1e-9);
+    assert!(t.table().unit(A).unwrap().pose.heading.abs() < 1e-9);
     let e = act(
         &t,
         Action::Reorient {
@@ -238,7 +241,7 @@ fn vii6_recovery_faces_where_the_owner_wants() {
     assert!(e.to_string().contains("already turned"), "{e}");
     // A unit that started fleeing this turn has no check (VII-6 "Phases").
     let mut u = s.clone();
-    u.book.fled_this_turn.insert(A);
+    u.book_mut().fled_this_turn.insert(A);
     let e = act(
         &u,
         Action::FlightCheck {
@@ -267,7 +270,7 @@ fn vii1_activating_a_fleeing_unit_recovers_it_and_it_may_change_its_orientation(
     let order = give(&mut s, Seat(0), |c| {
         matches!(c.order.effect, OrderEffect::Activate { .. })
     });
-    s.forced_dice.extend([3]);
+    s.forced_dice_mut().extend([3]);
     let r = act(
         &s,
         Action::PlayOrder {
@@ -279,9 +282,9 @@ fn vii1_activating_a_fleeing_unit_recovers_it_and_it_may_change_its_orientation(
         },
     )
     .unwrap();
-    assert!(!r.table.unit(A).unwrap().state.fleeing);
+    assert!(!r.table().unit(A).unwrap().state.fleeing);
     assert!(
-        r.book.recovered.contains(&A),
+        r.book().recovered.contains(&A),
         "it neither moves nor fights this turn"
     );
     let t = act(
@@ -292,7 +295,7 @@ fn vii1_activating_a_fleeing_unit_recovers_it_and_it_may_change_its_orientation(
         },
     )
     .unwrap();
-    assert!(t.table.unit(A).unwrap().pose.heading.abs() < 1e-9);
+    assert!(t.table().unit(A).unwrap().pose.heading.abs() < 1e-9);
 }
 
 /// Fleeing elephants (seat 0, movement 6) at (10, 10) facing north; a unit at (10, 6).
@@ -320,7 +323,7 @@ fn elephants(victim_owner: u8) -> onus_game::GameState {
 /// The elephants fail their recovery check (a 6), the unit in their way fights them and
 /// nobody hits (all 1s).
 fn elephants_fought(mut s: onus_game::GameState) -> onus_game::GameState {
-    s.forced_dice.extend([6]);
+    s.forced_dice_mut().extend([6]);
     let mut s = act(
         &s,
         Action::FlightCheck {
@@ -329,7 +332,7 @@ fn elephants_fought(mut s: onus_game::GameState) -> onus_game::GameState {
         },
     )
     .unwrap();
-    s.forced_dice.extend([1; 8]);
+    s.forced_dice_mut().extend([1; 8]);
     act(&s, Action::FightElephants { fight: true }).unwrap()
 }
 
@@ -340,7 +343,7 @@ fn vii6_fleeing_elephants_trample_a_unit_in_their_way() {
     // dice without events, at 3/4 (broken): hit 2+ (2, 2, 1, 1), damage 2+ (2, 1): 1
     // wound; the slingers pass their check (a 3) but break anyway, and do not strike back.
     let mut s = elephants(1);
-    s.forced_dice.extend([6]);
+    s.forced_dice_mut().extend([6]);
     let s = act(
         &s,
         Action::FlightCheck {
@@ -358,11 +361,11 @@ fn vii6_fleeing_elephants_trample_a_unit_in_their_way() {
         "{e}"
     );
     let mut t = s.clone();
-    t.forced_dice.extend([2, 2, 1, 1, 2, 1, 3]);
-    let draw = t.piles.draw_pile().len();
+    t.forced_dice_mut().extend([2, 2, 1, 1, 2, 1, 3]);
+    let draw = t.piles().draw_pile().len();
     let t = act(&t, Action::FightElephants { fight: false }).unwrap();
-    assert!(t.forced_dice.is_empty());
-    assert_eq!(t.piles.draw_pile().len(), draw, "no events");
+    assert!(t.forced_dice().is_empty());
+    assert_eq!(t.piles().draw_pile().len(), draw, "no events");
     let (rule, result) = events(&t)
         .into_iter()
         .find_map(|e| match e {
@@ -389,16 +392,16 @@ fn vii6_fleeing_elephants_trample_a_unit_in_their_way() {
     );
     assert_eq!(result.defender.wounds_taken, 1);
     assert_eq!(result.attacker.wounds_taken, 0, "no answer");
-    let v = t.table.unit(F).unwrap();
+    let v = t.table().unit(F).unwrap();
     assert!(v.state.broken && !v.state.fleeing);
-    let el = t.table.unit(A).unwrap();
+    let el = t.table().unit(A).unwrap();
     assert!(
         el.pose.centre.y < 6.0 - 1.2,
         "beyond the slingers: {:?}",
         el.pose
     );
     assert_eq!(Onus::to_act(&t), Some(Seat(0)));
-    assert!(t.table.first_overlap().is_none());
+    assert!(t.table().first_overlap().is_none());
 }
 
 #[test]
@@ -407,10 +410,10 @@ fn vii6_a_unit_may_fight_the_fleeing_elephants_instead() {
     // stop facing them (no envelopment) and a combat without events is fought (nobody hits:
     // all 1s); alive and not fleeing, they stay engaged.
     let s = elephants(1);
-    let draw = s.piles.draw_pile().len();
+    let draw = s.piles().draw_pile().len();
     let t = elephants_fought(s);
-    assert!(t.forced_dice.is_empty());
-    assert_eq!(t.piles.draw_pile().len(), draw, "no events");
+    assert!(t.forced_dice().is_empty());
+    assert_eq!(t.piles().draw_pile().len(), draw, "no events");
     assert!(
         !events(&t)
             .iter()
@@ -420,12 +423,12 @@ fn vii6_a_unit_may_fight_the_fleeing_elephants_instead() {
         matches!(e, GameEvent::FightResolved { attacker, defender, .. } if *attacker == A && *defender == F)
     });
     assert!(fought);
-    let en = t.table.engagement(A, F).expect("still engaged");
+    let en = t.table().engagement(A, F).expect("still engaged");
     assert_eq!(en.dice(), 4);
     assert!(en.markers_of(A).is_empty(), "no envelopment");
     // A friendly unit may fight its own elephants too; they do not stay engaged.
     let t = elephants_fought(elephants(0));
-    assert!(t.table.engagement(A, F).is_none());
+    assert!(t.table().engagement(A, F).is_none());
 }
 
 #[test]
@@ -433,7 +436,7 @@ fn vii6_drivers_may_kill_their_elephants_on_an_exact_recovery_roll() {
     // VII-6 "Fleeing elephants": morale 5 (6, broken -1), the die shows exactly 5: passed,
     // and the owner may have the drivers kill the animals.
     let mut s = elephants(1);
-    s.forced_dice.extend([5]);
+    s.forced_dice_mut().extend([5]);
     let s = act(
         &s,
         Action::FlightCheck {
@@ -442,16 +445,16 @@ fn vii6_drivers_may_kill_their_elephants_on_an_exact_recovery_roll() {
         },
     )
     .unwrap();
-    assert!(!s.table.unit(A).unwrap().state.fleeing, "recovered");
+    assert!(!s.table().unit(A).unwrap().state.fleeing, "recovered");
     assert_eq!(Onus::to_act(&s), Some(Seat(0)));
     let keep = act(&s, Action::KillElephants { kill: false }).unwrap();
-    assert!(keep.table.unit(A).is_ok());
+    assert!(keep.table().unit(A).is_ok());
     let kill = act(&s, Action::KillElephants { kill: true }).unwrap();
-    assert!(kill.table.unit(A).is_err());
-    assert!(kill.players[0].eliminated.contains_key(&A));
+    assert!(kill.table().unit(A).is_err());
+    assert!(kill.players()[0].eliminated.contains_key(&A));
     // A 4 passes without the option.
     let mut s = elephants(1);
-    s.forced_dice.extend([4]);
+    s.forced_dice_mut().extend([4]);
     let s = act(
         &s,
         Action::FlightCheck {
@@ -460,7 +463,7 @@ fn vii6_drivers_may_kill_their_elephants_on_an_exact_recovery_roll() {
         },
     )
     .unwrap();
-    assert!(s.decisions.is_empty());
+    assert!(s.decisions().is_empty());
 }
 
 #[test]
@@ -499,9 +502,11 @@ fn vii5_a_blocked_unit_stays_in_combat_and_flees_once_it_can() {
         &[],
         Phase::Melee,
     );
-    s.setup.options.no_events = true;
+    s.setup_mut().options.no_events = true;
     // The Dacians made the contact (their front sections face the Romans').
-    s.table.engage(E, A, &EnvelopChoice::None, false).unwrap();
+    s.table_mut()
+        .engage(E, A, &EnvelopChoice::None, false)
+        .unwrap();
     let s = act(
         &s,
         Action::Fight {
@@ -513,11 +518,12 @@ fn vii5_a_blocked_unit_stays_in_combat_and_flees_once_it_can() {
     let mut s = act(&s, pass()).unwrap();
     // Romans 3/3 (broken): 1, 1, 1, 1. Dacians 2+ / 2+: 6, 6, 1, 1 then 6, 6: 2 wounds.
     // Morale 7 - 1 - 2 = 4: a 6 fails.
-    s.forced_dice.extend([1, 1, 1, 1, 6, 6, 1, 1, 6, 6, 6]);
+    s.forced_dice_mut()
+        .extend([1, 1, 1, 1, 6, 6, 1, 1, 6, 6, 6]);
     let s = act(&s, pass()).unwrap();
-    assert!(s.forced_dice.is_empty());
-    assert!(s.table.unit(A).unwrap().state.fleeing);
-    assert!(s.table.is_engaged(A), "blocked: still in combat");
+    assert!(s.forced_dice().is_empty());
+    assert!(s.table().unit(A).unwrap().state.fleeing);
+    assert!(s.table().is_engaged(A), "blocked: still in combat");
     assert!(
         events(&s)
             .iter()
@@ -529,7 +535,7 @@ fn vii5_a_blocked_unit_stays_in_combat_and_flees_once_it_can() {
     onus_game::flight::remove_unit(&mut t, UnitId(5), Removal::Eliminated).unwrap();
     let t = act(&t, Action::EndPhase).unwrap();
     assert_eq!(flight_moves(&t).len(), 1, "{:?}", events(&t).last());
-    assert!(!t.table.is_engaged(A));
+    assert!(!t.table().is_engaged(A));
 }
 
 #[test]
@@ -561,7 +567,7 @@ fn vii1_a_brash_unit_recovered_this_turn_is_not_forced_to_charge() {
     let order = give(&mut s, Seat(0), |c| {
         matches!(c.order.effect, OrderEffect::Activate { .. })
     });
-    s.forced_dice.extend([1]);
+    s.forced_dice_mut().extend([1]);
     let s = act(
         &s,
         Action::PlayOrder {
@@ -573,12 +579,12 @@ fn vii1_a_brash_unit_recovered_this_turn_is_not_forced_to_charge() {
         },
     )
     .unwrap();
-    assert!(s.book.recovered.contains(&A));
+    assert!(s.book().recovered.contains(&A));
     let s = act(&s, Action::EndPhase).unwrap();
-    assert_eq!(s.phase, Phase::Movement);
+    assert_eq!(s.phase(), Phase::Movement);
     assert!(onus_game::movement::brash_charge(&s, A).is_none());
     let s = act(&s, Action::EndPhase).unwrap();
-    assert_eq!(s.phase, Phase::RangedAttack);
+    assert_eq!(s.phase(), Phase::RangedAttack);
 }
 
 #[test]
@@ -588,15 +594,15 @@ fn vii6_elephants_fought_square_up_to_the_unit() {
     // stop at the first contact, then square up to the slingers' front as a charger aligns
     // (VII-2.C), edge to edge, without Section markers.
     let mut s = elephants(1);
-    let slingers = s.table.unit_mut(F).unwrap();
+    let slingers = s.table_mut().unit_mut(F).unwrap();
     slingers.pose = acies_geom::Pose::new(acies_geom::Vec2::new(10.3, 7.0), 30f64.to_radians());
     let t = elephants_fought(s);
-    let el = t.table.unit(A).unwrap().pose;
+    let el = t.table().unit(A).unwrap().pose;
     let facing =
         acies_geom::normalize_angle(el.heading - (30f64.to_radians() + std::f64::consts::PI));
     assert!(facing.abs() < 1e-6, "squared to the slingers: {el:?}");
-    let en = t.table.engagement(A, F).expect("engaged");
+    let en = t.table().engagement(A, F).expect("engaged");
     assert!(en.dice() >= 1);
     assert!(en.markers_of(A).is_empty(), "no envelopment");
-    assert!(t.table.first_overlap().is_none());
+    assert!(t.table().first_overlap().is_none());
 }

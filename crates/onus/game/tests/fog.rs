@@ -84,8 +84,8 @@ fn kind(e: &GameEvent) -> String {
 impl Tally {
     fn named(&mut self, before: &GameState, after: &GameState, events: &[GameEvent]) {
         let face_down: Vec<u64> = before
-            .hidden
-            .union(&after.hidden)
+            .hidden()
+            .union(after.hidden())
             .map(|u| u64::from(u.0))
             .collect();
         for e in events {
@@ -125,7 +125,7 @@ fn audit_battle(seed: u64, tally: &mut Tally) {
     let setup = random_setup(&mut rng);
     let mut state = Onus::new_game(&setup, seed).expect("a game");
     for step in 0..MAX_ACTIONS {
-        if state.outcome.is_some() {
+        if state.outcome().is_some() {
             break;
         }
         let (seat, action) = onus_game::chooser::choose(&state, &mut rng).expect("an action");
@@ -214,14 +214,14 @@ fn card(name: &str, kind: UnitKind, morale: i32) -> onus_model::UnitCard {
 /// `units` on the fixture's table under a 1 DU fog, seat 1's units face down.
 fn fogged(units: Vec<onus_table::TableUnit>, active: &[UnitId], phase: Phase) -> GameState {
     let mut s = common::fixture(units, active, phase);
-    s.setup.options.fog_of_war = Some(1.0);
+    s.setup_mut().options.fog_of_war = Some(1.0);
     let theirs: Vec<UnitId> = s
-        .table
+        .table()
         .units()
         .filter(|u| u.owner == 1 && u.id.0 < 900)
         .map(|u| u.id)
         .collect();
-    s.hidden.extend(theirs);
+    s.hidden_mut().extend(theirs);
     s
 }
 
@@ -267,7 +267,7 @@ fn xi_stampede_reveals_each_face_down_unit_before_its_check() {
     let stampede = common::give(&mut s, Seat(0), |c| {
         matches!(c.order.effect, OrderEffect::Stampede)
     });
-    s.forced_dice.extend([6]);
+    s.forced_dice_mut().extend([6]);
     let t = common::act(&s, common::order(stampede, vec![A])).unwrap();
     let revealed = position(
         &t,
@@ -278,7 +278,7 @@ fn xi_stampede_reveals_each_face_down_unit_before_its_check() {
         |e| matches!(e, GameEvent::MoraleCheck { unit, .. } if *unit == T),
     );
     assert!(revealed < checked);
-    assert!(!t.hidden.contains(&T) && t.hidden.contains(&UnitId(4)));
+    assert!(!t.hidden().contains(&T) && t.hidden().contains(&UnitId(4)));
     let seen = Onus::view(&t, Viewer::Seat(Seat(0)));
     assert!(
         seen.log
@@ -340,8 +340,8 @@ fn archers_at_face_down_target(rank: Rank) -> GameState {
         &[A],
         Phase::RangedAttack,
     );
-    s.setup.options.fog_of_war = Some(6.0);
-    s.table.unit_mut(T).unwrap().state.rank = rank;
+    s.setup_mut().options.fog_of_war = Some(6.0);
+    s.table_mut().unit_mut(T).unwrap().state.rank = rank;
     s
 }
 
@@ -359,9 +359,9 @@ fn xii_a_a_missed_face_down_target_stays_secret() {
         },
     )
     .unwrap();
-    s.forced_dice.extend([1, 1]);
+    s.forced_dice_mut().extend([1, 1]);
     let s = common::act(&common::act(&s, common::pass()).unwrap(), common::pass()).unwrap();
-    assert!(s.hidden.contains(&T));
+    assert!(s.hidden().contains(&T));
     let fight = common::events(&s)
         .into_iter()
         .rev()
@@ -410,7 +410,7 @@ fn xii_a_a_face_down_veteran_that_redraws_is_revealed() {
     )
     .unwrap();
     let s = common::act(&s, common::pass()).unwrap();
-    assert!(s.hidden.contains(&T));
+    assert!(s.hidden().contains(&T));
     let redraw = Action::PlayEvents {
         cards: vec![],
         redraw: true,
@@ -418,7 +418,7 @@ fn xii_a_a_face_down_veteran_that_redraws_is_revealed() {
         wind_target: None,
     };
     let s = common::act(&s, redraw).unwrap();
-    assert!(!s.hidden.contains(&T));
+    assert!(!s.hidden().contains(&T));
 }
 
 #[test]
@@ -434,7 +434,7 @@ fn xii_a_a_face_down_unit_leaving_the_table_is_revealed() {
         &s,
         |e| matches!(e, GameEvent::UnitRemoved { unit, .. } if *unit == T),
     );
-    assert!(revealed < removed && !s.hidden.contains(&T));
+    assert!(revealed < removed && !s.hidden().contains(&T));
     let seen = Onus::view(&s, Viewer::Spectator);
     assert!(
         seen.players[1]
@@ -463,7 +463,7 @@ fn xii_a_a_melee_reveals_both_units() {
         &[A],
         Phase::Movement,
     );
-    s.hidden.clear();
+    s.hidden_mut().clear();
     let charge = ChargeSpec {
         target: T,
         steps: vec![Step::Advance(1.0)],
@@ -471,9 +471,9 @@ fn xii_a_a_melee_reveals_both_units() {
         envelop: EnvelopChoice::Max,
     };
     let mut s = common::act(&s, Action::Charge { unit: A, charge }).unwrap();
-    assert!(s.table.engagement(A, T).is_some());
-    s.hidden.extend([A, T]);
-    s.phase = Phase::Melee;
+    assert!(s.table().engagement(A, T).is_some());
+    s.hidden_mut().extend([A, T]);
+    *s.phase_mut() = Phase::Melee;
     let s = common::act(
         &s,
         Action::Fight {
@@ -482,7 +482,7 @@ fn xii_a_a_melee_reveals_both_units() {
         },
     )
     .unwrap();
-    assert!(s.hidden.is_empty());
+    assert!(s.hidden().is_empty());
 }
 
 #[test]
@@ -495,15 +495,15 @@ fn xii_a_a_generals_command_list_shows_only_units_seen() {
     with_varro(&mut setup);
     let mut s = Onus::new_game(&setup, 3).unwrap();
     let mut rng = GameRng::new(3);
-    common::play_until(&mut s, &mut rng, 500, |s| s.phase != Phase::Deployment);
-    let varro = s.players[0].generals[1].commands.clone();
+    common::play_until(&mut s, &mut rng, 500, |s| s.phase() != Phase::Deployment);
+    let varro = s.players()[0].generals[1].commands.clone();
     let listed = |s: &GameState, seat: u8| {
         Onus::view(s, Viewer::Seat(Seat(seat))).players[0].generals[1]
             .commands
             .clone()
     };
     assert_eq!(listed(&s, 0), varro);
-    assert!(varro.iter().all(|u| s.hidden.contains(u)));
+    assert!(varro.iter().all(|u| s.hidden().contains(u)));
     assert!(listed(&s, 1).is_empty());
     onus_game::fog::reveal(&mut s, varro[0]);
     assert_eq!(listed(&s, 1), vec![varro[0]]);

@@ -49,9 +49,9 @@ fn three_units() -> GameState {
 
 /// A new turn for seat 0 with the option on or off.
 fn new_turn(mut s: GameState, always_active: bool) -> GameState {
-    s.setup.options.always_active_general = always_active;
+    s.setup_mut().options.always_active_general = always_active;
     onus_game::turn::start_turn(&mut s).unwrap();
-    assert_eq!((s.phase, s.active), (Phase::Activation, Seat(0)));
+    assert_eq!((s.phase(), s.active()), (Phase::Activation, Seat(0)));
     s
 }
 
@@ -60,11 +60,11 @@ fn xii_a_always_active_general_activates_the_general_unit_every_turn() {
     // Off: the General's unit waits for an order like any other. On: it is active at the
     // start of every turn, without an order.
     let off = new_turn(three_units(), false);
-    assert!(!off.book.activated.contains(&HQ));
+    assert!(!off.book().activated.contains(&HQ));
     let on = new_turn(three_units(), true);
-    assert!(on.book.activated.contains(&HQ));
-    assert!(on.table.unit(HQ).unwrap().turn.activated);
-    assert!(on.book.orders.is_empty(), "no order was played");
+    assert!(on.book().activated.contains(&HQ));
+    assert!(on.table().unit(HQ).unwrap().turn.activated);
+    assert!(on.book().orders.is_empty(), "no order was played");
     // Trajan has no always-active ability of his own: no additional unit.
     let e = Onus::apply(
         &on,
@@ -84,14 +84,14 @@ fn xii_a_always_active_general_with_the_ability_activates_one_more_unit() {
     // rule allows the General to activate any additional unit (one) each turn." Scipio's
     // "Lessons of Cannae" keeps his unit active.
     let mut s = three_units();
-    s.players[0].generals[0].card = general("romans/scipio");
+    s.players_mut()[0].generals[0].card = general("romans/scipio");
     let free = |u: UnitId| Action::FreeActivation {
         unit: u,
         reorganise: false,
     };
     // Off: his unit is active by his ability, and nothing more.
     let off = new_turn(s.clone(), false);
-    assert!(off.book.activated.contains(&HQ));
+    assert!(off.book().activated.contains(&HQ));
     assert!(Onus::apply(&off, Seat(0), &free(U10)).is_err());
     // On: one additional unit, anywhere, once per turn.
     let on = new_turn(s, true);
@@ -99,9 +99,9 @@ fn xii_a_always_active_general_with_the_ability_activates_one_more_unit() {
     assert!(seen(&on) && !seen(&off));
     let on = act(&on, free(U12)).unwrap();
     assert!(!seen(&on));
-    assert!(on.table.unit(U12).unwrap().turn.activated);
+    assert!(on.table().unit(U12).unwrap().turn.activated);
     assert!(
-        on.book.orders.is_empty(),
+        on.book().orders.is_empty(),
         "not an order: the end-of-turn draw is 3"
     );
     let e = Onus::apply(&on, Seat(0), &free(U11)).unwrap_err();
@@ -116,10 +116,10 @@ fn xii_a_always_active_general_with_the_ability_activates_one_more_unit() {
 /// (leadership 4, area 2) on unit 12 as a second General; unit 11 between them.
 fn two_generals(varro: bool) -> GameState {
     let mut s = three_units();
-    s.setup.options.several_generals = varro;
-    s.players[0].generals[0].unit = Some(U10);
+    s.setup_mut().options.several_generals = varro;
+    s.players_mut()[0].generals[0].unit = Some(U10);
     if varro {
-        s.players[0].generals.push(GeneralState {
+        s.players_mut()[0].generals.push(GeneralState {
             card: general("romans/varro"),
             unit: Some(U12),
             status: GeneralStatus::Healthy,
@@ -135,23 +135,23 @@ fn xii_a_several_generals_leadership_passes_to_the_next_and_the_loss_needs_all()
     // One General: wounded, the leadership drops by 1 and the army has -1 morale (IV).
     let mut one = two_generals(false);
     assert_eq!(leadership(&one, Seat(0)), 8);
-    one.players[0].generals[0].status = GeneralStatus::Wounded;
+    one.players_mut()[0].generals[0].status = GeneralStatus::Wounded;
     assert_eq!(leadership(&one, Seat(0)), 7);
     assert!(general_lost_for(&one, U11));
     // Two: the commander-in-chief wounded, the second highest leads (4) and there is no
     // penalty while a General is left; with both lost, the commander's leadership - 1.
     let mut two = two_generals(true);
     assert_eq!(leadership(&two, Seat(0)), 8);
-    two.players[0].generals[0].status = GeneralStatus::Wounded;
+    two.players_mut()[0].generals[0].status = GeneralStatus::Wounded;
     assert_eq!(leadership(&two, Seat(0)), 4);
     assert!(!general_lost_for(&two, U11));
     // The commander-in-chief's unit flees: Varro leads; it recovers: Trajan leads again.
     let mut fleeing = two_generals(true);
-    fleeing.table.unit_mut(U10).unwrap().state.fleeing = true;
+    fleeing.table_mut().unit_mut(U10).unwrap().state.fleeing = true;
     assert_eq!(leadership(&fleeing, Seat(0)), 4);
-    fleeing.table.unit_mut(U10).unwrap().state.fleeing = false;
+    fleeing.table_mut().unit_mut(U10).unwrap().state.fleeing = false;
     assert_eq!(leadership(&fleeing, Seat(0)), 8);
-    two.players[0].generals[1].status = GeneralStatus::Dead;
+    two.players_mut()[0].generals[1].status = GeneralStatus::Dead;
     assert_eq!(leadership(&two, Seat(0)), 7);
     assert!(general_lost_for(&two, U11));
 }
@@ -159,7 +159,7 @@ fn xii_a_several_generals_leadership_passes_to_the_next_and_the_loss_needs_all()
 /// Whether seat 0 has lost the battle (VI).
 fn seat0_lost(s: &GameState) -> bool {
     matches!(
-        &s.outcome,
+        s.outcome(),
         Some(acies_core::Outcome::Winners { seats, .. }) if seats == &vec![Seat(1)]
     )
 }
@@ -169,29 +169,29 @@ fn xii_a_several_generals_the_battle_is_lost_only_when_all_die_or_flee() {
     // XII-A: "all of them must die or flee". Trajan wounded on his standing unit and Varro's
     // unit fleeing: Trajan has neither died nor fled, the battle goes on.
     let mut s = two_generals(true);
-    s.players[0].generals[0].status = GeneralStatus::Wounded;
-    s.table.unit_mut(U12).unwrap().state.fleeing = true;
+    s.players_mut()[0].generals[0].status = GeneralStatus::Wounded;
+    s.table_mut().unit_mut(U12).unwrap().state.fleeing = true;
     onus_game::victory::check_end(&mut s);
-    assert!(s.outcome.is_none(), "a wounded General still stands");
+    assert!(s.outcome().is_none(), "a wounded General still stands");
     // No General in force: the fleeing Varro, who may recover, would lead: 4 - 1 (IV).
     assert_eq!(leadership(&s, Seat(0)), 3);
     // Trajan's unit flees too: every General has died or fled, the battle is lost.
-    s.table.unit_mut(U10).unwrap().state.fleeing = true;
+    s.table_mut().unit_mut(U10).unwrap().state.fleeing = true;
     onus_game::victory::check_end(&mut s);
     assert!(seat0_lost(&s));
     assert!(
-        s.players[0]
+        s.players()[0]
             .defeated
             .as_deref()
             .is_some_and(|r| r.contains("death of the General"))
     );
     // One General (VI "if the General dies"): wounded and fleeing, the battle goes on.
     let mut one = two_generals(false);
-    one.players[0].generals[0].status = GeneralStatus::Wounded;
-    one.table.unit_mut(U10).unwrap().state.fleeing = true;
+    one.players_mut()[0].generals[0].status = GeneralStatus::Wounded;
+    one.table_mut().unit_mut(U10).unwrap().state.fleeing = true;
     onus_game::victory::check_end(&mut one);
     assert!(
-        one.outcome.is_none(),
+        one.outcome().is_none(),
         "only the death of the General ends the battle"
     );
     onus_game::flight::remove_unit(&mut one, U10, onus_game::event::Removal::Eliminated).unwrap();
@@ -204,19 +204,19 @@ fn xii_a_several_generals_leadership_without_a_general_in_force() {
     // The commander-in-chief (8) dead and Varro (4) wounded: Varro would lead, 4 - 1 = 3
     // (IV), not the commander's 8 - 1.
     let mut s = two_generals(true);
-    s.players[0].generals[0].status = GeneralStatus::Dead;
-    s.players[0].generals[1].status = GeneralStatus::Wounded;
+    s.players_mut()[0].generals[0].status = GeneralStatus::Dead;
+    s.players_mut()[0].generals[1].status = GeneralStatus::Wounded;
     assert_eq!(leadership(&s, Seat(0)), 3);
     // Trajan wounded and Varro's unit fleeing: Varro, who may recover, would lead: 3.
     let mut f = two_generals(true);
-    f.players[0].generals[0].status = GeneralStatus::Wounded;
-    f.table.unit_mut(U12).unwrap().state.fleeing = true;
+    f.players_mut()[0].generals[0].status = GeneralStatus::Wounded;
+    f.table_mut().unit_mut(U12).unwrap().state.fleeing = true;
     assert_eq!(leadership(&f, Seat(0)), 3);
     // Both wounded: the highest of the wounded, Trajan, 8 - 1.
-    f.players[0].generals[1].status = GeneralStatus::Wounded;
+    f.players_mut()[0].generals[1].status = GeneralStatus::Wounded;
     assert_eq!(leadership(&f, Seat(0)), 7);
     // Both dead: the commander-in-chief's 8 - 1, as with one General.
-    f.players[0]
+    f.players_mut()[0]
         .generals
         .iter_mut()
         .for_each(|g| g.status = GeneralStatus::Dead);
@@ -227,21 +227,21 @@ fn xii_a_several_generals_leadership_without_a_general_in_force() {
 /// (units 10, 11, 12 at 100 each, the Generals worth nothing).
 fn over_half_lost() -> GameState {
     let mut s = two_generals(true);
-    let p = &mut s.players[0];
+    let p = &mut s.players_mut()[0];
     p.unit_costs = [(U10, 100), (U11, 100), (U12, 100)].into_iter().collect();
     p.value.total = 300;
     p.value.general_points = 0;
     p.generals[0].status = GeneralStatus::Wounded;
     for u in [U11, U12] {
-        s.table.unit_mut(u).unwrap().state.fleeing = true;
+        s.table_mut().unit_mut(u).unwrap().state.fleeing = true;
     }
     assert!(onus_game::victory::over_half(&s, Seat(0)));
-    s.log = Default::default();
+    *s.log_mut() = Default::default();
     s
 }
 
 fn leadership_rolls(s: &GameState) -> Vec<(Option<Vec<u8>>, bool)> {
-    s.log
+    s.log()
         .iter()
         .filter_map(|e| match e {
             GameEvent::LeadershipCheck { roll, passed, .. } => Some((
@@ -259,24 +259,24 @@ fn xii_a_several_generals_casualty_check_fails_automatically_only_without_a_lead
     // VI "If the General is dead or wounded, you fail automatically": with several Generals,
     // only when all are. Trajan wounded, Varro fleeing: 2d6 against Varro's 4 - 1 = 3.
     let mut pass3 = over_half_lost();
-    pass3.forced_dice.extend([1, 2]);
+    pass3.forced_dice_mut().extend([1, 2]);
     onus_game::victory::casualty_check(&mut pass3, Seat(0));
-    assert!(pass3.forced_dice.is_empty());
+    assert!(pass3.forced_dice().is_empty());
     assert_eq!(leadership_rolls(&pass3), vec![(Some(vec![1, 2]), true)]);
-    assert!(pass3.players[0].defeated.is_none());
+    assert!(pass3.players()[0].defeated.is_none());
     let mut fail4 = over_half_lost();
-    fail4.forced_dice.extend([2, 2]);
+    fail4.forced_dice_mut().extend([2, 2]);
     onus_game::victory::casualty_check(&mut fail4, Seat(0));
     assert_eq!(leadership_rolls(&fail4), vec![(Some(vec![2, 2]), false)]);
-    assert!(fail4.players[0].defeated.is_some());
+    assert!(fail4.players()[0].defeated.is_some());
     // Varro wounded as well: no roll, the army retreats.
     let mut both = over_half_lost();
-    both.players[0].generals[1].status = GeneralStatus::Wounded;
-    both.forced_dice.extend([1, 1]);
+    both.players_mut()[0].generals[1].status = GeneralStatus::Wounded;
+    both.forced_dice_mut().extend([1, 1]);
     onus_game::victory::casualty_check(&mut both, Seat(0));
-    assert_eq!(both.forced_dice.len(), 2, "no die rolled");
+    assert_eq!(both.forced_dice().len(), 2, "no die rolled");
     assert_eq!(leadership_rolls(&both), vec![(None, false)]);
-    assert!(both.players[0].defeated.is_some());
+    assert!(both.players()[0].defeated.is_some());
 }
 
 #[test]
@@ -284,7 +284,7 @@ fn xii_a_several_generals_area_bonuses_are_not_cumulative() {
     // Unit 11 lies within Trajan's and Varro's areas: +1 morale once, as with one General.
     let none = {
         let mut s = two_generals(false);
-        s.players[0].generals[0].unit = Some(HQ);
+        s.players_mut()[0].generals[0].unit = Some(HQ);
         s
     };
     let base = morale_outside_fight(&none, U11, &[]).unwrap().total();
@@ -310,7 +310,7 @@ fn contingent_setup(units: &[&str]) -> Setup {
 }
 
 fn legionaries(s: &GameState) -> Vec<UnitId> {
-    s.players[0]
+    s.players()[0]
         .reserve
         .iter()
         .filter(|r| r.card.id == "legionaries")
@@ -321,7 +321,7 @@ fn legionaries(s: &GameState) -> Vec<UnitId> {
 #[test]
 fn xii_a_contingents_each_general_commands_its_units_and_adds_its_value_to_them() {
     let s = Onus::new_game(&contingent_setup(&["legionaries", "romans/legionaries"]), 4).unwrap();
-    let p = &s.players[0];
+    let p = &s.players()[0];
     let [trajan, varro] = [&p.generals[0], &p.generals[1]];
     assert_eq!(
         (trajan.card.id.as_str(), varro.card.id.as_str()),
@@ -343,8 +343,8 @@ fn xii_a_contingents_each_general_commands_its_units_and_adds_its_value_to_them(
     assert_eq!(p.value.general_points, 169);
     assert_eq!(p.value.total, 934);
     let plain = Onus::new_game(&Setup::two_presets("romans-1000", "celts-1000"), 4).unwrap();
-    assert_eq!(plain.players[0].value.total, 994);
-    assert!(plain.players[0].generals[0].commands.is_empty());
+    assert_eq!(plain.players()[0].value.total, 994);
+    assert!(plain.players()[0].generals[0].commands.is_empty());
     // The view shows its owner who commands what; the opponent only the units whose face it
     // sees (none yet, all in reserve: XII-A ruling, tested in `fog.rs`).
     let own = Onus::view(&s, acies_core::Viewer::Seat(Seat(0)));
@@ -377,7 +377,7 @@ fn xii_a_a_mercenary_general_may_lead_a_contingent() {
     setup.players[0].extra_generals = vec!["mercenaries/xanthippus".into()];
     setup.players[0].contingents[0].general = "mercenaries/xanthippus".into();
     let s = Onus::new_game(&setup, 4).unwrap();
-    let x = s.players[0]
+    let x = s.players()[0]
         .generals
         .iter()
         .find(|g| g.card.id == "xanthippus")
@@ -395,12 +395,12 @@ fn xii_a_contingents_generals_stay_with_their_own_units() {
     let mut rng = acies_core::GameRng::new(4);
     common::play_until(&mut s, &mut rng, 500, |s| {
         matches!(
-            s.deployment,
+            s.deployment(),
             Some(onus_game::state::DeployStage::Generals { .. })
         ) && Onus::to_act(s) == Some(Seat(0))
     });
-    let varro = s.players[0].generals[1].commands.clone();
-    let other = s.players[0].generals[0].commands[0];
+    let varro = s.players()[0].generals[1].commands.clone();
+    let other = s.players()[0].generals[0].commands[0];
     let e = Onus::apply(
         &s,
         Seat(0),
@@ -424,13 +424,13 @@ fn xii_a_contingents_generals_stay_with_their_own_units() {
     );
     // Random games with contingents deploy and play (the chooser finds the right units).
     common::play_until(&mut s, &mut rng, 2_000, |s| {
-        s.turn >= 4 || s.outcome.is_some()
+        s.turn() >= 4 || s.outcome().is_some()
     });
-    let p = &s.players[0];
+    let p = &s.players()[0];
     if let Some(u) = p.generals[1].unit {
         assert!(varro.contains(&u));
     }
-    assert!(s.turn >= 1);
+    assert!(s.turn() >= 1);
 }
 
 /// Seat 0 with Trajan on unit 10 and Varro on unit 12 commanding units 12 and 11 (a
@@ -438,8 +438,8 @@ fn xii_a_contingents_generals_stay_with_their_own_units() {
 fn contingents_on_table() -> GameState {
     let mut s = two_generals(true);
     for (g, units) in [vec![U10, HQ], vec![U11, U12]].into_iter().enumerate() {
-        s.players[0].generals[g].contingent = true;
-        s.players[0].generals[g].commands = units;
+        s.players_mut()[0].generals[g].contingent = true;
+        s.players_mut()[0].generals[g].commands = units;
     }
     s
 }
@@ -449,15 +449,15 @@ fn xii_a_contingents_area_and_loss_concern_the_generals_own_units() {
     let s = contingents_on_table();
     // Unit 11 is within Trajan's area but not of his army: only Varro's +1 counts.
     let mut far = s.clone();
-    far.players[0].generals[1].unit = Some(U12);
-    far.table.unit_mut(U12).unwrap().pose.centre.x = 30.0;
+    far.players_mut()[0].generals[1].unit = Some(U12);
+    far.table_mut().unit_mut(U12).unwrap().pose.centre.x = 30.0;
     assert!(
         !in_general_area(&far, U11),
         "Trajan's area does not reach Varro's units"
     );
     assert!(in_general_area(&s, U11));
     let mut shared = s.clone();
-    for g in &mut shared.players[0].generals {
+    for g in &mut shared.players_mut()[0].generals {
         g.contingent = false;
         g.commands.clear();
     }
@@ -465,7 +465,7 @@ fn xii_a_contingents_area_and_loss_concern_the_generals_own_units() {
         in_general_area(
             &{
                 let mut x = shared.clone();
-                x.table.unit_mut(U12).unwrap().pose.centre.x = 30.0;
+                x.table_mut().unit_mut(U12).unwrap().pose.centre.x = 30.0;
                 x
             },
             U11
@@ -475,12 +475,12 @@ fn xii_a_contingents_area_and_loss_concern_the_generals_own_units() {
     // Varro dies: -1 for his units only, while Trajan stands; without contingents nobody
     // suffers while a General is left.
     let mut dead = s.clone();
-    dead.players[0].generals[1].status = GeneralStatus::Dead;
+    dead.players_mut()[0].generals[1].status = GeneralStatus::Dead;
     assert!(general_lost_for(&dead, U11));
     assert!(general_lost_for(&dead, U12));
     assert!(!general_lost_for(&dead, U10));
     let mut dead_shared = shared;
-    dead_shared.players[0].generals[1].status = GeneralStatus::Dead;
+    dead_shared.players_mut()[0].generals[1].status = GeneralStatus::Dead;
     assert!(!general_lost_for(&dead_shared, U11));
     // The -1 is in the unit's morale.
     let before = morale_outside_fight(&s, U12, &[]).unwrap().total();
@@ -514,8 +514,8 @@ fn declare_shot(
         &[UnitId(1)],
         Phase::RangedAttack,
     );
-    s.setup.options.no_events = true;
-    s.setup.options.limited_visibility = visibility;
+    s.setup_mut().options.no_events = true;
+    s.setup_mut().options.limited_visibility = visibility;
     act(
         &s,
         Action::Shoot {
@@ -531,12 +531,12 @@ fn shot(
     visibility: Option<LimitedVisibility>,
 ) -> Result<GameState, onus_game::GameError> {
     let mut s = declare_shot(gap, visibility)?;
-    s.forced_dice.extend([4; 12]);
+    s.forced_dice_mut().extend([4; 12]);
     act(&act(&s, pass())?, pass())
 }
 
 fn shot_log(s: &GameState) -> String {
-    s.log
+    s.log()
         .iter()
         .find_map(|e| match e {
             GameEvent::FightResolved { result, .. } => Some(format!("{:?}", result.log)),
@@ -564,9 +564,9 @@ fn xii_a_limited_visibility_penalises_and_limits_shots_on_the_table() {
     // the maximum range (VII-3 "Range"; ruling XII-A Limited visibility).
     assert!(shot(7.0, None).is_ok());
     let lost = declare_shot(7.0, fog).unwrap();
-    assert!(lost.pending.is_none(), "no fight follows");
-    assert!(lost.book.shot.contains(&UnitId(1)));
-    assert!(lost.log.iter().any(|e| matches!(
+    assert!(lost.pending().is_none(), "no fight follows");
+    assert!(lost.book().shot.contains(&UnitId(1)));
+    assert!(lost.log().iter().any(|e| matches!(
         e,
         GameEvent::ShotLost { rule, limit, .. } if rule == "XII-A Limited visibility" && *limit == 6.0
     )));
@@ -579,9 +579,9 @@ fn xii_a_advancing_in_line_moves_every_unit_the_same_way() {
     // side; the line is activated by discarding 2 cards.
     let mut s = three_units();
     for (u, m) in [(U10, 4.0), (U11, 4.0), (U12, 3.0)] {
-        s.table.unit_mut(u).unwrap().card.movement = m;
+        s.table_mut().unit_mut(u).unwrap().card.movement = m;
     }
-    let hand = s.piles.hand(0).unwrap().to_vec();
+    let hand = s.piles().hand(0).unwrap().to_vec();
     let line = Action::AdvanceInLine {
         discard: [hand[0], hand[1]],
         units: vec![U10, U11, U12],
@@ -589,9 +589,9 @@ fn xii_a_advancing_in_line_moves_every_unit_the_same_way() {
     // Off: no such order.
     let e = Onus::apply(&s, Seat(0), &line).unwrap_err();
     assert_eq!(e.section(), Some("XII-A Advancing in line"), "{e}");
-    s.setup.options.advancing_in_line = true;
+    s.setup_mut().options.advancing_in_line = true;
     let s = act(&act(&s, line).unwrap(), Action::EndPhase).unwrap();
-    assert_eq!(s.phase, Phase::Movement);
+    assert_eq!(s.phase(), Phase::Movement);
     let mv = |u: UnitId, steps: Vec<onus_table::Step>| Action::Move {
         unit: u,
         order: onus_table::MoveOrder::new(steps),

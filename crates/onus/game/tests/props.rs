@@ -32,11 +32,11 @@ proptest! {
         let mut state = Onus::new_game(&setup, seed).unwrap();
         let mut rng = GameRng::new(seed ^ 1);
         for _ in 0..4_000 {
-            if state.outcome.is_some() {
+            if state.outcome().is_some() {
                 break;
             }
             let Some((seat, action)) = onus_game::chooser::choose(&state, &mut rng) else {
-                prop_assert!(false, "no legal action in {:?}", state.phase);
+                prop_assert!(false, "no legal action in {:?}", state.phase());
                 unreachable!()
             };
             let next = Onus::apply(&state, seat, &action).unwrap().state;

@@ -17,7 +17,7 @@ fn apply(s: &onus_game::GameState, a: Action) -> Result<onus_game::GameState, Ga
 
 /// Ends phases until `phase` (or an error).
 fn skip_to(mut s: onus_game::GameState, phase: Phase) -> onus_game::GameState {
-    while s.phase != phase {
+    while s.phase() != phase {
         s = apply(&s, Action::EndPhase).unwrap();
     }
     s
@@ -28,7 +28,7 @@ fn trajans_thirty_percent_is_in_the_army_value() {
     // IV: an army led by Trajan is worth 30% more (the arithmetic is onus-model's:
     // `army::general_points`, `army::unit_budget` — 1,000 / 1.3 = 769).
     let s = common::deployed("romans-1000", "celts-1000", 2);
-    let v = &s.players[0].value;
+    let v = &s.players()[0].value;
     assert_eq!(v.general_pct, 30);
     assert_eq!(
         v.total as i64,
@@ -40,12 +40,17 @@ fn trajans_thirty_percent_is_in_the_army_value() {
 #[test]
 fn phases_come_in_order_and_others_wait() {
     let s = common::deployed("romans-1000", "celts-1000", 8);
-    assert_eq!(s.phase, Phase::Activation);
-    let other = Seat(1 - s.active.0);
+    assert_eq!(s.phase(), Phase::Activation);
+    let other = Seat(1 - s.active().0);
     let e = Onus::apply(&s, other, &Action::EndPhase).unwrap_err();
     assert!(matches!(e, GameError::NotYourTurn { .. }));
     // A shot in the Activation Phase is refused, naming the phase.
-    let u = s.table.units().find(|u| u.owner == s.active.0).unwrap().id;
+    let u = s
+        .table()
+        .units()
+        .find(|u| u.owner == s.active().0)
+        .unwrap()
+        .id;
     let e = apply(
         &s,
         Action::Shoot {
@@ -65,14 +70,14 @@ fn phases_come_in_order_and_others_wait() {
         Phase::EndOfTurn,
     ] {
         t = apply(&t, Action::EndPhase).unwrap();
-        assert_eq!(t.phase, p);
+        assert_eq!(t.phase(), p);
     }
 }
 
 fn line_state(units: &[(u32, f64, f64)]) -> onus_game::GameState {
     let mut s = common::deployed("romans-1000", "celts-1000", 10);
     let mut table = onus_table::Table::new(40.0, 30.0);
-    let card = s.table.units().next().unwrap().card.clone();
+    let card = s.table().units().next().unwrap().card.clone();
     for &(id, x, y) in units {
         table
             .add(TableUnit::new(
@@ -83,7 +88,7 @@ fn line_state(units: &[(u32, f64, f64)]) -> onus_game::GameState {
             ))
             .unwrap();
     }
-    s.table = table;
+    *s.table_mut() = table;
     s
 }
 
@@ -167,20 +172,20 @@ fn four_players_in_teams_deploy_and_play() {
         let setup = four_players(order);
         let mut s = Onus::new_game(&setup, 3).unwrap();
         // Team mates share their edge, one flank each.
-        assert!(s.players[0].zone.x1 <= s.players[2].zone.x0 + 1e-9);
+        assert!(s.players()[0].zone.x1 <= s.players()[2].zone.x0 + 1e-9);
         let mut rng = acies_core::GameRng::new(3);
         common::play_until(&mut s, &mut rng, 3_000, |s| {
-            s.turn >= 6 || s.outcome.is_some()
+            s.turn() >= 6 || s.outcome().is_some()
         });
-        assert!(s.turn >= 1, "{order:?}");
+        assert!(s.turn() >= 1, "{order:?}");
         if order == TurnOrder::Team {
             assert_eq!(
-                s.group.len(),
+                s.group().len(),
                 2,
                 "both players of the team play the turn together"
             );
         }
-        assert!(s.piles.check().is_ok());
+        assert!(s.piles().check().is_ok());
     }
 }
 
@@ -196,12 +201,12 @@ fn three_player_free_for_all_starts() {
         scenario: Default::default(),
     };
     let mut s = Onus::new_game(&setup, 5).unwrap();
-    assert_eq!(s.table.home_edges.len(), 3);
+    assert_eq!(s.table().home_edges.len(), 3);
     let mut rng = acies_core::GameRng::new(5);
     common::play_until(&mut s, &mut rng, 3_000, |s| {
-        s.turn >= 4 || s.outcome.is_some()
+        s.turn() >= 4 || s.outcome().is_some()
     });
-    assert!(s.turn >= 1);
+    assert!(s.turn() >= 1);
 }
 
 #[test]
@@ -212,16 +217,16 @@ fn optional_rules_switch_on() {
     setup.options.reinforced_units = true;
     let mut s = Onus::new_game(&setup, 12).unwrap();
     let mut rng = acies_core::GameRng::new(12);
-    common::play_until(&mut s, &mut rng, 4_000, |s| s.outcome.is_some());
+    common::play_until(&mut s, &mut rng, 4_000, |s| s.outcome().is_some());
     assert!(
-        !s.log
+        !s.log()
             .iter()
             .any(|e| matches!(e, onus_game::GameEvent::RandomEventRevealed { .. }))
     );
     // Reinforced units: every unit has 2 health points more than its card says.
-    let card = s.table.units().next().unwrap().card.clone();
+    let card = s.table().units().next().unwrap().card.clone();
     assert_eq!(onus_game::combat::health(&s, &card), card.health + 2);
-    s.setup.options.reinforced_units = false;
+    s.setup_mut().options.reinforced_units = false;
     assert_eq!(onus_game::combat::health(&s, &card), card.health);
     // Fog of war: the armies stay face down after deployment, 8 DU apart with a 6 DU fog.
     let mut setup = Setup::two_presets("romans-1000", "celts-1000");
@@ -229,8 +234,8 @@ fn optional_rules_switch_on() {
     let s = Onus::new_game(&setup, 13).unwrap();
     let mut s2 = s.clone();
     let mut rng = acies_core::GameRng::new(13);
-    common::play_until(&mut s2, &mut rng, 500, |s| s.phase != Phase::Deployment);
-    assert!(!s2.hidden.is_empty());
+    common::play_until(&mut s2, &mut rng, 500, |s| s.phase() != Phase::Deployment);
+    assert!(!s2.hidden().is_empty());
     let v = Onus::view(&s2, Viewer::Seat(Seat(0)));
     assert!(
         v.units
@@ -245,17 +250,17 @@ fn a_wounded_general_costs_leadership_and_morale() {
     let mut s = common::deployed("romans-1000", "celts-1000", 14);
     let seat = Seat(0);
     let l = onus_game::general::leadership(&s, seat);
-    s.players[0].generals[0].status = GeneralStatus::Wounded;
+    s.players_mut()[0].generals[0].status = GeneralStatus::Wounded;
     assert_eq!(onus_game::general::leadership(&s, seat), l - 1);
     assert!(onus_game::general::army_general_lost(&s, seat));
     // Its unit eliminated: dead, and the game ends by the death of the General.
-    s.players[0].generals[0].status = GeneralStatus::Healthy;
-    let unit = s.players[0].generals[0].unit.unwrap();
+    s.players_mut()[0].generals[0].status = GeneralStatus::Healthy;
+    let unit = s.players()[0].generals[0].unit.unwrap();
     onus_game::flight::remove_unit(&mut s, unit, onus_game::event::Removal::Eliminated).unwrap();
-    assert_eq!(s.players[0].generals[0].status, GeneralStatus::Dead);
+    assert_eq!(s.players()[0].generals[0].status, GeneralStatus::Dead);
     onus_game::victory::check_end(&mut s);
     assert!(matches!(
-        &s.outcome,
+        s.outcome(),
         Some(acies_core::Outcome::Winners { seats, .. }) if seats == &vec![Seat(1)]
     ));
 }
@@ -265,7 +270,7 @@ fn surrender_ends_a_two_player_battle() {
     let s = common::deployed("romans-1000", "celts-1000", 15);
     let t = Onus::apply(&s, Seat(1), &Action::Surrender).unwrap().state;
     assert!(matches!(
-        &t.outcome,
+        t.outcome(),
         Some(acies_core::Outcome::Winners { seats, .. }) if seats == &vec![Seat(0)]
     ));
     assert!(matches!(
@@ -279,9 +284,9 @@ fn casualties_over_half_force_a_leadership_check() {
     let mut s = common::deployed("romans-1000", "celts-1000", 16);
     let seat = Seat(1);
     // Remove most of seat 1's units (not the General's).
-    let g = s.players[1].generals[0].unit.unwrap();
+    let g = s.players()[1].generals[0].unit.unwrap();
     let victims: Vec<UnitId> = s
-        .table
+        .table()
         .units()
         .filter(|u| u.owner == 1 && u.id != g)
         .map(|u| u.id)
@@ -292,7 +297,7 @@ fn casualties_over_half_force_a_leadership_check() {
     assert!(onus_game::victory::over_half(&s, seat));
     onus_game::victory::casualty_check(&mut s, seat);
     let check = s
-        .log
+        .log()
         .iter()
         .filter_map(|e| match e {
             onus_game::GameEvent::LeadershipCheck { roll, passed, .. } => {
@@ -351,12 +356,12 @@ fn iv_trajan_1000_points_of_units_are_worth_1300_and_769_fit_a_1000_game() {
     // spend in units".
     use onus_model::Rank::Regular;
     let s = start_with(inline_army("trajan", 1300, &[("legionaries", Regular, 10)])).unwrap();
-    let v = &s.players[0].value;
+    let v = &s.players()[0].value;
     assert_eq!(
         (v.units_total, v.general_points, v.total),
         (1000, 300, 1300)
     );
-    assert_eq!(s.players[0].unit_costs.values().sum::<u32>(), 1000);
+    assert_eq!(s.players()[0].unit_costs.values().sum::<u32>(), 1000);
     // The same 1,000 points of units do not fit a 1,000-point battle with Trajan.
     let e = start_with(inline_army("trajan", 1000, &[("legionaries", Regular, 10)])).unwrap_err();
     assert!(matches!(e, GameError::Setup { .. }), "{e}");
@@ -364,12 +369,12 @@ fn iv_trajan_1000_points_of_units_are_worth_1300_and_769_fit_a_1000_game() {
     // 769 points of units may be spent: 7 legionaries (700 + 210 = 910) fit, 8 (1,040) do not.
     assert_eq!(onus_model::army::unit_budget(1000, 30), Some(769));
     let s = start_with(inline_army("trajan", 1000, &[("legionaries", Regular, 7)])).unwrap();
-    assert_eq!(s.players[0].value.total, 910);
+    assert_eq!(s.players()[0].value.total, 910);
     assert!(start_with(inline_army("trajan", 1000, &[("legionaries", Regular, 8)])).is_err());
     // The preset led by Trajan: 765 of units + 229 = 994 of 1,000 (765 <= 769).
     let s = common::deployed("romans-1000", "celts-1000", 2);
-    let v = &s.players[0].value;
-    assert_eq!(s.players[0].generals[0].card.id, "trajan");
+    let v = &s.players()[0].value;
+    assert_eq!(s.players()[0].generals[0].card.id, "trajan");
     assert_eq!((v.units_total, v.general_points, v.total), (765, 229, 994));
 }
 
@@ -389,7 +394,7 @@ fn xi_veteran_legionaries_cost_130_and_elite_150_in_the_game() {
         ],
     ))
     .unwrap();
-    let p = &s.players[0];
+    let p = &s.players()[0];
     assert_eq!(p.value.general_points, 0);
     assert_eq!(p.value.total, 380);
     let mut costs: Vec<(onus_model::Rank, u32)> = p
@@ -418,11 +423,11 @@ fn xi_veteran_legionaries_cost_130_and_elite_150_in_the_game() {
 /// played this turn.
 fn end_of_turn_holding(n: usize) -> onus_game::GameState {
     let mut s = common::fixture(vec![], &[], Phase::EndOfTurn);
-    let hand = s.piles.hand(0).unwrap().to_vec();
+    let hand = s.piles().hand(0).unwrap().to_vec();
     for c in &hand[n..] {
-        s.piles.discard(0, *c).unwrap();
+        s.piles_mut().discard(0, *c).unwrap();
     }
-    assert_eq!(s.piles.hand(0).unwrap().len(), n);
+    assert_eq!(s.piles().hand(0).unwrap().len(), n);
     s
 }
 
@@ -430,7 +435,7 @@ fn end_of_turn_holding(n: usize) -> onus_game::GameState {
 fn vii_7_without_orders_draw_three() {
     // VII-7 "Turn without playing orders" -> "Draw: the active player draws 3 cards".
     let s = end_of_turn_holding(3);
-    let top = s.piles.peek(3);
+    let top = s.piles().peek(3);
     // Drawing 1 needs an order played this turn.
     let e = apply(
         &s,
@@ -447,11 +452,11 @@ fn vii_7_without_orders_draw_three() {
         },
     )
     .unwrap();
-    let hand = t.piles.hand(0).unwrap();
+    let hand = t.piles().hand(0).unwrap();
     assert_eq!(hand.len(), 6);
     assert_eq!(&hand[3..], &top[..], "the top three cards of the deck");
-    assert!(t.pending.is_none());
-    assert_eq!(t.active, Seat(1), "the turn passes");
+    assert!(t.pending().is_none());
+    assert_eq!(t.active(), Seat(1), "the turn passes");
 }
 
 #[test]
@@ -459,8 +464,8 @@ fn vii_7_without_orders_discard_two_and_draw_three() {
     // VII-7 "Discard: the active player can discard cards if they want to, and draw the same
     // number of cards plus 1": 3 cards, 2 discarded, 3 drawn -> 4.
     let s = end_of_turn_holding(3);
-    let hand = s.piles.hand(0).unwrap().to_vec();
-    let top = s.piles.peek(3);
+    let hand = s.piles().hand(0).unwrap().to_vec();
+    let top = s.piles().peek(3);
     let t = apply(
         &s,
         Action::Draw {
@@ -469,10 +474,14 @@ fn vii_7_without_orders_discard_two_and_draw_three() {
     )
     .unwrap();
     assert_eq!(
-        t.piles.hand(0).unwrap(),
+        t.piles().hand(0).unwrap(),
         &[&hand[2..], &top[..]].concat()[..]
     );
-    assert!(hand[..2].iter().all(|c| t.piles.discard_pile().contains(c)));
+    assert!(
+        hand[..2]
+            .iter()
+            .all(|c| t.piles().discard_pile().contains(c))
+    );
     // Discarding nothing still draws one (0 + 1).
     let t = apply(
         &s,
@@ -481,8 +490,8 @@ fn vii_7_without_orders_discard_two_and_draw_three() {
         },
     )
     .unwrap();
-    assert_eq!(t.piles.hand(0).unwrap().len(), 4);
-    assert!(t.piles.check().is_ok());
+    assert_eq!(t.piles().hand(0).unwrap().len(), 4);
+    assert!(t.piles().check().is_ok());
 }
 
 #[test]
@@ -499,14 +508,14 @@ fn vii_7_draws_over_the_leadership_are_discarded_by_the_players_choice() {
     )
     .unwrap();
     assert!(matches!(
-        t.pending,
+        t.pending(),
         Some(onus_game::state::Pending::HandLimit {
             seat: Seat(0),
             excess: 2
         })
     ));
-    assert_eq!(t.active, Seat(0), "the turn waits for the discards");
-    let hand = t.piles.hand(0).unwrap().to_vec();
+    assert_eq!(t.active(), Seat(0), "the turn waits for the discards");
+    let hand = t.piles().hand(0).unwrap().to_vec();
     assert_eq!(hand.len(), 10);
     // One card is not enough.
     assert!(
@@ -525,8 +534,8 @@ fn vii_7_draws_over_the_leadership_are_discarded_by_the_players_choice() {
         },
     )
     .unwrap();
-    assert_eq!(u.piles.hand(0).unwrap(), &hand[1..9]);
-    assert_eq!(u.active, Seat(1));
+    assert_eq!(u.piles().hand(0).unwrap(), &hand[1..9]);
+    assert_eq!(u.active(), Seat(1));
 }
 
 #[test]
@@ -538,9 +547,9 @@ fn vii_7_an_order_played_draws_one_and_only_one() {
         &[],
         Phase::Activation,
     );
-    let hand = s.piles.hand(0).unwrap().to_vec();
+    let hand = s.piles().hand(0).unwrap().to_vec();
     for c in &hand {
-        s.piles.discard(0, *c).unwrap();
+        s.piles_mut().discard(0, *c).unwrap();
     }
     let skirmish = common::give(&mut s, Seat(0), |c| c.order.id == "skirmish");
     let probe = common::give(&mut s, Seat(0), |c| c.order.id == "probe");
@@ -552,17 +561,17 @@ fn vii_7_an_order_played_draws_one_and_only_one() {
         to: None,
     };
     let s = apply(&s, play(skirmish)).unwrap();
-    assert!(s.table.unit(UnitId(1)).unwrap().turn.activated);
+    assert!(s.table().unit(UnitId(1)).unwrap().turn.activated);
     // VII-1 "Unique orders": a second activation of the same unit is refused.
     let e = apply(&s, play(probe)).unwrap_err();
     assert_eq!(e.section(), Some("VII-1 Unique orders"), "{e}");
     let s = skip_to(s, Phase::EndOfTurn);
-    assert_eq!(s.piles.hand(0).unwrap().len(), 1);
+    assert_eq!(s.piles().hand(0).unwrap().len(), 1);
     for choice in [TurnDraw::DrawThree, TurnDraw::Discard(vec![])] {
         let e = apply(&s, Action::Draw { choice }).unwrap_err();
         assert_eq!(e.section(), Some("VII-7 End of turn phase"), "{e}");
     }
-    let top = s.piles.peek(1);
+    let top = s.piles().peek(1);
     let t = apply(
         &s,
         Action::Draw {
@@ -570,8 +579,8 @@ fn vii_7_an_order_played_draws_one_and_only_one() {
         },
     )
     .unwrap();
-    assert_eq!(t.piles.hand(0).unwrap().len(), 2);
-    assert_eq!(t.piles.hand(0).unwrap()[1], top[0]);
+    assert_eq!(t.piles().hand(0).unwrap().len(), 2);
+    assert_eq!(t.piles().hand(0).unwrap()[1], top[0]);
 }
 
 #[test]
@@ -580,13 +589,13 @@ fn vii_7_an_exhausted_deck_is_reshuffled_from_the_discard_pile() {
     // turn it face down to form a new deck."
     let mut s = end_of_turn_holding(2);
     let mut rng = acies_core::GameRng::new(0);
-    let left = s.piles.draw_pile().len();
-    let drawn = s.piles.draw(0, left - 1, &mut rng).unwrap();
+    let left = s.piles().draw_pile().len();
+    let drawn = s.piles_mut().draw(0, left - 1, &mut rng).unwrap();
     for c in drawn {
-        s.piles.discard(0, c).unwrap();
+        s.piles_mut().discard(0, c).unwrap();
     }
-    assert_eq!(s.piles.draw_pile().len(), 1);
-    let discarded = s.piles.discard_pile().len();
+    assert_eq!(s.piles().draw_pile().len(), 1);
+    let discarded = s.piles().discard_pile().len();
     let t = apply(
         &s,
         Action::Draw {
@@ -594,16 +603,16 @@ fn vii_7_an_exhausted_deck_is_reshuffled_from_the_discard_pile() {
         },
     )
     .unwrap();
-    assert_eq!(t.piles.hand(0).unwrap().len(), 5);
-    assert_eq!(t.piles.exhaustions(), 1);
+    assert_eq!(t.piles().hand(0).unwrap().len(), 5);
+    assert_eq!(t.piles().exhaustions(), 1);
     assert!(
-        t.log
+        t.log()
             .iter()
             .any(|e| matches!(e, onus_game::GameEvent::DeckReshuffled { exhaustions: 1 }))
     );
-    assert!(t.piles.discard_pile().is_empty());
-    assert_eq!(t.piles.draw_pile().len(), discarded - 2);
-    assert!(t.piles.check().is_ok());
+    assert!(t.piles().discard_pile().is_empty());
+    assert_eq!(t.piles().draw_pile().len(), discarded - 2);
+    assert!(t.piles().check().is_ok());
 }
 
 /// An infantry unit 3/3, 4/4, morale 7, health 8, movement 2.
@@ -645,19 +654,19 @@ fn vii_1_unique_orders_reinforce_unit_then_skirmish_is_refused() {
     };
     let s = apply(&s, play(reinforce, 1)).unwrap();
     assert_eq!(
-        s.table.unit(UnitId(1)).unwrap().state.wounds,
+        s.table().unit(UnitId(1)).unwrap().state.wounds,
         1,
         "2 wounds healed"
     );
     let e = apply(&s, play(skirmish, 1)).unwrap_err();
     assert_eq!(e.section(), Some("VII-1 Unique orders"), "{e}");
     assert!(
-        s.piles.hand(0).unwrap().contains(&skirmish),
+        s.piles().hand(0).unwrap().contains(&skirmish),
         "the card stays in hand"
     );
     // The Skirmish order may go to another unit.
     let t = apply(&s, play(skirmish, 2)).unwrap();
-    assert!(t.table.unit(UnitId(2)).unwrap().turn.activated);
+    assert!(t.table().unit(UnitId(2)).unwrap().turn.activated);
 }
 
 #[test]
@@ -681,7 +690,7 @@ fn v_a_command_order_names_no_unit_so_it_orders_none() {
     let e = apply(&s, play(vec![1, 1])).unwrap_err();
     assert_eq!(e.section(), Some("V Orders (command)"), "{e}");
     let played = apply(&s, play(vec![])).unwrap();
-    assert!(played.book.ordered.is_empty(), "Scouts orders no unit");
+    assert!(played.book().ordered.is_empty(), "Scouts orders no unit");
 }
 
 fn broken_unit_activated(die: u8) -> onus_game::GameState {
@@ -706,7 +715,7 @@ fn broken_unit_activated_with(morale: i32, die: u8) -> onus_game::GameState {
         Phase::Activation,
     );
     let skirmish = common::give(&mut s, Seat(0), |c| c.order.id == "skirmish");
-    s.forced_dice.push_back(die);
+    s.forced_dice_mut().push_back(die);
     let s = apply(
         &s,
         Action::PlayOrder {
@@ -718,7 +727,7 @@ fn broken_unit_activated_with(morale: i32, die: u8) -> onus_game::GameState {
         },
     )
     .unwrap();
-    assert!(s.forced_dice.is_empty(), "the morale check was rolled");
+    assert!(s.forced_dice().is_empty(), "the morale check was rolled");
     skip_to(s, Phase::Movement)
 }
 
@@ -727,12 +736,12 @@ fn vii_1_activating_a_broken_unit_that_reorganises_moves_reduced_and_cannot_char
     // VII-1 "Activating broken units": morale 7 - 1 (broken) = 6; a 6 passes: the Broken
     // Unit marker goes, the unit has reduced movement (2 -> 1 DU) and cannot charge.
     let s = broken_unit_activated(6);
-    assert!(s.log.iter().any(|e| matches!(
+    assert!(s.log().iter().any(|e| matches!(
         e,
         onus_game::GameEvent::MoraleCheck { unit: UnitId(1), passed: true, roll, .. }
             if roll.target.operands[0].total() == 6
     )));
-    let u = s.table.unit(UnitId(1)).unwrap();
+    let u = s.table().unit(UnitId(1)).unwrap();
     assert!(!u.state.broken && u.turn.rallied);
     let mv = |d| Action::Move {
         unit: UnitId(1),
@@ -753,7 +762,7 @@ fn vii_1_activating_a_broken_unit_that_reorganises_moves_reduced_and_cannot_char
         "a reorganised unit cannot charge"
     );
     let t = apply(&s, mv(1.0)).unwrap();
-    assert!((t.table.unit(UnitId(1)).unwrap().pose.centre.y - 6.0).abs() < 1e-9);
+    assert!((t.table().unit(UnitId(1)).unwrap().pose.centre.y - 6.0).abs() < 1e-9);
 }
 
 #[test]
@@ -762,7 +771,7 @@ fn vii_1_a_broken_unit_failing_to_reorganise_stays_broken_and_moves_normally() {
     // but they can move normally": morale 5 - 1 (broken) = 4, and a 5 fails; the unit keeps
     // its marker and its full 2 DU.
     let s = broken_unit_activated_with(5, 5);
-    let u = s.table.unit(UnitId(1)).unwrap();
+    let u = s.table().unit(UnitId(1)).unwrap();
     assert!(u.state.broken && !u.turn.rallied);
     let t = apply(
         &s,
@@ -773,20 +782,20 @@ fn vii_1_a_broken_unit_failing_to_reorganise_stays_broken_and_moves_normally() {
     )
     .unwrap();
     assert!(
-        (t.table.unit(UnitId(1)).unwrap().pose.centre.y - 7.0).abs() < 1e-9,
+        (t.table().unit(UnitId(1)).unwrap().pose.centre.y - 7.0).abs() < 1e-9,
         "2 DU"
     );
-    assert!(t.table.unit(UnitId(1)).unwrap().state.broken);
+    assert!(t.table().unit(UnitId(1)).unwrap().state.broken);
 }
 
 /// `deployed` with most of the non-active player's units eliminated (not the General's),
 /// played to the active player's End of Turn Phase. Returns the state and the loser's seat.
 fn losses_over_half(seed: u64) -> (onus_game::GameState, Seat) {
     let mut s = common::deployed("romans-1000", "celts-1000", seed);
-    let loser = Seat(1 - s.active.0);
-    let g = s.players[loser.index()].generals[0].unit.unwrap();
+    let loser = Seat(1 - s.active().0);
+    let g = s.players()[loser.index()].generals[0].unit.unwrap();
     let victims: Vec<UnitId> = s
-        .table
+        .table()
         .units()
         .filter(|u| u.owner == loser.0 && u.id != g)
         .map(|u| u.id)
@@ -807,9 +816,9 @@ fn end_turn(s: &onus_game::GameState) -> onus_game::GameState {
         },
     )
     .unwrap();
-    match &t.pending {
+    match t.pending() {
         Some(onus_game::state::Pending::HandLimit { seat, excess }) => {
-            let cards = t.piles.hand(seat.index()).unwrap()[..*excess].to_vec();
+            let cards = t.piles().hand(seat.index()).unwrap()[..*excess].to_vec();
             apply(&t, Action::DiscardExcess { cards }).unwrap()
         }
         _ => t,
@@ -817,7 +826,7 @@ fn end_turn(s: &onus_game::GameState) -> onus_game::GameState {
 }
 
 fn leadership_checks(s: &onus_game::GameState) -> Vec<(Option<Vec<u8>>, bool)> {
-    s.log
+    s.log()
         .iter()
         .filter_map(|e| match e {
             onus_game::GameEvent::LeadershipCheck { roll, passed, .. } => Some((
@@ -837,34 +846,34 @@ fn vi_casualties_over_half_roll_2d6_against_leadership_at_the_start_of_the_turn(
     // on; higher, it loses and the game ends at once.
     let (s, loser) = losses_over_half(16);
     let l = onus_game::general::leadership(&s, loser);
-    let special = s.players[loser.index()].generals[0].card.special.clone();
+    let special = s.players()[loser.index()].generals[0].card.special.clone();
     assert!(special.is_none_or(|a| a.effect.as_deref() != Some("leadership_check_bonus")));
     let (a, b) = ((l / 2) as u8, (l - l / 2) as u8);
     // 2d6 = leadership: the army fights on, and it is its turn.
     let mut pass = s.clone();
-    pass.forced_dice.extend([a, b]);
+    pass.forced_dice_mut().extend([a, b]);
     let t = end_turn(&pass);
-    assert!(t.forced_dice.is_empty());
+    assert!(t.forced_dice().is_empty());
     assert_eq!(leadership_checks(&t), vec![(Some(vec![a, b]), true)]);
-    assert!(t.outcome.is_none());
-    assert_eq!((t.active, t.phase), (loser, Phase::Activation));
+    assert!(t.outcome().is_none());
+    assert_eq!((t.active(), t.phase()), (loser, Phase::Activation));
     // One more: the army retreats and the game ends.
     let mut fail = s.clone();
-    fail.forced_dice.extend([a, b + 1]);
+    fail.forced_dice_mut().extend([a, b + 1]);
     let t = end_turn(&fail);
     assert_eq!(leadership_checks(&t), vec![(Some(vec![a, b + 1]), false)]);
     assert!(matches!(
-        &t.outcome,
+        t.outcome(),
         Some(acies_core::Outcome::Winners { seats, .. }) if seats == &vec![Seat(1 - loser.0)]
     ));
     // "If the General is dead or wounded, you fail automatically": no dice are rolled.
     let mut wounded = s.clone();
-    wounded.players[loser.index()].generals[0].status = GeneralStatus::Wounded;
-    wounded.forced_dice.extend([1, 1]);
+    wounded.players_mut()[loser.index()].generals[0].status = GeneralStatus::Wounded;
+    wounded.forced_dice_mut().extend([1, 1]);
     let t = end_turn(&wounded);
     assert_eq!(leadership_checks(&t), vec![(None, false)]);
-    assert_eq!(t.forced_dice.len(), 2, "no roll");
-    assert!(t.outcome.is_some());
+    assert_eq!(t.forced_dice().len(), 2, "no roll");
+    assert!(t.outcome().is_some());
 }
 
 #[test]
@@ -882,7 +891,7 @@ fn iv_a_fleeing_general_costs_morale_and_leadership_until_its_unit_recovers() {
     assert!(onus_game::general::in_general_area(&s, UnitId(1)));
     assert_eq!(onus_game::general::leadership(&s, Seat(0)), 8);
     {
-        let u = s.table.unit_mut(hq).unwrap();
+        let u = s.table_mut().unit_mut(hq).unwrap();
         u.state.broken = true;
         u.state.fleeing = true;
     }
@@ -894,7 +903,7 @@ fn iv_a_fleeing_general_costs_morale_and_leadership_until_its_unit_recovers() {
     );
     // VII-1 "Activating fleeing units": a 1 always passes, the unit recovers.
     let skirmish = common::give(&mut s, Seat(0), |c| c.order.id == "skirmish");
-    s.forced_dice.push_back(1);
+    s.forced_dice_mut().push_back(1);
     let t = apply(
         &s,
         Action::PlayOrder {
@@ -906,13 +915,13 @@ fn iv_a_fleeing_general_costs_morale_and_leadership_until_its_unit_recovers() {
         },
     )
     .unwrap();
-    assert!(!t.table.unit(hq).unwrap().state.fleeing);
+    assert!(!t.table().unit(hq).unwrap().state.fleeing);
     assert!(!onus_game::general::army_general_lost(&t, Seat(0)));
     assert_eq!(onus_game::general::leadership(&t, Seat(0)), 8);
     assert!(onus_game::general::in_general_area(&t, UnitId(1)));
     // A wounded General stays lost although its unit is in good order.
     let mut w = t.clone();
-    w.players[0].generals[0].status = GeneralStatus::Wounded;
+    w.players_mut()[0].generals[0].status = GeneralStatus::Wounded;
     assert!(onus_game::general::army_general_lost(&w, Seat(0)));
     assert_eq!(onus_game::general::leadership(&w, Seat(0)), 7);
     assert!(onus_game::general::general_on(&w, hq).is_none());
@@ -933,12 +942,12 @@ fn vi_the_starting_player_wins_1d6_plus_leadership() {
     assert!(l1 < l0 && l0 - l1 < 5, "the dice below fit: {l1}");
     // Round 1: 1 + 8 against (1 + 8 - l1) + l1, a tie; round 2: 1 + 8 against 6 + l1.
     let tie = (1 + l0 - l1) as u8;
-    s.forced_dice.extend([1, tie, 1, 6]);
+    s.forced_dice_mut().extend([1, tie, 1, 6]);
     let mut rng = acies_core::GameRng::new(3);
-    common::play_until(&mut s, &mut rng, 500, |s| s.phase != Phase::Deployment);
-    assert!(s.forced_dice.is_empty(), "the four dice were rolled");
+    common::play_until(&mut s, &mut rng, 500, |s| s.phase() != Phase::Deployment);
+    assert!(s.forced_dice().is_empty(), "the four dice were rolled");
     let (first, rolls, records) = s
-        .log
+        .log()
         .iter()
         .find_map(|e| match e {
             onus_game::GameEvent::StartingPlayer {
@@ -951,7 +960,7 @@ fn vi_the_starting_player_wins_1d6_plus_leadership() {
         .unwrap();
     assert_eq!(first, Seat(1));
     assert_eq!(
-        s.active,
+        s.active(),
         Seat(1),
         "the starting player plays the first turn"
     );
@@ -993,11 +1002,11 @@ fn vi_the_starting_player_wins_1d6_plus_leadership() {
     let mut setup = Setup::two_presets("romans-1000", "celts-1000");
     setup.scenario.starting_player = Some(Seat(1));
     let mut s = Onus::new_game(&setup, 3).unwrap();
-    s.forced_dice.extend([6, 1]);
+    s.forced_dice_mut().extend([6, 1]);
     let mut rng = acies_core::GameRng::new(3);
-    common::play_until(&mut s, &mut rng, 500, |s| s.phase != Phase::Deployment);
-    assert_eq!(s.active, Seat(1));
-    assert_eq!(s.forced_dice.len(), 2, "nothing rolled");
+    common::play_until(&mut s, &mut rng, 500, |s| s.phase() != Phase::Deployment);
+    assert_eq!(s.active(), Seat(1));
+    assert_eq!(s.forced_dice().len(), 2, "nothing rolled");
 }
 
 #[test]
@@ -1009,8 +1018,8 @@ fn vi_deployment_example_110_by_90_cm() {
     setup.scenario.width = Some(22.0);
     setup.scenario.depth = Some(18.0);
     let s = Onus::new_game(&setup, 3).unwrap();
-    assert_eq!((s.table.width, s.table.depth), (22.0, 18.0));
-    let (z0, z1) = (s.players[0].zone, s.players[1].zone);
+    assert_eq!((s.table().width, s.table().depth), (22.0, 18.0));
+    let (z0, z1) = (s.players()[0].zone, s.players()[1].zone);
     let (near, far) = if z0.y0 < z1.y0 { (z0, z1) } else { (z1, z0) };
     assert!((near.y0 - 2.0).abs() < 1e-9, "10 cm free behind: {near:?}");
     assert!((near.y1 - near.y0 - 3.0).abs() < 1e-9, "15 cm deep");
@@ -1045,7 +1054,7 @@ fn xii_a_advancing_in_line_discards_two_cards_and_moves_as_far_as_the_slowest() 
         &[],
         Phase::Activation,
     );
-    let hand = s.piles.hand(0).unwrap().to_vec();
+    let hand = s.piles().hand(0).unwrap().to_vec();
     let line = |units: &[UnitId]| Action::AdvanceInLine {
         discard: [hand[0], hand[1]],
         units: units.to_vec(),
@@ -1056,18 +1065,22 @@ fn xii_a_advancing_in_line_discards_two_cards_and_moves_as_far_as_the_slowest() 
         Some("XII-A Advancing in line"),
         "the option is off: {e}"
     );
-    s.setup.options.advancing_in_line = true;
+    s.setup_mut().options.advancing_in_line = true;
     for not_a_line in [&[a, c][..], &[a, b, c, d, x][..]] {
         let e = apply(&s, line(not_a_line)).unwrap_err();
         assert_eq!(e.section(), Some("XII-A Advancing in line"), "{e}");
     }
     let t = apply(&s, line(&[a, b, c, d])).unwrap();
-    assert_eq!(t.piles.hand(0).unwrap(), &hand[2..], "two cards discarded");
-    assert!(t.piles.discard_pile().ends_with(&hand[..2]));
+    assert_eq!(
+        t.piles().hand(0).unwrap(),
+        &hand[2..],
+        "two cards discarded"
+    );
+    assert!(t.piles().discard_pile().ends_with(&hand[..2]));
     for u in [a, b, c, d] {
-        assert!(t.table.unit(u).unwrap().turn.activated);
+        assert!(t.table().unit(u).unwrap().turn.activated);
     }
-    assert!(!t.table.unit(x).unwrap().turn.activated);
+    assert!(!t.table().unit(x).unwrap().turn.activated);
     let t = skip_to(t, Phase::Movement);
     let mv = |unit, du| Action::Move {
         unit,
@@ -1079,7 +1092,7 @@ fn xii_a_advancing_in_line_discards_two_cards_and_moves_as_far_as_the_slowest() 
     let mut t = t;
     for u in [a, b, d] {
         t = apply(&t, mv(u, 1.5)).unwrap();
-        assert!((t.table.unit(u).unwrap().pose.centre.y - 6.5).abs() < 1e-9);
+        assert!((t.table().unit(u).unwrap().pose.centre.y - 6.5).abs() < 1e-9);
     }
     // C charges the enemy 1.2 DU ahead, within the line's 1.5 DU.
     let t = apply(
@@ -1095,7 +1108,7 @@ fn xii_a_advancing_in_line_discards_two_cards_and_moves_as_far_as_the_slowest() 
         },
     )
     .unwrap();
-    assert!(t.table.engagement(c, UnitId(6)).is_some());
+    assert!(t.table().engagement(c, UnitId(6)).is_some());
 }
 
 /// XII-A: the line of the picture in the Movement Phase — A, B and C side by side facing
@@ -1118,8 +1131,8 @@ fn line_of_the_picture() -> onus_game::GameState {
         &[],
         Phase::Activation,
     );
-    s.setup.options.advancing_in_line = true;
-    let hand = s.piles.hand(0).unwrap().to_vec();
+    s.setup_mut().options.advancing_in_line = true;
+    let hand = s.piles().hand(0).unwrap().to_vec();
     let s = apply(
         &s,
         Action::AdvanceInLine {
@@ -1129,7 +1142,7 @@ fn line_of_the_picture() -> onus_game::GameState {
     )
     .unwrap();
     let s = skip_to(s, Phase::Movement);
-    assert_eq!(s.book.line.as_ref().unwrap().distance, 2.5);
+    assert_eq!(s.book().line.as_ref().unwrap().distance, 2.5);
     s
 }
 
@@ -1160,12 +1173,12 @@ fn xii_a_advancing_in_line_all_units_move_in_the_same_direction() {
             envelop: onus_table::EnvelopChoice::Max,
         },
     };
-    let y = |s: &onus_game::GameState, u| s.table.unit(u).unwrap().pose.centre.y;
+    let y = |s: &onus_game::GameState, u| s.table().unit(u).unwrap().pose.centre.y;
     let s = line_of_the_picture();
 
     // Forwards: A sets the direction (north); B follows.
     let t = apply(&s, mv(a, vec![Step::Advance(2.0)])).unwrap();
-    let dir = t.book.line.as_ref().unwrap().direction.unwrap();
+    let dir = t.book().line.as_ref().unwrap().direction.unwrap();
     assert!(dir.abs() < 1e-9, "north: {dir}");
     // B sideways ahead (diagonally), or turned 30° and then ahead: refused.
     refused(&t, mv(b, vec![slide(0.3, 0.3)]));
@@ -1178,7 +1191,7 @@ fn xii_a_advancing_in_line_all_units_move_in_the_same_direction() {
     refused(&t, mv(d, vec![Step::Advance(1.0)]));
     // D: a 90° rotation (1 DU), then 1 DU north, like the rest: accepted.
     let u = apply(&t, mv(d, vec![Step::wheel_left(90.0), Step::Advance(1.0)])).unwrap();
-    let du = u.table.unit(d).unwrap();
+    let du = u.table().unit(d).unwrap();
     assert!(du.pose.heading.abs() < 1e-9, "D faces north: {:?}", du.pose);
     assert!(
         (du.pose.centre.y - (6.4 + 1.0)).abs() < 1e-9,
@@ -1187,7 +1200,7 @@ fn xii_a_advancing_in_line_all_units_move_in_the_same_direction() {
     );
     // C charges the enemy straight ahead, in the line's direction.
     let u = apply(&u, charge_enemy(c)).unwrap();
-    assert!(u.table.engagement(c, enemy).is_some());
+    assert!(u.table().engagement(c, enemy).is_some());
 
     // Diagonally: A slides forwards-left (movement in all directions); B must slide the
     // same way, so B straight ahead is refused and the same slide (shorter) is accepted.
@@ -1195,7 +1208,7 @@ fn xii_a_advancing_in_line_all_units_move_in_the_same_direction() {
     refused(&t, mv(b, vec![Step::Advance(1.0)]));
     refused(&t, mv(b, vec![slide(0.5, 0.5)]));
     let t = apply(&t, mv(b, vec![slide(-0.3, 0.3)])).unwrap();
-    let bu = t.table.unit(b).unwrap();
+    let bu = t.table().unit(b).unwrap();
     assert!(bu.pose.centre.approx_eq(Vec2::new(12.2, 5.3), 1e-9));
 
     // Backwards: A steps back; C may no longer charge the enemy ahead of it.
@@ -1206,9 +1219,9 @@ fn xii_a_advancing_in_line_all_units_move_in_the_same_direction() {
 
     // A rotation alone sets no direction: after D's, A may still choose it (here sideways).
     let t = apply(&s, mv(d, vec![Step::wheel_left(90.0)])).unwrap();
-    assert_eq!(t.book.line.as_ref().unwrap().direction, None);
+    assert_eq!(t.book().line.as_ref().unwrap().direction, None);
     let t = apply(&t, mv(a, vec![slide(-0.5, 0.0)])).unwrap();
-    let dir = t.book.line.as_ref().unwrap().direction.unwrap();
+    let dir = t.book().line.as_ref().unwrap().direction.unwrap();
     assert!(
         (dir - std::f64::consts::FRAC_PI_2).abs() < 1e-9,
         "west: {dir}"
@@ -1229,24 +1242,24 @@ fn xii_a_random_games_advance_lines_in_one_direction() {
         let mut s = Onus::new_game(&setup, seed).unwrap();
         let mut rng = acies_core::GameRng::new(seed);
         for _ in 0..3_000 {
-            if s.outcome.is_some() {
+            if s.outcome().is_some() {
                 break;
             }
             let (seat, action) = onus_game::chooser::choose(&s, &mut rng)
-                .unwrap_or_else(|| panic!("no legal action in {:?}", s.phase));
+                .unwrap_or_else(|| panic!("no legal action in {:?}", s.phase()));
             let next = Onus::apply(&s, seat, &action).unwrap().state;
             if let Action::AdvanceInLine { .. } = action {
                 lines += 1;
             }
-            let line = next.book.line.as_ref();
+            let line = next.book().line.as_ref();
             if let (Action::Move { unit, order }, Some(line)) = (&action, line) {
                 let straight = order
                     .steps
                     .iter()
                     .all(|st| matches!(st, Step::Advance(_) | Step::Slide { .. }));
                 if line.units.contains(unit) && straight {
-                    let delta = next.table.unit(*unit).unwrap().pose.centre
-                        - s.table.unit(*unit).unwrap().pose.centre;
+                    let delta = next.table().unit(*unit).unwrap().pose.centre
+                        - s.table().unit(*unit).unwrap().pose.centre;
                     let dir = line.direction.expect("a straight move sets the direction");
                     let off = acies_geom::normalize_angle(delta.heading() - dir).abs();
                     assert!(off <= 5f64.to_radians(), "{off} rad off the line");
@@ -1300,9 +1313,9 @@ fn summary_phases_the_turn_passes_only_after_the_draw() {
     let s = end_of_turn_holding(3);
     let e = apply(&s, Action::EndPhase).unwrap_err();
     assert!(e.to_string().contains("VII-7"), "{e}");
-    assert_eq!(s.active, Seat(0));
+    assert_eq!(s.active(), Seat(0));
     let t = end_turn(&s);
-    assert_eq!((t.active, t.phase), (Seat(1), Phase::Activation));
+    assert_eq!((t.active(), t.phase()), (Seat(1), Phase::Activation));
 }
 
 #[test]
@@ -1320,7 +1333,7 @@ fn summary_the_active_player_attacks_in_every_melee_and_engaged_units_fight_unac
         &[UnitId(1)],
         Phase::Movement,
     );
-    s.setup.options.no_events = true;
+    s.setup_mut().options.no_events = true;
     let s = apply(
         &s,
         Action::Charge {
@@ -1334,7 +1347,7 @@ fn summary_the_active_player_attacks_in_every_melee_and_engaged_units_fight_unac
         },
     )
     .unwrap();
-    let dice = s.table.engagement(UnitId(1), UnitId(2)).unwrap().dice();
+    let dice = s.table().engagement(UnitId(1), UnitId(2)).unwrap().dice();
     assert_eq!(dice, 4);
     // Both fights below miss with every die (failures): no wounds, no morale check.
     let fight = |s: &onus_game::GameState, a: u32, d: u32| {
@@ -1346,18 +1359,18 @@ fn summary_the_active_player_attacks_in_every_melee_and_engaged_units_fight_unac
             },
         )
         .unwrap();
-        t.forced_dice
+        t.forced_dice_mut()
             .extend(std::iter::repeat_n(1, 2 * dice as usize));
         let t = common::act(&common::act(&t, common::pass()).unwrap(), common::pass()).unwrap();
-        assert!(t.forced_dice.is_empty());
+        assert!(t.forced_dice().is_empty());
         t
     };
     let s = skip_to(s, Phase::Melee);
     let s = fight(&s, 1, 2);
     let s = end_turn(&skip_to(s, Phase::EndOfTurn));
-    assert_eq!(s.active, Seat(1));
+    assert_eq!(s.active(), Seat(1));
     let s = skip_to(s, Phase::Movement);
-    assert!(!s.table.unit(UnitId(2)).unwrap().turn.activated);
+    assert!(!s.table().unit(UnitId(2)).unwrap().turn.activated);
     let step_back = Action::Move {
         unit: UnitId(2),
         order: onus_table::MoveOrder::new(vec![onus_table::Step::Slide {
@@ -1385,7 +1398,7 @@ fn summary_the_active_player_attacks_in_every_melee_and_engaged_units_fight_unac
     .unwrap_err();
     assert_eq!(e.section(), Some("VII-5 Melee phase"), "{e}");
     let t = fight(&s, 2, 1);
-    assert!(t.log.iter().any(|e| matches!(
+    assert!(t.log().iter().any(|e| matches!(
         e,
         onus_game::GameEvent::FightDeclared {
             attacker: UnitId(2),
@@ -1398,8 +1411,8 @@ fn summary_the_active_player_attacks_in_every_melee_and_engaged_units_fight_unac
 fn deployed_with(setup: &Setup, seed: u64) -> onus_game::GameState {
     let mut s = Onus::new_game(setup, seed).unwrap();
     let mut rng = acies_core::GameRng::new(seed);
-    common::play_until(&mut s, &mut rng, 500, |s| s.phase != Phase::Deployment);
-    assert_eq!(s.phase, Phase::Activation);
+    common::play_until(&mut s, &mut rng, 500, |s| s.phase() != Phase::Deployment);
+    assert_eq!(s.phase(), Phase::Activation);
     s
 }
 
@@ -1417,7 +1430,7 @@ fn xii_a_several_generals_the_commander_in_chief_leads_then_the_next() {
     setup.players[0].rookie_points = 200;
     let s = deployed_with(&setup, 7);
     let seat = Seat(0);
-    let gens = &s.players[0].generals;
+    let gens = &s.players()[0].generals;
     assert_eq!(
         gens.iter().map(|g| g.card.id.as_str()).collect::<Vec<_>>(),
         ["trajan", "varro"]
@@ -1427,25 +1440,25 @@ fn xii_a_several_generals_the_commander_in_chief_leads_then_the_next() {
     assert_eq!(onus_game::general::leadership(&s, seat), 8);
     // The commander-in-chief's unit flees: Varro's 4, no army-wide penalty.
     let mut f = s.clone();
-    f.table.unit_mut(trajan).unwrap().state.fleeing = true;
+    f.table_mut().unit_mut(trajan).unwrap().state.fleeing = true;
     assert_eq!(onus_game::general::leadership(&f, seat), 4);
     assert!(!onus_game::general::army_general_lost(&f, seat));
     // It recovers: Trajan leads again.
-    f.table.unit_mut(trajan).unwrap().state.fleeing = false;
+    f.table_mut().unit_mut(trajan).unwrap().state.fleeing = false;
     assert_eq!(onus_game::general::leadership(&f, seat), 8);
     // Trajan dies: the battle goes on under Varro.
     let mut d = s.clone();
     onus_game::flight::remove_unit(&mut d, trajan, onus_game::event::Removal::Eliminated).unwrap();
     onus_game::victory::check_end(&mut d);
-    assert!(d.outcome.is_none());
+    assert!(d.outcome().is_none());
     assert_eq!(onus_game::general::leadership(&d, seat), 4);
     assert!(!onus_game::general::army_general_lost(&d, seat));
     // Varro's unit flees too: no General is left, and the battle is lost.
-    d.table.unit_mut(varro).unwrap().state.fleeing = true;
+    d.table_mut().unit_mut(varro).unwrap().state.fleeing = true;
     assert!(onus_game::general::army_general_lost(&d, seat));
     onus_game::victory::check_end(&mut d);
     assert!(matches!(
-        &d.outcome,
+        d.outcome(),
         Some(acies_core::Outcome::Winners { seats, .. }) if seats == &vec![Seat(1)]
     ));
 }
@@ -1457,15 +1470,15 @@ fn xii_a_always_active_general_needs_no_order() {
     let mut setup = Setup::two_presets("romans-1000", "celts-1000");
     setup.options.always_active_general = true;
     let s = deployed_with(&setup, 9);
-    let seat = s.active;
-    let unit = s.players[seat.index()].generals[0].unit.unwrap();
-    assert!(s.table.unit(unit).unwrap().turn.activated);
-    assert!(s.book.orders.is_empty(), "no order played");
+    let seat = s.active();
+    let unit = s.players()[seat.index()].generals[0].unit.unwrap();
+    assert!(s.table().unit(unit).unwrap().turn.activated);
+    assert!(s.book().orders.is_empty(), "no order played");
     // The next player's General's unit too, at the start of its turn.
     let t = end_turn(&skip_to(s, Phase::EndOfTurn));
-    let other = t.players[t.active.index()].generals[0].unit.unwrap();
-    assert_ne!(t.active, seat);
-    assert!(t.table.unit(other).unwrap().turn.activated);
+    let other = t.players()[t.active().index()].generals[0].unit.unwrap();
+    assert_ne!(t.active(), seat);
+    assert!(t.table().unit(other).unwrap().turn.activated);
 }
 
 #[test]
@@ -1474,14 +1487,14 @@ fn vi_units_may_deploy_in_special_formations_and_with_extended_sections() {
     // if they have the ability to do so) and with extended sections" (VII-2.B: not both).
     let s = Onus::new_game(&Setup::two_presets("romans-1000", "celts-1000"), 5).unwrap();
     let seat = Onus::to_act(&s).unwrap();
-    let zone = s.players[seat.index()].zone;
+    let zone = s.players()[seat.index()].zone;
     let centre = Vec2::new((zone.x0 + zone.x1) / 2.0, (zone.y0 + zone.y1) / 2.0);
-    let heading = if zone.y0 < s.table.depth / 2.0 {
+    let heading = if zone.y0 < s.table().depth / 2.0 {
         0.0
     } else {
         std::f64::consts::PI
     };
-    let reserve = &s.players[seat.index()].reserve;
+    let reserve = &s.players()[seat.index()].reserve;
     let formed = reserve
         .iter()
         .find(|r| !r.card.formations.is_empty())
@@ -1498,14 +1511,14 @@ fn vi_units_may_deploy_in_special_formations_and_with_extended_sections() {
         .unwrap()
         .state;
     assert_eq!(
-        t.table.unit(formed.id).unwrap().state.formation,
+        t.table().unit(formed.id).unwrap().state.formation,
         Some(formation)
     );
     let t = Onus::apply(&s, seat, &deploy(formed.id, None, true))
         .unwrap()
         .state;
     assert_eq!(
-        t.table.unit(formed.id).unwrap().state.extended_sections(),
+        t.table().unit(formed.id).unwrap().state.extended_sections(),
         2
     );
     let e = Onus::apply(&s, seat, &deploy(formed.id, Some(formation), true)).unwrap_err();
@@ -1528,9 +1541,9 @@ fn vi_total_annihilation_all_units_fleeing_or_eliminated() {
     // VI "Total annihilation or surrender": "the game will not end until one army surrenders
     // or all their units are fleeing and/or are eliminated."
     let mut s = common::deployed("romans-1000", "celts-1000", 17);
-    let general = s.players[1].generals[0].unit.unwrap();
+    let general = s.players()[1].generals[0].unit.unwrap();
     let mut mine: Vec<UnitId> = s
-        .table
+        .table()
         .units()
         .filter(|u| u.owner == 1 && u.id != general)
         .map(|u| u.id)
@@ -1540,20 +1553,20 @@ fn vi_total_annihilation_all_units_fleeing_or_eliminated() {
     mine.rotate_left(1);
     let (last, rest) = mine.split_last().unwrap();
     for u in rest {
-        let t = s.table.unit_mut(*u).unwrap();
+        let t = s.table_mut().unit_mut(*u).unwrap();
         t.state.broken = true;
         t.state.fleeing = true;
     }
     onus_game::victory::check_end(&mut s);
-    assert!(s.outcome.is_none(), "one unit still stands");
+    assert!(s.outcome().is_none(), "one unit still stands");
     onus_game::flight::remove_unit(&mut s, *last, onus_game::event::Removal::Eliminated).unwrap();
     onus_game::victory::check_end(&mut s);
     assert!(matches!(
-        &s.outcome,
+        s.outcome(),
         Some(acies_core::Outcome::Winners { seats, .. }) if seats == &vec![Seat(0)]
     ));
     assert!(
-        s.players[1]
+        s.players()[1]
             .defeated
             .as_deref()
             .is_some_and(|r| r.contains("annihilation"))

@@ -309,16 +309,16 @@ fn oversized_actions_are_refused_before_the_game_looks_at_them() {
     let deployed = {
         let mut s = state.clone();
         let mut rng = acies_core::GameRng::new(5);
-        while s.phase == onus_game::Phase::Deployment {
+        while s.phase() == onus_game::Phase::Deployment {
             let (seat, a) = onus_game::chooser::choose(&s, &mut rng).unwrap();
             s = Onus::apply(&s, seat, &a).unwrap().state;
         }
         s
     };
-    let unit = deployed.table.units().next().unwrap().id;
+    let unit = deployed.table().units().next().unwrap().id;
     let path = MoveOrder::new(vec![Step::Advance(0.0); MAX_STEPS + 1]);
     assert_eq!(
-        deployed.table.check_move(unit, &path).unwrap_err(),
+        deployed.table().check_move(unit, &path).unwrap_err(),
         TableError::TooManySteps {
             steps: MAX_STEPS + 1
         }

@@ -26,14 +26,14 @@ fn at_end_of_turn(setup: &Setup, seed: u64) -> GameState {
     let mut s = Onus::new_game(setup, seed).unwrap();
     let mut rng = acies_core::GameRng::new(seed);
     common::play_until(&mut s, &mut rng, 5_000, |s| {
-        s.phase == Phase::EndOfTurn
-            && s.pending.is_none()
-            && s.decisions.is_empty()
-            && s.book.drawn.is_empty()
-            && s.book.giving.is_none()
+        s.phase() == Phase::EndOfTurn
+            && s.pending().is_none()
+            && s.decisions().is_empty()
+            && s.book().drawn.is_empty()
+            && s.book().giving.is_none()
     });
     assert_eq!(
-        s.phase,
+        s.phase(),
         Phase::EndOfTurn,
         "the random game reached an end of turn"
     );
@@ -41,7 +41,7 @@ fn at_end_of_turn(setup: &Setup, seed: u64) -> GameState {
 }
 
 fn the_draw(s: &GameState, seat: Seat) -> Action {
-    let played = s.book.orders.iter().any(|o| o.seat == seat);
+    let played = s.book().orders.iter().any(|o| o.seat == seat);
     Action::Draw {
         choice: if played {
             TurnDraw::OrderPlayed
@@ -52,7 +52,7 @@ fn the_draw(s: &GameState, seat: Seat) -> Action {
 }
 
 fn hand(s: &GameState, seat: Seat) -> Vec<onus_cards::CardId> {
-    s.piles.hand(seat.index()).unwrap().to_vec()
+    s.piles().hand(seat.index()).unwrap().to_vec()
 }
 
 fn mate_of(s: &GameState, seat: Seat) -> Seat {
@@ -66,7 +66,7 @@ fn enemy_of(s: &GameState, seat: Seat) -> Seat {
 #[test]
 fn vii7_team_mates_give_cards_after_the_draw_and_only_they_see_them() {
     let s = at_end_of_turn(&four_players(TurnOrder::Allied), 3);
-    let giver = s.active;
+    let giver = s.active();
     let mate = mate_of(&s, giver);
     let enemy = enemy_of(&s, giver);
     // Before the draw nothing can be given (VII-7: draw, then give).
@@ -77,7 +77,7 @@ fn vii7_team_mates_give_cards_after_the_draw_and_only_they_see_them() {
     assert!(Onus::apply(&s, giver, &early).is_err());
     let s = Onus::apply(&s, giver, &the_draw(&s, giver)).unwrap().state;
     // With a team-mate in the battle the turn waits for the gifts.
-    assert_eq!(s.book.giving, Some(giver));
+    assert_eq!(s.book().giving, Some(giver));
     assert_eq!(Onus::to_act(&s), Some(giver));
     assert_eq!(Onus::view(&s, Viewer::Spectator).giving, Some(giver));
     assert!(
@@ -135,7 +135,7 @@ fn vii7_team_mates_give_cards_after_the_draw_and_only_they_see_them() {
     let mut expected = theirs.clone();
     expected.extend(&mine);
     assert_eq!(hand(&s, mate), expected);
-    assert!(s.piles.check().is_ok());
+    assert!(s.piles().check().is_ok());
     // Views: the giver and the receiver see the cards; an enemy and a spectator see a count.
     for viewer in [Viewer::Seat(giver), Viewer::Seat(mate)] {
         assert!(Onus::event_view(&s, &given, viewer) == Some(given.clone()));
@@ -171,7 +171,7 @@ fn vii7_team_mates_give_cards_after_the_draw_and_only_they_see_them() {
     );
     let s = Onus::apply(&s, giver, &Action::EndPhase).unwrap().state;
     assert_eq!(
-        s.pending,
+        *s.pending(),
         Some(onus_game::state::Pending::HandLimit {
             seat: mate,
             excess: expected.len() - limit
@@ -184,7 +184,7 @@ fn vii7_team_mates_give_cards_after_the_draw_and_only_they_see_them() {
         .state;
     assert_eq!(hand(&s, mate).len(), limit);
     assert_ne!(
-        (s.phase, s.active),
+        (s.phase(), s.active()),
         (Phase::EndOfTurn, giver),
         "the giver's turn is over"
     );
@@ -194,11 +194,11 @@ fn vii7_team_mates_give_cards_after_the_draw_and_only_they_see_them() {
 fn vii7_without_team_mates_the_draw_ends_the_turn() {
     // Two players: nobody to give to, the draw ends the turn as before.
     let s = at_end_of_turn(&Setup::two_presets("romans-1000", "celts-1000"), 5);
-    let seat = s.active;
+    let seat = s.active();
     let s = Onus::apply(&s, seat, &the_draw(&s, seat)).unwrap().state;
-    assert_eq!(s.book.giving, None);
+    assert_eq!(s.book().giving, None);
     assert!(
-        s.phase != Phase::EndOfTurn || s.pending.is_some(),
+        s.phase() != Phase::EndOfTurn || s.pending().is_some(),
         "the turn ended or the hand limit waits"
     );
     let gift = Action::GiveCards {
@@ -214,10 +214,10 @@ fn xii_b_team_turns_give_to_each_other_and_check_limits_after_each_draw() {
     // Team turns: both players of the team are in the End of Turn phase; a gift to the one
     // still to draw is checked against its limit after its own draw.
     let s = at_end_of_turn(&four_players(TurnOrder::Team), 7);
-    assert_eq!(s.group.len(), 2);
-    let first = s.active;
+    assert_eq!(s.group().len(), 2);
+    let first = s.active();
     let second = mate_of(&s, first);
-    assert!(s.group.contains(&second));
+    assert!(s.group().contains(&second));
     let s = Onus::apply(&s, first, &the_draw(&s, first)).unwrap().state;
     let mine = hand(&s, first);
     let s = Onus::apply(
@@ -232,12 +232,12 @@ fn xii_b_team_turns_give_to_each_other_and_check_limits_after_each_draw() {
     .state;
     let s = Onus::apply(&s, first, &Action::EndPhase).unwrap().state;
     // No hand limit for the second yet: it draws first.
-    assert_eq!(s.pending, None);
-    assert_eq!((s.phase, s.active), (Phase::EndOfTurn, second));
+    assert_eq!(*s.pending(), None);
+    assert_eq!((s.phase(), s.active()), (Phase::EndOfTurn, second));
     let s = Onus::apply(&s, second, &the_draw(&s, second))
         .unwrap()
         .state;
-    assert_eq!(s.book.giving, Some(second));
+    assert_eq!(s.book().giving, Some(second));
     // It gives one back, then its own limit applies.
     let back = hand(&s, second)[0];
     let s = Onus::apply(
@@ -256,14 +256,14 @@ fn xii_b_team_turns_give_to_each_other_and_check_limits_after_each_draw() {
     let s = Onus::apply(&s, second, &Action::EndPhase).unwrap().state;
     if held > limit {
         assert_eq!(
-            s.pending,
+            *s.pending(),
             Some(onus_game::state::Pending::HandLimit {
                 seat: second,
                 excess: held - limit
             })
         );
     } else {
-        assert_eq!(s.phase, Phase::Activation, "the other team's turn");
+        assert_eq!(s.phase(), Phase::Activation, "the other team's turn");
     }
 }
 
@@ -275,14 +275,14 @@ fn random_team_games_give_cards() {
         let mut s = Onus::new_game(&four_players(TurnOrder::Alternating), seed).unwrap();
         let mut rng = acies_core::GameRng::new(seed);
         common::play_until(&mut s, &mut rng, 6_000, |s| {
-            s.turn >= 16 || s.outcome.is_some()
+            s.turn() >= 16 || s.outcome().is_some()
         });
         given += s
-            .log
+            .log()
             .iter()
             .filter(|e| matches!(e, GameEvent::CardsGiven { .. }))
             .count();
-        assert!(s.piles.check().is_ok());
+        assert!(s.piles().check().is_ok());
     }
     assert!(given > 0);
 }

@@ -17,5 +17,5 @@ pub fn knowledge(state: &GameState, viewer: Viewer<Seat>) -> Result<GameState, S
 /// Whether `viewer` sees the face of `unit` on the table (the engine's
 /// [`onus_game::view::sees_face`]).
 pub fn visible(state: &GameState, viewer: Viewer<Seat>, unit: UnitId) -> bool {
-    state.table.unit(unit).is_ok() && onus_game::view::sees_face(state, viewer, unit)
+    state.table().unit(unit).is_ok() && onus_game::view::sees_face(state, viewer, unit)
 }

@@ -55,8 +55,8 @@ impl Host for OnusHost {
 /// A seed for the bot's own fallback randomness, from what everybody sees (never from the
 /// game's generator: the bot must not know the dice to come).
 fn bot_seed(state: &GameState, seat: Seat) -> u64 {
-    let turn = u64::from(state.turn);
-    let events = state.log.len() as u64;
+    let turn = u64::from(state.turn());
+    let events = state.log().len() as u64;
     (turn << 32) ^ (events << 8) ^ u64::from(seat.0)
 }
 

@@ -122,7 +122,7 @@ fn seat_of(viewer: Viewer<Seat>) -> Result<Seat, Refusal> {
 /// The unit, if it is on the table and the seat's.
 fn own_unit(k: &GameState, seat: Seat, unit: UnitId) -> Result<&onus_table::TableUnit, Refusal> {
     let u = k
-        .table
+        .table()
         .unit(unit)
         .map_err(|_| refuse("unknown_unit", format!("{unit} is not on the table")))?;
     if u.owner != seat.0 {
@@ -146,24 +146,15 @@ fn refused(e: &GameError) -> Value {
     json!({ "ok": false, "error": e.to_string(), "rule": e.section() })
 }
 
-/// The first of `checks` that fails, as `{error, rule}`.
-fn first_bar(checks: &[(bool, String, &str)]) -> Option<Value> {
-    checks
-        .iter()
-        .find(|(ok, _, _)| !ok)
-        .map(|(_, message, rule)| reason(message, Some(rule)))
-}
-
 fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusal> {
     let u = own_unit(k, seat, unit)?;
-    let t = &k.table;
+    let t = k.table();
     let my_turn = Onus::to_act(k) == Some(seat);
-    let phase = k.phase;
+    let phase = k.phase();
     let allowance = t
         .movement_allowance(unit)
         .map_err(|e| refuse("unknown_unit", e.to_string()))?;
     let engaged = t.engaged_enemies(unit);
-    let recovered = k.book.recovered.contains(&unit);
     let skirmishers = phase == Phase::Skirmishers;
     let mut why_not = serde_json::Map::new();
 
@@ -215,53 +206,10 @@ fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusa
         allowance.regular
     };
 
-    // Charging: the phase, the turn and the unit's markers; then what is within reach.
-    let brash = u.has(onus_model::Ability::Brash);
-    let charge_phase = phase == Phase::Movement
-        || (skirmishers && u.has(onus_model::Ability::Skirmishers) && !u.turn.skirmished);
-    let charge_bar = first_bar(&[
-        (
-            charge_phase,
-            format!("no charge in the {phase} phase"),
-            "VII-2.C Charging",
-        ),
-        (my_turn, "it is not your turn".into(), "VII"),
-        (
-            k.pending.is_none(),
-            "a fight or a decision is pending".into(),
-            "VII",
-        ),
-        (
-            !recovered,
-            format!("{unit} recovered from flight this turn: it cannot move or fight"),
-            "VII-1 Activating fleeing units",
-        ),
-        (
-            !u.state.fleeing,
-            format!("{unit} is fleeing"),
-            "VII-6 Flight phase",
-        ),
-        (
-            engaged.is_empty(),
-            format!("{unit} is engaged: only the actions of VII-2.D are possible"),
-            "VII-2.D",
-        ),
-        (
-            u.turn.activated || brash,
-            format!("{unit} has no Active Unit marker"),
-            "VII-1 Activation phase",
-        ),
-        (
-            skirmishers || !u.turn.moved,
-            format!("{unit} has already moved this phase"),
-            "VII-2 Movement phase",
-        ),
-        (
-            !u.turn.rallied,
-            format!("{unit} reorganized this turn: no charge"),
-            "VII-1 Activating broken units",
-        ),
-    ]);
+    // Charging: the game's own preconditions; then what is within reach.
+    let charge_bar = onus_game::legal::charge_preconditions(k, seat, unit)
+        .err()
+        .map(|e| game_error(&e));
     let charges = if charge_bar.is_none() {
         charge_offers(k, seat, u)
     } else {
@@ -312,30 +260,9 @@ fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusa
             });
         }
     }
-    let shoot_bar = first_bar(&[
-        (has_ranged, format!("{unit} has no ranged attack"), "III"),
-        (
-            phase == Phase::RangedAttack,
-            format!("no shooting in the {phase} phase"),
-            "VII-3 Ranged attack phase",
-        ),
-        (my_turn, "it is not your turn".into(), "VII"),
-        (
-            k.pending.is_none(),
-            "a fight or a decision is pending".into(),
-            "VII",
-        ),
-        (
-            u.turn.activated && !recovered,
-            format!("{unit} is not an active unit; only active units shoot"),
-            "VII-3 Ranged attack phase",
-        ),
-        (
-            !k.book.shot.contains(&unit),
-            format!("{unit} has already shot this turn"),
-            "VII-3 Ranged attack phase",
-        ),
-    ]);
+    let shoot_bar = onus_game::legal::shoot_preconditions(k, seat, unit)
+        .err()
+        .map(|e| game_error(&e));
     let any_target = shots.iter().any(|s| s["ok"] == true);
     let may_shoot = shoot_bar.is_none() && any_target;
     match shoot_bar {
@@ -356,7 +283,7 @@ fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusa
     } else {
         None
     };
-    let reorient = if k.book.may_reorient.contains(&unit) {
+    let reorient = if k.book().may_reorient.contains(&unit) {
         let heading = u.pose.heading;
         Some(json!({
             "heading": heading,
@@ -431,7 +358,7 @@ fn engaged_actions(
     // Withdrawal: at most half the movement, straight back (VII-2.D); the longest of a few
     // distances the game accepts is offered as the most.
     let half = k
-        .table
+        .table()
         .movement_allowance(unit)
         .map_or(0.0, |a| a.regular / 2.0);
     let mut withdraw = None;
@@ -456,7 +383,7 @@ fn engaged_actions(
     let mut remove_enveloping = Vec::new();
     for &enemy in enemies {
         let markers = k
-            .table
+            .table()
             .engagement(unit, enemy)
             .map(|e| e.markers_of(unit))
             .unwrap_or_default();
@@ -518,12 +445,12 @@ fn quarter_turn(k: &GameState, u: &onus_table::TableUnit, angle: f64) -> Option<
     }
     candidates
         .into_iter()
-        .find(|pose| k.table.clone().reposition_90(u.id, *pose).is_ok())
+        .find(|pose| k.table().clone().reposition_90(u.id, *pose).is_ok())
 }
 
 fn check_move(k: &GameState, seat: Seat, unit: UnitId, order: MoveOrder) -> Result<Value, Refusal> {
     own_unit(k, seat, unit)?;
-    let skirmish = k.phase == Phase::Skirmishers;
+    let skirmish = k.phase() == Phase::Skirmishers;
     let action = if skirmish {
         Action::SkirmishMove {
             unit,
@@ -540,9 +467,9 @@ fn check_move(k: &GameState, seat: Seat, unit: UnitId, order: MoveOrder) -> Resu
         return Ok(refused(&e));
     }
     let priced = if skirmish {
-        k.table.check_skirmish_move(unit, &order)
+        k.table().check_skirmish_move(unit, &order)
     } else {
-        k.table.check_move(unit, &order)
+        k.table().check_move(unit, &order)
     };
     let mv = match priced {
         Ok(mv) => mv,
@@ -579,13 +506,13 @@ fn charge_plan(
     spec: &ChargeSpec,
 ) -> Result<onus_table::ChargePlan, TableError> {
     let order = spec.order();
-    let u = k.table.unit(unit)?;
-    if k.phase == Phase::Skirmishers {
-        k.table.check_charge_in_skirmish(unit, &order)
+    let u = k.table().unit(unit)?;
+    if k.phase() == Phase::Skirmishers {
+        k.table().check_charge_in_skirmish(unit, &order)
     } else if !u.turn.activated && u.has(onus_model::Ability::Brash) {
-        k.table.check_brash_charge(unit, &order)
+        k.table().check_brash_charge(unit, &order)
     } else {
-        k.table.check_charge(unit, &order)
+        k.table().check_charge(unit, &order)
     }
 }
 
@@ -611,7 +538,7 @@ fn check_charge(
     };
     let dice = applied
         .state
-        .table
+        .table()
         .engagement(unit, target)
         .map(|e| e.dice());
     Ok(json!({
@@ -629,7 +556,7 @@ fn check_charge(
 }
 
 fn require_visible(k: &GameState, viewer: Viewer<Seat>, unit: UnitId) -> Result<(), Refusal> {
-    if k.table.unit(unit).is_err() {
+    if k.table().unit(unit).is_err() {
         return Err(refuse(
             "unknown_unit",
             format!("{unit} is not on the table"),
@@ -750,7 +677,7 @@ fn odds_of_action(
             require_visible(k, viewer, *unit)?;
             require_visible(k, viewer, charge.target)?;
             let owner = Seat(
-                k.table
+                k.table()
                     .unit(*unit)
                     .map_err(|e| not_applicable(e.to_string()))?
                     .owner,
@@ -772,7 +699,7 @@ fn odds_of_action(
 }
 
 fn odds_of_pending(k: &GameState, viewer: Viewer<Seat>) -> Result<Value, Refusal> {
-    let Some(Pending::Fight(f)) = &k.pending else {
+    let Some(Pending::Fight(f)) = k.pending() else {
         return Err(not_applicable("no fight is waiting"));
     };
     // The random event and the attacker's events, once known, are part of the fight.
@@ -799,7 +726,7 @@ fn odds_of_pending(k: &GameState, viewer: Viewer<Seat>) -> Result<Value, Refusal
 /// For tests: the table a viewer's queries are answered from.
 #[doc(hidden)]
 pub fn known_table(state: &GameState, viewer: Viewer<Seat>) -> Result<Table, String> {
-    knowledge(state, viewer).map(|k| k.table)
+    knowledge(state, viewer).map(|k| k.into_table())
 }
 
 /// Moves tried to tell whether a unit may move at all, first accepted wins: staying put,
@@ -851,7 +778,7 @@ fn probe_moves(k: &GameState, u: &onus_table::TableUnit, budget: f64) -> Vec<Mov
 /// explicitly (never read back from the engagement made, which names the sides hit, not the
 /// one chosen).
 fn charge_offers(k: &GameState, seat: Seat, u: &onus_table::TableUnit) -> Vec<Value> {
-    let t = &k.table;
+    let t = k.table();
     let unit = u.id;
     let mut approaches: Vec<(UnitId, Vec<Step>)> = Vec::new();
     let searched = if !u.turn.activated && u.has(onus_model::Ability::Brash) {
@@ -918,7 +845,7 @@ fn charge_offers(k: &GameState, seat: Seat, u: &onus_table::TableUnit) -> Vec<Va
                     if dice.is_none() {
                         dice = applied
                             .state
-                            .table
+                            .table()
                             .engagement(unit, target)
                             .map(|e| e.dice());
                     }
@@ -952,7 +879,7 @@ fn charge_offers(k: &GameState, seat: Seat, u: &onus_table::TableUnit) -> Vec<Va
 /// when the seat has nothing to decide).
 fn choices(k: &GameState, seat: Seat) -> Value {
     let hand: Vec<onus_cards::CardId> = k
-        .piles
+        .piles()
         .hand(seat.index())
         .map(<[_]>::to_vec)
         .unwrap_or_default();
@@ -969,10 +896,10 @@ fn choices(k: &GameState, seat: Seat) -> Value {
         flee_if_wounded: flee,
         wind_target: None,
     };
-    if !k.decisions.is_empty() {
+    if !k.decisions().is_empty() {
         return json!({ "decision": "decision" });
     }
-    match &k.pending {
+    match k.pending() {
         Some(Pending::Fight(f)) if f.stage == onus_game::state::FightStage::ChooseSide => {
             let sides = match &f.kind {
                 FightKind::Ranged { sides, .. } => sides.clone(),
@@ -1008,7 +935,7 @@ fn choices(k: &GameState, seat: Seat) -> Value {
                 cards: hand.iter().take(*excess).copied().collect(),
             }),
         }),
-        None if k.phase == Phase::EndOfTurn && k.book.giving != Some(seat) => {
+        None if k.phase() == Phase::EndOfTurn && k.book().giving != Some(seat) => {
             use onus_cards::TurnDraw;
             json!({
                 "decision": "draw",

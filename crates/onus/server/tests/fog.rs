@@ -121,7 +121,7 @@ async fn watch(
 fn questions(state: &GameState, viewer: Viewer<Seat>, next: &Action) -> Vec<Value> {
     let mut q = vec![json!({ "kind": "odds", "pending": true })];
     if let Viewer::Seat(seat) = viewer {
-        if let Some(u) = state.table.units().find(|u| u.owner == seat.0) {
+        if let Some(u) = state.table().units().find(|u| u.owner == seat.0) {
             q.push(json!({ "kind": "unit_options", "unit": u.id }));
         }
         q.push(json!({ "kind": "check_action", "action": next }));

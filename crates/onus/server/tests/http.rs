@@ -471,14 +471,14 @@ async fn audit(s: &Server, id: &str, inbox: &[(Viewer<Seat>, Value)]) {
         // Face-down cards: their ids appear nowhere unless a card the viewer sees shares them.
         let mut shown: BTreeSet<String> = BTreeSet::new();
         let mut face_down: BTreeSet<String> = BTreeSet::new();
-        for u in truth.table.units() {
-            if truth.hidden.contains(&u.id) && !sees(u.owner) {
+        for u in truth.table().units() {
+            if truth.hidden().contains(&u.id) && !sees(u.owner) {
                 face_down.insert(u.card.id.clone());
             } else {
                 shown.insert(u.card.id.clone());
             }
         }
-        for p in &truth.players {
+        for p in truth.players() {
             shown.extend(p.eliminated.values().map(|c| c.id.clone()));
             if sees(p.seat.0) {
                 shown.extend(p.reserve.iter().map(|r| r.card.id.clone()));
@@ -503,13 +503,13 @@ async fn audit(s: &Server, id: &str, inbox: &[(Viewer<Seat>, Value)]) {
                         "seat {seat}'s hand or reserve reached {viewer:?}"
                     );
                 }
-                let truth_count = truth.piles.hand(seat as usize).unwrap().len();
+                let truth_count = truth.piles().hand(seat as usize).unwrap().len();
                 assert_eq!(p["hand_count"].as_u64().unwrap() as usize, truth_count);
             }
             for u in view["units"].as_array().unwrap() {
                 let uid = onus_table::UnitId(u["id"].as_u64().unwrap() as u32);
                 let owner = u["owner"].as_u64().unwrap() as u8;
-                if truth.hidden.contains(&uid) && !sees(owner) {
+                if truth.hidden().contains(&uid) && !sees(owner) {
                     assert_eq!(u["hidden"], true);
                     assert!(
                         u["card"].is_null() && u["state"].is_null() && u["turn"].is_null(),

@@ -40,14 +40,14 @@ fn varro_charged_with(no_events: bool, seed: u64) -> GameState {
         &[UnitId(1)],
         Phase::Movement,
     );
-    s.setup.options.no_events = no_events;
+    s.setup_mut().options.no_events = no_events;
     let catalog = Catalog::builtin().expect("the built-in catalog");
     let varro = catalog
         .general("romans/varro")
         .expect("Varro is a built-in General")
         .clone();
-    s.players[0].generals[0].card = varro;
-    s.players[0].generals[0].unit = Some(UnitId(1));
+    s.players_mut()[0].generals[0].card = varro;
+    s.players_mut()[0].generals[0].unit = Some(UnitId(1));
     let charge = Action::Charge {
         unit: UnitId(1),
         charge: ChargeSpec {
@@ -58,14 +58,14 @@ fn varro_charged_with(no_events: bool, seed: u64) -> GameState {
         },
     };
     let mut s = act(&s, charge).expect("the charge is legal");
-    while s.phase != Phase::Melee {
+    while s.phase() != Phase::Melee {
         s = act(&s, Action::EndPhase).expect("phases end");
     }
     let fight = Action::Fight {
         attacker: UnitId(1),
         defender: UnitId(2),
     };
-    s.piles.shuffle(&mut GameRng::new(seed));
+    s.piles_mut().shuffle(&mut GameRng::new(seed));
     act(&s, fight).expect("the fight is declared")
 }
 
@@ -109,9 +109,9 @@ fn distribution(odds: &Value, side: &str) -> Vec<f64> {
 /// The wounds each side takes when the game resolves the pending fight with dice `seed`.
 fn rolled(s: &GameState, seed: u64) -> (usize, usize) {
     let mut s = s.clone();
-    s.rng = GameRng::new(seed);
+    *s.rng_mut() = GameRng::new(seed);
     let s = act(&act(&s, pass()).expect("no event"), pass()).expect("no event");
-    s.log
+    s.log()
         .iter()
         .find_map(|e| match e {
             GameEvent::FightResolved { result, .. } => Some((

@@ -65,7 +65,7 @@ fn offers_are_accepted(state: &GameState, seat: Seat, unit: UnitId, o: &Value) -
     let mut checked = 0;
     if o["may_move"] == true {
         let order: MoveOrder = serde_json::from_value(o["sample_move"].clone()).unwrap();
-        let action = if state.phase == Phase::Skirmishers {
+        let action = if state.phase() == Phase::Skirmishers {
             Action::SkirmishMove { unit, order }
         } else {
             Action::Move { unit, order }
@@ -246,7 +246,7 @@ fn candidates_are_offered(state: &GameState, seat: Seat, rng: &mut GameRng) -> u
                     .unwrap_or(Value::Null);
                 // VII-3 "Range": a shot declared out of range is accepted and lost; the
                 // panel lists it with the engine's reason rather than offering it.
-                match state.table.shot(*shooter, *target) {
+                match state.table().shot(*shooter, *target) {
                     Ok(_) => o["may_shoot"] == true && shot["ok"] == true,
                     Err(_) => shot["ok"] == false && shot["error"].is_string(),
                 }
@@ -353,13 +353,13 @@ fn probes(state: &GameState, seat: Seat) -> Vec<Action> {
         out.push(Action::ChooseSide { side });
     }
     let mine: Vec<UnitId> = state
-        .table
+        .table()
         .units()
         .filter(|u| u.owner == seat.0)
         .map(|u| u.id)
         .collect();
     let theirs: Vec<UnitId> = state
-        .table
+        .table()
         .units()
         .filter(|u| u.owner != seat.0)
         .map(|u| u.id)
@@ -395,7 +395,7 @@ fn probes(state: &GameState, seat: Seat) -> Vec<Action> {
                 target,
                 choice: EnvelopChoice::Slots(vec![onus_table::FrontSlot::Card(0)]),
             });
-            for c in onus_game::movement::charge_candidates(&state.table, unit, target) {
+            for c in onus_game::movement::charge_candidates(state.table(), unit, target) {
                 for side in Edge::ALL {
                     let mut c = c.clone();
                     c.side = Some(side);
@@ -439,16 +439,16 @@ fn offered_options_are_exactly_the_engines() {
                     break;
                 };
                 // A random position: every few actions, and every fight or draw decision.
-                let decision = state.pending.is_some() || state.phase == Phase::EndOfTurn;
-                if state.phase != Phase::Deployment && (step % 9 == 0 || decision) {
+                let decision = state.pending().is_some() || state.phase() == Phase::EndOfTurn;
+                if state.phase() != Phase::Deployment && (step % 9 == 0 || decision) {
                     for u in state
-                        .table
+                        .table()
                         .units()
                         .filter(|u| u.owner == seat.0)
                         .map(|u| u.id)
                         .collect::<Vec<_>>()
                     {
-                        if state.phase == Phase::Activation {
+                        if state.phase() == Phase::Activation {
                             break;
                         }
                         let o = unit_options(&state, seat, u);
@@ -503,12 +503,12 @@ fn a_brash_units_compulsory_charge_offers_every_side_the_engine_accepts() {
             let Some(seat) = Onus::to_act(&state) else {
                 break;
             };
-            if state.phase == Phase::Movement
-                && state.pending.is_none()
-                && state.decisions.is_empty()
+            if state.phase() == Phase::Movement
+                && state.pending().is_none()
+                && state.decisions().is_empty()
             {
                 let brash: Vec<UnitId> = state
-                    .table
+                    .table()
                     .units()
                     .filter(|u| u.owner == seat.0 && !u.turn.activated)
                     .filter(|u| onus_game::movement::brash_charge(&state, u.id).is_some())
@@ -522,7 +522,7 @@ fn a_brash_units_compulsory_charge_offers_every_side_the_engine_accepts() {
                     for c in o["charges"].as_array().unwrap() {
                         let spec: ChargeSpec = serde_json::from_value(c["charge"].clone()).unwrap();
                         let plan = state
-                            .table
+                            .table()
                             .check_brash_charge(unit, &spec.order())
                             .expect("offered, so checked");
                         for side in &plan.sides {
@@ -574,15 +574,15 @@ pub fn overlapped_friend(
         let mut rng = GameRng::new(seed ^ 0x0915);
         for _ in 0..1_500 {
             let seat = Onus::to_act(&state)?;
-            if state.phase == Phase::Movement
-                && state.pending.is_none()
-                && state.decisions.is_empty()
+            if state.phase() == Phase::Movement
+                && state.pending().is_none()
+                && state.decisions().is_empty()
             {
                 let ready: Vec<UnitId> = state
-                    .table
+                    .table()
                     .units()
                     .filter(|u| u.owner == seat.0 && u.turn.activated && !u.turn.moved)
-                    .filter(|u| !state.table.is_engaged(u.id) && !u.state.fleeing)
+                    .filter(|u| !state.table().is_engaged(u.id) && !u.state.fleeing)
                     .map(|u| u.id)
                     .collect();
                 for &a in &ready {
@@ -591,8 +591,8 @@ pub fn overlapped_friend(
                             continue;
                         }
                         let (pa, pb) = (
-                            state.table.unit(a).unwrap().pose,
-                            state.table.unit(b).unwrap().pose,
+                            state.table().unit(a).unwrap().pose,
+                            state.table().unit(b).unwrap().pose,
                         );
                         let ahead = pa.to_local(pb.centre);
                         if ahead.y <= 0.0 || ahead.x.abs() > 0.5 {
@@ -601,7 +601,7 @@ pub fn overlapped_friend(
                         let order = MoveOrder::new(vec![Step::Advance(ahead.y)]);
                         let mv = Action::Move { unit: a, order };
                         if let Ok(next) = Onus::apply(&state, seat, &mv) {
-                            if next.state.table.first_overlap().is_some() {
+                            if next.state.table().first_overlap().is_some() {
                                 return Some((next.state, b));
                             }
                         }
@@ -650,12 +650,12 @@ fn dialog_choices_are_only_those_the_engine_accepts() {
                 break;
             };
             let c = choices_agree(&state, seat);
-            if c["decision"] == "draw" && state.book.orders.iter().any(|o| o.seat == seat) {
+            if c["decision"] == "draw" && state.book().orders.iter().any(|o| o.seat == seat) {
                 assert_eq!(c["draw_three"]["verdict"]["ok"], false, "{c}");
                 assert_eq!(c["order_played"]["verdict"]["ok"], true, "{c}");
                 draws += 1;
             }
-            if let Some(Pending::Fight(f)) = &state.pending {
+            if let Some(Pending::Fight(f)) = state.pending() {
                 if c["decision"] == "events" {
                     if matches!(f.kind, onus_game::state::FightKind::Ranged { .. })
                         && f.stage == onus_game::state::FightStage::AttackerEvents
@@ -677,7 +677,7 @@ fn dialog_choices_are_only_those_the_engine_accepts() {
                         d
                     };
                     if state
-                        .table
+                        .table()
                         .unit(mine)
                         .is_ok_and(|u| u.state.rank == onus_model::Rank::Regular)
                     {

@@ -34,7 +34,7 @@ fn ask(state: &GameState, viewer: Viewer<Seat>, q: Value) -> Result<Value, (Stri
 
 fn own_units(state: &GameState, seat: Seat) -> Vec<u32> {
     state
-        .table
+        .table()
         .units()
         .filter(|u| u.owner == seat.0)
         .map(|u| u.id.0)
@@ -60,9 +60,9 @@ fn sums_to_one(v: &Value, side: &str) {
 fn movement_state(seed: u64) -> GameState {
     let setup = Setup::two_presets("romans-1000", "celts-1000");
     play_until(&setup, seed, 2_000, |s| {
-        s.phase == Phase::Movement
+        s.phase() == Phase::Movement
             && Onus::to_act(s).is_some_and(|seat| {
-                s.table
+                s.table()
                     .units()
                     .any(|u| u.owner == seat.0 && u.turn.activated && !u.turn.moved)
             })
@@ -128,7 +128,11 @@ fn unit_options_agree_with_the_rules() {
 #[test]
 fn a_unit_that_cannot_move_has_nothing_left() {
     let state = movement_state(7);
-    let idle: Vec<_> = state.table.units().filter(|u| !u.turn.activated).collect();
+    let idle: Vec<_> = state
+        .table()
+        .units()
+        .filter(|u| !u.turn.activated)
+        .collect();
     assert!(!idle.is_empty());
     for u in idle {
         let r = ask(
@@ -143,7 +147,7 @@ fn a_unit_that_cannot_move_has_nothing_left() {
     }
     // The Legionaries' budgets, whatever their markers.
     let legionaries = state
-        .table
+        .table()
         .units()
         .find(|u| u.card.name == "Legionaries" && u.stack.is_none())
         .expect("Legionaries in the Roman army");
@@ -163,12 +167,12 @@ fn engaged_state(seed: u64) -> (GameState, onus_table::UnitId) {
     let setup = Setup::two_presets("romans-1000", "celts-1000");
     let find = |s: &GameState| {
         let seat = Onus::to_act(s)?;
-        (s.phase == Phase::Movement && s.pending.is_none() && s.decisions.is_empty())
+        (s.phase() == Phase::Movement && s.pending().is_none() && s.decisions().is_empty())
             .then_some(())?;
-        s.table
+        s.table()
             .units()
             .find(|u| {
-                u.owner == seat.0 && u.turn.activated && !s.table.engaged_enemies(u.id).is_empty()
+                u.owner == seat.0 && u.turn.activated && !s.table().engaged_enemies(u.id).is_empty()
             })
             .map(|u| u.id)
     };
@@ -251,7 +255,12 @@ fn engaged_actions_carry_the_games_verdict() {
 fn reorient_is_offered_to_a_recovered_unit() {
     let mut state = movement_state(7);
     let seat = Onus::to_act(&state).unwrap();
-    let unit = state.table.units().find(|u| u.owner == seat.0).unwrap().id;
+    let unit = state
+        .table()
+        .units()
+        .find(|u| u.owner == seat.0)
+        .unwrap()
+        .id;
     let ask_unit = |s: &GameState| {
         ask(
             s,
@@ -261,9 +270,9 @@ fn reorient_is_offered_to_a_recovered_unit() {
         .unwrap()
     };
     assert_eq!(ask_unit(&state)["reorient"], Value::Null);
-    state.book.may_reorient.insert(unit);
+    state.book_mut().may_reorient.insert(unit);
     let r = ask_unit(&state);
-    let heading = state.table.unit(unit).unwrap().pose.heading;
+    let heading = state.table().unit(unit).unwrap().pose.heading;
     assert_eq!(r["reorient"]["heading"], heading);
     let turn = Action::Reorient {
         unit,
@@ -315,7 +324,7 @@ fn check_move_prices_or_names_the_rule() {
     let state = movement_state(7);
     let seat = Onus::to_act(&state).unwrap();
     let unit = state
-        .table
+        .table()
         .units()
         .find(|u| u.owner == seat.0 && u.turn.activated && !u.turn.moved)
         .unwrap()
@@ -398,14 +407,14 @@ fn refusals() {
 fn face_down_units_are_refused_during_deployment() {
     let setup = Setup::two_presets("romans-1000", "celts-1000");
     let state = play_until(&setup, 3, 500, |s| {
-        s.phase == Phase::Deployment
+        s.phase() == Phase::Deployment
             && s.seats()
                 .iter()
-                .all(|p| s.table.units().any(|u| u.owner == p.0))
+                .all(|p| s.table().units().any(|u| u.owner == p.0))
     })
     .unwrap();
-    let a = state.table.units().find(|u| u.owner == 0).unwrap().id.0;
-    let b = state.table.units().find(|u| u.owner == 1).unwrap().id.0;
+    let a = state.table().units().find(|u| u.owner == 0).unwrap().id.0;
+    let b = state.table().units().find(|u| u.owner == 1).unwrap().id.0;
     let q =
         json!({ "kind": "odds", "action": { "action": "fight", "attacker": a, "defender": b } });
     assert_eq!(
@@ -475,7 +484,7 @@ fn answers_do_not_depend_on_hidden_information() {
     let state = movement_state(7);
     let seat = Onus::to_act(&state).unwrap();
     let mut other = state.clone();
-    other.rng = GameRng::new(123_456_789);
+    *other.rng_mut() = GameRng::new(123_456_789);
     for id in own_units(&state, seat).into_iter().take(3) {
         let q = json!({ "kind": "unit_options", "unit": id });
         assert_eq!(
@@ -492,31 +501,31 @@ fn face_down_enemies_do_not_change_answers() {
     let mut setup = Setup::two_presets("romans-1000", "celts-1000");
     setup.options.fog_of_war = Some(5.0);
     let state = play_until(&setup, 21, 3_000, |s| {
-        s.phase == Phase::Movement
+        s.phase() == Phase::Movement
             && Onus::to_act(s).is_some_and(|seat| {
-                s.table
+                s.table()
                     .units()
-                    .any(|u| u.owner != seat.0 && s.hidden.contains(&u.id))
+                    .any(|u| u.owner != seat.0 && s.hidden().contains(&u.id))
             })
     })
     .expect("a movement phase with face-down enemies");
     let seat = Onus::to_act(&state).unwrap();
     let hidden: Vec<onus_table::UnitId> = state
-        .table
+        .table()
         .units()
-        .filter(|u| u.owner != seat.0 && state.hidden.contains(&u.id))
+        .filter(|u| u.owner != seat.0 && state.hidden().contains(&u.id))
         .map(|u| u.id)
         .collect();
     let mut other = state.clone();
     let swap = state
-        .table
+        .table()
         .units()
         .find(|u| u.owner == seat.0)
         .unwrap()
         .card
         .clone();
     for id in &hidden {
-        let u = other.table.unit_mut(*id).unwrap();
+        let u = other.table_mut().unit_mut(*id).unwrap();
         u.card = swap.clone();
         u.state.wounds = 1;
         u.state.broken = !u.state.broken;

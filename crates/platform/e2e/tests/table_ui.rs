@@ -1013,7 +1013,7 @@ fn server_view(server: &Server, created: &Value, seat: Seat) -> Value {
 
 /// Asserts the server's game is exactly `expected` (every seat's view, field by field).
 fn assert_game_is(server: &Server, created: &Value, expected: &GameState) {
-    for seat in expected.players.iter().map(|p| p.seat) {
+    for seat in expected.players().iter().map(|p| p.seat) {
         let want = serde_json::to_value(Onus::view(expected, Viewer::Seat(seat))).unwrap();
         assert_eq!(server_view(server, created, seat), want, "{seat}'s view");
     }
@@ -1023,14 +1023,17 @@ fn assert_game_is(server: &Server, created: &Value, expected: &GameState) {
 /// for which `action` is legal.
 fn engaged_unit_where(state: &GameState, action: impl Fn(UnitId) -> Action) -> Option<UnitId> {
     let seat = Onus::to_act(state)?;
-    if state.phase != Phase::Movement || state.pending.is_some() || !state.decisions.is_empty() {
+    if state.phase() != Phase::Movement
+        || state.pending().is_some()
+        || !state.decisions().is_empty()
+    {
         return None;
     }
     state
-        .table
+        .table()
         .units()
         .filter(|u| u.owner == seat.0 && u.turn.activated)
-        .filter(|u| !state.table.engaged_enemies(u.id).is_empty())
+        .filter(|u| !state.table().engaged_enemies(u.id).is_empty())
         .map(|u| u.id)
         .find(|&id| Onus::apply(state, seat, &action(id)).is_ok())
 }
@@ -1069,7 +1072,7 @@ fn withdrawal_and_the_enemys_answer() {
         prepared_battle(&server, 21, |s| engaged_unit_where(s, withdraw).is_some());
     let seat = Onus::to_act(&state).unwrap();
     let unit = engaged_unit_where(&state, withdraw).unwrap();
-    let enemy = state.table.engaged_enemies(unit)[0];
+    let enemy = state.table().engaged_enemies(unit)[0];
     let other = Seat(1 - seat.0);
 
     let page = open_and_select(&browser, &link(&server, &created, seat), unit);
@@ -1100,11 +1103,11 @@ fn withdrawal_and_the_enemys_answer() {
     let mut expected = Onus::apply(&state, seat, &withdraw(unit)).unwrap().state;
     assert!(
         matches!(
-            expected.decisions.first(),
+            expected.decisions().first(),
             Some(onus_game::state::Decision::Withdrawal { .. })
         ),
         "the enemy is asked: {:?}",
-        expected.decisions
+        expected.decisions()
     );
     assert_game_is(&server, &created, &expected);
 
@@ -1130,10 +1133,10 @@ fn withdrawal_and_the_enemys_answer() {
     .state;
     assert_game_is(&server, &created, &expected);
     // Holding ends the fight; the unit stands 0.5 DU further back, same facing.
-    assert!(expected.table.engagement(unit, enemy).is_none());
+    assert!(expected.table().engagement(unit, enemy).is_none());
     let (before, after) = (
-        state.table.unit(unit).unwrap().pose,
-        expected.table.unit(unit).unwrap().pose,
+        state.table().unit(unit).unwrap().pose,
+        expected.table().unit(unit).unwrap().pose,
     );
     let back = (after.centre - before.centre).length();
     assert!((back - 0.5).abs() < 1e-9, "moved {back}");
@@ -1182,8 +1185,8 @@ fn reposition_90_previewed_then_made() {
         .unwrap()
         .state;
     assert_game_is(&server, &created, &expected);
-    let after = expected.table.unit(unit).unwrap();
-    let before = state.table.unit(unit).unwrap();
+    let after = expected.table().unit(unit).unwrap();
+    let before = state.table().unit(unit).unwrap();
     let turned = (after.pose.heading - before.pose.heading).abs();
     assert!(
         (turned - std::f64::consts::FRAC_PI_2).abs() < 1e-9
@@ -1191,7 +1194,7 @@ fn reposition_90_previewed_then_made() {
         "turned {turned}"
     );
     assert!(
-        !expected.table.engaged_enemies(unit).is_empty(),
+        !expected.table().engaged_enemies(unit).is_empty(),
         "still in the fight"
     );
     // The same unit now may only envelop (ruling VII-2.D): the panel says why the rest is refused.
@@ -1213,13 +1216,14 @@ fn lunge_follow_up_decision() {
     let server = Server::start();
     let lunge = |s: &GameState| {
         matches!(
-            s.decisions.first(),
+            s.decisions().first(),
             Some(onus_game::state::Decision::LungeFollowUp { .. })
         )
     };
     let (created, state) = prepared_battle(&server, 15, lunge);
     let seat = Onus::to_act(&state).unwrap();
-    let Some(onus_game::state::Decision::LungeFollowUp { unit }) = state.decisions.first().cloned()
+    let Some(onus_game::state::Decision::LungeFollowUp { unit }) =
+        state.decisions().first().cloned()
     else {
         unreachable!()
     };
@@ -1241,10 +1245,10 @@ fn lunge_follow_up_decision() {
         .unwrap()
         .state;
     assert_game_is(&server, &created, &expected);
-    assert!(expected.decisions.is_empty());
+    assert!(expected.decisions().is_empty());
     let (before, after) = (
-        state.table.unit(unit).unwrap().pose,
-        expected.table.unit(unit).unwrap().pose,
+        state.table().unit(unit).unwrap().pose,
+        expected.table().unit(unit).unwrap().pose,
     );
     assert!(((after.centre - before.centre).length() - 0.5).abs() < 1e-9);
     page.wait_for_state(testid("decision-dialog"), "hidden", Duration::from_secs(10))
@@ -1271,7 +1275,7 @@ fn elite_draws_two_random_events_and_keeps_one() {
     }))
     .unwrap();
     let elite_open = |s: &GameState| {
-        matches!(s.pending, Some(onus_game::state::Pending::Fight(_)))
+        matches!(s.pending(), Some(onus_game::state::Pending::Fight(_)))
             && Onus::to_act(s)
                 .is_some_and(|seat| Onus::apply(s, seat, &Action::EliteDrawTwo).is_ok())
     };
@@ -1290,7 +1294,7 @@ fn elite_draws_two_random_events_and_keeps_one() {
         .unwrap()
         .state;
     assert_game_is(&server, &created, &drawn);
-    let Some(onus_game::state::Pending::Fight(f)) = &drawn.pending else {
+    let Some(onus_game::state::Pending::Fight(f)) = drawn.pending() else {
         panic!("the fight waits")
     };
     let second = f.elite_second.expect("a second random event");
@@ -1309,7 +1313,7 @@ fn elite_draws_two_random_events_and_keeps_one() {
         .unwrap()
         .state;
     assert_game_is(&server, &created, &kept);
-    let Some(onus_game::state::Pending::Fight(f)) = &kept.pending else {
+    let Some(onus_game::state::Pending::Fight(f)) = kept.pending() else {
         panic!("the fight still waits for the events")
     };
     assert!(
@@ -1333,13 +1337,16 @@ fn elite_draws_two_random_events_and_keeps_one() {
 /// advance in line (XII-A), in its Activation Phase.
 fn line_to_advance(state: &GameState) -> Option<([onus_cards::CardId; 2], Vec<UnitId>)> {
     let seat = Onus::to_act(state)?;
-    if state.phase != Phase::Activation || state.pending.is_some() || !state.decisions.is_empty() {
+    if state.phase() != Phase::Activation
+        || state.pending().is_some()
+        || !state.decisions().is_empty()
+    {
         return None;
     }
-    let hand = state.piles.hand(seat.index()).ok()?;
+    let hand = state.piles().hand(seat.index()).ok()?;
     let discard = [*hand.first()?, *hand.get(1)?];
     let own: Vec<UnitId> = state
-        .table
+        .table()
         .units()
         .filter(|u| u.owner == seat.0)
         .map(|u| u.id)
@@ -1396,7 +1403,7 @@ fn advancing_in_line_from_the_panel() {
     assert_game_is(&server, &created, &expected);
     for u in &units {
         assert!(
-            expected.table.unit(*u).unwrap().turn.activated,
+            expected.table().unit(*u).unwrap().turn.activated,
             "{u} activated"
         );
     }
@@ -1408,9 +1415,9 @@ fn advancing_in_line_from_the_panel() {
 /// team-mates (VII-7 / XII-B) and has a card to give.
 fn giver(state: &GameState) -> Option<Seat> {
     let seat = Onus::to_act(state)?;
-    (state.pending.is_none()
+    (state.pending().is_none()
         && onus_game::teams::may_give(state, seat)
-        && !state.piles.hand(seat.index()).ok()?.is_empty())
+        && !state.piles().hand(seat.index()).ok()?.is_empty())
     .then_some(seat)
 }
 
@@ -1434,7 +1441,7 @@ fn team_mates_give_cards_at_the_end_of_the_turn() {
     let (created, state) = prepared_battle_of(&server, &setup, 11, |s| giver(s).is_some());
     let seat = giver(&state).unwrap();
     let mate = onus_game::teams::team_mates(&state, seat)[0];
-    let card = state.piles.hand(seat.index()).unwrap()[0];
+    let card = state.piles().hand(seat.index()).unwrap()[0];
     let page = browser
         .page_sized(&link(&server, &created, seat), 1280, 800)
         .unwrap();
@@ -1464,7 +1471,7 @@ fn team_mates_give_cards_at_the_end_of_the_turn() {
     };
     let given = Onus::apply(&state, seat, &gift).unwrap().state;
     assert_game_is(&server, &created, &given);
-    assert!(given.piles.hand(mate.index()).unwrap().contains(&card));
+    assert!(given.piles().hand(mate.index()).unwrap().contains(&card));
     // The log: the giver and the receiver see the card, the enemies only the count.
     let last = |s: Seat| {
         server_view(&server, &created, s)["log"]
@@ -1478,7 +1485,7 @@ fn team_mates_give_cards_at_the_end_of_the_turn() {
     };
     assert_eq!(last(mate)["cards"], json!([card.0]));
     let enemy = state
-        .players
+        .players()
         .iter()
         .map(|p| p.seat)
         .find(|&s| !state.allies(s, seat))
@@ -1525,8 +1532,8 @@ fn always_active_general_activates_an_additional_unit() {
     }];
     let open = |s: &GameState| {
         Onus::to_act(s).is_some_and(|seat| {
-            s.phase == Phase::Activation
-                && s.pending.is_none()
+            s.phase() == Phase::Activation
+                && s.pending().is_none()
                 && onus_game::orders::free_activation_open(s, seat)
         })
     };
@@ -1543,7 +1550,7 @@ fn always_active_general_activates_an_additional_unit() {
             .as_u64()
             .unwrap() as _,
     );
-    let broken = state.table.unit(unit).unwrap().state.broken;
+    let broken = state.table().unit(unit).unwrap().state.broken;
     page.screenshot("ui-free-activation").unwrap();
     let v0 = version(&page);
     page.click(testid("free-activate")).unwrap();
@@ -1559,7 +1566,7 @@ fn always_active_general_activates_an_additional_unit() {
     .unwrap()
     .state;
     assert_game_is(&server, &created, &expected);
-    assert!(expected.table.unit(unit).unwrap().turn.activated);
+    assert!(expected.table().unit(unit).unwrap().turn.activated);
     page.wait_for_state(testid("free-activate"), "hidden", Duration::from_secs(10))
         .expect("one additional unit each turn");
     // The contingents (XII-A several generals): the unit panel names the unit's General.
@@ -1637,7 +1644,7 @@ fn reduce_an_engaged_extended_unit() {
     let seat = Onus::to_act(&state).unwrap();
     let (unit, flank) = reducible(&state).unwrap();
     let extended = |s: &GameState| {
-        s.table.unit(unit).is_ok_and(|u| match flank {
+        s.table().unit(unit).is_ok_and(|u| match flank {
             Flank::Left => u.state.extended_left,
             Flank::Right => u.state.extended_right,
         })
@@ -1666,14 +1673,16 @@ fn reduce_an_engaged_extended_unit() {
 /// line of sight blocked (VII-3): shooter, target and the units in the way.
 fn blocked_shot(state: &GameState) -> Option<(UnitId, UnitId, Vec<UnitId>)> {
     let seat = Onus::to_act(state)?;
-    if state.phase != Phase::RangedAttack || state.pending.is_some() || !state.decisions.is_empty()
+    if state.phase() != Phase::RangedAttack
+        || state.pending().is_some()
+        || !state.decisions().is_empty()
     {
         return None;
     }
-    let units: Vec<_> = state.table.units().collect();
+    let units: Vec<_> = state.table().units().collect();
     units.iter().filter(|u| u.owner == seat.0).find_map(|s| {
         units.iter().filter(|t| t.owner != seat.0).find_map(|t| {
-            let g = state.table.shot(s.id, t.id).ok()?;
+            let g = state.table().shot(s.id, t.id).ok()?;
             let shoot = Action::Shoot {
                 shooter: s.id,
                 target: t.id,
@@ -1733,10 +1742,10 @@ fn fleeing_elephants_and_the_drivers_decide_in_dialogs() {
         }),
     ] {
         let (created, state) = prepared_battle_of(&server, &setup, seed, |s| {
-            s.decisions.first().is_some_and(pick)
+            s.decisions().first().is_some_and(pick)
         });
         let seat = Onus::to_act(&state).unwrap();
-        let action = match &state.decisions[0] {
+        let action = match &state.decisions()[0] {
             Decision::FightElephants { .. } => Action::FightElephants { fight: true },
             _ => Action::KillElephants { kill: false },
         };
@@ -1768,11 +1777,14 @@ fn rust_debug_text(s: &str) -> bool {
 /// A brash unit of the seat to act that must charge now (IX), in its Movement Phase.
 fn brash_must_charge(state: &GameState) -> Option<UnitId> {
     let seat = Onus::to_act(state)?;
-    if state.phase != Phase::Movement || state.pending.is_some() || !state.decisions.is_empty() {
+    if state.phase() != Phase::Movement
+        || state.pending().is_some()
+        || !state.decisions().is_empty()
+    {
         return None;
     }
     state
-        .table
+        .table()
         .units()
         .filter(|u| u.owner == seat.0 && !u.turn.activated && !u.turn.moved)
         .map(|u| u.id)
@@ -1850,14 +1862,17 @@ fn a_brash_units_compulsory_charge_offers_only_what_the_engine_accepts() {
 /// straight ahead of it (VII-2 "Overlapping": legal while the other has yet to move), if any.
 fn overlapping_move(state: &GameState) -> Option<(Action, UnitId)> {
     let seat = Onus::to_act(state)?;
-    if state.phase != Phase::Movement || state.pending.is_some() || !state.decisions.is_empty() {
+    if state.phase() != Phase::Movement
+        || state.pending().is_some()
+        || !state.decisions().is_empty()
+    {
         return None;
     }
     let ready: Vec<&onus_table::TableUnit> = state
-        .table
+        .table()
         .units()
         .filter(|u| u.owner == seat.0 && u.turn.activated && !u.turn.moved && !u.state.fleeing)
-        .filter(|u| !state.table.is_engaged(u.id))
+        .filter(|u| !state.table().is_engaged(u.id))
         .collect();
     for a in &ready {
         for b in &ready {
@@ -1870,7 +1885,7 @@ fn overlapping_move(state: &GameState) -> Option<(Action, UnitId)> {
                 order: onus_table::MoveOrder::new(vec![onus_table::Step::Advance(ahead.y)]),
             };
             if Onus::apply(state, seat, &mv)
-                .is_ok_and(|next| next.state.table.first_overlap().is_some())
+                .is_ok_and(|next| next.state.table().first_overlap().is_some())
             {
                 return Some((mv, b.id));
             }
@@ -1882,13 +1897,13 @@ fn overlapping_move(state: &GameState) -> Option<(Action, UnitId)> {
 /// The unit a friend stopped on, when one did (VII-2 "Overlapping").
 fn overlapped(state: &GameState) -> Option<UnitId> {
     let seat = Onus::to_act(state)?;
-    if state.phase != Phase::Movement {
+    if state.phase() != Phase::Movement {
         return None;
     }
-    let (a, b) = state.table.first_overlap()?;
+    let (a, b) = state.table().first_overlap()?;
     [a, b].into_iter().find(|u| {
         state
-            .table
+            .table()
             .unit(*u)
             .is_ok_and(|t| t.owner == seat.0 && t.turn.activated && !t.turn.moved)
     })
@@ -2031,7 +2046,7 @@ fn on_top(page: &Page, sel: &str) -> Value {
 /// A ranged attack waiting for the events of its shooter, a regular unit, with 5 or more
 /// cards in the shooter's hand.
 fn shooter_events(state: &GameState) -> bool {
-    let Some(onus_game::state::Pending::Fight(f)) = &state.pending else {
+    let Some(onus_game::state::Pending::Fight(f)) = state.pending() else {
         return false;
     };
     let onus_game::state::FightKind::Ranged { shooter, .. } = f.kind else {
@@ -2040,7 +2055,7 @@ fn shooter_events(state: &GameState) -> bool {
     f.stage == onus_game::state::FightStage::AttackerEvents
         && f.elite_second.is_none()
         && state
-            .table
+            .table()
             .unit(shooter)
             .is_ok_and(|u| serde_json::to_value(u.state.rank).unwrap() == "regular")
 }
@@ -2074,7 +2089,7 @@ fn the_events_dialog_offers_only_what_the_engine_accepts() {
         0,
         "no redraw for a regular unit"
     );
-    let hand = state.piles.hand(seat.index()).unwrap().to_vec();
+    let hand = state.piles().hand(seat.index()).unwrap().to_vec();
     for c in &hand {
         let play = Action::PlayEvents {
             cards: vec![*c],
@@ -2119,11 +2134,11 @@ fn the_draw_and_discard_dialogs_offer_what_the_engine_accepts_and_show_every_car
     let server = Server::start();
     let after_order = |s: &GameState| {
         Onus::to_act(s).is_some_and(|seat| {
-            s.phase == Phase::EndOfTurn
-                && s.pending.is_none()
-                && s.book.giving.is_none()
-                && !s.book.drawn.contains(&seat)
-                && s.book.orders.iter().any(|o| o.seat == seat)
+            s.phase() == Phase::EndOfTurn
+                && s.pending().is_none()
+                && s.book().giving.is_none()
+                && !s.book().drawn.contains(&seat)
+                && s.book().orders.iter().any(|o| o.seat == seat)
         })
     };
     let (created, state) = prepared_battle(&server, 1, after_order);
@@ -2152,14 +2167,15 @@ fn the_draw_and_discard_dialogs_offer_what_the_engine_accepts_and_show_every_car
     // The hand limit: every card shown whole in the dialog.
     let server = Server::start();
     let limit = |s: &GameState| {
-        matches!(&s.pending, Some(onus_game::state::Pending::HandLimit { seat, .. })
-            if s.piles.hand(seat.index()).is_ok_and(|h| h.len() >= 5))
+        matches!(s.pending(), Some(onus_game::state::Pending::HandLimit { seat, .. })
+            if s.piles().hand(seat.index()).is_ok_and(|h| h.len() >= 5))
     };
     let (created, state) = prepared_battle(&server, 1, limit);
-    let Some(onus_game::state::Pending::HandLimit { seat, excess }) = state.pending.clone() else {
+    let Some(onus_game::state::Pending::HandLimit { seat, excess }) = state.pending().clone()
+    else {
         unreachable!()
     };
-    let hand = state.piles.hand(seat.index()).unwrap().to_vec();
+    let hand = state.piles().hand(seat.index()).unwrap().to_vec();
     let page = browser
         .page_sized(&link(&server, &created, seat), 1400, 900)
         .unwrap();
@@ -2222,14 +2238,17 @@ fn commit_ghost(page: &Page, server: &Server, created: &Value, state: &GameState
 /// 30° to its left about its rear-left corner.
 fn rear_wheeler(state: &GameState) -> Option<UnitId> {
     let seat = Onus::to_act(state)?;
-    if state.phase != Phase::Movement || state.pending.is_some() || !state.decisions.is_empty() {
+    if state.phase() != Phase::Movement
+        || state.pending().is_some()
+        || !state.decisions().is_empty()
+    {
         return None;
     }
     state
-        .table
+        .table()
         .units()
         .filter(|u| u.owner == seat.0 && u.turn.activated && !u.turn.moved)
-        .filter(|u| state.table.engaged_enemies(u.id).is_empty())
+        .filter(|u| state.table().engaged_enemies(u.id).is_empty())
         .map(|u| u.id)
         .find(|&unit| {
             let order = onus_table::MoveOrder::new(vec![onus_table::Step::Wheel {

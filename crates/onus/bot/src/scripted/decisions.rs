@@ -60,7 +60,7 @@ pub(super) fn candidates(ctx: &mut Ctx<'_>, d: &Decision) -> Vec<Action> {
 fn lunge_follow_up(ctx: &mut Ctx<'_>, unit: UnitId) -> Vec<Action> {
     let s = ctx.s;
     let half = s
-        .table
+        .table()
         .movement_allowance(unit)
         .map_or(0.0, |a| a.regular / 2.0);
     let decline = Action::LungeFollowUp { order: None };
@@ -85,9 +85,9 @@ fn lunge_follow_up(ctx: &mut Ctx<'_>, unit: UnitId) -> Vec<Action> {
 
 /// The heading that faces `unit` towards the nearest standing enemy.
 pub(super) fn facing_enemy(ctx: &Ctx<'_>, unit: UnitId) -> Option<f64> {
-    let u = ctx.s.table.unit(unit).ok()?;
+    let u = ctx.s.table().unit(unit).ok()?;
     let &(_, e) = ctx.standing_enemies_by_distance(u).first()?;
-    let t = ctx.s.table.unit(e).ok()?;
+    let t = ctx.s.table().unit(e).ok()?;
     let dir: Vec2 = t.pose.centre - u.pose.centre;
     (dir.length() > 1e-9).then(|| dir.heading())
 }
@@ -95,15 +95,15 @@ pub(super) fn facing_enemy(ctx: &Ctx<'_>, unit: UnitId) -> Option<f64> {
 /// Units that recovered from flight and may turn: towards the enemy.
 pub(super) fn reorients(ctx: &Ctx<'_>) -> Vec<Action> {
     let s = ctx.s;
-    s.book
+    s.book()
         .may_reorient
         .iter()
-        .filter(|u| s.table.unit(**u).is_ok_and(|t| t.owner == ctx.seat.0))
-        .filter(|u| !s.table.is_engaged(**u))
+        .filter(|u| s.table().unit(**u).is_ok_and(|t| t.owner == ctx.seat.0))
+        .filter(|u| !s.table().is_engaged(**u))
         .filter_map(|u| {
             let heading = facing_enemy(ctx, *u)?;
             let turn = s
-                .table
+                .table()
                 .unit(*u)
                 .map(|t| (t.pose.heading - heading).abs())
                 .unwrap_or(0.0);

@@ -60,7 +60,7 @@ fn frame(ctx: &Ctx<'_>) -> Option<Frame> {
     let z = p.zone;
     let edge = ctx
         .s
-        .table
+        .table()
         .home_edges
         .get(ctx.seat.index())
         .copied()
@@ -184,7 +184,7 @@ fn pose_of(f: &Frame, slot: Slot, size: CardSize, shift: f64) -> Pose {
 }
 
 pub(super) fn candidates(ctx: &mut Ctx<'_>) -> Vec<Action> {
-    match &ctx.s.deployment {
+    match &ctx.s.deployment() {
         Some(DeployStage::Units { .. }) => units(ctx),
         Some(DeployStage::Generals { .. }) => generals(ctx),
         None => Vec::new(),

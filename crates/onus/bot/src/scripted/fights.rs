@@ -19,8 +19,8 @@ pub(super) fn shots(ctx: &mut Ctx<'_>) -> Vec<Action> {
     let shooters: Vec<UnitId> = ctx
         .mine()
         .filter(|u| u.card.can_shoot())
-        .filter(|u| s.book.activated.contains(&u.id))
-        .filter(|u| !s.book.shot.contains(&u.id) && !s.book.recovered.contains(&u.id))
+        .filter(|u| s.book().activated.contains(&u.id))
+        .filter(|u| !s.book().shot.contains(&u.id) && !s.book().recovered.contains(&u.id))
         .map(|u| u.id)
         .collect();
     let targets: Vec<UnitId> = ctx.enemies().map(|e| e.id).collect();
@@ -46,13 +46,13 @@ pub(super) fn shots(ctx: &mut Ctx<'_>) -> Vec<Action> {
 pub(super) fn melees(ctx: &mut Ctx<'_>) -> Vec<Action> {
     let s = ctx.s;
     let mut scored: Vec<(f64, Action)> = Vec::new();
-    for e in s.table.engagements() {
+    for e in s.table().engagements() {
         for (x, y) in [(e.a, e.b), (e.b, e.a)] {
-            let mine = s.table.unit(x).is_ok_and(|u| u.owner == ctx.seat.0);
+            let mine = s.table().unit(x).is_ok_and(|u| u.owner == ctx.seat.0);
             if !mine
-                || s.book.recovered.contains(&x)
-                || s.book.fought.contains(&(x, y))
-                || s.book.fought.contains(&(y, x))
+                || s.book().recovered.contains(&x)
+                || s.book().fought.contains(&(x, y))
+                || s.book().fought.contains(&(y, x))
             {
                 continue;
             }
@@ -167,7 +167,7 @@ fn events(ctx: &mut Ctx<'_>, f: &PendingFight) -> Vec<Action> {
     let mut out = Vec::new();
     // XI "Elite" facing a unit that is not: drawing a second random event and keeping the
     // better one is never worse than the first alone.
-    let rank = |u: UnitId| s.table.unit(u).map(|t| t.state.rank).ok();
+    let rank = |u: UnitId| s.table().unit(u).map(|t| t.state.rank).ok();
     let (mine, theirs) = if attacking { (a, d) } else { (d, a) };
     if matches!(f.random, RandomEvent::Drawn(_))
         && rank(mine) == Some(Rank::Elite)
@@ -178,7 +178,7 @@ fn events(ctx: &mut Ctx<'_>, f: &PendingFight) -> Vec<Action> {
     // XI "Veterans": discard a random event that hurts, once.
     let my_unit = if attacking { a } else { d };
     let veteran = s
-        .table
+        .table()
         .unit(my_unit)
         .is_ok_and(|u| u.state.rank != Rank::Regular);
     // Not as the defender once the attacker has played events: should the replacement repeat

@@ -106,7 +106,8 @@ impl ScriptedBot {
                 seat,
                 situation: format!(
                     "{} phase, pending {:?}; {last_refusal}",
-                    known.phase, known.pending
+                    known.phase(),
+                    known.pending()
                 ),
             }),
         }
@@ -158,12 +159,12 @@ impl<'a> Ctx<'a> {
 
     pub fn mine(&self) -> impl Iterator<Item = &'a TableUnit> + '_ {
         let seat = self.seat;
-        self.s.table.units().filter(move |u| u.owner == seat.0)
+        self.s.table().units().filter(move |u| u.owner == seat.0)
     }
 
     pub fn enemies(&self) -> impl Iterator<Item = &'a TableUnit> + '_ {
         let (s, seat) = (self.s, self.seat);
-        s.table
+        s.table()
             .units()
             .filter(move |u| u.owner != seat.0 && !s.allies(Seat(u.owner), seat))
     }
@@ -182,7 +183,7 @@ impl<'a> Ctx<'a> {
 
     pub fn hand(&self) -> Vec<CardId> {
         self.s
-            .piles
+            .piles()
             .hand(self.seat.index())
             .map(<[_]>::to_vec)
             .unwrap_or_default()
@@ -190,7 +191,7 @@ impl<'a> Ctx<'a> {
 
     /// Rounds played, for the bot's growing impatience.
     pub fn round(&self) -> u32 {
-        self.s.round
+        self.s.round()
     }
 
     /// What keeping a card is worth: the better of its order and its event, roughly.
@@ -230,7 +231,7 @@ impl<'a> Ctx<'a> {
                 .then(a.cmp(b))
         });
         let room = |mate: onus_game::Seat| {
-            let held = self.s.piles.hand(mate.index()).map_or(0, <[_]>::len);
+            let held = self.s.piles().hand(mate.index()).map_or(0, <[_]>::len);
             (onus_game::general::leadership(self.s, mate) as usize).saturating_sub(held)
         };
         let best = onus_game::teams::team_mates(self.s, self.seat)
@@ -251,10 +252,10 @@ impl<'a> Ctx<'a> {
     /// Candidate actions, best first, ending with one the rules always accept when nothing
     /// else is left to do in the phase.
     fn candidates(&mut self) -> Result<Vec<Action>, BotError> {
-        if let Some(d) = self.s.decisions.first() {
+        if let Some(d) = self.s.decisions().first() {
             return Ok(decisions::candidates(self, d));
         }
-        match &self.s.pending {
+        match self.s.pending() {
             Some(Pending::Fight(f)) => return Ok(fights::pending_fight(self, f)),
             Some(Pending::HandLimit { excess, .. }) => {
                 let mut hand = self.hand();
@@ -269,7 +270,7 @@ impl<'a> Ctx<'a> {
             }
             None => {}
         }
-        let mut out = match self.s.phase {
+        let mut out = match self.s.phase() {
             Phase::Deployment => deploy::candidates(self),
             Phase::Activation => {
                 let mut v = orders::candidates(self);
@@ -281,7 +282,7 @@ impl<'a> Ctx<'a> {
             Phase::Melee => fights::melees(self),
             Phase::EndOfTurn if onus_game::teams::may_give(self.s, self.seat) => self.gifts(),
             Phase::EndOfTurn => {
-                let played = self.s.book.orders.iter().any(|o| o.seat == self.seat);
+                let played = self.s.book().orders.iter().any(|o| o.seat == self.seat);
                 vec![Action::Draw {
                     choice: if played {
                         TurnDraw::OrderPlayed

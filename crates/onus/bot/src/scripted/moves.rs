@@ -20,7 +20,7 @@ const AHEAD_TOLERANCE: f64 = 1.5;
 
 /// The direction the army faces: away from its own table edge.
 fn army_forward(s: &GameState, seat: Seat) -> Vec2 {
-    match s.table.home_edges.get(seat.index()) {
+    match s.table().home_edges.get(seat.index()) {
         Some(TableEdge::North) => Vec2::new(0.0, -1.0),
         Some(TableEdge::West) => Vec2::new(1.0, 0.0),
         Some(TableEdge::East) => Vec2::new(-1.0, 0.0),
@@ -50,9 +50,9 @@ pub(super) fn candidates(ctx: &mut Ctx<'_>) -> Vec<Action> {
     let mut order: Vec<(u8, f64, UnitId)> = ctx
         .mine()
         .filter(|u| u.turn.activated && !u.turn.moved && !u.state.fleeing)
-        .filter(|u| !s.book.recovered.contains(&u.id))
+        .filter(|u| !s.book().recovered.contains(&u.id))
         .map(|u| {
-            let engaged = s.table.is_engaged(u.id);
+            let engaged = s.table().is_engaged(u.id);
             let d = ctx
                 .standing_enemies_by_distance(u)
                 .first()
@@ -63,8 +63,11 @@ pub(super) fn candidates(ctx: &mut Ctx<'_>) -> Vec<Action> {
     order.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
     for (free, _, id) in order {
         if free == 0 {
-            for e in s.table.engaged_enemies(id) {
-                if s.table.envelop_options(id, e).is_ok_and(|o| !o.is_empty()) {
+            for e in s.table().engaged_enemies(id) {
+                if s.table()
+                    .envelop_options(id, e)
+                    .is_ok_and(|o| !o.is_empty())
+                {
                     let a = Action::Envelop {
                         unit: id,
                         target: e,
@@ -86,7 +89,7 @@ pub(super) fn candidates(ctx: &mut Ctx<'_>) -> Vec<Action> {
 
 /// The best of a brash unit's compulsory charges by the odds.
 fn best_brash(ctx: &mut Ctx<'_>, unit: UnitId) -> Option<Action> {
-    let opts = ctx.s.table.brash_charges(unit).ok()?;
+    let opts = ctx.s.table().brash_charges(unit).ok()?;
     let mut best: Option<(f64, Action)> = None;
     for o in opts {
         let a = charge_action(unit, o.target, o.steps);
@@ -114,14 +117,14 @@ fn charge_action(unit: UnitId, target: UnitId, steps: Vec<Step>) -> Action {
 /// The score of a charge: the melees it starts, by exact odds. `None` when illegal.
 fn charge_score(ctx: &Ctx<'_>, unit: UnitId, a: &Action) -> Option<f64> {
     let next = ctx.after(a)?;
-    if next.table.first_overlap().is_some() {
+    if next.table().first_overlap().is_some() {
         return None;
     }
-    if next.table.unit(unit).is_err() {
+    if next.table().unit(unit).is_err() {
         return None;
     }
     let mut total = 0.0;
-    for e in next.table.engaged_enemies(unit) {
+    for e in next.table().engaged_enemies(unit) {
         total += charge_value(&next, unit, e).unwrap_or(0.0);
     }
     Some(total)
@@ -130,11 +133,11 @@ fn charge_score(ctx: &Ctx<'_>, unit: UnitId, a: &Action) -> Option<f64> {
 /// A free (not engaged) activated unit: a charge at good odds, or the best move, or nothing.
 fn decide_free_unit(ctx: &mut Ctx<'_>, id: UnitId) -> Option<Action> {
     let s = ctx.s;
-    let u = s.table.unit(id).ok()?.clone();
+    let u = s.table().unit(id).ok()?.clone();
     // Charges (the search of approaches is costly: only with an enemy within reach; a wheel
     // sweeps the far corner by up to the card's width for 1 DU).
     let reach = s
-        .table
+        .table()
         .movement_allowance(id)
         .map_or(0.0, |a| a.regular + a.charge_bonus)
         + u.size.width;
@@ -147,7 +150,10 @@ fn decide_free_unit(ctx: &mut Ctx<'_>, id: UnitId) -> Option<Action> {
             let Action::Charge { charge, .. } = &a else {
                 continue;
             };
-            let standing = s.table.unit(charge.target).is_ok_and(|t| !t.state.fleeing);
+            let standing = s
+                .table()
+                .unit(charge.target)
+                .is_ok_and(|t| !t.state.fleeing);
             let Some(mut sc) = charge_score(ctx, id, &a) else {
                 continue;
             };
@@ -166,8 +172,8 @@ fn decide_free_unit(ctx: &mut Ctx<'_>, id: UnitId) -> Option<Action> {
     // Moves.
     let enemies = ctx.standing_enemies_by_distance(&u);
     let &(_, target) = enemies.first()?;
-    let t = s.table.unit(target).ok()?;
-    let allowance = s.table.movement_allowance(id).ok()?;
+    let t = s.table().unit(target).ok()?;
+    let allowance = s.table().movement_allowance(id).ok()?;
     let mv = allowance.regular;
     let local = u.pose.to_local(t.pose.centre);
     let angle = acies_geom::math::atan2(local.x, local.y);
@@ -212,7 +218,7 @@ fn decide_free_unit(ctx: &mut Ctx<'_>, id: UnitId) -> Option<Action> {
         let Some(next) = ctx.after(&a) else {
             continue;
         };
-        if next.table.first_overlap().is_some() {
+        if next.table().first_overlap().is_some() {
             continue;
         }
         let sc = position_score(ctx, &next, id);
@@ -228,13 +234,13 @@ fn decide_free_unit(ctx: &mut Ctx<'_>, id: UnitId) -> Option<Action> {
 
 /// How good `id`'s place is in `state` (points; higher is better).
 pub(super) fn position_score(ctx: &mut Ctx<'_>, state: &GameState, id: UnitId) -> f64 {
-    let Ok(u) = state.table.unit(id) else {
+    let Ok(u) = state.table().unit(id) else {
         return f64::NEG_INFINITY;
     };
     let r = u.rect();
     let seat = ctx.seat;
     let enemies: Vec<&TableUnit> = state
-        .table
+        .table()
         .units()
         .filter(|e| !state.allies(Seat(e.owner), seat) && !e.state.fleeing)
         .collect();
@@ -280,10 +286,10 @@ pub(super) fn position_score(ctx: &mut Ctx<'_>, state: &GameState, id: UnitId) -
     // Keep the line: not far ahead of the friends still standing free.
     let fwd = army_forward(state, seat);
     let mut fronts: Vec<f64> = state
-        .table
+        .table()
         .units()
         .filter(|f| f.owner == seat.0 && f.id != id && !f.state.fleeing)
-        .filter(|f| !state.table.is_engaged(f.id))
+        .filter(|f| !state.table().is_engaged(f.id))
         .map(|f| f.pose.centre.dot(fwd))
         .collect();
     if !fronts.is_empty() {
@@ -349,7 +355,7 @@ fn approaches(budget: f64) -> Vec<Vec<Step>> {
 fn charge_candidates(ctx: &Ctx<'_>, u: &TableUnit, reach: f64) -> Vec<Action> {
     let s = ctx.s;
     let budget = s
-        .table
+        .table()
         .movement_allowance(u.id)
         .map_or(0.0, |a| a.regular + a.charge_bonus);
     let paths = approaches(budget);
@@ -363,7 +369,7 @@ fn charge_candidates(ctx: &Ctx<'_>, u: &TableUnit, reach: f64) -> Vec<Action> {
         let mut best: Option<(usize, f64, Vec<Step>, Vec<acies_geom::Edge>)> = None;
         for steps in &paths {
             let order = onus_table::ChargeOrder::new(target, steps.clone());
-            let Ok(plan) = s.table.check_charge(u.id, &order) else {
+            let Ok(plan) = s.table().check_charge(u.id, &order) else {
                 continue;
             };
             if plan.side.is_none() {

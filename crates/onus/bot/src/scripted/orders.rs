@@ -12,15 +12,15 @@ use crate::eval::{ranged_score, worth};
 fn activation_value(ctx: &mut Ctx<'_>, u: &TableUnit) -> f64 {
     let s = ctx.s;
     let w = worth(s, u.id);
-    let engaged = s.table.is_engaged(u.id);
+    let engaged = s.table().is_engaged(u.id);
     if u.state.fleeing {
         // A recovery check: a fleeing unit counts as lost until it recovers.
         return if engaged { 0.0 } else { 0.45 * w };
     }
     if engaged {
         // Engaged units fight anyway; activation lets them envelop.
-        let can_envelop = s.table.engaged_enemies(u.id).iter().any(|e| {
-            s.table
+        let can_envelop = s.table().engaged_enemies(u.id).iter().any(|e| {
+            s.table()
                 .envelop_options(u.id, *e)
                 .is_ok_and(|o| !o.is_empty())
         });
@@ -90,16 +90,16 @@ pub(super) fn candidates(ctx: &mut Ctx<'_>) -> Vec<Action> {
     // Units still free to receive an order, with their value.
     let free: Vec<&TableUnit> = ctx
         .mine()
-        .filter(|u| !s.book.ordered.contains_key(&u.id) && !s.book.activated.contains(&u.id))
+        .filter(|u| !s.book().ordered.contains_key(&u.id) && !s.book().activated.contains(&u.id))
         .collect();
     let mut values: Vec<(f64, UnitId, bool)> = Vec::new();
     for u in free {
         let v = activation_value(ctx, u);
-        let reorganise = u.state.broken && !u.state.fleeing && !s.table.is_engaged(u.id);
+        let reorganise = u.state.broken && !u.state.fleeing && !s.table().is_engaged(u.id);
         values.push((v, u.id, reorganise));
     }
     values.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    let played_any = s.book.orders.iter().any(|o| o.seat == seat);
+    let played_any = s.book().orders.iter().any(|o| o.seat == seat);
     // Playing the first order turns the end-of-turn draw from 3 cards into 1.
     let draw_cost = if played_any {
         0.0
@@ -138,7 +138,7 @@ pub(super) fn candidates(ctx: &mut Ctx<'_>) -> Vec<Action> {
                 let n = max(*count);
                 let mut pick: Vec<(f64, UnitId)> = ctx
                     .mine()
-                    .filter(|u| !s.book.ordered.contains_key(&u.id))
+                    .filter(|u| !s.book().ordered.contains_key(&u.id))
                     .filter(|u| {
                         (u.state.broken && !u.state.fleeing) || (*fleeing && u.state.fleeing)
                     })
@@ -161,7 +161,7 @@ pub(super) fn candidates(ctx: &mut Ctx<'_>) -> Vec<Action> {
                 let n = max(*count);
                 let mut pick: Vec<(f64, UnitId)> = ctx
                     .mine()
-                    .filter(|u| !s.book.ordered.contains_key(&u.id) && u.state.wounds > 0)
+                    .filter(|u| !s.book().ordered.contains_key(&u.id) && u.state.wounds > 0)
                     .filter(|u| *count != Count::InGeneralArea || in_area.contains(&u.id))
                     .map(|u| {
                         let healed = f64::from(u.state.wounds.min(*wounds));

@@ -124,7 +124,7 @@ pub async fn measure(seed: u64, last_turn: u32, army_a: &str, army_b: &str) -> M
         for w in &mut watchers {
             w.drain();
         }
-        if state.turn > last_turn {
+        if state.turn() > last_turn {
             break;
         }
     }
@@ -144,7 +144,7 @@ pub async fn measure(seed: u64, last_turn: u32, army_a: &str, army_b: &str) -> M
         seed,
         armies: (army_a.to_owned(), army_b.to_owned()),
         actions: version,
-        last_turn: state.turn,
+        last_turn: state.turn(),
         watchers,
         hash,
         hashing,
