@@ -1,6 +1,7 @@
 //! The `acies` command line: thin argument parsing and printing over the library crates.
 
 mod odds_cmd;
+mod odds_othw;
 mod odds_systems;
 mod replay_cmd;
 mod serve_cmd;
@@ -26,8 +27,8 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Exact odds of a fight, with every modifier explained: ONUS! by default (`melee`,
-    /// `ranged`), or `--system command-points` (`combat`, `shooting`) or `--system
-    /// morale-clock` (`melee`, `missile`).
+    /// `ranged`), or `--system command-points` (`combat`, `shooting`), `--system
+    /// morale-clock` (`melee`, `missile`) or `--system othw` (`round`).
     Odds(odds_cmd::OddsArgs),
     /// Check ONUS! data files (a directory laid out like data/onus) and report every error
     /// with its file, line and field.

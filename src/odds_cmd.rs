@@ -18,7 +18,7 @@ use crate::unit_spec::{UnitSpec, parse_unit_spec};
 /// `acies odds`: the system, then that system's own arguments.
 #[derive(Args, Debug)]
 pub struct OddsArgs {
-    /// The rule system: onus (the default), command-points or morale-clock. Comes before the
+    /// The rule system: onus (the default), command-points, morale-clock or othw. Comes before the
     /// kind of fight: `acies odds --system command-points combat --attack 6 --defence 4`.
     #[arg(long, value_name = "ID", default_value = "onus")]
     pub system: String,
@@ -48,6 +48,7 @@ pub fn run_system(args: &OddsArgs) -> Result<String> {
         }
         "command-points" => crate::odds_systems::command_points(&args.fight),
         "morale-clock" => crate::odds_systems::morale_clock(&args.fight),
+        "othw" => crate::odds_othw::othw(&args.fight),
         other => bail!(
             "unknown system `{other}` (known: {})",
             crate::systems::IDS.join(", ")
