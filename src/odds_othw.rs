@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow};
 use clap::{Args, Parser, ValueEnum};
 use othw_game::combat::Kind;
 use othw_game::odds::{Aspect, FighterOdds, Situation};
