@@ -632,6 +632,11 @@ impl GameState {
     pub fn table(&self) -> &Table {
         &self.table
     }
+    /// The ids of `seat`'s units on the table, in unit order.
+    pub fn units_of(&self, seat: Seat) -> Vec<UnitId> {
+        let units = self.table.units();
+        units.filter(|u| u.owner == seat.0).map(|u| u.id).collect()
+    }
     /// The table, the rest of the state dropped.
     pub fn into_table(self) -> Table {
         self.table
