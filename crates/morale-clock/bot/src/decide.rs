@@ -4,9 +4,9 @@ use std::collections::{BTreeSet, HashMap};
 
 use acies_bot::{Bot, BotError};
 use acies_core::{Candidates, GameRng, Ruleset};
-use acies_geom::Edge;
+use acies_geom::{Edge, math};
 use morale_clock_combat::melee::{Attacker, Fighter};
-use morale_clock_combat::odds;
+use morale_clock_combat::odds::{self, Outcome};
 use morale_clock_game::effects::retreat_blocked;
 use morale_clock_game::geometry::{self, same_facing, touching_edge};
 use morale_clock_game::melee::{pairings, situation};
@@ -59,7 +59,12 @@ impl ScriptedBot {
     /// Every candidate of the step with its worth to `seat`, best first (the step's end
     /// action is worth 0). For a trace of the player's judgement.
     pub fn ranked(&mut self, state: &GameState, seat: SideId) -> Vec<(Action, f64)> {
-        let candidates = MoraleClock::candidates(state, seat, &mut self.rng, CANDIDATES);
+        let mut candidates = MoraleClock::candidates(state, seat, &mut self.rng, CANDIDATES);
+        for a in crate::attacks::attacks(state, seat) {
+            if !candidates.contains(&a) {
+                candidates.push(a);
+            }
+        }
         let b = &state.battle;
         if self.known.len() > KNOWN {
             self.known.clear();
@@ -253,6 +258,7 @@ impl<'a> Eval<'a> {
             0.0
         };
         let fights = if engaged(before) || engaged(after) {
+            let engs = &self.engagements;
             let was: f64 = pairings(before)
                 .into_iter()
                 .filter(|p| near.contains(&p.a) || near.contains(&p.b))
@@ -260,10 +266,10 @@ impl<'a> Eval<'a> {
                     *self
                         .fight_before
                         .entry((p.a, p.b))
-                        .or_insert_with(|| fight(before, self.me, p.a, p.b))
+                        .or_insert_with(|| fight(before, engs, self.me, p.a, p.b, &self.w))
                 })
                 .sum();
-            fights(after, self.me, &near) - was
+            fights(after, self.me, &near, &self.w) - was
         } else {
             0.0
         };
@@ -335,10 +341,10 @@ impl<'a> Eval<'a> {
             }
             let mut worst: f64 = 0.0;
             let me = self.me;
-            let reach_u = u.profile.width.hypot(u.profile.depth) / 2.0;
+            let reach_u = math::hypot(u.profile.width, u.profile.depth) / 2.0;
             for e in b.bases().filter(|e| e.side != me && fights_back(e)) {
                 let reach = e.profile.move_open + 0.5;
-                let reach_e = e.profile.width.hypot(e.profile.depth) / 2.0;
+                let reach_e = math::hypot(e.profile.width, e.profile.depth) / 2.0;
                 if u.centre().distance(e.centre()) > reach + reach_u + reach_e
                     || u.rect().distance(&e.rect()) > reach
                 {
@@ -515,23 +521,90 @@ fn material(b: &Battle, me: SideId) -> f64 {
 }
 
 /// The expected worth of the melees to come that involve a unit of `near`.
-fn fights(b: &Battle, me: SideId, near: &BTreeSet<UnitId>) -> f64 {
+fn fights(b: &Battle, me: SideId, near: &BTreeSet<UnitId>, w: &Weights) -> f64 {
+    let engs = geometry::engagements(b);
     pairings(b)
         .into_iter()
         .filter(|p| near.contains(&p.a) || near.contains(&p.b))
-        .map(|p| fight(b, me, p.a, p.b))
+        .map(|p| fight(b, &engs, me, p.a, p.b, w))
         .sum()
 }
 
-/// The expected worth to `me` of the melee between `a` and `b` on `b`'s table.
-fn fight(b: &Battle, me: SideId, a: UnitId, other: UnitId) -> f64 {
+/// The expected worth to `me` of the melee between `a` and `other` on `b`'s table: this
+/// half-turn's round, the leaders riding with the two (a leader whose unit is destroyed in
+/// melee is lost half the time: Rallying, and the clock with him), and the next round if
+/// both stay in contact (the other army's half-turn: no charge, no first combat).
+fn fight(
+    b: &Battle,
+    engs: &[geometry::Engagement],
+    me: SideId,
+    a: UnitId,
+    other: UnitId,
+    w: &Weights,
+) -> f64 {
     let (Some(ua), Some(ub)) = (b.unit(a), b.unit(other)) else {
         return 0.0;
     };
-    match morale_clock_game::odds::melee(b, a, other) {
-        Ok(o) => melee_value(&o, if ua.side == me { 0 } else { 1 }, [ua.dmz, ub.dmz]),
-        Err(_) => 0.0,
+    let mine = if ua.side == me { 0 } else { 1 };
+    let Ok(o) = morale_clock_game::odds::melee(b, a, other) else {
+        return 0.0;
+    };
+    let now = melee_value(&o, mine, [ua.dmz, ub.dmz]) + leaders_at_risk(b, &o, [ua, ub], mine, w);
+    let ends: f64 = o
+        .units
+        .iter()
+        .map(|u| u.p(Outcome::Destroyed) + u.p(Outcome::Retreat))
+        .sum();
+    let stays = (1.0 - ends).max(0.0);
+    if stays <= 0.0 || w.next <= 0.0 {
+        return now;
     }
+    let next = next_round(b, engs, [ua, ub]).map_or(0.0, |n| {
+        melee_value(&n, mine, [ua.dmz, ub.dmz])
+            + leaders_at_risk(b, &n, [ua, ub], mine, w)
+            + w.next_clock * (n.wins[1 - mine] - n.wins[mine])
+    });
+    now + w.next * stays * next
+}
+
+/// The odds of the round after this one between two units that stay in contact: neither
+/// charging nor charged, neither in its first combat.
+fn next_round(
+    b: &Battle,
+    engs: &[geometry::Engagement],
+    units: [&Unit; 2],
+) -> Option<morale_clock_combat::odds::MeleeOdds> {
+    let fighter = |u: &Unit, e: &Unit| {
+        let mut situation = situation(b, engs, u, e);
+        situation.charging = false;
+        situation.charged = false;
+        situation.first_combat = false;
+        Fighter {
+            unit: b.combatant(u),
+            situation,
+        }
+    };
+    let [ua, ub] = units;
+    let blocked = [retreat_blocked(b, ua.id), retreat_blocked(b, ub.id)];
+    odds::melee(&fighter(ua, ub), &fighter(ub, ua), blocked).ok()
+}
+
+/// The worth to the side of fighter `mine` of the leaders riding with the two units of a
+/// melee: each leader counts `w.leader` times the chance his unit is destroyed.
+fn leaders_at_risk(
+    b: &Battle,
+    o: &morale_clock_combat::odds::MeleeOdds,
+    units: [&Unit; 2],
+    mine: usize,
+    w: &Weights,
+) -> f64 {
+    (0..2)
+        .filter(|&i| b.leader_with(units[i].id).is_some())
+        .map(|i| {
+            let risk = w.leader * o.units[i].p(Outcome::Destroyed);
+            if i == mine { -risk } else { risk }
+        })
+        .sum()
 }
 
 /// Minus the inches between `units` of the side and the enemy (missile troops: between where

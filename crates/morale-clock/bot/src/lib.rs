@@ -15,6 +15,7 @@
 //! `Candidates`. [`MoraleClockArena`] puts the system in the generic battle runner
 //! (`acies sim --system morale-clock`, with `--check` asserting the game's invariants).
 
+mod attacks;
 mod battle;
 mod decide;
 mod value;

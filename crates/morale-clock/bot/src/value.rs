@@ -65,16 +65,28 @@ pub struct Weights {
     pub clock: f64,
     /// The least an order must be worth to be given.
     pub threshold: f64,
+    /// Share of the worth of the next round of a melee whose units stay in contact (fought
+    /// in the other army's half-turn) counted with this one.
+    pub next: f64,
+    /// Per unit of the chance of winning that next round less the chance of losing it (its
+    /// share of the other half-turn's count).
+    pub next_clock: f64,
+    /// What a leader is worth, lost when his unit is destroyed in melee (half the time a
+    /// Morale Clock step).
+    pub leader: f64,
 }
 
 impl Default for Weights {
     fn default() -> Weights {
         Weights {
-            progress: 0.04,
+            progress: 0.08,
             line: 0.15,
-            threat: 0.6,
+            threat: 0.3,
             clock: 10.0,
             threshold: 0.02,
+            next: 1.0,
+            next_clock: 5.0,
+            leader: 1.5,
         }
     }
 }

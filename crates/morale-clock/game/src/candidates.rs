@@ -201,7 +201,7 @@ fn group_width(b: &Battle, ids: &[UnitId]) -> f64 {
 
 /// Steps that head for `target`: an incline when it is within 45° (right only for a Phalanx),
 /// a free turn for free-facing units, otherwise a wheel as far as the move allows.
-fn toward(
+pub fn toward(
     first: &Unit,
     n: usize,
     from: Vec2,
