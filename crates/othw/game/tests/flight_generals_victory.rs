@@ -342,7 +342,7 @@ fn army_morale_worked_example() {
     let s = othw_game::turn::new_game(&setup, 1).unwrap();
     assert_eq!(
         (s.army(Side::South).morale, s.army(Side::North).morale),
-        (7 + 1, 7 + 2)
+        (7 + 2, 7 + 2)
     );
 }
 

@@ -609,6 +609,24 @@ mod tests {
         );
     }
 
+    /// The roster balance ruling: the Consul (ours) is 1/1/2 like the text's generals' ARMY
+    /// MORALE, and both armies have 12 non-skirmishers, so both start at morale 9.
+    #[test]
+    fn both_armies_start_with_equal_morale() {
+        let c = Catalog::builtin().unwrap();
+        let morale = |id: &str| {
+            let a = c.army(id).unwrap();
+            let foot = a
+                .units
+                .iter()
+                .filter(|u| !u.profile.is_skirmisher())
+                .count();
+            (foot, a.general.as_ref().map(|g| g.army_morale))
+        };
+        assert_eq!(morale("republican-romans"), (12, Some(2)));
+        assert_eq!(morale("carthaginians"), (12, Some(2)));
+    }
+
     #[test]
     fn errors_name_file_line_and_field() {
         let bad =
