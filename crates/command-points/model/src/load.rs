@@ -19,7 +19,7 @@
 use std::ops::Range;
 use std::path::Path;
 
-use acies_data::located::{Ctx, Entry, Got, entry_path, read_text};
+use acies_data::located::{Ctx, Entry, Got, duplicates_across_files, entry_path, read_sources};
 use acies_data::{DataError, DataErrorKind as K, LoadErrors};
 use acies_grid::{Board, Cell, CellEdge};
 use toml::de::{DeTable, DeValue};
@@ -96,42 +96,8 @@ impl Catalog {
     /// Reads a directory with the layout of `data/command-points/`: `armies/*.toml`,
     /// `scenarios/*.toml` and `deck.toml`.
     pub fn load_dir(dir: impl AsRef<Path>) -> Result<Catalog, LoadErrors> {
-        let dir = dir.as_ref();
-        let mut sources = Vec::new();
-        let mut errors = Vec::new();
-        for sub in ["armies", "scenarios"] {
-            let path = dir.join(sub);
-            let entries = std::fs::read_dir(&path).map_err(|e| {
-                LoadErrors::from(DataError::whole_file(
-                    path.display().to_string(),
-                    K::Io,
-                    format!("cannot read the directory: {e}"),
-                ))
-            })?;
-            let mut files: Vec<_> = entries
-                .filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-                .collect();
-            files.sort();
-            for f in files {
-                let name = format!(
-                    "{sub}/{}",
-                    f.file_name().unwrap_or_default().to_string_lossy()
-                );
-                match read_text(&f) {
-                    Ok(text) => sources.push((name, text)),
-                    Err(e) => errors.push(e),
-                }
-            }
-        }
-        match read_text(&dir.join("deck.toml")) {
-            Ok(text) => sources.push(("deck.toml".to_string(), text)),
-            Err(e) => errors.push(e),
-        }
-        if !errors.is_empty() {
-            return Err(LoadErrors(errors));
-        }
+        let sources = read_sources(dir.as_ref(), &["armies", "scenarios"], &["deck.toml"])
+            .map_err(LoadErrors)?;
         Catalog::from_sources(&sources)
     }
 
@@ -234,17 +200,12 @@ impl Catalog {
 }
 
 fn duplicate_armies(armies: &[(String, Army)], errors: &mut Vec<DataError>) {
+    let ids: Vec<(&str, &str)> = armies
+        .iter()
+        .map(|(f, a)| (f.as_str(), a.id.as_str()))
+        .collect();
+    errors.extend(duplicates_across_files(&ids, "army.id", "army"));
     for (i, (file, a)) in armies.iter().enumerate() {
-        if let Some((first, _)) = armies[..i].iter().find(|(_, b)| b.id == a.id) {
-            errors.push(DataError {
-                field: Some("army.id".into()),
-                ..DataError::whole_file(
-                    file,
-                    K::Duplicate,
-                    format!("army `{}` is already defined in {first}", a.id),
-                )
-            });
-        }
         for (j, p) in a.presets.iter().enumerate() {
             let earlier = armies[..i]
                 .iter()
@@ -310,17 +271,6 @@ fn sub_table<'t, 'i>(
             None
         }
     }
-}
-
-fn small(
-    ctx: &mut Ctx<'_>,
-    e: &Entry<'_, '_>,
-    key: &str,
-    range: std::ops::RangeInclusive<i64>,
-    default: Option<i64>,
-    what: &str,
-) -> Option<u8> {
-    e.int_in(ctx, key, range, default, what).map(|v| v as u8)
 }
 
 /// A list of names parsed with `parse`.
@@ -404,11 +354,11 @@ fn read_profile(
         &chars,
         characteristic,
     );
-    let combat = small(ctx, &e, "combat", 0..=20, None, "the Combat Rating");
-    let ranged = small(ctx, &e, "ranged", 0..=20, Some(0), "");
-    let range = small(ctx, &e, "range", 0..=10, Some(0), "");
-    let manoeuvre = small(ctx, &e, "manoeuvre", 1..=7, None, "the Manoeuvre Rating");
-    let discipline = small(ctx, &e, "discipline", 2..=13, None, "the Discipline Rating");
+    let combat = e.u8_in(ctx, "combat", 0..=20, None, "the Combat Rating");
+    let ranged = e.u8_in(ctx, "ranged", 0..=20, Some(0), "");
+    let range = e.u8_in(ctx, "range", 0..=10, Some(0), "");
+    let manoeuvre = e.u8_in(ctx, "manoeuvre", 1..=7, None, "the Manoeuvre Rating");
+    let discipline = e.u8_in(ctx, "discipline", 2..=13, None, "the Discipline Rating");
     Some(Profile {
         id: id?,
         name: name?,
@@ -429,7 +379,7 @@ fn read_points(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<Points> {
     let mut points = Points::default();
     let mut ok = true;
     for kind in PointKind::ALL {
-        match small(ctx, &p, kind.name(), 0..=30, Some(0), "") {
+        match p.u8_in(ctx, kind.name(), 0..=30, Some(0), "") {
             Some(v) => *points.slot(kind) = v,
             None => ok = false,
         }
@@ -441,9 +391,8 @@ fn read_general(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<GeneralProfile> 
     let g = sub_table(ctx, e, "general", "the General: { name, generalship }")?;
     g.check_fields(ctx, &["name", "generalship"], " of a General");
     let name = g.text(ctx, "name", "the General's name");
-    let generalship = small(
+    let generalship = g.u8_in(
         ctx,
-        &g,
         "generalship",
         0..=10,
         None,
@@ -635,15 +584,8 @@ pub fn read_deck(file: &str, text: &str) -> Result<Deck, Vec<DataError>> {
                 move |c: &mut Ctx<'_>, i: usize, t: &DeTable<'_>, s: Range<usize>| {
                     let e = Entry::new(t, s, format!("{what}[{i}]"));
                     e.check_fields(c, &["value", "count"], " of a deck entry");
-                    let value = small(
-                        c,
-                        &e,
-                        "value",
-                        0..=20,
-                        None,
-                        "the points each card is worth",
-                    );
-                    let count = small(c, &e, "count", 1..=100, None, "how many such cards");
+                    let value = e.u8_in(c, "value", 0..=20, None, "the points each card is worth");
+                    let count = e.u8_in(c, "count", 1..=100, None, "how many such cards");
                     Some(DeckEntry {
                         value: value?,
                         count: count?,
@@ -762,18 +704,16 @@ fn read_scenario_table(ctx: &mut Ctx<'_>, doc: &DeTable<'_>) -> Option<Scenario>
         None,
         "the table's depth in squares",
     );
-    let turns = small(
+    let turns = s.u8_in(
         ctx,
-        &s,
         "turns",
         1..=60,
         None,
         "how many turns the battle lasts",
     );
     let board = Board::new(cols? as u16, rows? as u16).ok()?;
-    let deploy_rows = small(
+    let deploy_rows = s.u8_in(
         ctx,
-        &s,
         "deploy_rows",
         1..=i64::from(board.rows / 2),
         None,

@@ -19,7 +19,7 @@
 use std::ops::Range;
 use std::path::Path;
 
-use acies_data::located::{Ctx, Entry, Got, entry_path, read_sources};
+use acies_data::located::{Ctx, Entry, Got, duplicates_across_files, entry_path, read_sources};
 use acies_data::{DataError, DataErrorKind as K, LoadErrors};
 use acies_grid::{Board, Cell};
 use serde::{Deserialize, Serialize};
@@ -137,18 +137,11 @@ impl Catalog {
                 errors.append(&mut e);
             }
         }
-        for (i, (file, a)) in armies.iter().enumerate() {
-            if let Some((first, _)) = armies[..i].iter().find(|(_, b)| b.id == a.id) {
-                errors.push(DataError {
-                    field: Some("army.id".into()),
-                    ..DataError::whole_file(
-                        file,
-                        K::Duplicate,
-                        format!("army `{}` is already defined in {first}", a.id),
-                    )
-                });
-            }
-        }
+        let ids: Vec<(&str, &str)> = armies
+            .iter()
+            .map(|(f, a)| (f.as_str(), a.id.as_str()))
+            .collect();
+        errors.extend(duplicates_across_files(&ids, "army.id", "army"));
         if !errors.is_empty() {
             return Err(LoadErrors(errors));
         }
@@ -206,17 +199,6 @@ fn ability(name: &str) -> Option<GeneralAbility> {
     GeneralAbility::ALL.into_iter().find(|a| a.name() == name)
 }
 
-fn small(
-    ctx: &mut Ctx<'_>,
-    e: &Entry<'_, '_>,
-    key: &str,
-    range: std::ops::RangeInclusive<i64>,
-    default: Option<i64>,
-    what: &str,
-) -> Option<u8> {
-    e.int_in(ctx, key, range, default, what).map(|v| v as u8)
-}
-
 /// A pair of whole numbers `[a, b]`, each within its range.
 fn pair(
     ctx: &mut Ctx<'_>,
@@ -270,26 +252,18 @@ fn read_profile(
     let name = e.text(ctx, "name", "the unit's name");
     let classes: Vec<&str> = Class::ALL.iter().map(|c| c.name()).collect();
     let cl = e.name_of(ctx, "class", "class", &classes, None, class);
-    let moves = small(ctx, &e, "moves", 1..=6, None, "MOVES: squares or turns");
-    let attacks = small(ctx, &e, "attacks", 0..=8, None, "ATTACKS: d6s in a combat");
-    let defence = small(
+    let moves = e.u8_in(ctx, "moves", 1..=6, None, "MOVES: squares or turns");
+    let attacks = e.u8_in(ctx, "attacks", 0..=8, None, "ATTACKS: d6s in a combat");
+    let defence = e.u8_in(ctx, "defence", 2..=6, None, "DEFENCE: the score that hits");
+    let strength = e.u8_in(ctx, "strength", 1..=8, None, "STRENGTH: hits it takes");
+    let leadership = e.u8_in(
         ctx,
-        &e,
-        "defence",
-        2..=6,
-        None,
-        "DEFENCE: the score that hits",
-    );
-    let strength = small(ctx, &e, "strength", 1..=8, None, "STRENGTH: hits it takes");
-    let leadership = small(
-        ctx,
-        &e,
         "leadership",
         2..=6,
         None,
         "LEADERSHIP: the score a test needs",
     );
-    let retreat_tests = small(ctx, &e, "retreat_tests", 1..=3, Some(3), "");
+    let retreat_tests = e.u8_in(ctx, "retreat_tests", 1..=3, Some(3), "");
     let known: Vec<&str> = Trait::ALL.iter().map(|t| t.name()).collect();
     let traits = e.names(ctx, "traits", "trait", &known, trait_named);
     let (id, id_span) = id?;
@@ -339,9 +313,9 @@ fn read_general(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>, units: usize) -> Option<Ge
         " of a general",
     );
     let name = e.text(ctx, "name", "the general's name");
-    let attack = small(ctx, e, "attack", 0..=4, None, "ATTACK: dice he adds");
-    let rally = small(ctx, e, "rally", 0..=4, None, "RALLY: dice to cancel hits");
-    let morale = small(ctx, e, "army_morale", 0..=4, None, "ARMY MORALE he adds");
+    let attack = e.u8_in(ctx, "attack", 0..=4, None, "ATTACK: dice he adds");
+    let rally = e.u8_in(ctx, "rally", 0..=4, None, "RALLY: dice to cancel hits");
+    let morale = e.u8_in(ctx, "army_morale", 0..=4, None, "ARMY MORALE he adds");
     let known: Vec<&str> = GeneralAbility::ALL.iter().map(|a| a.name()).collect();
     let ab = e.name_of(
         ctx,

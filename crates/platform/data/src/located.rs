@@ -131,6 +131,26 @@ pub fn read_sources(
     }
 }
 
+/// The ids defined again in a later file: `found` holds each `(file, id)` in reading order;
+/// each repeat is a [`DataErrorKind::Duplicate`](K::Duplicate) error on `field` naming the
+/// file that defined `what` first.
+pub fn duplicates_across_files(found: &[(&str, &str)], field: &str, what: &str) -> Vec<DataError> {
+    let mut errors = Vec::new();
+    for (i, (file, id)) in found.iter().enumerate() {
+        if let Some((first, _)) = found[..i].iter().find(|(_, other)| other == id) {
+            errors.push(DataError {
+                field: Some(field.into()),
+                ..DataError::whole_file(
+                    *file,
+                    K::Duplicate,
+                    format!("{what} `{id}` is already defined in {first}"),
+                )
+            });
+        }
+    }
+    errors
+}
+
 /// The name of a value's TOML type, with its article: `a string`, `an integer`.
 pub fn type_name(v: &DeValue<'_>) -> &'static str {
     match v {
@@ -905,6 +925,19 @@ impl<'t, 'i> Entry<'t, 'i> {
         self.in_range(ctx, key, v, range, &span).then_some(v)
     }
 
+    /// [`Entry::int_in`] for a small count or score: `range` must lie within `0..=255`.
+    pub fn u8_in(
+        &self,
+        ctx: &mut Ctx<'_>,
+        key: &str,
+        range: RangeInclusive<i64>,
+        default: Option<i64>,
+        what: &str,
+    ) -> Option<u8> {
+        self.int_in(ctx, key, range, default, what)
+            .and_then(|v| u8::try_from(v).ok())
+    }
+
     /// A required number for which `fits` holds; else "`key` = v is out of range;
     /// `allowed`".
     pub fn number_in(
@@ -1092,6 +1125,32 @@ mod tests {
         assert_eq!(
             (num("a"), num("d"), num("e")),
             (Some(1000.0), Some(2.5), None)
+        );
+    }
+
+    /// A small number read as a `u8`, bounded and located; ids defined again in a later
+    /// file name the first.
+    #[test]
+    fn small_numbers_and_ids_repeated_across_files() {
+        let text = "n = 7\nm = 300\n";
+        let doc = DeTable::parse(text)
+            .map(|d| d.into_inner())
+            .unwrap_or_default();
+        let mut ctx = Ctx::new("f.toml", text);
+        let e = Entry::new(&doc, 0..text.len(), "x".into());
+        assert_eq!(e.u8_in(&mut ctx, "n", 1..=9, None, "n"), Some(7));
+        assert_eq!(e.u8_in(&mut ctx, "m", 1..=9, None, "m"), None);
+        assert_eq!(e.u8_in(&mut ctx, "k", 1..=9, Some(3), ""), Some(3));
+        let errors = ctx.finish(Some(())).unwrap_err();
+        assert_eq!((errors.len(), errors[0].line), (1, 2));
+        let found = [("a.toml", "x"), ("b.toml", "y"), ("c.toml", "x")];
+        let dup = duplicates_across_files(&found, "army.id", "army");
+        assert_eq!(dup.len(), 1);
+        assert_eq!(dup[0].file, "c.toml");
+        assert!(
+            dup[0]
+                .message
+                .contains("army `x` is already defined in a.toml")
         );
     }
 
