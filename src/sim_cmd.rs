@@ -17,7 +17,7 @@ use acies_core::{RecordOf, Ruleset};
 use anyhow::{Context, anyhow, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use onus_game::{Onus, Setup};
+use onus_game::{BattlefieldChoice, Onus, Setup};
 use rayon::prelude::*;
 
 use crate::systems;
@@ -41,6 +41,11 @@ pub struct SimArgs {
     /// The scenario, for the systems that name one (command-points, morale-clock).
     #[arg(long, value_name = "ID")]
     pub scenario: Option<String>,
+    /// ONUS!: the battlefield (*Terrain & Fortresses*): a shipped one by id
+    /// (forest-and-hill, river-crossing, mountain-pass) or a battlefield file (.toml); the
+    /// table takes its size. Default: the open field.
+    #[arg(long, value_name = "ID|FILE")]
+    pub battlefield: Option<String>,
     /// How many battles.
     #[arg(long, value_name = "N", default_value_t = 100)]
     pub games: u64,
@@ -98,6 +103,7 @@ fn armies(args: &SimArgs, defaults: (&str, &str)) -> (String, String) {
 pub fn setup(args: &SimArgs) -> anyhow::Result<Setup> {
     let (a, b) = armies(args, DEFAULT_ARMIES);
     let mut setup = Setup::two_presets(&a, &b);
+    setup.scenario.battlefield = args.battlefield.as_deref().map(battlefield).transpose()?;
     if args.options.is_empty() {
         return Ok(setup);
     }
@@ -124,12 +130,28 @@ pub fn setup(args: &SimArgs) -> anyhow::Result<Setup> {
     Ok(setup)
 }
 
+/// `--battlefield`: a file when it names one (ends in `.toml`), else a shipped id.
+fn battlefield(arg: &str) -> anyhow::Result<BattlefieldChoice> {
+    if !arg.ends_with(".toml") {
+        return Ok(BattlefieldChoice::Shipped(arg.to_owned()));
+    }
+    let text =
+        acies_data::located::read_text(std::path::Path::new(arg)).map_err(|e| anyhow!("{e}"))?;
+    Ok(BattlefieldChoice::Toml(text))
+}
+
 /// Refuses the ONUS!-only flags for another system (`--check` too, unless the system
 /// `states_invariants`).
 fn onus_only(args: &SimArgs, states_invariants: bool) -> anyhow::Result<()> {
     if !args.options.is_empty() {
         bail!(
             "--option names ONUS! optional rules; {} has none",
+            args.system
+        );
+    }
+    if args.battlefield.is_some() {
+        bail!(
+            "--battlefield names an ONUS! battlefield; {} battles take --scenario",
             args.system
         );
     }
@@ -165,8 +187,8 @@ pub fn run(args: &SimArgs) -> anyhow::Result<String> {
         }
         "othw" => {
             // --check is stated (the game's invariants); there are no optional rules.
-            if !args.options.is_empty() {
-                bail!("--option names ONUS! optional rules; othw has none");
+            if !args.options.is_empty() || args.battlefield.is_some() {
+                bail!("--option and --battlefield are ONUS!'s; othw battles take --scenario");
             }
             let (setup, armies) = systems::othw_setup(args)?;
             simulate::<othw_bot::OthwArena>(args, &setup, armies)

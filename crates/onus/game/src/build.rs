@@ -10,7 +10,7 @@ use onus_table::{Table, TableEdge, UnitId};
 
 use crate::error::{GameError, GameResult};
 use crate::event::GameEvent;
-use crate::setup::{ArmySpec, Contingent, MAX_DISTANCE, Setup, TurnOrder, Zone};
+use crate::setup::{ArmySpec, BattlefieldChoice, Contingent, MAX_DISTANCE, Setup, TurnOrder, Zone};
 use crate::state::{
     DeckCache, DeckRef, DeployStage, GameState, GeneralState, GeneralStatus, Phase, PlayerState,
     Reserve, Seat, TurnBook,
@@ -427,7 +427,7 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
         .unwrap_or_else(|| (FRONT_PER_1000 * f64::from(biggest) / 1000.0).max(FRONT_PER_1000));
     // Ruling (XII-C): with more than two sides the table is square, 26 DU at least, so that
     // the side zones hold an army too.
-    let depth = sc.depth.unwrap_or(if team_ids.len() > 2 {
+    let mut depth = sc.depth.unwrap_or(if team_ids.len() > 2 {
         DEFAULT_DEPTH.max(26.0)
     } else {
         DEFAULT_DEPTH
@@ -446,7 +446,31 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
             Some("VI Troop deployment"),
         ));
     }
+    let battlefield = sc
+        .battlefield
+        .as_ref()
+        .map(BattlefieldChoice::load)
+        .transpose()?;
+    if let Some(b) = &battlefield {
+        let conflicts =
+            |given: Option<f64>, size: f64| given.is_some_and(|g| (g - size).abs() > 1e-9);
+        if conflicts(sc.width, b.width) || conflicts(sc.depth, b.depth) {
+            return Err(GameError::setup(
+                format!(
+                    "scenario.width: the battlefield \"{}\" is {} x {} DU; leave the table size out or give the same",
+                    b.id, b.width, b.depth
+                ),
+                Some("T&F III Types of terrain"),
+            ));
+        }
+        (width, depth) = (b.width, b.depth);
+    }
     let mut table = Table::new(width, depth);
+    if let Some(b) = battlefield {
+        table
+            .set_battlefield(b)
+            .map_err(|e| GameError::setup(format!("scenario.battlefield: {e}"), e.rule()))?;
+    }
     let edge_of = |t: u8| {
         let k = team_ids.iter().position(|x| *x == t).unwrap_or(0);
         EDGES[k % EDGES.len()]

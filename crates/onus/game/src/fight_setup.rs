@@ -181,7 +181,7 @@ pub fn ranged_setup(
 }
 
 /// A melee as the game rolls it, once the events' consequences are on the table:
-/// `event_effects` first, then the Generals' abilities.
+/// `event_effects` first, then the terrain (T&F), then the Generals' abilities.
 pub(crate) fn melee_setup_after_events(
     state: &GameState,
     attacker: UnitId,
@@ -192,6 +192,9 @@ pub(crate) fn melee_setup_after_events(
     let (fa, fd) = melee_fighters(state, &sit)?;
     let mut setup = MeleeSetup::new(fa, fd, sit.dice).options(rule_options(state));
     setup.effects = event_effects;
+    setup
+        .effects
+        .extend(crate::terrain::melee_effects(state, attacker, defender)?);
     setup.effects.extend(abilities::fight_effects(
         state,
         &[
@@ -203,7 +206,8 @@ pub(crate) fn melee_setup_after_events(
 }
 
 /// A ranged attack as the game rolls it, once the events' consequences are on the table:
-/// `event_effects` first, then limited visibility (XII-A), then the Generals' abilities.
+/// `event_effects` first, then the terrain (T&F), then limited visibility (XII-A), then
+/// the Generals' abilities.
 pub(crate) fn ranged_setup_after_events(
     state: &GameState,
     shot: &Shot,
@@ -214,6 +218,7 @@ pub(crate) fn ranged_setup_after_events(
     let mut tf = fighter(state, shot.target)?;
     tf.attacked_from = exposure(shot.side);
     let mut effects = event_effects;
+    effects.extend(crate::terrain::ranged_effects(state, shot)?);
     if let Some(v) = state.setup.options.limited_visibility {
         if shot.distance > v.penalty_beyond + 1e-9 {
             effects.push(CombatEffect::Modify {

@@ -56,6 +56,7 @@ pub mod secrets;
 pub mod setup;
 pub mod state;
 pub mod teams;
+mod terrain;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod turn;
@@ -70,7 +71,8 @@ pub use action::{Action, ChargeSpec};
 pub use error::GameError;
 pub use event::GameEvent;
 pub use setup::{
-    ArmySpec, Contingent, LimitedVisibility, Options, PlayerSetup, Scenario, Setup, TurnOrder,
+    ArmySpec, BattlefieldChoice, Contingent, LimitedVisibility, Options, PlayerSetup, Scenario,
+    Setup, TurnOrder,
 };
 pub use state::{GameState, Phase, Seat};
 pub use view::{GameView, event_view, view};

@@ -25,6 +25,8 @@ pub const MAX_DISTANCE: f64 = 10_000.0;
 pub const ROUND_LIMIT: RangeInclusive<u32> = 1..=10_000;
 /// The longest deck file given inline, bytes.
 pub const MAX_DECK_BYTES: usize = 256 * 1024;
+/// The longest battlefield file given inline, bytes.
+pub const MAX_BATTLEFIELD_BYTES: usize = 64 * 1024;
 
 /// Which army a player brings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -209,6 +211,45 @@ pub struct Scenario {
     pub victory: VictoryConditions,
     /// A deck file's text to play with instead of the built-in deck.
     pub deck: Option<String>,
+    /// The terrain (*Terrain & Fortresses*); none: the core game's open field. The table
+    /// takes the battlefield's size.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub battlefield: Option<BattlefieldChoice>,
+}
+
+/// Which battlefield a scenario is fought on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BattlefieldChoice {
+    /// One that ships with acies, by id (`onus_terrain::builtin`).
+    Shipped(String),
+    /// A battlefield file's text.
+    Toml(String),
+}
+
+impl BattlefieldChoice {
+    /// The battlefield, read and checked.
+    pub fn load(&self) -> GameResult<onus_terrain::Battlefield> {
+        let refuse = |m: String| {
+            GameError::setup(
+                format!("scenario.battlefield: {m}"),
+                Some("T&F III Types of terrain"),
+            )
+        };
+        match self {
+            BattlefieldChoice::Shipped(id) => onus_terrain::builtin::get(id).map_err(refuse),
+            BattlefieldChoice::Toml(text) if text.len() > MAX_BATTLEFIELD_BYTES => {
+                Err(refuse(format!(
+                    "a battlefield file of at most {MAX_BATTLEFIELD_BYTES} bytes, not {}",
+                    text.len()
+                )))
+            }
+            BattlefieldChoice::Toml(text) => {
+                onus_terrain::load::parse("scenario battlefield", text)
+                    .map_err(|e| refuse(acies_data::render_all("battlefield", &e)))
+            }
+        }
+    }
 }
 
 /// Everything a game starts from.

@@ -136,8 +136,24 @@ pub fn deployed(a: &str, b: &str, seed: u64) -> GameState {
 /// (38, 28), so no area of influence reaches the units of the test). Seat 0 is active, in
 /// `phase`; the units in `active` carry an Active Unit marker.
 pub fn fixture(units: Vec<TableUnit>, active: &[UnitId], phase: Phase) -> GameState {
+    fixture_on(None, units, active, phase)
+}
+
+/// [`fixture`] on a 40 × 30 DU battlefield with terrain (*Terrain & Fortresses*), laid
+/// before the units are placed.
+pub fn fixture_on(
+    battlefield: Option<onus_terrain::Battlefield>,
+    units: Vec<TableUnit>,
+    active: &[UnitId],
+    phase: Phase,
+) -> GameState {
     let mut s = deployed("romans-1000", "celts-1000", 21);
     let mut table = Table::new(40.0, 30.0);
+    if let Some(b) = battlefield {
+        table
+            .set_battlefield(b)
+            .unwrap_or_else(|e| panic!("cannot lay the battlefield: {e}"));
+    }
     table.home_edges = s.table.home_edges.clone();
     for u in [
         headquarters(900, 0, 2.0, 0.0),

@@ -98,6 +98,10 @@ pub struct GameView {
     pub width: f64,
     pub depth: f64,
     pub home_edges: Vec<TableEdge>,
+    /// The battlefield's terrain (*Terrain & Fortresses*), public to every viewer; none on
+    /// the open field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terrain: Option<onus_terrain::Battlefield>,
     pub units: Vec<UnitView>,
     pub engagements: Vec<Engagement>,
     pub players: Vec<PlayerView>,
@@ -244,6 +248,7 @@ pub fn view(state: &GameState, viewer: Viewer<Seat>) -> GameView {
         width: state.table.width,
         depth: state.table.depth,
         home_edges: state.table.home_edges.clone(),
+        terrain: state.table.battlefield().cloned(),
         units,
         engagements: state.table.engagements().to_vec(),
         players,

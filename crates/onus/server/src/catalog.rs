@@ -4,10 +4,11 @@
 
 use std::sync::OnceLock;
 
+use acies_server::JsonBody;
 use axum::Router;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use onus_cards::Deck;
 use onus_model::army;
 use onus_model::data::Catalog;
@@ -152,6 +153,7 @@ fn build() -> Result<Value, String> {
         "deck": { "name": deck.name, "notice": deck.notice, "size": deck.len(), "cards": cards },
         "options": options(),
         "seats": { "min": onus_game::setup::PLAYERS.start(), "max": onus_game::setup::PLAYERS.end() },
+        "battlefields": onus_terrain::builtin::all()?,
     }))
 }
 
@@ -181,9 +183,36 @@ fn answer(result: Result<Value, &'static str>) -> Response {
     }
 }
 
-/// `GET /catalog` and `GET /presets`, mounted under `/api/onus` ([`crate::OnusHost`]'s routes).
+/// `POST /battlefields/check` `{"toml": "..."}`: the battlefield file read and checked by
+/// the engine (`onus_terrain::load::parse`, every rule of laying terrain), for the editor's
+/// validation as you go: `{"battlefield": {...}}`, or `{"errors": [{"line", "column",
+/// "field", "message", "text"}]}` (status 200 either way: a file with problems is an answer).
+async fn check_battlefield(JsonBody(body): JsonBody<Value>) -> Response {
+    let Some(text) = body.get("toml").and_then(Value::as_str) else {
+        let e = json!({ "error": "send {\"toml\": \"...\"}", "code": "bad_request" });
+        return (StatusCode::BAD_REQUEST, axum::Json(e)).into_response();
+    };
+    let answer = match onus_terrain::load::parse("battlefield.toml", text) {
+        Ok(b) => json!({ "battlefield": b }),
+        Err(errors) => {
+            let errors: Vec<Value> = errors
+                .iter()
+                .map(|e| {
+                    json!({ "line": e.line, "column": e.column, "field": e.field,
+                            "message": e.message, "text": e.to_string() })
+                })
+                .collect();
+            json!({ "errors": errors })
+        }
+    };
+    axum::Json(answer).into_response()
+}
+
+/// `GET /catalog`, `GET /presets` and `POST /battlefields/check`, mounted under `/api/onus`
+/// ([`crate::OnusHost`]'s routes).
 pub fn api_routes() -> Router {
     Router::new()
         .route("/catalog", get(|| async { answer(catalog().cloned()) }))
         .route("/presets", get(|| async { answer(presets()) }))
+        .route("/battlefields/check", post(check_battlefield))
 }

@@ -175,8 +175,8 @@ impl Table {
         }
         let at_ford = |u: &TableUnit| bf.ford_under(&u.rect()).is_some();
         // Facing the bank: its front touches the unit coming out of the water.
-        let faces = !crate::contact::direct_contacts(hi, lo, &std::collections::BTreeSet::new())
-            .is_empty();
+        let faces =
+            !crate::contact::direct_contacts(hi, lo, &std::collections::BTreeSet::new()).is_empty();
         (at_ford(lo) && !at_ford(hi) && faces && !lo.has(Ability::Amphibious))
             .then_some((hi.id, Height::FordBank))
     }

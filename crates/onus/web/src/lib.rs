@@ -17,6 +17,7 @@ pub const ASSETS: &[Asset] = embed_assets![
     "index.js",
     "css/table.css",
     "js/cards.js",
+    "js/editor.js",
     "js/events.js",
     "js/game.js",
     "js/geom.js",

@@ -5,6 +5,43 @@ import { ApiError } from '/assets/js/api.js';
 import { h, replace, words } from '/assets/js/dom.js';
 import { catalog } from './onusapi.js';
 import { armyListFrom } from './toml.js';
+import { openEditor } from './editor.js';
+
+/**
+ * The battlefield (Terrain & Fortresses): the open field, a shipped one, or one made in the
+ * editor. Sets `state.battlefield()` to the scenario's choice (null: the open field).
+ */
+function battlefieldForm(cat, state) {
+  const shipped = cat.battlefields || [];
+  const sel = h('select', { 'data-testid': 'battlefield', 'aria-label': 'Battlefield' });
+  const fill = () => replace(sel,
+    h('option', { value: '' }, 'Open field (no terrain)'),
+    shipped.map((b) => h('option', { value: b.id }, `${b.name} — ${b.width} × ${b.depth} DU`)),
+    state.custom ? h('option', { value: '__custom' }, `${state.custom.battlefield.name} (from the editor)`) : null);
+  fill();
+  const describe = h('div', { class: 'muted', 'data-testid': 'battlefield-description' });
+  const show = () => replace(describe, shipped.find((b) => b.id === sel.value)?.description
+    || (sel.value === '__custom' ? 'Your battlefield; the table takes its size.' : ''));
+  sel.addEventListener('change', show);
+  const editor = h('button', {
+    type: 'button', 'data-testid': 'open-editor',
+    onclick: () => openEditor({
+      start: shipped.find((b) => b.id === sel.value) || state.custom?.battlefield || null,
+      onUse: (toml, battlefield) => {
+        state.custom = { toml, battlefield };
+        fill();
+        sel.value = '__custom';
+        show();
+      },
+    }),
+  }, 'Battlefield editor…');
+  state.battlefield = () => {
+    if (!sel.value) return null;
+    if (sel.value === '__custom') return { toml: state.custom.toml };
+    return { shipped: sel.value };
+  };
+  return h('fieldset', {}, h('legend', {}, 'Battlefield (Terrain & Fortresses)'), h('label', {}, 'Terrain ', sel), ' ', editor, describe);
+}
 
 function sideForm(cat, index, state) {
   const presetSel = h('select', { 'data-testid': `army-${index}`, 'aria-label': `Army of seat ${index}` });
@@ -95,7 +132,8 @@ function battleForm(cat, create) {
       type: 'number', min: '8', max: '40', step: '1', class: 'narrow', placeholder: '18', 'data-testid': 'table-depth',
       'aria-label': 'Table depth in DU (empty: the default of VI)',
       oninput: (e) => { state.depth = e.target.value ? Number(e.target.value) : null; },
-    }), ' DU ', h('span', { class: 'muted' }, '(empty: 18 DU, VI; less brings the armies closer)')),
+    }), ' DU ', h('span', { class: 'muted' }, '(empty: 18 DU, VI; less brings the armies closer; a battlefield sets its own)')),
+    battlefieldForm(cat, state),
     h('fieldset', {}, h('legend', {}, 'Optional rules (XII-A)'), h('div', { class: 'opts' }, optionInputs(cat, state))),
     h('fieldset', {}, h('legend', {}, 'Players'), modeInputs),
     errorBox,
@@ -112,7 +150,10 @@ function battleForm(cat, create) {
       return;
     }
     const body = { setup: { players, options: { ...state.options } } };
-    if (state.depth) body.setup.scenario = { depth: state.depth };
+    const battlefield = state.battlefield();
+    // A battlefield sets the table's size; otherwise the depth asked for, if any.
+    if (battlefield) body.setup.scenario = { battlefield };
+    else if (state.depth) body.setup.scenario = { depth: state.depth };
     if (mode === 'computer') body.seats = [{ seat: '1', kind: 'computer', name: 'computer' }];
     button.disabled = true;
     try {

@@ -168,6 +168,7 @@ export class TableView {
         this.drag = {
           kind: 'pan', id: ev.pointerId, x: ev.clientX, y: ev.clientY, moved: false,
           unit: unit ? Number(unit.dataset.unit) : null, vb0: { ...this.vb },
+          terrain: ev.target.closest?.('[data-terrain]')?.dataset.terrain ?? null,
         };
       }
       ev.preventDefault();
@@ -223,7 +224,7 @@ export class TableView {
       }
       if (d.kind === 'pan' && !d.moved) {
         if (d.unit !== null) this.handlers.onUnitClick?.(d.unit, ev);
-        else this.handlers.onBackgroundClick?.(world, ev);
+        else this.handlers.onBackgroundClick?.(world, ev, d.terrain);
       } else if (d.kind === 'ghost') {
         this.handlers.onGhostDrag?.(d.start, world, 'end');
       } else if (d.kind === 'rotate') {
@@ -267,7 +268,8 @@ export class TableView {
 
   /**
    * model: { view, mySeat, selected, highlights: Map(id -> {kind, label}), zones: [{seat, x0,y0,x1,y1, mine}],
-   *          lines: [{from, to, kind, label}], hideUnits: Set(id) }
+   *          lines: [{from, to, kind, label}], hideUnits: Set(id),
+   *          pickedTerrain: id, badTerrain: Set(id) (the battlefield editor's marks) }
    */
   render(model) {
     const v = model.view;
@@ -331,7 +333,12 @@ export class TableView {
     for (const p of terrain.pieces) {
       kinds.add(p.kind);
       const cls = ['terrain', `terrain-${p.kind}`, p.material && `terrain-${p.material}`].filter(Boolean).join(' ');
-      const piece = s('g', { 'data-testid': `terrain-${p.id}`, 'data-kind': p.kind });
+      const picked = this.model?.pickedTerrain === p.id;
+      const bad = this.model?.badTerrain?.has(p.id);
+      const piece = s('g', {
+        'data-testid': `terrain-${p.id}`, 'data-kind': p.kind, 'data-terrain': p.id,
+        class: ['terrain-piece', picked && 'picked', bad && 'bad'].filter(Boolean).join(' '),
+      });
       piece.append(s('title', {}, `${p.name} (${TERRAIN_LEGEND[p.kind] || p.kind})`));
       for (const z of p.zones) piece.append(zoneRect(z, cls));
       for (const z of p.top || []) piece.append(zoneRect(z, 'terrain terrain-hill-top'));

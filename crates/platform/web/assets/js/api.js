@@ -57,6 +57,8 @@ export function systemApi(system) {
     system,
     /** `GET /api/{system}{path}`: a route of the system's own (a catalog...). */
     get: (path) => request('GET', `${base}${path}`),
+    /** `POST /api/{system}{path}` with a JSON body: a route of the system's own. */
+    post: (path, body) => request('POST', `${base}${path}`, body),
     createGame: (body) => request('POST', games, body),
     listGames: (tokens, limit = 50) =>
       request('GET', `${games}?tokens=${tokens.map(enc).join(',')}&limit=${limit}`),

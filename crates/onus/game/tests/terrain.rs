@@ -1,0 +1,214 @@
+//! *Terrain & Fortresses* in the game: a scenario's battlefield sets the table, and the
+//! ground's effects enter every fight with their sources (II, III).
+
+use acies_core::Ruleset;
+use onus_combat::{CombatEffect, Side, Stat};
+use onus_game::testing::{archers, fixture_on, unit};
+use onus_game::{BattlefieldChoice, Onus, Phase, Setup};
+use onus_table::{ChargeOrder, Step, UnitId};
+use onus_terrain::{Battlefield, Piece, TerrainKind, Zone};
+
+fn piece(id: &str, kind: TerrainKind, centre: [f64; 2], size: [f64; 2]) -> Piece {
+    Piece {
+        id: id.into(),
+        name: id.into(),
+        kind,
+        zones: vec![Zone::new(centre, size, 0.0)],
+        top: Vec::new(),
+        material: None,
+        sections: None,
+    }
+}
+
+fn field(pieces: Vec<Piece>) -> Battlefield {
+    let mut b = Battlefield::open(40.0, 30.0);
+    b.pieces = pieces;
+    b
+}
+
+fn hill() -> Piece {
+    let mut h = piece("hill", TerrainKind::Hill, [10.0, 14.0], [8.0, 6.0]);
+    h.top = vec![Zone::new([10.0, 14.5], [4.0, 2.0], 0.0)];
+    h
+}
+
+fn modifies(effects: &[CombatEffect], side: Side, stat: Stat, delta: i32, source: &str) -> bool {
+    effects.iter().any(|e| {
+        matches!(e, CombatEffect::Modify { side: s, stat: t, delta: d, source: src }
+            if *s == side && *t == stat && *d == delta && src.contains(source))
+    })
+}
+
+#[test]
+fn a_scenario_battlefield_sets_the_table() {
+    let mut setup = Setup::two_presets("romans-1000", "celts-1000");
+    setup.scenario.battlefield = Some(BattlefieldChoice::Shipped("river-crossing".into()));
+    let state = Onus::new_game(&setup, 3).unwrap();
+    let b = state.table().battlefield().unwrap();
+    assert_eq!(
+        (b.id.as_str(), state.table().width, state.table().depth),
+        ("river-crossing", 22.0, 18.0)
+    );
+    setup.scenario.width = Some(30.0);
+    let err = Onus::new_game(&setup, 3).unwrap_err().to_string();
+    assert!(
+        err.contains("the battlefield \"river-crossing\" is 22 x 18 DU"),
+        "{err}"
+    );
+    setup.scenario.width = None;
+    setup.scenario.battlefield = Some(BattlefieldChoice::Shipped("atlantis".into()));
+    let err = Onus::new_game(&setup, 3).unwrap_err().to_string();
+    assert!(err.contains("no battlefield `atlantis`"), "{err}");
+    setup.scenario.battlefield = Some(BattlefieldChoice::Toml(
+        "[battlefield]\nid = \"x\"\nname = \"X\"\ntable = [20, 16]\n[[piece]]\nid = \"p\"\nname = \"P\"\nkind = \"swamp\"\n[[piece.zone]]\ncentre = [5, 5]\nsize = [1, 1]\n".into(),
+    ));
+    let err = Onus::new_game(&setup, 3).unwrap_err().to_string();
+    assert!(
+        err.contains("scenario battlefield:8:8: piece[1].kind: unknown terrain kind `swamp`"),
+        "{err}"
+    );
+}
+
+/// III "Hills" in the game's melee: the unit on the top gets +1/+1 and attack priority, with
+/// the source the dice log shows.
+#[test]
+fn the_top_of_a_hill_in_a_melee() {
+    let card = || {
+        onus_combat::CardBuilder::new("Spears", onus_model::UnitKind::Infantry)
+            .attack(3, 3)
+            .defense(4, 4)
+            .morale(7)
+            .health(6)
+            .build()
+    };
+    let units = vec![
+        unit(1, 0, card(), 10.0, 12.0, 0.0),
+        unit(2, 1, card(), 10.0, 14.6, 180.0),
+    ];
+    let mut s = fixture_on(
+        Some(field(vec![hill()])),
+        units,
+        &[UnitId(1)],
+        Phase::Movement,
+    );
+    let plan = s.table_mut().charge(
+        UnitId(1),
+        &ChargeOrder::new(UnitId(2), vec![Step::Advance(1.5)]),
+    );
+    assert!(plan.is_ok(), "{plan:?}");
+    let setup = onus_game::fight_setup::melee_setup(&s, UnitId(1), UnitId(2), None).unwrap();
+    let top = "on the hill's top (T&F III Hills)";
+    assert!(
+        modifies(&setup.effects, Side::Defender, Stat::Hit, 1, top),
+        "{:?}",
+        setup.effects
+    );
+    assert!(modifies(
+        &setup.effects,
+        Side::Defender,
+        Stat::Damage,
+        1,
+        top
+    ));
+    assert!(setup.effects.iter().any(|e| matches!(
+        e,
+        CombatEffect::GrantPriority {
+            side: Side::Defender,
+            ..
+        }
+    )));
+}
+
+/// II: archers on a hill's top shoot with +1 at a lower target; the wood nearer the target
+/// costs them 1 (the expansion's example); the target, in no wood, gets no cover.
+#[test]
+fn archers_shoot_down_from_a_hill_over_a_wood() {
+    let mut h = piece("hill", TerrainKind::Hill, [10.0, 6.0], [8.0, 3.0]);
+    h.top = vec![Zone::new([10.0, 6.0], [4.0, 2.0], 0.0)];
+    let wood = piece("wood", TerrainKind::Forest, [10.0, 9.6], [6.0, 2.0]);
+    let target = onus_combat::CardBuilder::new("Warband", onus_model::UnitKind::Infantry)
+        .attack(3, 3)
+        .defense(4, 4)
+        .morale(7)
+        .health(6)
+        .build();
+    let units = vec![
+        unit(1, 0, archers(), 10.0, 6.0, 0.0),
+        unit(2, 1, target, 10.0, 12.2, 180.0),
+    ];
+    let s = fixture_on(
+        Some(field(vec![h, wood])),
+        units,
+        &[UnitId(1)],
+        Phase::RangedAttack,
+    );
+    let shot = onus_game::fight_setup::Shot::measure(&s, UnitId(1), UnitId(2)).unwrap();
+    assert_eq!(
+        shot.band,
+        onus_combat::Range::Short,
+        "5 DU is short from above"
+    );
+    let setup = onus_game::fight_setup::ranged_setup(&s, &shot, None).unwrap();
+    assert!(
+        modifies(
+            &setup.effects,
+            Side::Attacker,
+            Stat::Power,
+            1,
+            "higher position"
+        ),
+        "{:?}",
+        setup.effects
+    );
+    assert!(modifies(
+        &setup.effects,
+        Side::Attacker,
+        Stat::Power,
+        -1,
+        "wood covers the target"
+    ));
+    assert!(!setup.effects.iter().any(|e| matches!(
+        e,
+        CombatEffect::Modify {
+            stat: Stat::Dodge,
+            ..
+        }
+    )));
+}
+
+/// III "Forest": a target whose card's centre is in a wood gets +1/+1 to its defence.
+#[test]
+fn a_target_in_a_wood_is_covered() {
+    let wood = piece("wood", TerrainKind::Forest, [10.0, 10.6], [6.0, 4.0]);
+    let target = onus_combat::CardBuilder::new("Warband", onus_model::UnitKind::Infantry)
+        .attack(3, 3)
+        .defense(4, 4)
+        .morale(7)
+        .health(6)
+        .build();
+    let units = vec![
+        unit(1, 0, archers(), 10.0, 7.4, 0.0),
+        unit(2, 1, target, 10.0, 9.6, 180.0),
+    ];
+    let s = fixture_on(
+        Some(field(vec![wood])),
+        units,
+        &[UnitId(1)],
+        Phase::RangedAttack,
+    );
+    let shot = onus_game::fight_setup::Shot::measure(&s, UnitId(1), UnitId(2)).unwrap();
+    let setup = onus_game::fight_setup::ranged_setup(&s, &shot, None).unwrap();
+    let cover = "in a forest (T&F III Forest)";
+    assert!(
+        modifies(&setup.effects, Side::Defender, Stat::Dodge, 1, cover),
+        "{:?}",
+        setup.effects
+    );
+    assert!(modifies(
+        &setup.effects,
+        Side::Defender,
+        Stat::Armor,
+        1,
+        cover
+    ));
+}
