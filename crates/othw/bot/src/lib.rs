@@ -136,31 +136,30 @@ mod tests {
             .expect("troop type")
     }
 
+    /// Whether the scripted player's first unit attacks, troop type `a` against `d` struck
+    /// on `aspect`.
+    fn attacks(a: &str, d: &str, aspect: acies_grid::Aspect) -> bool {
+        let s = fight(troop(a), troop(d), aspect);
+        choose(&s, Side::South) == othw_game::Action::Combat { unit: 0 }
+    }
+
     /// An enemy's rear in front of a unit: it attacks (3+, no blow back).
     #[test]
     fn strikes_a_rear_in_front_of_it() {
-        let s = fight(
-            troop("heavy-infantry"),
-            troop("heavy-infantry"),
-            acies_grid::Aspect::Rear,
-        );
-        assert_eq!(
-            choose(&s, Side::South),
-            othw_game::Action::Combat { unit: 0 }
-        );
+        assert!(attacks(
+            "heavy-infantry",
+            "heavy-infantry",
+            acies_grid::Aspect::Rear
+        ));
     }
 
     /// Skirmishers do not attack elephants to their face.
     #[test]
     fn declines_a_losing_fight() {
-        let s = fight(
-            troop("skirmishers"),
-            troop("african-elephants"),
-            acies_grid::Aspect::Front,
-        );
-        assert_ne!(
-            choose(&s, Side::South),
-            othw_game::Action::Combat { unit: 0 }
-        );
+        assert!(!attacks(
+            "skirmishers",
+            "african-elephants",
+            acies_grid::Aspect::Front
+        ));
     }
 }
