@@ -52,7 +52,7 @@ enum Command {
     /// Play many battles of a rule system (`--system`, ONUS! by default) between bots on every
     /// core and report win rates (95% Wilson intervals), lengths and losses; the same seed
     /// gives the same results whatever the number of threads.
-    Sim(sim_cmd::SimArgs),
+    Sim(Box<sim_cmd::SimArgs>),
 }
 
 fn main() -> ExitCode {
