@@ -1,0 +1,77 @@
+//! O/THW Ancients on the acies game server.
+//!
+//! * [`OthwHost`]: how the server hosts `othw_game::Othw` ([`acies_server::Host`]) — seats
+//!   `"south"` and `"north"`, errors naming the section of the text, computer seats played
+//!   by `othw_bot::ScriptedBot` on the seat's observation (the battle with a stand-in for the
+//!   dice to come), the read-only [`query`]s, and the catalog route `GET /api/othw/catalog`
+//!   ([`catalog`]).
+
+pub mod catalog;
+pub mod query;
+
+use acies_bot::Bot;
+use acies_core::{Determinize, GameRng, Ruleset, Viewer};
+use acies_server::Host;
+use axum::Router;
+use othw_bot::ScriptedBot;
+use othw_game::{Action, GameState, Othw, RuleError, Side};
+
+/// O/THW Ancients as the server hosts it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OthwHost;
+
+impl Host for OthwHost {
+    type Rules = Othw;
+
+    fn seat_id(seat: Side) -> String {
+        seat.to_string()
+    }
+
+    fn error_rule(error: &RuleError) -> Option<String> {
+        Some(error.section.clone())
+    }
+
+    fn bot_action(state: &GameState, seat: Side) -> Option<Action> {
+        bot_action(state, seat)
+    }
+
+    fn query(
+        state: &GameState,
+        viewer: Viewer<Side>,
+        query: serde_json::Value,
+    ) -> Result<serde_json::Value, (String, String)> {
+        query::answer(state, viewer, query)
+    }
+
+    /// `/api/othw/catalog`.
+    fn routes() -> Router {
+        catalog::api_routes()
+    }
+}
+
+/// A seed for the bot's stand-in dice: a hash of what everybody sees, the generator left
+/// out (the bot must not know the dice to come).
+fn bot_seed(state: &GameState, seat: Side) -> u64 {
+    let mut seen = state.clone();
+    seen.rng = GameRng::new(0);
+    Othw::state_hash(&seen) ^ seat.index() as u64
+}
+
+/// The computer's action for `seat`: the scripted player on the seat's observation (the
+/// state with a stand-in generator). What it chooses is checked against the real state.
+pub fn bot_action(state: &GameState, seat: Side) -> Option<Action> {
+    if !Othw::actors(state).contains(&seat) {
+        return None;
+    }
+    let seed = bot_seed(state, seat);
+    let known = Othw::determinize(state, seat, &mut GameRng::new(seed));
+    match ScriptedBot::new(seed).act(&known, seat) {
+        Ok(action) if Othw::apply(state, seat, &action).is_ok() => Some(action),
+        Ok(_) | Err(_) => {
+            tracing::warn!("the scripted bot's action for {seat} is refused; the phase ends");
+            Othw::apply(state, seat, &Action::EndPhase)
+                .is_ok()
+                .then_some(Action::EndPhase)
+        }
+    }
+}
