@@ -45,31 +45,31 @@ pub fn catalog() -> Result<Value, String> {
     }))
 }
 
-fn error(status: StatusCode, code: &str, message: String) -> Response {
-    (
-        status,
-        axum::Json(json!({ "error": message, "code": code })),
-    )
-        .into_response()
-}
+/// A failure: its status, a machine code and a sentence.
+type Failure = (StatusCode, String, String);
 
-fn cached(v: Value) -> Response {
-    (
-        [(header::CACHE_CONTROL, "public, max-age=300")],
-        axum::Json(v),
-    )
-        .into_response()
-}
-
-async fn get_catalog() -> Response {
-    match catalog() {
-        Ok(v) => cached(v),
-        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, "catalog", e),
+/// An answer as a response: cacheable JSON, or the failure with its code.
+fn respond(answer: Result<Value, Failure>) -> Response {
+    match answer {
+        Ok(v) => (
+            [(header::CACHE_CONTROL, "public, max-age=300")],
+            axum::Json(v),
+        )
+            .into_response(),
+        Err((status, code, message)) => (
+            status,
+            axum::Json(json!({ "error": message, "code": code })),
+        )
+            .into_response(),
     }
 }
 
+async fn get_catalog() -> Response {
+    respond(catalog().map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, "catalog".into(), e)))
+}
+
 /// The setup of `scenario` with `south` and `north`, as JSON.
-pub fn setup(q: &HashMap<String, String>) -> Result<Value, (StatusCode, String, String)> {
+pub fn setup(q: &HashMap<String, String>) -> Result<Value, Failure> {
     let c = builtin().map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, "catalog".into(), e))?;
     let arg = |k: &str| q.get(k).map(String::as_str).unwrap_or("");
     let s = c
@@ -85,10 +85,7 @@ pub fn setup(q: &HashMap<String, String>) -> Result<Value, (StatusCode, String, 
 }
 
 async fn get_setup(Query(q): Query<HashMap<String, String>>) -> Response {
-    match setup(&q) {
-        Ok(v) => cached(v),
-        Err((status, code, e)) => error(status, &code, e),
-    }
+    respond(setup(&q))
 }
 
 /// The system's own routes, relative to `/api/othw`.
