@@ -8,6 +8,7 @@ use clap::Args;
 use command_points_server::CommandPointsHost;
 use morale_clock_server::MoraleClockHost;
 use onus_server::OnusHost;
+use othw_server::OthwHost;
 
 /// Where to listen and which database to keep the games in.
 #[derive(Args, Debug, Clone)]
@@ -54,6 +55,7 @@ pub fn config(addr: SocketAddr, database_url: String) -> ServeConfig {
         .host::<OnusHost>()
         .host::<CommandPointsHost>()
         .host::<MoraleClockHost>()
+        .host::<OthwHost>()
         .with_ui(acies_web::router(&[
             onus_web::module(),
             command_points_web::module(),
