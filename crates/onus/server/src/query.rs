@@ -481,6 +481,7 @@ fn check_move(k: &GameState, seat: Seat, unit: UnitId, order: MoveOrder) -> Resu
         "budget": mv.budget,
         "left": (mv.budget - mv.cost).max(0.0),
         "kind": mv.kind,
+        "ground": (!mv.ground.is_none()).then_some(&mv.ground),
         "end_pose": mv.end,
         "poses": mv.steps.iter().map(|s| s.end).collect::<Vec<_>>(),
         "consequences": {

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::contact::direct_contacts;
 use crate::error::TableError;
 use crate::table::{Obstacle, ObstacleKind, Table};
+use crate::terrain::GroundEffect;
 use crate::unit::{Flank, Stack, TableUnit, UnitId, card_rect, footprint_at};
 
 /// The corner a regular rotation turns about (VII-2.A "Regular movement": units "rotate
@@ -250,6 +251,9 @@ pub struct PricedMove {
     pub enemy_contacts: Vec<UnitId>,
     /// The stacked partner moving along (IX "Complementary units").
     pub carries: Option<UnitId>,
+    /// What the terrain did to the move (*Terrain & Fortresses*): nothing on open ground.
+    #[serde(skip_serializing_if = "GroundEffect::is_none")]
+    pub ground: GroundEffect,
 }
 
 /// Where a move is checked: the Movement Phase, or the skirmishers phase with what is left.
@@ -1034,6 +1038,7 @@ impl Table {
             provisional,
             enemy_contacts,
             carries: if separate { None } else { stacked_partner },
+            ground,
         })
     }
 

@@ -17,18 +17,27 @@ use crate::unit::{TableUnit, UnitId, footprint_at};
 /// maximum of 45°").
 pub const DIFFICULT_MAX_ROTATION: f64 = std::f64::consts::FRAC_PI_4;
 
-/// What the ground does to one move.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// What the ground does to one move (shown with the move's price: "West Wood: difficult
+/// terrain, +0.5 DU").
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct GroundEffect {
     /// DU added by difficult terrain: what the card moves after first touching it counts
     /// twice (II "Difficult terrain movement").
     pub extra_cost: f64,
     /// The extra cost by order step.
+    #[serde(skip)]
     pub extra_by_step: Vec<(usize, f64)>,
-    /// The difficult piece first entered, if any.
+    /// The name of the difficult piece first entered, if any.
     pub difficult: Option<String>,
-    /// The hill whose top the card climbs onto: limited movement (III "Hills").
+    /// The name of the hill whose top the card climbs onto: limited movement (III "Hills").
     pub climbs: Option<String>,
+}
+
+impl GroundEffect {
+    /// The ground changes nothing.
+    pub fn is_none(&self) -> bool {
+        self.difficult.is_none() && self.climbs.is_none()
+    }
 }
 
 impl Table {
@@ -104,7 +113,7 @@ impl Table {
         }
         let mut effect = GroundEffect::default();
         if let Some((p, i, t)) = first_touch(bf, &sweeps, |p| slows(p, unit)) {
-            effect.difficult = Some(p.id.clone());
+            effect.difficult = Some(p.name.clone());
             difficult_costs(track, i, t, &mut effect)?;
         }
         if let Some((_, i, _)) = first_touch(bf, &sweeps, |p| {
@@ -113,7 +122,7 @@ impl Table {
             ford_limits(track, in_formation, i)?;
         }
         if !unit.has(Ability::Mountaineers) {
-            effect.climbs = climbed_hill(bf, track).map(|p| p.id.clone());
+            effect.climbs = climbed_hill(bf, track).map(|p| p.name.clone());
         }
         Ok(effect)
     }

@@ -96,6 +96,15 @@ export function openEditor({ start, onUse }) {
   const tableBox = h('div', { class: 'editor-table', 'data-testid': 'editor-table' });
   const kindSel = h('select', { 'data-testid': 'editor-kind', 'aria-label': 'Kind of the new piece' },
     Object.keys(NEW_PIECE).map((k) => h('option', { value: k }, k.replace('_', ' '))));
+  const newAt = { x: bf.width / 2, y: bf.depth / 2 };
+  const coord = (axis, testid) => h('input', {
+    type: 'number', step: '0.5', value: newAt[axis], class: 'narrow', 'data-testid': testid, 'aria-label': `New piece ${axis} (DU)`,
+    oninput: (e) => { const v = Number(e.target.value); if (Number.isFinite(v)) newAt[axis] = v; },
+  });
+  const addButton = h('button', {
+    type: 'button', 'data-testid': 'editor-add',
+    onclick: () => { const p = newPiece(bf, kindSel.value, newAt); bf.pieces.push(p); picked = p.id; changed(); },
+  }, 'Add');
   const status = h('div', { 'data-testid': 'editor-status', role: 'status' });
   const tomlBox = h('textarea', { rows: 10, readonly: true, 'data-testid': 'editor-toml', 'aria-label': 'The battlefield file' });
   const pickedBox = h('div', { 'data-testid': 'editor-picked' });
@@ -142,9 +151,21 @@ export function openEditor({ start, onUse }) {
       return;
     }
     const z = p.zones[0];
+    // Exact numbers for the first rectangle: its centre moves the whole piece, its size and
+    // angle are its own.
+    const field = (label, value, testid, apply) => h('label', {}, ` ${label} `, h('input', {
+      type: 'number', step: '0.5', value, class: 'narrow', 'data-testid': testid,
+      onchange: (e) => { const v = Number(e.target.value); if (Number.isFinite(v)) { apply(v); changed(); } },
+    }));
     replace(pickedBox,
       h('h3', {}, `${p.name} (${p.kind.replace('_', ' ')})`),
       h('label', {}, 'Name ', h('input', { value: p.name, 'data-testid': 'editor-piece-name', onchange: (e) => { p.name = e.target.value; changed(); } })),
+      h('div', {},
+        field('x', z.centre[0], 'editor-x', (v) => transform(p, { dx: v - z.centre[0] })),
+        field('y', z.centre[1], 'editor-y', (v) => transform(p, { dy: v - z.centre[1] })),
+        field('width', z.size[0], 'editor-w', (v) => { z.size[0] = Math.max(0.25, v); }),
+        field('depth', z.size[1], 'editor-d', (v) => { z.size[1] = Math.max(0.25, v); }),
+        field('angle', z.angle || 0, 'editor-angle', (v) => transform(p, { turn: v - (z.angle || 0) }))),
       h('div', { class: 'tools' },
         h('button', { type: 'button', 'data-testid': 'editor-left', onclick: edit({ dx: -0.5 }) }, '← 0.5'),
         h('button', { type: 'button', 'data-testid': 'editor-right', onclick: edit({ dx: 0.5 }) }, '→ 0.5'),
@@ -200,7 +221,7 @@ export function openEditor({ start, onUse }) {
   const body = h('div', { class: 'editor', 'data-testid': 'battlefield-editor' },
     h('div', {}, head, tableBox),
     h('div', {},
-      h('label', {}, 'New piece ', kindSel),
+      h('div', {}, h('label', {}, 'New piece ', kindSel), ' at x ', coord('x', 'editor-new-x'), ' y ', coord('y', 'editor-new-y'), ' ', addButton),
       pickedBox, status, useButton, h('p', {}, download), tomlBox));
   const dlg = modal({ title: 'Battlefield editor', body, testid: 'editor-dialog', wide: true });
   useButton.addEventListener('click', () => {

@@ -428,7 +428,12 @@ export class Game {
     if (!label) {
       if (g.kind === 'deploy') label = 'drag to place · Q/E rotate · Enter deploys';
       else if (g.state === 'checking') label = 'checking…';
-      else if (g.verdict?.ok) label = `${num(g.verdict.left)} DU left · ${String(g.verdict.kind || '').toLowerCase()}`;
+      else if (g.verdict?.ok) {
+        const ground = g.verdict.ground;
+        const terrain = ground?.difficult ? ` · ${ground.difficult}: ×2 (+${num(ground.extra_cost)} DU)`
+          : ground?.climbs ? ` · climbing ${ground.climbs}` : '';
+        label = `${num(g.verdict.cost)} DU · ${num(g.verdict.left)} DU left · ${String(g.verdict.kind || '').toLowerCase()}${terrain}`;
+      }
       else if (g.verdict) label = g.verdict.error || 'illegal';
       else label = `drag to move · Q/E rotate${this.sel?.options ? ` · ${num(this.sel.options.left)} DU` : ''}`;
     }

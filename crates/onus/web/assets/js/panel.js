@@ -28,6 +28,15 @@ function sideOdds(label, s, names, unitId) {
 }
 
 /** The exact odds of a fight (onus-server `odds` answer). */
+/** What the terrain did to a move, as the engine priced it (Terrain & Fortresses II-III). */
+function groundNote(ground) {
+  if (!ground) return '';
+  const parts = [];
+  if (ground.difficult) parts.push(`${ground.difficult}: difficult terrain, +${num(ground.extra_cost)} DU (double cost)`);
+  if (ground.climbs) parts.push(`climbing ${ground.climbs}: limited movement`);
+  return parts.length ? `; ${parts.join('; ')}` : '';
+}
+
 export function oddsView(r, names, title = 'Exact odds') {
   if (!r) return h('div', { class: 'odds loading', 'data-testid': 'odds' }, 'Computing the exact odds…');
   if (r.error) return h('div', { class: 'odds error', 'data-testid': 'odds' }, `Odds: ${r.error}`);
@@ -111,7 +120,7 @@ function moveSection(game) {
   out.push(h('ol', { class: 'steps', 'data-testid': 'move-steps' }, g.steps.length ? g.steps.map((st) => h('li', {}, describeStep(st))) : h('li', { class: 'muted' }, 'Drag the ghost, or W/A/S/D and Q/E.')));
   out.push(h('div', { class: ['verdict', g.state], 'data-testid': 'move-verdict', 'data-state': g.state, role: 'status' },
     g.state === 'checking' ? 'Checking with the engine…'
-      : v?.ok ? `Legal: ${words(String(v.kind || '').toLowerCase())}, costs ${num(v.cost)} of ${num(v.budget)} DU, ${num(v.left)} DU left${v.consequences && v.consequences.may_charge === false ? '; no charge after it' : ''}`
+      : v?.ok ? `Legal: ${words(String(v.kind || '').toLowerCase())}, costs ${num(v.cost)} of ${num(v.budget)} DU, ${num(v.left)} DU left${groundNote(v.ground)}${v.consequences && v.consequences.may_charge === false ? '; no charge after it' : ''}`
         : v ? `Illegal: ${v.error}` : ''));
   out.push(h('button', {
     class: 'primary', disabled: !(v?.ok) || game.busy, onclick: () => game.commitMove(), 'data-testid': 'commit-move',
