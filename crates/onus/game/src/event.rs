@@ -299,12 +299,36 @@ pub enum GameEvent {
     },
 }
 
-/// The game's event log, cheap to clone: the events of past actions are shared chunks (a
-/// state is cloned for every action, and the log only grows). Serialized as one flat list.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// The game's event log, cheap to clone: the events of past actions are a shared, persistent
+/// list of chunks, newest first (a state is cloned for every candidate action and the log only
+/// grows, so a clone costs O(1), not O(length of the game)). Serialized as one flat list.
+#[derive(Clone, Debug, Default)]
 pub struct EventLog {
-    chunks: Vec<std::sync::Arc<Vec<GameEvent>>>,
+    sealed: Option<std::sync::Arc<Chunk>>,
     open: Vec<GameEvent>,
+}
+
+/// One sealed action's events and the chunks before it.
+#[derive(Debug)]
+struct Chunk {
+    events: Vec<GameEvent>,
+    /// Events in this chunk and all earlier ones.
+    total: usize,
+    prev: Option<std::sync::Arc<Chunk>>,
+}
+
+impl Drop for Chunk {
+    /// Unlinks the earlier chunks one by one: a long battle's list would overflow the stack
+    /// if dropped recursively.
+    fn drop(&mut self) {
+        let mut next = self.prev.take();
+        while let Some(arc) = next {
+            match std::sync::Arc::try_unwrap(arc) {
+                Ok(mut chunk) => next = chunk.prev.take(),
+                Err(_) => break,
+            }
+        }
+    }
 }
 
 impl EventLog {
@@ -315,8 +339,14 @@ impl EventLog {
     /// Closes the events of the current action into a shared chunk.
     pub fn seal(&mut self) {
         if !self.open.is_empty() {
-            let open = std::mem::take(&mut self.open);
-            self.chunks.push(std::sync::Arc::new(open));
+            let events = std::mem::take(&mut self.open);
+            let prev = self.sealed.take();
+            let total = events.len() + prev.as_ref().map_or(0, |c| c.total);
+            self.sealed = Some(std::sync::Arc::new(Chunk {
+                events,
+                total,
+                prev,
+            }));
         }
     }
 
@@ -326,7 +356,7 @@ impl EventLog {
     }
 
     pub fn len(&self) -> usize {
-        self.chunks.iter().map(|c| c.len()).sum::<usize>() + self.open.len()
+        self.sealed.as_ref().map_or(0, |c| c.total) + self.open.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -335,10 +365,24 @@ impl EventLog {
 
     /// Every event, oldest first.
     pub fn iter(&self) -> impl Iterator<Item = &GameEvent> {
-        self.chunks
-            .iter()
-            .flat_map(|c| c.iter())
+        let mut chunks = Vec::new();
+        let mut next = self.sealed.as_deref();
+        while let Some(c) = next {
+            chunks.push(c);
+            next = c.prev.as_deref();
+        }
+        chunks
+            .into_iter()
+            .rev()
+            .flat_map(|c| c.events.iter())
             .chain(self.open.iter())
+    }
+}
+
+impl PartialEq for EventLog {
+    /// The same events in the same order, however they are chunked.
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
     }
 }
 
@@ -351,13 +395,65 @@ impl Serialize for EventLog {
 impl<'de> Deserialize<'de> for EventLog {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let all = Vec::<GameEvent>::deserialize(d)?;
-        Ok(EventLog {
-            chunks: if all.is_empty() {
-                Vec::new()
-            } else {
-                vec![std::sync::Arc::new(all)]
-            },
-            open: Vec::new(),
-        })
+        let mut log = EventLog {
+            sealed: None,
+            open: all,
+        };
+        log.seal();
+        Ok(log)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn defeated(n: u32) -> GameEvent {
+        GameEvent::PlayerDefeated {
+            seat: Seat(0),
+            reason: n.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_clone_shares_the_past_and_diverges_after() {
+        let mut log = EventLog::default();
+        for n in 0..5 {
+            log.push(defeated(n));
+            log.seal();
+        }
+        let mut other = log.clone();
+        other.push(defeated(99));
+        assert_eq!(log.len(), 5);
+        assert_eq!(other.len(), 6);
+        assert_eq!(other.iter().last(), Some(&defeated(99)));
+        assert_eq!(
+            log.iter().cloned().collect::<Vec<_>>(),
+            (0..5).map(defeated).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn serializes_flat_and_reads_back_equal() {
+        let mut log = EventLog::default();
+        log.push(defeated(1));
+        log.seal();
+        log.push(defeated(2));
+        let json = serde_json::to_string(&log).unwrap();
+        let flat = serde_json::to_string(&vec![defeated(1), defeated(2)]).unwrap();
+        assert_eq!(json, flat);
+        let back: EventLog = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, log);
+    }
+
+    #[test]
+    fn a_very_long_log_drops_without_overflowing_the_stack() {
+        let mut log = EventLog::default();
+        for n in 0..200_000 {
+            log.push(defeated(n));
+            log.seal();
+        }
+        assert_eq!(log.len(), 200_000);
+        drop(log);
     }
 }
