@@ -97,7 +97,8 @@ impl Table {
     }
 
     /// What the ground does to `unit` moving along `track` (whose motions come from the
-    /// order's steps `track.from_step`, with `step_costs` their prices on open ground).
+    /// order's steps `track.from_step`); `in_formation` says, motion by motion, whether the
+    /// unit is in a special formation.
     pub(crate) fn ground_effect(
         &self,
         unit: &TableUnit,
