@@ -119,13 +119,13 @@ fn the_top_of_a_hill_in_a_melee() {
     )));
 }
 
-/// II: archers on a hill's top shoot with +1 at a lower target; the wood nearer the target
-/// costs them 1 (the expansion's example); the target, in no wood, gets no cover.
-#[test]
-fn archers_shoot_down_from_a_hill_over_a_wood() {
-    let mut h = piece("hill", TerrainKind::Hill, [10.0, 6.0], [8.0, 3.0]);
-    h.top = vec![Zone::new([10.0, 6.0], [4.0, 2.0], 0.0)];
-    let wood = piece("wood", TerrainKind::Forest, [10.0, 9.6], [6.0, 2.0]);
+/// Archers of seat 0 at (10, `from_y`) facing north shoot at a warband at (10, `to_y`) facing
+/// them, on a 40 x 30 DU battlefield with `pieces`: the shot declared and its fight setup.
+fn archers_shoot(
+    pieces: Vec<Piece>,
+    from_y: f64,
+    to_y: f64,
+) -> (onus_game::fight_setup::Shot, onus_combat::RangedSetup) {
     let target = onus_combat::CardBuilder::new("Warband", onus_model::UnitKind::Infantry)
         .attack(3, 3)
         .defense(4, 4)
@@ -133,22 +133,33 @@ fn archers_shoot_down_from_a_hill_over_a_wood() {
         .health(6)
         .build();
     let units = vec![
-        unit(1, 0, archers(), 10.0, 6.0, 0.0),
-        unit(2, 1, target, 10.0, 12.2, 180.0),
+        unit(1, 0, archers(), 10.0, from_y, 0.0),
+        unit(2, 1, target, 10.0, to_y, 180.0),
     ];
     let s = fixture_on(
-        Some(field(vec![h, wood])),
+        Some(field(pieces)),
         units,
         &[UnitId(1)],
         Phase::RangedAttack,
     );
     let shot = onus_game::fight_setup::Shot::measure(&s, UnitId(1), UnitId(2)).unwrap();
+    let setup = onus_game::fight_setup::ranged_setup(&s, &shot, None).unwrap();
+    (shot, setup)
+}
+
+/// II: archers on a hill's top shoot with +1 at a lower target; the wood nearer the target
+/// costs them 1 (the expansion's example); the target, in no wood, gets no cover.
+#[test]
+fn archers_shoot_down_from_a_hill_over_a_wood() {
+    let mut h = piece("hill", TerrainKind::Hill, [10.0, 6.0], [8.0, 3.0]);
+    h.top = vec![Zone::new([10.0, 6.0], [4.0, 2.0], 0.0)];
+    let wood = piece("wood", TerrainKind::Forest, [10.0, 9.6], [6.0, 2.0]);
+    let (shot, setup) = archers_shoot(vec![h, wood], 6.0, 12.2);
     assert_eq!(
         shot.band,
         onus_combat::Range::Short,
         "5 DU is short from above"
     );
-    let setup = onus_game::fight_setup::ranged_setup(&s, &shot, None).unwrap();
     assert!(
         modifies(
             &setup.effects,
@@ -180,24 +191,7 @@ fn archers_shoot_down_from_a_hill_over_a_wood() {
 #[test]
 fn a_target_in_a_wood_is_covered() {
     let wood = piece("wood", TerrainKind::Forest, [10.0, 10.6], [6.0, 4.0]);
-    let target = onus_combat::CardBuilder::new("Warband", onus_model::UnitKind::Infantry)
-        .attack(3, 3)
-        .defense(4, 4)
-        .morale(7)
-        .health(6)
-        .build();
-    let units = vec![
-        unit(1, 0, archers(), 10.0, 7.4, 0.0),
-        unit(2, 1, target, 10.0, 9.6, 180.0),
-    ];
-    let s = fixture_on(
-        Some(field(vec![wood])),
-        units,
-        &[UnitId(1)],
-        Phase::RangedAttack,
-    );
-    let shot = onus_game::fight_setup::Shot::measure(&s, UnitId(1), UnitId(2)).unwrap();
-    let setup = onus_game::fight_setup::ranged_setup(&s, &shot, None).unwrap();
+    let (_, setup) = archers_shoot(vec![wood], 7.4, 9.6);
     let cover = "in a forest (T&F III Forest)";
     assert!(
         modifies(&setup.effects, Side::Defender, Stat::Dodge, 1, cover),
