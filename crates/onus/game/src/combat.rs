@@ -743,6 +743,10 @@ fn situate(state: &GameState, fx: &mut Fighter, sx: &SideSituation) {
         0
     };
     fx.hidden = false;
+    if state.table.crossing_ford(sx.unit) {
+        // T&F III "Fords": the Lunge ability is lost while crossing.
+        fx.card.abilities.remove(&onus_model::Ability::Lunge);
+    }
 }
 
 /// A free attack (VII-2.D "Reducing an extended unit", "180° repositioning", "Retreat";

@@ -4,6 +4,7 @@
 //! modifier and the odds and the bots see the same fight.
 
 use onus_combat::{CombatEffect, Side, Stat};
+use onus_model::Ability;
 use onus_table::{CoverEffect, Height, UnitId};
 
 use crate::error::GameResult;
@@ -27,6 +28,13 @@ fn forest_cover(side: Side) -> [CombatEffect; 2] {
         modify(side, Stat::Dodge, 1, source),
         modify(side, Stat::Armor, 1, source),
     ]
+}
+
+/// IX "Sylvan": "not affected by any penalties related to ... combat in forests". Ruling
+/// (docs/rulings.md): the forest's cover of its opponent is such a penalty, and does not
+/// count against a sylvan unit; a sylvan unit in a forest keeps its own cover.
+fn is_sylvan(state: &GameState, unit: UnitId) -> GameResult<bool> {
+    Ok(state.table.unit(unit)?.has(Ability::Sylvan))
 }
 
 /// The terrain's effects on a melee of `attacker` against `defender` (II "Melee from
@@ -61,7 +69,10 @@ pub(crate) fn melee_effects(
         });
     }
     for unit in ground.in_forest {
-        out.extend(forest_cover(side_of(unit)));
+        let opponent = if unit == attacker { defender } else { attacker };
+        if !is_sylvan(state, opponent)? {
+            out.extend(forest_cover(side_of(unit)));
+        }
     }
     Ok(out)
 }
@@ -97,7 +108,7 @@ pub(crate) fn ranged_effects(state: &GameState, shot: &Shot) -> GameResult<Vec<C
         .table
         .battlefield()
         .is_some_and(|b| b.forest_at(t.pose.centre).is_some());
-    if in_forest {
+    if in_forest && !s.has(Ability::Sylvan) {
         out.extend(forest_cover(Side::Defender));
     }
     Ok(out)

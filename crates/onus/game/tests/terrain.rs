@@ -206,3 +206,97 @@ fn a_target_in_a_wood_is_covered() {
         cover
     ));
 }
+
+/// Archers of seat 0 with IX "Sylvan" shoot at a target in a wood: the wood's cover does not
+/// count against them (ruling: the opponent's forest cover is a penalty of combat in forests).
+#[test]
+fn sylvan_archers_ignore_the_cover_of_a_wood() {
+    let wood = piece("wood", TerrainKind::Forest, [10.0, 10.6], [6.0, 4.0]);
+    let target = onus_combat::CardBuilder::new("Warband", onus_model::UnitKind::Infantry)
+        .attack(3, 3)
+        .defense(4, 4)
+        .morale(7)
+        .health(6)
+        .build();
+    let mut sylvan = archers();
+    sylvan.abilities.insert(onus_model::Ability::Sylvan);
+    let units = vec![
+        unit(1, 0, sylvan, 10.0, 7.4, 0.0),
+        unit(2, 1, target, 10.0, 9.6, 180.0),
+    ];
+    let s = fixture_on(
+        Some(field(vec![wood])),
+        units,
+        &[UnitId(1)],
+        Phase::RangedAttack,
+    );
+    let shot = onus_game::fight_setup::Shot::measure(&s, UnitId(1), UnitId(2)).unwrap();
+    let setup = onus_game::fight_setup::ranged_setup(&s, &shot, None).unwrap();
+    assert!(
+        !setup
+            .effects
+            .iter()
+            .any(|e| matches!(e, CombatEffect::Modify { source, .. } if source.contains("forest"))),
+        "{:?}",
+        setup.effects
+    );
+}
+
+/// A river across the 40 x 30 DU table at y = 13 with a ford from x = 7 to x = 13.
+fn river_with_ford() -> Vec<Piece> {
+    vec![
+        piece("west", TerrainKind::River, [3.5, 13.0], [7.0, 1.5]),
+        piece("ford", TerrainKind::Ford, [10.0, 13.0], [6.0, 1.5]),
+        piece("east", TerrainKind::River, [26.5, 13.0], [27.0, 1.5]),
+    ]
+}
+
+/// III "Fords": a lancer charging out of a ford loses Lunge (the same charge on dry ground
+/// keeps it), and the defender on the bank it faces stands higher.
+#[test]
+fn a_charge_out_of_a_ford_loses_lunge() {
+    let lancers = || {
+        onus_combat::CardBuilder::new("Lancers", onus_model::UnitKind::Mounted)
+            .attack(3, 3)
+            .defense(3, 3)
+            .morale(7)
+            .health(6)
+            .ability(onus_model::Ability::Lunge)
+            .build()
+    };
+    let foot = || {
+        onus_combat::CardBuilder::new("Spears", onus_model::UnitKind::Infantry)
+            .attack(3, 3)
+            .defense(4, 4)
+            .morale(7)
+            .health(6)
+            .build()
+    };
+    let lunge_kept = |pieces: Vec<Piece>| {
+        let units = vec![
+            unit(1, 0, lancers(), 10.0, 12.6, 0.0),
+            unit(2, 1, foot(), 10.0, 14.6, 180.0),
+        ];
+        let mut s = fixture_on(Some(field(pieces)), units, &[UnitId(1)], Phase::Movement);
+        let plan = s.table_mut().charge(
+            UnitId(1),
+            &ChargeOrder::new(UnitId(2), vec![Step::Advance(0.8)]),
+        );
+        assert!(plan.is_ok(), "{plan:?}");
+        let setup = onus_game::fight_setup::melee_setup(&s, UnitId(1), UnitId(2), None).unwrap();
+        assert!(setup.attacker.charged);
+        (
+            setup.attacker.card.has(onus_model::Ability::Lunge),
+            setup.effects,
+        )
+    };
+    let (dry, _) = lunge_kept(Vec::new());
+    assert!(dry, "on dry ground the lancers lunge");
+    let (wet, effects) = lunge_kept(river_with_ford());
+    assert!(!wet, "out of a ford they do not");
+    let bank = "on the bank of the ford (T&F III Fords)";
+    assert!(
+        modifies(&effects, Side::Defender, Stat::Hit, 1, bank),
+        "{effects:?}"
+    );
+}

@@ -129,6 +129,17 @@ impl Table {
     }
 }
 
+impl Table {
+    /// Whether `unit`'s card stands in a ford it must wade (III "Fords": "the **Lunge** ability
+    /// is lost" while crossing; IX "Amphibious" units cross without penalty).
+    pub fn crossing_ford(&self, unit: UnitId) -> bool {
+        let (Some(bf), Ok(u)) = (self.battlefield(), self.unit(unit)) else {
+            return false;
+        };
+        !u.has(Ability::Amphibious) && bf.ford_under(&u.rect()).is_some()
+    }
+}
+
 /// Why one side of a melee stands higher (T&F II "Melee from different heights").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Height {

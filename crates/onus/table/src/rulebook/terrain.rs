@@ -564,27 +564,34 @@ fn tf_iii_the_top_of_a_hill_and_a_wood_in_melee() {
 /// at the ford, standard melee conditions apply".
 #[test]
 fn tf_iii_the_bank_is_higher_than_the_ford() {
-    let river = |id: &str, x: f64, w: f64| piece(id, TerrainKind::River, &[([x, 12.0], [w, 1.5])]);
-    let ford = piece("ford", TerrainKind::Ford, &[([10.0, 12.0], [3.0, 1.5])]);
-    let mut t = field(vec![river("w", 4.25, 8.5), ford, river("e", 20.75, 18.5)]);
-    let wader = active(
-        &mut t,
-        1,
-        card("Triarii", UnitKind::Infantry, 4.0),
-        pose(10.0, 12.0, 0.0),
+    // The unit on the bank above a unit of `wader` charging out of the ford: who is higher.
+    let higher = |wader: onus_model::UnitCard| {
+        let river =
+            |id: &str, x: f64, w: f64| piece(id, TerrainKind::River, &[([x, 12.0], [w, 1.5])]);
+        let ford = piece("ford", TerrainKind::Ford, &[([10.0, 12.0], [3.0, 1.5])]);
+        let mut t = field(vec![river("w", 4.25, 8.5), ford, river("e", 20.75, 18.5)]);
+        let wader = active(&mut t, 1, wader, pose(10.0, 12.0, 0.0));
+        let bank = put(
+            &mut t,
+            2,
+            1,
+            card("Iberians", UnitKind::Infantry, 2.0),
+            pose(10.0, 14.2, 180.0),
+        );
+        let plan = t.charge(
+            wader,
+            &crate::ChargeOrder::new(bank, vec![Step::Advance(1.0)]),
+        );
+        assert!(plan.is_ok(), "{plan:?}");
+        let g = t.melee_ground(wader, bank).unwrap().unwrap();
+        (g.higher, bank)
+    };
+    let (h, bank) = higher(card("Triarii", UnitKind::Infantry, 4.0));
+    assert_eq!(h, Some((bank, crate::Height::FordBank)));
+    // IX "Amphibious": no penalty "in combat when exiting the water".
+    let batavians = with(
+        card("Batavians", UnitKind::Infantry, 4.0),
+        Ability::Amphibious,
     );
-    let bank = put(
-        &mut t,
-        2,
-        1,
-        card("Iberians", UnitKind::Infantry, 2.0),
-        pose(10.0, 14.2, 180.0),
-    );
-    let plan = t.charge(
-        wader,
-        &crate::ChargeOrder::new(bank, vec![Step::Advance(1.0)]),
-    );
-    assert!(plan.is_ok(), "{plan:?}");
-    let g = t.melee_ground(wader, bank).unwrap().unwrap();
-    assert_eq!(g.higher, Some((bank, crate::Height::FordBank)));
+    assert_eq!(higher(batavians).0, None);
 }
