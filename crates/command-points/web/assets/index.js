@@ -24,7 +24,7 @@ async function replayBoard(container, { onKey }) {
 }
 
 export default {
-  stylesheets: ['css/table.css'],
+  stylesheets: ['/assets/css/grid.css', 'css/table.css'],
   newGameForm,
   mountGame(root, { gameId, token, info }) {
     new Game(root, { gameId, token, info }).start();

@@ -40,7 +40,6 @@ pub fn module() -> TableModule {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use acies_web::{files_under, imports, resolve};
     use axum::body::Body;
     use axum::http::{Request, StatusCode};
     use http_body_util::BodyExt;
@@ -51,27 +50,7 @@ mod tests {
     #[test]
     fn the_asset_list_matches_the_folder_and_imports_resolve() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
-        let mut listed: Vec<String> = ASSETS.iter().map(|a| a.path.to_owned()).collect();
-        listed.sort();
-        assert_eq!(files_under(&root).unwrap(), listed);
-        let module = module();
-        let prefix = format!("/systems/{SYSTEM}/");
-        for a in ASSETS.iter().filter(|a| a.path.ends_with(".js")) {
-            let from = format!("{prefix}{}", a.path);
-            let found_any = imports(std::str::from_utf8(a.bytes).unwrap());
-            for import in found_any {
-                let url = resolve(&from, import);
-                let found = match (url.strip_prefix(&prefix), url.strip_prefix("/assets/")) {
-                    (Some(own), _) => module.asset(own).is_some(),
-                    (_, Some(shell)) => acies_web::asset(shell).is_some(),
-                    _ => false,
-                };
-                assert!(
-                    found,
-                    "{from} imports {import} ({url}), which is not embedded"
-                );
-            }
-        }
+        acies_web::check_module(&module(), &root).unwrap();
     }
 
     #[tokio::test]

@@ -120,3 +120,47 @@ pub fn browser() -> Browser {
         Err(e) => panic!("the browser did not start: {e}"),
     }
 }
+
+/// Clicks the `button.act` of a table page whose `data-action` is `action` (the JSON the page
+/// got from the server: the engine's listing of it), once the panel shows it (5 s at most,
+/// the panel may still be drawing), then waits (20 s at most) until the page's
+/// `window.__acies` has a newer version and is no longer busy. On failure: what the page
+/// offered, and a screenshot `shot`.
+pub fn click_action(page: &Page, action: &serde_json::Value, shot: &str) -> Result<(), String> {
+    let key = serde_json::to_string(&action.to_string()).map_err(|e| e.to_string())?;
+    let find = format!(
+        "return [...document.querySelectorAll('button.act')].findIndex((b) => b.dataset.action === {key})"
+    );
+    let index = |page: &Page| page.eval(&find).ok().and_then(|v| v.as_i64()).unwrap_or(-1);
+    let mut i = index(page);
+    for _ in 0..50 {
+        if i >= 0 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        i = index(page);
+    }
+    let Ok(n) = usize::try_from(i) else {
+        let _ = page.screenshot(shot);
+        let offered = page
+            .eval(
+                "return [...document.querySelectorAll('button.act')].map((b) => b.dataset.action)",
+            )
+            .unwrap_or_default();
+        return Err(format!("no button for {action}; the page offers {offered}"));
+    };
+    let before = page
+        .eval("return window.__acies.version")
+        .map_err(|e| e.to_string())?;
+    page.click(css("button.act").nth(n))
+        .map_err(|e| e.to_string())?;
+    page.wait_until_for(
+        &format!("window.__acies.version > {before} && !window.__acies.busy"),
+        std::time::Duration::from_secs(20),
+    )
+    .map(|_| ())
+    .map_err(|e| {
+        let _ = page.screenshot(shot);
+        format!("after clicking {action}: {e}")
+    })
+}

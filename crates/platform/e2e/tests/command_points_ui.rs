@@ -45,40 +45,13 @@ fn seat(v: &Value) -> Seat {
 /// Clicks the button that sends `action` (found by its `data-action`), waits for the new
 /// version.
 fn click_action(page: &Page, action: &Value) {
-    let key = serde_json::to_string(&serde_json::to_string(action).unwrap()).unwrap();
-    let find = format!(
-        "return [...document.querySelectorAll('button.act')].findIndex((b) => b.dataset.action === {key})"
-    );
-    // The panel may still be drawing (a unit's options come with their odds): a few tries.
-    let mut i = -1;
-    for _ in 0..30 {
-        i = page.eval(&find).unwrap().as_i64().unwrap();
-        if i >= 0 {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    if i < 0 {
-        page.screenshot("cp-debug-no-button").ok();
-        let panel = page
-            .eval(
-                "return [...document.querySelectorAll('button.act')].map((b) => b.dataset.action)",
-            )
-            .unwrap_or_default();
+    if let Err(e) = acies_e2e::click_action(page, action, "cp-debug-no-button") {
         let st = page_state(page);
         panic!(
-            "no button for {action}; the panel says: {panel}; choices {}; activation {}",
+            "{e}; choices {}; activation {}",
             st["choices"], st["view"]["activation"]
         );
     }
-    let v0 = page_state(page)["version"].as_u64().unwrap();
-    page.click(css("button.act").nth(i as usize))
-        .expect("click");
-    wait(
-        page,
-        &format!("window.__acies.version > {v0} && !window.__acies.busy"),
-        20,
-    );
 }
 
 /// The action this test plays from the engine's choices the page holds: deploy on the first

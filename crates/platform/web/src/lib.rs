@@ -50,14 +50,18 @@ macro_rules! embed_assets {
 pub const SHELL: &[Asset] = embed_assets![
     "index.html",
     "favicon.svg",
+    "css/grid.css",
     "css/shell.css",
     "js/api.js",
     "js/app.js",
     "js/dialogs.js",
     "js/dicelog.js",
     "js/dom.js",
+    "js/gamepage.js",
+    "js/grid.js",
     "js/lobby.js",
     "js/mygames.js",
+    "js/newgame.js",
     "js/patch.js",
     "js/replay.js",
     "js/systems.js",
@@ -245,6 +249,39 @@ pub fn resolve(from: &str, import: &str) -> String {
         }
     }
     parts.join("/")
+}
+
+/// What a table module's test checks: its asset list is the files of its `assets/` folder
+/// (`root`), and every module its scripts import is served, by the module itself (a relative
+/// import) or by the shell (`/assets/...`). The first problem found, in words.
+pub fn check_module(module: &TableModule, root: &std::path::Path) -> Result<(), String> {
+    let mut listed: Vec<String> = module.assets.iter().map(|a| a.path.to_owned()).collect();
+    listed.sort();
+    let found = files_under(root).map_err(|e| format!("{}: {e}", root.display()))?;
+    if found != listed {
+        return Err(format!(
+            "the files {found:?} are not the asset list {listed:?}"
+        ));
+    }
+    let prefix = format!("/systems/{}/", module.system);
+    for a in module.assets.iter().filter(|a| a.path.ends_with(".js")) {
+        let from = format!("{prefix}{}", a.path);
+        let script = std::str::from_utf8(a.bytes).map_err(|e| format!("{from}: {e}"))?;
+        for import in imports(script) {
+            let url = resolve(&from, import);
+            let served = match (url.strip_prefix(&prefix), url.strip_prefix("/assets/")) {
+                (Some(own), _) => module.asset(own).is_some(),
+                (_, Some(shell)) => asset(shell).is_some(),
+                _ => false,
+            };
+            if !served {
+                return Err(format!(
+                    "{from} imports {import} ({url}), which is not served"
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

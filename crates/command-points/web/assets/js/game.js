@@ -4,12 +4,9 @@
 // the dice log, the hotseat hand-over and the end of the battle. Every action goes to the
 // server, which decides.
 
-import { GameSocket, ApiError, systemApi } from '/assets/js/api.js';
-import { h, replace, toast, pct, copyText } from '/assets/js/dom.js';
-import { DiceLog } from '/assets/js/dicelog.js';
-import { modal } from '/assets/js/dialogs.js';
-import { rememberGame, tokensFor, gameEntry } from '/assets/js/mygames.js';
-import { gamePath } from '/assets/js/systems.js';
+import { ApiError, systemApi } from '/assets/js/api.js';
+import { h, replace, toast, pct } from '/assets/js/dom.js';
+import { GamePage } from '/assets/js/gamepage.js';
 import { Board } from './board.js';
 import {
   SYSTEM, SEAT_COLOUR, seatLabel, seatName, viewerSeat, unitName, actionText, pendingText,
@@ -38,87 +35,33 @@ export function oddsView(o) {
     shooting && d.shooter_reversal ? h('div', { class: 'odds-side' }, `short of ammunition: ${pct(d.shooter_reversal)}`) : null);
 }
 
-export class Game {
+export class Game extends GamePage {
   constructor(root, { gameId, token, info }) {
-    this.root = root;
-    this.gameId = gameId;
-    this.token = token || null;
-    this.info = info;
-    this.tokens = tokensFor(gameId);
-    this.pendingRemember = !!token;
-    this.view = null;
-    this.version = null;
-    this.toAct = null;
-    this.events = [];
+    super(root, { system: SYSTEM, gameId, token, info });
     this.choices = null;
-    this.sel = null;
     this.unitOptions = null;
     this.pendingOdds = null;
-    this.busy = false;
-    this.seq = 0;
-    window.__acies = this;
+    this.handoverNote = 'Hotseat: pass the device. The other player\'s cards stay hidden until they continue.';
+    this.spectatorNote = 'Spectators see what both players may see: no face-down card.';
+    this.watchingNote = 'You are watching: both players\' face-down cards are hidden from you.';
   }
 
+  /** The Command Points view says whom it is for. */
   get mySeat() { return viewerSeat(this.view?.viewer); }
 
-  get myTurn() { return !!this.view && !this.view.outcome && this.mySeat !== null && this.toAct === this.mySeat; }
+  seatLabel(seat) { return seatLabel(this.view, seat); }
 
-  get hotseat() { return this.tokens.size > 1; }
+  seatName(seat) { return seatName(seat); }
 
-  async start() {
-    this.layout();
-    let r;
-    try {
-      r = await api.replay(this.gameId, this.token);
-    } catch (e) {
-      replace(this.boardBox, h('div', { class: 'fatal', role: 'alert', 'data-testid': 'game-error' },
-        e instanceof ApiError ? `This game cannot be opened: ${e.describe()}` : String(e), h('p', {}, h('a', { href: '/' }, 'Back to the lobby'))));
-      return;
-    }
-    this.events = (r.steps || []).flatMap((st) => st.events || []);
-    this.accept({ ...r, steps: undefined });
-    this.connect();
-  }
+  seatColour(seat) { return SEAT_COLOUR[seat]; }
 
-  connect() {
-    if (this.socket) this.socket.close();
-    this.socket = new GameSocket(SYSTEM, this.gameId, this.token, {
-      onSync: (m) => this.accept(m),
-      onUpdate: (m) => this.accept(m),
-      onStatus: (st) => { replace(this.connEl, st); this.connEl.dataset.state = st; },
-    });
-    this.socket.version = this.version;
-    this.socket.view = this.view;
-    this.socket.connect();
-  }
+  outcomeText(o) { return outcomeText(this.view, o); }
 
-  /** A message with a view (replay, sync, update, the answer to an action). */
-  accept(msg) {
-    if (this.version !== null && msg.version < this.version) return;
-    // The same version again (the socket's first sync after a view): nothing new to ask.
-    const same = this.version !== null && msg.version === this.version;
-    for (const st of msg.steps || []) this.events.push(...(st.events || []));
-    if (msg.events && !same) this.events.push(...msg.events);
-    this.version = msg.version;
-    this.view = msg.view;
-    this.toAct = msg.to_act ?? null;
-    if (this.pendingRemember && this.mySeat !== null) {
-      this.pendingRemember = false;
-      rememberGame(this.gameId, [{ seat: this.mySeat, token: this.token }], { system: SYSTEM, mode: gameEntry(this.gameId)?.mode || 'link' });
-      this.tokens = tokensFor(this.gameId);
-    }
-    if (this.flipped === undefined) this.flipped = this.mySeat === 'north';
-    if (same) {
-      this.render();
-      return;
-    }
+  fresh() {
     this.choices = null;
     this.unitOptions = null;
     this.pendingOdds = null;
     if (this.sel !== null && !this.view.units.some((u) => u.id === this.sel && u.owner === this.mySeat)) this.sel = null;
-    this.render();
-    if (this.handover()) return;
-    this.ask();
   }
 
   /** Asks the engine for this seat's choices (and the odds of a fight under way). */
@@ -153,91 +96,13 @@ export class Game {
     if (seq === this.seq) this.unitOptions = r.options;
   }
 
-  /** Hotseat: when another seat this browser holds is to act, the device is handed over. */
-  handover() {
-    const v = this.view;
-    if (!this.hotseat || v.outcome || !this.toAct || this.toAct === this.mySeat) return false;
-    const token = this.tokens.get(this.toAct);
-    if (!token) return false;
-    if (this.cover) return true;
-    const seat = this.toAct;
-    this.cover = modal({
-      title: `${seatLabel(v, seat)} to play`, testid: 'handover', dismissable: false, opaque: true,
-      onClose: () => { this.cover = null; },
-      body: [h('p', {}, 'Hotseat: pass the device. The other player\'s cards stay hidden until they continue.'),
-        h('button', { class: 'primary', 'data-testid': 'handover-continue', autofocus: true, onclick: () => { this.cover.close(); this.switchTo(seat, token); } }, `I am ${seatName(seat)}: continue`)],
-    });
-    return true;
-  }
-
-  async switchTo(seat, token) {
-    this.token = token;
-    this.sel = null;
-    this.flipped = seat === 'north';
-    const url = new URL(location.href);
-    url.searchParams.set('token', token);
-    history.replaceState(null, '', url);
-    try {
-      const m = await api.view(this.gameId, token);
-      this.version = null;
-      this.accept(m);
-      this.connect();
-    } catch (e) {
-      toast(e.message, 'error');
-    }
-  }
-
-  async act(action) {
-    if (this.busy) return false;
-    this.busy = true;
-    this.render();
-    try {
-      if (this.socket?.open) await this.socket.send(this.version, action);
-      else this.accept(await api.act(this.gameId, this.token, this.version, action));
-      return true;
-    } catch (e) {
-      toast(e instanceof ApiError ? e.describe() : e.message, 'error', 7000);
-      return false;
-    } finally {
-      this.busy = false;
-      this.render();
-    }
-  }
-
   layout() {
-    this.connEl = h('span', { class: 'conn', 'data-testid': 'conn-status', role: 'status' }, 'connecting…');
-    this.seatEl = h('span', { class: 'seat-label', 'data-testid': 'seat-label' });
-    this.statusEl = h('nav', { class: 'phasebar cp-status', 'data-testid': 'status' });
-    this.boardBox = h('div', { class: 'table-box cp-board-box' });
-    this.panelEl = h('section', { class: 'panel cp-panel', 'data-testid': 'panel', 'aria-label': 'Decisions and choices' });
-    this.logEl = h('section', { class: 'logbox', 'aria-label': 'Log and dice' });
-    this.playersEl = h('section', { class: 'cp-players', 'data-testid': 'players' });
-    replace(this.root, h('div', { class: 'game-page cp-page' },
-      h('header', { class: 'topbar' },
-        h('a', { class: 'brand', href: '/', 'data-testid': 'to-lobby' }, 'acies', h('span', {}, ' · Command Points')),
-        h('span', { class: 'game-id', title: this.gameId }, `game ${this.gameId.slice(0, 8)}`),
-        this.seatEl, h('span', { class: 'spacer' }),
-        h('button', { class: 'small ghost-btn', 'data-testid': 'share', onclick: () => this.share() }, 'Share'),
-        h('button', { class: 'small ghost-btn', 'data-testid': 'flip', onclick: () => { this.flipped = !this.flipped; this.render(); } }, 'Turn the table'),
-        h('a', { class: 'button small ghost-btn', 'data-testid': 'open-replay', href: gamePath(SYSTEM, this.gameId, { token: this.token, replay: true }) }, 'Replay'),
-        this.connEl),
-      this.statusEl,
-      h('div', { class: 'game-main' },
-        h('div', { class: 'table-col' }, this.boardBox, this.playersEl),
-        h('aside', { class: 'side' }, this.panelEl, this.logEl))));
+    this.frame({
+      prefix: 'cp', title: 'Command Points', panelLabel: 'Decisions and choices', strip: ['cp-players', 'players'],
+      describe: (e) => describeEvent(e, this.view), quiet: QUIET,
+    });
+    this.playersEl = this.stripEl;
     this.board = new Board(this.boardBox, { onCell: (c) => this.clickCell(c), onUnit: (id) => this.clickUnit(id) });
-    this.log = new DiceLog(this.logEl, { describe: (e) => describeEvent(e, this.view), quiet: QUIET });
-  }
-
-  share() {
-    const base = `${location.origin}${gamePath(SYSTEM, this.gameId)}`;
-    const rows = [h('p', {}, 'Spectators see what both players may see: no face-down card.'),
-      h('div', { class: 'link-row' }, h('code', { 'data-testid': 'spectator-link' }, base), h('button', { class: 'small', onclick: () => copyText(base) }, 'Copy'))];
-    for (const [seat, token] of this.tokens) {
-      const link = `${base}?token=${encodeURIComponent(token)}`;
-      rows.push(h('div', { class: 'link-row' }, h('span', {}, `${seatName(seat)} (secret): `), h('code', {}, link), h('button', { class: 'small', onclick: () => copyText(link) }, 'Copy')));
-    }
-    const d = modal({ title: 'Links to this game', testid: 'share-dialog', body: [...rows, h('button', { onclick: () => d.close() }, 'Close')] });
   }
 
   // ---- what the engine offers --------------------------------------------------------
@@ -280,9 +145,7 @@ export class Game {
   render() {
     const v = this.view;
     if (!v) return;
-    const me = this.mySeat;
-    replace(this.seatEl, me === null ? 'Spectator' : `You: ${seatLabel(v, me)}${this.hotseat ? ' · hotseat' : ''}`);
-    this.seatEl.style.color = me ? SEAT_COLOUR[me] : '';
+    this.renderSeat();
     this.renderStatus();
     const cells = new Map();
     for (const k of this.deployTargets().keys()) cells.set(k, 'target');
@@ -357,9 +220,7 @@ export class Game {
       if (v.pending.fight) out.push(this.fightView(v.pending.fight));
       if (this.pendingOdds) out.push(oddsView(this.pendingOdds));
     }
-    if (this.mySeat === null) out.push(h('p', { class: 'muted' }, 'You are watching: both players\' face-down cards are hidden from you.'));
-    else if (!this.myTurn && !v.outcome) out.push(h('p', { class: 'muted', 'data-testid': 'waiting' }, this.toAct ? `Waiting for ${seatLabel(v, this.toAct)}…` : 'Waiting…'));
-    if (this.myTurn && !this.choices) out.push(h('p', { class: 'loading' }, 'Asking the engine for your choices…'));
+    out.push(this.waitingNote(!!this.choices));
     if (this.myTurn && this.choices) out.push(...this.choicePanel());
     replace(this.panelEl, out);
   }
@@ -448,17 +309,5 @@ export class Game {
     go.addEventListener('click', () => { if (action) this.act(action); });
     check().catch(() => {});
     return h('div', { class: 'realloc' }, `Re-allocate (a Strategy Point; ${left} to share): `, kinds.map((k, i) => h('label', {}, ` ${k[0].toUpperCase()} `, inputs[i])), ' ', go, ' ', verdict);
-  }
-
-  renderEnd() {
-    const o = this.view.outcome;
-    if (!o || this.endShown) return;
-    this.endShown = true;
-    const d = modal({
-      title: 'The battle is over', testid: 'game-over',
-      body: [h('p', { 'data-testid': 'outcome' }, outcomeText(this.view, o)),
-        h('div', { class: 'row' }, h('a', { class: 'button', href: gamePath(SYSTEM, this.gameId, { token: this.token, replay: true }) }, 'Replay'),
-          h('a', { class: 'button', href: '/' }, 'Lobby'), h('button', { onclick: () => d.close(), 'data-testid': 'game-over-close' }, 'Close'))],
-    });
   }
 }

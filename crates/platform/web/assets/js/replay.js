@@ -57,7 +57,9 @@ export async function replayPage(root, { system, info, gameId, token, module }) 
     replace(tableBox, h('div', { class: 'fatal', role: 'alert', 'data-testid': 'replay-error' }, `The board could not be drawn: ${e.message}`));
     return;
   }
-  const describe = (e) => board.describe(e);
+  // The view of the step shown: the sentences may name its units.
+  let shown = null;
+  const describe = (e) => board.describe(e, shown);
   const log = new DiceLog(logBox, { describe, quiet: board.quiet });
 
   /** The view at `step`, from the server (once per step: a step never changes). */
@@ -90,6 +92,7 @@ export async function replayPage(root, { system, info, gameId, token, module }) 
       return;
     }
     if (step !== at) return; // the reader moved on meanwhile
+    shown = v;
     board.render(v);
     log.render(board.log ? board.log(v) : eventsUpTo(frames, step));
     const caption = board.caption?.(v, step);

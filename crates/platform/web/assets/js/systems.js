@@ -3,7 +3,8 @@
 // A table module is the part of the browser UI a rule system brings: the files the binary
 // serves under /systems/{system}/, whose index.js default-exports (see the web crate's README)
 //
-//   { stylesheets?: ['css/x.css'],                    relative to the module's folder
+//   { stylesheets?: ['css/x.css'],                    relative to the module's folder, or
+//                                                     the shell's ('/assets/css/grid.css')
 //     newGameForm({ system, info, create, onCreated }) -> Element | Promise<Element>,
 //     mountGame(root, { system, info, gameId, token }),
 //     replayBoard(container, { system, info }) -> Promise<{ render(view), describe(event),
@@ -40,7 +41,9 @@ export function loadModule(system) {
     loaded.set(system, import(`${root}index.js`).then((m) => {
       const module = m.default;
       for (const css of module.stylesheets || []) {
-        document.head.append(Object.assign(document.createElement('link'), { rel: 'stylesheet', href: `${root}${css}` }));
+        // A path from the root is a shared stylesheet of the shell (e.g. /assets/css/grid.css).
+        const href = css.startsWith('/') ? css : `${root}${css}`;
+        document.head.append(Object.assign(document.createElement('link'), { rel: 'stylesheet', href }));
       }
       return module;
     }));
