@@ -85,9 +85,12 @@ impl Ruleset for Othw {
         turn::apply(state, seat, action)
     }
 
-    /// Nothing is hidden but the dice to come.
+    /// Nothing is hidden but the dice to come: the generator is replaced by a fixed one, so
+    /// that no page can draw the next rolls from the one the game uses.
     fn view(state: &GameState, _: Viewer<Side>) -> GameState {
-        state.clone()
+        let mut s = state.clone();
+        s.rng = GameRng::new(0);
+        s
     }
 
     fn event_view(_: &GameState, event: &Event, _: Viewer<Side>) -> Option<Event> {

@@ -100,3 +100,18 @@ fn bad_questions_are_refused_not_panicked() {
     let named = json!({ "kind": "legal", "side": "north" });
     assert!(OthwHost::query(&s, Viewer::Spectator, named).is_ok());
 }
+
+#[test]
+fn views_hide_the_dice_to_come() {
+    let s = battle();
+    for viewer in [
+        Viewer::Seat(Side::South),
+        Viewer::Seat(Side::North),
+        Viewer::Spectator,
+    ] {
+        let v = Othw::view(&s, viewer);
+        assert_ne!(v.rng, s.rng, "the game's generator is not shown");
+        assert_eq!(v.units, s.units);
+        assert_eq!(v.armies, s.armies);
+    }
+}
