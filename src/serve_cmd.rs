@@ -60,6 +60,7 @@ pub fn config(addr: SocketAddr, database_url: String) -> ServeConfig {
             onus_web::module(),
             command_points_web::module(),
             morale_clock_web::module(),
+            othw_web::module(),
         ]))
 }
 

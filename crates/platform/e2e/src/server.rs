@@ -8,6 +8,7 @@ use acies_server::{BoundServer, ServeConfig};
 use command_points_server::CommandPointsHost;
 use morale_clock_server::MoraleClockHost;
 use onus_server::OnusHost;
+use othw_server::OthwHost;
 use serde_json::Value;
 
 /// A running server, stopped (abruptly) when dropped.
@@ -47,10 +48,12 @@ impl Server {
                 .host::<OnusHost>()
                 .host::<CommandPointsHost>()
                 .host::<MoraleClockHost>()
+                .host::<OthwHost>()
                 .with_ui(acies_web::router(&[
                     onus_web::module(),
                     command_points_web::module(),
                     morale_clock_web::module(),
+                    othw_web::module(),
                 ]));
             // A test server: `CreateGame` may fix the seed, so a browser test replays the
             // same battle and asserts exact outcomes (a normal server refuses it).
