@@ -253,3 +253,38 @@ fn othw_hotseat_hands_the_device_over() {
     assert_eq!(flipped, st["me"] == "north");
     assert_eq!(page.problems().unwrap(), Vec::<String>::new());
 }
+
+/// Online from the lobby: a secret link for each seat; North's link, opened in another
+/// browser context, is North's table with North's actions when North is to act.
+#[test]
+fn othw_online_links_open_each_seat() {
+    let browser = browser();
+    let server = Server::start();
+    let page = browser
+        .page_sized(
+            &server.url(&format!("/?system=othw&seed={SEED}")),
+            1500,
+            950,
+        )
+        .unwrap();
+    page.wait_for(testid("scenario")).unwrap();
+    page.click(testid("mode-online")).unwrap();
+    page.click(testid("create-game")).unwrap();
+    page.wait_for(testid("links")).unwrap();
+    page.screenshot("othw-online-links").unwrap();
+    for seat in ["south", "north"] {
+        let link = page.text(testid(&format!("seat-link-{seat}"))).unwrap();
+        let other = browser.page_sized(&link, 1500, 950).unwrap();
+        wait(
+            &other,
+            "const g = window.__acies; return !!g && !!g.view && !g.busy && \
+             (g.toAct !== g.mySeat || Array.isArray(g.legal));",
+            30,
+        );
+        let st = page_state(&other);
+        assert_eq!(st["me"], seat);
+        let label = other.text(testid("seat-label")).unwrap();
+        assert!(label.to_lowercase().contains(seat), "{label}");
+        assert_eq!(other.problems().unwrap(), Vec::<String>::new());
+    }
+}

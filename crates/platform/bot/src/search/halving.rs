@@ -1,0 +1,88 @@
+//! Successive halving over the candidate actions: each round plays every surviving action on
+//! the same new samples and keeps the better half, so the budget goes to the promising ones.
+
+use std::time::Instant;
+
+use acies_core::{Candidates, Determinize};
+
+use super::{Evaluate, SearchBot};
+use crate::bot::Bot;
+
+/// The playouts of one action so far.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    sum: f64,
+    n: u32,
+}
+
+impl Tally {
+    fn mean(self) -> f64 {
+        if self.n == 0 {
+            0.0
+        } else {
+            self.sum / f64::from(self.n)
+        }
+    }
+}
+
+/// Rounds of halving that leave one of `n` actions.
+fn rounds(n: usize) -> usize {
+    (usize::BITS - n.saturating_sub(1).leading_zeros()).max(1) as usize
+}
+
+impl<R, P, E> SearchBot<R, P, E>
+where
+    R: Candidates + Determinize,
+    R::Action: PartialEq,
+    P: Bot<R>,
+    E: Evaluate<R>,
+{
+    /// The index in `arms` of the action to play. Ties go to the earlier action: the
+    /// policy's choice unless another did better.
+    pub(super) fn choose(&mut self, root: &R::State, seat: R::Seat, arms: &[R::Action]) -> usize {
+        let playouts = self.playouts(root, seat, arms) as usize;
+        let per_round = (playouts / rounds(arms.len())).max(arms.len());
+        let mut tally = vec![Tally::default(); arms.len()];
+        let mut alive: Vec<usize> = (0..arms.len()).collect();
+        while alive.len() > 1 {
+            let samples: Vec<u64> = (0..(per_round / alive.len()).max(1))
+                .map(|_| self.rng.next_u64())
+                .collect();
+            for &a in &alive {
+                for &sample in &samples {
+                    let v = self.playout(root, seat, &arms[a], sample);
+                    tally[a].sum += v;
+                    tally[a].n += 1;
+                }
+            }
+            alive.sort_by(|x, y| tally[*y].mean().total_cmp(&tally[*x].mean()).then(x.cmp(y)));
+            alive.truncate(alive.len().div_ceil(2));
+        }
+        alive.first().copied().unwrap_or(0)
+    }
+
+    /// The playouts this decision may spend: the budget's, or as many as its think time
+    /// allows at the speed of one playout of the first action, timed now.
+    fn playouts(&mut self, root: &R::State, seat: R::Seat, arms: &[R::Action]) -> u32 {
+        let Some(ms) = self.budget.think_ms else {
+            return self.budget.playouts;
+        };
+        let (Some(first), start) = (arms.first(), Instant::now()) else {
+            return 1;
+        };
+        let sample = self.rng.next_u64();
+        self.playout(root, seat, first, sample);
+        let one = start.elapsed().as_secs_f64().max(1e-6);
+        (f64::from(ms) / 1000.0 / one).clamp(1.0, 1e6) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_leave_one() {
+        assert_eq!([1, 2, 3, 4, 5, 8, 9].map(rounds), [1, 1, 2, 2, 3, 3, 4]);
+    }
+}
