@@ -55,10 +55,12 @@ pub struct SimArgs {
     /// Write one CSV row per battle to this file.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
-    /// The player of seat a: scripted or random.
+    /// The player of seat a: scripted, random, or search[:easy|normal|hard|MSms] (the
+    /// search player over the system's scripted one; a level counts playouts and is
+    /// reproducible, a think time in milliseconds is not).
     #[arg(long, value_name = "BOT", default_value = "scripted")]
     pub bot_a: BotKind,
-    /// The player of seat b: scripted or random.
+    /// The player of seat b: scripted, random, or search[:LEVEL] as for seat a.
     #[arg(long, value_name = "BOT", default_value = "scripted")]
     pub bot_b: BotKind,
     /// Worker threads (all cores when omitted).

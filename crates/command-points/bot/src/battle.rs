@@ -2,7 +2,7 @@
 //! on a state sampled from what it knows (`Determinize`).
 
 use acies_bot::battle::BoxedBot;
-use acies_bot::{Arena, BotError, BotKind, RandomBot, determinized};
+use acies_bot::{Arena, BotError, BotKind, Evaluate, RandomBot, SearchBot, determinized, squash};
 use acies_core::GameRng;
 use command_points_game::{CommandPoints, GameState};
 use command_points_model::Seat;
@@ -27,6 +27,10 @@ impl Arena for CommandPointsArena {
         Some(match kind {
             BotKind::Random => Box::new(RandomBot::new(seed)),
             BotKind::Scripted => Box::new(ScriptedBot::new(seed)),
+            BotKind::Search(budget) => {
+                let policy = ScriptedBot::new(seed.wrapping_add(1));
+                Box::new(SearchBot::new(seed, budget, policy, CommandPointsArena))
+            }
         })
     }
 
@@ -48,5 +52,19 @@ impl Arena for CommandPointsArena {
     /// the board, points only going down, views hiding the face-down cards.
     fn invariants(before: &GameState, after: &GameState) -> Option<Result<(), String>> {
         Some(command_points_game::invariants::check(before, after))
+    }
+}
+
+/// For the search player: the smaller share of its Army Break Point held in cards is ahead
+/// (how the battle is decided at its end), and units still on the table count a little.
+impl Evaluate<CommandPoints> for CommandPointsArena {
+    fn evaluate(&self, state: &GameState, seat: Seat) -> f64 {
+        let share = |s: Seat| {
+            let p = state.player(s);
+            f64::from(p.card_points()) / f64::from(p.break_point.max(1))
+        };
+        let units = |s: Seat| state.on_table(s).count() as f64;
+        let other = seat.other();
+        squash(4.0 * (share(other) - share(seat)) + 0.1 * (units(seat) - units(other)))
     }
 }

@@ -3,7 +3,7 @@
 //! seat may not know), and `--check` asserts `morale_clock_game::invariants` after every action.
 
 use acies_bot::battle::BoxedBot;
-use acies_bot::{Arena, BotError, BotKind, RandomBot, determinized};
+use acies_bot::{Arena, BotError, BotKind, Evaluate, RandomBot, SearchBot, determinized, squash};
 use acies_core::GameRng;
 use morale_clock_game::{GameState, MoraleClock, Setup};
 use morale_clock_model::{Catalog, SideId};
@@ -33,6 +33,10 @@ impl Arena for MoraleClockArena {
         Some(match kind {
             BotKind::Random => Box::new(RandomBot::among(seed, RANDOM_CHOICES)),
             BotKind::Scripted => Box::new(ScriptedBot::new(seed)),
+            BotKind::Search(budget) => {
+                let policy = ScriptedBot::new(seed.wrapping_add(1));
+                Box::new(SearchBot::new(seed, budget, policy, MoraleClockArena))
+            }
         })
     }
 
@@ -61,6 +65,28 @@ impl Arena for MoraleClockArena {
 
     fn invariants(before: &GameState, after: &GameState) -> Option<Result<(), String>> {
         Some(morale_clock_game::invariants::check(before, after))
+    }
+}
+
+/// For the search player: the Morale Clocks decide the battle (at 0, or the higher at the
+/// turn limit); units lost and DMZ markers carried count a little.
+impl Evaluate<MoraleClock> for MoraleClockArena {
+    fn evaluate(&self, state: &GameState, seat: SideId) -> f64 {
+        let b = &state.battle;
+        let clock = |s: SideId| f64::from(b.army(s).clock);
+        // Units lost, and DMZ markers on the units still there.
+        let harm = |s: SideId| {
+            let units = b.units.iter().filter(move |u| u.side == s);
+            let lost = units.clone().filter(|u| !u.on_table()).count() as f64;
+            let dmz = units
+                .filter(|u| u.on_table())
+                .map(|u| f64::from(u.dmz))
+                .sum::<f64>();
+            (lost, dmz)
+        };
+        let other = seat.other();
+        let ((lm, dm), (lo, d_o)) = (harm(seat), harm(other));
+        squash((clock(seat) - clock(other)) / 2.0 + 0.5 * (lo - lm) + 0.15 * (d_o - dm))
     }
 }
 

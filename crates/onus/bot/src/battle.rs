@@ -2,7 +2,9 @@
 //! (its [`crate::Observation`]), which bots play, how long a battle was, what each side lost
 //! (VI casualties) and the invariants `--check` asserts.
 
-use acies_bot::{Arena, BattleResult, BotKind, Checks, RandomBot, battle::BoxedBot};
+use acies_bot::{
+    Arena, BattleResult, BotKind, Checks, Evaluate, RandomBot, SearchBot, battle::BoxedBot, squash,
+};
 use acies_core::{GameRng, Viewer};
 use onus_game::victory::losses;
 use onus_game::{GameState, Onus, Seat, Setup};
@@ -30,6 +32,10 @@ impl Arena for OnusArena {
         Some(match kind {
             BotKind::Random => Box::new(RandomBot::new(seed)),
             BotKind::Scripted => Box::new(ScriptedBot::new(seed)),
+            BotKind::Search(budget) => {
+                let policy = ScriptedBot::new(seed.wrapping_add(1));
+                Box::new(SearchBot::new(seed, budget, policy, OnusArena))
+            }
         })
     }
 
@@ -53,6 +59,25 @@ impl Arena for OnusArena {
 
     fn rng_words(state: &GameState) -> u128 {
         state.rng().word_pos()
+    }
+}
+
+/// For the search player: casualties as a share of each army's value (VI: over half, and a
+/// failed leadership check, retreats), ours against the others' mean.
+impl Evaluate<Onus> for OnusArena {
+    fn evaluate(&self, state: &GameState, seat: Seat) -> f64 {
+        let share = |s: Seat| {
+            let total = state.player(s).map_or(1, |p| p.value.total.max(1));
+            f64::from(losses(state, s)) / f64::from(total)
+        };
+        let others: Vec<f64> = state
+            .seats()
+            .into_iter()
+            .filter(|s| *s != seat)
+            .map(share)
+            .collect();
+        let theirs = others.iter().sum::<f64>() / others.len().max(1) as f64;
+        squash(6.0 * (theirs - share(seat)))
     }
 }
 

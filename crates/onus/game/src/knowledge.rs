@@ -23,6 +23,20 @@ const STAND_IN_SEED: u64 = 0;
 
 /// What `viewer` knows of `state` (see the module documentation).
 pub fn known_state(state: &GameState, viewer: Viewer<Seat>) -> GameResult<GameState> {
+    Ok(known(state, viewer))
+}
+
+/// A state `seat` cannot tell apart from `state` (`acies_core::Determinize`): its known
+/// state with the dice to come drawn from `rng`. Hidden cards keep their canonical
+/// stand-ins (sorted hands and draw pile, average face-down units) rather than being sampled.
+pub fn determinized(state: &GameState, seat: Seat, rng: &mut GameRng) -> GameState {
+    let mut s = known(state, Viewer::Seat(seat));
+    s.rng = GameRng::new(rng.next_u64());
+    s
+}
+
+/// [`known_state`], which cannot fail.
+fn known(state: &GameState, viewer: Viewer<Seat>) -> GameState {
     let mut s = state.clone();
     s.rng = GameRng::new(STAND_IN_SEED);
     // Past events carry details hidden from some players; the rules do not read them.
@@ -38,26 +52,27 @@ pub fn known_state(state: &GameState, viewer: Viewer<Seat>) -> GameResult<GameSt
             f.attacker_flees_if_wounded = false;
         }
     }
-    blank_face_down(state, &mut s, viewer)?;
+    blank_face_down(state, &mut s, viewer);
     blank_others(state, &mut s, viewer);
-    Ok(s)
+    s
 }
 
 /// Face-down units on the table: a stand-in card, no markers (VI, XII-A).
-fn blank_face_down(state: &GameState, s: &mut GameState, viewer: Viewer<Seat>) -> GameResult<()> {
+fn blank_face_down(state: &GameState, s: &mut GameState, viewer: Viewer<Seat>) {
     let hidden: Vec<UnitId> = state
         .table
         .units()
         .filter(|u| !sees_face(state, viewer, u.id))
         .map(|u| u.id)
         .collect();
+    // The ids come from the same table: every one is found.
     for id in hidden {
-        let u = s.table.unit_mut(id)?;
-        u.card = stand_in_card(u.size);
-        u.state = UnitState::default();
-        u.turn = TurnState::default();
+        if let Ok(u) = s.table.unit_mut(id) {
+            u.card = stand_in_card(u.size);
+            u.state = UnitState::default();
+            u.turn = TurnState::default();
+        }
     }
-    Ok(())
 }
 
 /// The other players' army lists, undeployed units, the costs of units not seen and which

@@ -64,7 +64,8 @@ pub mod victory;
 pub mod view;
 
 use acies_core::{
-    Applied, Board, Candidates, GameRng, Information, Length, Outcome, Ruleset, SystemInfo, Viewer,
+    Applied, Board, Candidates, Determinize, GameRng, Information, Length, Outcome, Ruleset,
+    SystemInfo, Viewer,
 };
 
 pub use action::{Action, ChargeSpec};
@@ -151,5 +152,12 @@ impl Candidates for Onus {
     /// generic random bot plays ONUS! through them.
     fn candidates(state: &GameState, seat: Seat, rng: &mut GameRng, limit: usize) -> Vec<Action> {
         chooser::accepted(state, seat, rng, limit)
+    }
+}
+
+impl Determinize for Onus {
+    /// [`knowledge::determinized`]: the seat's known state with fresh dice.
+    fn determinize(state: &GameState, seat: Seat, rng: &mut GameRng) -> GameState {
+        knowledge::determinized(state, seat, rng)
     }
 }

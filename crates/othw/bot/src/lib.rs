@@ -9,7 +9,7 @@ mod scripted;
 pub use scripted::{ScriptedBot, choose};
 
 use acies_bot::battle::BoxedBot;
-use acies_bot::{Arena, BotError, BotKind, RandomBot, determinized};
+use acies_bot::{Arena, BotError, BotKind, Evaluate, RandomBot, SearchBot, determinized, squash};
 use acies_core::GameRng;
 use othw_game::{GameState, Othw, Side};
 
@@ -32,6 +32,10 @@ impl Arena for OthwArena {
         match kind {
             BotKind::Random => Some(Box::new(RandomBot::among(seed, RANDOM_CHOICES))),
             BotKind::Scripted => Some(Box::new(ScriptedBot::new(seed))),
+            BotKind::Search(budget) => {
+                let policy = ScriptedBot::new(seed.wrapping_add(1));
+                Some(Box::new(SearchBot::new(seed, budget, policy, OthwArena)))
+            }
         }
     }
 
@@ -57,6 +61,20 @@ impl Arena for OthwArena {
 
     fn rng_words(state: &GameState) -> u128 {
         state.rng.word_pos()
+    }
+}
+
+/// For the search player: army morale decides the battle (at 0, or the higher at the turn
+/// limit); the strength left on the table counts a little.
+impl Evaluate<Othw> for OthwArena {
+    fn evaluate(&self, state: &GameState, seat: Side) -> f64 {
+        let morale = |s: Side| f64::from(state.army(s).morale);
+        let strength = |s: Side| {
+            let units = state.units.iter().filter(|u| u.side == s && u.on_table());
+            units.map(|u| f64::from(u.strength)).sum::<f64>()
+        };
+        let other = seat.other();
+        squash((morale(seat) - morale(other)) / 2.0 + (strength(seat) - strength(other)) / 8.0)
     }
 }
 

@@ -3,6 +3,8 @@
 use acies_core::{Candidates, GameRng, Ruleset};
 use thiserror::Error;
 
+use crate::search::{Budget, Level};
+
 /// Why a bot could not act, or why a battle could not be played.
 #[derive(Clone, Debug, PartialEq, Error)]
 pub enum BotError {
@@ -111,6 +113,9 @@ pub enum BotKind {
     Random,
     /// The system's scripted player, where it has one.
     Scripted,
+    /// [`crate::search::SearchBot`] with the system's scripted player as its policy, at
+    /// this budget.
+    Search(Budget),
 }
 
 impl BotKind {
@@ -118,6 +123,7 @@ impl BotKind {
         match self {
             BotKind::Random => "random",
             BotKind::Scripted => "scripted",
+            BotKind::Search(_) => "search",
         }
     }
 }
@@ -129,9 +135,14 @@ impl std::str::FromStr for BotKind {
         match s {
             "random" => Ok(BotKind::Random),
             "scripted" => Ok(BotKind::Scripted),
-            other => Err(format!(
-                "unknown bot `{other}` (expected `scripted` or `random`)"
-            )),
+            "search" => Ok(BotKind::Search(Budget::level(Level::Normal))),
+            other => match other.strip_prefix("search:") {
+                Some(budget) => Budget::parse(budget).map(BotKind::Search),
+                None => Err(format!(
+                    "unknown bot `{other}` (expected `scripted`, `random` or \
+                     `search[:easy|normal|hard|MSms]`)"
+                )),
+            },
         }
     }
 }

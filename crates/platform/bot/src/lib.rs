@@ -11,9 +11,12 @@
 //!   alone (same seed, same results, whatever the number of threads), each failure with its
 //!   game as a replayable [`acies_core::GameRecord`]; [`stats`]: win rates with Wilson
 //!   intervals and the CSV of a simulation.
+//! * [`search`]: [`SearchBot`], a search player over any system with candidate actions and
+//!   determinizations, its policy a system's scripted bot, its levels ([`Budget`]).
 
 pub mod battle;
 mod bot;
+pub mod search;
 pub mod stats;
 
 pub use battle::{
@@ -21,4 +24,5 @@ pub use battle::{
     play_recorded, simulate_one, simulate_recorded,
 };
 pub use bot::{Bot, BotError, BotKind, RandomBot};
+pub use search::{Budget, Evaluate, Level, SearchBot, squash};
 pub use stats::{CSV_HEADER, Proportion, Summary, csv_row, seat_letter};
