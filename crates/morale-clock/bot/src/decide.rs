@@ -14,6 +14,7 @@ use morale_clock_game::orders::preview_move;
 use morale_clock_game::{Action, Battle, Command, GameState, MoraleClock, Phase, Unit, UnitId};
 use morale_clock_model::SideId;
 
+use crate::stakes::Stakes;
 use crate::value::{Weights, loss, melee_value, volley_value};
 
 /// The most candidates a decision looks at.
@@ -138,6 +139,8 @@ struct Eval<'a> {
     known: &'a mut HashMap<String, f64>,
     me: SideId,
     w: Weights,
+    /// What a Morale Clock step won and lost is worth at this point of the battle.
+    stakes: Stakes,
     /// Worst expected loss of enemy `e` charging my unit `u` from aspect `k` (front, flank,
     /// rear), from the table before the decision.
     charges: HashMap<(UnitId, UnitId, u8), f64>,
@@ -163,11 +166,20 @@ impl<'a> Eval<'a> {
             known,
             me,
             w,
+            stakes: Stakes::of(before, me),
             charges: HashMap::new(),
             threat_before: HashMap::new(),
             fight_before: HashMap::new(),
             count_before: HashMap::new(),
             half_before: None,
+        }
+    }
+
+    fn judge(&self) -> Judge {
+        Judge {
+            me: self.me,
+            w: self.w,
+            stakes: self.stakes,
         }
     }
 
@@ -259,6 +271,7 @@ impl<'a> Eval<'a> {
         };
         let fights = if engaged(before) || engaged(after) {
             let engs = &self.engagements;
+            let judge = self.judge();
             let was: f64 = pairings(before)
                 .into_iter()
                 .filter(|p| near.contains(&p.a) || near.contains(&p.b))
@@ -266,10 +279,10 @@ impl<'a> Eval<'a> {
                     *self
                         .fight_before
                         .entry((p.a, p.b))
-                        .or_insert_with(|| fight(before, engs, self.me, p.a, p.b, &self.w))
+                        .or_insert_with(|| fight(before, engs, &judge, p.a, p.b))
                 })
                 .sum();
-            fights(after, self.me, &near, &self.w) - was
+            fights(after, &judge, &near) - was
         } else {
             0.0
         };
@@ -319,10 +332,11 @@ impl<'a> Eval<'a> {
             };
             dist = convolve(&dist, &d);
         }
+        let stakes = self.stakes;
         dist.iter()
             .map(|(net, p)| match net.cmp(&0) {
-                std::cmp::Ordering::Greater => *p,
-                std::cmp::Ordering::Less => -*p,
+                std::cmp::Ordering::Greater => stakes.win * *p,
+                std::cmp::Ordering::Less => -stakes.lose * *p,
                 std::cmp::Ordering::Equal => 0.0,
             })
             .sum()
@@ -520,13 +534,34 @@ fn material(b: &Battle, me: SideId) -> f64 {
     standing + 3.0 * clock
 }
 
+/// Whose worth a fight is valued for, with the weights and the stakes of the decision.
+#[derive(Clone, Copy, Debug)]
+struct Judge {
+    me: SideId,
+    w: Weights,
+    stakes: Stakes,
+}
+
+impl Judge {
+    /// The worth of a step of the Morale Clock won (`mine` false) or lost (`mine` true) by a
+    /// leader falling with his unit, now.
+    fn leader(&self, mine: bool) -> f64 {
+        let step = if mine {
+            self.stakes.lose
+        } else {
+            self.stakes.win
+        };
+        self.w.leader + self.stakes.leader_lost * self.w.clock * step
+    }
+}
+
 /// The expected worth of the melees to come that involve a unit of `near`.
-fn fights(b: &Battle, me: SideId, near: &BTreeSet<UnitId>, w: &Weights) -> f64 {
+fn fights(b: &Battle, judge: &Judge, near: &BTreeSet<UnitId>) -> f64 {
     let engs = geometry::engagements(b);
     pairings(b)
         .into_iter()
         .filter(|p| near.contains(&p.a) || near.contains(&p.b))
-        .map(|p| fight(b, &engs, me, p.a, p.b, w))
+        .map(|p| fight(b, &engs, judge, p.a, p.b))
         .sum()
 }
 
@@ -537,19 +572,20 @@ fn fights(b: &Battle, me: SideId, near: &BTreeSet<UnitId>, w: &Weights) -> f64 {
 fn fight(
     b: &Battle,
     engs: &[geometry::Engagement],
-    me: SideId,
+    judge: &Judge,
     a: UnitId,
     other: UnitId,
-    w: &Weights,
 ) -> f64 {
     let (Some(ua), Some(ub)) = (b.unit(a), b.unit(other)) else {
         return 0.0;
     };
-    let mine = if ua.side == me { 0 } else { 1 };
+    let (w, stakes) = (&judge.w, &judge.stakes);
+    let mine = if ua.side == judge.me { 0 } else { 1 };
     let Ok(o) = morale_clock_game::odds::melee(b, a, other) else {
         return 0.0;
     };
-    let now = melee_value(&o, mine, [ua.dmz, ub.dmz]) + leaders_at_risk(b, &o, [ua, ub], mine, w);
+    let now =
+        melee_value(&o, mine, [ua.dmz, ub.dmz]) + leaders_at_risk(b, &o, [ua, ub], mine, judge);
     let ends: f64 = o
         .units
         .iter()
@@ -561,8 +597,8 @@ fn fight(
     }
     let next = next_round(b, engs, [ua, ub]).map_or(0.0, |n| {
         melee_value(&n, mine, [ua.dmz, ub.dmz])
-            + leaders_at_risk(b, &n, [ua, ub], mine, w)
-            + w.next_clock * (n.wins[1 - mine] - n.wins[mine])
+            + leaders_at_risk(b, &n, [ua, ub], mine, judge)
+            + w.next_clock * (n.wins[mine] * stakes.next_win - n.wins[1 - mine] * stakes.next_lose)
     });
     now + w.next * stays * next
 }
@@ -590,18 +626,19 @@ fn next_round(
 }
 
 /// The worth to the side of fighter `mine` of the leaders riding with the two units of a
-/// melee: each leader counts `w.leader` times the chance his unit is destroyed.
+/// melee: each leader counts what he is worth (`Judge::leader`: his own worth and the step of
+/// the Morale Clock lost with him) times the chance his unit is destroyed.
 fn leaders_at_risk(
     b: &Battle,
     o: &morale_clock_combat::odds::MeleeOdds,
     units: [&Unit; 2],
     mine: usize,
-    w: &Weights,
+    judge: &Judge,
 ) -> f64 {
     (0..2)
         .filter(|&i| b.leader_with(units[i].id).is_some())
         .map(|i| {
-            let risk = w.leader * o.units[i].p(Outcome::Destroyed);
+            let risk = judge.leader(i == mine) * o.units[i].p(Outcome::Destroyed);
             if i == mine { -risk } else { risk }
         })
         .sum()

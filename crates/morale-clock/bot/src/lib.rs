@@ -18,6 +18,7 @@
 mod attacks;
 mod battle;
 mod decide;
+mod stakes;
 mod value;
 
 pub use battle::{MAX_ACTIONS, MoraleClockArena, RANDOM_CHOICES, setups};

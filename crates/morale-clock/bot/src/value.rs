@@ -86,7 +86,7 @@ impl Default for Weights {
             threshold: 0.02,
             next: 1.0,
             next_clock: 5.0,
-            leader: 1.5,
+            leader: 0.5,
         }
     }
 }
