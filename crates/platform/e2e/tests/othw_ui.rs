@@ -16,7 +16,7 @@ use othw_model::Setup;
 use serde_json::Value;
 
 /// The seed of the battle: Romans (South, this browser) against the computer's Carthaginians.
-const SEED: u64 = 7;
+const SEED: u64 = 4;
 
 fn wait(page: &Page, js: &str, secs: u64) -> Value {
     page.wait_until_for(js, Duration::from_secs(secs))
@@ -237,14 +237,15 @@ fn othw_hotseat_hands_the_device_over() {
     page.wait_for(testid("scenario")).unwrap();
     page.click(testid("mode-hotseat")).unwrap();
     page.click(testid("create-game")).unwrap();
-    wait(&page, MY_TURN, 30);
+    page.wait_for(testid("to-act")).unwrap();
+    wait(&page, MY_TURN, 60);
     let first = page_state(&page)["me"].as_str().unwrap().to_owned();
     let end = serde_json::json!({ "kind": "end_phase" });
     click_action(&page, &end, "othw-debug-hotseat").unwrap_or_else(|e| panic!("{e}"));
     page.wait_for(testid("handover")).unwrap();
     page.screenshot("othw-handover").unwrap();
     page.click(testid("handover-continue")).unwrap();
-    wait(&page, MY_TURN, 30);
+    wait(&page, MY_TURN, 60);
     let st = page_state(&page);
     assert_ne!(st["me"], first.as_str(), "the other side plays now");
     assert_eq!(st["cover"], false);

@@ -139,6 +139,10 @@ export class GamePage {
   }
 
   async switchTo(seat, token) {
+    // The previous seat's stream stops first: a late message of its would make it the
+    // viewer again.
+    if (this.socket) this.socket.close();
+    this.socket = null;
     this.token = token;
     this.sel = null;
     this.flipped = seat === 'north';
