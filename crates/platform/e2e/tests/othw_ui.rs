@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use acies_core::{Outcome, Ruleset, Viewer};
-use acies_e2e::{Page, Server, browser, click_action, css, testid};
+use acies_e2e::{Browser, Page, Server, browser, click_action, css, testid};
 use othw_game::{Action, Event, GameState, Othw, Side};
 use othw_model::Setup;
 use serde_json::Value;
@@ -92,11 +92,8 @@ fn play(page: &Page, a: &Action, fights: usize, groups: usize) -> bool {
     fight
 }
 
-#[test]
-fn othw_battle_against_the_computer_from_the_lobby_to_its_end() {
-    let started = Instant::now();
-    let browser = browser();
-    let server = Server::start();
+/// The lobby with O/THW chosen, the battle's seed fixed.
+fn lobby(browser: &Browser, server: &Server) -> Page {
     let page = browser
         .page_sized(
             &server.url(&format!("/?system=othw&seed={SEED}")),
@@ -105,6 +102,15 @@ fn othw_battle_against_the_computer_from_the_lobby_to_its_end() {
         )
         .unwrap();
     page.wait_for(testid("scenario")).unwrap();
+    page
+}
+
+#[test]
+fn othw_battle_against_the_computer_from_the_lobby_to_its_end() {
+    let started = Instant::now();
+    let browser = browser();
+    let server = Server::start();
+    let page = lobby(&browser, &server);
     page.select(testid("scenario"), "open-field").unwrap();
     page.select(testid("army-south"), "republican-romans")
         .unwrap();
@@ -227,14 +233,7 @@ fn othw_battle_against_the_computer_from_the_lobby_to_its_end() {
 fn othw_hotseat_hands_the_device_over() {
     let browser = browser();
     let server = Server::start();
-    let page = browser
-        .page_sized(
-            &server.url(&format!("/?system=othw&seed={SEED}")),
-            1500,
-            950,
-        )
-        .unwrap();
-    page.wait_for(testid("scenario")).unwrap();
+    let page = lobby(&browser, &server);
     page.click(testid("mode-hotseat")).unwrap();
     page.click(testid("create-game")).unwrap();
     page.wait_for(testid("to-act")).unwrap();
@@ -261,14 +260,7 @@ fn othw_hotseat_hands_the_device_over() {
 fn othw_online_links_open_each_seat() {
     let browser = browser();
     let server = Server::start();
-    let page = browser
-        .page_sized(
-            &server.url(&format!("/?system=othw&seed={SEED}")),
-            1500,
-            950,
-        )
-        .unwrap();
-    page.wait_for(testid("scenario")).unwrap();
+    let page = lobby(&browser, &server);
     page.click(testid("mode-online")).unwrap();
     page.click(testid("create-game")).unwrap();
     page.wait_for(testid("links")).unwrap();
