@@ -3,7 +3,8 @@
 //! the page offers (a highlighted unit or group selected on the page, then the engine's option
 //! clicked), chosen as the scripted player would; the computer's North is mirrored by the
 //! engine with the server's own bot, and the page's view equals the engine's all along. Then a
-//! spectator's page and the replay of the same battle.
+//! spectator's page and the replay of the same battle. Also from the lobby: a hotseat game
+//! handing the device over, and an online game whose seat links open each seat's table.
 //!
 //! Screenshots go to `artifacts/e2e/othw-*.png`.
 

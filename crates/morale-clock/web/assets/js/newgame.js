@@ -2,8 +2,8 @@
 // players (hotseat, online, against the computer). The form sends the scenario, the armies
 // and the rules as the catalog gives them: the server starts the battle from them.
 
-import { ApiError } from '/assets/js/api.js';
 import { h, replace } from '/assets/js/dom.js';
+import { gameForm } from '/assets/js/newgame.js';
 import { catalog } from './api.js';
 
 export async function newGameForm({ create }) {
@@ -25,39 +25,20 @@ export async function newGameForm({ create }) {
   };
   scenarioSel.addEventListener('change', showScenario);
   showScenario();
-  const modes = [
-    ['hotseat', 'Hotseat', 'both sides at this browser'],
-    ['online', 'Online', 'a secret link for each side, to share'],
-    ['computer', 'Vs computer', 'the scripted player commands side B'],
-  ].map(([v, label, hint], i) => h('label', { class: 'mode' },
-    h('input', { type: 'radio', name: 'mc-mode', value: v, checked: i === 0, 'data-testid': `mode-${v}` }), ` ${label}`,
-    h('span', { class: 'muted' }, ` — ${hint}`)));
-  const errorBox = h('div', { class: 'form-error', role: 'alert', 'data-testid': 'create-error' });
-  const button = h('button', { class: 'primary', type: 'submit', 'data-testid': 'create-game' }, 'Create the battle');
-  const form = h('form', { class: 'new-game', 'data-testid': 'new-game' },
-    h('h2', {}, 'New battle'),
-    h('label', {}, 'Scenario ', scenarioSel), describe,
-    h('div', { class: 'sides' },
-      h('fieldset', {}, h('legend', {}, 'Side A (near edge)'), armies[0]),
-      h('fieldset', {}, h('legend', {}, 'Side B (far edge)'), armies[1])),
-    h('fieldset', {}, h('legend', {}, 'Players'), modes),
-    errorBox, button);
-  form.addEventListener('submit', async (ev) => {
-    ev.preventDefault();
-    replace(errorBox);
-    const mode = form.querySelector('input[name=mc-mode]:checked').value;
-    const scenario = cat.scenarios.find((s) => s.id === scenarioSel.value);
-    const chosen = armies.map((sel) => cat.armies.find((a) => a.id === sel.value));
-    const body = { setup: { scenario, armies: chosen, rules: cat.rules } };
-    if (mode === 'computer') body.seats = [{ seat: 'b', kind: 'computer', name: 'computer' }];
-    button.disabled = true;
-    try {
-      await create(body, mode);
-    } catch (e) {
-      replace(errorBox, e instanceof ApiError ? e.describe() : e.message);
-    } finally {
-      button.disabled = false;
-    }
+  return gameForm({
+    title: 'New battle',
+    fields: [h('label', {}, 'Scenario ', scenarioSel), describe,
+      h('div', { class: 'sides' },
+        h('fieldset', {}, h('legend', {}, 'Side A (near edge)'), armies[0]),
+        h('fieldset', {}, h('legend', {}, 'Side B (far edge)'), armies[1]))],
+    computerSeat: 'b',
+    computerHint: 'the scripted player commands side B',
+    button: 'Create the battle',
+    create,
+    setup: () => ({
+      scenario: cat.scenarios.find((s) => s.id === scenarioSel.value),
+      armies: armies.map((sel) => cat.armies.find((a) => a.id === sel.value)),
+      rules: cat.rules,
+    }),
   });
-  return form;
 }
