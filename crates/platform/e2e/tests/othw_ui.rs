@@ -250,6 +250,7 @@ fn othw_hotseat_hands_the_device_over() {
     assert_ne!(st["me"], first.as_str(), "the other side plays now");
     assert_eq!(st["cover"], false);
     assert!(page.count(css(".unit.can-act")).unwrap() > 0);
+    page.screenshot("othw-hotseat-second").unwrap();
     let flipped = page.eval("return window.__acies.flipped").unwrap();
     assert_eq!(flipped, st["me"] == "north");
     assert_eq!(page.problems().unwrap(), Vec::<String>::new());
