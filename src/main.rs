@@ -202,6 +202,66 @@ mod tests {
         assert_eq!(json["attacker"]["states"]["unbroken"].as_f64(), Some(0.0));
     }
 
+    /// T&F II-III in `acies odds`: the same terrain effects as the game's fights, from the
+    /// same source (`onus_game::terrain::FightGround`).
+    #[test]
+    fn terrain_flags_change_the_odds() {
+        let melee_of = |attacker: &str, extra: &[&str]| -> serde_json::Value {
+            let mut args = vec![
+                "odds",
+                "melee",
+                "--attacker",
+                attacker,
+                "--defender",
+                "celts/warriors",
+                "--dice",
+                "4",
+                "--json",
+            ];
+            args.extend_from_slice(extra);
+            serde_json::from_str(&run_args(&args).expect("runs")).expect("json")
+        };
+        let melee = |extra: &[&str]| melee_of("romans/legionaries", extra);
+        let sources = |json: &serde_json::Value| json.to_string();
+        let plain = melee(&[]);
+        let hill = melee(&["--higher", "defender", "--defender-in-forest"]);
+        assert!(sources(&hill).contains("on the hill's top (T&F III Hills)"));
+        assert!(sources(&hill).contains("in a forest (T&F III Forest)"));
+        let wounds =
+            |j: &serde_json::Value| j["attacker"]["expected_wounds"].as_f64().expect("f64");
+        assert!(
+            wounds(&hill) > wounds(&plain) + 0.1,
+            "{} vs {}",
+            wounds(&hill),
+            wounds(&plain)
+        );
+        let sylvan = melee_of(
+            "attack=4/4 defense=5/7 morale=8 health=8 abilities=sylvan",
+            &["--defender-in-forest"],
+        );
+        assert!(!sources(&sylvan).contains("in a forest"), "IX Sylvan");
+        let ranged = |extra: &[&str]| -> String {
+            let mut args = vec![
+                "odds",
+                "ranged",
+                "--attacker",
+                "attack=1/1 ranged=3/8 defense=3/3 morale=7 health=6",
+                "--defender",
+                "celts/warriors",
+                "--distance",
+                "5",
+            ];
+            args.extend_from_slice(extra);
+            run_args(&args).expect("runs")
+        };
+        assert!(ranged(&[]).contains("at long range"));
+        let above = ranged(&["--from-above", "--cover", "West Wood"]);
+        assert!(above.contains("at short range"), "{above}");
+        assert!(above.contains("power 3 = 3 +1"), "{above}");
+        assert!(above.contains("-1 (West Wood covers the target"), "{above}");
+        assert!(!ranged(&["--cover", "West Wood", "--blocked"]).contains("covers the target"));
+    }
+
     #[test]
     fn exact_and_sampled_agree() {
         let base = [

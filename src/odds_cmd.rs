@@ -64,6 +64,23 @@ pub enum OddsCommand {
     Ranged(RangedArgs),
 }
 
+/// Which unit of a melee stands higher (T&F II "Melee from different heights").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum HigherSide {
+    Attacker,
+    Defender,
+}
+
+/// Why it stands higher.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum HeightArg {
+    /// On a hill's top against a unit on its hillside or off the hill (T&F III "Hills").
+    #[default]
+    HillTop,
+    /// On the bank, facing a unit coming out of a ford (T&F III "Fords").
+    FordBank,
+}
+
 /// Which of a unit's sides the enemy's front sections reach (X: flank -1, rear -2, both -3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum AttackedSide {
@@ -192,6 +209,12 @@ pub struct CommonArgs {
     /// A directory of data files replacing the built-in starter data (see data/onus/README.md).
     #[arg(long, value_name = "DIR")]
     pub data: Option<std::path::PathBuf>,
+    /// The attacker's card has its centre in a forest (+1/+1 defence, T&F III "Forest").
+    #[arg(long)]
+    pub attacker_in_forest: bool,
+    /// The defender's card has its centre in a forest.
+    #[arg(long)]
+    pub defender_in_forest: bool,
 }
 
 #[derive(Args, Debug)]
@@ -219,6 +242,15 @@ pub struct MeleeArgs {
     /// No front section of the defender is in contact with an enemy (phalanx has no effect).
     #[arg(long)]
     pub defender_front_free: bool,
+    /// The unit standing higher (+1/+1 and attack priority, T&F II); why: --height.
+    #[arg(long, value_enum)]
+    pub higher: Option<HigherSide>,
+    /// Why --higher stands higher.
+    #[arg(long, value_enum, default_value_t)]
+    pub height: HeightArg,
+    /// The attacker is crossing a ford: it loses Lunge (T&F III "Fords").
+    #[arg(long)]
+    pub attacker_wading: bool,
 }
 
 #[derive(Args, Debug)]
@@ -240,6 +272,14 @@ pub struct RangedArgs {
     /// The target is hidden by the fog of war (-1/-1, XII-A).
     #[arg(long)]
     pub hidden: bool,
+    /// The shooter stands higher than the target: +1 power, short range 1 DU farther (T&F
+    /// II "Ranged attacks from different heights").
+    #[arg(long)]
+    pub from_above: bool,
+    /// Terrain covering the target on every sight line, named (-1; T&F II "Ranged attacks
+    /// and line of sight").
+    #[arg(long, value_name = "PIECE")]
+    pub cover: Option<String>,
 }
 
 pub fn run(cmd: &OddsCommand) -> Result<String> {
@@ -356,6 +396,25 @@ fn run_melee(args: &MeleeArgs) -> Result<String> {
     attacker.other_enemies = args.defender_allies;
     attacker.front_in_contact = !args.attacker_front_free;
     defender.front_in_contact = !args.defender_front_free;
+    if args.attacker_wading {
+        onus_game::terrain::wade(&mut attacker);
+    }
+    let ground = onus_game::terrain::FightGround {
+        higher: args.higher.map(|h| {
+            let side = match h {
+                HigherSide::Attacker => Side::Attacker,
+                HigherSide::Defender => Side::Defender,
+            };
+            let height = match args.height {
+                HeightArg::HillTop => onus_table::Height::HillTop,
+                HeightArg::FordBank => onus_table::Height::FordBank,
+            };
+            (side, height)
+        }),
+        attacker_in_forest: common.attacker_in_forest,
+        defender_in_forest: common.defender_in_forest,
+        ..Default::default()
+    };
     let title = format!(
         "Melee: {} (attacker) vs {} (defender), {} dice each",
         attacker.card.name, defender.card.name, args.dice
@@ -365,6 +424,8 @@ fn run_melee(args: &MeleeArgs) -> Result<String> {
         .policy(Side::Attacker, common.attacker_flee.policy())
         .policy(Side::Defender, common.defender_flee.policy());
     setup.effects = effects;
+    let terrain = ground.effects(&setup.attacker, &setup.defender);
+    setup.effects.extend(terrain);
     let odds = match common.sample {
         Some(n) => onus_odds::sample_melee(&setup, n, common.seed),
         None => onus_odds::melee_odds(&setup),
@@ -395,18 +456,13 @@ fn run_ranged(args: &RangedArgs) -> Result<String> {
             if !d.is_finite() || d < 0.0 {
                 bail!("--distance must be a distance in DU >= 0");
             }
-            if d > ranged.range {
-                bail!(
+            match onus_table::RangeBand::of_shot(d, ranged.range, args.from_above) {
+                None => bail!(
                     "the target is out of range: {d} DU > {} DU (VII-3 \"Range\")",
                     ranged.range
-                );
-            }
-            // VII-3: "A unit is at short range if the distance ... is half or less of its
-            // maximum shooting range."
-            if d <= ranged.range / 2.0 {
-                Range::Short
-            } else {
-                Range::Long
+                ),
+                Some(onus_table::RangeBand::Short) => Range::Short,
+                Some(onus_table::RangeBand::Long) => Range::Long,
             }
         }
         (None, None) => bail!("give --range short|long or --distance DU"),
@@ -424,9 +480,18 @@ fn run_ranged(args: &RangedArgs) -> Result<String> {
         },
         range.dice()
     );
+    let ground = onus_game::terrain::FightGround {
+        from_above: args.from_above,
+        cover: args.cover.clone(),
+        attacker_in_forest: common.attacker_in_forest,
+        defender_in_forest: common.defender_in_forest,
+        ..Default::default()
+    };
     let mut setup = RangedSetup::new(attacker, defender, range).options(options);
     setup.target_policy = common.defender_flee.policy();
     setup.effects = effects;
+    let terrain = ground.effects(&setup.shooter, &setup.target);
+    setup.effects.extend(terrain);
     let odds = match common.sample {
         Some(n) => onus_odds::sample_ranged(&setup, n, common.seed),
         None => onus_odds::ranged_odds(&setup),

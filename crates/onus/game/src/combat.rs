@@ -744,8 +744,7 @@ fn situate(state: &GameState, fx: &mut Fighter, sx: &SideSituation) {
     };
     fx.hidden = false;
     if state.table.crossing_ford(sx.unit) {
-        // T&F III "Fords": the Lunge ability is lost while crossing.
-        fx.card.abilities.remove(&onus_model::Ability::Lunge);
+        crate::terrain::wade(fx);
     }
 }
 

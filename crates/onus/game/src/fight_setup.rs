@@ -192,9 +192,10 @@ pub(crate) fn melee_setup_after_events(
     let (fa, fd) = melee_fighters(state, &sit)?;
     let mut setup = MeleeSetup::new(fa, fd, sit.dice).options(rule_options(state));
     setup.effects = event_effects;
+    let ground = crate::terrain::melee_ground(state, attacker, defender)?;
     setup
         .effects
-        .extend(crate::terrain::melee_effects(state, attacker, defender)?);
+        .extend(ground.effects(&setup.attacker, &setup.defender));
     setup.effects.extend(abilities::fight_effects(
         state,
         &[
@@ -218,7 +219,7 @@ pub(crate) fn ranged_setup_after_events(
     let mut tf = fighter(state, shot.target)?;
     tf.attacked_from = exposure(shot.side);
     let mut effects = event_effects;
-    effects.extend(crate::terrain::ranged_effects(state, shot)?);
+    effects.extend(crate::terrain::ranged_ground(state, shot)?.effects(&sf, &tf));
     if let Some(v) = state.setup.options.limited_visibility {
         if shot.distance > v.penalty_beyond + 1e-9 {
             effects.push(CombatEffect::Modify {

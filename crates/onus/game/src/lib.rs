@@ -56,7 +56,7 @@ pub mod secrets;
 pub mod setup;
 pub mod state;
 pub mod teams;
-mod terrain;
+pub mod terrain;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod turn;

@@ -3,7 +3,7 @@
 //! the fight's effects, each with its source, so the dice log explains it like any other
 //! modifier and the odds and the bots see the same fight.
 
-use onus_combat::{CombatEffect, Side, Stat};
+use onus_combat::{CombatEffect, Fighter, Side, Stat};
 use onus_model::Ability;
 use onus_table::{CoverEffect, Height, UnitId};
 
@@ -20,6 +20,78 @@ fn modify(side: Side, stat: Stat, delta: i32, source: &str) -> CombatEffect {
     }
 }
 
+/// Where a fight stands on the ground: read off the table by the game
+/// ([`melee_ground`], [`ranged_ground`]) or told to `acies odds`, turned into the fight's
+/// effects by [`FightGround::effects`] (one source for both).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FightGround {
+    /// The side standing higher, and why: +1/+1 to its attack and attack priority (II
+    /// "Melee from different heights"; III "Hills", "Fords").
+    pub higher: Option<(Side, Height)>,
+    /// The attacker's card has its centre in a forest (III "Forest").
+    pub attacker_in_forest: bool,
+    /// The defender's card has its centre in a forest.
+    pub defender_in_forest: bool,
+    /// A ranged attack from a higher position (II "Ranged attacks from different heights").
+    pub from_above: bool,
+    /// The terrain covering the target of a ranged attack (II "Ranged attacks and line of
+    /// sight"): -1 to the shot, unless units in the way already cost it 1.
+    pub cover: Option<String>,
+}
+
+impl FightGround {
+    /// The effects of the ground on the fight of `attacker` against `defender`, each with
+    /// its source. IX "Sylvan": "not affected by any penalties related to ... combat in
+    /// forests"; ruling (docs/rulings.md): the forest's cover of its opponent is such a
+    /// penalty and does not count against a sylvan unit, which keeps its own cover. The
+    /// cover's -1 does not add to the -1 of units in the way (VII-3: "regardless of the
+    /// number of obstacles").
+    pub fn effects(&self, attacker: &Fighter, defender: &Fighter) -> Vec<CombatEffect> {
+        let mut out = Vec::new();
+        if let Some((side, height)) = self.higher {
+            let source = match height {
+                Height::HillTop => "on the hill's top (T&F III Hills)",
+                Height::FordBank => "on the bank of the ford (T&F III Fords)",
+            };
+            out.push(modify(side, Stat::Hit, 1, source));
+            out.push(modify(side, Stat::Damage, 1, source));
+            out.push(CombatEffect::GrantPriority {
+                side,
+                source: source.to_owned(),
+            });
+        }
+        if self.from_above {
+            out.push(modify(
+                Side::Attacker,
+                Stat::Power,
+                1,
+                "shooting from a higher position (T&F II)",
+            ));
+        }
+        if let Some(piece) = &self.cover
+            && !attacker.los_blocked
+        {
+            let source = format!("{piece} covers the target (T&F II line of sight)");
+            out.push(modify(Side::Attacker, Stat::Power, -1, &source));
+        }
+        let covered = [
+            (Side::Attacker, self.attacker_in_forest, defender),
+            (Side::Defender, self.defender_in_forest, attacker),
+        ];
+        for (side, in_forest, opponent) in covered {
+            if in_forest && !opponent.card.has(Ability::Sylvan) {
+                out.extend(forest_cover(side));
+            }
+        }
+        out
+    }
+}
+
+/// III "Fords": "the **Lunge** ability is lost" by a unit crossing a ford.
+pub fn wade(fighter: &mut Fighter) {
+    fighter.card.abilities.remove(&Ability::Lunge);
+}
+
 /// +1/+1 to `side`'s defence: a unit in a forest (III "Forest": "+1/+1 shield bonus, for both
 /// attacker and defender").
 fn forest_cover(side: Side) -> [CombatEffect; 2] {
@@ -30,22 +102,15 @@ fn forest_cover(side: Side) -> [CombatEffect; 2] {
     ]
 }
 
-/// IX "Sylvan": "not affected by any penalties related to ... combat in forests". Ruling
-/// (docs/rulings.md): the forest's cover of its opponent is such a penalty, and does not
-/// count against a sylvan unit; a sylvan unit in a forest keeps its own cover.
-fn is_sylvan(state: &GameState, unit: UnitId) -> GameResult<bool> {
-    Ok(state.table.unit(unit)?.has(Ability::Sylvan))
-}
-
-/// The terrain's effects on a melee of `attacker` against `defender` (II "Melee from
+/// Where the melee of `attacker` against `defender` stands on the ground (II "Melee from
 /// different heights"; III "Forest", "Hills", "Fords").
-pub(crate) fn melee_effects(
+pub(crate) fn melee_ground(
     state: &GameState,
     attacker: UnitId,
     defender: UnitId,
-) -> GameResult<Vec<CombatEffect>> {
+) -> GameResult<FightGround> {
     let Some(ground) = state.table.melee_ground(attacker, defender)? else {
-        return Ok(Vec::new());
+        return Ok(FightGround::default());
     };
     let side_of = |u: UnitId| {
         if u == attacker {
@@ -54,62 +119,36 @@ pub(crate) fn melee_effects(
             Side::Defender
         }
     };
-    let mut out = Vec::new();
-    if let Some((unit, height)) = ground.higher {
-        let source = match height {
-            Height::HillTop => "on the hill's top (T&F III Hills)",
-            Height::FordBank => "on the bank of the ford (T&F III Fords)",
-        };
-        let side = side_of(unit);
-        out.push(modify(side, Stat::Hit, 1, source));
-        out.push(modify(side, Stat::Damage, 1, source));
-        out.push(CombatEffect::GrantPriority {
-            side,
-            source: source.to_owned(),
-        });
-    }
-    for unit in ground.in_forest {
-        let opponent = if unit == attacker { defender } else { attacker };
-        if !is_sylvan(state, opponent)? {
-            out.extend(forest_cover(side_of(unit)));
-        }
-    }
-    Ok(out)
+    Ok(FightGround {
+        higher: ground.higher.map(|(u, h)| (side_of(u), h)),
+        attacker_in_forest: ground.in_forest.contains(&attacker),
+        defender_in_forest: ground.in_forest.contains(&defender),
+        ..FightGround::default()
+    })
 }
 
-/// The terrain's effects on the ranged attack `shot` (II "Ranged attacks from different
-/// heights", "Ranged attacks and line of sight"; III "Forest"). The cover's -1 does not add
-/// to the -1 of units in the way (VII-3: "regardless of the number of obstacles").
-pub(crate) fn ranged_effects(state: &GameState, shot: &Shot) -> GameResult<Vec<CombatEffect>> {
+/// Where the ranged attack `shot` stands on the ground (II "Ranged attacks from different
+/// heights", "Ranged attacks and line of sight"; III "Forest").
+pub(crate) fn ranged_ground(state: &GameState, shot: &Shot) -> GameResult<FightGround> {
     let (s, t) = (
         state.table.unit(shot.shooter)?,
         state.table.unit(shot.target)?,
     );
     let Some(terrain) = state.table.terrain_shot(s, t) else {
-        return Ok(Vec::new());
+        return Ok(FightGround::default());
     };
-    let mut out = Vec::new();
-    if terrain.from_above {
-        out.push(modify(
-            Side::Attacker,
-            Stat::Power,
-            1,
-            "shooting from a higher position (T&F II)",
-        ));
-    }
-    if let Some(cover) = &terrain.cover
-        && cover.effect == CoverEffect::Penalty
-        && !shot.los_blocked
-    {
-        let source = format!("{} covers the target (T&F II line of sight)", cover.piece);
-        out.push(modify(Side::Attacker, Stat::Power, -1, &source));
-    }
-    let in_forest = state
+    let cover = terrain
+        .cover
+        .filter(|c| c.effect == CoverEffect::Penalty)
+        .map(|c| c.piece);
+    let defender_in_forest = state
         .table
         .battlefield()
         .is_some_and(|b| b.forest_at(t.pose.centre).is_some());
-    if in_forest && !s.has(Ability::Sylvan) {
-        out.extend(forest_cover(Side::Defender));
-    }
-    Ok(out)
+    Ok(FightGround {
+        from_above: terrain.from_above,
+        cover,
+        defender_in_forest,
+        ..FightGround::default()
+    })
 }

@@ -283,6 +283,12 @@ fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusa
     } else {
         None
     };
+    // T&F II "Facing": the river, ford, bridge or choke point the card touches, and where
+    // facing it at no cost would put the card (the move's `face`).
+    let facing = may_move
+        .then(|| t.facing_terrain(unit).ok())
+        .flatten()
+        .map(|(pose, piece)| json!({ "piece": piece.name, "kind": piece.kind, "pose": pose }));
     let reorient = if k.book().may_reorient.contains(&unit) {
         let heading = u.pose.heading;
         Some(json!({
@@ -311,6 +317,7 @@ fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusa
         "shots": shots,
         "engaged_actions": engaged_actions,
         "reorient": reorient,
+        "facing": facing,
     }))
 }
 

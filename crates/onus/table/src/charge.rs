@@ -601,6 +601,9 @@ impl Table {
                 })
                 .count()
         };
+        // T&F III "Choke Points": a charger coming off a bridge or a pass may square up
+        // overlapping what borders it ("the structure can be ignored and overlapped").
+        let crossing = self.crossing_of(mover, mover.pose);
         let evaluate = |s: f64| -> Option<(Pose, Vec<SectionContact>)> {
             let pose = at(s);
             let pieces = footprint_at(
@@ -619,7 +622,7 @@ impl Table {
                 return None;
             }
             let rects: Vec<OrientedRect> = pieces.iter().map(|(_, r)| *r).collect();
-            self.check_ground(mover, &rects).ok()?;
+            self.check_ground_crossing(mover, &rects, crossing).ok()?;
             let mut m = mover.clone();
             m.pose = pose;
             let contacts: Vec<SectionContact> = direct_contacts(&m, target, &taken)

@@ -442,7 +442,11 @@ impl Table {
     }
 
     /// The new place of a repositioned card: on the table, overlapping nothing.
-    fn check_new_place(&self, old: &TableUnit, new: &TableUnit) -> Result<(), TableError> {
+    pub(crate) fn check_new_place(
+        &self,
+        old: &TableUnit,
+        new: &TableUnit,
+    ) -> Result<(), TableError> {
         let rects: Vec<_> = new.footprint().into_iter().map(|(_, r)| r).collect();
         self.check_ground(old, &rects)?;
         let partner = old.stack.map(|s| s.partner());

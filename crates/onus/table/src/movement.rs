@@ -132,6 +132,10 @@ pub struct MoveOrder {
     pub will_shoot: bool,
     /// A stacked complementary unit leaves its partner (IX).
     pub separate: bool,
+    /// First face, at no cost, the river, lake, ford, bridge or choke point the card touches
+    /// (T&F II "Facing"; [`Table::facing_terrain`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub face: bool,
 }
 
 impl MoveOrder {
@@ -154,6 +158,12 @@ impl MoveOrder {
 
     pub fn separating(mut self) -> MoveOrder {
         self.separate = true;
+        self
+    }
+
+    /// First face the terrain the card touches (T&F II "Facing").
+    pub fn facing(mut self) -> MoveOrder {
+        self.face = true;
         self
     }
 }
@@ -495,7 +505,12 @@ impl Table {
         let separate = separate || matches!(u.stack, Some(Stack::AuxiliaryUnder(_)));
 
         let mut state = u.state.clone();
-        let mut track = Track::new(u.size, u.pose);
+        let start = if order.face {
+            self.facing_terrain(unit)?.0
+        } else {
+            u.pose
+        };
+        let mut track = Track::new(u.size, start);
         let mut priced: Vec<PricedStep> = Vec::with_capacity(order.steps.len());
         let mut reductions: BTreeSet<Reduction> = BTreeSet::new();
         let mut bar: Option<ChargeBar> = None;
@@ -504,7 +519,7 @@ impl Table {
         let mut wheeled = 0.0;
         let mut free_turn_used = false;
         let mut cost = 0.0;
-        let mut moved = false;
+        let mut moved = !start.approx_eq(&u.pose, 1e-12);
         let mut slow_while_moving = false;
         let mut in_formation_while_moving = false;
         // The special formation during each motion (moving through units, VII-2).
@@ -824,11 +839,15 @@ impl Table {
                 "VII-2.A Forced march",
             );
         }
-        if order.forced_march && ground.climbs.is_some() {
+        if order.forced_march && ground.limited_by().is_some() {
             return Err(TableError::ManeuverForbidden {
                 what: "a forced march",
-                reason: "climbing a hill is limited movement, which a forced march cannot be",
-                rule: "T&F III Hills",
+                reason: "climbing a hill or crossing a bridge or choke point is limited movement, which a forced march cannot be",
+                rule: if ground.climbs.is_some() {
+                    "T&F III Hills"
+                } else {
+                    "T&F III Choke Points"
+                },
             });
         }
         // T&F II "Limited movement": "if a unit is already doing a reduced movement ... the
@@ -837,7 +856,7 @@ impl Table {
             MovementType::ForcedMarch
         } else if !reductions.is_empty() {
             MovementType::Reduced
-        } else if ground.climbs.is_some() {
+        } else if ground.limited_by().is_some() {
             MovementType::Limited
         } else {
             MovementType::Regular

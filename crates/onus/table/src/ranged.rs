@@ -38,6 +38,17 @@ impl RangeBand {
 
     /// The band when short range reaches `bonus` DU farther (T&F II: +1 DU shooting at a
     /// lower target); the maximum range stays.
+    /// The band of a shot at `distance` with a card's `range`, from a higher position or not
+    /// (T&F II "Ranged attacks from different heights": short range 1 DU farther).
+    pub fn of_shot(distance: f64, range: f64, from_above: bool) -> Option<RangeBand> {
+        let bonus = if from_above {
+            HIGHER_SHORT_RANGE_BONUS
+        } else {
+            0.0
+        };
+        RangeBand::with_short_bonus(distance, range, bonus)
+    }
+
     pub fn with_short_bonus(distance: f64, range: f64, bonus: f64) -> Option<RangeBand> {
         if distance > range + 1e-9 {
             None
@@ -233,12 +244,8 @@ impl Table {
         let range = s.card.ranged.map_or(0.0, |r| r.range);
         let distance = shot_distance(s, t);
         let terrain = self.terrain_shot(s, t);
-        let bonus = if terrain.as_ref().is_some_and(|x| x.from_above) {
-            HIGHER_SHORT_RANGE_BONUS
-        } else {
-            0.0
-        };
-        let band = RangeBand::with_short_bonus(distance, range, bonus).unwrap_or(RangeBand::Long);
+        let from_above = terrain.as_ref().is_some_and(|x| x.from_above);
+        let band = RangeBand::of_shot(distance, range, from_above).unwrap_or(RangeBand::Long);
         let sight = self.line_of_sight(s, t)?;
         Ok(ShotGeometry {
             shooter: s.id,

@@ -605,7 +605,7 @@ impl Table {
             })
         };
         Ok(MeleeSituation {
-            dice: e.dice(),
+            dice: self.choke_dice(e),
             attacker: side(attacker)?,
             defender: side(defender)?,
         })

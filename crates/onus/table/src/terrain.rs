@@ -11,7 +11,7 @@ use onus_terrain::{Battlefield, Piece, TerrainKind};
 use crate::error::TableError;
 use crate::movement::Track;
 use crate::table::Table;
-use crate::unit::{TableUnit, UnitId, footprint_at};
+use crate::unit::{TableUnit, UnitId, card_rect, footprint_at};
 
 /// The largest rotation in difficult terrain (II "Difficult terrain movement": "limited to a
 /// maximum of 45°").
@@ -31,12 +31,20 @@ pub struct GroundEffect {
     pub difficult: Option<String>,
     /// The name of the hill whose top the card climbs onto: limited movement (III "Hills").
     pub climbs: Option<String>,
+    /// The name of the bridge or choke point the card moves on: limited movement (III
+    /// "Bridges": "a unit crossing a bridge must use limited movement"; "Choke Points").
+    pub crosses: Option<String>,
 }
 
 impl GroundEffect {
     /// The ground changes nothing.
     pub fn is_none(&self) -> bool {
-        self.difficult.is_none() && self.climbs.is_none()
+        self.difficult.is_none() && self.climbs.is_none() && self.crosses.is_none()
+    }
+
+    /// Why the move is limited movement (T&F II), if the ground makes it so.
+    pub fn limited_by(&self) -> Option<&str> {
+        self.climbs.as_deref().or(self.crosses.as_deref())
     }
 }
 
@@ -74,15 +82,38 @@ impl Table {
         unit: &TableUnit,
         pieces: &[OrientedRect],
     ) -> Result<(), TableError> {
+        let crossing = pieces
+            .first()
+            .and_then(|card| self.battlefield().and_then(|bf| crossing_at(bf, card)));
+        self.check_ground_crossing(unit, pieces, crossing)
+    }
+
+    /// [`Table::check_ground`] for a unit that crosses `crossing` (T&F III "Choke Points":
+    /// the structure beside it "can be ignored and overlapped"), found by the caller.
+    pub(crate) fn check_ground_crossing(
+        &self,
+        unit: &TableUnit,
+        pieces: &[OrientedRect],
+        crossing: Option<&Piece>,
+    ) -> Result<(), TableError> {
         let Some(bf) = self.battlefield() else {
             return Ok(());
         };
         for r in pieces {
-            if let Some(p) = bf.pieces.iter().find(|p| blocks(p, unit) && p.overlaps(r)) {
+            if let Some(p) = bf
+                .pieces
+                .iter()
+                .find(|p| blocks_beside(p, unit, crossing) && p.overlaps(r))
+            {
                 return Err(insurmountable(unit.id, p, None));
             }
         }
         Ok(())
+    }
+
+    /// The bridge or choke point the card of `unit` at `pose` is crossing, if any.
+    pub(crate) fn crossing_of(&self, unit: &TableUnit, pose: Pose) -> Option<&Piece> {
+        crossing_at(self.battlefield()?, &card_rect(pose, unit.size))
     }
 
     /// Where a card moving along `track` first runs into terrain it cannot overlap (the
@@ -93,7 +124,7 @@ impl Table {
         track: &Track,
     ) -> Option<(usize, f64)> {
         let bf = self.battlefield()?;
-        first_touch(bf, &sweeps(track), |p| blocks(p, unit)).map(|(_, i, t)| (i, t))
+        first_block(bf, track, unit).map(|(_, i, t)| (i, t))
     }
 
     /// What the ground does to `unit` moving along `track` (whose motions come from the
@@ -108,10 +139,10 @@ impl Table {
         let Some(bf) = self.battlefield() else {
             return Ok(GroundEffect::default());
         };
-        let sweeps = sweeps(track);
-        if let Some((p, i, t)) = first_touch(bf, &sweeps, |p| blocks(p, unit)) {
+        if let Some((p, i, t)) = first_block(bf, track, unit) {
             return Err(insurmountable(unit.id, p, Some(track.pose_at(i, t))));
         }
+        let sweeps = sweeps(track);
         let mut effect = GroundEffect::default();
         if let Some((p, i, t)) = first_touch(bf, &sweeps, |p| slows(p, unit)) {
             effect.difficult = Some(p.name.clone());
@@ -125,6 +156,8 @@ impl Table {
         if !unit.has(Ability::Mountaineers) {
             effect.climbs = climbed_hill(bf, track).map(|p| p.name.clone());
         }
+        effect.crosses =
+            first_touch(bf, &sweeps, |p| p.kind.is_choke()).map(|(p, _, _)| p.name.clone());
         Ok(effect)
     }
 }
@@ -137,6 +170,110 @@ impl Table {
             return false;
         };
         !u.has(Ability::Amphibious) && bf.ford_under(&u.rect()).is_some()
+    }
+}
+
+impl Table {
+    /// The dice of the melee `e` (VII-5 "Dice"), narrowed by a bridge or choke point (III
+    /// "Bridges": a unit on a bridge and an enemy blocking it "engage in melee combat with as
+    /// many sections as will fit across the width of the bridge"; "if the defending unit is
+    /// not facing the bridge, the attacker will automatically engage the enemy unit with all
+    /// sections"). Ruling: the width counts while a card stands on the crossing, lined up on
+    /// it, and its opponent's front is in the fight.
+    pub(crate) fn choke_dice(&self, e: &crate::contact::Engagement) -> u32 {
+        let dice = e.dice();
+        for (x, o) in [(e.a, e.b), (e.b, e.a)] {
+            let Ok(u) = self.unit(x) else { continue };
+            let on = self
+                .crossing_of(u, u.pose)
+                .filter(|c| c.overlaps(&u.rect()));
+            if let Some(c) = on
+                && !e.front_slots_in_contact(o).is_empty()
+            {
+                return dice.min(u32::from(c.sections.unwrap_or(1)));
+            }
+        }
+        dice
+    }
+}
+
+/// How near a card must be to a piece of terrain to face it: in contact, DU.
+const FACING_REACH: f64 = 0.05;
+
+/// Terrain a unit may face at no cost on contact: II "Facing" (rivers, bridges; the
+/// structures of part 2 later), III "Rivers" (lakes alike), "Fords", "Choke Points".
+fn faceable(kind: TerrainKind) -> bool {
+    matches!(
+        kind,
+        TerrainKind::River
+            | TerrainKind::Lake
+            | TerrainKind::Ford
+            | TerrainKind::Bridge
+            | TerrainKind::ChokePoint
+    )
+}
+
+impl Table {
+    /// Where `unit` stands once it has faced, at no cost, the terrain its card touches (T&F
+    /// II "Facing"; III "Fords": "aligning the card with the ford"; "Choke Points": "faces
+    /// it at no cost so that 2 sections fit on the bridge"), and what it faces: its front on
+    /// the piece's edge nearest to its front, facing across it; on a bridge or choke point,
+    /// on its end, centred on its centre line (lined up to cross).
+    ///
+    /// Ruling: the card must touch the piece without overlapping it (facing happens "when a
+    /// unit comes into contact"); the new place must be free like any other.
+    pub fn facing_terrain(&self, unit: UnitId) -> Result<(Pose, &Piece), TableError> {
+        let u = self.unit(unit)?;
+        let none = TableError::NotPossible {
+            unit,
+            reason: "the card touches no river, lake, ford, bridge or choke point to face",
+            rule: "T&F II Facing",
+        };
+        let bf = self.battlefield().ok_or(none.clone())?;
+        let card = u.rect();
+        let front = card.edge(acies_geom::Edge::Front);
+        let front_mid = front.a.lerp(front.b, 0.5);
+        let mut best: Option<(f64, &Piece, &OrientedRect, acies_geom::Edge)> = None;
+        for p in bf.pieces.iter().filter(|p| faceable(p.kind)) {
+            if p.overlaps(&card) {
+                continue;
+            }
+            for r in p.rects().filter(|r| card.distance(r) <= FACING_REACH) {
+                for e in facing_edges(p, r) {
+                    let d = r.edge(e).distance_to_point(front_mid);
+                    if best.is_none_or(|b| d < b.0) {
+                        best = Some((d, p, r, e));
+                    }
+                }
+            }
+        }
+        let (_, piece, r, e) = best.ok_or(none)?;
+        let inward = -r.outward_normal(e);
+        let edge = r.edge(e);
+        let foot = if piece.kind.is_choke() {
+            edge.a.lerp(edge.b, 0.5)
+        } else {
+            edge.closest_point(card.centre())
+        };
+        let pose = Pose::new(foot - inward * (u.size.depth / 2.0), inward.heading());
+        let mut faced = u.clone();
+        faced.pose = pose;
+        self.check_new_place(u, &faced)?;
+        Ok((pose, piece))
+    }
+}
+
+/// The edges of a piece's zone a unit may face: a bridge's or a pass's two ends (the way
+/// across), any edge of the others.
+fn facing_edges(p: &Piece, r: &OrientedRect) -> Vec<acies_geom::Edge> {
+    use acies_geom::Edge;
+    if !p.kind.is_choke() {
+        return vec![Edge::Front, Edge::Right, Edge::Rear, Edge::Left];
+    }
+    if r.depth >= r.width {
+        vec![Edge::Front, Edge::Rear]
+    } else {
+        vec![Edge::Left, Edge::Right]
     }
 }
 
@@ -230,6 +367,78 @@ fn blocks(p: &Piece, unit: &TableUnit) -> bool {
         TerrainKind::River => !unit.has(Ability::Amphibious),
         k => k.is_insurmountable(),
     }
+}
+
+/// Whether `p` stops `unit` when the unit crosses `crossing` (a bridge or choke point it is
+/// lined up on): what lies beside the crossing does not (III "Choke Points": the unit's
+/// other sections are section markers on the crossing).
+fn blocks_beside(p: &Piece, unit: &TableUnit, crossing: Option<&Piece>) -> bool {
+    blocks(p, unit) && !crossing.is_some_and(|c| beside(c, p))
+}
+
+/// Whether the insurmountable piece `p` borders the crossing `c` (the river under a bridge,
+/// the mountains of a pass).
+fn beside(c: &Piece, p: &Piece) -> bool {
+    c.rects().any(|r| p.overlaps(r) || p.touches(r))
+}
+
+/// How far a card may be off a crossing's centre line, or turned from it, and still be
+/// lined up on it, DU and radians: what the free facing (II "Facing") leaves after rounding.
+const LINED_UP: f64 = 1e-6;
+
+/// The bridge or choke point a card is crossing (III "Choke Points": "use section markers
+/// to represent movement"): the card overlaps it, faces along its length (either way) and
+/// has its centre on its centre line, as the free facing of II "Facing" places it.
+pub(crate) fn crossing_at<'a>(bf: &'a Battlefield, card: &OrientedRect) -> Option<&'a Piece> {
+    lined_up_on(bf, card, |r| card.overlaps(r) || card.touches(r))
+}
+
+/// The bridge or choke point `card` is lined up on (facing along its length, centred on
+/// its centre line) whose zone passes `reach`.
+fn lined_up_on<'a>(
+    bf: &'a Battlefield,
+    card: &OrientedRect,
+    reach: impl Fn(&OrientedRect) -> bool,
+) -> Option<&'a Piece> {
+    bf.pieces.iter().filter(|p| p.kind.is_choke()).find(|p| {
+        p.rects().any(|r| {
+            let axis = along(r);
+            let off_axis = (card.centre() - r.centre()).cross(axis).abs();
+            let turned = card.pose.forward().cross(axis).abs();
+            off_axis <= LINED_UP && turned <= LINED_UP && reach(r)
+        })
+    })
+}
+
+/// The unit direction of a crossing's length (its longer side): the way across.
+fn along(r: &OrientedRect) -> acies_geom::Vec2 {
+    if r.depth >= r.width {
+        r.pose.forward()
+    } else {
+        r.pose.right()
+    }
+}
+
+/// The first insurmountable piece the moving card runs into, a crossing's sides excepted
+/// for the motions that start lined up on it and go straight along it.
+fn first_block<'a>(
+    bf: &'a Battlefield,
+    track: &Track,
+    unit: &TableUnit,
+) -> Option<(&'a Piece, usize, f64)> {
+    let sweeps = sweeps(track);
+    (0..sweeps.len()).find_map(|i| {
+        let card = card_rect(track.poses[i], track.size);
+        let crossing = match track.motions[i] {
+            Motion::Translate(d) if d.cross(track.poses[i].forward()).abs() <= LINED_UP => {
+                let path = SweptShape::new(card, track.motions[i]);
+                lined_up_on(bf, &card, |r| path.first_hit(r).is_some())
+            }
+            _ => None,
+        };
+        first_touch(bf, &sweeps[i..=i], |p| blocks_beside(p, unit, crossing))
+            .map(|(p, _, t)| (p, i, t))
+    })
 }
 
 /// Whether `p` is difficult terrain for `unit` (II; IX "Sylvan": no penalty in forests;

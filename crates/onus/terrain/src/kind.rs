@@ -83,6 +83,12 @@ impl TerrainKind {
         matches!(self, TerrainKind::Forest | TerrainKind::Ford)
     }
 
+    /// A narrow passage crossed with section markers (III "Choke Points": a bridge, a gate or
+    /// any other choke point).
+    pub fn is_choke(self) -> bool {
+        matches!(self, TerrainKind::Bridge | TerrainKind::ChokePoint)
+    }
+
     /// A crossing of a river (III "Rivers": "They can only be crossed by bridges or fords").
     pub fn is_crossing(self) -> bool {
         matches!(self, TerrainKind::Ford | TerrainKind::Bridge)

@@ -595,3 +595,187 @@ fn tf_iii_the_bank_is_higher_than_the_ford() {
     );
     assert_eq!(higher(batavians).0, None);
 }
+
+/// A river across the 30 x 24 DU field at y = 12 (1.5 DU wide) with a 2-section wooden
+/// bridge (1 DU wide, 2.5 DU long) at x = 10.
+fn river_and_bridge() -> Table {
+    let mut bridge = piece("bridge", TerrainKind::Bridge, &[([10.0, 12.0], [1.0, 2.5])]);
+    bridge.material = Some(Material::Wood);
+    bridge.sections = Some(2);
+    field(vec![
+        piece("river", TerrainKind::River, &[([15.0, 12.0], [30.0, 1.5])]),
+        bridge,
+    ])
+}
+
+/// III "Choke Points" (the expansion's example, steps 1 and 2): a Triarii unit arrives at
+/// a 2-section bridge and faces it at no cost (II "Facing"), lined up on it; it crosses
+/// with limited movement (III "Bridges"), its other sections over the river as section
+/// markers; off the bridge's line, or turning on it, the river stops it.
+#[test]
+fn tf_iii_a_unit_faces_a_bridge_and_crosses_it() {
+    let mut t = river_and_bridge();
+    // Its front touches the bridge's end (y = 10.75), 0.3 DU off its centre line.
+    let u = active(
+        &mut t,
+        1,
+        card("Triarii", UnitKind::Infantry, 4.0),
+        pose(10.3, 10.15, 0.0),
+    );
+    let off_line = check(&t, u, vec![Step::Advance(1.0)]);
+    assert!(
+        matches!(off_line, Err(TableError::Insurmountable { .. })),
+        "{off_line:?}"
+    );
+    let (faced, what) = t.facing_terrain(u).unwrap();
+    assert_eq!(what.id, "bridge");
+    assert!(faced.approx_eq(&pose(10.0, 10.15, 0.0), 1e-9), "{faced:?}");
+    // Facing is free; on the bridge, limited movement: half of 4 DU.
+    let cross = t
+        .check_move(u, &MoveOrder::new(vec![Step::Advance(2.0)]).facing())
+        .unwrap();
+    assert_eq!(cross.kind, MovementType::Limited);
+    assert_eq!(cross.ground.crosses.as_deref(), Some("bridge"));
+    assert!((cross.cost - 2.0).abs() < 1e-9, "{}", cross.cost);
+    assert!(
+        t.check_move(u, &MoveOrder::new(vec![Step::Advance(2.5)]).facing())
+            .is_err(),
+        "limited movement is 2 DU"
+    );
+    let turn_on_bridge = MoveOrder::new(vec![Step::Advance(1.0), Step::wheel_left(20.0)]).facing();
+    assert!(matches!(
+        t.check_move(u, &turn_on_bridge),
+        Err(TableError::Insurmountable { .. })
+    ));
+    t.apply_move(&cross).unwrap();
+    // Standing on the bridge over the water is a legal place, lined up; off the line it is not.
+    let on_bridge = t.unit(u).unwrap().pose;
+    assert!(t.crossing_of(t.unit(u).unwrap(), on_bridge).is_some());
+    let mut t2 = river_and_bridge();
+    let placed = t2.add(crate::TableUnit::new(
+        UnitId(2),
+        0,
+        card("Hastati", UnitKind::Infantry, 4.0),
+        on_bridge,
+    ));
+    assert!(placed.is_ok(), "{placed:?}");
+    let skewed = t2.add(crate::TableUnit::new(
+        UnitId(3),
+        0,
+        card("Principes", UnitKind::Infantry, 4.0),
+        pose(10.3, 12.0, 0.0),
+    ));
+    assert!(
+        matches!(skewed, Err(TableError::Insurmountable { .. })),
+        "{skewed:?}"
+    );
+}
+
+/// III "Choke Points": a pass between two mountains, narrower than a unit, is crossed the
+/// same way: lined up, with limited movement, the mountains beside it ignored.
+#[test]
+fn tf_iii_a_unit_crosses_a_pass_between_mountains() {
+    let mut pass = piece(
+        "pass",
+        TerrainKind::ChokePoint,
+        &[([10.0, 12.0], [1.0, 3.0])],
+    );
+    pass.sections = Some(2);
+    let mut t = field(vec![
+        piece("west", TerrainKind::Mountain, &[([6.0, 12.0], [7.0, 3.0])]),
+        pass,
+        piece("east", TerrainKind::Mountain, &[([14.0, 12.0], [7.0, 3.0])]),
+    ]);
+    // Its front touches the pass's end (y = 10.5), 0.2 DU off its line.
+    let u = active(
+        &mut t,
+        1,
+        card("Triarii", UnitKind::Infantry, 4.0),
+        pose(9.8, 9.9, 0.0),
+    );
+    assert!(matches!(
+        check(&t, u, vec![Step::Advance(1.0)]),
+        Err(TableError::Insurmountable { .. })
+    ));
+    let through = t
+        .check_move(u, &MoveOrder::new(vec![Step::Advance(2.0)]).facing())
+        .unwrap();
+    assert_eq!(through.kind, MovementType::Limited);
+    assert_eq!(through.ground.crosses.as_deref(), Some("pass"));
+    assert!(
+        through.end.approx_eq(&pose(10.0, 11.9, 0.0), 1e-9),
+        "{:?}",
+        through.end
+    );
+}
+
+/// II "Facing": a unit touching a river's bank faces it at no cost, its front on the bank,
+/// keeping its place along it; a unit in no contact has nothing to face.
+#[test]
+fn tf_ii_a_unit_faces_a_river_at_no_cost() {
+    let mut t = river_and_bridge();
+    // Turned 30°, its front-left corner touching the bank (y = 11.25).
+    let p = pose(20.0, 10.0, 30.0);
+    let rect = crate::card_rect(p, crate::CardSize::default());
+    let top = rect.corners().iter().map(|c| c.y).fold(f64::MIN, f64::max);
+    let u = active(
+        &mut t,
+        1,
+        card("Hastati", UnitKind::Infantry, 4.0),
+        pose(20.0, 10.0 + 11.25 - top, 30.0),
+    );
+    let (faced, what) = t.facing_terrain(u).unwrap();
+    assert_eq!(what.id, "river");
+    assert!((faced.heading).abs() < 1e-9, "{faced:?}");
+    assert!((faced.centre.y - (11.25 - 0.6)).abs() < 1e-9, "{faced:?}");
+    let mv = t
+        .check_move(u, &MoveOrder::new(Vec::new()).facing())
+        .unwrap();
+    assert_eq!((mv.cost, mv.kind), (0.0, MovementType::Regular));
+    assert!(mv.moved);
+    let far = active(
+        &mut t,
+        2,
+        card("Velites", UnitKind::Infantry, 4.0),
+        pose(20.0, 5.0, 0.0),
+    );
+    assert!(matches!(
+        t.facing_terrain(far),
+        Err(TableError::NotPossible {
+            rule: "T&F II Facing",
+            ..
+        })
+    ));
+}
+
+/// III "Bridges": a unit on a 2-section bridge charging the enemy that blocks its end fights
+/// with the 2 sections that fit across the bridge; against an enemy not facing the bridge
+/// (here its rear), with all its sections.
+#[test]
+fn tf_iii_a_fight_on_a_bridge_is_as_wide_as_the_bridge() {
+    let dice = |enemy_heading: f64| {
+        let mut t = river_and_bridge();
+        let u = active(
+            &mut t,
+            1,
+            card("Triarii", UnitKind::Infantry, 4.0),
+            pose(10.0, 12.0, 0.0),
+        );
+        let enemy = put(
+            &mut t,
+            2,
+            1,
+            card("Iberians", UnitKind::Infantry, 4.0),
+            pose(10.0, 13.85, enemy_heading),
+        );
+        let plan = t.charge(
+            u,
+            &crate::ChargeOrder::new(enemy, vec![Step::Advance(0.65)]),
+        );
+        assert!(plan.is_ok(), "{plan:?}");
+        let raw = t.engagement(u, enemy).unwrap().dice();
+        (t.melee_situation(u, enemy).unwrap().dice, raw)
+    };
+    assert_eq!(dice(180.0), (2, 4), "facing the bridge");
+    assert_eq!(dice(0.0), (4, 4), "its rear to the bridge");
+}

@@ -651,6 +651,16 @@ export class Game {
     this.sel.mode = 'move';
   }
 
+  /** Faces the terrain the unit touches first (the engine's pose, T&F II "Facing"), or not. */
+  setFacing(on) {
+    const g = this.ghost;
+    const facing = this.sel?.options?.facing;
+    if (!g || g.kind !== 'move' || !facing) return;
+    g.face = on;
+    g.origin = on ? facing.pose : this.unit(g.unit).pose;
+    this.setSteps(g.steps);
+  }
+
   setSteps(steps) {
     const g = this.ghost;
     if (!g) return;
@@ -663,9 +673,10 @@ export class Game {
     }
     g.pose = p;
     if (g.kind === 'move') {
-      g.state = g.steps.length ? 'checking' : 'idle';
+      const something = g.steps.length || g.face;
+      g.state = something ? 'checking' : 'idle';
       g.verdict = null;
-      if (g.steps.length) this.checkMove();
+      if (something) this.checkMove();
     }
     this.renderGhost();
     renderPanel(this, this.panelEl);
@@ -673,7 +684,7 @@ export class Game {
 
   async runCheckMove() {
     const g = this.ghost;
-    if (!g || g.kind !== 'move' || !g.steps.length) return;
+    if (!g || g.kind !== 'move' || !(g.steps.length || g.face)) return;
     const steps = g.steps.map((x) => ({ ...x }));
     const seq = ++this.querySeq;
     let r;
@@ -695,7 +706,7 @@ export class Game {
   }
 
   moveOrder(g) {
-    return { steps: g.steps, forced_march: !!g.forcedMarch, will_shoot: !!g.willShoot, separate: false };
+    return { steps: g.steps, forced_march: !!g.forcedMarch, will_shoot: !!g.willShoot, separate: false, face: !!g.face };
   }
 
   async commitMove() {
@@ -703,7 +714,7 @@ export class Game {
     if (!g) return;
     if (g.kind === 'deploy') return this.commitDeploy();
     if (g.kind === 'charge') return this.commitCharge();
-    if (!g.steps.length) return;
+    if (!g.steps.length && !g.face) return;
     const phase = this.view.phase;
     const action = phase === 'skirmishers'
       ? { action: 'skirmish_move', unit: g.unit, order: this.moveOrder(g) }

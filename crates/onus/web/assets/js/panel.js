@@ -34,6 +34,7 @@ function groundNote(ground) {
   const parts = [];
   if (ground.difficult) parts.push(`${ground.difficult}: difficult terrain, +${num(ground.extra_cost)} DU (double cost)`);
   if (ground.climbs) parts.push(`climbing ${ground.climbs}: limited movement`);
+  if (ground.crosses) parts.push(`crossing ${ground.crosses}: limited movement, section markers`);
   return parts.length ? `; ${parts.join('; ')}` : '';
 }
 
@@ -125,6 +126,11 @@ function moveSection(game) {
   out.push(h('button', {
     class: 'primary', disabled: !(v?.ok) || game.busy, onclick: () => game.commitMove(), 'data-testid': 'commit-move',
   }, `Move here${v?.ok ? ` (${num(v.cost)} DU)` : ''}`));
+  if (opts?.facing) {
+    out.push(h('label', { title: 'Terrain & Fortresses II "Facing": a unit in contact faces it at no cost' },
+      h('input', { type: 'checkbox', checked: !!g.face, 'data-testid': 'face-terrain', onchange: (e) => game.setFacing(e.target.checked) }),
+      ` first face ${opts.facing.piece} (free)`));
+  }
   const ranged = !!u?.card?.ranged;
   out.push(h('div', { class: 'row wrap' },
     h('label', {}, h('input', { type: 'checkbox', checked: g.forcedMarch, 'data-testid': 'forced-march', onchange: (e) => { g.forcedMarch = e.target.checked; game.setSteps(g.steps); } }), ' forced march'),
