@@ -1,0 +1,74 @@
+//! The ONUS! queries on a battlefield (*Terrain & Fortresses*): the unit options offer the free
+//! facing of the terrain a unit touches (II "Facing"), and a move that faces a bridge and
+//! crosses it is priced as the engine prices it (III "Bridges", "Choke Points").
+
+use acies_core::Viewer;
+use onus_game::state::Phase;
+use onus_game::testing::{fixture_on, unit};
+use onus_game::{GameState, Seat};
+use onus_server::query::answer;
+use onus_table::UnitId;
+use onus_terrain::{Battlefield, Material, Piece, TerrainKind, Zone};
+use serde_json::{Value, json};
+
+fn piece(id: &str, kind: TerrainKind, centre: [f64; 2], size: [f64; 2]) -> Piece {
+    Piece {
+        id: id.into(),
+        name: id.into(),
+        kind,
+        zones: vec![Zone::new(centre, size, 0.0)],
+        top: Vec::new(),
+        material: None,
+        sections: None,
+    }
+}
+
+/// A river across the 40 x 30 DU table at y = 13 with a 2-section bridge at x = 10, and a
+/// unit of seat 0 whose front touches the bridge's end 0.3 DU off its centre line.
+fn at_the_bridge() -> GameState {
+    let mut bridge = piece("bridge", TerrainKind::Bridge, [10.0, 13.0], [1.0, 2.5]);
+    bridge.material = Some(Material::Stone);
+    bridge.sections = Some(2);
+    let mut field = Battlefield::open(40.0, 30.0);
+    field.pieces = vec![
+        piece("river", TerrainKind::River, [20.0, 13.0], [40.0, 1.5]),
+        bridge,
+    ];
+    let card = onus_combat::CardBuilder::new("Triarii", onus_model::UnitKind::Infantry)
+        .attack(3, 3)
+        .defense(4, 4)
+        .morale(7)
+        .health(6)
+        .build();
+    // The bridge's near end is at y = 11.75; the card is 1.2 DU deep.
+    let units = vec![unit(1, 0, card, 10.3, 11.15, 0.0)];
+    fixture_on(Some(field), units, &[UnitId(1)], Phase::Movement)
+}
+
+fn ask(state: &GameState, q: Value) -> Value {
+    answer(state, Viewer::Seat(Seat(0)), q).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+#[test]
+fn a_unit_at_a_bridge_is_offered_to_face_it_and_crosses() {
+    let state = at_the_bridge();
+    let opts = ask(&state, json!({ "kind": "unit_options", "unit": 1 }));
+    assert_eq!(opts["facing"]["piece"], "bridge", "{opts}");
+    let x = opts["facing"]["pose"]["centre"]["x"].as_f64().unwrap();
+    assert!((x - 10.0).abs() < 1e-9, "lined up on the bridge: {opts}");
+    let order = |face: bool| {
+        json!({ "kind": "check_move", "unit": 1, "order": { "steps": [{ "Advance": 1.0 }],
+            "forced_march": false, "will_shoot": false, "separate": false, "face": face } })
+    };
+    let straight_on = ask(&state, order(false));
+    assert_eq!(straight_on["ok"], false, "{straight_on}");
+    assert_eq!(straight_on["rule"], "T&F III Rivers", "{straight_on}");
+    let across = ask(&state, order(true));
+    assert_eq!(across["ok"], true, "{across}");
+    assert_eq!(across["kind"], "Limited", "{across}");
+    assert_eq!(across["ground"]["crosses"], "bridge", "{across}");
+    assert!(
+        (across["cost"].as_f64().unwrap() - 1.0).abs() < 1e-9,
+        "facing is free"
+    );
+}
