@@ -25,6 +25,9 @@ impl Tally {
     }
 }
 
+/// How much better (in evaluation, 0 to 1) another action must do than the policy's.
+const MARGIN: f64 = 0.03;
+
 /// Rounds of halving that leave one of `n` actions.
 fn rounds(n: usize) -> usize {
     (usize::BITS - n.saturating_sub(1).leading_zeros()).max(1) as usize
@@ -37,14 +40,16 @@ where
     P: Bot<R>,
     E: Evaluate<R>,
 {
-    /// The index in `arms` of the action to play. Ties go to the earlier action: the
-    /// policy's choice unless another did better.
+    /// The index in `arms` of the action to play. The policy's choice (index 0) stays in
+    /// every round, and another action replaces it only when it did better by
+    /// [`MARGIN`] on the same samples: a script is a strong prior, and a few playouts are
+    /// noisy.
     pub(super) fn choose(&mut self, root: &R::State, seat: R::Seat, arms: &[R::Action]) -> usize {
         let playouts = self.playouts(root, seat, arms) as usize;
         let per_round = (playouts / rounds(arms.len())).max(arms.len());
         let mut tally = vec![Tally::default(); arms.len()];
         let mut alive: Vec<usize> = (0..arms.len()).collect();
-        while alive.len() > 1 {
+        loop {
             let samples: Vec<u64> = (0..(per_round / alive.len()).max(1))
                 .map(|_| self.rng.next_u64())
                 .collect();
@@ -55,10 +60,22 @@ where
                     tally[a].n += 1;
                 }
             }
+            if alive.len() <= 2 {
+                break;
+            }
             alive.sort_by(|x, y| tally[*y].mean().total_cmp(&tally[*x].mean()).then(x.cmp(y)));
-            alive.truncate(alive.len().div_ceil(2));
+            alive.truncate(alive.len().div_ceil(2).max(2));
+            if !alive.contains(&0) {
+                alive.pop();
+                alive.insert(0, 0);
+            }
         }
-        alive.first().copied().unwrap_or(0)
+        let best = alive.iter().copied().filter(|a| *a != 0);
+        let best = best.max_by(|x, y| tally[*x].mean().total_cmp(&tally[*y].mean()).then(y.cmp(x)));
+        match best {
+            Some(b) if tally[b].mean() > tally[0].mean() + MARGIN => b,
+            _ => 0,
+        }
     }
 
     /// The playouts this decision may spend: the budget's, or as many as its think time
