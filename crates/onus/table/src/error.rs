@@ -136,6 +136,14 @@ pub enum TableError {
         slot: FrontSlot,
         reason: &'static str,
     },
+    #[error(
+        "{unit} comes out of the ford next to {enemy}, which defends the far bank: it must charge it [{rule}]"
+    )]
+    MustEngage {
+        unit: UnitId,
+        enemy: UnitId,
+        rule: &'static str,
+    },
     #[error("{unit}: {reason} [{rule}]")]
     NotPossible {
         unit: UnitId,
@@ -197,6 +205,7 @@ impl TableError {
             | TableError::ManeuverForbidden { rule, .. }
             | TableError::ChargeForbidden { rule, .. }
             | TableError::NotPossible { rule, .. }
+            | TableError::MustEngage { rule, .. }
             | TableError::CannotShoot { rule, .. } => rule,
             TableError::Zigzag { .. } => "VII-2.A Regular movement",
             TableError::ManeuverMidMove { .. } => "VII-2.B Combining special maneuvers",

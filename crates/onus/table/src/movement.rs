@@ -766,6 +766,9 @@ impl Table {
             });
         }
         let ground = self.ground_effect(u, &track, &formation_at)?;
+        if !opts.charging && !matches!(opts.phase, MovePhase::FollowUp { .. }) {
+            self.ford_defender_bar(u, start, track.end())?;
+        }
         cost += ground.extra_cost;
         for &(step, extra) in &ground.extra_by_step {
             if let Some(p) = priced.get_mut(step) {

@@ -197,6 +197,51 @@ impl Table {
     }
 }
 
+/// How near a ford an enemy stands to defend its bank, and how near that enemy a unit
+/// coming out of the ford has come to it, DU (ruling, III "Fords").
+const FORD_DEFENCE: f64 = 1.0;
+
+impl Table {
+    /// III "Fords": "if there is an enemy unit defending the opposite bank, the crossing unit
+    /// must engage that unit once it has crossed the river". Ruling (docs/rulings.md): an
+    /// enemy within 1 DU of the ford, not in it, defends its bank; a move (not a charge)
+    /// that takes a unit's card out of the ford to within 1 DU of such an enemy is refused:
+    /// the unit must charge it. Going back out of the ford, away from it, is free.
+    pub(crate) fn ford_defender_bar(
+        &self,
+        unit: &TableUnit,
+        start: Pose,
+        end: Pose,
+    ) -> Result<(), TableError> {
+        let Some(bf) = self.battlefield() else {
+            return Ok(());
+        };
+        let Some(ford) = bf.ford_under(&card_rect(start, unit.size)) else {
+            return Ok(());
+        };
+        let out = card_rect(end, unit.size);
+        if ford.overlaps(&out) {
+            return Ok(());
+        }
+        let near = |r: &OrientedRect| ford.rects().any(|f| f.distance(r) <= FORD_DEFENCE);
+        let defender = self.units.values().find(|o| {
+            let r = o.rect();
+            self.are_enemies(unit.id, o.id)
+                && !ford.overlaps(&r)
+                && near(&r)
+                && r.distance(&out) <= FORD_DEFENCE
+        });
+        match defender {
+            Some(d) => Err(TableError::MustEngage {
+                unit: unit.id,
+                enemy: d.id,
+                rule: "T&F III Fords",
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
 /// How near a card must be to a piece of terrain to face it: in contact, DU.
 const FACING_REACH: f64 = 0.05;
 

@@ -779,3 +779,49 @@ fn tf_iii_a_fight_on_a_bridge_is_as_wide_as_the_bridge() {
     assert_eq!(dice(180.0), (2, 4), "facing the bridge");
     assert_eq!(dice(0.0), (4, 4), "its rear to the bridge");
 }
+
+/// III "Fords": "if there is an enemy unit defending the opposite bank, the crossing unit must
+/// engage that unit once it has crossed the river": coming out of the ford next to the
+/// defender without charging it is refused; with no defender near, the same move is legal.
+#[test]
+fn tf_iii_a_unit_out_of_a_ford_must_engage_the_defender_of_the_bank() {
+    let out_of_the_ford = |defender_x: Option<f64>| {
+        let river =
+            |id: &str, x: f64, w: f64| piece(id, TerrainKind::River, &[([x, 12.0], [w, 1.5])]);
+        let ford = piece("ford", TerrainKind::Ford, &[([10.0, 12.0], [3.0, 1.5])]);
+        let mut t = field(vec![river("w", 4.25, 8.5), ford, river("e", 20.75, 18.5)]);
+        let wader = active(
+            &mut t,
+            1,
+            card("Triarii", UnitKind::Infantry, 4.0),
+            pose(10.0, 12.0, 0.0),
+        );
+        if let Some(x) = defender_x {
+            put(
+                &mut t,
+                2,
+                1,
+                card("Iberians", UnitKind::Infantry, 2.0),
+                pose(x, 13.95, 180.0),
+            );
+        }
+        check(&t, wader, vec![Step::Advance(1.4)])
+    };
+    let refused = out_of_the_ford(Some(12.5));
+    assert!(
+        matches!(
+            refused,
+            Err(TableError::MustEngage {
+                enemy: UnitId(2),
+                rule: "T&F III Fords",
+                ..
+            })
+        ),
+        "{refused:?}"
+    );
+    assert!(out_of_the_ford(None).is_ok());
+    assert!(
+        out_of_the_ford(Some(17.0)).is_ok(),
+        "an enemy far from the ford"
+    );
+}
