@@ -103,7 +103,7 @@ impl Table {
             if let Some(p) = bf
                 .pieces
                 .iter()
-                .find(|p| blocks_beside(p, unit, crossing) && p.overlaps(r))
+                .find(|p| blocks_beside(bf, p, unit, crossing) && p.overlaps(r))
             {
                 return Err(insurmountable(unit.id, p, None));
             }
@@ -144,12 +144,12 @@ impl Table {
         }
         let sweeps = sweeps(track);
         let mut effect = GroundEffect::default();
-        if let Some((p, i, t)) = first_touch(bf, &sweeps, |p| slows(p, unit)) {
+        if let Some((p, i, t)) = first_touch(bf, &sweeps, |p| slows(bf, p, unit)) {
             effect.difficult = Some(p.name.clone());
             difficult_costs(track, i, t, &mut effect)?;
         }
         if let Some((_, i, _)) = first_touch(bf, &sweeps, |p| {
-            p.kind == TerrainKind::Ford && !unit.has(Ability::Amphibious)
+            bf.kind_of(p) == TerrainKind::Ford && !unit.has(Ability::Amphibious)
         }) {
             ford_limits(track, in_formation, i)?;
         }
@@ -407,8 +407,8 @@ pub(crate) mod shared {
 
 /// Whether `p` is insurmountable for `unit` (III; IX "Amphibious": rivers "can be crossed
 /// like a ford").
-fn blocks(p: &Piece, unit: &TableUnit) -> bool {
-    match p.kind {
+fn blocks(bf: &Battlefield, p: &Piece, unit: &TableUnit) -> bool {
+    match bf.kind_of(p) {
         TerrainKind::River => !unit.has(Ability::Amphibious),
         k => k.is_insurmountable(),
     }
@@ -417,8 +417,8 @@ fn blocks(p: &Piece, unit: &TableUnit) -> bool {
 /// Whether `p` stops `unit` when the unit crosses `crossing` (a bridge or choke point it is
 /// lined up on): what lies beside the crossing does not (III "Choke Points": the unit's
 /// other sections are section markers on the crossing).
-fn blocks_beside(p: &Piece, unit: &TableUnit, crossing: Option<&Piece>) -> bool {
-    blocks(p, unit) && !crossing.is_some_and(|c| beside(c, p))
+fn blocks_beside(bf: &Battlefield, p: &Piece, unit: &TableUnit, crossing: Option<&Piece>) -> bool {
+    blocks(bf, p, unit) && !crossing.is_some_and(|c| beside(c, p))
 }
 
 /// Whether the insurmountable piece `p` borders the crossing `c` (the river under a bridge,
@@ -481,15 +481,15 @@ fn first_block<'a>(
             }
             _ => None,
         };
-        first_touch(bf, &sweeps[i..=i], |p| blocks_beside(p, unit, crossing))
+        first_touch(bf, &sweeps[i..=i], |p| blocks_beside(bf, p, unit, crossing))
             .map(|(p, _, t)| (p, i, t))
     })
 }
 
 /// Whether `p` is difficult terrain for `unit` (II; IX "Sylvan": no penalty in forests;
 /// "Amphibious": none in the water, and a river crossed is a ford).
-fn slows(p: &Piece, unit: &TableUnit) -> bool {
-    match p.kind {
+fn slows(bf: &Battlefield, p: &Piece, unit: &TableUnit) -> bool {
+    match bf.kind_of(p) {
         TerrainKind::Forest => !unit.has(Ability::Sylvan),
         TerrainKind::Ford => !unit.has(Ability::Amphibious),
         k => k.is_difficult(),

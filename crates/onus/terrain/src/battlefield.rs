@@ -16,6 +16,9 @@ pub struct Battlefield {
     pub width: f64,
     pub depth: f64,
     pub pieces: Vec<Piece>,
+    /// The scenario makes its rivers fordable: they are "treated as fords" (III "Rivers").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fordable_rivers: bool,
 }
 
 /// Where a line of sight runs through a piece: the fractions of the line, from the shooter
@@ -37,6 +40,17 @@ impl Battlefield {
             width,
             depth,
             pieces: Vec::new(),
+            fordable_rivers: false,
+        }
+    }
+
+    /// What a piece is for the rules here: a river is a ford on a battlefield whose rivers
+    /// are fordable (III "Rivers": "except for specific scenarios stating otherwise, in which
+    /// case rivers will be treated as fords").
+    pub fn kind_of(&self, p: &Piece) -> TerrainKind {
+        match p.kind {
+            TerrainKind::River if self.fordable_rivers => TerrainKind::Ford,
+            k => k,
         }
     }
 
@@ -59,7 +73,7 @@ impl Battlefield {
     pub fn insurmountable_under(&self, rect: &OrientedRect) -> Option<&Piece> {
         self.pieces
             .iter()
-            .find(|p| p.kind.is_insurmountable() && p.overlaps(rect))
+            .find(|p| self.kind_of(p).is_insurmountable() && p.overlaps(rect))
     }
 
     /// The first piece of difficult terrain `rect` overlaps, even partly (II "Difficult
@@ -67,12 +81,14 @@ impl Battlefield {
     pub fn difficult_under(&self, rect: &OrientedRect) -> Option<&Piece> {
         self.pieces
             .iter()
-            .find(|p| p.kind.is_difficult() && p.overlaps(rect))
+            .find(|p| self.kind_of(p).is_difficult() && p.overlaps(rect))
     }
 
     /// The ford `rect` overlaps, if any (III "Fords").
     pub fn ford_under(&self, rect: &OrientedRect) -> Option<&Piece> {
-        self.of_kind(TerrainKind::Ford).find(|p| p.overlaps(rect))
+        self.pieces
+            .iter()
+            .find(|p| self.kind_of(p) == TerrainKind::Ford && p.overlaps(rect))
     }
 
     /// The forest that covers a unit whose card has its centre at `centre` (III "Forest": "the

@@ -60,7 +60,12 @@ pub fn parse(file: &str, text: &str) -> Result<Battlefield, Vec<DataError>> {
 }
 
 fn read_head(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<Battlefield> {
-    e.check_fields(ctx, &["id", "name", "description", "table"], "");
+    e.check_fields(
+        ctx,
+        &["id", "name", "description", "table", "fordable_rivers"],
+        "",
+    );
+    let fordable_rivers = e.bool_or(ctx, "fordable_rivers", Some(false), "");
     let id = e.id(ctx).map(|(id, _)| id);
     let name = bounded_text(ctx, e, "name", MAX_NAME, "the battlefield's name");
     let description = match e.string(ctx, "description") {
@@ -93,6 +98,7 @@ fn read_head(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<Battlefield> {
         width: table[0],
         depth: table[1],
         pieces: Vec::new(),
+        fordable_rivers: fordable_rivers?,
     })
 }
 

@@ -75,6 +75,21 @@ fn fields_are_checked_where_they_are_written() {
     );
 }
 
+/// III "Rivers": a scenario may make its rivers fordable (`fordable_rivers = true`); a
+/// river is then a ford for the rules (`Battlefield::kind_of`).
+#[test]
+fn a_battlefield_may_make_its_rivers_fordable() {
+    let river = "[[piece]]\nid = \"r\"\nname = \"R\"\nkind = \"river\"\n[[piece.zone]]\ncentre = [10, 8]\nsize = [20, 1.5]\n";
+    let plain = load::parse("b.toml", &with(river)).unwrap();
+    assert!(!plain.fordable_rivers);
+    assert_eq!(plain.kind_of(&plain.pieces[0]), TerrainKind::River);
+    let text = format!("{}fordable_rivers = true\n{river}", HEAD);
+    let fordable = load::parse("b.toml", &text).unwrap();
+    assert_eq!(fordable.kind_of(&fordable.pieces[0]), TerrainKind::Ford);
+    let e = errors(&format!("{HEAD}fordable_rivers = \"yes\"\n"));
+    assert!(e[0].contains("battlefield.fordable_rivers"), "{e:?}");
+}
+
 fn forest(id: &str, centre: [f64; 2], size: [f64; 2]) -> String {
     format!(
         "[[piece]]\nid = \"{id}\"\nname = \"{id}\"\nkind = \"forest\"\n[[piece.zone]]\ncentre = {centre:?}\nsize = {size:?}\n"

@@ -825,3 +825,46 @@ fn tf_iii_a_unit_out_of_a_ford_must_engage_the_defender_of_the_bank() {
         "an enemy far from the ford"
     );
 }
+
+/// III "Rivers": "insurmountable, except for specific scenarios stating otherwise, in which
+/// case rivers will be treated as fords": on such a battlefield a unit wades the river at
+/// double cost, straight, and the bank is higher than the water.
+#[test]
+fn tf_iii_a_scenario_can_make_rivers_fordable() {
+    // A unit whose front touches a river across the table, on a battlefield whose rivers are
+    // fordable or not.
+    let at_the_river = |fordable: bool| {
+        let mut t = Table::new(30.0, 24.0);
+        let mut b = Battlefield::open(30.0, 24.0);
+        b.pieces = vec![piece(
+            "river",
+            TerrainKind::River,
+            &[([15.0, 12.0], [30.0, 1.5])],
+        )];
+        b.fordable_rivers = fordable;
+        t.set_battlefield(b).unwrap();
+        let u = active(
+            &mut t,
+            1,
+            card("Triarii", UnitKind::Infantry, 4.0),
+            pose(10.0, 10.65, 0.0),
+        );
+        (t, u)
+    };
+    let (t, u) = at_the_river(false);
+    assert!(matches!(
+        check(&t, u, vec![Step::Advance(1.0)]),
+        Err(TableError::Insurmountable { .. })
+    ));
+    let (t, u) = at_the_river(true);
+    let wade = check(&t, u, vec![Step::Advance(1.0)]).unwrap();
+    assert_eq!(wade.ground.difficult.as_deref(), Some("river"));
+    assert!((wade.cost - 2.0).abs() < 1e-9, "{}", wade.cost);
+    assert!(matches!(
+        check(&t, u, vec![Step::Advance(1.0), Step::wheel_left(20.0)]),
+        Err(TableError::BadStep {
+            rule: "T&F III Fords",
+            ..
+        })
+    ));
+}

@@ -37,6 +37,7 @@ export function battlefieldToml(bf) {
     `id = ${q(bf.id)}`,
     `name = ${q(bf.name)}`,
     `table = ${nums([bf.width, bf.depth])}`,
+    ...(bf.fordable_rivers ? ['fordable_rivers = true'] : []),
     '',
   ];
   for (const p of bf.pieces) {
@@ -119,7 +120,10 @@ export function openEditor({ start, onUse }) {
     h('label', {}, ' Id ', h('input', { value: bf.id, class: 'narrow', 'data-testid': 'editor-id', oninput: (e) => { bf.id = e.target.value; changed(); } })),
     numberInput(' Width', bf.width, 'editor-width', (v) => { bf.width = v; }),
     numberInput(' Depth', bf.depth, 'editor-depth', (v) => { bf.depth = v; }),
-    ' DU');
+    ' DU ',
+    h('label', { title: 'Terrain & Fortresses III "Rivers": a scenario may treat its rivers as fords' },
+      h('input', { type: 'checkbox', checked: !!bf.fordable_rivers, 'data-testid': 'editor-fordable', onchange: (e) => { bf.fordable_rivers = e.target.checked; changed(); } }),
+      ' rivers fordable'));
 
   const table = new TableView(tableBox, {
     onUnitClick: () => {},

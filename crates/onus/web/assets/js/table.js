@@ -349,19 +349,20 @@ export class TableView {
       }
       g.append(piece);
     }
-    this.drawTerrainLegend(g, [...kinds]);
+    this.drawTerrainLegend(g, [...kinds], !!terrain.fordable_rivers);
   }
 
-  drawTerrainLegend(g, kinds) {
+  drawTerrainLegend(g, kinds, fordable = false) {
+    const text = (k) => (k === 'river' && fordable ? 'river: fordable here (as a ford)' : TERRAIN_LEGEND[k]);
     const y = Math.max(this.toSvg({ x: 0, y: 0 }).y, this.toSvg({ x: 0, y: this.depth }).y) + 0.85;
     let x = 0;
     const legend = s('g', { class: 'terrain-legend', 'data-testid': 'terrain-legend' });
     for (const k of TERRAIN_KINDS.filter((k) => kinds.includes(k))) {
       legend.append(
         s('rect', { x, y: y - 0.22, width: 0.3, height: 0.3, class: `terrain terrain-${k}` }),
-        s('text', { x: x + 0.38, y: y, class: 'terrain-legend-text' }, TERRAIN_LEGEND[k]),
+        s('text', { x: x + 0.38, y: y, class: 'terrain-legend-text' }, text(k)),
       );
-      x += 0.5 + TERRAIN_LEGEND[k].length * 0.13;
+      x += 0.5 + text(k).length * 0.13;
     }
     g.append(legend);
   }
