@@ -71,8 +71,9 @@ pub struct Weights {
     /// Per unit of the chance of winning that next round less the chance of losing it (its
     /// share of the other half-turn's count).
     pub next_clock: f64,
-    /// What a leader is worth, lost when his unit is destroyed in melee (half the time a
-    /// Morale Clock step).
+    /// What a leader is worth for his Combat and Rally Factors, lost when his unit is
+    /// destroyed in melee (on top of the Morale Clock step lost with him, valued as `clock`
+    /// times the stakes of the moment and the chance from `rally::leader_fate`).
     pub leader: f64,
 }
 
