@@ -8,25 +8,46 @@ use acies_core::{Candidates, Determinize};
 use super::{Evaluate, SearchBot};
 use crate::bot::Bot;
 
-/// The playouts of one action so far.
-#[derive(Clone, Copy, Debug, Default)]
+/// The values of one action's playouts, sample by sample (the samples are shared: the
+/// `j`-th value of every action still compared comes from the same determinization).
+#[derive(Clone, Debug, Default)]
 struct Tally {
-    sum: f64,
-    n: u32,
+    values: Vec<f64>,
 }
 
 impl Tally {
-    fn mean(self) -> f64 {
-        if self.n == 0 {
+    fn mean(&self) -> f64 {
+        if self.values.is_empty() {
             0.0
         } else {
-            self.sum / f64::from(self.n)
+            self.values.iter().sum::<f64>() / self.values.len() as f64
         }
+    }
+
+    /// Whether this action did better than `base` on their common samples by at least
+    /// [`MARGIN`] and by [`Z`] standard errors of the paired differences.
+    fn beats(&self, base: &Tally) -> bool {
+        let d: Vec<f64> = self
+            .values
+            .iter()
+            .zip(&base.values)
+            .map(|(a, b)| a - b)
+            .collect();
+        let n = d.len() as f64;
+        if d.len() < 2 {
+            return false;
+        }
+        let mean = d.iter().sum::<f64>() / n;
+        let var = d.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
+        mean > MARGIN && mean > Z * (var / n).sqrt()
     }
 }
 
 /// How much better (in evaluation, 0 to 1) another action must do than the policy's.
-const MARGIN: f64 = 0.03;
+const MARGIN: f64 = 0.02;
+
+/// How many standard errors of the paired differences that must be.
+const Z: f64 = 1.5;
 
 /// Rounds of halving that leave one of `n` actions.
 fn rounds(n: usize) -> usize {
@@ -41,8 +62,8 @@ where
     E: Evaluate<R>,
 {
     /// The index in `arms` of the action to play. The policy's choice (index 0) stays in
-    /// every round, and another action replaces it only when it did better by
-    /// [`MARGIN`] on the same samples: a script is a strong prior, and a few playouts are
+    /// every round, and another action replaces it only when it did clearly better on the
+    /// same samples ([`Tally::beats`]): a script is a strong prior, and a few playouts are
     /// noisy.
     pub(super) fn choose(&mut self, root: &R::State, seat: R::Seat, arms: &[R::Action]) -> usize {
         let playouts = self.playouts(root, seat, arms) as usize;
@@ -56,8 +77,7 @@ where
             for &a in &alive {
                 for &sample in &samples {
                     let v = self.playout(root, seat, &arms[a], sample);
-                    tally[a].sum += v;
-                    tally[a].n += 1;
+                    tally[a].values.push(v);
                 }
             }
             if alive.len() <= 2 {
@@ -73,7 +93,7 @@ where
         let best = alive.iter().copied().filter(|a| *a != 0);
         let best = best.max_by(|x, y| tally[*x].mean().total_cmp(&tally[*y].mean()).then(y.cmp(x)));
         match best {
-            Some(b) if tally[b].mean() > tally[0].mean() + MARGIN => b,
+            Some(b) if tally[b].beats(&tally[0]) => b,
             _ => 0,
         }
     }
