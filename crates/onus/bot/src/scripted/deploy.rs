@@ -5,7 +5,8 @@ use acies_geom::{Pose, Vec2};
 use onus_game::Action;
 use onus_game::state::DeployStage;
 use onus_model::{UnitCard, UnitKind};
-use onus_table::{CardSize, TableEdge, UnitId};
+use onus_table::{CardSize, TableEdge, UnitId, card_rect};
+use onus_terrain::TerrainKind;
 
 use super::Ctx;
 
@@ -209,14 +210,9 @@ fn units(ctx: &Ctx<'_>) -> Vec<Action> {
             continue;
         };
         let size = CardSize::of(&r.card);
+        let mut poses = favoured_ground(ctx, &f, &r.card, pose_of(&f, *slot, size, 0.0));
         for shift in [0.0, 0.3, -0.3, 0.7, -0.7, 1.2, -1.2, 2.0, -2.0] {
-            out.push(Action::Deploy {
-                unit: *id,
-                pose: pose_of(&f, *slot, size, shift),
-                formation: None,
-                extend_left: false,
-                extend_right: false,
-            });
+            poses.push(pose_of(&f, *slot, size, shift));
         }
         // The other row, as a last resort.
         let other = Slot {
@@ -224,16 +220,66 @@ fn units(ctx: &Ctx<'_>) -> Vec<Action> {
             row: 1 - slot.row.min(1),
         };
         for shift in [0.0, 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 3.0, -3.0] {
-            out.push(Action::Deploy {
-                unit: *id,
-                pose: pose_of(&f, other, size, shift),
-                formation: None,
-                extend_left: false,
-                extend_right: false,
-            });
+            poses.push(pose_of(&f, other, size, shift));
         }
+        if ctx.s.table().battlefield().is_some_and(|b| !b.is_open()) {
+            // Round insurmountable terrain: further along the line, both ways.
+            for k in 1..=12 {
+                let d = 0.75 * f64::from(k) + 2.0;
+                for row in [*slot, other] {
+                    poses.push(pose_of(&f, row, size, d));
+                    poses.push(pose_of(&f, row, size, -d));
+                }
+            }
+        }
+        poses.retain(|p| !on_insurmountable(ctx, *p, size));
+        out.extend(poses.into_iter().map(|pose| Action::Deploy {
+            unit: *id,
+            pose,
+            formation: None,
+            extend_left: false,
+            extend_right: false,
+        }));
         break;
     }
+    out
+}
+
+/// Whether a card at `pose` would lie on insurmountable terrain, which the engine refuses
+/// (T&F III "Mountains and Lakes", "Rivers").
+fn on_insurmountable(ctx: &Ctx<'_>, pose: Pose, size: CardSize) -> bool {
+    ctx.s
+        .table()
+        .battlefield()
+        .is_some_and(|b| b.insurmountable_under(&card_rect(pose, size)).is_some())
+}
+
+/// How far from its place in the line a unit goes for better ground, DU.
+const GROUND_REACH: f64 = 3.0;
+
+/// Better ground near a unit's place in the line, in the army's deployment zone: a hill's
+/// top for shooters (they shoot from above, T&F II), a forest for foot (its cover, III
+/// "Forest"). Empty on the open field.
+fn favoured_ground(ctx: &Ctx<'_>, f: &Frame, card: &UnitCard, planned: Pose) -> Vec<Pose> {
+    let (Some(bf), Ok(p)) = (ctx.s.table().battlefield(), ctx.s.player(ctx.seat)) else {
+        return Vec::new();
+    };
+    let zone = p.zone;
+    let shooter = role(card) == Role::Back || card.can_shoot();
+    let foot = card.kind == UnitKind::Infantry;
+    let spots = bf.pieces.iter().flat_map(|piece| match piece.kind {
+        TerrainKind::Hill if shooter => piece.top.iter().map(|z| z.rect().centre()).collect(),
+        TerrainKind::Forest if foot && !shooter => piece.rects().map(|r| r.centre()).collect(),
+        _ => Vec::new(),
+    });
+    let mut out: Vec<Pose> = spots
+        .filter(|c| zone.contains(c.x, c.y) && c.distance(planned.centre) <= GROUND_REACH)
+        .map(|c| Pose::new(c, f.heading))
+        .collect();
+    out.sort_by(|a, b| {
+        let d = |p: &Pose| p.centre.distance(planned.centre);
+        d(a).total_cmp(&d(b))
+    });
     out
 }
 

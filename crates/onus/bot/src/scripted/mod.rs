@@ -13,6 +13,10 @@
 //! * movement ([`moves`]): charges whose exact odds favour the charger; otherwise moves scored
 //!   by progress towards the enemy, facing, danger from stronger enemies within their reach,
 //!   and keeping in line with the friends;
+//! * terrain ([`ground`], *Terrain & Fortresses*): deployment off insurmountable ground,
+//!   shooters on a hill's top and foot in a wood near their place; progress measured along
+//!   the way round mountains, lakes and rivers (by their ends, bridges, passes and fords),
+//!   crossings faced and crossed; the engine's melee ground (height, cover) in the score;
 //! * fights ([`fights`]): the best shot by exact odds, every melee fought in order of
 //!   advantage, the event card that improves the fight the most when it is worth a card,
 //!   the side least exposed when defending.
@@ -24,6 +28,7 @@
 mod decisions;
 mod deploy;
 mod fights;
+mod ground;
 mod moves;
 mod orders;
 

@@ -175,7 +175,8 @@ fn decide_free_unit(ctx: &mut Ctx<'_>, id: UnitId) -> Option<Action> {
     let t = s.table().unit(target).ok()?;
     let allowance = s.table().movement_allowance(id).ok()?;
     let mv = allowance.regular;
-    let local = u.pose.to_local(t.pose.centre);
+    let detour = super::ground::detour_to(s, &u, t);
+    let local = u.pose.to_local(detour.map_or(t.pose.centre, |d| d.next));
     let angle = acies_geom::math::atan2(local.x, local.y);
     let shooter = u.card.can_shoot();
     let far = enemies.first().is_some_and(|e| e.0 > 2.0 * mv + 3.0);
@@ -211,6 +212,17 @@ fn decide_free_unit(ctx: &mut Ctx<'_>, id: UnitId) -> Option<Action> {
         orders.push(MoveOrder::new(vec![Step::Advance(2.0 * mv)]).forced_march());
         orders.push(MoveOrder::new(vec![Step::Advance(1.5 * mv)]).forced_march());
     }
+    orders.extend(terrain_orders(ctx, id, mv));
+    if detour.is_some() {
+        // Round the obstacle: turn on the spot towards the way (a wheel may not fit).
+        for frac in [0.0, 0.25, 0.5] {
+            let mut steps = vec![Step::Turn(-angle)];
+            if frac > 0.0 {
+                steps.push(Step::Advance(mv * frac));
+            }
+            orders.push(MoveOrder::new(steps));
+        }
+    }
     let stay = position_score(ctx, s, id);
     let mut best: Option<(f64, Action)> = None;
     for order in orders {
@@ -230,6 +242,45 @@ fn decide_free_unit(ctx: &mut Ctx<'_>, id: UnitId) -> Option<Action> {
         Some((sc, a)) if sc > stay + 0.5 => Some(a),
         _ => None,
     }
+}
+
+/// Moves that only terrain calls for (none on the open field): facing a bridge, pass or
+/// ford the card touches and going on across (T&F II "Facing"), and the longest advance
+/// the ground allows when a full one runs into it (to come into contact with a crossing).
+fn terrain_orders(ctx: &Ctx<'_>, id: UnitId, mv: f64) -> Vec<MoveOrder> {
+    let table = ctx.s.table();
+    if table.battlefield().is_none_or(|b| b.is_open()) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let crossing = table
+        .facing_terrain(id)
+        .is_ok_and(|(_, p)| p.kind.is_choke() || p.kind.is_crossing());
+    if crossing {
+        out.push(MoveOrder::new(Vec::new()).facing());
+        for frac in [1.0, 0.5, 0.25] {
+            out.push(MoveOrder::new(vec![Step::Advance(mv * frac)]).facing());
+        }
+    }
+    let go = |d: f64| Action::Move {
+        unit: id,
+        order: MoveOrder::new(vec![Step::Advance(d)]),
+    };
+    if !ctx.legal(&go(mv)) {
+        let (mut lo, mut hi) = (0.0, mv);
+        for _ in 0..7 {
+            let mid = 0.5 * (lo + hi);
+            if ctx.legal(&go(mid)) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        if lo > 0.05 {
+            out.push(MoveOrder::new(vec![Step::Advance(lo)]));
+        }
+    }
+    out
 }
 
 /// How good `id`'s place is in `state` (points; higher is better).
@@ -252,10 +303,20 @@ pub(super) fn position_score(ctx: &mut Ctx<'_>, state: &GameState, id: UnitId) -
         return 0.0;
     };
     let round = f64::from(ctx.round());
+    // T&F: round insurmountable terrain, the way longer by what the detour adds; face the
+    // way rather than the enemy beyond the obstacle.
+    let (dn, towards) = match super::ground::detour_to(state, u, nearest) {
+        Some(d) => (
+            dn + d.length - u.pose.centre.distance(nearest.pose.centre),
+            d.next,
+        ),
+        None => (dn, nearest.pose.centre),
+    };
     let mut score = -dn * PULL_PER_DU * (1.0 + round / 4.0);
     // Face the nearest enemy.
-    let local = u.pose.to_local(nearest.pose.centre);
+    let local = u.pose.to_local(towards);
     score -= acies_geom::math::atan2(local.x, local.y).abs() * FACING_PER_RAD;
+    score += super::ground::ground_points(state, id, nearest.id);
     // Enemies that could charge it next turn, and enemies it could charge.
     let patience = f64::from(ctx.params.patience_rounds.max(1));
     let general = carries_general(state, seat, id);
