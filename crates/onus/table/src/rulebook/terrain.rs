@@ -563,9 +563,9 @@ fn tf_iii_the_top_of_a_hill_and_a_wood_in_melee() {
 /// higher level, it gets a +1 attack bonus and has attack priority"; "If the enemy units are
 /// at the ford, standard melee conditions apply".
 #[test]
-fn tf_iii_the_bank_is_higher_than_the_ford() {
+fn tf_iii_the_bank_is_higher_than_the_ford() -> Result<(), TableError> {
     // The unit on the bank above a unit of `wader` charging out of the ford: who is higher.
-    let higher = |wader: onus_model::UnitCard| {
+    let higher = |wader: onus_model::UnitCard| -> Result<_, TableError> {
         let river =
             |id: &str, x: f64, w: f64| piece(id, TerrainKind::River, &[([x, 12.0], [w, 1.5])]);
         let ford = piece("ford", TerrainKind::Ford, &[([10.0, 12.0], [3.0, 1.5])]);
@@ -583,17 +583,20 @@ fn tf_iii_the_bank_is_higher_than_the_ford() {
             &crate::ChargeOrder::new(bank, vec![Step::Advance(1.0)]),
         );
         assert!(plan.is_ok(), "{plan:?}");
-        let g = t.melee_ground(wader, bank).unwrap().unwrap();
-        (g.higher, bank)
+        let g = t
+            .melee_ground(wader, bank)?
+            .ok_or(TableError::UnknownUnit(bank))?;
+        Ok((g.higher, bank))
     };
-    let (h, bank) = higher(card("Triarii", UnitKind::Infantry, 4.0));
+    let (h, bank) = higher(card("Triarii", UnitKind::Infantry, 4.0))?;
     assert_eq!(h, Some((bank, crate::Height::FordBank)));
     // IX "Amphibious": no penalty "in combat when exiting the water".
     let batavians = with(
         card("Batavians", UnitKind::Infantry, 4.0),
         Ability::Amphibious,
     );
-    assert_eq!(higher(batavians).0, None);
+    assert_eq!(higher(batavians)?.0, None);
+    Ok(())
 }
 
 /// A river across the 30 x 24 DU field at y = 12 (1.5 DU wide) with a 2-section wooden
@@ -613,7 +616,7 @@ fn river_and_bridge() -> Table {
 /// with limited movement (III "Bridges"), its other sections over the river as section
 /// markers; off the bridge's line, or turning on it, the river stops it.
 #[test]
-fn tf_iii_a_unit_faces_a_bridge_and_crosses_it() {
+fn tf_iii_a_unit_faces_a_bridge_and_crosses_it() -> Result<(), TableError> {
     let mut t = river_and_bridge();
     // Its front touches the bridge's end (y = 10.75), 0.3 DU off its centre line.
     let u = active(
@@ -627,13 +630,11 @@ fn tf_iii_a_unit_faces_a_bridge_and_crosses_it() {
         matches!(off_line, Err(TableError::Insurmountable { .. })),
         "{off_line:?}"
     );
-    let (faced, what) = t.facing_terrain(u).unwrap();
+    let (faced, what) = t.facing_terrain(u)?;
     assert_eq!(what.id, "bridge");
     assert!(faced.approx_eq(&pose(10.0, 10.15, 0.0), 1e-9), "{faced:?}");
     // Facing is free; on the bridge, limited movement: half of 4 DU.
-    let cross = t
-        .check_move(u, &MoveOrder::new(vec![Step::Advance(2.0)]).facing())
-        .unwrap();
+    let cross = t.check_move(u, &MoveOrder::new(vec![Step::Advance(2.0)]).facing())?;
     assert_eq!(cross.kind, MovementType::Limited);
     assert_eq!(cross.ground.crosses.as_deref(), Some("bridge"));
     assert!((cross.cost - 2.0).abs() < 1e-9, "{}", cross.cost);
@@ -647,10 +648,10 @@ fn tf_iii_a_unit_faces_a_bridge_and_crosses_it() {
         t.check_move(u, &turn_on_bridge),
         Err(TableError::Insurmountable { .. })
     ));
-    t.apply_move(&cross).unwrap();
+    t.apply_move(&cross)?;
     // Standing on the bridge over the water is a legal place, lined up; off the line it is not.
-    let on_bridge = t.unit(u).unwrap().pose;
-    assert!(t.crossing_of(t.unit(u).unwrap(), on_bridge).is_some());
+    let on_bridge = t.unit(u)?.pose;
+    assert!(t.crossing_of(t.unit(u)?, on_bridge).is_some());
     let mut t2 = river_and_bridge();
     let placed = t2.add(crate::TableUnit::new(
         UnitId(2),
@@ -669,12 +670,13 @@ fn tf_iii_a_unit_faces_a_bridge_and_crosses_it() {
         matches!(skewed, Err(TableError::Insurmountable { .. })),
         "{skewed:?}"
     );
+    Ok(())
 }
 
 /// III "Choke Points": a pass between two mountains, narrower than a unit, is crossed the
 /// same way: lined up, with limited movement, the mountains beside it ignored.
 #[test]
-fn tf_iii_a_unit_crosses_a_pass_between_mountains() {
+fn tf_iii_a_unit_crosses_a_pass_between_mountains() -> Result<(), TableError> {
     let mut pass = piece(
         "pass",
         TerrainKind::ChokePoint,
@@ -697,9 +699,7 @@ fn tf_iii_a_unit_crosses_a_pass_between_mountains() {
         check(&t, u, vec![Step::Advance(1.0)]),
         Err(TableError::Insurmountable { .. })
     ));
-    let through = t
-        .check_move(u, &MoveOrder::new(vec![Step::Advance(2.0)]).facing())
-        .unwrap();
+    let through = t.check_move(u, &MoveOrder::new(vec![Step::Advance(2.0)]).facing())?;
     assert_eq!(through.kind, MovementType::Limited);
     assert_eq!(through.ground.crosses.as_deref(), Some("pass"));
     assert!(
@@ -707,12 +707,13 @@ fn tf_iii_a_unit_crosses_a_pass_between_mountains() {
         "{:?}",
         through.end
     );
+    Ok(())
 }
 
 /// II "Facing": a unit touching a river's bank faces it at no cost, its front on the bank,
 /// keeping its place along it; a unit in no contact has nothing to face.
 #[test]
-fn tf_ii_a_unit_faces_a_river_at_no_cost() {
+fn tf_ii_a_unit_faces_a_river_at_no_cost() -> Result<(), TableError> {
     let mut t = river_and_bridge();
     // Turned 30°, its front-left corner touching the bank (y = 11.25).
     let p = pose(20.0, 10.0, 30.0);
@@ -724,13 +725,11 @@ fn tf_ii_a_unit_faces_a_river_at_no_cost() {
         card("Hastati", UnitKind::Infantry, 4.0),
         pose(20.0, 10.0 + 11.25 - top, 30.0),
     );
-    let (faced, what) = t.facing_terrain(u).unwrap();
+    let (faced, what) = t.facing_terrain(u)?;
     assert_eq!(what.id, "river");
     assert!((faced.heading).abs() < 1e-9, "{faced:?}");
     assert!((faced.centre.y - (11.25 - 0.6)).abs() < 1e-9, "{faced:?}");
-    let mv = t
-        .check_move(u, &MoveOrder::new(Vec::new()).facing())
-        .unwrap();
+    let mv = t.check_move(u, &MoveOrder::new(Vec::new()).facing())?;
     assert_eq!((mv.cost, mv.kind), (0.0, MovementType::Regular));
     assert!(mv.moved);
     let far = active(
@@ -746,14 +745,15 @@ fn tf_ii_a_unit_faces_a_river_at_no_cost() {
             ..
         })
     ));
+    Ok(())
 }
 
 /// III "Bridges": a unit on a 2-section bridge charging the enemy that blocks its end fights
 /// with the 2 sections that fit across the bridge; against an enemy not facing the bridge
 /// (here its rear), with all its sections.
 #[test]
-fn tf_iii_a_fight_on_a_bridge_is_as_wide_as_the_bridge() {
-    let dice = |enemy_heading: f64| {
+fn tf_iii_a_fight_on_a_bridge_is_as_wide_as_the_bridge() -> Result<(), TableError> {
+    let dice = |enemy_heading: f64| -> Result<_, TableError> {
         let mut t = river_and_bridge();
         let u = active(
             &mut t,
@@ -773,11 +773,18 @@ fn tf_iii_a_fight_on_a_bridge_is_as_wide_as_the_bridge() {
             &crate::ChargeOrder::new(enemy, vec![Step::Advance(0.65)]),
         );
         assert!(plan.is_ok(), "{plan:?}");
-        let raw = t.engagement(u, enemy).unwrap().dice();
-        (t.melee_situation(u, enemy).unwrap().dice, raw)
+        let raw = t
+            .engagement(u, enemy)
+            .ok_or(TableError::NotEngaged {
+                unit: u,
+                other: enemy,
+            })?
+            .dice();
+        Ok((t.melee_situation(u, enemy)?.dice, raw))
     };
-    assert_eq!(dice(180.0), (2, 4), "facing the bridge");
-    assert_eq!(dice(0.0), (4, 4), "its rear to the bridge");
+    assert_eq!(dice(180.0)?, (2, 4), "facing the bridge");
+    assert_eq!(dice(0.0)?, (4, 4), "its rear to the bridge");
+    Ok(())
 }
 
 /// III "Fords": "if there is an enemy unit defending the opposite bank, the crossing unit must
@@ -830,10 +837,10 @@ fn tf_iii_a_unit_out_of_a_ford_must_engage_the_defender_of_the_bank() {
 /// case rivers will be treated as fords": on such a battlefield a unit wades the river at
 /// double cost, straight, and the bank is higher than the water.
 #[test]
-fn tf_iii_a_scenario_can_make_rivers_fordable() {
+fn tf_iii_a_scenario_can_make_rivers_fordable() -> Result<(), TableError> {
     // A unit whose front touches a river across the table, on a battlefield whose rivers are
     // fordable or not.
-    let at_the_river = |fordable: bool| {
+    let at_the_river = |fordable: bool| -> Result<_, TableError> {
         let mut t = Table::new(30.0, 24.0);
         let mut b = Battlefield::open(30.0, 24.0);
         b.pieces = vec![piece(
@@ -842,22 +849,22 @@ fn tf_iii_a_scenario_can_make_rivers_fordable() {
             &[([15.0, 12.0], [30.0, 1.5])],
         )];
         b.fordable_rivers = fordable;
-        t.set_battlefield(b).unwrap();
+        t.set_battlefield(b)?;
         let u = active(
             &mut t,
             1,
             card("Triarii", UnitKind::Infantry, 4.0),
             pose(10.0, 10.65, 0.0),
         );
-        (t, u)
+        Ok((t, u))
     };
-    let (t, u) = at_the_river(false);
+    let (t, u) = at_the_river(false)?;
     assert!(matches!(
         check(&t, u, vec![Step::Advance(1.0)]),
         Err(TableError::Insurmountable { .. })
     ));
-    let (t, u) = at_the_river(true);
-    let wade = check(&t, u, vec![Step::Advance(1.0)]).unwrap();
+    let (t, u) = at_the_river(true)?;
+    let wade = check(&t, u, vec![Step::Advance(1.0)])?;
     assert_eq!(wade.ground.difficult.as_deref(), Some("river"));
     assert!((wade.cost - 2.0).abs() < 1e-9, "{}", wade.cost);
     assert!(matches!(
@@ -867,4 +874,5 @@ fn tf_iii_a_scenario_can_make_rivers_fordable() {
             ..
         })
     ));
+    Ok(())
 }
