@@ -126,6 +126,16 @@ fn archers_shoot(
     from_y: f64,
     to_y: f64,
 ) -> (onus_game::fight_setup::Shot, onus_combat::RangedSetup) {
+    shoot_with(archers(), pieces, from_y, to_y)
+}
+
+/// [`archers_shoot`] with another shooter's card.
+fn shoot_with(
+    shooter: onus_model::UnitCard,
+    pieces: Vec<Piece>,
+    from_y: f64,
+    to_y: f64,
+) -> (onus_game::fight_setup::Shot, onus_combat::RangedSetup) {
     let target = onus_combat::CardBuilder::new("Warband", onus_model::UnitKind::Infantry)
         .attack(3, 3)
         .defense(4, 4)
@@ -133,7 +143,7 @@ fn archers_shoot(
         .health(6)
         .build();
     let units = vec![
-        unit(1, 0, archers(), 10.0, from_y, 0.0),
+        unit(1, 0, shooter, 10.0, from_y, 0.0),
         unit(2, 1, target, 10.0, to_y, 180.0),
     ];
     let s = fixture_on(
@@ -212,26 +222,9 @@ fn a_target_in_a_wood_is_covered() {
 #[test]
 fn sylvan_archers_ignore_the_cover_of_a_wood() {
     let wood = piece("wood", TerrainKind::Forest, [10.0, 10.6], [6.0, 4.0]);
-    let target = onus_combat::CardBuilder::new("Warband", onus_model::UnitKind::Infantry)
-        .attack(3, 3)
-        .defense(4, 4)
-        .morale(7)
-        .health(6)
-        .build();
     let mut sylvan = archers();
     sylvan.abilities.insert(onus_model::Ability::Sylvan);
-    let units = vec![
-        unit(1, 0, sylvan, 10.0, 7.4, 0.0),
-        unit(2, 1, target, 10.0, 9.6, 180.0),
-    ];
-    let s = fixture_on(
-        Some(field(vec![wood])),
-        units,
-        &[UnitId(1)],
-        Phase::RangedAttack,
-    );
-    let shot = onus_game::fight_setup::Shot::measure(&s, UnitId(1), UnitId(2)).unwrap();
-    let setup = onus_game::fight_setup::ranged_setup(&s, &shot, None).unwrap();
+    let (_, setup) = shoot_with(sylvan, vec![wood], 7.4, 9.6);
     assert!(
         !setup
             .effects
