@@ -154,6 +154,7 @@ fn build() -> Result<Value, String> {
         "options": options(),
         "seats": { "min": onus_game::setup::PLAYERS.start(), "max": onus_game::setup::PLAYERS.end() },
         "battlefields": onus_terrain::builtin::all()?,
+        "help": crate::help::help(),
     }))
 }
 

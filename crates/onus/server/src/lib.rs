@@ -8,6 +8,7 @@
 //! The protocol is in this crate's `README.md`.
 
 pub mod catalog;
+pub mod help;
 pub mod knowledge;
 pub mod query;
 

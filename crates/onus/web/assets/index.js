@@ -15,7 +15,7 @@ async function replayBoard(container, { onKey }) {
   } catch {
     cat = { deck: { cards: [] }, factions: [] };
   }
-  const table = new TableView(container, { onUnitClick: () => {}, onKey });
+  const table = new TableView(container, { onUnitClick: () => {}, onKey }, { autoTurn: true });
   let names = new Names(cat, null);
   return {
     quiet: QUIET,

@@ -129,6 +129,7 @@ export class Game {
     const labels = { online: 'online', connecting: 'connecting…', reconnecting: 'reconnecting…', offline: 'offline — reconnecting', refused: 'refused' };
     replace(this.connEl, labels[st] || st);
     this.connEl.dataset.state = st;
+    this.connEl.title = labels[st] || st;
   }
 
   /** A view, sync or update message from the server. */
@@ -182,7 +183,7 @@ export class Game {
         h('button', {
           class: 'primary', 'data-testid': 'handover-continue', autofocus: true,
           onclick: () => { cover.close(); this.switchSeat(seat, token); },
-        }, `I am seat ${seat}: continue`),
+        }, `I am ${this.names.shortSeat(seat)}: continue`),
       ],
     });
     this.handover = cover;
@@ -240,29 +241,69 @@ export class Game {
     const zoom = h('div', { class: 'zoom-controls' },
       h('button', { class: 'small', 'aria-label': 'Zoom in', 'data-testid': 'zoom-in', onclick: () => this.table.zoomAt(1 / 1.25) }, '+'),
       h('button', { class: 'small', 'aria-label': 'Zoom out', 'data-testid': 'zoom-out', onclick: () => this.table.zoomAt(1.25) }, '−'),
-      h('button', { class: 'small', 'aria-label': 'Fit the table', 'data-testid': 'zoom-fit', onclick: () => this.table.fit() }, 'Fit'));
-    replace(root,
-      h('div', { class: 'game-page' },
-        this.header,
-        this.phaseBar,
-        h('div', { class: 'game-main' },
-          h('div', { class: 'table-col' }, this.tableBox, zoom, this.help),
-          h('aside', { class: 'side' }, this.panelEl, this.logEl)),
-        this.handEl));
+      h('button', { class: 'small', 'aria-label': 'Fit the table', 'data-testid': 'zoom-fit', onclick: () => this.table.fit() }, 'Fit'),
+      h('button', {
+        class: 'small', 'aria-label': 'Turn the view a quarter round', title: 'Turn the view a quarter round (the near edge at the bottom or on the left)',
+        'data-testid': 'turn-view', onclick: () => this.table.turn(),
+      }, '⟳'));
+    // On a phone or a tablet held upright the panel, the hand and the log share a sheet
+    // under the table, one at a time (the tabs), which folds down to give the table room.
+    this.sheetTabs = h('div', { class: 'sheet-tabs', role: 'tablist', 'aria-label': 'Panel, hand and log', 'data-testid': 'sheet-tabs' });
+    this.page = h('div', { class: 'game-page onus-game', 'data-sheet': 'panel', 'data-sheet-open': 'true' },
+      this.header,
+      this.phaseBar,
+      h('div', { class: 'game-main' },
+        h('div', { class: 'table-col' }, this.tableBox, zoom, this.help),
+        this.sheetTabs,
+        h('aside', { class: 'side' }, this.panelEl, this.logEl)),
+      this.handEl);
+    replace(root, this.page);
+    this.renderSheetTabs();
     this.table = new TableView(this.tableBox, {
       onUnitClick: (id) => this.clickUnit(id),
       onBackgroundClick: () => this.clickBackground(),
       onGhostDrag: (a, b, phase) => this.ghostDrag(a, b, phase),
       onRotateDrag: (p, phase) => this.rotateDrag(p, phase),
       onKey: (ev) => this.key(ev),
-    });
+    }, { autoTurn: true });
     this.log = new DiceLog(this.logEl, { describe: describeEvent, quiet: QUIET });
     this.hand = new Hand(this.handEl);
+    // Hover help on a touch screen: a tap shows it.
+    this.panelEl.addEventListener('click', (ev) => {
+      const el = ev.target.closest?.('.has-help');
+      if (el?.title) toast(el.title);
+    });
     document.addEventListener('keydown', (ev) => {
       if (ev.target.closest?.('input, textarea, select, dialog')) return;
       if (ev.target === this.table.svg || this.table.svg.contains(ev.target)) return;
       if (this.key(ev)) ev.preventDefault();
     });
+  }
+
+  /** The sheet's tabs (phone, upright tablet): which of panel, hand and log shows. */
+  renderSheetTabs() {
+    const cur = this.page.dataset.sheet;
+    const open = this.page.dataset.sheetOpen === 'true';
+    const n = this.me()?.hand?.length;
+    const tab = (id, label) => h('button', {
+      class: ['small', 'sheet-tab'], role: 'tab', 'aria-selected': cur === id ? 'true' : 'false', 'data-testid': `sheet-${id}`,
+      onclick: () => this.showSheet(id),
+    }, label);
+    replace(this.sheetTabs,
+      tab('panel', 'Actions'), tab('hand', n === undefined ? 'Hand' : `Hand (${n})`), tab('log', 'Log & dice'),
+      h('span', { class: 'spacer' }),
+      h('button', {
+        class: 'small sheet-fold', 'data-testid': 'sheet-fold', 'aria-expanded': open ? 'true' : 'false',
+        'aria-label': open ? 'Fold the sheet down' : 'Unfold the sheet', onclick: () => this.showSheet(cur, !open),
+      }, open ? '▾' : '▴'));
+  }
+
+  /** Shows one tab of the sheet (and unfolds it, unless told). */
+  showSheet(id, open = true) {
+    this.page.dataset.sheet = id;
+    this.page.dataset.sheetOpen = open ? 'true' : 'false';
+    this.renderSheetTabs();
+    if (id === 'hand') this.hand.fit();
   }
 
   surrender() {
@@ -282,7 +323,7 @@ export class Game {
         h('button', { class: 'small', onclick: () => copyText(base) }, 'Copy'))];
     for (const [seat, token] of this.tokens) {
       const link = `${base}?token=${encodeURIComponent(token)}`;
-      rows.push(h('div', { class: 'link-row' }, h('span', {}, `Seat ${seat} (secret):`), h('code', {}, link),
+      rows.push(h('div', { class: 'link-row' }, h('span', {}, `${this.names.shortSeat(seat)} (secret):`), h('code', {}, link),
         h('button', { class: 'small', onclick: () => copyText(link) }, 'Copy')));
     }
     const d = modal({ title: 'Links to this game', testid: 'share-dialog', body: [...rows, h('button', { onclick: () => d.close() }, 'Close')] });
@@ -310,6 +351,7 @@ export class Game {
     renderDecisions(this);
     this.renderVictory();
     this.renderHelp();
+    this.renderSheetTabs();
   }
 
   renderSeatLabel() {
@@ -397,8 +439,10 @@ export class Game {
       highlights,
       lines,
       range: sel?.showRange ? range : null,
-      zones: v.phase === 'deployment' ? zonesOf(v).map((z) => ({ ...z, mine: z.seat === this.mySeat })) : [],
+      zones: v.phase === 'deployment' ? zonesOf(v).map((z) => ({ ...z, mine: z.seat === this.mySeat, label: `deployment zone · ${this.names.shortSeat(z.seat)}` })) : [],
       flipped: this.flipped,
+      help: this.catalog?.help?.markers,
+      seatName: (seat) => this.names.shortSeat(seat),
     };
   }
 
@@ -577,6 +621,8 @@ export class Game {
     const v = this.view;
     const u = this.unit(id);
     if (!u) return;
+    // On a phone the sheet shows what the unit can do.
+    if (this.page.dataset.sheet !== 'panel') this.showSheet('panel');
     // Playing an order: clicking own units toggles them.
     if (this.order) {
       if (u.owner === this.mySeat) this.toggleOrderUnit(id);
@@ -1070,6 +1116,7 @@ export class Game {
   startOrder(card) {
     this.deselect();
     this.order = { card, units: new Set(), reorganise: new Set(), cards: new Set(), to: null };
+    if (this.page.dataset.sheet !== 'panel') this.showSheet('panel');
     this.render();
   }
 

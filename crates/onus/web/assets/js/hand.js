@@ -42,6 +42,39 @@ export function cardView(card, id, { onPlay, playable, selectable, selected, onT
 export class Hand {
   constructor(container) {
     this.container = container;
+    // The width each card needs to show all its text at the bar's height (by card id).
+    this.widths = new Map();
+    this.height = 0;
+    if (typeof ResizeObserver === 'function') new ResizeObserver(() => this.fit()).observe(container);
+  }
+
+  /**
+   * Widens each card of the bar until its whole text shows (no text is ever cut off: a long
+   * card is wider, and the row scrolls sideways). Cards not on screen are left as they are.
+   */
+  fit() {
+    const row = this.container.querySelector('.hand-row');
+    if (!row) return;
+    const height = Math.round(row.getBoundingClientRect().height);
+    if (!height) return;
+    if (height !== this.height) {
+      this.height = height;
+      this.widths.clear();
+    }
+    for (const card of row.querySelectorAll(':scope > .action-card')) {
+      const id = card.dataset.card;
+      if (this.widths.has(id)) {
+        card.style.width = `${this.widths.get(id)}px`;
+        continue;
+      }
+      card.style.width = '';
+      let w = card.getBoundingClientRect().width;
+      for (let i = 0; i < 40 && card.scrollHeight > card.clientHeight + 1; i++) {
+        w += 16;
+        card.style.width = `${w}px`;
+      }
+      this.widths.set(id, w);
+    }
   }
 
   render({ hand, names, canPlay, onPlay, handCount, spectator }) {
@@ -60,5 +93,6 @@ export class Hand {
       row.append(item);
     }
     c.append(row);
+    this.fit();
   }
 }

@@ -57,36 +57,46 @@ function unitCard(game, u) {
   if (u.hidden) {
     return h('div', { class: 'unit-info', 'data-testid': 'unit-info' },
       h('h3', {}, `Face-down unit #${u.id}`),
-      h('p', { class: 'muted' }, `Seat ${u.owner}'s card is face down: only its place is known.`));
+      h('p', { class: 'muted' }, `${game.names.shortSeat(u.owner)}: the card is face down, only its place is known.`));
   }
   const c = u.card;
   const st = u.state || {};
+  // Each marker with its hover help (the catalog's `help`, written on the server).
+  const help = game.catalog?.help || {};
+  const mh = help.markers || {};
   const markers = [];
-  if (st.wounds) markers.push(`${st.wounds} wound${st.wounds > 1 ? 's' : ''}`);
-  if (st.fleeing) markers.push('fleeing');
-  else if (st.broken) markers.push('broken');
-  if (st.marching) markers.push('marching');
-  if (st.formation) markers.push(words(st.formation));
-  if (st.extended_left) markers.push('extended left');
-  if (st.extended_right) markers.push('extended right');
-  if (st.hero) markers.push('hero');
-  if (st.no_officer) markers.push('no officer');
-  if (st.rank && st.rank !== 'regular') markers.push(st.rank);
-  if (u.turn?.activated) markers.push('activated');
-  if (u.turn?.moved) markers.push('moved');
+  const mark = (text, key) => markers.push([text, mh[key] || null]);
+  if (st.wounds) mark(`${st.wounds} wound${st.wounds > 1 ? 's' : ''}`, 'wound');
+  if (st.fleeing) mark('fleeing', 'fleeing');
+  else if (st.broken) mark('broken', 'broken');
+  if (st.marching) mark('marching', 'marching');
+  if (st.formation) mark(words(st.formation), `formation_${st.formation}`);
+  if (st.extended_left) mark('extended left', 'extended');
+  if (st.extended_right) mark('extended right', 'extended');
+  if (st.hero) mark('hero', 'hero');
+  if (st.no_officer) mark('no officer', 'no_officer');
+  if (st.rank && st.rank !== 'regular') mark(st.rank, st.rank);
+  if (u.turn?.activated) mark('activated', 'active');
+  if (u.turn?.moved) markers.push(['moved', 'It has moved this turn.']);
   const general = game.view.players.flatMap((p) => p.generals).find((g) => g.unit === u.id);
-  if (general) markers.push(`General ${general.card.name}`);
+  if (general) mark(`General ${general.card.name}`, 'general');
   const chief = commanderOf(game, u);
   return h('div', { class: 'unit-info', 'data-testid': 'unit-info', 'data-unit': u.id },
     h('h3', { style: { color: seatColour(u.owner) } }, `${c.name} #${u.id}`),
-    h('div', { class: 'muted' }, `${game.names.faction(c.faction)} · ${words(c.kind)} · ${c.value} pts · seat ${u.owner}`),
+    h('div', { class: 'muted' }, `${game.names.faction(c.faction)} · ${words(c.kind)} · ${c.value} pts · ${game.names.shortSeat(u.owner)}`),
     h('div', { class: 'stats', 'data-testid': 'unit-stats' },
       stat('Attack', `${c.attack.hit}/${c.attack.damage}`), stat('Defense', `${c.defense.dodge}/${c.defense.armor}`),
       stat('Morale', String(c.morale)), stat('Health', `${c.health - (st.wounds || 0)}/${c.health}`),
       stat('Move', `${num(c.movement)} DU`), c.ranged ? stat('Ranged', `${c.ranged.power} · ${num(c.ranged.range)} DU`) : null),
-    c.abilities?.length ? h('div', { class: 'tags' }, c.abilities.map((a) => h('span', { class: 'tag' }, words(a)))) : null,
-    c.formations?.length ? h('div', { class: 'tags' }, 'Formations: ', c.formations.map((a) => h('span', { class: 'tag blue' }, words(a)))) : null,
-    markers.length ? h('div', { class: 'markers', 'data-testid': 'unit-markers' }, markers.join(' · ')) : null,
+    c.abilities?.length ? h('div', { class: 'tags', 'data-testid': 'unit-abilities' }, c.abilities.map((a) => h('span', {
+      class: 'tag has-help', tabindex: '0', title: help.abilities?.[a] || '', 'data-testid': `ability-${a}`,
+    }, words(a)))) : null,
+    c.formations?.length ? h('div', { class: 'tags' }, 'Formations: ', c.formations.map((a) => h('span', {
+      class: 'tag blue has-help', tabindex: '0', title: help.formations?.[a] || '', 'data-testid': `formation-${a}`,
+    }, words(a)))) : null,
+    markers.length ? h('div', { class: 'markers', 'data-testid': 'unit-markers' }, markers.map(([text, more], i) => [
+      i ? ' · ' : null,
+      h('span', { class: more ? 'has-help' : null, title: more || '', tabindex: more ? '0' : null, 'data-testid': 'unit-marker' }, text)])) : null,
     chief ? h('div', { class: 'muted', 'data-testid': 'unit-commander', 'data-general': chief.card.id },
       `Contingent of ${chief.card.name} (area of influence ${num(chief.card.area_of_influence)} DU${chief.unit === null || chief.unit === undefined ? '' : `, with ${game.names.unit(chief.unit)}`}${chief.status === 'healthy' ? '' : `, ${words(chief.status)}`}; XII-A several generals)`) : null);
 }

@@ -28,14 +28,23 @@ const TERRAIN_LEGEND = {
 export class TableView {
   /**
    * `handlers`: onUnitClick(id, ev), onBackgroundClick(world), onGhostDrag(startWorld, nowWorld, phase),
-   * onRotateDrag(nowWorld, phase), onKey(ev) -> true when handled.
+   * onRotateDrag(nowWorld, phase), onKey(ev) -> true when handled, onFit() after each fit.
+   * `options.autoTurn`: the table may be drawn a quarter turn round (the near edge on the
+   * left) when that fits the window better (a deep table in a wide window).
    */
-  constructor(container, handlers) {
+  constructor(container, handlers, options = {}) {
     this.container = container;
     this.handlers = handlers;
+    this.autoTurn = !!options.autoTurn;
     this.width = 14;
     this.depth = 18;
     this.flipped = false;
+    // A quarter turn: the near edge on the left, the far edge on the right.
+    this.sideways = false;
+    // The reader's choice of turn (null: whichever fits the window best).
+    this.turnPref = null;
+    // Whether the view is as the last fit left it (a resize then fits again).
+    this.fitted = false;
     this.hasTerrain = false;
     this.vb = null;
     this.pointers = new Map();
@@ -62,22 +71,40 @@ export class TableView {
     }
     container.append(this.svg);
     this.bind();
+    if (typeof ResizeObserver === 'function') {
+      let last = '';
+      new ResizeObserver(() => {
+        const r = this.svg.getBoundingClientRect();
+        const key = `${Math.round(r.width)}x${Math.round(r.height)}`;
+        if (key === last || !r.width) return;
+        last = key;
+        if (this.fitted && this.model) this.fit();
+      }).observe(this.svg);
+    }
   }
 
   // ---- coordinates -------------------------------------------------------------------
 
-  /** Table point (DU, y towards the far edge) to SVG user space. */
+  /** Table point (DU, y towards the far edge) to SVG user space (a quarter turn clockwise
+   *  when sideways: the near edge on the left, its left end at the top). */
   toSvg(p) {
-    return this.flipped ? { x: this.width - p.x, y: p.y } : { x: p.x, y: this.depth - p.y };
+    const q = this.flipped ? { x: this.width - p.x, y: p.y } : { x: p.x, y: this.depth - p.y };
+    return this.sideways ? { x: this.depth - q.y, y: q.x } : q;
   }
 
   fromSvg(p) {
-    return this.flipped ? { x: this.width - p.x, y: p.y } : { x: p.x, y: this.depth - p.y };
+    const q = this.sideways ? { x: p.y, y: this.depth - p.x } : p;
+    return this.flipped ? { x: this.width - q.x, y: q.y } : { x: q.x, y: this.depth - q.y };
+  }
+
+  /** The SVG user space's width and height (the table's, turned when sideways). */
+  svgSize() {
+    return this.sideways ? { w: this.depth, h: this.width } : { w: this.width, h: this.depth };
   }
 
   /** The SVG rotation (degrees, clockwise) of a card with this heading. */
   rotation(heading) {
-    return (-heading * 180) / Math.PI + (this.flipped ? 180 : 0);
+    return (-heading * 180) / Math.PI + (this.flipped ? 180 : 0) + (this.sideways ? 90 : 0);
   }
 
   clientToWorld(clientX, clientY) {
@@ -99,12 +126,36 @@ export class TableView {
 
   // ---- pan and zoom ------------------------------------------------------------------
 
+  /**
+   * The whole table in the window, as large as it fits: upright or, when allowed and it
+   * fits better (a deep table in a wide window), a quarter turn round.
+   */
   fit() {
-    const m = 0.7;
-    // Room under the near edge for the terrain legend.
+    const m = 0.55;
+    // Room under the board for the terrain legend.
     const legend = this.hasTerrain ? 0.5 : 0;
-    this.vb = { x: -m, y: -m, w: this.width + 2 * m, h: this.depth + 2 * m + legend };
+    const r = this.svg.getBoundingClientRect();
+    const scaleOf = (w, h) => Math.min(r.width / (w + 2 * m), r.height / (h + 2 * m + legend));
+    let sideways = false;
+    if (this.autoTurn && this.turnPref !== null) sideways = this.turnPref;
+    else if (this.autoTurn && r.width > 0 && r.height > 0) {
+      sideways = scaleOf(this.depth, this.width) > 1.08 * scaleOf(this.width, this.depth);
+    }
+    if (sideways !== this.sideways) {
+      this.sideways = sideways;
+      if (this.model) this.redraw();
+    }
+    const { w, h } = this.svgSize();
+    this.vb = { x: -m, y: -m, w: w + 2 * m, h: h + 2 * m + legend };
+    this.fitted = true;
     this.applyViewBox();
+    this.handlers.onFit?.();
+  }
+
+  /** Turns the view a quarter round (or back), then fits it. */
+  turn() {
+    this.turnPref = !this.sideways;
+    this.fit();
   }
 
   applyViewBox() {
@@ -113,6 +164,7 @@ export class TableView {
   }
 
   zoomAt(factor, svgPoint) {
+    this.fitted = false;
     const vb = this.vb;
     const nw = Math.min(Math.max(vb.w * factor, 2), (this.width + this.depth) * 3);
     const k = nw / vb.w;
@@ -122,6 +174,7 @@ export class TableView {
   }
 
   pan(dx, dy) {
+    this.fitted = false;
     this.vb.x += dx;
     this.vb.y += dy;
     this.applyViewBox();
@@ -157,7 +210,11 @@ export class TableView {
       const ghost = ev.target.closest?.('[data-ghost-body]');
       const unit = ev.target.closest?.('[data-unit]');
       const world = this.clientToWorld(ev.clientX, ev.clientY);
-      svg.setPointerCapture(ev.pointerId);
+      try {
+        svg.setPointerCapture(ev.pointerId);
+      } catch {
+        // A pointer the browser no longer tracks (lifted already): nothing to capture.
+      }
       if (handle) {
         this.drag = { kind: 'rotate', id: ev.pointerId };
         this.handlers.onRotateDrag?.(world, 'start');
@@ -189,6 +246,7 @@ export class TableView {
         const w = Math.min(Math.max(vb0.w * k, 2), (this.width + this.depth) * 3);
         const h = (vb0.h * w) / vb0.w;
         this.vb = { x: cx - w / 2, y: cy - h / 2, w, h };
+        this.fitted = false;
         this.applyViewBox();
       } else if (d.kind === 'pan' && d.id === ev.pointerId) {
         const px = this.scale();
@@ -196,6 +254,7 @@ export class TableView {
         const dy = (ev.clientY - d.y) / px;
         if (Math.abs(ev.clientX - d.x) + Math.abs(ev.clientY - d.y) > 4) d.moved = true;
         if (d.moved) {
+          this.fitted = false;
           this.vb = { ...d.vb0, x: d.vb0.x - dx, y: d.vb0.y - dy };
           this.applyViewBox();
         }
@@ -284,34 +343,48 @@ export class TableView {
     }
     if (!this.vb || resized) this.fit();
     this.model = model;
+    this.redraw();
+  }
+
+  /** Draws the last model again (after a turn of the view). */
+  redraw() {
+    const model = this.model;
+    const v = model.view;
     this.drawBoard();
     this.drawTerrain(v.terrain);
     this.drawZones(model.zones || []);
     this.drawUnits(model);
-    this.drawEngagements(v);
+    this.drawEngagements(v, model.help);
     this.drawOverlay(model);
+    if (this.ghost !== undefined) this.setGhost(this.ghost);
   }
 
   drawBoard() {
     const g = clear(this.layers.board);
-    const o = this.toSvg({ x: 0, y: this.depth });
-    const a = this.toSvg({ x: this.width, y: 0 });
-    const x = Math.min(o.x, a.x);
-    const y = Math.min(o.y, a.y);
+    const { w, h } = this.svgSize();
     g.append(
-      s('rect', { x, y, width: this.width, height: this.depth, class: 'board', 'data-testid': 'board' }),
-      s('rect', { x, y, width: this.width, height: this.depth, fill: 'url(#grid)', 'pointer-events': 'none' }),
+      s('rect', { x: 0, y: 0, width: w, height: h, class: 'board', 'data-testid': 'board' }),
+      s('rect', { x: 0, y: 0, width: w, height: h, fill: 'url(#grid)', 'pointer-events': 'none' }),
     );
-    // Edge labels: the near (own) edge at the bottom.
-    const near = this.flipped ? 'North edge' : 'South edge';
-    const far = this.flipped ? 'South edge' : 'North edge';
-    g.append(
-      s('text', { x: this.width / 2, y: y + this.depth + 0.45, class: 'edge-label' }, near),
-      s('text', { x: this.width / 2, y: y - 0.2, class: 'edge-label' }, far),
-    );
+    // Edge labels outside the board (the near, own edge at the bottom, or on the left when
+    // the view is turned), read along their edge.
+    const label = (y, text) => {
+      const p = this.toSvg({ x: this.width / 2, y });
+      // Glyphs rise from the baseline (leftwards when turned): more room below and right.
+      if (!this.sideways && p.y > h) p.y += 0.25;
+      if (this.sideways && p.x > w) p.x += 0.25;
+      const attrs = { x: p.x, y: p.y, class: 'edge-label' };
+      if (this.sideways) attrs.transform = `rotate(-90 ${p.x} ${p.y})`;
+      return s('text', attrs, text);
+    };
+    g.append(label(-0.2, 'South edge'), label(this.depth + 0.2, 'North edge'));
     // A ruler along the near edge: 1 DU ticks.
+    const nearY = this.flipped ? this.depth : 0;
+    const out = this.flipped ? 0.12 : -0.12;
     for (let i = 0; i <= Math.floor(this.width); i++) {
-      g.append(s('line', { x1: x + i, x2: x + i, y1: y + this.depth, y2: y + this.depth + 0.12, class: 'ruler' }));
+      const a = this.toSvg({ x: i, y: nearY });
+      const b = this.toSvg({ x: i, y: nearY + out });
+      g.append(s('line', { x1: a.x, x2: b.x, y1: a.y, y2: b.y, class: 'ruler' }));
     }
   }
 
@@ -354,7 +427,7 @@ export class TableView {
 
   drawTerrainLegend(g, kinds, fordable = false) {
     const text = (k) => (k === 'river' && fordable ? 'river: fordable here (as a ford)' : TERRAIN_LEGEND[k]);
-    const y = Math.max(this.toSvg({ x: 0, y: 0 }).y, this.toSvg({ x: 0, y: this.depth }).y) + 0.85;
+    const y = this.svgSize().h + 0.85;
     let x = 0;
     const legend = s('g', { class: 'terrain-legend', 'data-testid': 'terrain-legend' });
     for (const k of TERRAIN_KINDS.filter((k) => kinds.includes(k))) {
@@ -380,7 +453,7 @@ export class TableView {
           x, y, width: Math.abs(p1.x - p0.x), height: Math.abs(p1.y - p0.y),
           class: ['zone', z.mine && 'mine'], fill: col, stroke: col, 'data-testid': `zone-${z.seat}`,
         }),
-        s('text', { x: x + 0.15, y: y + 0.35, class: 'zone-label', fill: col }, `deployment zone · seat ${z.seat}`),
+        s('text', { x: x + 0.15, y: y + 0.35, class: 'zone-label', fill: col }, z.label || `deployment zone · seat ${z.seat}`),
       );
     }
   }
@@ -415,7 +488,8 @@ export class TableView {
     const st = u.state || {};
     const selected = model.selected === u.id;
     const hl = model.highlights?.get(u.id);
-    const label = u.hidden ? `face-down unit #${u.id} of seat ${u.owner}` : `${u.card.name} #${u.id} of seat ${u.owner}`;
+    const army = model.seatName ? model.seatName(u.owner) : `seat ${u.owner}`;
+    const label = u.hidden ? `face-down unit #${u.id} (${army})` : `${u.card.name} #${u.id} (${army})`;
     const g = this.cardGroup(u.pose, {
       class: ['unit', u.hidden && 'hidden', selected && 'selected', hl && `hl-${hl.kind}`, st.fleeing && 'fleeing'],
       'data-unit': u.id,
@@ -435,7 +509,7 @@ export class TableView {
       g.append(s('rect', {
         x: x - w / 8, y: -d / 2, width: w / 4, height: 0.4, class: 'extended-marker', stroke: col,
         'data-testid': `extended-${u.id}-${flank.toLowerCase()}`,
-      }));
+      }, s('title', {}, `extended ${flank.toLowerCase()}${model.help?.extended ? `: ${model.help.extended}` : ''}`)));
     }
     if (selected) g.append(s('rect', { x: -w / 2 - 0.08, y: -d / 2 - 0.08, width: w + 0.16, height: d + 0.16, rx: 0.08, class: 'select-ring' }));
     if (hl) g.append(s('rect', { x: -w / 2 - 0.06, y: -d / 2 - 0.06, width: w + 0.12, height: d + 0.12, rx: 0.06, class: `hl-ring hl-ring-${hl.kind}` }));
@@ -455,8 +529,15 @@ export class TableView {
     g.append(s('line', { x1: -w / 2, y1: 0, x2: -w / 2 + tick, y2: 0, class: 'tick' }));
     g.append(s('line', { x1: w / 2, y1: 0, x2: w / 2 - tick, y2: 0, class: 'tick' }));
 
-    const flip = this.upsideDown(u.pose.heading);
-    const txt = s('g', { class: 'card-text', transform: flip ? 'rotate(180)' : '' });
+    // The text reads as near upright on screen as the card allows: turned with the card,
+    // half a turn more when that would be upside down, a quarter turn when the card lies
+    // across the screen (then laid out along the card's length).
+    const r = ((this.rotation(u.pose.heading) % 360) + 360) % 360;
+    const turn = r > 45 && r < 135 ? -90 : r > 225 && r < 315 ? 90 : r >= 135 && r <= 225 ? 180 : 0;
+    const across = turn === 90 || turn === -90;
+    const boxW = across ? d : w;
+    const boxH = across ? w : d;
+    const txt = s('g', { class: 'card-text', transform: turn ? `rotate(${turn})` : '' });
     g.append(txt);
     if (u.hidden) {
       txt.append(s('text', { x: 0, y: 0.08, class: 'back-mark' }, '?'));
@@ -464,14 +545,38 @@ export class TableView {
     }
     const c = u.card;
     const hp = c.health - (st.wounds || 0);
-    txt.append(
-      s('text', { x: 0, y: -d / 2 + 0.31, class: 'card-name', ...(c.name.length > 14 ? { textLength: w - 0.16, lengthAdjust: 'spacingAndGlyphs' } : {}) }, c.name),
-      s('text', { x: 0, y: -d / 2 + 0.57, class: 'card-values' },
-        `A ${c.attack.hit}/${c.attack.damage}  D ${c.defense.dodge}/${c.defense.armor}`),
-      s('text', { x: 0, y: -d / 2 + 0.81, class: 'card-values' },
-        `M ${c.morale}  H ${hp}/${c.health}${c.ranged ? `  R ${c.ranged.power}·${num(c.ranged.range, 1)}` : ''}`),
-    );
-    // Markers along the rear of the card.
+    // The name as large as the card allows: on two lines when it is too long for one and
+    // has a space, squeezed to the card's width (about 0.15 DU a letter) only when a line
+    // is still too long, never made smaller.
+    const room = boxW - 0.12;
+    const perChar = 0.16;
+    let nameLines = [c.name];
+    // Two lines only when the card has the height for them (lying across the screen).
+    if (c.name.length * perChar > room && c.name.includes(' ') && boxH >= 1.6) {
+      const mid = c.name.length / 2;
+      let cut = -1;
+      for (let i = 0; i < c.name.length; i++) if (c.name[i] === ' ' && (cut < 0 || Math.abs(i - mid) < Math.abs(cut - mid))) cut = i;
+      nameLines = [c.name.slice(0, cut), c.name.slice(cut + 1)];
+    }
+    const top = -boxH / 2;
+    let y = top + 0.3;
+    const name = s('text', { class: 'card-name', 'data-testid': `unit-name-${u.id}` });
+    nameLines.forEach((line, i) => {
+      const squeeze = line.length * perChar > room ? { textLength: room, lengthAdjust: 'spacingAndGlyphs' } : {};
+      name.append(s('tspan', { x: 0, y: y + i * 0.29, ...squeeze }, line));
+    });
+    txt.append(name);
+    y += (nameLines.length - 1) * 0.29 + 0.26;
+    const ranged = c.ranged ? `R ${c.ranged.power}·${num(c.ranged.range, 1)}` : '';
+    const values = boxW >= 1.6
+      ? [`A ${c.attack.hit}/${c.attack.damage}  D ${c.defense.dodge}/${c.defense.armor}`, `M ${c.morale}  H ${hp}/${c.health}${ranged ? `  ${ranged}` : ''}`]
+      : [`A ${c.attack.hit}/${c.attack.damage}  D ${c.defense.dodge}/${c.defense.armor}`, `M ${c.morale}  H ${hp}/${c.health}`, ranged].filter(Boolean);
+    for (const line of values) {
+      const squeeze = line.length * 0.12 > room ? { textLength: room, lengthAdjust: 'spacingAndGlyphs' } : {};
+      txt.append(s('text', { x: 0, y, class: 'card-values', ...squeeze }, line));
+      y += 0.23;
+    }
+    // Markers along the rear of the card (in rows when they do not fit in one).
     const badges = [];
     if (st.wounds) badges.push(['wound', `${st.wounds}`, `${st.wounds} wound${st.wounds > 1 ? 's' : ''}`]);
     if (st.fleeing) badges.push(['fleeing', 'F', 'fleeing']);
@@ -483,22 +588,29 @@ export class TableView {
     if (st.rank && st.rank !== 'regular') badges.push(['rank', st.rank === 'elite' ? 'El' : 'Vt', st.rank]);
     if (u.turn?.activated) badges.push(['active', 'Act', 'activated']);
     if (general) badges.push(['general', 'G', `General ${general.gen.card.name}${general.gen.status !== 'healthy' ? ` (${general.gen.status})` : ''}`]);
-    const bw = 0.3;
-    const total = badges.length * (bw + 0.04);
+    const bw = 0.32;
+    const perRow = Math.max(1, Math.floor((boxW - 0.08) / (bw + 0.04)));
+    const rows = Math.ceil(badges.length / perRow);
+    const help = model.help || {};
     badges.forEach(([kind, text, title], i) => {
-      const x = -total / 2 + i * (bw + 0.04) + bw / 2;
-      const y = d / 2 - 0.2;
-      txt.append(s('g', { class: ['badge', `badge-${kind}`], 'data-testid': `marker-${kind}-${u.id}` },
-        s('title', {}, title),
+      const row = Math.floor(i / perRow);
+      const inRow = Math.min(perRow, badges.length - row * perRow);
+      const total = inRow * (bw + 0.04);
+      const x = -total / 2 + (i % perRow) * (bw + 0.04) + bw / 2;
+      const by = boxH / 2 - 0.17 - (rows - 1 - row) * 0.27;
+      const key = kind === 'rank' ? st.rank : kind === 'formation' ? `formation_${st.formation}` : kind.replace(/-/g, '_');
+      const more = help[key] || null;
+      txt.append(s('g', { class: ['badge', `badge-${kind}`], 'data-testid': `marker-${kind}-${u.id}`, 'data-help': more ? 'yes' : 'no' },
+        s('title', {}, more ? `${title}: ${more}` : title),
         kind === 'general'
-          ? s('circle', { cx: x, cy: y, r: bw / 2 + 0.02 })
-          : s('rect', { x: x - bw / 2, y: y - 0.12, width: bw, height: 0.24, rx: 0.05 }),
-        s('text', { x, y: y + 0.065 }, text)));
+          ? s('circle', { cx: x, cy: by, r: bw / 2 + 0.02 })
+          : s('rect', { x: x - bw / 2, y: by - 0.115, width: bw, height: 0.23, rx: 0.05 }),
+        s('text', { x, y: by + 0.06 }, text)));
     });
     return g;
   }
 
-  drawEngagements(v) {
+  drawEngagements(v, help = {}) {
     const g = clear(this.layers.engagements);
     const byId = new Map(v.units.map((u) => [u.id, u]));
     for (const e of v.engagements || []) {
@@ -515,9 +627,15 @@ export class TableView {
         const { edge, index } = c.part.Section;
         if (c.enveloping) {
           const m = envelopingMarker(target.pose, target.size, edge, index);
-          const grp = this.cardGroup(m.pose, { class: 'enveloping-marker', 'data-testid': `enveloping-${c.by}-${c.against}` });
-          grp.append(s('title', {}, `enveloping Section marker of unit #${c.by} on unit #${c.against}`));
-          grp.append(s('rect', { x: -m.size.width / 2, y: -m.size.depth / 2, width: m.size.width, height: m.size.depth, stroke: seatColour(by.owner) }));
+          // Drawn in the enveloping unit's colour with a white chevron pointing at the card it
+          // envelops: seen at a glance, and whose it is.
+          const col = seatColour(by.owner);
+          const { width: mw, depth: md } = m.size;
+          const grp = this.cardGroup(m.pose, { class: 'enveloping-marker', 'data-testid': `enveloping-${c.by}-${c.against}`, 'data-help': help.enveloping ? 'yes' : 'no' });
+          const what = `enveloping Section marker of ${by.card ? `${by.card.name} ` : ''}#${c.by} on ${target.card ? `${target.card.name} ` : ''}#${c.against}`;
+          grp.append(s('title', {}, help.enveloping ? `${what}: ${help.enveloping}` : what));
+          grp.append(s('rect', { x: -mw / 2, y: -md / 2, width: mw, height: md, fill: col, stroke: '#fff' }));
+          grp.append(s('path', { d: `M ${-mw * 0.28} ${md * 0.25} L 0 ${-md * 0.25} L ${mw * 0.28} ${md * 0.25}`, class: 'enveloping-chevron' }));
           g.append(grp);
         } else {
           const [p, q] = sectionSegment(target.pose, target.size, edge, index).map((x) => this.toSvg(x));
@@ -571,6 +689,7 @@ export class TableView {
    *          rotate: bool, pivot: table point or null }
    */
   setGhost(ghost) {
+    this.ghost = ghost;
     const g = clear(this.layers.ghost);
     if (!ghost) return;
     const { width: w, depth: d } = ghost.size;

@@ -286,6 +286,10 @@ pub fn play_activation_orders(page: &Page, n: usize) -> Vec<u64> {
             pair[0].as_u64().unwrap(),
             pair[1].as_u64().unwrap() as usize,
         );
+        // On a phone the hand is a tab of the sheet under the table.
+        if page.is_visible(testid("sheet-hand")).unwrap_or(false) {
+            page.click(testid("sheet-hand")).expect("the hand's tab");
+        }
         page.click(testid(&format!("play-order-{card}")))
             .expect("play order");
         page.wait_for(testid("order-units"))
