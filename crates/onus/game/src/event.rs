@@ -377,6 +377,25 @@ impl EventLog {
             .flat_map(|c| c.events.iter())
             .chain(self.open.iter())
     }
+
+    /// The events from index `from` on, oldest first: walks back only the chunks that hold
+    /// them (the events of the last action cost the same at any length of the game).
+    pub fn since(&self, from: usize) -> impl Iterator<Item = &GameEvent> {
+        let mut chunks = Vec::new();
+        let mut next = self.sealed.as_deref();
+        while let Some(c) = next.filter(|c| c.total > from) {
+            chunks.push(c);
+            next = c.prev.as_deref();
+        }
+        // The events before the oldest chunk taken: at most `from`.
+        let before = next.map_or(0, |c| c.total);
+        chunks
+            .into_iter()
+            .rev()
+            .flat_map(|c| c.events.iter())
+            .chain(self.open.iter())
+            .skip(from - before)
+    }
 }
 
 impl PartialEq for EventLog {
@@ -444,6 +463,27 @@ mod tests {
         assert_eq!(json, flat);
         let back: EventLog = serde_json::from_str(&json).unwrap();
         assert_eq!(back, log);
+    }
+
+    #[test]
+    fn since_gives_the_events_from_an_index_on_across_chunks() {
+        // Chunks of 1, 2 and 3 events, then 2 open ones: 0 | 1 2 | 3 4 5 | 6 7.
+        let mut log = EventLog::default();
+        let mut n = 0;
+        for size in [1, 2, 3] {
+            for _ in 0..size {
+                log.push(defeated(n));
+                n += 1;
+            }
+            log.seal();
+        }
+        log.push(defeated(6));
+        log.push(defeated(7));
+        for from in 0..=10 {
+            let got: Vec<GameEvent> = log.since(from).cloned().collect();
+            let want: Vec<GameEvent> = log.iter().skip(from).cloned().collect();
+            assert_eq!(got, want, "since({from})");
+        }
     }
 
     #[test]

@@ -170,6 +170,13 @@ fn decision_shown(state: &GameState, viewer: Viewer<Seat>, d: &Decision) -> bool
 
 /// The state as `viewer` may see it.
 pub fn view(state: &GameState, viewer: Viewer<Seat>) -> GameView {
+    view_since(state, viewer, 0)
+}
+
+/// [`view`] with only the events from index `from` of the log on (the events of the last
+/// action, for a check that has seen the earlier ones): the rest of the view is the same, and
+/// its cost does not grow with the length of the game.
+pub fn view_since(state: &GameState, viewer: Viewer<Seat>, from: usize) -> GameView {
     let units = state
         .table
         .units()
@@ -259,7 +266,7 @@ pub fn view(state: &GameState, viewer: Viewer<Seat>) -> GameView {
         exhaustions: state.piles.exhaustions(),
         log: state
             .log
-            .iter()
+            .since(from)
             .filter_map(|e| event_view(state, e, viewer))
             .collect(),
         outcome: state.outcome.clone(),
