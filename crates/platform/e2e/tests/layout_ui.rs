@@ -382,7 +382,23 @@ fn battle_at(w: u32, h: u32) {
             "{hand}"
         );
         page.screenshot(&format!("layout-{w}-hand")).unwrap();
+        // Folded down, the sheet gives the table its room; unfolded, it is back.
+        let table_h = |page: &Page| {
+            page.eval("return document.querySelector('.table-box').getBoundingClientRect().height")
+                .unwrap()
+                .as_f64()
+                .unwrap()
+        };
+        let open_h = table_h(&page);
+        page.click(testid("sheet-fold")).unwrap();
+        let folded_h = table_h(&page);
+        assert!(
+            folded_h > open_h + 150.0,
+            "folding the sheet gave the table {open_h} -> {folded_h} px"
+        );
+        page.click(testid("sheet-fold")).unwrap();
         page.click(testid("sheet-panel")).unwrap();
+        assert!((table_h(&page) - open_h).abs() < 1.0);
     } else {
         assert!(m["name_px_min"].as_f64().unwrap() >= 11.0, "{m}");
     }

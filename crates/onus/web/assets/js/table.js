@@ -572,7 +572,7 @@ export class TableView {
       ? [`A ${c.attack.hit}/${c.attack.damage}  D ${c.defense.dodge}/${c.defense.armor}`, `M ${c.morale}  H ${hp}/${c.health}${ranged ? `  ${ranged}` : ''}`]
       : [`A ${c.attack.hit}/${c.attack.damage}  D ${c.defense.dodge}/${c.defense.armor}`, `M ${c.morale}  H ${hp}/${c.health}`, ranged].filter(Boolean);
     for (const line of values) {
-      const squeeze = line.length * 0.12 > room ? { textLength: room, lengthAdjust: 'spacingAndGlyphs' } : {};
+      const squeeze = line.length * 0.13 > room ? { textLength: room, lengthAdjust: 'spacingAndGlyphs' } : {};
       txt.append(s('text', { x: 0, y, class: 'card-values', ...squeeze }, line));
       y += 0.23;
     }
