@@ -632,12 +632,23 @@ impl Table {
             (!contacts.is_empty()).then_some((pose, contacts))
         };
         // First choice: a snapped position within one section of the contact engaging the
-        // sections that touched (partial ones completed), nearest first.
+        // sections that touched (partial ones completed), nearest first. Off a crossing the
+        // charger takes formation at the snapped position with the most sections instead
+        // (T&F III "Choke Points", example step 4: "you must engage the target with the 4
+        // front sections instead of 3"; ruling in docs/rulings.md).
+        let off_crossing = crossing.is_some();
         let mut first: Vec<(usize, f64, Pose, Vec<SectionContact>)> = snapped
             .iter()
-            .filter(|s| (**s - s0).abs() <= w + 1e-9)
+            .filter(|s| off_crossing || (**s - s0).abs() <= w + 1e-9)
             .filter_map(|s| {
-                evaluate(*s).map(|(p, c)| (c.len().abs_diff(touching), (*s - s0).abs(), p, c))
+                evaluate(*s).map(|(p, c)| {
+                    let rank = if off_crossing {
+                        usize::MAX - c.len()
+                    } else {
+                        c.len().abs_diff(touching)
+                    };
+                    (rank, (*s - s0).abs(), p, c)
+                })
             })
             .collect();
         first.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));

@@ -269,36 +269,12 @@ impl Table {
 
     fn simulate_flight(&self, u: &TableUnit, route: &[Leg], edge: TableEdge) -> Sim {
         let rear = edge_direction(edge);
-        let mut track = Track::new(u.size, u.pose);
-        let mut lengths: Vec<f64> = Vec::new();
-        for leg in route {
-            let pose = track.end();
-            match *leg {
-                Leg::Slide(d) => {
-                    track.push(Motion::Translate(d), (false, false), 0);
-                    lengths.push(d.length());
-                }
-                Leg::Face => {
-                    let a = normalize_angle(rear.heading() - pose.heading);
-                    if a.abs() > 1e-12 {
-                        track.push(
-                            Motion::Rotate {
-                                pivot: pose.centre,
-                                angle: a,
-                            },
-                            (false, false),
-                            0,
-                        );
-                        lengths.push(0.0);
-                    }
-                }
-                Leg::Forward(d) => {
-                    if d > 0.0 {
-                        track.push(Motion::Translate(pose.forward() * d), (false, false), 0);
-                        lengths.push(d);
-                    }
-                }
-            }
+        let (mut track, mut lengths) = flight_track(u, route, rear);
+        // T&F II "Difficult terrain movement": a flight through difficult terrain pays double
+        // from its first contact, so the route is cut where its cost reaches the budget.
+        let budget: f64 = lengths.iter().sum();
+        if let Some(reach) = self.slowed_reach(u, &track, &lengths, budget) {
+            (track, lengths) = flight_track(u, &truncate_route(route, reach), rear);
         }
         let obstacles = self.flight_obstacles(u);
         let rects: Vec<Obstacle> = obstacles.iter().map(|(o, _)| *o).collect();
@@ -733,4 +709,68 @@ impl Table {
         }
         self.remove(unit)
     }
+}
+
+/// The track of a flight route from the unit's place, and the length of each motion (DU).
+fn flight_track(u: &TableUnit, route: &[Leg], rear: Vec2) -> (Track, Vec<f64>) {
+    let mut track = Track::new(u.size, u.pose);
+    let mut lengths: Vec<f64> = Vec::new();
+    for leg in route {
+        let pose = track.end();
+        match *leg {
+            Leg::Slide(d) => {
+                track.push(Motion::Translate(d), (false, false), 0);
+                lengths.push(d.length());
+            }
+            Leg::Face => {
+                let a = normalize_angle(rear.heading() - pose.heading);
+                if a.abs() > 1e-12 {
+                    track.push(
+                        Motion::Rotate {
+                            pivot: pose.centre,
+                            angle: a,
+                        },
+                        (false, false),
+                        0,
+                    );
+                    lengths.push(0.0);
+                }
+            }
+            Leg::Forward(d) => {
+                if d > 0.0 {
+                    track.push(Motion::Translate(pose.forward() * d), (false, false), 0);
+                    lengths.push(d);
+                }
+            }
+        }
+    }
+    (track, lengths)
+}
+
+/// The first `reach` DU of a flight route (turns cost nothing).
+fn truncate_route(route: &[Leg], reach: f64) -> Vec<Leg> {
+    let mut left = reach;
+    let mut out = Vec::with_capacity(route.len());
+    for leg in route {
+        match *leg {
+            Leg::Face => out.push(Leg::Face),
+            Leg::Slide(d) => {
+                let len = d.length();
+                if len <= left {
+                    out.push(Leg::Slide(d));
+                    left -= len;
+                } else {
+                    if left > 0.0 {
+                        out.push(Leg::Slide(d * (left / len)));
+                    }
+                    break;
+                }
+            }
+            Leg::Forward(d) => {
+                out.push(Leg::Forward(d.min(left)));
+                left -= d.min(left);
+            }
+        }
+    }
+    out
 }

@@ -299,7 +299,9 @@ impl Table {
     /// Rulings (VII-2.C): envelopment continues outwards from the contact without gaps and
     /// stops at the first section already engaged or without room; the target's own extended
     /// markers neither take a place on its perimeter nor block the room of a marker placed
-    /// behind them.
+    /// behind them. A marker has no room over terrain its unit may not stand on (T&F III
+    /// "Choke Points", example step 5: "as long as the section marker does not overlap the
+    /// river").
     pub fn envelop_options(
         &self,
         by: UnitId,
@@ -350,7 +352,8 @@ impl Table {
                 let blocked = obstacles.iter().any(|o| {
                     !(o.owner == target && matches!(o.kind, ObstacleKind::Extended(_)))
                         && m.overlaps(&o.rect)
-                }) || placed.iter().any(|p| m.overlaps(p));
+                }) || placed.iter().any(|p| m.overlaps(p))
+                    || self.check_ground_crossing(u, &[m], None).is_err();
                 if blocked {
                     break;
                 }

@@ -163,6 +163,26 @@ impl Table {
 }
 
 impl Table {
+    /// How far a fleeing `unit` gets along `track` (motion lengths `lengths`, DU) with
+    /// `budget` DU when difficult terrain slows it: the distance before its card first
+    /// touches the terrain, then half of what is left (T&F II "Difficult terrain movement":
+    /// double cost "even if only partly inside"). `None` when nothing slows it.
+    pub(crate) fn slowed_reach(
+        &self,
+        unit: &TableUnit,
+        track: &Track,
+        lengths: &[f64],
+        budget: f64,
+    ) -> Option<f64> {
+        let bf = self.battlefield()?;
+        let (_, i, t) = first_touch(bf, &sweeps(track), |p| slows(bf, p, unit))?;
+        let before: f64 = lengths.iter().take(i).sum::<f64>() + lengths.get(i)? * t;
+        let reach = before + (budget - before).max(0.0) / 2.0;
+        (reach < budget - 1e-9).then_some(reach)
+    }
+}
+
+impl Table {
     /// Whether `unit`'s card stands in a ford it must wade (III "Fords": "the **Lunge** ability
     /// is lost" while crossing; IX "Amphibious" units cross without penalty).
     pub fn crossing_ford(&self, unit: UnitId) -> bool {

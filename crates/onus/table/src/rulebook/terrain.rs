@@ -511,6 +511,43 @@ fn tf_iii_flight_stops_before_insurmountable_terrain() {
     );
 }
 
+/// VII-6 with terrain (T&F II "Difficult terrain movement"): a flight into a wood pays
+/// double from the card's first contact with it; a sylvan unit flees through it at full
+/// speed.
+#[test]
+fn tf_ii_flight_into_a_wood_is_slowed() -> Result<(), TableError> {
+    let flee = |wood: bool, unit: onus_model::UnitCard| -> Result<f64, TableError> {
+        // A wood across the table from y = 5 to 7, behind a unit of seat 0 (home edge south).
+        let pieces = if wood {
+            vec![piece(
+                "wood",
+                TerrainKind::Forest,
+                &[([15.0, 6.0], [30.0, 2.0])],
+            )]
+        } else {
+            Vec::new()
+        };
+        let mut t = field(pieces);
+        let u = put(&mut t, 1, 0, unit, pose(15.0, 9.0, 0.0));
+        t.unit_mut(u)?.state.fleeing = true;
+        let f = t.flight_move(u)?;
+        assert!(!f.off_table && f.stopped_by.is_none(), "{f:?}");
+        Ok(f.distance)
+    };
+    let levy = || card("Levy", UnitKind::Infantry, 4.0);
+    let open = flee(false, levy())?;
+    // Turned to face home its front is at y = 8.4: 1.4 DU to the wood, then half speed.
+    let slowed = flee(true, levy())?;
+    assert!(open > 1.4, "{open}");
+    assert!(
+        close(slowed, 1.4 + (open - 1.4) / 2.0),
+        "{slowed} of {open}"
+    );
+    let sylvan = flee(true, with(levy(), Ability::Sylvan))?;
+    assert!(close(sylvan, open), "{sylvan} of {open}");
+    Ok(())
+}
+
 /// III "Hills" (melee): "units on top of the hill will have attack priority if the other unit
 /// is on the hillside or not on the hill ... the unit on top of the hill gets a +1/+1 attack
 /// bonus"; IX "Mountaineers" are not affected by combat penalties on slopes. III "Forest":
@@ -874,5 +911,87 @@ fn tf_iii_a_scenario_can_make_rivers_fordable() -> Result<(), TableError> {
             ..
         })
     ));
+    Ok(())
+}
+
+/// III "Choke Points", the expansion's example, steps 3 and 4: coming off the bridge, the
+/// Triarii touch both defenders of the far bank; charging the one on the right they take
+/// formation overlapping the river and engage it with all 4 front sections (ruling: off a
+/// crossing a charger lines up with as many sections as fit), leaving the other.
+#[test]
+fn tf_iii_choke_point_example_charging_off_the_bridge() -> Result<(), TableError> {
+    let mut t = river_and_bridge();
+    let u = active(
+        &mut t,
+        1,
+        card("Triarii", UnitKind::Infantry, 4.0),
+        pose(10.0, 12.0, 0.0),
+    );
+    let defender = |t: &mut Table, id: u32, x: f64| {
+        put(
+            t,
+            id,
+            1,
+            card("Iberians", UnitKind::Infantry, 4.0),
+            pose(x, 13.95, 180.0),
+        )
+    };
+    let right = defender(&mut t, 2, 11.5);
+    let left = defender(&mut t, 3, 8.5);
+    let plan = t.charge(
+        u,
+        &crate::ChargeOrder::new(right, vec![Step::Advance(0.75)]),
+    )?;
+    assert!(
+        plan.approach.enemy_contacts.contains(&left),
+        "step 3: both touched"
+    );
+    let at = t.unit(u)?.pose;
+    assert!(at.approx_eq(&pose(11.5, 12.75, 0.0), 1e-9), "{at:?}");
+    let card_rect = t.unit(u)?.rect();
+    let over_river = t
+        .battlefield()
+        .and_then(|bf| bf.pieces.iter().find(|p| p.id == "river"))
+        .is_some_and(|river| river.overlaps(&card_rect));
+    assert!(over_river, "its card overlaps the river");
+    assert_eq!(t.melee_situation(u, right)?.dice, 4);
+    assert!(
+        t.engagement(u, left).is_none(),
+        "the other defender is left alone"
+    );
+    Ok(())
+}
+
+/// III "Choke Points", the expansion's example, step 5: an enemy fighting the Triarii that
+/// stand partly over the river "may envelop the Triarii as long as the section marker does
+/// not overlap the river": the flank section on the bank takes a marker, the one over the
+/// water does not; on dry ground both would.
+#[test]
+fn tf_iii_choke_point_example_no_marker_over_the_river() -> Result<(), TableError> {
+    let offered = |t: &mut Table| -> Result<usize, TableError> {
+        let triarii = put(
+            t,
+            1,
+            0,
+            card("Triarii", UnitKind::Infantry, 4.0),
+            pose(10.0, 12.75, 0.0),
+        );
+        let enemy = put(
+            t,
+            2,
+            1,
+            card("Iberians", UnitKind::Infantry, 4.0),
+            pose(11.0, 13.95, 180.0),
+        );
+        t.record_contacts(enemy, triarii)?;
+        Ok(t.envelop_options(enemy, triarii)?.all().count())
+    };
+    let dry = offered(&mut field(Vec::new()))?;
+    let by_the_bridge = offered(&mut river_and_bridge())?;
+    assert!(dry >= 2, "{dry}");
+    assert!(
+        (1..dry).contains(&by_the_bridge),
+        "{by_the_bridge} of {dry}"
+    );
     Ok(())
 }
