@@ -278,7 +278,7 @@ fn groups<'a>(pieces: &[&'a Piece]) -> Vec<Vec<&'a Piece>> {
 }
 
 /// Connected components of `0..n` under `linked`, each in index order.
-fn components(n: usize, linked: impl Fn(usize, usize) -> bool) -> Vec<Vec<usize>> {
+pub(crate) fn components(n: usize, linked: impl Fn(usize, usize) -> bool) -> Vec<Vec<usize>> {
     let mut seen = vec![false; n];
     let mut out = Vec::new();
     for start in 0..n {

@@ -9,6 +9,10 @@
 //! ([`load::parse`]). The rules of movement, sight and combat that use the answers live in
 //! `onus-table` and `onus-game`.
 //!
+//! The structures of chapter IV ([`StructureKind`], [`Structure`]) and the design of a
+//! [`Fortress`] (chapter VI) are data here too: their values, points and design rules; the
+//! rules of play with them are part 2's work still to come.
+//!
 //! References are to *ONUS! Terrain & Fortresses* (`002_c2a3f764af97b82f.txt`).
 
 mod battlefield;
@@ -17,8 +21,12 @@ mod check;
 mod kind;
 pub mod load;
 mod piece;
+mod structure;
 
 pub use battlefield::{Battlefield, Crossing};
 pub use check::{MAX_PIECES, MAX_ZONES, Problem, TABLE_SIDES};
 pub use kind::{BridgeValues, Material, SightBlock, TerrainKind};
 pub use piece::{Piece, Zone, ZoneSpec};
+pub use structure::{
+    DefenceBonus, DesignProblem, Fortress, Structure, StructureKind, StructureValues,
+};
