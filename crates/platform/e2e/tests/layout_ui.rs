@@ -289,6 +289,15 @@ fn a_legible_table_at_1400x900() {
         "unit names under 11 px: {m}"
     );
     assert!(m["names"].as_u64().unwrap() >= 12, "{m}");
+    // The text is drawn in DU: it grows with the zoom, and Fit brings it back.
+    page.click(testid("zoom-in")).unwrap();
+    let zoomed = measure(&page)["name_px_min"].as_f64().unwrap();
+    let fit = m["name_px_min"].as_f64().unwrap();
+    println!("unit names: {fit:.1} px at the fit, {zoomed:.1} px one zoom step in");
+    assert!(zoomed > fit * 1.2, "{fit} -> {zoomed}");
+    page.click(testid("zoom-fit")).unwrap();
+    let back = measure(&page)["name_px_min"].as_f64().unwrap();
+    assert!((back - fit).abs() < 0.1, "{fit} -> {back}");
     for (id, on) in m["buttons"].as_object().unwrap() {
         assert_eq!(on, &json!(true), "{id} is off screen: {m}");
     }

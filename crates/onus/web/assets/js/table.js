@@ -571,8 +571,10 @@ export class TableView {
     const values = boxW >= 1.6
       ? [`A ${c.attack.hit}/${c.attack.damage}  D ${c.defense.dodge}/${c.defense.armor}`, `M ${c.morale}  H ${hp}/${c.health}${ranged ? `  ${ranged}` : ''}`]
       : [`A ${c.attack.hit}/${c.attack.damage}  D ${c.defense.dodge}/${c.defense.armor}`, `M ${c.morale}  H ${hp}/${c.health}`, ranged].filter(Boolean);
+    // The values keep clear of the card's border and its section ticks.
+    const valueRoom = boxW - 0.28;
     for (const line of values) {
-      const squeeze = line.length * 0.13 > room ? { textLength: room, lengthAdjust: 'spacingAndGlyphs' } : {};
+      const squeeze = line.length * 0.13 > valueRoom ? { textLength: valueRoom, lengthAdjust: 'spacingAndGlyphs' } : {};
       txt.append(s('text', { x: 0, y, class: 'card-values', ...squeeze }, line));
       y += 0.23;
     }
