@@ -289,6 +289,18 @@ fn a_legible_table_at_1400x900() {
         "unit names under 11 px: {m}"
     );
     assert!(m["names"].as_u64().unwrap() >= 12, "{m}");
+    // A name on two lines reads as one (its text is the card's name).
+    let names_ok = page
+        .eval(
+            "return window.__acies.view.units.filter(u => !u.hidden).every(u => \
+             document.querySelector(`[data-testid=unit-name-${u.id}]`).textContent === u.card.name)",
+        )
+        .unwrap();
+    assert_eq!(
+        names_ok,
+        json!(true),
+        "a unit's name on the table is not its card's"
+    );
     // The text is drawn in DU: it grows with the zoom, and Fit brings it back.
     page.click(testid("zoom-in")).unwrap();
     let zoomed = measure(&page)["name_px_min"].as_f64().unwrap();

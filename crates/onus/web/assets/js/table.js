@@ -563,7 +563,8 @@ export class TableView {
     const name = s('text', { class: 'card-name', 'data-testid': `unit-name-${u.id}` });
     nameLines.forEach((line, i) => {
       const squeeze = line.length * perChar > room ? { textLength: room, lengthAdjust: 'spacingAndGlyphs' } : {};
-      name.append(s('tspan', { x: 0, y: y + i * 0.29, ...squeeze }, line));
+      // The space between the lines stays in the text (not drawn: it ends a line).
+      name.append(s('tspan', { x: 0, y: y + i * 0.29, ...squeeze }, i < nameLines.length - 1 ? `${line} ` : line));
     });
     txt.append(name);
     y += (nameLines.length - 1) * 0.29 + 0.26;
