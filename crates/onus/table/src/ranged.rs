@@ -398,7 +398,9 @@ impl Table {
     /// original target's range, and there is no attack at all unless a unit of the active
     /// player is within 1 DU of the original target. Returns the dice and the units the
     /// shot may fall on (the event's owner picks; ruling: any unit of the active player
-    /// within 1 DU of the original target, shooter excluded).
+    /// within 1 DU of the original target, shooter excluded, that the shot could reach over
+    /// the terrain: none behind a mountain, nor deep in a wood for a shooter that cannot
+    /// shoot over it, T&F II "Ranged attacks and line of sight", III "Forest").
     pub fn wind_changes(
         &self,
         shooter: UnitId,
@@ -407,6 +409,12 @@ impl Table {
     ) -> Result<WindChange, TableError> {
         let geo = self.shot(shooter, original)?;
         let t = self.unit(original)?;
+        let s = self.unit(shooter)?;
+        let out_of_reach = |u: &TableUnit| {
+            self.terrain_shot(s, u)
+                .and_then(|shot| shot.cover)
+                .is_some_and(|c| matches!(c.effect, CoverEffect::NoShot { .. }))
+        };
         let candidates: Vec<UnitId> = self
             .units()
             .filter(|u| u.owner == active_player && u.id != shooter && u.id != original)
@@ -417,6 +425,7 @@ impl Table {
                         .any(|(_, b)| a.distance(b) <= 1.0 + 1e-9)
                 })
             })
+            .filter(|u| !out_of_reach(u))
             .map(|u| u.id)
             .collect();
         Ok(WindChange {

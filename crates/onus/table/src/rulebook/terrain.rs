@@ -995,3 +995,44 @@ fn tf_iii_choke_point_example_no_marker_over_the_river() -> Result<(), TableErro
     );
     Ok(())
 }
+
+/// XI "The wind changes" with terrain: the shot drifts only onto a unit it could reach. A
+/// unit of the active player within 1 DU of the target but behind a mountain (T&F III
+/// "Mountains and Lakes": "no ranged attacks are allowed over a Mountain") is no candidate;
+/// with no other, there is no attack.
+#[test]
+fn tf_iii_the_wind_does_not_carry_a_shot_over_a_mountain() -> Result<(), TableError> {
+    let candidates = |mountain: bool| -> Result<Vec<UnitId>, TableError> {
+        // The javelinmen at (10, 5) shoot north at a target at (10, 8); the friend at
+        // (12.9, 8) stands behind a mountain ridge from x = 11.2 to 11.8 (y 5.2 to 8.6).
+        let pieces = if mountain {
+            vec![piece(
+                "ridge",
+                TerrainKind::Mountain,
+                &[([11.5, 6.9], [0.6, 3.4])],
+            )]
+        } else {
+            Vec::new()
+        };
+        let mut t = field(pieces);
+        let shooter = active(&mut t, 1, javelins(3.0), pose(10.0, 5.0, 0.0));
+        let target = put(
+            &mut t,
+            2,
+            1,
+            card("Iberians", UnitKind::Infantry, 4.0),
+            pose(10.0, 8.0, 180.0),
+        );
+        put(
+            &mut t,
+            3,
+            0,
+            card("Hastati", UnitKind::Infantry, 4.0),
+            pose(12.9, 8.0, 0.0),
+        );
+        Ok(t.wind_changes(shooter, target, 0)?.candidates)
+    };
+    assert_eq!(candidates(false)?, vec![UnitId(3)]);
+    assert_eq!(candidates(true)?, Vec::<UnitId>::new());
+    Ok(())
+}
