@@ -158,6 +158,35 @@ fn tf_iii_lakes_and_mountains_cannot_be_overlapped() {
     }
 }
 
+/// III "Mountains and Lakes", the picture: "you can rotate the unit by pivoting on the lower
+/// right corner to avoid overlapping the lake. However, it is not possible to pivot on the
+/// upper corner." A unit whose right side touches a lake turns right about the corner whose
+/// swing stays clear of the water (here its front-right one) but not about the other.
+#[test]
+fn tf_iii_a_unit_beside_a_lake_pivots_on_the_corner_that_keeps_clear() -> Result<(), TableError> {
+    // The card spans x 9..11, y 9.4..10.6; the lake starts at x = 11, from y = 10 up.
+    let mut t = field(vec![piece(
+        "lake",
+        TerrainKind::Lake,
+        &[([12.5, 12.0], [3.0, 4.0])],
+    )]);
+    let u = mover(&mut t, 3.0);
+    let turn = |pivot| {
+        vec![Step::Wheel {
+            pivot,
+            angle: 45f64.to_radians(),
+        }]
+    };
+    let clear = check(&t, u, turn(crate::movement::Pivot::FrontRight))?;
+    assert!(close(clear.cost, 1.0), "{}", clear.cost);
+    let into = check(&t, u, turn(crate::movement::Pivot::RearRight));
+    assert!(
+        matches!(into, Err(TableError::Insurmountable { .. })),
+        "{into:?}"
+    );
+    Ok(())
+}
+
 /// Rivers: "These river sections are considered insurmountable" (III "Rivers"); IX
 /// "Amphibious": rivers "can be crossed like a ford", with "no movement penalties".
 #[test]
