@@ -16,11 +16,11 @@
 pub mod catalog;
 pub mod query;
 
-use acies_bot::Bot;
+use acies_bot::Arena;
 use acies_core::{Determinize, GameRng, Viewer, fnv1a};
-use acies_server::Host;
+use acies_server::{ComputerLevel, Host};
 use axum::Router;
-use command_points_bot::ScriptedBot;
+use command_points_bot::CommandPointsArena;
 use command_points_game::{Action, CommandPoints, GameState, RuleError, apply, candidates, view};
 use command_points_model::Seat;
 
@@ -39,8 +39,8 @@ impl Host for CommandPointsHost {
         error.heading().map(str::to_owned)
     }
 
-    fn bot_action(state: &GameState, seat: Seat) -> Option<Action> {
-        bot_action(state, seat)
+    fn bot_action(state: &GameState, seat: Seat, level: ComputerLevel) -> Option<Action> {
+        computer_action(state, seat, level)
     }
 
     fn query(
@@ -79,19 +79,32 @@ pub fn knowledge(state: &GameState, viewer: Viewer<Seat>) -> GameState {
     }
 }
 
-/// The computer's action for `seat`: the scripted player deciding on the seat's knowledge.
-/// What it chose is checked against the real state (a sampled hand can differ from the real
-/// one); if refused, the first legal candidate of the knowledge that the real state accepts.
+/// The scripted computer's action for `seat` ([`computer_action`] at the scripted level).
 pub fn bot_action(state: &GameState, seat: Seat) -> Option<Action> {
+    computer_action(state, seat, ComputerLevel::Scripted)
+}
+
+/// The computer's action for `seat` at `level`: the scripted player, or the search player
+/// with it as policy, deciding on the seat's knowledge with a seed drawn from the seat's
+/// view. What it chose is checked against the real state (a sampled hand can differ from
+/// the real one); if refused, the first legal candidate of the knowledge that the real
+/// state accepts.
+pub fn computer_action(state: &GameState, seat: Seat, level: ComputerLevel) -> Option<Action> {
     let known = knowledge(state, Viewer::Seat(seat));
     let seed = seed_of(state, Viewer::Seat(seat));
-    let mut bot = ScriptedBot::new(seed);
-    match bot.act(&known, seat) {
-        Ok(wanted) if apply(state, seat, &wanted).is_ok() => return Some(wanted),
-        Ok(wanted) => {
-            tracing::warn!("the scripted bot chose {wanted:?} for {seat}, which the game refuses")
-        }
-        Err(e) => tracing::warn!("the scripted bot could not decide for {seat}: {e}"),
+    let decided =
+        CommandPointsArena::bot(level.bot_kind(), seed).map(|mut bot| bot.act(&known, seat));
+    match decided {
+        Some(Ok(wanted)) if apply(state, seat, &wanted).is_ok() => return Some(wanted),
+        Some(Ok(wanted)) => tracing::warn!(
+            "the {} computer chose {wanted:?} for {seat}, which the game refuses",
+            level.as_str()
+        ),
+        Some(Err(e)) => tracing::warn!(
+            "the {} computer could not decide for {seat}: {e}",
+            level.as_str()
+        ),
+        None => tracing::warn!("no {} computer for this system", level.as_str()),
     }
     let mut rng = GameRng::new(seed);
     candidates(&known, seat, &mut rng, usize::MAX)

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use acies_core::{Ruleset, Viewer};
-use acies_server::{CreateGame, GameServer, Host, Limits, SqlStore};
+use acies_server::{ComputerLevel, CreateGame, GameServer, Host, Limits, SqlStore};
 use command_points_game::state::GameState;
 use command_points_game::{CommandPoints, apply, new_game};
 use command_points_model::load::Catalog;
@@ -208,7 +208,7 @@ async fn no_message_tells_a_viewer_the_other_seats_face_down_cards() {
             .iter()
             .filter(|s| !secrets(&state, Viewer::Seat(**s)).is_empty())
             .count();
-        let action = CommandPointsHost::bot_action(&state, seat).unwrap();
+        let action = CommandPointsHost::bot_action(&state, seat, ComputerLevel::Scripted).unwrap();
         let version = p.states.len() as u64 - 1;
         let (_, body) = server
             .act(

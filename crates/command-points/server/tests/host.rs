@@ -3,7 +3,7 @@
 //! the catalog builds setups the server accepts.
 
 use acies_core::{Ruleset, Viewer};
-use acies_server::Host;
+use acies_server::{ComputerLevel, Host};
 use command_points_game::{Action, CommandPoints, GameState, apply, new_game};
 use command_points_model::load::Catalog;
 use command_points_model::{Seat, Setup};
@@ -91,7 +91,7 @@ fn computer_seats_play_whole_battles_and_every_offered_choice_is_legal() {
                 offered += offered_are_legal(&state, seat);
                 odds += odds_match_the_engine(&state, seat);
             }
-            let action = CommandPointsHost::bot_action(&state, seat)
+            let action = CommandPointsHost::bot_action(&state, seat, ComputerLevel::Scripted)
                 .unwrap_or_else(|| panic!("the bot has no action for {seat} at step {steps}"));
             state = apply(&state, seat, &action)
                 .unwrap_or_else(|e| panic!("the bot played {action:?}, refused: {e}"))
@@ -158,7 +158,7 @@ fn knowledge_keeps_what_the_viewer_sees() {
         let Some(&seat) = CommandPoints::actors(&state).first() else {
             break;
         };
-        let a = CommandPointsHost::bot_action(&state, seat).unwrap();
+        let a = CommandPointsHost::bot_action(&state, seat, ComputerLevel::Scripted).unwrap();
         state = apply(&state, seat, &a).unwrap().state;
     }
     for viewer in [

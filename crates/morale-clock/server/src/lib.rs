@@ -11,11 +11,11 @@
 pub mod catalog;
 pub mod query;
 
-use acies_bot::Bot;
+use acies_bot::Arena;
 use acies_core::{Candidates, Determinize, GameRng, Ruleset, Viewer};
-use acies_server::Host;
+use acies_server::{ComputerLevel, Host};
 use axum::Router;
-use morale_clock_bot::ScriptedBot;
+use morale_clock_bot::MoraleClockArena;
 use morale_clock_game::{Action, GameError, GameState, MoraleClock};
 use morale_clock_model::SideId;
 
@@ -37,8 +37,8 @@ impl Host for MoraleClockHost {
         Some(error.rule.clone())
     }
 
-    fn bot_action(state: &GameState, seat: SideId) -> Option<Action> {
-        bot_action(state, seat)
+    fn bot_action(state: &GameState, seat: SideId, level: ComputerLevel) -> Option<Action> {
+        computer_action(state, seat, level)
     }
 
     fn query(
@@ -66,25 +66,39 @@ fn bot_seed(state: &GameState, seat: SideId) -> u64 {
     (turn << 40) ^ done ^ seat.index() as u64
 }
 
-/// The computer's action for `seat`: the scripted player deciding on the battle with a
-/// stand-in for the dice to come (the only thing the seat may not know). What it chooses is
-/// checked against the real state; if refused, a random candidate of the real state is
-/// played instead (candidates are checked with the stand-in too, and no dice decide whether
-/// an action is legal).
+/// The scripted computer's action for `seat` ([`computer_action`] at the scripted level).
 pub fn bot_action(state: &GameState, seat: SideId) -> Option<Action> {
+    computer_action(state, seat, ComputerLevel::Scripted)
+}
+
+/// The computer's action for `seat` at `level`: the scripted player, or the search player
+/// with it as policy, deciding on the battle with a stand-in for the dice to come (the only
+/// thing the seat may not know). What it chooses is checked against the real state; if
+/// refused, a random candidate of the real state is played instead (candidates are checked
+/// with the stand-in too, and no dice decide whether an action is legal).
+pub fn computer_action(state: &GameState, seat: SideId, level: ComputerLevel) -> Option<Action> {
     if MoraleClock::to_act(state) != Some(seat) {
         return None;
     }
     let seed = bot_seed(state, seat);
     let mut rng = GameRng::new(seed);
     let known = MoraleClock::determinize(state, seat, &mut rng);
-    match ScriptedBot::new(seed).act(&known, seat) {
-        Ok(action) if MoraleClock::apply(state, seat, &action).is_ok() => return Some(action),
-        Ok(action) => tracing::warn!(
-            "the scripted bot chose {} for {seat}, which the game refuses",
+    let decided =
+        MoraleClockArena::bot(level.bot_kind(), seed).map(|mut bot| bot.act(&known, seat));
+    match decided {
+        Some(Ok(action)) if MoraleClock::apply(state, seat, &action).is_ok() => {
+            return Some(action);
+        }
+        Some(Ok(action)) => tracing::warn!(
+            "the {} computer chose {} for {seat}, which the game refuses",
+            level.as_str(),
             action.name()
         ),
-        Err(e) => tracing::warn!("the scripted bot has no action for {seat}: {e}"),
+        Some(Err(e)) => tracing::warn!(
+            "the {} computer has no action for {seat}: {e}",
+            level.as_str()
+        ),
+        None => tracing::warn!("no {} computer for this system", level.as_str()),
     }
     let mut c = MoraleClock::candidates(&known, seat, &mut rng, 30);
     if c.is_empty() {

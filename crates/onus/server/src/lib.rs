@@ -12,10 +12,11 @@ pub mod help;
 pub mod knowledge;
 pub mod query;
 
+use acies_bot::Arena;
 use acies_core::{GameRng, Ruleset, Viewer};
-use acies_server::Host;
+use acies_server::{ComputerLevel, Host};
 use axum::Router;
-use onus_bot::{Observation, ScriptedBot};
+use onus_bot::{Observation, OnusArena};
 use onus_game::{Action, GameError, GameState, Onus, Seat, chooser};
 
 pub use catalog::{api_routes, catalog};
@@ -35,8 +36,8 @@ impl Host for OnusHost {
         error.section().map(str::to_owned)
     }
 
-    fn bot_action(state: &GameState, seat: Seat) -> Option<Action> {
-        bot_action(state, seat)
+    fn bot_action(state: &GameState, seat: Seat, level: ComputerLevel) -> Option<Action> {
+        computer_action(state, seat, level)
     }
 
     fn query(
@@ -61,23 +62,36 @@ fn bot_seed(state: &GameState, seat: Seat) -> u64 {
     (turn << 32) ^ (events << 8) ^ u64::from(seat.0)
 }
 
-/// The computer's action for `seat`: the scripted opponent deciding on the seat's
-/// observation (hidden parts replaced by stand-ins). If what it chose is refused by the real
-/// state (it can be, when a face-down unit hides something), the random legal chooser
-/// decides on the observation instead, and only as a last resort on the state itself.
+/// The scripted computer's action for `seat` ([`computer_action`] at the scripted level).
 pub fn bot_action(state: &GameState, seat: Seat) -> Option<Action> {
+    computer_action(state, seat, ComputerLevel::Scripted)
+}
+
+/// The computer's action for `seat` at `level`: the scripted opponent, or the search player
+/// with it as policy, deciding on the seat's observation (hidden parts replaced by
+/// stand-ins) with a seed drawn from what everybody sees. If what it chose is refused by
+/// the real state (it can be, when a face-down unit hides something), the random legal
+/// chooser decides on the observation instead, and only as a last resort on the state
+/// itself.
+pub fn computer_action(state: &GameState, seat: Seat, level: ComputerLevel) -> Option<Action> {
     let legal = |a: &Action| Onus::apply(state, seat, a).is_ok();
     let mut rng = GameRng::new(bot_seed(state, seat));
     match Observation::new(state, seat) {
         Ok(obs) => {
-            let mut bot = ScriptedBot::new(bot_seed(state, seat));
-            match bot.decide(obs.state(), seat) {
-                Ok(a) if legal(&a) => return Some(a),
-                Ok(a) => tracing::warn!(
-                    "the scripted bot chose {} for {seat}, which the game refuses",
+            let decided = OnusArena::bot(level.bot_kind(), bot_seed(state, seat))
+                .map(|mut bot| bot.act(obs.state(), seat));
+            match decided {
+                Some(Ok(a)) if legal(&a) => return Some(a),
+                Some(Ok(a)) => tracing::warn!(
+                    "the {} computer chose {} for {seat}, which the game refuses",
+                    level.as_str(),
                     a.name()
                 ),
-                Err(e) => tracing::warn!("the scripted bot could not decide for {seat}: {e}"),
+                Some(Err(e)) => tracing::warn!(
+                    "the {} computer could not decide for {seat}: {e}",
+                    level.as_str()
+                ),
+                None => tracing::warn!("no {} computer for ONUS!", level.as_str()),
             }
             for _ in 0..8 {
                 match chooser::choose(obs.state(), &mut rng) {

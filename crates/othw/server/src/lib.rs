@@ -9,11 +9,11 @@
 pub mod catalog;
 pub mod query;
 
-use acies_bot::Bot;
+use acies_bot::Arena;
 use acies_core::{Determinize, GameRng, Ruleset, Viewer};
-use acies_server::Host;
+use acies_server::{ComputerLevel, Host};
 use axum::Router;
-use othw_bot::ScriptedBot;
+use othw_bot::OthwArena;
 use othw_game::{Action, GameState, Othw, RuleError, Side};
 
 /// O/THW Ancients as the server hosts it.
@@ -31,8 +31,8 @@ impl Host for OthwHost {
         Some(error.section.clone())
     }
 
-    fn bot_action(state: &GameState, seat: Side) -> Option<Action> {
-        bot_action(state, seat)
+    fn bot_action(state: &GameState, seat: Side, level: ComputerLevel) -> Option<Action> {
+        computer_action(state, seat, level)
     }
 
     fn query(
@@ -57,18 +57,28 @@ fn bot_seed(state: &GameState, seat: Side) -> u64 {
     Othw::state_hash(&seen) ^ seat.index() as u64
 }
 
-/// The computer's action for `seat`: the scripted player on the seat's observation (the
-/// state with a stand-in generator). What it chooses is checked against the real state.
+/// The scripted computer's action for `seat` ([`computer_action`] at the scripted level).
 pub fn bot_action(state: &GameState, seat: Side) -> Option<Action> {
+    computer_action(state, seat, ComputerLevel::Scripted)
+}
+
+/// The computer's action for `seat` at `level`: the scripted player, or the search player
+/// with it as policy, on the seat's observation (the state with a stand-in generator). What
+/// it chooses is checked against the real state.
+pub fn computer_action(state: &GameState, seat: Side, level: ComputerLevel) -> Option<Action> {
     if !Othw::actors(state).contains(&seat) {
         return None;
     }
     let seed = bot_seed(state, seat);
     let known = Othw::determinize(state, seat, &mut GameRng::new(seed));
-    match ScriptedBot::new(seed).act(&known, seat) {
-        Ok(action) if Othw::apply(state, seat, &action).is_ok() => Some(action),
-        Ok(_) | Err(_) => {
-            tracing::warn!("the scripted bot's action for {seat} is refused; the phase ends");
+    let decided = OthwArena::bot(level.bot_kind(), seed).map(|mut bot| bot.act(&known, seat));
+    match decided {
+        Some(Ok(action)) if Othw::apply(state, seat, &action).is_ok() => Some(action),
+        _ => {
+            tracing::warn!(
+                "the {} computer's action for {seat} is refused; the phase ends",
+                level.as_str()
+            );
             Othw::apply(state, seat, &Action::EndPhase)
                 .is_ok()
                 .then_some(Action::EndPhase)

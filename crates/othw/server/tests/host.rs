@@ -1,7 +1,7 @@
 //! The host: the computer plays a battle to its end; the queries answer what the engine says.
 
 use acies_core::{Ruleset, Viewer};
-use acies_server::Host;
+use acies_server::{ComputerLevel, Host};
 use othw_game::{Action, GameState, Othw, Side};
 use othw_server::OthwHost;
 use serde_json::json;
@@ -22,7 +22,7 @@ fn the_computer_plays_both_seats_to_the_end() {
             return;
         }
         let seat = Othw::actors(&s)[0];
-        let a = OthwHost::bot_action(&s, seat).expect("an action");
+        let a = OthwHost::bot_action(&s, seat, ComputerLevel::Scripted).expect("an action");
         s = Othw::apply(&s, seat, &a).expect("accepted").state;
     }
     panic!("the battle did not end");
@@ -40,7 +40,7 @@ fn seats_and_errors_name_the_side_and_section() {
         OthwHost::error_rule(&e).as_deref(),
         Some(e.section.as_str())
     );
-    assert!(OthwHost::bot_action(&s, idle.expect("idle")).is_none());
+    assert!(OthwHost::bot_action(&s, idle.expect("idle"), ComputerLevel::Scripted).is_none());
 }
 
 #[test]
@@ -113,5 +113,22 @@ fn views_hide_the_dice_to_come() {
         assert_ne!(v.rng, s.rng, "the game's generator is not shown");
         assert_eq!(v.units, s.units);
         assert_eq!(v.armies, s.armies);
+    }
+}
+
+#[test]
+fn every_level_plays_and_decides_the_same_twice() {
+    for level in ComputerLevel::ALL {
+        let mut s = battle();
+        for _ in 0..12 {
+            if Othw::outcome(&s).is_some() {
+                break;
+            }
+            let seat = Othw::actors(&s)[0];
+            let a = OthwHost::bot_action(&s, seat, level).expect("an action");
+            let again = OthwHost::bot_action(&s, seat, level).expect("an action");
+            assert_eq!(a, again, "{level:?}: the same position, the same decision");
+            s = Othw::apply(&s, seat, &a).expect("accepted").state;
+        }
     }
 }

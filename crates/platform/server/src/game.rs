@@ -24,7 +24,10 @@ use crate::cluster::{Cluster, Forward};
 use crate::error::ApiError;
 use crate::host::{ActionOf, EventOf, Host, RulesOf, SeatOf, SetupOf, StateOf};
 use crate::patch;
-use crate::store::{ActionRecord, GameStore, SeatKind, SeatRecord, StoreError, StoredGame};
+use crate::store::{
+    ActionRecord, ComputerLevel, GameStore, PublicSeat, SeatKind, SeatRecord, StoreError,
+    StoredGame,
+};
 use crate::util::same_token;
 
 /// Tunable bounds of a game actor.
@@ -48,6 +51,10 @@ pub(crate) struct SeatEntry<H: Host> {
     pub seat: SeatOf<H>,
     pub id: String,
     pub kind: SeatKind,
+    /// Its display name.
+    pub name: String,
+    /// A computer seat's level (`None` for a human seat).
+    pub level: Option<ComputerLevel>,
     pub token: String,
 }
 
@@ -57,6 +64,13 @@ struct Step<H: Host> {
     seat: SeatOf<H>,
     action: ActionOf<H>,
     events: Vec<EventOf<H>>,
+}
+
+/// A computer's decision under way on a blocking thread, about the game at `version`.
+struct Thinking<H: Host> {
+    version: u64,
+    seat: SeatOf<H>,
+    decision: tokio::task::JoinHandle<Option<ActionOf<H>>>,
 }
 
 /// A watcher: gets every update, filtered for its viewer, as JSON text.
@@ -183,6 +197,10 @@ pub(crate) struct GameMessage<'a, V, E> {
     /// Every seat that may act now (several when decisions are simultaneous).
     pub actors: Vec<String>,
     pub outcome: Option<Outcome<String>>,
+    /// Who plays each seat (kind, name, a computer's level; never a token): with every whole
+    /// view and every `sync`, so a page can tell when a computer is to act.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seats: Option<Vec<PublicSeat>>,
     /// The whole view: `view`, `replay`, `replay_step`, a first `sync`, the HTTP answer to an
     /// action.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -223,6 +241,7 @@ impl<'a, V, E> GameMessage<'a, V, E> {
             to_act: None,
             actors: Vec::new(),
             outcome: None,
+            seats: None,
             view: None,
             seat: None,
             events: None,
@@ -409,6 +428,8 @@ impl<H: Host> Game<H> {
                     seat,
                     id,
                     kind: rec.kind,
+                    name: rec.name,
+                    level: rec.level,
                     token: rec.token,
                 })
             })
@@ -531,14 +552,38 @@ impl<H: Host> Game<H> {
     }
 
     async fn run(mut self, mut commands: mpsc::Receiver<Command<H>>) {
+        let mut thinking: Option<Thinking<H>> = None;
         loop {
-            if self.bot_to_move().is_some() {
-                // Queued commands go first, so a long computer-only stretch never starves
-                // readers; otherwise the computer plays one move.
-                match commands.try_recv() {
-                    Ok(command) => self.handle(command).await,
-                    Err(mpsc::error::TryRecvError::Empty) => self.bot_step().await,
-                    Err(mpsc::error::TryRecvError::Disconnected) => return,
+            // A decision about an earlier version is dropped: the game has moved on (another
+            // seat acted, or another server did) and the computer thinks again.
+            if thinking
+                .as_ref()
+                .is_some_and(|t| t.version != self.version || !self.owner)
+            {
+                thinking = None;
+            }
+            if thinking.is_none() {
+                thinking = self.bot_to_move().map(|seat| self.think(seat));
+            }
+            if let Some(t) = thinking.as_mut() {
+                // The computer thinks off the task: commands are answered meanwhile (queued
+                // ones first, so a long computer-only stretch never starves readers), and
+                // its action is committed here like any other, in order.
+                let seat = t.seat;
+                let decided = tokio::select! {
+                    biased;
+                    command = commands.recv() => match command {
+                        Some(command) => {
+                            self.handle(command).await;
+                            None
+                        }
+                        None => return,
+                    },
+                    decided = &mut t.decision => Some(decided),
+                };
+                if let Some(decided) = decided {
+                    thinking = None;
+                    self.bot_play(seat, decided).await;
                 }
                 continue;
             }
@@ -655,6 +700,19 @@ impl<H: Host> Game<H> {
         self.seats.iter().find(|s| s.seat == seat)
     }
 
+    /// Who plays each seat, as anyone may know it.
+    fn public_seats(&self) -> Vec<PublicSeat> {
+        self.seats
+            .iter()
+            .map(|s| PublicSeat {
+                seat: s.id.clone(),
+                kind: s.kind,
+                name: s.name.clone(),
+                level: s.level,
+            })
+            .collect()
+    }
+
     fn seat_str(&self, seat: SeatOf<H>) -> String {
         self.seat_entry(seat)
             .map_or_else(|| H::seat_id(seat), |s| s.id.clone())
@@ -698,6 +756,7 @@ impl<H: Host> Game<H> {
     ) -> Result<GameMessage<'_, Value, EventOf<H>>, ApiError> {
         let mut message = self.message(kind, viewer);
         message.view = Some(self.view_json(viewer)?);
+        message.seats = Some(self.public_seats());
         Ok(message)
     }
 
@@ -1069,6 +1128,7 @@ impl<H: Host> Game<H> {
         let index = self.advance_track(viewer)?;
         let patches = since.and_then(|s| self.tracks[index].patches_since(s));
         let mut message = self.message("sync", viewer);
+        message.seats = Some(self.public_seats());
         message.steps = Some(
             since
                 .map(|s| self.steps_after(s, viewer))
@@ -1126,16 +1186,41 @@ impl<H: Host> Game<H> {
             .find(|seat| self.seat_entry(*seat).map(|s| s.kind) == Some(SeatKind::Computer))
     }
 
-    /// Plays one computer move, committed and broadcast like a human's.
-    async fn bot_step(&mut self) {
-        let Some(seat) = self.bot_to_move() else {
-            return;
-        };
-        let decided = catch_unwind(AssertUnwindSafe(|| H::bot_action(&self.state, seat)));
-        let Ok(Some(action)) = decided else {
-            tracing::warn!(game = %self.id, version = self.version, "the computer player has no move");
-            self.bot_stuck_at = Some(self.version);
-            return;
+    /// Starts the decision of computer `seat` at its level on a blocking thread, with a copy
+    /// of the state (a search level may think for a second or more).
+    fn think(&self, seat: SeatOf<H>) -> Thinking<H> {
+        let state = self.state.clone();
+        let level = self
+            .seat_entry(seat)
+            .and_then(|s| s.level)
+            .unwrap_or_default();
+        Thinking {
+            version: self.version,
+            seat,
+            decision: tokio::task::spawn_blocking(move || H::bot_action(&state, seat, level)),
+        }
+    }
+
+    /// Plays the computer move decided for `seat` at this version, committed and broadcast
+    /// like a human's. A bot that panicked or found nothing is not asked again until
+    /// something happens.
+    async fn bot_play(
+        &mut self,
+        seat: SeatOf<H>,
+        decided: Result<Option<ActionOf<H>>, tokio::task::JoinError>,
+    ) {
+        let action = match decided {
+            Ok(Some(action)) => action,
+            Ok(None) => {
+                tracing::warn!(game = %self.id, version = self.version, "the computer player has no move");
+                self.bot_stuck_at = Some(self.version);
+                return;
+            }
+            Err(e) => {
+                tracing::warn!(game = %self.id, version = self.version, "the computer player failed: {e}");
+                self.bot_stuck_at = Some(self.version);
+                return;
+            }
         };
         if let Err(e) = self.commit(seat, action).await {
             tracing::warn!(game = %self.id, version = self.version, "computer move not played: {e}");
@@ -1143,8 +1228,6 @@ impl<H: Host> Game<H> {
             return;
         }
         self.broadcast_last();
-        // Let other games' tasks run between computer moves.
-        tokio::task::yield_now().await;
     }
 }
 

@@ -5,6 +5,8 @@ use axum::Router;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::store::ComputerLevel;
+
 /// The rule system a host serves.
 pub type RulesOf<H> = <H as Host>::Rules;
 /// Its setup.
@@ -53,13 +55,20 @@ pub trait Host: Send + Sync + 'static {
         None
     }
 
-    /// The action a computer player takes for `seat` when that seat may act, or `None` if
-    /// it cannot decide (the game then waits; the server logs it).
+    /// The action a computer player at `level` takes for `seat` when that seat may act, or
+    /// `None` if it cannot decide (the game then waits; the server logs it).
     ///
     /// The full state is given so a bot can test candidates with [`Ruleset::apply`]; a fair
-    /// bot decides from what its seat may know only.
-    fn bot_action(state: &StateOf<Self>, seat: SeatOf<Self>) -> Option<ActionOf<Self>> {
-        let _ = (state, seat);
+    /// bot decides from what its seat may know only, with a seed drawn from that knowledge
+    /// (never from the game's generator or the clock), so that the same position gives the
+    /// same decision. The server runs it off the game's task (a search level may think for
+    /// a while): the game answers reads meanwhile.
+    fn bot_action(
+        state: &StateOf<Self>,
+        seat: SeatOf<Self>,
+        level: ComputerLevel,
+    ) -> Option<ActionOf<Self>> {
+        let _ = (state, seat, level);
         None
     }
 

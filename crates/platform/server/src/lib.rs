@@ -53,8 +53,8 @@ pub use server::{
     CreateGame, CreatedGame, CreatedSeat, GameServer, Limits, LoadReport, RulesUpgrade, SeatRequest,
 };
 pub use store::{
-    ActionRecord, BoxFuture, GameStore, GameSummary, ListQuery, NewGame, PublicSeat, SeatKind,
-    SeatRecord, SqlStore, StoreError, StoredGame,
+    ActionRecord, BoxFuture, ComputerLevel, GameStore, GameSummary, ListQuery, NewGame, PublicSeat,
+    SeatKind, SeatRecord, SqlStore, StoreError, StoredGame,
 };
 pub use system::{HostedSystem, SystemEntry, SystemSummary};
 

@@ -17,7 +17,9 @@ use crate::error::{ApiError, QueryError};
 use crate::game::{Acked, ActorLimits, Command, Game, RecordSnapshot, SeatEntry, Snapshot};
 use crate::host::{ActionOf, Host, SetupOf};
 use crate::replay::replay_step_message;
-use crate::store::{GameStore, GameSummary, ListQuery, NewGame, SeatKind, SeatRecord, StoreError};
+use crate::store::{
+    ComputerLevel, GameStore, GameSummary, ListQuery, NewGame, SeatKind, SeatRecord, StoreError,
+};
 use crate::util::{lock, now_millis, random_hex, random_seed};
 
 /// Bounds on what one client can make the server do.
@@ -106,10 +108,25 @@ pub struct SeatRequest {
     /// Display name; defaults to the seat id (or "Computer").
     #[serde(default)]
     pub name: Option<String>,
+    /// A computer seat's level ([`ComputerLevel`]: `scripted`, the default, `easy`, `normal`
+    /// or `hard`); refused on a human seat.
+    #[serde(default)]
+    pub level: Option<String>,
 }
 
 fn human() -> SeatKind {
     SeatKind::Human
+}
+
+/// The level a seat request asks for: a computer seat's (scripted unless said), none for a
+/// human seat, which may not name one.
+fn seat_level(req: &SeatRequest) -> Result<Option<ComputerLevel>, String> {
+    match (req.kind, req.level.as_deref()) {
+        (SeatKind::Human, None) => Ok(None),
+        (SeatKind::Human, Some(_)) => Err("a human seat has no computer level".to_owned()),
+        (SeatKind::Computer, None) => Ok(Some(ComputerLevel::Scripted)),
+        (SeatKind::Computer, Some(level)) => level.parse().map(Some),
+    }
 }
 
 /// `POST /api/games`: the setup and who plays which seat (seats not named are human).
@@ -131,6 +148,9 @@ pub struct CreatedSeat {
     pub seat: String,
     pub kind: SeatKind,
     pub name: String,
+    /// A computer seat's level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<ComputerLevel>,
     /// The seat's secret (human seats only): whoever holds it plays the seat.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
@@ -366,6 +386,7 @@ impl<H: Host> GameServer<H> {
             {
                 return Err(ApiError::bad_request(format!("seats[{i}].name: {e}")));
             }
+            seat_level(req).map_err(|e| ApiError::bad_request(format!("seats[{i}].level: {e}")))?;
         }
         let game_id = random_hex::<8>().map_err(randomness_error)?;
         let mut records = Vec::with_capacity(ids.len());
@@ -383,6 +404,10 @@ impl<H: Host> GameServer<H> {
                 kind,
                 token: random_hex::<16>().map_err(randomness_error)?,
                 name,
+                level: match req {
+                    Some(r) => seat_level(r).map_err(ApiError::bad_request)?,
+                    None => None,
+                },
             });
         }
         let info = H::Rules::INFO;
@@ -408,6 +433,7 @@ impl<H: Host> GameServer<H> {
                         seat: r.seat.clone(),
                         kind: r.kind,
                         name: r.name.clone(),
+                        level: r.level,
                         token: human.then(|| r.token.clone()),
                         link: human.then(|| format!("{page}?token={}", r.token)),
                     }
@@ -423,6 +449,8 @@ impl<H: Host> GameServer<H> {
                 seat,
                 id: r.seat,
                 kind: r.kind,
+                name: r.name,
+                level: r.level,
                 token: r.token,
             })
             .collect();

@@ -72,6 +72,86 @@ impl FromStr for SeatKind {
     }
 }
 
+/// How a computer seat plays: the system's scripted player (quick) or the search player at
+/// one of its levels (slower, stronger). Passed to [`crate::Host::bot_action`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ComputerLevel {
+    /// The system's scripted player: what every computer seat played before levels were.
+    #[default]
+    Scripted,
+    /// The search player at its easy budget.
+    Easy,
+    /// The search player at its normal budget.
+    Normal,
+    /// The search player at its hard budget.
+    Hard,
+}
+
+impl ComputerLevel {
+    /// Every level, quickest first.
+    pub const ALL: [ComputerLevel; 4] = [
+        ComputerLevel::Scripted,
+        ComputerLevel::Easy,
+        ComputerLevel::Normal,
+        ComputerLevel::Hard,
+    ];
+
+    /// The spelling in requests, answers and the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ComputerLevel::Scripted => "scripted",
+            ComputerLevel::Easy => "easy",
+            ComputerLevel::Normal => "normal",
+            ComputerLevel::Hard => "hard",
+        }
+    }
+
+    /// The player of this level in a system's battle runner ([`acies_bot::Arena::bot`]): the
+    /// scripted player, or the search player with the level's budget counted in playouts (so
+    /// a decision is the same for the same seed on any machine).
+    pub fn bot_kind(self) -> acies_bot::BotKind {
+        let search = |level| acies_bot::BotKind::Search(acies_bot::Budget::level(level));
+        match self {
+            ComputerLevel::Scripted => acies_bot::BotKind::Scripted,
+            ComputerLevel::Easy => search(acies_bot::Level::Easy),
+            ComputerLevel::Normal => search(acies_bot::Level::Normal),
+            ComputerLevel::Hard => search(acies_bot::Level::Hard),
+        }
+    }
+}
+
+impl FromStr for ComputerLevel {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ComputerLevel::ALL
+            .into_iter()
+            .find(|l| l.as_str() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown computer level {:?} (scripted, easy, normal or hard)",
+                    s.chars().take(32).collect::<String>()
+                )
+            })
+    }
+}
+
+/// A stored level: `None` for a human seat; a computer seat stored before levels were (NULL)
+/// plays scripted.
+fn level_from_sql(
+    kind: SeatKind,
+    level: Option<String>,
+) -> Result<Option<ComputerLevel>, StoreError> {
+    if kind == SeatKind::Human {
+        return Ok(None);
+    }
+    level
+        .map(|l| l.parse().map_err(StoreError::Corrupt))
+        .transpose()
+        .map(|l| Some(l.unwrap_or_default()))
+}
+
 /// A seat of a stored game, secret token included: this never leaves the server.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeatRecord {
@@ -80,6 +160,8 @@ pub struct SeatRecord {
     pub kind: SeatKind,
     pub token: String,
     pub name: String,
+    /// A computer seat's level (`None` for a human seat).
+    pub level: Option<ComputerLevel>,
 }
 
 /// A new game, as written once at creation.
@@ -132,6 +214,9 @@ pub struct PublicSeat {
     pub seat: String,
     pub kind: SeatKind,
     pub name: String,
+    /// A computer seat's level.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<ComputerLevel>,
 }
 
 /// A game as listed in the lobby: public facts only (no setup, no seed, no tokens).
@@ -395,8 +480,8 @@ impl SqlStore {
         .await?;
         for (position, seat) in game.seats.iter().enumerate() {
             sqlx::query(
-                "INSERT INTO seats (game_id, seat, position, kind, token, name) \
-                 VALUES ($1, $2, $3, $4, $5, $6)",
+                "INSERT INTO seats (game_id, seat, position, kind, token, name, level) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
             )
             .bind(&game.id)
             .bind(&seat.seat)
@@ -404,6 +489,7 @@ impl SqlStore {
             .bind(seat.kind.as_str())
             .bind(&seat.token)
             .bind(&seat.name)
+            .bind(seat.level.map(|l| l.as_str()))
             .execute(&mut *tx)
             .await?;
         }
@@ -442,18 +528,21 @@ impl SqlStore {
         };
         let finished_at: Option<i64> = row.try_get("finished_at")?;
         let seats = sqlx::query(
-            "SELECT seat, kind, token, name FROM seats WHERE game_id = $1 ORDER BY position",
+            "SELECT seat, kind, token, name, level FROM seats WHERE game_id = $1 \
+             ORDER BY position",
         )
         .bind(id)
         .fetch_all(&self.pool)
         .await?
         .into_iter()
         .map(|r| {
+            let kind: SeatKind = r.try_get::<String, _>("kind")?.parse()?;
             Ok(SeatRecord {
                 seat: r.try_get("seat")?,
-                kind: r.try_get::<String, _>("kind")?.parse()?,
+                kind,
                 token: r.try_get("token")?,
                 name: r.try_get("name")?,
+                level: level_from_sql(kind, r.try_get("level")?)?,
             })
         })
         .collect::<Result<Vec<_>, StoreError>>()?;
@@ -581,7 +670,7 @@ impl SqlStore {
             return Ok(games);
         }
         let sql = format!(
-            "SELECT game_id, seat, kind, name FROM seats WHERE game_id IN ({}) \
+            "SELECT game_id, seat, kind, name, level FROM seats WHERE game_id IN ({}) \
              ORDER BY game_id, position",
             placeholders(1, games.len())
         );
@@ -591,10 +680,12 @@ impl SqlStore {
         }
         for row in q.fetch_all(&self.pool).await? {
             let game_id: String = row.try_get("game_id")?;
+            let kind: SeatKind = row.try_get::<String, _>("kind")?.parse()?;
             let seat = PublicSeat {
                 seat: row.try_get("seat")?,
-                kind: row.try_get::<String, _>("kind")?.parse()?,
+                kind,
                 name: row.try_get("name")?,
+                level: level_from_sql(kind, row.try_get("level")?)?,
             };
             if let Some(g) = games.iter_mut().find(|g| g.game_id == game_id) {
                 g.seats.push(seat);

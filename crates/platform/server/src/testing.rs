@@ -17,6 +17,7 @@ use acies_core::{
 use serde::{Deserialize, Serialize};
 
 use crate::host::Host;
+use crate::store::ComputerLevel;
 
 /// The dice race.
 #[derive(Clone, Copy, Debug)]
@@ -403,8 +404,17 @@ impl Host for DiceRace {
     }
 
     /// Decides from the seat's own view only: plays its best card if it is worth at least
-    /// 4, draws while the hand is small, rolls otherwise.
-    fn bot_action(state: &RaceState, seat: RaceSeat) -> Option<RaceAction> {
+    /// 4, draws while the hand is small, rolls otherwise. The race has no search player: a
+    /// search level decides the same after a pause standing in for its thinking (50, 150
+    /// and 400 ms), so tests can watch a slow computer.
+    fn bot_action(state: &RaceState, seat: RaceSeat, level: ComputerLevel) -> Option<RaceAction> {
+        let pause = match level {
+            ComputerLevel::Scripted => 0,
+            ComputerLevel::Easy => 50,
+            ComputerLevel::Normal => 150,
+            ComputerLevel::Hard => 400,
+        };
+        std::thread::sleep(std::time::Duration::from_millis(pause));
         let view = Self::view(state, Viewer::Seat(seat));
         let hand = view.hand.unwrap_or_default();
         if let Some(best) = hand.iter().max_by_key(|c| c.value)
@@ -549,7 +559,7 @@ mod tests {
         let mut state = DiceRace::new_game(&setup(), 3).unwrap();
         let mut steps = 0;
         while let Some(seat) = DiceRace::to_act(&state) {
-            let action = DiceRace::bot_action(&state, seat).unwrap();
+            let action = DiceRace::bot_action(&state, seat, ComputerLevel::Scripted).unwrap();
             state = DiceRace::apply(&state, seat, &action).unwrap().state;
             steps += 1;
             assert!(steps <= 200);

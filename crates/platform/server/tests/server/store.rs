@@ -27,6 +27,7 @@ fn new_game(id: &str) -> NewGame {
                 kind: SeatKind::Human,
                 token: format!("{id}-token-{s}"),
                 name: s.to_uppercase(),
+                level: None,
             })
             .collect(),
     }

@@ -14,14 +14,18 @@ use crate::common::*;
 /// A database with the schema of the first migration only, as servers before rules versions
 /// made it, holding one dice race of two actions written as they wrote it.
 async fn database_of_the_first_schema(url: &str) -> String {
+    database_of_old_schema(url, &["0001_games.sql"], "human").await
+}
+
+/// A database with the schema of the `migrations` given only, holding one dice race of two
+/// actions written as servers of that schema wrote it, seat `b` of `b_kind`.
+async fn database_of_old_schema(url: &str, migrations: &[&str], b_kind: &str) -> String {
     sqlx::any::install_default_drivers();
     let first = tempfile::tempdir().unwrap();
-    let migrations = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
-    std::fs::copy(
-        migrations.join("0001_games.sql"),
-        first.path().join("0001_games.sql"),
-    )
-    .unwrap();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
+    for file in migrations {
+        std::fs::copy(dir.join(file), first.path().join(file)).unwrap();
+    }
     let pool = if url.starts_with("sqlite:") {
         AnyPool::connect(&format!("{url}?mode=rwc")).await.unwrap()
     } else {
@@ -45,11 +49,12 @@ async fn database_of_the_first_schema(url: &str) -> String {
     for (position, seat) in ["a", "b"].iter().enumerate() {
         sqlx::query(
             "INSERT INTO seats (game_id, seat, position, kind, token, name) \
-             VALUES ($1, $2, $3, 'human', $4, $2)",
+             VALUES ($1, $2, $3, $4, $5, $2)",
         )
         .bind(&id)
         .bind(*seat)
         .bind(position as i64)
+        .bind(if *seat == "b" { b_kind } else { "human" })
         .bind(format!("token-of-{seat}-{}", "0".repeat(22)))
         .execute(&pool)
         .await
@@ -253,5 +258,52 @@ async fn games_of_other_rules_versions_are_checked_never_silently_changed() {
         stored_rules_version(&url, &diverging.id).await,
         7,
         "left as stored"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_from_before_computer_levels_loads_and_its_computer_plays_scripted() {
+    let (_dir, url) = temp_db();
+    let id = database_of_old_schema(
+        &url,
+        &["0001_games.sql", "0002_rules_versions.sql"],
+        "computer",
+    )
+    .await;
+    let server = TestServer::start(&url);
+    assert_eq!(server.report.failed, vec![]);
+    assert_eq!(server.report.restored, vec![id.clone()]);
+    let client = client();
+    let a = format!("token-of-a-{}", "0".repeat(22));
+    let (s, v) = view(&client, &server, &id, Some(&a)).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["version"], 2);
+    assert_eq!(
+        v["seats"],
+        json!([
+            { "seat": "a", "kind": "human", "name": "a" },
+            { "seat": "b", "kind": "computer", "name": "b", "level": "scripted" }
+        ]),
+        "a computer seat stored before levels plays scripted"
+    );
+    let (s, acked) = act(&client, &server, &id, &a, 2, json!({ "type": "roll" })).await;
+    assert_eq!(s, StatusCode::OK, "{acked}");
+    let start = std::time::Instant::now();
+    loop {
+        let (_, v) = view(&client, &server, &id, None).await;
+        if v["version"] == 4 || !v["outcome"].is_null() {
+            break;
+        }
+        assert!(
+            start.elapsed().as_secs() < 10,
+            "the computer never answered: {v}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let (_, list) = get(&client, &server.url("/api/games")).await;
+    let listed = &list["games"][0]["seats"][1];
+    assert_eq!(
+        (listed["kind"].as_str(), listed["level"].as_str()),
+        (Some("computer"), Some("scripted"))
     );
 }
