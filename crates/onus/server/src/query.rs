@@ -1,12 +1,12 @@
 //! Read-only questions a client asks about a game (see the crate's README for the shapes):
-//! `unit_options`, `check_move`, `check_charge`, `odds`.
+//! `unit_options`, `check_move`, `check_charge`, `odds`, `measure`.
 //!
 //! Every answer comes from the asker's knowledge ([`crate::knowledge`]), never from the full
 //! state, and nothing random runs: moves and charges are checked (they roll nothing, and the
 //! knowledge's random generator is a stand-in anyway), fights are enumerated by `onus-odds`.
 
 use acies_core::{Ruleset, Viewer};
-use acies_geom::Edge;
+use acies_geom::{Edge, OrientedRect, Vec2};
 use onus_cards::EventOutcome;
 use onus_combat::Range;
 use onus_game::fight_setup::{self, Shot};
@@ -59,7 +59,25 @@ enum Query {
         #[serde(default)]
         side: Option<Edge>,
     },
+    /// The distance in DU between two marks of the table (units or points), as the rules
+    /// measure it: between the nearest parts of the cards and their markers. Anybody may ask
+    /// (a unit's place is public, face down or not); it changes nothing.
+    Measure {
+        from: Mark,
+        to: Mark,
+    },
 }
+
+/// One end of a measurement: a unit on the table or a point (DU).
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum Mark {
+    Unit { unit: UnitId },
+    Point { x: f64, y: f64 },
+}
+
+/// How far from the table a measured point may lie (DU): tables are a few tens of DU.
+const MEASURE_BOUND: f64 = 1_000.0;
 
 /// What the odds leave out, said in every odds answer.
 const NO_EVENTS: &str =
@@ -71,7 +89,7 @@ pub fn answer(state: &GameState, viewer: Viewer<Seat>, query: Value) -> Result<V
         refuse(
             "bad_query",
             format!(
-                "{e}; the kinds are unit_options, check_move, check_charge, check_action, choices, odds (see crates/onus/server/README.md)"
+                "{e}; the kinds are unit_options, check_move, check_charge, check_action, choices, odds, measure (see crates/onus/server/README.md)"
             ),
         )
     })?;
@@ -106,7 +124,99 @@ pub fn answer(state: &GameState, viewer: Viewer<Seat>, query: Value) -> Result<V
                 "odds takes either `action` (shoot, charge or fight) or `\"pending\": true`",
             )),
         },
+        Query::Measure { from, to } => measure(&k, &from, &to),
     }
+}
+
+/// What a mark stands for: the rectangles of a unit's footprint (card and markers) or a point.
+enum Shape {
+    Rects(Vec<OrientedRect>),
+    Point(Vec2),
+}
+
+fn shape(k: &GameState, mark: &Mark) -> Result<Shape, Refusal> {
+    match *mark {
+        Mark::Unit { unit } => {
+            let u = k
+                .table()
+                .unit(unit)
+                .map_err(|_| refuse("unknown_unit", format!("{unit} is not on the table")))?;
+            Ok(Shape::Rects(
+                u.footprint().into_iter().map(|(_, r)| r).collect(),
+            ))
+        }
+        Mark::Point { x, y } => {
+            if !(x.is_finite() && y.is_finite())
+                || x.abs() > MEASURE_BOUND
+                || y.abs() > MEASURE_BOUND
+            {
+                return Err(refuse(
+                    "bad_query",
+                    format!("a point is measured within {MEASURE_BOUND} DU of the table"),
+                ));
+            }
+            Ok(Shape::Point(Vec2::new(x, y)))
+        }
+    }
+}
+
+/// The nearest points of a rectangle and a point, and their distance (0 inside).
+fn rect_to_point(r: &OrientedRect, p: Vec2) -> (Vec2, Vec2, f64) {
+    let d = r.distance_to_point(p);
+    if d <= 0.0 {
+        return (p, p, 0.0);
+    }
+    (r.nearest_point(p).point, p, d)
+}
+
+/// The nearest points of two rectangles and their distance (0 when they touch or overlap):
+/// separated convex shapes are nearest at a corner of one of them.
+fn rect_to_rect(a: &OrientedRect, b: &OrientedRect) -> (Vec2, Vec2, f64) {
+    let mut best = (a.pose.centre, b.pose.centre, f64::INFINITY);
+    for c in a.corners() {
+        let (q, _, d) = rect_to_point(b, c);
+        if d < best.2 {
+            best = (c, q, d);
+        }
+    }
+    for c in b.corners() {
+        let (q, _, d) = rect_to_point(a, c);
+        if d < best.2 {
+            best = (q, c, d);
+        }
+    }
+    let d = a.distance(b);
+    if d <= 0.0 {
+        // Touching or overlapping: nothing between them.
+        return (best.0, best.0, 0.0);
+    }
+    best
+}
+
+/// The distance between two marks and the points it runs between (`from` on the first).
+fn measure(k: &GameState, from: &Mark, to: &Mark) -> Result<Value, Refusal> {
+    let (a, b) = (shape(k, from)?, shape(k, to)?);
+    let swap = |(p, q, d): (Vec2, Vec2, f64)| (q, p, d);
+    let pairs: Vec<(Vec2, Vec2, f64)> = match (&a, &b) {
+        (Shape::Point(p), Shape::Point(q)) => vec![(*p, *q, p.distance(*q))],
+        (Shape::Rects(rs), Shape::Point(p)) => rs.iter().map(|r| rect_to_point(r, *p)).collect(),
+        (Shape::Point(p), Shape::Rects(rs)) => {
+            rs.iter().map(|r| swap(rect_to_point(r, *p))).collect()
+        }
+        (Shape::Rects(ra), Shape::Rects(rb)) => ra
+            .iter()
+            .flat_map(|r| rb.iter().map(move |o| rect_to_rect(r, o)))
+            .collect(),
+    };
+    let (p, q, d) = pairs
+        .into_iter()
+        .min_by(|x, y| x.2.total_cmp(&y.2))
+        .ok_or_else(|| not_applicable("nothing to measure"))?;
+    Ok(json!({
+        "distance": d,
+        "from": { "x": p.x, "y": p.y },
+        "to": { "x": q.x, "y": q.y },
+    }))
 }
 
 fn seat_of(viewer: Viewer<Seat>) -> Result<Seat, Refusal> {

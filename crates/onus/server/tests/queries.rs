@@ -546,3 +546,60 @@ fn face_down_enemies_do_not_change_answers() {
         }
     }
 }
+
+#[test]
+fn measure_answers_the_nearest_distance_for_every_viewer() {
+    let state = movement_state(7);
+    let units: Vec<_> = state.table().units().collect();
+    let (a, b) = (units[0], units[units.len() - 1]);
+    let truth = a
+        .footprint()
+        .iter()
+        .flat_map(|(_, r)| b.footprint().into_iter().map(move |(_, o)| r.distance(&o)))
+        .fold(f64::INFINITY, f64::min);
+    let q = json!({"kind": "measure", "from": {"unit": a.id.0}, "to": {"unit": b.id.0}});
+    for viewer in [
+        Viewer::Seat(Seat(0)),
+        Viewer::Seat(Seat(1)),
+        Viewer::Spectator,
+    ] {
+        let r = ask(&state, viewer, q.clone()).expect("measured");
+        let d = r["distance"].as_f64().unwrap();
+        // A face-down unit's markers are not known: never farther than the card alone.
+        let card = a.rect().distance(&b.rect());
+        assert!(
+            d >= truth - 1e-9 && d <= card + 1e-9,
+            "{viewer:?}: {d} vs {truth}..{card}"
+        );
+        // The two points lie that far apart.
+        let (p, o) = (&r["from"], &r["to"]);
+        let gap = (p["x"].as_f64().unwrap() - o["x"].as_f64().unwrap())
+            .hypot(p["y"].as_f64().unwrap() - o["y"].as_f64().unwrap());
+        assert!((gap - d).abs() < 1e-9, "{r}");
+    }
+    let r = ask(
+        &state,
+        Viewer::Spectator,
+        json!({"kind": "measure", "from": {"x": 1.0, "y": 1.0}, "to": {"x": 4.0, "y": 5.0}}),
+    )
+    .expect("points");
+    assert!((r["distance"].as_f64().unwrap() - 5.0).abs() < 1e-12);
+    let inside = a.pose.centre;
+    let r = ask(
+        &state,
+        Viewer::Seat(Seat(0)),
+        json!({"kind": "measure", "from": {"unit": a.id.0}, "to": {"x": inside.x, "y": inside.y}}),
+    )
+    .expect("inside");
+    assert_eq!(r["distance"].as_f64(), Some(0.0));
+    for bad in [
+        json!({"kind": "measure", "from": {"x": 1e9, "y": 0.0}, "to": {"x": 0.0, "y": 0.0}}),
+        json!({"kind": "measure", "from": {"unit": 9999}, "to": {"x": 0.0, "y": 0.0}}),
+        json!({"kind": "measure", "from": {"z": 1}, "to": {"x": 0.0, "y": 0.0}}),
+    ] {
+        assert!(
+            ask(&state, Viewer::Spectator, bad.clone()).is_err(),
+            "{bad}"
+        );
+    }
+}

@@ -60,6 +60,8 @@ export class Game {
     this.dialogKey = null;
     this.endingTurn = false;
     this.pivotMode = 'corner';
+    // The measuring tool: null when off, else {a, b, result, seq} (marks: {unit} or {x, y}).
+    this.measuring = null;
     this.checkMove = debounce(() => this.runCheckMove(), 140);
     window.__acies = this; // for the browser tests and the curious
   }
@@ -245,7 +247,12 @@ export class Game {
       h('button', {
         class: 'small', 'aria-label': 'Turn the view a quarter round', title: 'Turn the view a quarter round (the near edge at the bottom or on the left)',
         'data-testid': 'turn-view', onclick: () => this.table.turn(),
-      }, '⟳'));
+      }, '⟳'),
+      this.measureBtn = h('button', {
+        class: 'small', 'aria-label': 'Measure a distance', 'aria-pressed': 'false',
+        title: 'Measure in DU: click or tap two points or cards (a card: its nearest edge, as the rules measure); Esc ends',
+        'data-testid': 'measure', onclick: () => this.toggleMeasure(),
+      }, 'Ruler'));
     // On a phone or a tablet held upright the panel, the hand and the log share a sheet
     // under the table, one at a time (the tabs), which folds down to give the table room.
     this.sheetTabs = h('div', { class: 'sheet-tabs', role: 'tablist', 'aria-label': 'Panel, hand and log', 'data-testid': 'sheet-tabs' });
@@ -261,7 +268,7 @@ export class Game {
     this.renderSheetTabs();
     this.table = new TableView(this.tableBox, {
       onUnitClick: (id) => this.clickUnit(id),
-      onBackgroundClick: () => this.clickBackground(),
+      onBackgroundClick: (world) => this.clickBackground(world),
       onGhostDrag: (a, b, phase) => this.ghostDrag(a, b, phase),
       onRotateDrag: (p, phase) => this.rotateDrag(p, phase),
       onKey: (ev) => this.key(ev),
@@ -432,12 +439,22 @@ export class Game {
     if (this.order) for (const id of this.order.units) highlights.set(id, { kind: 'ordered', label: null });
     if (this.line) for (const id of this.line.units) highlights.set(id, { kind: 'ordered', label: 'in line' });
     if (sel?.fight) highlights.set(sel.fight, { kind: 'chosen', label: 'fight' });
+    const m = this.measuring;
+    let measure = null;
+    if (m) {
+      for (const mark of [m.a, m.b]) {
+        if (mark && 'unit' in mark) highlights.set(mark.unit, { kind: 'measure', label: null });
+      }
+      const points = [m.a, m.b].filter((x) => x && 'x' in x);
+      measure = { points, line: m.result ? { from: m.result.from, to: m.result.to, label: `${m.result.distance.toFixed(2)} DU` } : null };
+    }
     return {
       view: v,
       mySeat: this.mySeat,
       selected: sel?.mode === 'deploy' ? null : sel?.unit ?? null,
       highlights,
       lines,
+      measure,
       range: sel?.showRange ? range : null,
       zones: v.phase === 'deployment' ? zonesOf(v).map((z) => ({ ...z, mine: z.seat === this.mySeat, label: `deployment zone · ${this.names.shortSeat(z.seat)}` })) : [],
       flipped: this.flipped,
@@ -490,7 +507,8 @@ export class Game {
   renderHelp() {
     const v = this.view;
     let t = '';
-    if (this.spectator) t = 'Spectating. Select a unit to see its card.';
+    if (this.measuring) t = this.measureText();
+    else if (this.spectator) t = 'Spectating. Select a unit to see its card.';
     else if (!this.myTurnToAct) t = v.to_act === null || v.to_act === undefined ? '' : `Waiting for ${this.names.shortSeat(v.to_act)}…`;
     else if (v.phase === 'deployment') t = v.deployment?.generals ? 'Select one of your units, then place your General.' : 'Choose a unit of your reserve, drag it into your zone, then Deploy (Enter).';
     else if (v.phase === 'activation') t = 'Play orders from your hand to activate units, then End phase.';
@@ -612,7 +630,11 @@ export class Game {
     if (this.view) this.render();
   }
 
-  clickBackground() {
+  clickBackground(world) {
+    if (this.measuring) {
+      if (world) this.measureAt({ x: world.x, y: world.y });
+      return;
+    }
     if (this.order) return;
     if (this.sel && this.sel.mode !== 'deploy') this.deselect();
   }
@@ -621,6 +643,10 @@ export class Game {
     const v = this.view;
     const u = this.unit(id);
     if (!u) return;
+    if (this.measuring) {
+      this.measureAt({ unit: id });
+      return;
+    }
     // On a phone the sheet shows what the unit can do.
     if (this.page.dataset.sheet !== 'panel') this.showSheet('panel');
     // Playing an order: clicking own units toggles them.
@@ -944,6 +970,10 @@ export class Game {
     const g = this.ghost;
     const k = ev.key;
     if (k === 'Escape') {
+      if (this.measuring) {
+        this.toggleMeasure(false);
+        return true;
+      }
       if (this.order) {
         this.cancelOrder();
         return true;
@@ -969,6 +999,54 @@ export class Game {
       case 'enter': this.commitMove(); return true;
       default: return false;
     }
+  }
+
+  // ---- measuring ---------------------------------------------------------------------
+
+  /** Turns the measuring tool on or off (it never changes the game). */
+  toggleMeasure(on = !this.measuring) {
+    this.measuring = on ? { a: null, b: null, result: null, seq: 0 } : null;
+    this.measureBtn.setAttribute('aria-pressed', on ? 'true' : 'false');
+    this.measureBtn.classList.toggle('active', on);
+    if (on && this.sel) this.deselect();
+    else if (this.view) this.render();
+  }
+
+  /** A click while measuring: the first end, the second (then the distance), or a new start. */
+  async measureAt(mark) {
+    const m = this.measuring;
+    if (!m) return;
+    if (!m.a || m.b) {
+      Object.assign(m, { a: mark, b: null, result: null });
+      this.render();
+      return;
+    }
+    m.b = mark;
+    const seq = ++m.seq;
+    let result;
+    if ('x' in m.a && 'x' in mark) {
+      result = { distance: Math.hypot(mark.x - m.a.x, mark.y - m.a.y), from: m.a, to: mark };
+    } else {
+      // A card is measured by the engine: nearest edges and markers, as the rules do.
+      try {
+        result = await this.query({ kind: 'measure', from: m.a, to: mark });
+      } catch (e) {
+        toast(e.message, 'error');
+        return;
+      }
+    }
+    if (this.measuring !== m || m.seq !== seq) return;
+    m.result = result;
+    this.render();
+  }
+
+  measureText() {
+    const m = this.measuring;
+    const name = (mark) => ('unit' in mark ? this.names.unit(mark.unit) : `(${mark.x.toFixed(1)}, ${mark.y.toFixed(1)})`);
+    if (m.result) return h('span', { 'data-testid': 'measure-readout', 'data-distance': String(m.result.distance) }, `${name(m.a)} → ${name(m.b)}: ${m.result.distance.toFixed(2)} DU. Click again to measure anew; Esc ends.`);
+    if (m.a && m.b) return 'Measuring…';
+    if (m.a) return `From ${name(m.a)}: click or tap a second point or card.`;
+    return 'Measuring: click or tap a point or a card (Esc ends).';
   }
 
   // ---- deployment --------------------------------------------------------------------

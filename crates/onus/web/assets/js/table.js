@@ -664,6 +664,21 @@ export class TableView {
         labels.append(this.pill(m, l.label, `fire-${l.kind}`));
       }
     }
+    if (model.measure) {
+      // The measuring tool: its chosen points, and the ruler line with the distance.
+      for (const p of model.measure.points) {
+        const c = this.toSvg(p);
+        g.append(s('circle', { cx: c.x, cy: c.y, r: 0.08, class: 'measure-point' }));
+      }
+      const l = model.measure.line;
+      if (l) {
+        const a = this.toSvg(l.from);
+        const b = this.toSvg(l.to);
+        g.append(s('line', { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: 'measure-line', 'data-testid': 'measure-line' }));
+        for (const e of [a, b]) g.append(s('circle', { cx: e.x, cy: e.y, r: 0.05, class: 'measure-end' }));
+        labels.append(this.pill({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 - 0.2 }, l.label, 'measure-label', 'measure-label'));
+      }
+    }
     if (model.range) {
       const c = this.toSvg(model.range.centre);
       g.append(s('circle', { cx: c.x, cy: c.y, r: model.range.long, class: 'range-ring long', 'data-testid': 'range-ring-long' }));

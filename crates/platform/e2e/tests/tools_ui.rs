@@ -1,0 +1,129 @@
+//! Browser tests of the ONUS! table's tools (issue 10 item 8): the measuring tool (the
+//! distance in DU between two cards, the engine's `measure` query) on a game against the
+//! computer.
+//!
+//! Screenshots go to `artifacts/e2e/tools-*.png`.
+
+use std::time::Duration;
+
+use acies_e2e::{Browser, Page, Server, browser, testid};
+use acies_geom::{OrientedRect, Pose, Vec2};
+use serde_json::{Value, json};
+
+mod onus_ui;
+use onus_ui::*;
+
+/// A game against the computer at 1400 x 900, deployed, in this seat's first Activation Phase.
+fn game_in_activation(browser: &Browser, server: &Server) -> Page {
+    let created = server
+        .create_game(&json!({
+            "setup": {"players": [{"army": {"preset": "romans-1000"}}, {"army": {"preset": "carthaginians-1000"}}]},
+            "seats": [{"seat": "1", "kind": "computer"}],
+            "seed": 5
+        }))
+        .expect("game");
+    let link = created["seats"][0]["link"].as_str().unwrap().to_owned();
+    let page = browser
+        .page_sized(&server.url(&link), 1400, 900)
+        .expect("seat 0");
+    if let Err(e) = wait(&page, "window.__acies && window.__acies.view") {
+        panic!("the page did not start: {e}; {:?}", page.problems());
+    }
+    deploy_all(&page);
+    wait_my_activation(&page, Duration::from_secs(60));
+    page
+}
+
+/// The card of a unit of the page's view as a rectangle.
+fn card(unit: &Value) -> OrientedRect {
+    let p = &unit["pose"];
+    OrientedRect::new(
+        Pose::new(
+            Vec2::new(
+                p["centre"]["x"].as_f64().unwrap(),
+                p["centre"]["y"].as_f64().unwrap(),
+            ),
+            p["heading"].as_f64().unwrap(),
+        ),
+        unit["size"]["width"].as_f64().unwrap(),
+        unit["size"]["depth"].as_f64().unwrap(),
+    )
+}
+
+#[test]
+fn the_ruler_measures_between_two_cards_as_the_engine_does() {
+    let browser = browser();
+    let server = Server::start();
+    let page = game_in_activation(&browser, &server);
+    // One of my units and the enemy unit nearest to it.
+    let pair = page
+        .eval(
+            "const g = window.__acies; const us = g.view.units.filter(u => u.owner === g.mySeat); \
+             const them = g.view.units.filter(u => u.owner !== g.mySeat); \
+             const d = (a, b) => Math.hypot(a.pose.centre.x - b.pose.centre.x, a.pose.centre.y - b.pose.centre.y); \
+             let best = null; for (const a of us) for (const b of them) if (!best || d(a, b) < best.d) best = {a, b, d: d(a, b)}; \
+             return [best.a, best.b];",
+        )
+        .unwrap();
+    let (a, b) = (&pair[0], &pair[1]);
+    let (ida, idb) = (a["id"].as_u64().unwrap(), b["id"].as_u64().unwrap());
+    let v0 = version(&page);
+
+    page.click(testid("measure")).unwrap();
+    assert_eq!(
+        page.attribute(testid("measure"), "aria-pressed")
+            .unwrap()
+            .as_deref(),
+        Some("true")
+    );
+    page.click(testid(&format!("unit-{ida}"))).unwrap();
+    page.click(testid(&format!("unit-{idb}"))).unwrap();
+    page.wait_for(testid("measure-readout"))
+        .expect("the distance");
+    // The ruler line (a level line has no height: counted, not waited for as visible).
+    assert_eq!(page.count(testid("measure-line")).unwrap(), 1);
+    let shown: f64 = page
+        .attribute(testid("measure-readout"), "data-distance")
+        .unwrap()
+        .expect("the distance")
+        .parse()
+        .unwrap();
+    let label = page
+        .eval("return document.querySelector('[data-testid=measure-label]').textContent")
+        .unwrap();
+    let label = label.as_str().unwrap_or_default();
+    assert_eq!(label, format!("{shown:.2} DU"));
+    // The engine's answer to the same question.
+    let asked = page
+        .eval(&format!(
+            "return window.__acies.query({{kind: 'measure', from: {{unit: {ida}}}, to: {{unit: {idb}}}}})"
+        ))
+        .unwrap();
+    assert_eq!(asked["distance"].as_f64(), Some(shown), "{asked}");
+    // Nearest edges: the cards' distance (their extended markers, if any, only bring it nearer).
+    let cards = card(a).distance(&card(b));
+    assert!(
+        shown <= cards + 1e-9 && shown > 0.0,
+        "shown {shown}, cards {cards}"
+    );
+    // Nearer than the centres.
+    let centres =
+        a["pose"]["centre"]["x"].as_f64().unwrap() - b["pose"]["centre"]["x"].as_f64().unwrap();
+    let centres = centres.hypot(
+        a["pose"]["centre"]["y"].as_f64().unwrap() - b["pose"]["centre"]["y"].as_f64().unwrap(),
+    );
+    assert!(shown < centres, "shown {shown}, centres {centres}");
+    println!("measured #{ida} to #{idb}: {shown} DU (cards {cards}, centres {centres})");
+    page.screenshot("tools-measure").unwrap();
+
+    // Esc ends it; nothing of the game changed, and clicks select units again.
+    page.press(testid("table"), "Escape").unwrap();
+    wait(&page, "!window.__acies.measuring").unwrap();
+    assert_eq!(page.count(testid("measure-line")).unwrap(), 0);
+    assert_eq!(version(&page), v0);
+    assert!(
+        real_problems(&page).is_empty(),
+        "{:?}",
+        real_problems(&page)
+    );
+}
