@@ -55,6 +55,7 @@ pub mod replay;
 pub mod secrets;
 pub mod setup;
 pub mod state;
+pub mod takeback;
 pub mod teams;
 pub mod terrain;
 #[cfg(feature = "testing")]
@@ -144,6 +145,10 @@ impl Ruleset for Onus {
 
     fn outcome(state: &GameState) -> Option<Outcome<Seat>> {
         state.outcome.clone()
+    }
+
+    fn may_take_back(earlier: &GameState, later: &GameState) -> bool {
+        takeback::may_take_back(earlier, later)
     }
 }
 

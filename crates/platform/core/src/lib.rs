@@ -23,6 +23,7 @@ mod exact;
 mod record;
 mod roll;
 mod ruleset;
+mod takeback;
 pub mod text;
 mod value;
 
@@ -37,4 +38,5 @@ pub use ruleset::{
     Applied, Board, Candidates, Determinize, Information, Length, Outcome, Ruleset, SystemInfo,
     Viewer,
 };
+pub use takeback::{TakebackRefusal, takeback_point};
 pub use value::{Modifier, Value};

@@ -167,6 +167,16 @@ pub trait Ruleset {
     /// [`crate::fnv1a`] over a canonical serialization is the usual implementation.
     fn state_hash(state: &Self::State) -> u64;
 
+    /// Whether a game that went from `earlier` to `later` by some actions may be taken back
+    /// to `earlier`: nothing random was drawn (the state's generator did not advance) and
+    /// nothing hidden was revealed (no card drawn, no face-down piece turned...) in between,
+    /// so rewinding tells nobody anything and changes no die. The server asks it before
+    /// every take-back. The default, for a system that does not say: never.
+    fn may_take_back(earlier: &Self::State, later: &Self::State) -> bool {
+        let _ = (earlier, later);
+        false
+    }
+
     /// The one seat that may act now, when exactly one may (the common case).
     fn to_act(state: &Self::State) -> Option<Self::Seat> {
         match Self::actors(state).as_slice() {
