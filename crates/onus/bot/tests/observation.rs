@@ -49,16 +49,18 @@ fn perturb(state: &GameState, seat: Seat, k: u64) -> GameState {
         .collect();
     for id in hidden {
         let u = s.table_mut().unit_mut(id).expect("unit");
-        u.card.id = format!("decoy-{k}");
-        u.card.attack.hit += 2;
-        u.card.morale -= 1;
+        let card = std::sync::Arc::make_mut(&mut u.card);
+        card.id = format!("decoy-{k}");
+        card.attack.hit += 2;
+        card.morale -= 1;
         u.state.rank = onus_model::Rank::Elite;
     }
     for p in s.players_mut().iter_mut().filter(|p| p.seat != seat) {
         p.reserve.reverse();
         for r in &mut p.reserve {
-            r.card.name = format!("decoy {k}");
-            r.card.health += 1;
+            let card = std::sync::Arc::make_mut(&mut r.card);
+            card.name = format!("decoy {k}");
+            card.health += 1;
             r.rank = onus_model::Rank::Veteran;
         }
     }

@@ -1,10 +1,11 @@
 //! Starting a battle from its setup (VI "Setting up the battle").
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, OnceLock};
 
 use acies_core::GameRng;
 use onus_cards::CardPiles;
-use onus_model::army::{self, ArmyList};
+use onus_model::army::{self, ArmyList, ArmyValue};
 use onus_model::{Catalog, UnitCard};
 use onus_table::{Table, TableEdge, UnitId};
 
@@ -367,18 +368,30 @@ pub fn rotation(teams: &[(Seat, u8)], order: TurnOrder) -> Vec<Vec<Seat>> {
     }
 }
 
+/// The built-in cards and preset armies, read once per process (the same text gives the same
+/// data: a battle's start does not pay for parsing them again).
+#[allow(clippy::type_complexity)]
+fn builtin_data() -> Result<&'static (Catalog, Vec<(ArmyList, ArmyValue)>), &'static String> {
+    static DATA: OnceLock<Result<(Catalog, Vec<(ArmyList, ArmyValue)>), String>> = OnceLock::new();
+    DATA.get_or_init(|| {
+        let catalog =
+            Catalog::builtin().map_err(|e| format!("the built-in cards cannot be read: {e}"))?;
+        let presets = army::builtin(&catalog)
+            .map_err(|e| format!("the preset armies cannot be read: {e}"))?;
+        Ok((catalog, presets))
+    })
+    .as_ref()
+}
+
 /// Starts a game (see [`crate::Onus`]).
 pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
     setup.check()?;
     let n = setup.players.len();
-    let catalog = Catalog::builtin()
-        .map_err(|e| GameError::setup(format!("the built-in cards cannot be read: {e}"), None))?;
-    let presets = army::builtin(&catalog)
-        .map_err(|e| GameError::setup(format!("the preset armies cannot be read: {e}"), None))?;
+    let (catalog, presets) = builtin_data().map_err(|e| GameError::setup(e.clone(), None))?;
     let mut resolved = Vec::with_capacity(n);
     for (i, p) in setup.players.iter().enumerate() {
         let seat = Seat(i as u8);
-        resolved.push(resolve(seat, p, &catalog, &presets)?);
+        resolved.push(resolve(seat, p, catalog, presets)?);
     }
     let teams: Vec<(Seat, u8)> = setup
         .players
@@ -482,7 +495,7 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
         Some(text) => DeckRef::Inline(text.clone()),
         None => DeckRef::Builtin,
     };
-    let deck = deck_ref.load()?;
+    let deck = deck_ref.load_shared()?;
     let piles = CardPiles::new(deck.len(), n);
 
     let mut players = Vec::with_capacity(n);
@@ -512,7 +525,11 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
             let id = UnitId(next_id);
             next_id += 1;
             unit_costs.insert(id, cost);
-            reserve.push(Reserve { id, card, rank });
+            reserve.push(Reserve {
+                id,
+                card: card.into(),
+                rank,
+            });
         }
         let mut generals: Vec<GeneralState> = r
             .generals
@@ -543,7 +560,7 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
             army_id: r.list.id.clone(),
             army_name: r.list.name.clone(),
             faction: r.list.faction.clone(),
-            value,
+            value: Arc::new(value),
             points_limit: r.list.points,
             unit_costs,
             generals,
@@ -572,10 +589,10 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
         .collect();
 
     let mut state = GameState {
-        setup: setup.clone(),
+        setup: Arc::new(setup.clone()),
         rng,
         deck: deck_ref,
-        deck_cache: DeckCache(Some(std::sync::Arc::new(deck))),
+        deck_cache: DeckCache(Some(deck)),
         piles,
         table,
         players,

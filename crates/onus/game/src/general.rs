@@ -166,7 +166,7 @@ pub fn rule_options(state: &GameState) -> RuleOptions {
 /// A unit as a fighter, with its general and the army's situation (not yet the fight's).
 pub fn fighter(state: &GameState, unit: UnitId) -> GameResult<Fighter> {
     let u = state.table.unit(unit)?;
-    let mut card = u.card.clone();
+    let mut card = onus_model::UnitCard::clone(&u.card);
     // IV special ability `unit_causes_fear`.
     card.abilities
         .extend(crate::abilities::extra_abilities(state, unit));

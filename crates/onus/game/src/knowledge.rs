@@ -8,6 +8,8 @@
 //! that look the same to the viewer give the same known state. The bots play from it and the
 //! server answers queries from it; a spectator has no hand and sees no face-down card.
 
+use std::sync::Arc;
+
 use acies_core::{GameRng, Viewer};
 use onus_model::{Rank, UnitCard, UnitState};
 use onus_table::{CardSize, TurnState, UnitId};
@@ -68,7 +70,7 @@ fn blank_face_down(state: &GameState, s: &mut GameState, viewer: Viewer<Seat>) {
     // The ids come from the same table: every one is found.
     for id in hidden {
         if let Ok(u) = s.table.unit_mut(id) {
-            u.card = stand_in_card(u.size);
+            u.card = stand_in_card(u.size).into();
             u.state = UnitState::default();
             u.turn = TurnState::default();
         }
@@ -87,16 +89,16 @@ fn blank_others(state: &GameState, s: &mut GameState, viewer: Viewer<Seat>) {
         p.reserve = (0..n)
             .map(|k| Reserve {
                 id: UnitId(u32::MAX - k as u32),
-                card: stand_in_card(CardSize::default()),
+                card: stand_in_card(CardSize::default()).into(),
                 rank: Rank::Regular,
             })
             .collect();
         p.unit_costs.retain(|u, _| seen(u));
-        p.value.units.clear();
+        Arc::make_mut(&mut p.value).units.clear();
         for g in &mut p.generals {
             g.commands.retain(seen);
         }
-        if let Some(ps) = s.setup.players.get_mut(i) {
+        if let Some(ps) = Arc::make_mut(&mut s.setup).players.get_mut(i) {
             ps.army = ArmySpec::Preset(p.army_id.clone());
         }
     }

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use acies_core::{GameRng, Outcome};
 use acies_geom::Edge;
@@ -149,7 +149,8 @@ impl GeneralState {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Reserve {
     pub id: UnitId,
-    pub card: UnitCard,
+    /// Shared, like a table unit's card: it never changes during a battle.
+    pub card: Arc<UnitCard>,
     pub rank: Rank,
 }
 
@@ -161,8 +162,9 @@ pub struct PlayerState {
     pub army_id: String,
     pub army_name: String,
     pub faction: String,
-    /// The army's starting value with its breakdown (VI, IV, XI).
-    pub value: ArmyValue,
+    /// The army's starting value with its breakdown (VI, IV, XI); shared, since it never
+    /// changes during a battle.
+    pub value: Arc<ArmyValue>,
     /// The points limit the list was checked against (rookie points included).
     pub points_limit: u32,
     /// Each unit's cost in points (rank surcharge included), for casualties (VI).
@@ -172,7 +174,7 @@ pub struct PlayerState {
     /// Units still to deploy.
     pub reserve: Vec<Reserve>,
     /// Units eliminated (or fled off the table), with their card.
-    pub eliminated: BTreeMap<UnitId, UnitCard>,
+    pub eliminated: BTreeMap<UnitId, Arc<UnitCard>>,
     /// The player is out of the battle, with the reason (a victory condition, surrender).
     pub defeated: Option<String>,
     /// The player's deployment zone.
@@ -197,6 +199,15 @@ impl DeckRef {
             DeckRef::Inline(text) => Deck::from_source("scenario deck", text),
         };
         deck.map_err(|e| GameError::setup(format!("the deck cannot be read: {e}"), Some("V")))
+    }
+
+    /// [`DeckRef::load`], shared: the built-in deck is parsed once per process.
+    pub fn load_shared(&self) -> GameResult<Arc<Deck>> {
+        static BUILTIN: OnceLock<Result<Arc<Deck>, GameError>> = OnceLock::new();
+        match self {
+            DeckRef::Builtin => BUILTIN.get_or_init(|| self.load().map(Arc::new)).clone(),
+            DeckRef::Inline(_) => self.load().map(Arc::new),
+        }
     }
 }
 
@@ -513,7 +524,8 @@ pub enum DeployStage {
 /// through [`crate::testing`] (the `testing` feature, enabled by dev-dependencies only).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameState {
-    pub(crate) setup: Setup,
+    /// Shared between the states of a battle: it never changes once the battle starts.
+    pub(crate) setup: Arc<Setup>,
     /// The only source of randomness (never shown in a view).
     pub(crate) rng: GameRng,
     pub(crate) deck: DeckRef,
@@ -557,7 +569,7 @@ impl GameState {
     pub fn deck(&self) -> GameResult<Arc<Deck>> {
         match &self.deck_cache.0 {
             Some(d) => Ok(d.clone()),
-            None => self.deck.load().map(Arc::new),
+            None => self.deck.load_shared(),
         }
     }
 

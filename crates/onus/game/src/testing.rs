@@ -5,6 +5,7 @@
 //! [`crate::Onus::apply`].
 
 use std::collections::{BTreeSet, VecDeque};
+use std::sync::Arc;
 
 use acies_core::{GameRng, Outcome, Ruleset};
 use acies_geom::{Pose, Vec2};
@@ -22,7 +23,7 @@ use crate::{Onus, chooser};
 impl GameState {
     /// The `setup` part, to set up a test position.
     pub fn setup_mut(&mut self) -> &mut Setup {
-        &mut self.setup
+        Arc::make_mut(&mut self.setup)
     }
     /// The `rng` part, to set up a test position.
     pub fn rng_mut(&mut self) -> &mut GameRng {

@@ -189,7 +189,7 @@ pub fn view_since(state: &GameState, viewer: Viewer<Seat>, from: usize) -> GameV
                 pose: u.pose,
                 size: u.size,
                 hidden,
-                card: (!hidden).then(|| u.card.clone()),
+                card: (!hidden).then(|| UnitCard::clone(&u.card)),
                 state: (!hidden).then(|| u.state.clone()),
                 turn: (!hidden).then(|| u.turn.clone()),
             }
@@ -222,7 +222,7 @@ pub fn view_since(state: &GameState, viewer: Viewer<Seat>, from: usize) -> GameV
                 leadership: crate::general::leadership(state, p.seat),
                 reserve_count: p.reserve.len(),
                 reserve: own.then(|| p.reserve.clone()),
-                eliminated: p.eliminated.iter().map(|(k, v)| (*k, v.clone())).collect(),
+                eliminated: p.eliminated.iter().map(|(k, v)| (*k, UnitCard::clone(v))).collect(),
                 losses: crate::victory::losses(state, p.seat),
                 starting_value: p.value.total,
                 defeated: p.defeated.clone(),

@@ -229,8 +229,9 @@ fn over_half_lost() -> GameState {
     let mut s = two_generals(true);
     let p = &mut s.players_mut()[0];
     p.unit_costs = [(U10, 100), (U11, 100), (U12, 100)].into_iter().collect();
-    p.value.total = 300;
-    p.value.general_points = 0;
+    let value = std::sync::Arc::make_mut(&mut p.value);
+    value.total = 300;
+    value.general_points = 0;
     p.generals[0].status = GeneralStatus::Wounded;
     for u in [U11, U12] {
         s.table_mut().unit_mut(u).unwrap().state.fleeing = true;
@@ -579,7 +580,7 @@ fn xii_a_advancing_in_line_moves_every_unit_the_same_way() {
     // side; the line is activated by discarding 2 cards.
     let mut s = three_units();
     for (u, m) in [(U10, 4.0), (U11, 4.0), (U12, 3.0)] {
-        s.table_mut().unit_mut(u).unwrap().card.movement = m;
+        std::sync::Arc::make_mut(&mut s.table_mut().unit_mut(u).unwrap().card).movement = m;
     }
     let hand = s.piles().hand(0).unwrap().to_vec();
     let line = Action::AdvanceInLine {

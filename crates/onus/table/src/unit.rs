@@ -2,6 +2,8 @@
 //! (rulebook III "Sections", VII-2.B "Extending or reducing a formation").
 
 use acies_geom::{Edge, OrientedRect, Pose, Segment, Vec2};
+use std::sync::Arc;
+
 use onus_model::{Ability, Formation, UnitCard, UnitKind, UnitState};
 use serde::{Deserialize, Serialize};
 
@@ -323,7 +325,9 @@ pub struct TableUnit {
     pub id: UnitId,
     /// Index of the owning player.
     pub owner: u8,
-    pub card: UnitCard,
+    /// The card, shared: it never changes during a battle, and a state is cloned for every
+    /// action tried (serialized as the card itself).
+    pub card: Arc<UnitCard>,
     pub state: UnitState,
     pub pose: Pose,
     pub size: CardSize,
@@ -341,7 +345,8 @@ pub enum Piece {
 
 impl TableUnit {
     /// A unit with a fresh state, at `pose`, with the card's size.
-    pub fn new(id: UnitId, owner: u8, card: UnitCard, pose: Pose) -> TableUnit {
+    pub fn new(id: UnitId, owner: u8, card: impl Into<Arc<UnitCard>>, pose: Pose) -> TableUnit {
+        let card = card.into();
         let size = CardSize::of(&card);
         TableUnit {
             id,

@@ -199,8 +199,11 @@ fn units(ctx: &Ctx<'_>) -> Vec<Action> {
     let Some(f) = frame(ctx) else {
         return Vec::new();
     };
-    let mut army: Vec<(UnitId, UnitCard)> = ctx.mine().map(|u| (u.id, u.card.clone())).collect();
-    army.extend(p.reserve.iter().map(|r| (r.id, r.card.clone())));
+    let mut army: Vec<(UnitId, UnitCard)> = ctx
+        .mine()
+        .map(|u| (u.id, UnitCard::clone(&u.card)))
+        .collect();
+    army.extend(p.reserve.iter().map(|r| (r.id, UnitCard::clone(&r.card))));
     army.sort_by_key(|a| a.0);
     let slots = plan(&army, f.half_width);
     let mut out = Vec::new();

@@ -319,7 +319,7 @@ fn vii_6_elephants_stop_or_are_fought() {
     assert!((f.distance - 2.8).abs() < 1e-9, "{}", f.distance);
     // With more movement it would trample; the unit chooses to fight instead.
     if let Ok(u) = t.unit_mut(elephants) {
-        u.card.movement = 8.0;
+        std::sync::Arc::make_mut(&mut u.card).movement = 8.0;
     }
     let f = t.elephant_flight(elephants, &[thick]);
     let Ok(f) = f else { panic!("{f:?}") };

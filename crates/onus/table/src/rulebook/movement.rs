@@ -546,7 +546,9 @@ fn vii_2b_special_maneuvers_and_their_exceptions() {
     // VII-2.B "Combining special maneuvers": "reduce their formation, do a free rotation,
     // adopt a phalanx formation and then do their reduced movement".
     if let Ok(x) = t.unit_mut(plain) {
-        x.card.formations.insert(Formation::Phalanx);
+        std::sync::Arc::make_mut(&mut x.card)
+            .formations
+            .insert(Formation::Phalanx);
         x.state.extended_right = true;
     }
     let combo = check(
@@ -673,7 +675,7 @@ fn vii_2_moving_through_units() {
         x.state.formation = None;
     }
     if let Ok(x) = t.unit_mut(friend) {
-        x.card.kind = UnitKind::Elephant;
+        std::sync::Arc::make_mut(&mut x.card).kind = UnitKind::Elephant;
         x.state.fleeing = true;
         x.state.broken = true;
     }
