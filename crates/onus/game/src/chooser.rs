@@ -18,6 +18,9 @@ use crate::turn;
 pub fn choose(state: &GameState, rng: &mut GameRng) -> Option<(Seat, Action)> {
     let seat = turn::to_act(state)?;
     for a in candidates(state, seat, rng) {
+        if refused_quickly(state, seat, &a) {
+            continue;
+        }
         if let Ok(next) = turn::apply(state, seat, &a) {
             if leaves_overlap(state, &a, &next.state) {
                 continue;
@@ -40,7 +43,7 @@ pub fn accepted(state: &GameState, seat: Seat, rng: &mut GameRng, limit: usize) 
         return out;
     }
     for a in candidates(state, seat, rng) {
-        if out.contains(&a) || overlapping.contains(&a) {
+        if out.contains(&a) || overlapping.contains(&a) || refused_quickly(state, seat, &a) {
             continue;
         }
         let Ok(next) = turn::apply(state, seat, &a) else {
@@ -58,6 +61,22 @@ pub fn accepted(state: &GameState, seat: Seat, rng: &mut GameRng, limit: usize) 
     let room = limit - out.len();
     out.extend(overlapping.into_iter().take(room));
     out
+}
+
+/// Whether [`turn::apply`] is sure to refuse `action`, told without applying it to a copy of
+/// the state: a charge the table refuses as the state stands (the game waiting for nothing
+/// else, in a phase of charges). The same actions are accepted as by applying each.
+fn refused_quickly(state: &GameState, seat: Seat, action: &Action) -> bool {
+    match action {
+        Action::Charge { unit, charge } => {
+            state.outcome.is_none()
+                && state.decisions.is_empty()
+                && state.pending.is_none()
+                && matches!(state.phase, Phase::Movement | Phase::Skirmishers)
+                && crate::movement::charge_refused(state, seat, *unit, charge)
+        }
+        _ => false,
+    }
 }
 
 /// Whether `action` is a move that leaves a unit overlapping another (VII-2 "Overlapping":
@@ -85,11 +104,12 @@ fn enemies_by_distance(state: &GameState, unit: UnitId) -> Vec<UnitId> {
     let Ok(u) = state.table.unit(unit) else {
         return Vec::new();
     };
+    let rect = u.rect();
     let mut v: Vec<(f64, UnitId)> = state
         .table
         .units()
         .filter(|e| !state.allies(Seat(e.owner), Seat(u.owner)))
-        .map(|e| (e.rect().distance(&u.rect()), e.id))
+        .map(|e| (e.rect().distance(&rect), e.id))
         .collect();
     v.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     v.into_iter().map(|(_, id)| id).collect()
@@ -415,15 +435,20 @@ fn activation(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Ac
     // the player wants to act with them (VII-2.D). Decided from the state, not the chooser's
     // stream, so that games without such units play as before.
     let engaged_first = state.turn % 4 == 3;
+    let enemies: Vec<acies_geom::OrientedRect> = state
+        .table
+        .units()
+        .filter(|e| !state.allies(Seat(e.owner), seat))
+        .map(|e| e.rect())
+        .collect();
     let mut free: Vec<(f64, UnitId)> = mine
         .iter()
         .filter(|u| !state.book.activated.contains(&u.id))
         .map(|u| {
-            let d = state
-                .table
-                .units()
-                .filter(|e| !state.allies(Seat(e.owner), seat))
-                .map(|e| e.rect().distance(&u.rect()))
+            let rect = u.rect();
+            let d = enemies
+                .iter()
+                .map(|e| e.distance(&rect))
                 .fold(f64::INFINITY, f64::min);
             let engaged = state.table.is_engaged(u.id);
             (

@@ -206,15 +206,7 @@ fn charge_unchecked(
     spec: &ChargeSpec,
 ) -> GameResult<()> {
     crate::legal::charge_unit(state, seat, unit)?;
-    let order = spec.order();
-    let u = state.table.unit(unit)?;
-    let plan = if state.phase == crate::state::Phase::Skirmishers {
-        state.table.check_charge_in_skirmish(unit, &order)?
-    } else if !u.turn.activated && u.has(Ability::Brash) {
-        state.table.check_brash_charge(unit, &order)?
-    } else {
-        state.table.check_charge(unit, &order)?
-    };
+    let plan = charge_plan(state, unit, spec)?;
     let direction = check_line(state, unit, &plan.approach)?;
     state.table.apply_charge(&plan)?;
     record_line_direction(state, direction);
@@ -237,6 +229,36 @@ fn charge_unchecked(
         }
     }
     Ok(())
+}
+
+/// The table's check of a charge (VII-2.C; VII-4 in the Skirmishers Phase; IX "Brash").
+fn charge_plan(
+    state: &GameState,
+    unit: UnitId,
+    spec: &ChargeSpec,
+) -> GameResult<onus_table::ChargePlan> {
+    let order = spec.order();
+    let u = state.table.unit(unit)?;
+    Ok(if state.phase == crate::state::Phase::Skirmishers {
+        state.table.check_charge_in_skirmish(unit, &order)?
+    } else if !u.turn.activated && u.has(Ability::Brash) {
+        state.table.check_brash_charge(unit, &order)?
+    } else {
+        state.table.check_charge(unit, &order)?
+    })
+}
+
+/// Whether [`charge`] refuses this charge at its first checks (the unit may not charge, or
+/// the table refuses the charge), read on `state` as it is, without applying anything: a
+/// player trying candidate actions skips such a charge without copying the state. `true`
+/// only when [`charge`] on this state fails.
+pub(crate) fn charge_refused(
+    state: &GameState,
+    seat: Seat,
+    unit: UnitId,
+    spec: &ChargeSpec,
+) -> bool {
+    crate::legal::charge_unit(state, seat, unit).is_err() || charge_plan(state, unit, spec).is_err()
 }
 
 /// VII-2.D "Enveloping the enemy": an activated unit engaged with `target` places Section
