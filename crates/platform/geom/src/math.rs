@@ -8,9 +8,34 @@
 //! they need no replacement.) Rule crates use this module rather than the `f64` methods.
 
 /// The sine and cosine of `angle` (radians).
+///
+/// Remembered per thread for the last angles seen (a few dozen, by their bits): the same
+/// headings come back many times while a position is checked, and the answer for a given
+/// angle is the same bits whether computed or remembered.
 #[inline]
 pub fn sin_cos(angle: f64) -> (f64, f64) {
-    libm::sincos(angle)
+    let bits = angle.to_bits();
+    let slot = (bits ^ (bits >> 31)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - MEMO_BITS);
+    SIN_COS.with(|memo| {
+        let cell = &memo[slot as usize];
+        let (key, s, c) = cell.get();
+        if key == bits {
+            (s, c)
+        } else {
+            let (s, c) = libm::sincos(angle);
+            cell.set((bits, s, c));
+            (s, c)
+        }
+    })
+}
+
+const MEMO_BITS: u32 = 6;
+
+thread_local! {
+    /// `(angle bits, sine, cosine)`; every slot starts as the exact answer for 0.0, so an
+    /// empty slot is never a wrong one.
+    static SIN_COS: [std::cell::Cell<(u64, f64, f64)>; 1 << MEMO_BITS] =
+        const { [const { std::cell::Cell::new((0, 0.0, 1.0)) }; 1 << MEMO_BITS] };
 }
 
 /// The angle of the point `(x, y)` from the +x axis, in [−π, π] (like `f64::atan2`, `y`
@@ -58,5 +83,24 @@ mod tests {
         assert_eq!(sin_cos(1.0).1.to_bits(), 0x3fe14a280fb5068c);
         assert_eq!(atan2(0.3, -2.7).to_bits(), 0x40083f5b13741c77);
         assert_eq!(hypot(1e-3, 7.0).to_bits(), 0x401c000004cb222d);
+    }
+
+    /// Remembered answers are the computed ones, for angles that share a slot too.
+    #[test]
+    fn remembered_sines_are_the_computed_ones() {
+        let angles: Vec<f64> = (0..2000).map(|k| f64::from(k) * 0.37 - 300.0).collect();
+        for _ in 0..3 {
+            for a in &angles {
+                let (s, c) = sin_cos(*a);
+                let (ls, lc) = libm::sincos(*a);
+                assert_eq!(
+                    (s.to_bits(), c.to_bits()),
+                    (ls.to_bits(), lc.to_bits()),
+                    "{a}"
+                );
+            }
+        }
+        assert_eq!(sin_cos(0.0), (0.0, 1.0));
+        assert_eq!(sin_cos(-0.0).0.to_bits(), (-0.0f64).to_bits());
     }
 }
