@@ -1,12 +1,12 @@
 //! Browser tests of the ONUS! table's tools (issue 10 item 8): the measuring tool (the
-//! distance in DU between two cards, the engine's `measure` query) on a game against the
-//! computer.
+//! distance in DU between two cards, the engine's `measure` query) and a take-back, on games
+//! against the computer.
 //!
 //! Screenshots go to `artifacts/e2e/tools-*.png`.
 
 use std::time::Duration;
 
-use acies_e2e::{Browser, Page, Server, browser, testid};
+use acies_e2e::{Browser, Page, Server, browser, css, testid};
 use acies_geom::{OrientedRect, Pose, Vec2};
 use serde_json::{Value, json};
 
@@ -121,6 +121,70 @@ fn the_ruler_measures_between_two_cards_as_the_engine_does() {
     wait(&page, "!window.__acies.measuring").unwrap();
     assert_eq!(page.count(testid("measure-line")).unwrap(), 0);
     assert_eq!(version(&page), v0);
+    assert!(
+        real_problems(&page).is_empty(),
+        "{:?}",
+        real_problems(&page)
+    );
+}
+
+#[test]
+fn a_deployment_is_taken_back_on_the_page_against_the_computer() {
+    let browser = browser();
+    let server = Server::start();
+    let created = server
+        .create_game(&json!({
+            "setup": {"players": [{"army": {"preset": "romans-1000"}}, {"army": {"preset": "carthaginians-1000"}}]},
+            "seats": [{"seat": "1", "kind": "computer"}],
+            "seed": 5
+        }))
+        .expect("game");
+    let link = created["seats"][0]["link"].as_str().unwrap().to_owned();
+    let page = browser
+        .page_sized(&server.url(&link), 1400, 900)
+        .expect("seat 0");
+    let my_turn =
+        "const g = window.__acies; return !!(g && g.view && g.view.to_act === g.mySeat && !g.busy)";
+    wait_js(&page, my_turn, Duration::from_secs(30)).expect("our deployment");
+    let reserve = || {
+        page.eval("return window.__acies.me().reserve.length")
+            .unwrap()
+            .as_u64()
+            .unwrap()
+    };
+    let before = reserve();
+    assert!(page.is_visible(testid("takeback")).unwrap());
+    // Deploy one unit; the computer answers with one of its own.
+    page.click(css("[data-testid^=reserve-]:not([disabled])").first())
+        .unwrap();
+    page.wait_for(testid("ghost")).unwrap();
+    act(&page, testid("commit-deploy"));
+    wait_js(&page, my_turn, Duration::from_secs(30)).expect("our turn again");
+    assert_eq!(reserve(), before - 1);
+    let deployed = version(&page);
+    page.screenshot("tools-takeback-before").unwrap();
+
+    // Taken back at once (nothing random or hidden happened): the unit is in reserve again,
+    // the game at a new version.
+    page.click(testid("takeback")).unwrap();
+    wait(
+        &page,
+        &format!(
+            "window.__acies.version > {deployed} && window.__acies.me().reserve.length === {before}"
+        ),
+    )
+    .expect("the deployment taken back");
+    let st = state(&page);
+    assert_eq!(st["phase"], "deployment", "{st}");
+    assert_eq!(st["to"], st["me"], "{st}");
+    page.screenshot("tools-takeback-after").unwrap();
+    // Nothing more to take back: the engine says why, the page shows it.
+    page.click(testid("takeback")).unwrap();
+    wait(
+        &page,
+        "[...document.querySelectorAll('.toast')].some(t => /no move to take back|random or hidden/.test(t.textContent))",
+    )
+    .expect("the refusal shown");
     assert!(
         real_problems(&page).is_empty(),
         "{:?}",

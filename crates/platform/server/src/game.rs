@@ -30,6 +30,9 @@ use crate::store::{
 };
 use crate::util::same_token;
 
+mod takeback;
+pub(crate) use takeback::Ask as TakebackAsk;
+
 /// Tunable bounds of a game actor.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ActorLimits {
@@ -161,6 +164,12 @@ pub(crate) enum Command<H: Host> {
         token: Option<String>,
         reply: oneshot::Sender<Result<RecordSnapshot<H>, ApiError>>,
     },
+    /// A take-back asked or answered by the token's seat ([`takeback`]).
+    Takeback {
+        token: String,
+        ask: TakebackAsk,
+        reply: oneshot::Sender<Result<String, ApiError>>,
+    },
 }
 
 /// The state at one version, with the viewer a query is answered for.
@@ -228,6 +237,12 @@ pub(crate) struct GameMessage<'a, V, E> {
     pub step: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_step: Option<u64>,
+    /// A take-back asked and not yet answered (every message while it lasts).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub takeback: Option<takeback::Shown>,
+    /// `takeback`: what became of it (`done`, `asked`, `declined`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<&'static str>,
 }
 
 impl<'a, V, E> GameMessage<'a, V, E> {
@@ -251,6 +266,8 @@ impl<'a, V, E> GameMessage<'a, V, E> {
             patches: None,
             step: None,
             last_step: None,
+            takeback: None,
+            status: None,
         }
     }
 }
@@ -357,6 +374,8 @@ pub(crate) struct Game<H: Host> {
     /// Whether this process commits the game's actions (always, without a cluster); a
     /// follower forwards actions to the owner and applies what it committed.
     owner: bool,
+    /// A take-back asked of the other seats, not yet answered.
+    takeback: Option<takeback::Request<SeatOf<H>>>,
 }
 
 /// A game rebuilt from the store, and what its restore found worth saying.
@@ -392,6 +411,7 @@ impl<H: Host> Game<H> {
             bot_stuck_at: None,
             cluster: None,
             owner: true,
+            takeback: None,
         }
     }
 
@@ -459,7 +479,9 @@ impl<H: Host> Game<H> {
             (stored.rules_version != info.rules_version).then_some(stored.rules_version);
         let setup: SetupOf<H> = serde_json::from_str(&stored.setup)
             .map_err(|e| format!("stored setup does not parse: {e}"))?;
-        let record = Self::record_of(&stored, setup)?;
+        // The moves still standing after the take-backs in the log ([`takeback`]).
+        let rows = takeback::standing(&stored.actions)?;
+        let record = Self::record_of(&stored, &rows, setup)?;
         let mut steps = acies_core::replay_steps::<H::Rules>(&record)
             .map_err(|e| format!("the ruleset refuses the stored game: {e}"))?;
         let seats = Self::match_seats(&steps.start, stored.seats.clone())?;
@@ -471,10 +493,10 @@ impl<H: Host> Game<H> {
             store,
             limits,
         );
-        let last_hashed = stored.actions.iter().rposition(|a| a.state_hash.is_some());
-        for (index, stored_action) in stored.actions.iter().enumerate() {
+        let last_hashed = rows.iter().rposition(|a| a.state_hash.is_some());
+        for (index, stored_action) in rows.iter().enumerate() {
             let seq = stored_action.seq;
-            if seq != game.version + 1 {
+            if seq <= game.version {
                 return Err(format!("action {seq} follows version {}", game.version));
             }
             let m = &record.moves[index];
@@ -507,6 +529,20 @@ impl<H: Host> Game<H> {
                 events: applied.events,
             });
         }
+        // A take-back last: the game stands at its version, with the state it stored.
+        if let Some(last) = stored
+            .actions
+            .last()
+            .filter(|a| a.seat == takeback::TAKEBACK_SEAT)
+        {
+            if let Some(expected) = &last.state_hash {
+                let actual = state_hash::<H>(&game.state);
+                if &actual != expected {
+                    return Err(diverged(last.seq, expected, &actual, None));
+                }
+            }
+            game.version = last.seq;
+        }
         check_finished::<H>(&game.state, stored.finished)?;
         Ok(Restored {
             game,
@@ -516,24 +552,15 @@ impl<H: Host> Game<H> {
 
     /// The stored game as a record under these rules (the stored rules version is compared
     /// by [`Game::restore`] itself, action by action).
-    fn record_of(stored: &StoredGame, setup: SetupOf<H>) -> Result<RecordOf<RulesOf<H>>, String> {
+    fn record_of(
+        stored: &StoredGame,
+        rows: &[&ActionRecord],
+        setup: SetupOf<H>,
+    ) -> Result<RecordOf<RulesOf<H>>, String> {
         let probe = H::Rules::new_game(&setup, stored.seed)
             .map_err(|e| format!("the ruleset refuses the stored setup: {e}"))?;
         let seats = H::Rules::seats(&probe);
-        let moves = stored
-            .actions
-            .iter()
-            .map(|a| {
-                let seat = seats
-                    .iter()
-                    .copied()
-                    .find(|s| H::seat_id(*s) == a.seat)
-                    .ok_or_else(|| format!("action {}: unknown seat {:?}", a.seq, a.seat))?;
-                let action: ActionOf<H> = serde_json::from_str(&a.action)
-                    .map_err(|e| format!("action {} does not parse: {e}", a.seq))?;
-                Ok(RecordedMove { seat, action })
-            })
-            .collect::<Result<Vec<_>, String>>()?;
+        let moves = takeback::recorded::<H>(rows, &seats)?;
         Ok(RecordOf::<RulesOf<H>> {
             system: H::Rules::INFO.id.to_owned(),
             rules_version: H::Rules::INFO.rules_version,
@@ -679,6 +706,9 @@ impl<H: Host> Game<H> {
                     .map(|viewer| self.record_snapshot(viewer));
                 let _ = reply.send(result);
             }
+            Command::Takeback { token, ask, reply } => {
+                let _ = reply.send(self.takeback_command(&token, ask).await);
+            }
         }
     }
 
@@ -736,11 +766,13 @@ impl<H: Host> Game<H> {
         kind: &'static str,
         viewer: Viewer<SeatOf<H>>,
     ) -> GameMessage<'_, Value, EventOf<H>> {
-        with_state::<H, _, _>(
+        let mut message = with_state::<H, _, _>(
             GameMessage::new(kind, &self.id, self.version),
             &self.state,
             viewer,
-        )
+        );
+        message.takeback = self.takeback_shown();
+        message
     }
 
     fn view_json(&self, viewer: Viewer<SeatOf<H>>) -> Result<Value, ApiError> {
@@ -768,7 +800,7 @@ impl<H: Host> Game<H> {
     /// answer to an action).
     fn ack_message(&self, viewer: Viewer<SeatOf<H>>) -> Result<String, ApiError> {
         let mut message = self.full_message("update", viewer)?;
-        if let Some(step) = self.history.last() {
+        if let Some(step) = self.history.last().filter(|s| s.is_at(self.version)) {
             message.seat = Some(self.seat_str(step.seat));
             message.events = Some(filtered::<H>(&self.state, &step.events, viewer));
         }
@@ -923,6 +955,7 @@ impl<H: Host> Game<H> {
         })?;
         self.state = applied.state;
         self.version = record.seq;
+        self.takeback = None;
         self.history.push(Step {
             version: record.seq,
             seat,
@@ -947,6 +980,10 @@ impl<H: Host> Game<H> {
             let seq = stored_action.seq;
             if seq != self.version + 1 {
                 return Err(format!("action {seq} follows version {}", self.version));
+            }
+            if stored_action.seat == takeback::TAKEBACK_SEAT {
+                self.catch_up_takeback(stored_action)?;
+                continue;
             }
             let seat = self
                 .seats
@@ -1078,7 +1115,7 @@ impl<H: Host> Game<H> {
         let index = self.advance_track(viewer)?;
         let last_patch = self.tracks[index].patches.back().cloned();
         let mut message = self.message("update", viewer);
-        if let Some(step) = self.history.last() {
+        if let Some(step) = self.history.last().filter(|s| s.is_at(self.version)) {
             message.seat = Some(self.seat_str(step.seat));
             message.events = Some(filtered::<H>(&self.state, &step.events, viewer));
         }

@@ -25,6 +25,7 @@ use serde::de::DeserializeOwned;
 use tokio::sync::mpsc;
 
 use crate::error::{ApiError, QueryError};
+use crate::game::TakebackAsk;
 use crate::host::{ActionOf, Host};
 use crate::net::ClientAddr;
 use crate::rate::CreationPace;
@@ -164,6 +165,22 @@ struct ActionRequest<A> {
     action: A,
 }
 
+/// `POST /api/games/{id}/takeback`: the token's seat takes its last move back.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TakebackRequest {
+    token: String,
+    version: u64,
+}
+
+/// `POST /api/games/{id}/takeback/answer`: the other seat accepts or declines.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TakebackAnswer {
+    token: String,
+    accept: bool,
+}
+
 /// `POST /api/games/{id}/query`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -189,6 +206,8 @@ pub(crate) fn game_routes<H: Host>(server: Shared<H>) -> Router {
         .route("/games/{id}/ws", get(websocket::<H>))
         .route("/games/{id}/replay", get(replay::<H>))
         .route("/games/{id}/query", post(query_game::<H>))
+        .route("/games/{id}/takeback", post(takeback::<H>))
+        .route("/games/{id}/takeback/answer", post(takeback_answer::<H>))
         .with_state(server)
 }
 
@@ -324,6 +343,32 @@ async fn act<H: Host>(
     let (_, body) = server
         .act(&id, request.token, request.version, request.action)
         .await?;
+    Ok(json_text(StatusCode::OK, body))
+}
+
+async fn takeback<H: Host>(
+    State(server): State<Shared<H>>,
+    id: Result<Path<String>, PathRejection>,
+    JsonBody(request): JsonBody<TakebackRequest>,
+) -> Result<Response, ApiError> {
+    let id = path_id(id)?;
+    let ask = TakebackAsk::Takeback {
+        version: request.version,
+    };
+    let body = server.takeback(&id, request.token, ask).await?;
+    Ok(json_text(StatusCode::OK, body))
+}
+
+async fn takeback_answer<H: Host>(
+    State(server): State<Shared<H>>,
+    id: Result<Path<String>, PathRejection>,
+    JsonBody(request): JsonBody<TakebackAnswer>,
+) -> Result<Response, ApiError> {
+    let id = path_id(id)?;
+    let ask = TakebackAsk::Answer {
+        accept: request.accept,
+    };
+    let body = server.takeback(&id, request.token, ask).await?;
     Ok(json_text(StatusCode::OK, body))
 }
 

@@ -14,7 +14,9 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::cluster::Cluster;
 use crate::error::{ApiError, QueryError};
-use crate::game::{Acked, ActorLimits, Command, Game, RecordSnapshot, SeatEntry, Snapshot};
+use crate::game::{
+    Acked, ActorLimits, Command, Game, RecordSnapshot, SeatEntry, Snapshot, TakebackAsk,
+};
 use crate::host::{ActionOf, Host, SetupOf};
 use crate::replay::replay_step_message;
 use crate::store::{
@@ -659,6 +661,18 @@ impl<H: Host> GameServer<H> {
                 "the rules engine failed replaying this game",
             )),
         }
+    }
+
+    /// A take-back asked or answered by the token's seat (see `game::takeback`): the answer
+    /// the seat gets, as JSON.
+    pub(crate) async fn takeback(
+        &self,
+        id: &str,
+        token: String,
+        ask: TakebackAsk,
+    ) -> Result<String, ApiError> {
+        self.call(id, |reply| Command::Takeback { token, ask, reply })
+            .await
     }
 
     /// One of the few slots for CPU work off the game tasks (queries, replays); waits for it.

@@ -376,6 +376,18 @@ impl Ruleset for DiceRace {
         })
     }
 
+    /// Nothing rolled and nothing drawn since (a card played shows only its value, which
+    /// the toy lets a take-back hide again).
+    fn may_take_back(earlier: &RaceState, later: &RaceState) -> bool {
+        earlier.rng.word_pos() == later.rng.word_pos()
+            && earlier
+                .runners
+                .iter()
+                .zip(&later.runners)
+                .all(|(a, b)| a.deck.len() == b.deck.len())
+            && later.winner.is_none()
+    }
+
     fn outcome(state: &RaceState) -> Option<Outcome<RaceSeat>> {
         if let Some(seat) = state.winner {
             return Some(Outcome::Winners {

@@ -119,6 +119,7 @@ export class Game {
       onSync: (m) => this.accept(m, false),
       onUpdate: (m) => this.accept(m, false),
       onStatus: (st) => this.setConn(st),
+      onTakeback: (m) => this.takebackNews(m),
     });
     // Resume from the view we have: the server then sends only what changed since.
     this.socket.version = this.version;
@@ -141,6 +142,8 @@ export class Game {
     this.view = msg.view;
     this.serverView = msg.view;
     this.serverToAct = msg.to_act ?? null;
+    // A take-back another seat asked and nobody answered yet (every message says).
+    this.takebackReq = msg.takeback || null;
     this.names = new Names(this.catalog, this.view);
     if (this.pendingRemember && this.mySeat !== null) {
       this.pendingRemember = false;
@@ -231,6 +234,10 @@ export class Game {
       this.seatEl,
       h('span', { class: 'spacer' }),
       h('button', { class: 'small ghost-btn', onclick: () => this.shareDialog(), 'data-testid': 'share' }, 'Share'),
+      this.takebackBtn = h('button', {
+        class: 'small ghost-btn', onclick: () => this.takeBack(), 'data-testid': 'takeback', hidden: true,
+        title: 'Take your last move back (while nothing random or hidden happened since; online the opponent must accept)',
+      }, 'Take back'),
       this.surrenderBtn = h('button', { class: 'small ghost-btn', onclick: () => this.surrender(), 'data-testid': 'surrender', hidden: true }, 'Surrender'),
       h('a', { class: 'button small ghost-btn', href: gamePath(SYSTEM, this.gameId, { token: this.token, replay: true }), 'data-testid': 'open-replay' }, 'Replay'),
       this.connEl);
@@ -240,6 +247,7 @@ export class Game {
     this.logEl = h('section', { class: 'logbox', 'aria-label': 'Log and dice' });
     this.handEl = h('section', { class: 'handbar', 'aria-label': 'Your hand', 'data-testid': 'hand-bar' });
     this.help = h('div', { class: 'table-help', 'data-testid': 'table-help' });
+    this.takebackEl = h('div', { class: 'takeback-bar', role: 'status', 'data-testid': 'takeback-bar', hidden: true });
     const zoom = h('div', { class: 'zoom-controls' },
       h('button', { class: 'small', 'aria-label': 'Zoom in', 'data-testid': 'zoom-in', onclick: () => this.table.zoomAt(1 / 1.25) }, '+'),
       h('button', { class: 'small', 'aria-label': 'Zoom out', 'data-testid': 'zoom-out', onclick: () => this.table.zoomAt(1.25) }, '−'),
@@ -260,7 +268,7 @@ export class Game {
       this.header,
       this.phaseBar,
       h('div', { class: 'game-main' },
-        h('div', { class: 'table-col' }, this.tableBox, zoom, this.help),
+        h('div', { class: 'table-col' }, this.takebackEl, this.tableBox, zoom, this.help),
         this.sheetTabs,
         h('aside', { class: 'side' }, this.panelEl, this.logEl)),
       this.handEl);
@@ -357,6 +365,7 @@ export class Game {
     this.log.render(v.log, this.names);
     renderDecisions(this);
     this.renderVictory();
+    this.renderTakeback();
     this.renderHelp();
     this.renderSheetTabs();
   }
@@ -998,6 +1007,74 @@ export class Game {
       case 'backspace': this.undoStep(); return true;
       case 'enter': this.commitMove(); return true;
       default: return false;
+    }
+  }
+
+  // ---- take-backs --------------------------------------------------------------------
+
+  /**
+   * Asks the server to take this seat's last move back. The engine decides whether it may
+   * (nothing random or hidden since): against the computer it happens at once; online the
+   * opponent is asked; in a hotseat game this page holds the other seat too and accepts.
+   */
+  async takeBack() {
+    if (this.busy || this.mySeat === null) return;
+    const path = `/games/${encodeURIComponent(this.gameId)}/takeback`;
+    try {
+      this.deselect();
+      const r = await api.post(path, { token: this.token, version: this.version });
+      if (r.status === 'asked') {
+        const other = [...this.tokens].find(([seat]) => seat !== String(this.mySeat));
+        if (other) {
+          await api.post(`${path}/answer`, { token: other[1], accept: true });
+        } else {
+          toast('Take-back asked: waiting for the opponent to accept or decline.');
+        }
+      }
+      // The game as this seat now sees it.
+      this.accept(await api.view(this.gameId, this.token), false);
+    } catch (e) {
+      toast(e instanceof ApiError ? e.describe() : String(e), 'error');
+    }
+  }
+
+  /** The other seat answers a take-back request. */
+  async answerTakeback(accept) {
+    try {
+      await api.post(`/games/${encodeURIComponent(this.gameId)}/takeback/answer`, { token: this.token, accept });
+      this.accept(await api.view(this.gameId, this.token), false);
+    } catch (e) {
+      toast(e instanceof ApiError ? e.describe() : String(e), 'error');
+    }
+  }
+
+  /** A take-back asked or declined, from the stream. */
+  takebackNews(m) {
+    if (m.version !== this.version) return;
+    this.takebackReq = m.status === 'asked' ? m.takeback || null : null;
+    if (m.status === 'declined') toast('The take-back was declined: the move stands.');
+    this.renderTakeback();
+  }
+
+  renderTakeback() {
+    const v = this.view;
+    this.takebackBtn.hidden = this.mySeat === null || !!v?.outcome;
+    const req = this.takebackReq;
+    const el = this.takebackEl;
+    if (!req || !v || v.outcome) {
+      el.hidden = true;
+      replace(el);
+      return;
+    }
+    el.hidden = false;
+    const mine = req.seat === String(this.mySeat);
+    const who = this.names.shortSeat(req.seat);
+    if (mine || this.mySeat === null) {
+      replace(el, `${who} asked to take the last move back; waiting for the answer.`);
+    } else {
+      replace(el, `${who} asks to take the last move back.`,
+        h('button', { class: 'small primary', 'data-testid': 'takeback-accept', onclick: () => this.answerTakeback(true) }, 'Accept'),
+        h('button', { class: 'small', 'data-testid': 'takeback-decline', onclick: () => this.answerTakeback(false) }, 'Decline'));
     }
   }
 

@@ -13,5 +13,6 @@ mod query;
 mod restart;
 mod store;
 mod systems;
+mod takeback;
 mod versions;
 mod websocket;

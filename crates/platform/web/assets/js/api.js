@@ -88,12 +88,14 @@ export function systemApi(system) {
  * connecting to resume from a view obtained elsewhere.
  */
 export class GameSocket {
-  constructor(system, gameId, token, { onSync, onUpdate, onStatus }) {
+  constructor(system, gameId, token, { onSync, onUpdate, onStatus, onTakeback }) {
     this.system = system;
     this.gameId = gameId;
     this.token = token;
     this.onSync = onSync;
     this.onUpdate = onUpdate;
+    // A take-back asked or declined (no new version; a take-back done comes as an update).
+    this.onTakeback = onTakeback || (() => {});
     this.onStatus = onStatus || (() => {});
     this.version = null;
     this.view = null;
@@ -158,6 +160,8 @@ export class GameSocket {
       if (this.version !== null && msg.version <= this.version) return;
       if (!this.rebuild(msg)) return;
       this.onUpdate(msg);
+    } else if (msg.type === 'takeback') {
+      this.onTakeback(msg);
     } else if (msg.type === 'ack') {
       const p = this.pending.get(msg.id);
       if (p) {
