@@ -191,3 +191,80 @@ fn a_deployment_is_taken_back_on_the_page_against_the_computer() {
         real_problems(&page)
     );
 }
+
+/// Deploys one unit of the reserve through the page (its seat must be to act).
+fn deploy_one(page: &Page) {
+    page.click(css("[data-testid^=reserve-]:not([disabled])").first())
+        .unwrap();
+    page.wait_for(testid("ghost")).unwrap();
+    act(page, testid("commit-deploy"));
+}
+
+#[test]
+fn online_the_opponent_declines_then_accepts_a_take_back() {
+    let browser = browser();
+    let server = Server::start();
+    let created = server
+        .create_game(&json!({
+            "setup": {"players": [{"army": {"preset": "romans-1000"}}, {"army": {"preset": "carthaginians-1000"}}]},
+            "seed": 5
+        }))
+        .expect("game");
+    let link = |i: usize| created["seats"][i]["link"].as_str().unwrap().to_owned();
+    let a = browser
+        .page_sized(&server.url(&link(0)), 1400, 900)
+        .expect("seat 0");
+    let b = browser
+        .page_sized(&server.url(&link(1)), 1400, 900)
+        .expect("seat 1");
+    let my_turn =
+        "const g = window.__acies; return !!(g && g.view && g.view.to_act === g.mySeat && !g.busy)";
+    let reserve = |p: &Page| {
+        p.eval("return window.__acies.me().reserve.length")
+            .unwrap()
+            .as_u64()
+            .unwrap()
+    };
+    // Seat 1 deploys first (seed 5), then seat 0.
+    wait_js(&b, my_turn, Duration::from_secs(30)).expect("seat 1 deploys");
+    deploy_one(&b);
+    wait_js(&a, my_turn, Duration::from_secs(30)).expect("seat 0 deploys");
+    let before = reserve(&a);
+    deploy_one(&a);
+    assert_eq!(reserve(&a), before - 1);
+    wait_js(&b, my_turn, Duration::from_secs(30)).expect("seat 1 to act");
+    let deployed = version(&a);
+
+    // Asked: the opponent's page offers Accept and Decline; declined, the move stands.
+    a.click(testid("takeback")).unwrap();
+    b.wait_for(testid("takeback-decline"))
+        .expect("the request shown to the opponent");
+    b.screenshot("tools-takeback-asked").unwrap();
+    b.click(testid("takeback-decline")).unwrap();
+    wait(
+        &a,
+        "[...document.querySelectorAll('.toast')].some(t => /declined/.test(t.textContent))",
+    )
+    .expect("the asker told");
+    wait(&b, "!window.__acies.takebackReq").unwrap();
+    assert_eq!(version(&a), deployed);
+    assert_eq!(reserve(&a), before - 1);
+
+    // Asked again and accepted: both pages show the game before the move.
+    a.click(testid("takeback")).unwrap();
+    b.wait_for(testid("takeback-accept")).unwrap();
+    b.click(testid("takeback-accept")).unwrap();
+    wait(
+        &a,
+        &format!(
+            "window.__acies.version > {deployed} && window.__acies.me().reserve.length === {before}"
+        ),
+    )
+    .expect("the move taken back on the asker's page");
+    wait_js(&a, my_turn, Duration::from_secs(10)).expect("seat 0 to act again");
+    wait(&b, &format!("window.__acies.version > {deployed}")).unwrap();
+    assert!(!b.is_visible(testid("takeback-bar")).unwrap());
+    a.screenshot("tools-takeback-accepted").unwrap();
+    assert!(real_problems(&a).is_empty(), "{:?}", real_problems(&a));
+    assert!(real_problems(&b).is_empty(), "{:?}", real_problems(&b));
+}
