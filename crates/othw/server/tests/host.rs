@@ -117,10 +117,12 @@ fn views_hide_the_dice_to_come() {
 }
 
 #[test]
-fn every_level_plays_and_decides_the_same_twice() {
-    for level in ComputerLevel::ALL {
+fn the_scripted_and_search_computers_play_and_decide_the_same_twice() {
+    // The search levels differ by their budget only (hard takes about a second a decision
+    // in a release build): the quickest one stands for them.
+    for level in [ComputerLevel::Scripted, ComputerLevel::Easy] {
         let mut s = battle();
-        for _ in 0..12 {
+        for _ in 0..4 {
             if Othw::outcome(&s).is_some() {
                 break;
             }

@@ -164,3 +164,25 @@ pub fn click_action(page: &Page, action: &serde_json::Value, shot: &str) -> Resu
         format!("after clicking {action}: {e}")
     })
 }
+
+/// Starts recording on `page` every "thinking" sign it shows (the computer may act), for
+/// [`thinking_seen`]: the sign can come and go between two polls.
+pub fn watch_thinking(page: &Page) -> Result<(), E2eError> {
+    page.eval(
+        "window.__thinking = []; \
+         const seen = () => { const el = document.querySelector('[data-testid=thinking]'); \
+           if (el && !el.hidden && el.textContent) window.__thinking.push(el.textContent.trim()); }; \
+         new MutationObserver(seen).observe(document.body, \
+           {subtree: true, childList: true, attributes: true, characterData: true}); \
+         return true;",
+    )
+    .map(|_| ())
+}
+
+/// The texts of the "thinking" signs `page` showed since [`watch_thinking`].
+pub fn thinking_seen(page: &Page) -> Vec<String> {
+    page.eval("return window.__thinking || []")
+        .ok()
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default()
+}

@@ -3,7 +3,8 @@
 //! the page offers (a highlighted unit or group selected on the page, then the engine's option
 //! clicked), chosen as the scripted player would; the computer's North is mirrored by the
 //! engine with the server's own bot, and the page's view equals the engine's all along. Then a
-//! spectator's page and the replay of the same battle. Also from the lobby: a hotseat game
+//! spectator's page and the replay of the same battle. The computer is seated at the easy
+//! search level chosen in the lobby, and the page says it is thinking while it may act. Also from the lobby: a hotseat game
 //! handing the device over, and an online game whose seat links open each seat's table.
 //!
 //! Screenshots go to `artifacts/e2e/othw-*.png`.
@@ -11,13 +12,28 @@
 use std::time::{Duration, Instant};
 
 use acies_core::{Outcome, Ruleset, Viewer};
-use acies_e2e::{Browser, Page, Server, browser, click_action, css, testid};
+use acies_e2e::{
+    Browser, Page, Server, browser, click_action, css, testid, thinking_seen, watch_thinking,
+};
+use acies_server::ComputerLevel;
 use othw_game::{Action, Event, GameState, Othw, Side};
 use othw_model::Setup;
 use serde_json::Value;
 
 /// The seed of the battle: Romans (South, this browser) against the computer's Carthaginians.
 const SEED: u64 = 4;
+
+/// The computer's level, chosen in the lobby.
+const LEVEL: ComputerLevel = ComputerLevel::Easy;
+
+/// Shows the "thinking" sign in a screenshot if it is up now and still up after it.
+fn shot_thinking(page: &Page) -> bool {
+    if !page.is_visible(testid("thinking")).unwrap_or(false) {
+        return false;
+    }
+    page.screenshot("othw-thinking").unwrap();
+    page.is_visible(testid("thinking")).unwrap_or(false)
+}
 
 fn wait(page: &Page, js: &str, secs: u64) -> Value {
     page.wait_until_for(js, Duration::from_secs(secs))
@@ -116,10 +132,19 @@ fn othw_battle_against_the_computer_from_the_lobby_to_its_end() {
     page.select(testid("army-south"), "republican-romans")
         .unwrap();
     page.select(testid("army-north"), "carthaginians").unwrap();
+    assert!(!page.is_visible(testid("computer-level")).unwrap());
     page.click(testid("mode-computer")).unwrap();
+    assert!(
+        page.is_visible(testid("computer-level")).unwrap(),
+        "the level is asked"
+    );
+    page.select(testid("computer-level"), LEVEL.as_str())
+        .unwrap();
     page.screenshot("othw-lobby").unwrap();
     page.click(testid("create-game")).unwrap();
     page.wait_for(testid("to-act")).unwrap();
+    watch_thinking(&page).unwrap();
+    let mut thinking_shot = false;
     let (_, setup) = server
         .get_json("/api/othw/setup?scenario=open-field&south=republican-romans&north=carthaginians")
         .unwrap();
@@ -131,7 +156,8 @@ fn othw_battle_against_the_computer_from_the_lobby_to_its_end() {
         wait(&page, MY_TURN, 60);
         // The computer's actions since ours: the server's bot on the same state.
         while Othw::outcome(&state).is_none() && Othw::actors(&state) == [Side::North] {
-            let a = othw_server::bot_action(&state, Side::North).expect("the computer acts");
+            let a = othw_server::computer_action(&state, Side::North, LEVEL)
+                .expect("the computer acts");
             let applied = Othw::apply(&state, Side::North, &a)
                 .unwrap_or_else(|e| panic!("the engine refuses the computer's {a:?}: {e}"));
             events.extend(applied.events);
@@ -159,6 +185,9 @@ fn othw_battle_against_the_computer_from_the_lobby_to_its_end() {
         if play(&page, &a, fights, groups) {
             fights += 1;
         }
+        if !thinking_shot {
+            thinking_shot = shot_thinking(&page);
+        }
         if matches!(&a, Action::Move { units, .. } if units.len() > 1) {
             groups += 1;
         }
@@ -172,6 +201,16 @@ fn othw_battle_against_the_computer_from_the_lobby_to_its_end() {
         }
     }
     let outcome = Othw::outcome(&state).expect("the battle ended");
+    let signs = thinking_seen(&page);
+    assert!(
+        signs.iter().any(|t| t == "Computer (easy) is thinking…"),
+        "the page never said the computer was thinking: {signs:?}"
+    );
+    assert!(thinking_shot, "no screenshot caught the sign");
+    assert!(
+        !page.is_visible(testid("thinking")).unwrap(),
+        "nobody thinks once it is over"
+    );
     page.wait_for(testid("game-over")).unwrap();
     let text = page.text(testid("outcome")).unwrap();
     let reason = match &outcome {

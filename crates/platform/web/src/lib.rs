@@ -54,6 +54,7 @@ pub const SHELL: &[Asset] = embed_assets![
     "css/shell.css",
     "js/api.js",
     "js/app.js",
+    "js/computer.js",
     "js/dialogs.js",
     "js/dicelog.js",
     "js/dom.js",

@@ -5,6 +5,7 @@
 import { GameSocket, ApiError } from '/assets/js/api.js';
 import { h, replace, toast, clearToasts, debounce, num, copyText } from '/assets/js/dom.js';
 import { DiceLog } from '/assets/js/dicelog.js';
+import { ThinkingSign } from '/assets/js/computer.js';
 import { modal } from '/assets/js/dialogs.js';
 import { rememberGame, tokensFor, gameEntry } from '/assets/js/mygames.js';
 import { gamePath } from '/assets/js/systems.js';
@@ -144,6 +145,7 @@ export class Game {
     this.serverToAct = msg.to_act ?? null;
     // A take-back another seat asked and nobody answered yet (every message says).
     this.takebackReq = msg.takeback || null;
+    this.thinking?.accept(msg);
     this.names = new Names(this.catalog, this.view);
     if (this.pendingRemember && this.mySeat !== null) {
       this.pendingRemember = false;
@@ -228,10 +230,12 @@ export class Game {
     const root = this.root;
     this.connEl = h('span', { class: 'conn', 'data-testid': 'conn-status', role: 'status' }, 'connecting…');
     this.seatEl = h('span', { class: 'seat-label', 'data-testid': 'seat-label' });
+    this.thinking = new ThinkingSign();
     this.header = h('header', { class: 'topbar' },
       h('a', { class: 'brand', href: '/', 'data-testid': 'to-lobby' }, 'acies', h('span', {}, ' · ONUS!')),
       h('span', { class: 'game-id', title: this.gameId }, `game ${this.gameId.slice(0, 8)}`),
       this.seatEl,
+      this.thinking.el,
       h('span', { class: 'spacer' }),
       h('button', { class: 'small ghost-btn', onclick: () => this.shareDialog(), 'data-testid': 'share' }, 'Share'),
       this.takebackBtn = h('button', {

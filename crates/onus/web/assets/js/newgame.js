@@ -3,6 +3,7 @@
 
 import { ApiError } from '/assets/js/api.js';
 import { h, replace, words } from '/assets/js/dom.js';
+import { levelField } from '/assets/js/computer.js';
 import { catalog } from './onusapi.js';
 import { armyListFrom } from './toml.js';
 import { openEditor } from './editor.js';
@@ -119,11 +120,12 @@ function battleForm(cat, create) {
   const modeInputs = [
     ['hotseat', 'Hotseat', 'both players at this browser'],
     ['online', 'Online', 'a secret link for each seat, to share'],
-    ['computer', 'Vs computer', 'the scripted opponent plays seat 1'],
+    ['computer', 'Vs computer', 'the computer plays seat 1'],
   ].map(([v, label, hint], i) => h('label', { class: 'mode' },
     h('input', { type: 'radio', name: 'mode', value: v, checked: i === 0, 'data-testid': `mode-${v}` }), ` ${label}`, h('span', { class: 'muted' }, ` — ${hint}`)));
   const errorBox = h('div', { class: 'form-error', role: 'alert', 'data-testid': 'create-error' });
   const button = h('button', { class: 'primary', type: 'submit', 'data-testid': 'create-game' }, 'Create the game');
+  const computer = levelField();
   const form = h('form', { class: 'new-game', 'data-testid': 'new-game' },
     h('h2', {}, 'New battle'),
     h('label', {}, 'Size ', pointsSel),
@@ -135,9 +137,10 @@ function battleForm(cat, create) {
     }), ' DU ', h('span', { class: 'muted' }, '(empty: 18 DU, VI; less brings the armies closer; a battlefield sets its own)')),
     battlefieldForm(cat, state),
     h('fieldset', {}, h('legend', {}, 'Optional rules (XII-A)'), h('div', { class: 'opts' }, optionInputs(cat, state))),
-    h('fieldset', {}, h('legend', {}, 'Players'), modeInputs),
+    h('fieldset', {}, h('legend', {}, 'Players'), modeInputs, computer.box),
     errorBox,
     button);
+  computer.follow(form);
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     replace(errorBox);
@@ -154,7 +157,7 @@ function battleForm(cat, create) {
     // A battlefield sets the table's size; otherwise the depth asked for, if any.
     if (battlefield) body.setup.scenario = { battlefield };
     else if (state.depth) body.setup.scenario = { depth: state.depth };
-    if (mode === 'computer') body.seats = [{ seat: '1', kind: 'computer', name: 'computer' }];
+    if (mode === 'computer') body.seats = [{ seat: '1', kind: 'computer', name: 'computer', level: computer.level() }];
     button.disabled = true;
     try {
       await create(body, mode);

@@ -6,6 +6,7 @@
 import { GameSocket, ApiError, systemApi } from './api.js';
 import { h, replace, toast, copyText } from './dom.js';
 import { DiceLog } from './dicelog.js';
+import { ThinkingSign } from './computer.js';
 import { modal } from './dialogs.js';
 import { rememberGame, tokensFor, gameEntry } from './mygames.js';
 import { gamePath } from './systems.js';
@@ -36,6 +37,7 @@ export class GamePage {
     this.viewer = null;
     this.version = null;
     this.toAct = null;
+    this.thinking = new ThinkingSign();
     this.events = [];
     this.sel = null;
     this.busy = false;
@@ -105,6 +107,7 @@ export class GamePage {
     this.view = msg.view;
     if (msg.viewer !== undefined) this.viewer = msg.viewer;
     this.toAct = msg.to_act ?? null;
+    this.thinking.accept(msg);
     if (this.pendingRemember && this.mySeat !== null) {
       this.pendingRemember = false;
       rememberGame(this.gameId, [{ seat: this.mySeat, token: this.token }], { system: this.system, mode: gameEntry(this.gameId)?.mode || 'link' });
@@ -217,7 +220,7 @@ export class GamePage {
     return h('header', { class: 'topbar' },
       h('a', { class: 'brand', href: '/', 'data-testid': 'to-lobby' }, 'acies', h('span', {}, ` · ${title}`)),
       h('span', { class: 'game-id', title: this.gameId }, `game ${this.gameId.slice(0, 8)}`),
-      this.seatEl, h('span', { class: 'spacer' }),
+      this.seatEl, this.thinking.el, h('span', { class: 'spacer' }),
       h('button', { class: 'small ghost-btn', 'data-testid': 'share', onclick: () => this.share() }, 'Share'),
       h('button', { class: 'small ghost-btn', 'data-testid': 'flip', onclick: () => { this.flipped = !this.flipped; this.render(); } }, 'Turn the table'),
       h('a', { class: 'button small ghost-btn', 'data-testid': 'open-replay', href: gamePath(this.system, this.gameId, { token: this.token, replay: true }) }, 'Replay'),

@@ -4,6 +4,7 @@
 
 import { systemApi } from './api.js';
 import { h, replace, toast, copyText } from './dom.js';
+import { computerName } from './computer.js';
 import { loadGames, rememberGame, forgetGame } from './mygames.js';
 import { systems, withTables, loadModule, gamePath } from './systems.js';
 
@@ -14,7 +15,7 @@ function linksPanel(r) {
       h('code', { 'data-testid': `seat-link-${s.seat}` }, abs(s.link)),
       h('button', { type: 'button', class: 'small', onclick: () => copyText(abs(s.link)) }, 'Copy'),
       h('a', { class: 'button small', href: s.link, 'data-testid': `open-seat-${s.seat}` }, 'Open'))
-    : h('div', { class: 'link-row' }, h('b', {}, `Seat ${s.seat}`), ` ${s.kind}`));
+    : h('div', { class: 'link-row' }, h('b', {}, `Seat ${s.seat}`), ` ${s.kind === 'computer' ? computerName(s) : s.kind}`));
   return h('section', { class: 'links', 'data-testid': 'links' },
     h('h2', {}, 'Game created'),
     h('p', {}, 'Each seat link is secret: whoever has it plays that seat. Send the other one to your opponent.'),

@@ -4,6 +4,7 @@
 
 import { ApiError } from './api.js';
 import { h, replace } from './dom.js';
+import { levelField } from './computer.js';
 
 /** `build(catalog)` with the system's catalog (`GET /api/{system}/catalog`), or why it is missing. */
 export async function withCatalog(api, build) {
@@ -19,7 +20,8 @@ export async function withCatalog(api, build) {
 /**
  * A form titled `title` with the system's `fields` (elements), `notice` below the button.
  * On submit, `setup()` gives the setup to post (it may ask the server); a game against the
- * computer gives it `computerSeat`, named `computerHint` in the choice of players.
+ * computer gives it `computerSeat`, named `computerHint` in the choice of players, at the
+ * level chosen.
  */
 export function gameForm({ title, fields, notice = null, setup, create, computerSeat, computerHint, button: label = 'Create the game' }) {
   const modes = [
@@ -30,11 +32,13 @@ export function gameForm({ title, fields, notice = null, setup, create, computer
     h('input', { type: 'radio', name: 'mode', value: v, checked: i === 0, 'data-testid': `mode-${v}` }), ` ${name}`, h('span', { class: 'muted' }, ` — ${hint}`)));
   const errorBox = h('div', { class: 'form-error', role: 'alert', 'data-testid': 'create-error' });
   const button = h('button', { class: 'primary', type: 'submit', 'data-testid': 'create-game' }, label);
+  const computer = levelField();
   const form = h('form', { class: 'new-game', 'data-testid': 'new-game' },
     h('h2', {}, title), fields,
-    h('fieldset', {}, h('legend', {}, 'Players'), modes),
+    h('fieldset', {}, h('legend', {}, 'Players'), modes, computer.box),
     errorBox, button,
     notice ? h('p', { class: 'notice muted' }, notice) : null);
+  computer.follow(form);
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     replace(errorBox);
@@ -42,7 +46,7 @@ export function gameForm({ title, fields, notice = null, setup, create, computer
     try {
       const body = { setup: await setup() };
       const mode = form.querySelector('input[name=mode]:checked').value;
-      if (mode === 'computer') body.seats = [{ seat: computerSeat, kind: 'computer', name: 'computer' }];
+      if (mode === 'computer') body.seats = [{ seat: computerSeat, kind: 'computer', name: 'computer', level: computer.level() }];
       await create(body, mode);
     } catch (e) {
       replace(errorBox, e instanceof ApiError ? e.describe() : e.message);
