@@ -43,6 +43,27 @@ fn blocked(walls: &[&OrientedRect], a: Vec2, b: Vec2) -> bool {
     walls.iter().any(|r| r.intersects_segment_interior(&seg))
 }
 
+/// Whether `card`, sliding from where it stands to `to` without turning, would run into
+/// insurmountable terrain: a card's breadth, not its centre line, must pass (a unit beside a
+/// mountain's end whose centre line clears it would still be stopped by the mountain).
+fn swept_blocked(walls: &[&OrientedRect], card: &OrientedRect, to: Vec2) -> bool {
+    let from = card.centre();
+    let way = to - from;
+    let length = way.length();
+    if length < 1e-9 {
+        return false;
+    }
+    let across = way.perp() * (1.0 / length);
+    let half = card.half_extents();
+    // Half the card's shadow across the way, less a margin so that sliding along a wall
+    // does not count.
+    let breadth = half.x * card.pose.right().dot(across).abs()
+        + half.y * card.pose.forward().dot(across).abs()
+        - 0.05;
+    let corridor = OrientedRect::at(from.lerp(to, 0.5), way.heading(), 2.0 * breadth, length);
+    walls.iter().any(|w| w.overlaps(&corridor))
+}
+
 /// The waypoints on the table: the corners of insurmountable rectangles pushed out by
 /// `clearance`, and both ends of every bridge, pass and ford pushed out by `reach`.
 fn nodes(bf: &Battlefield, walls: &[&OrientedRect], clearance: f64, reach: f64) -> Vec<Node> {
@@ -92,18 +113,21 @@ fn nodes(bf: &Battlefield, walls: &[&OrientedRect], clearance: f64, reach: f64) 
     out
 }
 
-/// The shortest way from `from` to `to` for a card whose half size is `clearance` and half
-/// depth `reach`, when insurmountable terrain lies across the straight line; `None` when the
-/// line is clear (or no way is found). A small visibility graph, searched with Dijkstra.
+/// The shortest way for `card` from where it stands to `to`, for a card whose half size is
+/// `clearance` and half depth `reach`, when insurmountable terrain lies across its straight
+/// way (the card's breadth swept along the line); `None` when the way is clear (or no way is
+/// found). A small visibility graph, searched with Dijkstra; the first leg is one the card's
+/// breadth clears when there is one.
 pub(super) fn detour(
     bf: &Battlefield,
-    from: Vec2,
+    card: &OrientedRect,
     to: Vec2,
     clearance: f64,
     reach: f64,
 ) -> Option<Detour> {
     let walls = walls(bf);
-    if !blocked(&walls, from, to) {
+    let from = card.centre();
+    if !swept_blocked(&walls, card, to) {
         return None;
     }
     let nodes = nodes(bf, &walls, clearance, reach);
@@ -136,11 +160,16 @@ pub(super) fn detour(
             }
         }
     }
-    (0..n)
-        .filter(|i| dist[*i].is_finite() && !blocked(&walls, from, nodes[*i].at))
-        .map(|i| (from.distance(nodes[i].at) + dist[i], nodes[i].at))
-        .min_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(length, next)| Detour { length, next })
+    let best = |clear: &dyn Fn(Vec2) -> bool| {
+        (0..n)
+            .filter(|i| dist[*i].is_finite() && clear(nodes[*i].at))
+            .map(|i| (from.distance(nodes[i].at) + dist[i], nodes[i].at))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(length, next)| Detour { length, next })
+    };
+    // A first leg the card's breadth clears; failing that (a card wedged against a wall), one
+    // its centre line clears.
+    best(&|p| !swept_blocked(&walls, card, p)).or_else(|| best(&|p| !blocked(&walls, from, p)))
 }
 
 /// The way for `u` to `target`'s card in `state`, if terrain bars the straight line.
@@ -152,7 +181,7 @@ pub(super) fn detour_to(state: &GameState, u: &TableUnit, target: &TableUnit) ->
     let clearance = 0.5 * u.size.width.max(u.size.depth) + 0.1;
     detour(
         bf,
-        u.pose.centre,
+        &u.rect(),
         target.pose.centre,
         clearance,
         0.5 * u.size.depth + 0.05,
@@ -190,17 +219,44 @@ mod tests {
         onus_terrain::load::parse("test.toml", &text).unwrap_or_else(|e| panic!("{e:?}"))
     }
 
+    /// A 2 × 1.2 DU card facing +y (north) at `(x, y)`.
+    fn card(x: f64, y: f64) -> OrientedRect {
+        OrientedRect::at(Vec2::new(x, y), 0.0, 2.0, 1.2)
+    }
+
+    #[test]
+    fn a_card_beside_a_mountains_end_goes_round_though_its_centre_line_clears_it() {
+        // The deadlock of mountain-pass: a unit of width 2 facing north, its centre 0.6 DU
+        // west of the mountain's west end; the enemy straight ahead beyond the mountain.
+        // The centre line passes, the card does not (T&F III: mountains are
+        // insurmountable): the way runs round the end, and its first leg leads away from
+        // the mountain, where the card fits.
+        let bf = field(
+            "[[piece]]\nid = \"mountain\"\nname = \"Mountain\"\nkind = \"mountain\"\n\
+             [[piece.zone]]\ncentre = [10.0, 10.0]\nsize = [5.0, 3.0]\n",
+        );
+        let from = card(6.9, 7.8);
+        let d = detour(&bf, &from, Vec2::new(6.9, 12.2), 1.1, 0.65);
+        let d = d.expect("the card cannot pass beside the mountain");
+        assert!(
+            d.next.x < 6.5,
+            "heads west of the mountain's end first: {d:?}"
+        );
+        // Far enough west, the straight way is clear.
+        assert!(detour(&bf, &card(5.9, 7.8), Vec2::new(5.9, 12.2), 1.1, 0.65).is_none());
+    }
+
     #[test]
     fn a_lake_across_the_line_is_gone_round() {
         let bf = field(
             "[[piece]]\nid = \"lake\"\nname = \"Lake\"\nkind = \"lake\"\n\
              [[piece.zone]]\ncentre = [10.0, 10.0]\nsize = [6.0, 2.0]\n",
         );
-        let d = detour(&bf, Vec2::new(10.0, 6.0), Vec2::new(10.0, 14.0), 1.1, 0.6);
+        let d = detour(&bf, &card(10.0, 6.0), Vec2::new(10.0, 14.0), 1.1, 0.6);
         let d = d.expect("the lake bars the straight line");
         assert!(d.length > 8.0 && d.length < 14.0, "{d:?}");
         assert!((d.next.x - 10.0).abs() > 3.0, "heads for a corner: {d:?}");
-        assert!(detour(&bf, Vec2::new(2.0, 6.0), Vec2::new(2.0, 14.0), 1.1, 0.6).is_none());
+        assert!(detour(&bf, &card(2.0, 6.0), Vec2::new(2.0, 14.0), 1.1, 0.6).is_none());
     }
 
     #[test]
@@ -212,7 +268,7 @@ mod tests {
              material = \"wood\"\nsections = 2\n\
              [[piece.zone]]\ncentre = [15.0, 10.0]\nsize = [1.0, 2.5]\n",
         );
-        let d = detour(&bf, Vec2::new(10.0, 6.0), Vec2::new(10.0, 14.0), 1.1, 0.6);
+        let d = detour(&bf, &card(10.0, 6.0), Vec2::new(10.0, 14.0), 1.1, 0.6);
         let d = d.expect("the bridge is the way");
         assert!((d.next.x - 15.0).abs() < 1e-9 && d.next.y < 9.0, "{d:?}");
         assert!(d.length < 15.0, "{d:?}");
