@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use acies_core::{GameRng, Ruleset, Viewer};
-use acies_e2e::{Page, Server, browser, css, testid};
+use acies_e2e::{Page, Server, browser, css, testid, thinking_seen, watch_thinking};
 use onus_game::state::{Decision, Phase};
 use onus_game::{Action, GameState, Onus, Seat, Setup, TurnOrder, chooser};
 use onus_table::{Flank, UnitId};
@@ -374,8 +374,21 @@ fn computer_opponent_spectator_reconnect_replay_and_victory() {
         page.screenshot("ui-hand-limit").unwrap();
         page.click(testid("discard-excess")).unwrap();
     }
-    // The computer plays its whole turn, then it is ours again.
+    // The computer plays its whole turn, then it is ours again; the page says it thinks
+    // while it may act (a seat created without a level plays scripted).
+    watch_thinking(&page).unwrap();
     wait_my_activation(&page, Duration::from_secs(120));
+    let signs = thinking_seen(&page);
+    assert!(
+        signs
+            .iter()
+            .any(|t| t == "Computer (scripted) is thinking…"),
+        "{signs:?}"
+    );
+    assert!(
+        !page.is_visible(testid("thinking")).unwrap(),
+        "our turn: nobody thinks"
+    );
     // The computer's whole turn, exactly: from version 21 to 37, our turn 3 starts.
     let st = state(&page);
     assert_eq!(
@@ -504,7 +517,14 @@ fn online_game_links_and_my_games() {
     let server = Server::start();
     let page = browser.page(&server.url("/?seed=7")).expect("lobby");
     page.wait_for(testid("create-game")).unwrap();
+    // The computer's level is asked only when the computer plays.
+    assert!(!page.is_visible(testid("computer-level")).unwrap());
+    page.click(testid("mode-computer")).unwrap();
+    assert!(page.is_visible(testid("computer-level")).unwrap());
+    page.select(testid("computer-level"), "hard").unwrap();
+    page.screenshot("ui-lobby-computer-level").unwrap();
     page.click(testid("mode-online")).unwrap();
+    assert!(!page.is_visible(testid("computer-level")).unwrap());
     // Seat 1 brings its own list, pasted as the TOML of an army file.
     page.select(testid("army-1"), "__paste").unwrap();
     page.fill(
