@@ -99,11 +99,12 @@ impl Table {
         let Some(bf) = self.battlefield() else {
             return Ok(());
         };
+        let standing = self.standing_card(unit);
         for r in pieces {
             if let Some(p) = bf
                 .pieces
                 .iter()
-                .find(|p| blocks_beside(bf, p, unit, crossing) && p.overlaps(r))
+                .find(|p| blocks_beside(bf, p, unit, crossing, standing.as_ref()) && p.overlaps(r))
             {
                 return Err(insurmountable(unit.id, p, None));
             }
@@ -159,6 +160,15 @@ impl Table {
         effect.crosses =
             first_touch(bf, &sweeps, |p| p.kind.is_choke()).map(|(p, _, _)| p.name.clone());
         Ok(effect)
+    }
+}
+
+impl Table {
+    /// The card of `unit` as it stands on the table now, if it is on it (a unit being placed
+    /// is not) and not lined up on a crossing (whose own rules then apply).
+    fn standing_card(&self, unit: &TableUnit) -> Option<OrientedRect> {
+        let u = self.unit(unit.id).ok()?;
+        self.crossing_of(u, u.pose).is_none().then(|| u.rect())
     }
 }
 
@@ -437,8 +447,22 @@ fn blocks(bf: &Battlefield, p: &Piece, unit: &TableUnit) -> bool {
 /// Whether `p` stops `unit` when the unit crosses `crossing` (a bridge or choke point it is
 /// lined up on): what lies beside the crossing does not (III "Choke Points": the unit's
 /// other sections are section markers on the crossing).
-fn blocks_beside(bf: &Battlefield, p: &Piece, unit: &TableUnit, crossing: Option<&Piece>) -> bool {
-    blocks(bf, p, unit) && !crossing.is_some_and(|c| beside(c, p))
+///
+/// Nor, for a card placed without moving (a turn in place, a repositioning), what the unit's
+/// card already overlaps where it stands on the table (`standing`): a charge off a crossing
+/// may leave it overlapping what borders the crossing (III "Choke Points": "the structure can
+/// be ignored and overlapped"), and it must still be able to recover facing any way (ruling,
+/// docs/rulings.md). Moves sweeping over that terrain stay refused.
+fn blocks_beside(
+    bf: &Battlefield,
+    p: &Piece,
+    unit: &TableUnit,
+    crossing: Option<&Piece>,
+    standing: Option<&OrientedRect>,
+) -> bool {
+    blocks(bf, p, unit)
+        && !crossing.is_some_and(|c| beside(c, p))
+        && !standing.is_some_and(|r| p.overlaps(r))
 }
 
 /// Whether the insurmountable piece `p` borders the crossing `c` (the river under a bridge,
@@ -501,8 +525,10 @@ fn first_block<'a>(
             }
             _ => None,
         };
-        first_touch(bf, &sweeps[i..=i], |p| blocks_beside(bf, p, unit, crossing))
-            .map(|(p, _, t)| (p, i, t))
+        first_touch(bf, &sweeps[i..=i], |p| {
+            blocks_beside(bf, p, unit, crossing, None)
+        })
+        .map(|(p, _, t)| (p, i, t))
     })
 }
 

@@ -991,6 +991,48 @@ fn tf_iii_choke_point_example_charging_off_the_bridge() -> Result<(), TableError
     Ok(())
 }
 
+/// III "Choke Points" (ruling): a unit left overlapping the river by a charge off a bridge
+/// may still recover facing any way where it stands (a soak found a battle that could not
+/// go on when it could not), but no move may sweep it across the water.
+#[test]
+fn tf_iii_a_unit_left_over_the_river_recovers_where_it_stands() -> Result<(), TableError> {
+    let mut t = river_and_bridge();
+    let u = active(
+        &mut t,
+        1,
+        card("Triarii", UnitKind::Infantry, 4.0),
+        pose(10.0, 12.0, 0.0),
+    );
+    let enemy = put(
+        &mut t,
+        2,
+        1,
+        card("Iberians", UnitKind::Infantry, 4.0),
+        pose(11.5, 13.95, 180.0),
+    );
+    t.charge(
+        u,
+        &crate::ChargeOrder::new(enemy, vec![Step::Advance(0.75)]),
+    )?;
+    t.remove(enemy)?;
+    t.unit_mut(u)?.state.fleeing = true;
+    t.recover(u, std::f64::consts::PI)?;
+    assert!(
+        close(t.unit(u)?.pose.heading.abs(), std::f64::consts::PI),
+        "{:?}",
+        t.unit(u)?.pose
+    );
+    let next_turn = t.unit_mut(u)?;
+    next_turn.turn = Default::default();
+    next_turn.turn.activated = true;
+    let across = check(&t, u, vec![Step::Advance(2.0)]);
+    assert!(
+        matches!(across, Err(TableError::Insurmountable { .. })),
+        "{across:?}"
+    );
+    Ok(())
+}
+
 /// III "Choke Points", the expansion's example, step 5: an enemy fighting the Triarii that
 /// stand partly over the river "may envelop the Triarii as long as the section marker does
 /// not overlap the river": the flank section on the bank takes a marker, the one over the
