@@ -222,7 +222,11 @@ pub fn view_since(state: &GameState, viewer: Viewer<Seat>, from: usize) -> GameV
                 leadership: crate::general::leadership(state, p.seat),
                 reserve_count: p.reserve.len(),
                 reserve: own.then(|| p.reserve.clone()),
-                eliminated: p.eliminated.iter().map(|(k, v)| (*k, UnitCard::clone(v))).collect(),
+                eliminated: p
+                    .eliminated
+                    .iter()
+                    .map(|(k, v)| (*k, UnitCard::clone(v)))
+                    .collect(),
                 losses: crate::victory::losses(state, p.seat),
                 starting_value: p.value.total,
                 defeated: p.defeated.clone(),
