@@ -943,6 +943,33 @@ fn tf_iii_a_scenario_can_make_rivers_fordable() -> Result<(), TableError> {
     Ok(())
 }
 
+/// The Triarii of the expansion's Choke Points example on the 2-section bridge, charging off
+/// it (0.75 DU) the first of `defenders` (Iberians of seat 1 facing the bridge from the far
+/// bank, each at its x); the Triarii's id and the charge.
+fn charge_off_the_bridge(
+    t: &mut Table,
+    defenders: &[(u32, f64)],
+) -> Result<(UnitId, crate::ChargePlan), TableError> {
+    let u = active(
+        t,
+        1,
+        card("Triarii", UnitKind::Infantry, 4.0),
+        pose(10.0, 12.0, 0.0),
+    );
+    for &(id, x) in defenders {
+        put(
+            t,
+            id,
+            1,
+            card("Iberians", UnitKind::Infantry, 4.0),
+            pose(x, 13.95, 180.0),
+        );
+    }
+    let target = UnitId(defenders.first().map_or(0, |d| d.0));
+    let order = crate::ChargeOrder::new(target, vec![Step::Advance(0.75)]);
+    Ok((u, t.charge(u, &order)?))
+}
+
 /// III "Choke Points", the expansion's example, steps 3 and 4: coming off the bridge, the
 /// Triarii touch both defenders of the far bank; charging the one on the right they take
 /// formation overlapping the river and engage it with all 4 front sections (ruling: off a
@@ -950,27 +977,8 @@ fn tf_iii_a_scenario_can_make_rivers_fordable() -> Result<(), TableError> {
 #[test]
 fn tf_iii_choke_point_example_charging_off_the_bridge() -> Result<(), TableError> {
     let mut t = river_and_bridge();
-    let u = active(
-        &mut t,
-        1,
-        card("Triarii", UnitKind::Infantry, 4.0),
-        pose(10.0, 12.0, 0.0),
-    );
-    let defender = |t: &mut Table, id: u32, x: f64| {
-        put(
-            t,
-            id,
-            1,
-            card("Iberians", UnitKind::Infantry, 4.0),
-            pose(x, 13.95, 180.0),
-        )
-    };
-    let right = defender(&mut t, 2, 11.5);
-    let left = defender(&mut t, 3, 8.5);
-    let plan = t.charge(
-        u,
-        &crate::ChargeOrder::new(right, vec![Step::Advance(0.75)]),
-    )?;
+    let (right, left) = (UnitId(2), UnitId(3));
+    let (u, plan) = charge_off_the_bridge(&mut t, &[(2, 11.5), (3, 8.5)])?;
     assert!(
         plan.approach.enemy_contacts.contains(&left),
         "step 3: both touched"
@@ -980,7 +988,7 @@ fn tf_iii_choke_point_example_charging_off_the_bridge() -> Result<(), TableError
     let card_rect = t.unit(u)?.rect();
     let over_river = t
         .battlefield()
-        .and_then(|bf| bf.pieces.iter().find(|p| p.id == "river"))
+        .and_then(|bf| bf.piece("river"))
         .is_some_and(|river| river.overlaps(&card_rect));
     assert!(over_river, "its card overlaps the river");
     assert_eq!(t.melee_situation(u, right)?.dice, 4);
@@ -997,24 +1005,8 @@ fn tf_iii_choke_point_example_charging_off_the_bridge() -> Result<(), TableError
 #[test]
 fn tf_iii_a_unit_left_over_the_river_recovers_where_it_stands() -> Result<(), TableError> {
     let mut t = river_and_bridge();
-    let u = active(
-        &mut t,
-        1,
-        card("Triarii", UnitKind::Infantry, 4.0),
-        pose(10.0, 12.0, 0.0),
-    );
-    let enemy = put(
-        &mut t,
-        2,
-        1,
-        card("Iberians", UnitKind::Infantry, 4.0),
-        pose(11.5, 13.95, 180.0),
-    );
-    t.charge(
-        u,
-        &crate::ChargeOrder::new(enemy, vec![Step::Advance(0.75)]),
-    )?;
-    t.remove(enemy)?;
+    let (u, _) = charge_off_the_bridge(&mut t, &[(2, 11.5)])?;
+    t.remove(UnitId(2))?;
     t.unit_mut(u)?.state.fleeing = true;
     t.recover(u, std::f64::consts::PI)?;
     assert!(
