@@ -50,6 +50,28 @@ async fn answer(
     takeback_post(client, server, game, "/answer", body).await
 }
 
+/// Seat `token` plays its card `card` at `version`; the answer must be OK (its body back).
+async fn play(
+    client: &reqwest::Client,
+    server: &TestServer,
+    game: &str,
+    token: &str,
+    version: u64,
+    card: &str,
+) -> Value {
+    let (s, v) = act(
+        client,
+        server,
+        game,
+        token,
+        version,
+        json!({"type": "play", "card": card}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    v
+}
+
 fn positions(view: &Value) -> Value {
     view["view"]["positions"].clone()
 }
@@ -85,16 +107,7 @@ async fn against_the_computer_a_move_is_taken_back_at_once_and_a_restart_keeps_i
     )
     .await;
     let a = game.a.clone().unwrap();
-    let (s, v) = act(
-        &client,
-        &server,
-        &game.id,
-        &a,
-        0,
-        json!({"type": "play", "card": "ace"}),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK, "{v}");
+    play(&client, &server, &game.id, &a, 0, "ace").await;
     // The computer answers with its card.
     let before = wait_version(&client, &server, &game.id, &a, 2).await;
     assert_eq!(before["to_act"], "a", "{before}");
@@ -138,16 +151,7 @@ async fn against_the_computer_a_move_is_taken_back_at_once_and_a_restart_keeps_i
     assert_eq!(again["version"], 3);
     assert_eq!(positions(&again), rewound);
     assert_eq!(first_card(&again).as_deref(), Some("ace"));
-    let (s, v) = act(
-        &client,
-        &server,
-        &game.id,
-        &a,
-        3,
-        json!({"type": "play", "card": "ace"}),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK, "{v}");
+    let v = play(&client, &server, &game.id, &a, 3, "ace").await;
     assert_eq!(v["version"], 4);
 }
 
@@ -158,16 +162,7 @@ async fn a_roll_since_the_move_refuses_the_take_back() {
     let server = TestServer::start(&url);
     let game = create(&client, &server, json!({ "setup": setup() })).await;
     let (a, b) = (game.a.clone().unwrap(), game.b.clone().unwrap());
-    let (s, _) = act(
-        &client,
-        &server,
-        &game.id,
-        &a,
-        0,
-        json!({"type": "play", "card": "ace"}),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK);
+    play(&client, &server, &game.id, &a, 0, "ace").await;
     let (s, _) = act(&client, &server, &game.id, &b, 1, json!({"type": "roll"})).await;
     assert_eq!(s, StatusCode::OK);
     for token in [&a, &b] {
@@ -196,16 +191,7 @@ async fn online_the_other_seat_accepts_or_declines() {
     let mut ws_b = ws_connect(&server, &game.id, &format!("?token={b}")).await;
     let sync = ws_next(&mut ws_b).await.unwrap();
     assert_eq!(sync["type"], "sync");
-    let (s, _) = act(
-        &client,
-        &server,
-        &game.id,
-        &a,
-        0,
-        json!({"type": "play", "card": "ace"}),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK);
+    play(&client, &server, &game.id, &a, 0, "ace").await;
     assert_eq!(ws_next(&mut ws_b).await.unwrap()["version"], 1);
 
     // Asked: nothing changes yet; the other seat sees the request, in its stream and views.
@@ -254,28 +240,10 @@ async fn online_the_other_seat_accepts_or_declines() {
     assert_eq!(va["to_act"], "a");
 
     // A request ends when anything is played.
-    let (s, _) = act(
-        &client,
-        &server,
-        &game.id,
-        &a,
-        2,
-        json!({"type": "play", "card": "ace"}),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK);
+    play(&client, &server, &game.id, &a, 2, "ace").await;
     let (s, _) = takeback(&client, &server, &game.id, &a, 3).await;
     assert_eq!(s, StatusCode::OK);
-    let (s, _) = act(
-        &client,
-        &server,
-        &game.id,
-        &b,
-        3,
-        json!({"type": "play", "card": "bee"}),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK);
+    play(&client, &server, &game.id, &b, 3, "bee").await;
     let (s, e) = answer(&client, &server, &game.id, &b, true).await;
     assert_eq!(s, StatusCode::CONFLICT, "{e}");
     assert_eq!(e["code"], "no_request");
