@@ -244,17 +244,7 @@ fn free_active_units(page: &Page) -> Vec<u64> {
 fn a_legible_table_at_1400x900() {
     let browser = browser();
     let server = Server::start();
-    let created = server
-        .create_game(&json!({
-            "setup": {"players": [{"army": {"preset": "romans-1000"}}, {"army": {"preset": "carthaginians-1000"}}]},
-            "seats": [{"seat": "1", "kind": "computer"}],
-            "seed": 5
-        }))
-        .expect("game");
-    let link = created["seats"][0]["link"].as_str().unwrap().to_owned();
-    let page = browser
-        .page_sized(&server.url(&link), 1400, 900)
-        .expect("seat 0");
+    let page = page_against_the_computer(&browser, &server, 1400, 900);
     wait(&page, "window.__acies && window.__acies.view").unwrap();
     deploy_all(&page);
     wait_my_activation(&page, Duration::from_secs(60));

@@ -15,17 +15,7 @@ use onus_ui::*;
 
 /// A game against the computer at 1400 x 900, deployed, in this seat's first Activation Phase.
 fn game_in_activation(browser: &Browser, server: &Server) -> Page {
-    let created = server
-        .create_game(&json!({
-            "setup": {"players": [{"army": {"preset": "romans-1000"}}, {"army": {"preset": "carthaginians-1000"}}]},
-            "seats": [{"seat": "1", "kind": "computer"}],
-            "seed": 5
-        }))
-        .expect("game");
-    let link = created["seats"][0]["link"].as_str().unwrap().to_owned();
-    let page = browser
-        .page_sized(&server.url(&link), 1400, 900)
-        .expect("seat 0");
+    let page = page_against_the_computer(browser, server, 1400, 900);
     if let Err(e) = wait(&page, "window.__acies && window.__acies.view") {
         panic!("the page did not start: {e}; {:?}", page.problems());
     }
@@ -132,17 +122,7 @@ fn the_ruler_measures_between_two_cards_as_the_engine_does() {
 fn a_deployment_is_taken_back_on_the_page_against_the_computer() {
     let browser = browser();
     let server = Server::start();
-    let created = server
-        .create_game(&json!({
-            "setup": {"players": [{"army": {"preset": "romans-1000"}}, {"army": {"preset": "carthaginians-1000"}}]},
-            "seats": [{"seat": "1", "kind": "computer"}],
-            "seed": 5
-        }))
-        .expect("game");
-    let link = created["seats"][0]["link"].as_str().unwrap().to_owned();
-    let page = browser
-        .page_sized(&server.url(&link), 1400, 900)
-        .expect("seat 0");
+    let page = page_against_the_computer(&browser, &server, 1400, 900);
     let my_turn =
         "const g = window.__acies; return !!(g && g.view && g.view.to_act === g.mySeat && !g.busy)";
     wait_js(&page, my_turn, Duration::from_secs(30)).expect("our deployment");

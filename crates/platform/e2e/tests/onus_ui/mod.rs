@@ -6,8 +6,8 @@
 
 use std::time::Duration;
 
-use acies_e2e::{Page, Target, css, testid};
-use serde_json::Value;
+use acies_e2e::{Browser, Page, Server, Target, css, testid};
+use serde_json::{Value, json};
 
 /// Waits until a JavaScript expression (or a body with `return`) is truthy; its value
 /// (`Page::wait_until_for`: the driver polls through the DevTools protocol, which the UI's
@@ -345,4 +345,25 @@ pub fn log_has(page: &Page, event: &str) -> bool {
     ))
     .expect("log")
         == Value::Bool(true)
+}
+
+/// Seat 0's page, `width` x `height` px, of a Romans-against-Carthaginians game (seed 5)
+/// whose seat 1 the computer plays.
+pub fn page_against_the_computer(
+    browser: &Browser,
+    server: &Server,
+    width: u32,
+    height: u32,
+) -> Page {
+    let created = server
+        .create_game(&json!({
+            "setup": {"players": [{"army": {"preset": "romans-1000"}}, {"army": {"preset": "carthaginians-1000"}}]},
+            "seats": [{"seat": "1", "kind": "computer"}],
+            "seed": 5
+        }))
+        .expect("game");
+    let link = created["seats"][0]["link"].as_str().unwrap().to_owned();
+    browser
+        .page_sized(&server.url(&link), width, height)
+        .expect("seat 0")
 }
