@@ -461,16 +461,18 @@ fn battle_at(w: u32, h: u32) {
     assert!(log_has(&page, "moved"));
     page.screenshot(&format!("layout-{w}-touch-move")).unwrap();
     // Hover help on a touch screen: a tap on an ability of the selected unit shows it.
-    if page.count(css("[data-testid^=ability-]")).unwrap() > 0 {
-        let help = page
-            .attribute(css("[data-testid^=ability-]").first(), "title")
-            .unwrap()
-            .unwrap_or_default();
-        assert!(!help.is_empty(), "an ability without help");
-        page.click(css("[data-testid^=ability-]").first()).unwrap();
-        let shown = page.text(testid("toast-info").first()).unwrap();
-        assert_eq!(shown, help, "the tapped ability's help");
-    }
+    assert!(
+        page.count(css("[data-testid^=ability-]")).unwrap() > 0,
+        "the unit moved by touch shows no ability to tap"
+    );
+    let help = page
+        .attribute(css("[data-testid^=ability-]").first(), "title")
+        .unwrap()
+        .unwrap_or_default();
+    assert!(!help.is_empty(), "an ability without help");
+    page.click(css("[data-testid^=ability-]").first()).unwrap();
+    let shown = page.text(testid("toast-info").first()).unwrap();
+    assert_eq!(shown, help, "the tapped ability's help");
 
     // The dice log (on a phone: the sheet's log tab).
     if phone_or_tablet {
