@@ -90,6 +90,12 @@ impl Table {
 
     /// [`Table::check_ground`] for a unit that crosses `crossing` (T&F III "Choke Points":
     /// the structure beside it "can be ignored and overlapped"), found by the caller.
+    ///
+    /// What the unit's card already overlaps where it stands on the table does not refuse a
+    /// card placed without moving (a turn in place, a repositioning): a charge off a crossing
+    /// may leave it overlapping what borders the crossing, and it must still be able to
+    /// recover facing any way (ruling, docs/rulings.md). Moves sweeping over that terrain stay
+    /// refused (`first_block`).
     pub(crate) fn check_ground_crossing(
         &self,
         unit: &TableUnit,
@@ -99,12 +105,18 @@ impl Table {
         let Some(bf) = self.battlefield() else {
             return Ok(());
         };
-        let standing = self.standing_card(unit);
+        // What the card already overlaps where it stands, looked up only when needed.
+        let standing = std::cell::OnceCell::new();
+        let stands_on = |p: &Piece| {
+            standing
+                .get_or_init(|| self.standing_card(unit))
+                .is_some_and(|r| p.overlaps(&r))
+        };
         for r in pieces {
             if let Some(p) = bf
                 .pieces
                 .iter()
-                .find(|p| blocks_beside(bf, p, unit, crossing, standing.as_ref()) && p.overlaps(r))
+                .find(|p| blocks_beside(bf, p, unit, crossing) && p.overlaps(r) && !stands_on(p))
             {
                 return Err(insurmountable(unit.id, p, None));
             }
@@ -447,22 +459,8 @@ fn blocks(bf: &Battlefield, p: &Piece, unit: &TableUnit) -> bool {
 /// Whether `p` stops `unit` when the unit crosses `crossing` (a bridge or choke point it is
 /// lined up on): what lies beside the crossing does not (III "Choke Points": the unit's
 /// other sections are section markers on the crossing).
-///
-/// Nor, for a card placed without moving (a turn in place, a repositioning), what the unit's
-/// card already overlaps where it stands on the table (`standing`): a charge off a crossing
-/// may leave it overlapping what borders the crossing (III "Choke Points": "the structure can
-/// be ignored and overlapped"), and it must still be able to recover facing any way (ruling,
-/// docs/rulings.md). Moves sweeping over that terrain stay refused.
-fn blocks_beside(
-    bf: &Battlefield,
-    p: &Piece,
-    unit: &TableUnit,
-    crossing: Option<&Piece>,
-    standing: Option<&OrientedRect>,
-) -> bool {
-    blocks(bf, p, unit)
-        && !crossing.is_some_and(|c| beside(c, p))
-        && !standing.is_some_and(|r| p.overlaps(r))
+fn blocks_beside(bf: &Battlefield, p: &Piece, unit: &TableUnit, crossing: Option<&Piece>) -> bool {
+    blocks(bf, p, unit) && !crossing.is_some_and(|c| beside(c, p))
 }
 
 /// Whether the insurmountable piece `p` borders the crossing `c` (the river under a bridge,
@@ -525,10 +523,8 @@ fn first_block<'a>(
             }
             _ => None,
         };
-        first_touch(bf, &sweeps[i..=i], |p| {
-            blocks_beside(bf, p, unit, crossing, None)
-        })
-        .map(|(p, _, t)| (p, i, t))
+        first_touch(bf, &sweeps[i..=i], |p| blocks_beside(bf, p, unit, crossing))
+            .map(|(p, _, t)| (p, i, t))
     })
 }
 
