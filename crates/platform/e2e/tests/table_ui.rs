@@ -353,6 +353,9 @@ fn computer_opponent_spectator_reconnect_replay_and_victory() {
     .expect("offline shown");
     let before = version(&page);
     end_turn_to_draw(&page);
+    // Watched before the action that hands the turn over: the scripted computer may play its
+    // whole turn before the next request from the test reaches the page.
+    watch_thinking(&page).unwrap();
     page.click(testid("draw-three")).unwrap();
     // Three more cards may go over the General's leadership: the hand-limit dialog.
     let excess = wait(
@@ -376,7 +379,6 @@ fn computer_opponent_spectator_reconnect_replay_and_victory() {
     }
     // The computer plays its whole turn, then it is ours again; the page says it thinks
     // while it may act (a seat created without a level plays scripted).
-    watch_thinking(&page).unwrap();
     wait_my_activation(&page, Duration::from_secs(120));
     let signs = thinking_seen(&page);
     assert!(
