@@ -40,7 +40,9 @@ const EDGES: [TableEdge; 4] = [
 struct Resolved {
     list: ArmyList,
     value: army::ArmyValue,
-    units: Vec<(UnitCard, onus_model::Rank, u32)>,
+    /// Each unit's card, rank, cost, and the allied contingent's General it serves under
+    /// (XII-A; qualified id), if the list names one.
+    units: Vec<(UnitCard, onus_model::Rank, u32, Option<String>)>,
     generals: Vec<onus_model::GeneralCard>,
 }
 
@@ -49,6 +51,7 @@ fn resolve(
     spec: &crate::setup::PlayerSetup,
     catalog: &Catalog,
     presets: &[(ArmyList, army::ArmyValue)],
+    several_generals: bool,
 ) -> GameResult<Resolved> {
     let mut list = match &spec.army {
         ArmySpec::Preset(id) => presets
@@ -69,16 +72,18 @@ fn resolve(
     };
     // XII-A "Rookie general": extra points for a beginner.
     list.points = list.points.saturating_add(spec.rookie_points);
-    let value = list
-        .validate(catalog)
-        .map_err(|e| GameError::setup(format!("{seat}: {e}"), Some("VI")))?;
+    let value = list.validate(catalog).map_err(|e| {
+        let rule = e.errors().first().and_then(|x| x.rule).unwrap_or("VI");
+        GameError::setup(format!("{seat}: {e}"), Some(rule))
+    })?;
     let mut units = Vec::new();
     for line in &value.units {
         let card = catalog
             .unit(&line.unit)
             .map_err(|e| GameError::setup(format!("{seat}: {e}"), Some("VI")))?;
         for _ in 0..line.count {
-            units.push((card.clone(), line.rank, line.base + line.surcharge));
+            let cost = line.base + line.surcharge;
+            units.push((card.clone(), line.rank, cost, line.contingent.clone()));
         }
     }
     let mut generals = vec![
@@ -87,6 +92,33 @@ fn resolve(
             .map_err(|e| GameError::setup(format!("{seat}: {e}"), Some("IV")))?
             .clone(),
     ];
+    // XII-A "Several generals": the Generals of the list's allied contingents.
+    const SEVERAL: &str = "XII-A Several generals";
+    if !value.contingents.is_empty() {
+        if !several_generals {
+            return Err(GameError::setup(
+                format!(
+                    "{seat}: the army `{}` has allied contingents, which need the optional rule \"several generals\"",
+                    list.id
+                ),
+                Some(SEVERAL),
+            ));
+        }
+        if !spec.contingents.is_empty() {
+            return Err(GameError::setup(
+                format!(
+                    "{seat}: the army list already assigns its units to contingents; give contingents in the list or in the setup, not both"
+                ),
+                Some(SEVERAL),
+            ));
+        }
+    }
+    for c in value.contingents.iter().skip(1) {
+        let g = catalog
+            .general(&c.general)
+            .map_err(|e| GameError::setup(format!("{seat}: {e}"), Some(SEVERAL)))?;
+        generals.push(g.clone());
+    }
     for id in &spec.extra_generals {
         let qualified = if id.contains('/') {
             id.clone()
@@ -96,6 +128,15 @@ fn resolve(
         let g = catalog.general(&qualified).map_err(|e| {
             GameError::setup(format!("{seat}: {e}"), Some("XII-A Several generals"))
         })?;
+        if generals
+            .iter()
+            .any(|x| x.faction == g.faction && x.id == g.id)
+        {
+            return Err(GameError::setup(
+                format!("{seat}: General `{id}` is listed twice: each General is one card"),
+                Some(SEVERAL),
+            ));
+        }
         // XII-A "If the army consists of several armies, you can have one General for each
         // of them": a General of a mercenary faction (VI: mercenaries join any army) may
         // lead a contingent of the army.
@@ -222,6 +263,38 @@ fn assign_contingents(
     Ok(())
 }
 
+/// XII-A "Several generals", allied contingents named in the army list: each unit goes to
+/// the General of its contingent, the others to the army's own General (`army_general`,
+/// qualified); every General commands at least one unit. The list's value already prices
+/// each General on their own units (`onus_model::army::ArmyList::check`).
+fn list_contingents(
+    seat: Seat,
+    serving: &[(UnitId, Option<String>)],
+    generals: &mut [GeneralState],
+    army_general: &str,
+) -> GameResult<()> {
+    for (unit, contingent) in serving {
+        let leader = contingent.as_deref().unwrap_or(army_general);
+        if let Some(g) = generals
+            .iter_mut()
+            .find(|g| names(leader, &g.card.faction, &g.card.id))
+        {
+            g.commands.push(*unit);
+        }
+    }
+    if let Some(g) = generals.iter().find(|g| g.commands.is_empty()) {
+        return Err(GameError::setup(
+            format!("{seat}: {} commands no unit", g.card.name),
+            Some("XII-A Several generals"),
+        ));
+    }
+    for g in generals.iter_mut() {
+        g.contingent = true;
+        g.commands.sort();
+    }
+    Ok(())
+}
+
 /// The default deployment zones (VI): along each team's edge, 3 DU deep with 2 DU behind;
 /// the players of one team share their edge in equal parts (XII-B: one flank each).
 fn default_zone(edge: TableEdge, width: f64, depth: f64, part: usize, parts: usize) -> Zone {
@@ -277,7 +350,7 @@ fn check_zone(
     zone: &Zone,
     width: f64,
     depth: f64,
-    units: &[(UnitCard, onus_model::Rank, u32)],
+    units: &[(UnitCard, onus_model::Rank, u32, Option<String>)],
 ) -> GameResult<()> {
     const RULE: &str = "VI Troop deployment";
     let on_table = zone.x0 >= 0.0 && zone.y0 >= 0.0 && zone.x1 <= width && zone.y1 <= depth;
@@ -299,7 +372,7 @@ fn check_zone(
         let size = onus_table::CardSize::of(c);
         (size.width <= w && size.depth <= h) || (size.depth <= w && size.width <= h)
     };
-    if let Some((card, _, _)) = units.iter().find(|(c, _, _)| !holds(c)) {
+    if let Some((card, ..)) = units.iter().find(|(c, ..)| !holds(c)) {
         return Err(GameError::setup(
             format!(
                 "scenario: {seat}'s deployment zone of {w} x {h} DU cannot hold {} (the table's size or the zone leave no room)",
@@ -391,7 +464,13 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
     let mut resolved = Vec::with_capacity(n);
     for (i, p) in setup.players.iter().enumerate() {
         let seat = Seat(i as u8);
-        resolved.push(resolve(seat, p, catalog, presets)?);
+        resolved.push(resolve(
+            seat,
+            p,
+            catalog,
+            presets,
+            setup.options.several_generals,
+        )?);
     }
     let teams: Vec<(Seat, u8)> = setup
         .players
@@ -521,10 +600,12 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
         rng.shuffle(&mut units);
         let mut reserve = Vec::new();
         let mut unit_costs = BTreeMap::new();
-        for (card, rank, cost) in units {
+        let mut serving = Vec::new();
+        for (card, rank, cost, contingent) in units {
             let id = UnitId(next_id);
             next_id += 1;
             unit_costs.insert(id, cost);
+            serving.push((id, contingent));
             reserve.push(Reserve {
                 id,
                 card: card.into(),
@@ -543,7 +624,9 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
             })
             .collect();
         let mut value = r.value;
-        if let Some(spec) = setup.players.get(i) {
+        if !value.contingents.is_empty() {
+            list_contingents(seat, &serving, &mut generals, &value.general)?;
+        } else if let Some(spec) = setup.players.get(i) {
             assign_contingents(
                 seat,
                 &spec.contingents,

@@ -615,3 +615,46 @@ fn xii_a_advancing_in_line_moves_every_unit_the_same_way() {
     // Turning in place has no direction.
     assert!(act(&s, mv(U12, vec![Step::Turn(0.3)])).is_ok());
 }
+
+#[test]
+fn xii_a_an_army_lists_allied_contingent_serves_under_its_own_general() {
+    // XII-A "Several generals", written in the army list (the army builder's file): Brennus
+    // leads a Celtic contingent (two warriors and a mercenary) within a Roman army.
+    let text = "[army]\nid = \"allies\"\nname = \"Allies\"\nfaction = \"romans\"\ngeneral = \"trajan\"\npoints = 1000\n\n[[unit]]\nid = \"legionaries\"\ncount = 4\n\n[[unit]]\nid = \"celts/warriors\"\ncount = 2\ncontingent = \"celts/brennus\"\n\n[[unit]]\nid = \"mercenaries/cretan_archers\"\ncontingent = \"celts/brennus\"\n";
+    let list = onus_model::army::ArmyList::parse("allies.toml", text).unwrap();
+    let mut setup = Setup::two_presets("romans-1000", "celts-1000");
+    setup.players[0].army = onus_game::ArmySpec::Inline(list);
+    // Without the optional rule the list is refused, naming it.
+    let e = Onus::new_game(&setup, 4).unwrap_err();
+    assert_eq!(e.section(), Some("XII-A Several generals"), "{e}");
+    assert!(e.to_string().contains("several generals"), "{e}");
+    setup.options.several_generals = true;
+    let s = Onus::new_game(&setup, 4).unwrap();
+    let p = &s.players()[0];
+    let brennus = p.generals.iter().find(|g| g.card.id == "brennus").unwrap();
+    let trajan = p.generals.iter().find(|g| g.card.id == "trajan").unwrap();
+    let card_of = |u: &UnitId| {
+        p.reserve
+            .iter()
+            .find(|r| r.id == *u)
+            .map(|r| r.card.id.clone())
+            .unwrap()
+    };
+    let mut allied: Vec<String> = brennus.commands.iter().map(card_of).collect();
+    allied.sort();
+    assert_eq!(allied, ["cretan_archers", "warriors", "warriors"]);
+    assert!(trajan.commands.iter().all(|u| card_of(u) == "legionaries"));
+    assert_eq!(trajan.commands.len(), 4);
+    assert!(brennus.contingent && trajan.contingent);
+    // Each General's modifier on their own units: 400 + 120 (Trajan) + 215 + 21 (Brennus).
+    assert_eq!((p.value.general_points, p.value.total), (141, 756));
+    // Contingents in both the list and the setup are refused.
+    let mut both = setup.clone();
+    both.players[0].extra_generals = vec!["varro".into()];
+    both.players[0].contingents = vec![onus_game::Contingent {
+        general: "varro".into(),
+        units: vec!["legionaries".into()],
+    }];
+    let e = Onus::new_game(&both, 4).unwrap_err();
+    assert!(e.to_string().contains("not both"), "{e}");
+}

@@ -330,6 +330,7 @@ fn inline_army(general: &str, points: u32, units: &[(&str, onus_model::Rank, u32
                     unit: unit.into(),
                     rank,
                     count,
+                    contingent: None,
                     line: 0,
                 })
                 .collect(),

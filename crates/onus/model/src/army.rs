@@ -19,7 +19,19 @@
 //! [[unit]]
 //! id = "mercenaries/cretan_archers"   # mercenaries may join any army (VI)
 //! rank = "veteran"              # regular (default), veteran (+30%), elite (+50%)
+//!
+//! [[unit]]
+//! id = "celts/warriors"         # an allied army within this one (XII-A "Several generals"):
+//! contingent = "celts/brennus"  # its units serve under their own General
 //! ```
+//!
+//! The limits checked ([`ArmyList::check`]): the points (VI), one General of the army's
+//! faction (VI), units of the army's faction or mercenaries (VI), the most units of a card an
+//! army may field when its faction file sets one (`max`, VI: "the number of units of each type
+//! that you can use"), and allied contingents (XII-A): each led by a General of another
+//! faction or another of the army's, taking units of that General's faction and mercenaries,
+//! the army's own General keeping at least one unit; each General's points modifier applies
+//! to the units they command.
 //!
 //! The value (VI: "the sum of the value of the selected units, plus the value of the General,
 //! cannot exceed the maximum army value"): each unit costs its card value plus its rank's
@@ -68,6 +80,11 @@ pub struct ArmyEntry {
     pub unit: String,
     pub rank: Rank,
     pub count: u32,
+    /// XII-A "Several generals": the allied contingent these units serve in, named by its
+    /// General (`"celts/brennus"`, or a bare id of the army's faction). `None`: the army's
+    /// own General commands them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contingent: Option<String>,
     /// 1-based line of the entry in its file (0 when built in code), for error messages.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub line: usize,
@@ -118,6 +135,26 @@ pub struct UnitLine {
     pub subtotal: u32,
     /// Hired from a mercenary faction (VI).
     pub mercenary: bool,
+    /// XII-A: the General of the allied contingent they serve in (qualified id), if not the
+    /// army's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contingent: Option<String>,
+}
+
+/// XII-A "Several generals": one General of an army with allied contingents and the units
+/// they command ("to calculate the value of the army, add the values of the Generals to the
+/// units they will command").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContingentValue {
+    /// Qualified id of the General.
+    pub general: String,
+    pub name: String,
+    /// The General's points modifier in percent (IV).
+    pub pct: i32,
+    /// The value of the units they command.
+    pub units_total: u32,
+    /// `units_total * pct / 100`, truncated toward zero (IV).
+    pub points: i64,
 }
 
 /// An army's value with its breakdown (VI, IV, XI).
@@ -134,6 +171,10 @@ pub struct ArmyValue {
     pub general_points: i64,
     /// `units_total + general_points`, at least 0: what is compared with the limit.
     pub total: u32,
+    /// XII-A: with allied contingents, every General (the army's first) with the units they
+    /// command and their points; `general_points` is then the sum. Empty without contingents.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contingents: Vec<ContingentValue>,
 }
 
 impl ArmyValue {
@@ -162,7 +203,17 @@ impl ArmyValue {
                 (s, i64::from(u.subtotal))
             })
             .collect();
-        if self.general_pct != 0 {
+        if !self.contingents.is_empty() {
+            for c in self.contingents.iter().filter(|c| c.pct != 0) {
+                out.push((
+                    format!(
+                        "General {} {:+}% of the {} of their units (IV, XII-A)",
+                        c.general, c.pct, c.units_total
+                    ),
+                    c.points,
+                ));
+            }
+        } else if self.general_pct != 0 {
             out.push((
                 format!(
                     "General {} {:+}% of {} (IV)",
@@ -241,19 +292,7 @@ pub fn unit_budget(limit: u32, pct: i32) -> Option<u32> {
 pub fn army_value(units: &[(&UnitCard, Rank, u32, bool)], general: &GeneralCard) -> ArmyValue {
     let lines: Vec<UnitLine> = units
         .iter()
-        .map(|&(card, rank, count, mercenary)| {
-            let surcharge = rank_surcharge(card.value, rank);
-            UnitLine {
-                unit: format!("{}/{}", card.faction, card.id),
-                name: card.name.clone(),
-                rank,
-                count,
-                base: card.value,
-                surcharge,
-                subtotal: unit_cost(card.value, rank).saturating_mul(count),
-                mercenary,
-            }
-        })
+        .map(|&(card, rank, count, mercenary)| unit_line(card, rank, count, mercenary))
         .collect();
     let units_total = lines.iter().fold(0u32, |a, l| a.saturating_add(l.subtotal));
     let gp = general_points(units_total, general.points_modifier_pct);
@@ -265,6 +304,22 @@ pub fn army_value(units: &[(&UnitCard, Rank, u32, bool)], general: &GeneralCard)
         general_pct: general.points_modifier_pct,
         general_points: gp,
         total,
+        contingents: Vec::new(),
+    }
+}
+
+/// One group of `count` units of `card` at `rank` (XI).
+fn unit_line(card: &UnitCard, rank: Rank, count: u32, mercenary: bool) -> UnitLine {
+    UnitLine {
+        unit: format!("{}/{}", card.faction, card.id),
+        name: card.name.clone(),
+        rank,
+        count,
+        base: card.value,
+        surcharge: rank_surcharge(card.value, rank),
+        subtotal: unit_cost(card.value, rank).saturating_mul(count),
+        mercenary,
+        contingent: None,
     }
 }
 
@@ -283,6 +338,10 @@ pub enum ArmyErrorKind {
     WrongFaction,
     /// The army's value is over its limit (VI).
     OverLimit,
+    /// More units of a card than its faction allows in one army (VI, the card's `max`).
+    TooMany,
+    /// An allied contingent that XII-A "Several generals" does not allow.
+    Contingent,
 }
 
 /// One problem with an army list, located by file, line, column and field.
@@ -523,6 +582,18 @@ impl ArmyList {
                     too_long("id"),
                 );
             }
+            if entry
+                .contingent
+                .as_ref()
+                .is_some_and(|c| c.chars().nth(MAX_TEXT_CHARS).is_some())
+            {
+                err(
+                    entry.line,
+                    format!("unit[{}].contingent", i + 1),
+                    None,
+                    too_long("contingent"),
+                );
+            }
             total += u64::from(entry.count);
         }
         if total > u64::from(MAX_UNITS) {
@@ -540,9 +611,42 @@ impl ArmyList {
         }
     }
 
-    /// Checks the list against `catalog` and computes its value. Every problem is reported.
+    /// Checks the list against `catalog` and computes its value. Every problem is reported
+    /// (see [`ArmyList::check`]).
     pub fn validate(&self, catalog: &Catalog) -> Result<ArmyValue, ArmyErrors> {
-        self.check_bounds()?;
+        let checked = self.check(catalog);
+        match checked.value {
+            Some(value) if checked.problems.is_empty() => Ok(value),
+            _ if !checked.problems.is_empty() => Err(ArmyErrors(checked.problems)),
+            _ => Err(ArmyErrors(vec![ArmyError {
+                file: clipped(&self.source),
+                line: self.lines.general.max(1),
+                column: None,
+                field: Some("army.general".into()),
+                kind: ArmyErrorKind::UnknownGeneral,
+                rule: Some("VI"),
+                message: "the army has no General to price it".into(),
+            }])),
+        }
+    }
+
+    /// Everything an army builder shows of a list, as the engine judges it: the cost of every
+    /// entry whose card is found, the army's value (when its General is found), and every
+    /// problem, each naming its field and, for a broken limit, its rule. The limits (points,
+    /// the most units of a card, the army's own General keeping a unit) are judged once every
+    /// entry is found. [`ArmyList::validate`] is this with the problems as an error.
+    pub fn check(&self, catalog: &Catalog) -> ArmyCheck {
+        let mut out = ArmyCheck {
+            entries: Vec::new(),
+            value: None,
+            problems: Vec::new(),
+            needs_several_generals: false,
+        };
+        if let Err(ArmyErrors(errors)) = self.check_bounds() {
+            out.problems = errors;
+            return out;
+        }
+        out.needs_several_generals = self.units.iter().any(|e| e.contingent.is_some());
         let err = |line: usize, field: &str, kind, rule, message: String| ArmyError {
             file: self.source.clone(),
             line: line.max(1),
@@ -567,25 +671,132 @@ impl ArmyList {
             }
         };
         let general = faction.and_then(|f| self.general_card(catalog, &f.id, &err, &mut errors));
-        let mut units: Vec<(&UnitCard, Rank, u32, bool)> = Vec::new();
+        // Each entry's card, whether it is a mercenary hire, and its contingent's General.
+        let mut found: Vec<Option<(&UnitCard, bool, Option<&GeneralCard>)>> =
+            vec![None; self.units.len()];
         if let Some(f) = faction {
             for (i, entry) in self.units.iter().enumerate() {
-                let field = format!("unit[{}].id", i + 1);
-                match self.unit_card(catalog, &f.id, entry) {
-                    Ok((card, merc)) => units.push((card, entry.rank, entry.count, merc)),
-                    Err((kind, rule, msg)) => errors.push(err(entry.line, &field, kind, rule, msg)),
+                let leader = match &entry.contingent {
+                    None => None,
+                    Some(g) => match contingent_general(catalog, &f.id, general, g) {
+                        Ok(g) => Some(g),
+                        Err((kind, rule, msg)) => {
+                            let field = format!("unit[{}].contingent", i + 1);
+                            errors.push(err(entry.line, &field, kind, rule, msg));
+                            continue;
+                        }
+                    },
+                };
+                match unit_card(catalog, &f.id, leader, entry) {
+                    Ok(card) => {
+                        let mercenary = card.faction != f.id
+                            && catalog.faction(&card.faction).is_ok_and(|x| x.mercenary);
+                        found[i] = Some((card, mercenary, leader));
+                    }
+                    Err((kind, rule, msg)) => {
+                        let field = format!("unit[{}].id", i + 1);
+                        errors.push(err(entry.line, &field, kind, rule, msg));
+                    }
                 }
             }
         }
-        if !errors.is_empty() {
-            return Err(ArmyErrors(errors));
+        if self.units.is_empty() {
+            errors.push(err(
+                0,
+                "unit",
+                ArmyErrorKind::Data(DataErrorKind::Empty),
+                Some("VI"),
+                "the army has no units (VI: each player chooses their units)".into(),
+            ));
         }
+        out.entries = found
+            .iter()
+            .zip(&self.units)
+            .map(|(f, entry)| {
+                f.map(|(card, mercenary, leader)| {
+                    let mut line = unit_line(card, entry.rank, entry.count, mercenary);
+                    line.contingent = leader.map(qualified_general);
+                    line
+                })
+            })
+            .collect();
         let Some(general) = general else {
-            return Err(ArmyErrors(errors));
+            out.problems = errors;
+            return out;
         };
-        let value = army_value(&units, general);
+        let units: Vec<(&UnitCard, Rank, u32, bool)> = found
+            .iter()
+            .zip(&self.units)
+            .filter_map(|(f, e)| f.map(|(card, merc, _)| (card, e.rank, e.count, merc)))
+            .collect();
+        let mut value = army_value(&units, general);
+        value.units = out.entries.iter().flatten().cloned().collect();
+        if out.needs_several_generals {
+            price_contingents(&mut value, general, &found);
+        }
+        if errors.is_empty() {
+            self.check_limits(catalog, &value, general, &err, &mut errors);
+        }
+        out.value = Some(value);
+        out.problems = errors;
+        out
+    }
+
+    /// The limits of a list whose every card is found: the army's own General keeps a unit
+    /// (XII-A), the most units of each card (VI), the points (VI).
+    fn check_limits(
+        &self,
+        catalog: &Catalog,
+        value: &ArmyValue,
+        general: &GeneralCard,
+        err: &impl Fn(usize, &str, ArmyErrorKind, Option<&'static str>, String) -> ArmyError,
+        errors: &mut Vec<ArmyError>,
+    ) {
+        if !self.units.is_empty() && self.units.iter().all(|e| e.contingent.is_some()) {
+            errors.push(err(
+                self.lines.general,
+                "army.general",
+                ArmyErrorKind::Contingent,
+                Some("XII-A Several generals"),
+                format!(
+                    "XII-A \"Several generals\": every unit serves in an allied contingent, so {} commands none; the army's own General commands the units without a `contingent`",
+                    general.name
+                ),
+            ));
+        }
+        // VI: the most units of each card, over every entry (ranks and contingents alike).
+        let mut counted: Vec<(&str, u32, usize)> = Vec::new();
+        for (i, line) in value.units.iter().enumerate() {
+            match counted.iter_mut().find(|(u, _, _)| *u == line.unit) {
+                Some(c) => {
+                    c.1 += line.count;
+                    c.2 = i;
+                }
+                None => counted.push((&line.unit, line.count, i)),
+            }
+        }
+        for (unit, count, last) in counted {
+            let Some((f, id)) = unit.split_once('/') else {
+                continue;
+            };
+            let Some(max) = catalog.unit_max(f, id).filter(|m| count > *m) else {
+                continue;
+            };
+            // Every entry is found here, so the lines are the entries.
+            let name = &value.units[last].name;
+            errors.push(err(
+                self.units.get(last).map_or(0, |e| e.line),
+                &format!("unit[{}].count", last + 1),
+                ArmyErrorKind::TooMany,
+                Some("VI"),
+                format!(
+                    "VI \"Creating the armies\": an army may field at most {max} {name} (the number of units of each type you can use), and this one has {count}"
+                ),
+            ));
+        }
         if value.total > self.points {
             let budget = unit_budget(self.points, value.general_pct)
+                .filter(|_| value.contingents.is_empty())
                 .map(|b| {
                     format!(
                         "; with {}'s {:+}% the units may cost at most {b}",
@@ -593,13 +804,18 @@ impl ArmyList {
                     )
                 })
                 .unwrap_or_default();
+            let modifiers = if value.contingents.is_empty() {
+                "the General's points modifier"
+            } else {
+                "the Generals' points modifiers on their own units"
+            };
             errors.push(err(
                 self.lines.points,
                 "army.points",
                 ArmyErrorKind::OverLimit,
                 Some("VI"),
                 format!(
-                    "VI \"Creating the armies\": the units ({}) plus the General's points modifier ({:+}, IV) come to {}, over the limit of {} by {}{budget}",
+                    "VI \"Creating the armies\": the units ({}) plus {modifiers} ({:+}, IV) come to {}, over the limit of {} by {}{budget}",
                     value.units_total,
                     value.general_points,
                     value.total,
@@ -607,9 +823,7 @@ impl ArmyList {
                     value.total - self.points
                 ),
             ));
-            return Err(ArmyErrors(errors));
         }
-        Ok(value)
     }
 
     fn general_card<'c>(
@@ -631,7 +845,7 @@ impl ArmyList {
                 ArmyErrorKind::WrongFaction,
                 Some("VI"),
                 format!(
-                    "the General must come from the army's faction `{faction}`, not `{f}` (ruling on VI)"
+                    "the General must come from the army's faction `{faction}`, not `{f}` (ruling on VI; another faction's General may lead an allied contingent, XII-A)"
                 ),
             ));
             return None;
@@ -659,87 +873,222 @@ impl ArmyList {
         found
     }
 
-    /// The card of one entry, and whether it is a mercenary hire.
-    #[allow(clippy::type_complexity)]
-    fn unit_card<'c>(
-        &self,
-        catalog: &'c Catalog,
-        faction: &str,
-        entry: &ArmyEntry,
-    ) -> Result<(&'c UnitCard, bool), (ArmyErrorKind, Option<&'static str>, String)> {
-        let mercenary_factions: Vec<&str> = catalog
-            .factions()
-            .filter(|f| f.mercenary && f.id != faction)
-            .map(|f| f.id.as_str())
-            .collect();
-        if let Some((f, id)) = entry.unit.split_once('/') {
-            if f != faction && !mercenary_factions.contains(&f) {
-                return Err((
+    /// The army file of this list (the layout [`ArmyList::parse`] reads), `header` as its
+    /// opening comment lines.
+    pub fn to_toml(&self, header: &str) -> String {
+        let q = |s: &str| toml::Value::String(s.to_string()).to_string();
+        let mut out = String::new();
+        for line in header.lines() {
+            out.push_str(&format!("# {line}\n"));
+        }
+        out.push_str(&format!(
+            "\n[army]\nid = {}\nname = {}\nfaction = {}\ngeneral = {}\npoints = {}\n",
+            q(&self.id),
+            q(&self.name),
+            q(&self.faction),
+            q(&self.general),
+            self.points
+        ));
+        for e in &self.units {
+            out.push_str(&format!("\n[[unit]]\nid = {}\n", q(&e.unit)));
+            if e.rank != Rank::Regular {
+                out.push_str(&format!("rank = {}\n", q(rank_name(e.rank))));
+            }
+            if e.count != 1 {
+                out.push_str(&format!("count = {}\n", e.count));
+            }
+            if let Some(c) = &e.contingent {
+                out.push_str(&format!("contingent = {}\n", q(c)));
+            }
+        }
+        out
+    }
+}
+
+/// What [`ArmyList::check`] finds: everything an army builder shows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ArmyCheck {
+    /// One per entry of the list, in order: its units' cost, or `None` when its card (or its
+    /// contingent's General) was not found.
+    pub entries: Vec<Option<UnitLine>>,
+    /// The army's value over the entries found, when its General is found.
+    pub value: Option<ArmyValue>,
+    /// Every problem, each naming its field and, for a broken rule, its section.
+    #[serde(skip)]
+    pub problems: Vec<ArmyError>,
+    /// The list has allied contingents: the battle needs the optional rule XII-A "Several
+    /// generals".
+    pub needs_several_generals: bool,
+}
+
+fn qualified_general(g: &GeneralCard) -> String {
+    format!("{}/{}", g.faction, g.id)
+}
+
+/// XII-A "Several generals": each General's points modifier on the units they command (the
+/// army's General: the entries without a contingent), truncated toward zero (IV).
+fn price_contingents(
+    value: &mut ArmyValue,
+    general: &GeneralCard,
+    found: &[Option<(&UnitCard, bool, Option<&GeneralCard>)>],
+) {
+    let mut groups: Vec<ContingentValue> = vec![ContingentValue {
+        general: qualified_general(general),
+        name: general.name.clone(),
+        pct: general.points_modifier_pct,
+        units_total: 0,
+        points: 0,
+    }];
+    for (entry, line) in found.iter().flatten().zip(&value.units) {
+        let (_, _, leader) = entry;
+        let g = leader.unwrap_or(general);
+        let id = qualified_general(g);
+        let k = match groups.iter().position(|c| c.general == id) {
+            Some(k) => k,
+            None => {
+                groups.push(ContingentValue {
+                    general: id,
+                    name: g.name.clone(),
+                    pct: g.points_modifier_pct,
+                    units_total: 0,
+                    points: 0,
+                });
+                groups.len() - 1
+            }
+        };
+        groups[k].units_total = groups[k].units_total.saturating_add(line.subtotal);
+    }
+    for c in &mut groups {
+        c.points = general_points(c.units_total, c.pct);
+    }
+    value.general_points = groups.iter().map(|c| c.points).sum();
+    value.total =
+        (i64::from(value.units_total) + value.general_points).clamp(0, i64::from(u32::MAX)) as u32;
+    value.contingents = groups;
+}
+
+type Refusal = (ArmyErrorKind, Option<&'static str>, String);
+
+/// XII-A: the General an entry's `contingent` names (`faction/id`, or a bare id of the army's
+/// faction); not the army's own General.
+fn contingent_general<'c>(
+    catalog: &'c Catalog,
+    faction: &str,
+    army_general: Option<&GeneralCard>,
+    name: &str,
+) -> Result<&'c GeneralCard, Refusal> {
+    let (f, id) = name.split_once('/').unwrap_or((faction, name));
+    let Some(g) = catalog
+        .generals_of(f)
+        .ok()
+        .and_then(|gs| gs.iter().find(|g| g.id == id))
+    else {
+        return Err((
+            ArmyErrorKind::UnknownGeneral,
+            None,
+            format!("no General `{id}` in faction `{f}` to lead a contingent"),
+        ));
+    };
+    if army_general.is_some_and(|a| a.faction == g.faction && a.id == g.id) {
+        return Err((
+            ArmyErrorKind::Contingent,
+            Some("XII-A Several generals"),
+            format!(
+                "{} is the army's own General: leave `contingent` out for the units they command",
+                g.name
+            ),
+        ));
+    }
+    Ok(g)
+}
+
+/// The card of one entry. Units without a contingent come from the army's faction or a
+/// mercenary faction (VI); a contingent's, from its General's faction or a mercenary faction
+/// (XII-A: "a unit of their own army"). A bare id is looked up in that faction first, then
+/// among the mercenaries.
+fn unit_card<'c>(
+    catalog: &'c Catalog,
+    faction: &str,
+    leader: Option<&GeneralCard>,
+    entry: &ArmyEntry,
+) -> Result<&'c UnitCard, Refusal> {
+    let own = leader.map_or(faction, |g| g.faction.as_str());
+    let mercenary_factions: Vec<&str> = catalog
+        .factions()
+        .filter(|f| f.mercenary && f.id != own)
+        .map(|f| f.id.as_str())
+        .collect();
+    if let Some((f, id)) = entry.unit.split_once('/') {
+        if f != own && !mercenary_factions.contains(&f) {
+            return Err(match leader {
+                None => (
                     ArmyErrorKind::WrongFaction,
                     Some("VI"),
                     format!(
-                        "VI \"Creating the armies\": an army takes units of its own faction `{faction}` and mercenaries, and `{f}` is not a mercenary faction"
+                        "VI \"Creating the armies\": an army takes units of its own faction `{faction}` and mercenaries, and `{f}` is not a mercenary faction (its units may serve in an allied contingent under one of its Generals, XII-A)"
                     ),
-                ));
-            }
-            return match catalog.units_of(f) {
-                Ok(us) => us
-                    .iter()
-                    .find(|u| u.id == id)
-                    .map(|u| (u, f != faction))
-                    .ok_or_else(|| {
-                        (
-                            ArmyErrorKind::UnknownUnit,
-                            None,
-                            format!("no unit `{id}` in faction `{f}`"),
-                        )
-                    }),
-                Err(e) => Err((ArmyErrorKind::UnknownUnit, None, e.to_string())),
-            };
-        }
-        let id = entry.unit.as_str();
-        if let Some(u) = catalog
-            .units_of(faction)
-            .ok()
-            .and_then(|us| us.iter().find(|u| u.id == id))
-        {
-            return Ok((u, false));
-        }
-        let hires: Vec<&UnitCard> = mercenary_factions
-            .iter()
-            .filter_map(|f| catalog.units_of(f).ok())
-            .flat_map(|us| us.iter().filter(|u| u.id == id))
-            .collect();
-        match hires.as_slice() {
-            [u] => Ok((u, true)),
-            [] => {
-                let elsewhere: Vec<String> = catalog
-                    .units()
-                    .filter(|u| u.id == id)
-                    .map(|u| format!("{}/{}", u.faction, u.id))
-                    .collect();
-                let hint = if elsewhere.is_empty() {
-                    String::new()
-                } else {
+                ),
+                Some(g) => (
+                    ArmyErrorKind::WrongFaction,
+                    Some("XII-A Several generals"),
                     format!(
-                        " (found in {}, which is not a mercenary faction: VI)",
-                        elsewhere.join(", ")
-                    )
-                };
-                Err((
+                        "XII-A \"Several generals\": {}'s contingent is an army of `{own}`: it takes units of `{own}` and mercenaries, not of `{f}`",
+                        g.name
+                    ),
+                ),
+            });
+        }
+        return match catalog.units_of(f) {
+            Ok(us) => us.iter().find(|u| u.id == id).ok_or_else(|| {
+                (
                     ArmyErrorKind::UnknownUnit,
                     None,
-                    format!("no unit `{id}` in faction `{faction}` or among the mercenaries{hint}"),
-                ))
-            }
-            _ => Err((
+                    format!("no unit `{id}` in faction `{f}`"),
+                )
+            }),
+            Err(e) => Err((ArmyErrorKind::UnknownUnit, None, e.to_string())),
+        };
+    }
+    let id = entry.unit.as_str();
+    if let Some(u) = catalog
+        .units_of(own)
+        .ok()
+        .and_then(|us| us.iter().find(|u| u.id == id))
+    {
+        return Ok(u);
+    }
+    let hires: Vec<&UnitCard> = mercenary_factions
+        .iter()
+        .filter_map(|f| catalog.units_of(f).ok())
+        .flat_map(|us| us.iter().filter(|u| u.id == id))
+        .collect();
+    match hires.as_slice() {
+        [u] => Ok(u),
+        [] => {
+            let elsewhere: Vec<String> = catalog
+                .units()
+                .filter(|u| u.id == id)
+                .map(|u| format!("{}/{}", u.faction, u.id))
+                .collect();
+            let hint = if elsewhere.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (found in {}, which is not a mercenary faction: VI)",
+                    elsewhere.join(", ")
+                )
+            };
+            Err((
                 ArmyErrorKind::UnknownUnit,
                 None,
-                format!(
-                    "unit `{id}` is offered by several mercenary factions; write `faction/{id}`"
-                ),
-            )),
+                format!("no unit `{id}` in faction `{own}` or among the mercenaries{hint}"),
+            ))
         }
+        _ => Err((
+            ArmyErrorKind::UnknownUnit,
+            None,
+            format!("unit `{id}` is offered by several mercenary factions; write `faction/{id}`"),
+        )),
     }
 }
 
@@ -753,7 +1102,7 @@ fn too_long(field: &str) -> String {
 }
 
 const ARMY_FIELDS: &[&str] = &["id", "name", "faction", "general", "points", "description"];
-const UNIT_FIELDS: &[&str] = &["id", "rank", "count"];
+const UNIT_FIELDS: &[&str] = &["id", "rank", "count", "contingent"];
 
 // Reading an army file with the readers of `crate::data::located`. Army files keep their own,
 // shorter wording in a few messages (no "did you mean", no "not a <type>"): `terse_*` below.
@@ -900,11 +1249,27 @@ fn read_unit(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<ArmyEntry> {
         Got::Absent => Some(1),
         got => got.ok().map(|(c, _)| c),
     };
+    let contingent = match terse_string(e, ctx, "contingent") {
+        Got::Absent => Some(None),
+        Got::Bad => None,
+        Got::Val(c, span) if c.trim().is_empty() => {
+            e.bad(
+                ctx,
+                DataErrorKind::BadValue,
+                "contingent",
+                &span,
+                "`contingent` must name a General, e.g. \"celts/brennus\"; leave it out for the army's own General's units".to_string(),
+            );
+            None
+        }
+        Got::Val(c, _) => Some(Some(c)),
+    };
     let (unit, us) = unit?;
     Some(ArmyEntry {
         unit,
         rank: rank?,
         count: count?,
+        contingent: contingent?,
         line: ctx.line(&us),
     })
 }

@@ -76,6 +76,11 @@ pub struct Faction {
     pub mercenary: bool,
     /// The file the faction was loaded from.
     pub source: String,
+    /// The most units of a card one army may field, by unit id of this faction (the `max`
+    /// field of a `[[unit]]`; VI "Creating the armies": "the number of units of each type
+    /// that you can use"). A card not listed has no maximum of its own.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub max_units: BTreeMap<String, u32>,
 }
 
 /// One faction with its cards, in file order.
@@ -230,6 +235,13 @@ impl Catalog {
     /// Every general card, faction by faction.
     pub fn generals(&self) -> impl Iterator<Item = &GeneralCard> {
         self.factions.iter().flat_map(|f| f.generals.iter())
+    }
+
+    /// The most units of the card `faction/unit` one army may field (VI), if its faction sets
+    /// a maximum.
+    pub fn unit_max(&self, faction: &str, unit: &str) -> Option<u32> {
+        let f = self.faction_data(faction).ok()?;
+        f.faction.max_units.get(unit).copied()
     }
 
     /// The units of one faction, in file order.

@@ -242,7 +242,7 @@ fn file_error_messages_keep_the_army_wording() {
         got,
         [
             "my-army.toml:10:9: unit[1].count: `count` must be a whole number",
-            "my-army.toml:11:1: unit[1].number: unknown field `number`; allowed fields: id, rank, count",
+            "my-army.toml:11:1: unit[1].number: unknown field `number`; allowed fields: id, rank, count, contingent",
             "my-army.toml:15:8: unit[2].rank: unknown rank `veteren`; allowed: regular, veteran, elite",
         ]
     );
@@ -279,5 +279,201 @@ mod garbage {
         ], 0..30)) {
             let _ = army::load_source("x.toml", &parts.concat(), &catalog());
         }
+    }
+}
+
+/// Romans under Trajan, 1,000 points: four legionaries, and `extra` entries after them.
+fn romans_with(extra: &str) -> String {
+    format!(
+        "[army]\nid = \"t\"\nname = \"T\"\nfaction = \"romans\"\ngeneral = \"trajan\"\npoints = 1000\n\n[[unit]]\nid = \"legionaries\"\ncount = 4\n{extra}"
+    )
+}
+
+fn check(text: &str) -> army::ArmyCheck {
+    let list = ArmyList::parse("mine.toml", text).unwrap_or_else(|e| panic!("{e}"));
+    list.check(&catalog())
+}
+
+#[test]
+fn vi_a_cards_maximum_counts_every_entry_of_it() {
+    // VI "Creating the armies": "the number of units of each type that you can use"; our
+    // Romans allow 2 Praetorians (`max = 2`), whatever their rank.
+    let c = catalog();
+    assert_eq!(c.unit_max("romans", "praetorians"), Some(2));
+    assert_eq!(c.unit_max("romans", "legionaries"), None);
+    let two = romans_with("\n[[unit]]\nid = \"praetorians\"\ncount = 2\n")
+        .replace("count = 4", "count = 1");
+    assert!(
+        check(&two).problems.is_empty(),
+        "{:?}",
+        check(&two).problems
+    );
+    let three = format!("{two}\n[[unit]]\nid = \"praetorians\"\nrank = \"veteran\"\n");
+    let e = errs(&three);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(
+        (e[0].kind, e[0].rule, e[0].field.as_deref()),
+        (AK::TooMany, Some("VI"), Some("unit[3].count"))
+    );
+    assert!(
+        e[0].message.contains("at most 2 Praetorian Guard") && e[0].message.contains("has 3"),
+        "{}",
+        e[0].message
+    );
+}
+
+#[test]
+fn check_prices_what_it_finds_and_reports_every_limit_at_once() {
+    // Over the points and over a maximum: both reported, with the value the builder shows.
+    let text = romans_with("\n[[unit]]\nid = \"praetorians\"\ncount = 3\n");
+    let checked = check(&text);
+    let value = checked.value.as_ref().unwrap_or_else(|| panic!("no value"));
+    // 400 + 450 = 850 of units, +30% (Trajan, IV) = 255: 1,105.
+    assert_eq!((value.units_total, value.total), (850, 1105));
+    let kinds: Vec<AK> = checked.problems.iter().map(|e| e.kind).collect();
+    assert_eq!(kinds, [AK::TooMany, AK::OverLimit]);
+    assert_eq!(checked.entries.len(), 2);
+    assert_eq!(checked.entries[1].as_ref().map(|l| l.subtotal), Some(450));
+    // An entry whose card is unknown has no cost; the others are priced, the limits wait.
+    let text = romans_with("\n[[unit]]\nid = \"nobody\"\n");
+    let checked = check(&text);
+    assert!(checked.entries[0].is_some() && checked.entries[1].is_none());
+    assert_eq!(checked.value.map(|v| v.units_total), Some(400));
+    assert_eq!(checked.problems.len(), 1);
+    assert_eq!(checked.problems[0].kind, AK::UnknownUnit);
+    // An inline list with no unit at all is refused (VI).
+    let mut list = ArmyList::parse("mine.toml", &romans_with("")).unwrap_or_else(|e| panic!("{e}"));
+    list.units.clear();
+    let e = list.validate(&catalog()).unwrap_err();
+    assert_eq!(e.errors()[0].field.as_deref(), Some("unit"), "{e}");
+}
+
+const BRENNUS: &str = "\n[[unit]]\nid = \"celts/warriors\"\ncount = 2\ncontingent = \"celts/brennus\"\n\n[[unit]]\nid = \"mercenaries/cretan_archers\"\ncontingent = \"celts/brennus\"\n";
+
+#[test]
+fn xii_a_an_allied_contingent_serves_under_its_own_general_and_prices_its_own_units() {
+    // XII-A "Several generals": "If the army consists of several armies, you can have one
+    // General for each of them"; "to calculate the value of the army, add the values of the
+    // Generals to the units they will command".
+    let checked = check(&romans_with(BRENNUS));
+    assert!(checked.problems.is_empty(), "{:?}", checked.problems);
+    assert!(checked.needs_several_generals);
+    let v = checked.value.unwrap_or_else(|| panic!("no value"));
+    // Trajan +30% on his 400; Brennus +10% on 140 + 75 = 215 (21.5 truncated, IV): 400 + 215
+    // + 120 + 21 = 756.
+    let parts: Vec<(&str, u32, i64)> = v
+        .contingents
+        .iter()
+        .map(|c| (c.general.as_str(), c.units_total, c.points))
+        .collect();
+    assert_eq!(
+        parts,
+        [("romans/trajan", 400, 120), ("celts/brennus", 215, 21)]
+    );
+    assert_eq!((v.general_points, v.total), (141, 756));
+    assert_eq!(v.units[1].contingent.as_deref(), Some("celts/brennus"));
+    assert!(!v.units[1].mercenary && v.units[2].mercenary);
+    assert_eq!(v.lines().iter().map(|(_, p)| p).sum::<i64>(), 756);
+    // A bare id in a contingent is looked up in its General's faction first.
+    let bare = romans_with(&BRENNUS.replace("\"celts/warriors\"", "\"warriors\""));
+    assert!(check(&bare).problems.is_empty());
+}
+
+#[test]
+fn xii_a_contingents_the_rules_refuse() {
+    const RULE: Option<&str> = Some("XII-A Several generals");
+    // Units of the army's own faction do not serve in an allied army's contingent.
+    let e = errs(&romans_with(
+        "\n[[unit]]\nid = \"romans/velites\"\ncontingent = \"celts/brennus\"\n",
+    ));
+    assert_eq!(
+        (e[0].kind, e[0].rule, e[0].field.as_deref()),
+        (AK::WrongFaction, RULE, Some("unit[2].id"))
+    );
+    // Another faction's units without a contingent are refused (VI), with the way to allow them.
+    let e = errs(&romans_with("\n[[unit]]\nid = \"celts/warriors\"\n"));
+    assert_eq!((e[0].kind, e[0].rule), (AK::WrongFaction, Some("VI")));
+    assert!(
+        e[0].message.contains("allied contingent"),
+        "{}",
+        e[0].message
+    );
+    // The army's own General is not a contingent.
+    let e = errs(&romans_with(
+        "\n[[unit]]\nid = \"velites\"\ncontingent = \"trajan\"\n",
+    ));
+    assert_eq!(
+        (e[0].kind, e[0].field.as_deref()),
+        (AK::Contingent, Some("unit[2].contingent"))
+    );
+    // An unknown General.
+    let e = errs(&romans_with(
+        "\n[[unit]]\nid = \"velites\"\ncontingent = \"celts/nobody\"\n",
+    ));
+    assert_eq!(e[0].kind, AK::UnknownGeneral);
+    // The army's own General must keep a unit.
+    let all_allied = romans_with(BRENNUS).replace(
+        "id = \"legionaries\"\ncount = 4\n",
+        "id = \"legionaries\"\ncount = 4\ncontingent = \"varro\"\n",
+    );
+    let e = errs(&all_allied);
+    assert_eq!(
+        (e[0].kind, e[0].rule, e[0].field.as_deref()),
+        (AK::Contingent, RULE, Some("army.general"))
+    );
+    // An empty `contingent` is a file error.
+    let e = errs(&romans_with(
+        "\n[[unit]]\nid = \"velites\"\ncontingent = \" \"\n",
+    ));
+    assert_eq!(e[0].field.as_deref(), Some("unit[2].contingent"));
+}
+
+#[test]
+fn an_army_written_out_reads_back_the_same() {
+    let c = catalog();
+    let mut lists: Vec<ArmyList> = army::builtin(&c)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .into_iter()
+        .map(|(l, _)| l)
+        .collect();
+    lists.push(ArmyList::parse("x.toml", &romans_with(BRENNUS)).unwrap_or_else(|e| panic!("{e}")));
+    for list in lists {
+        let text = list.to_toml("made by a test\nsecond line");
+        assert!(
+            text.starts_with("# made by a test\n# second line\n"),
+            "{text}"
+        );
+        let back = ArmyList::parse("back.toml", &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let strip = |l: &ArmyList| {
+            let mut l = l.clone();
+            l.source.clear();
+            l.lines = Default::default();
+            l.units.iter_mut().for_each(|e| e.line = 0);
+            l
+        };
+        assert_eq!(strip(&back), strip(&list), "{text}");
+        assert_eq!(back.validate(&c), list.validate(&c));
+    }
+    // Names with quotes are written as TOML strings.
+    let mut list = ArmyList::parse("x.toml", &romans_with("")).unwrap_or_else(|e| panic!("{e}"));
+    list.name = "The \"Iron\" Legion # 1".into();
+    let back = ArmyList::parse("b.toml", &list.to_toml("")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(back.name, list.name);
+}
+
+#[test]
+fn a_faction_files_max_is_read_bounded_and_written_back() {
+    let text = "[faction]\nid = \"f\"\nname = \"F\"\n\n[[unit]]\nid = \"u\"\nname = \"U\"\nkind = \"infantry\"\nattack = \"3/3\"\ndefense = \"3/3\"\nmorale = 6\nhealth = 6\nmovement = 2\nvalue = 50\nmax = 3\n";
+    let c = Catalog::from_sources(&[("f.toml", text)]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(c.unit_max("f", "u"), Some(3));
+    let written = c.faction_to_toml("f", "").unwrap_or_else(|e| panic!("{e}"));
+    assert!(written.contains("max = 3"), "{written}");
+    for bad in ["max = 0", "max = 101", "max = \"two\""] {
+        let e = Catalog::from_sources(&[("f.toml", text.replace("max = 3", bad))]).unwrap_err();
+        assert_eq!(
+            e.errors()[0].field.as_deref(),
+            Some("unit \"u\".max"),
+            "{bad}: {e}"
+        );
     }
 }

@@ -10,6 +10,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use onus_cards::Deck;
+use onus_model::Rank;
 use onus_model::army;
 use onus_model::data::Catalog;
 use serde_json::{Value, json};
@@ -111,7 +112,7 @@ fn build() -> Result<Value, String> {
         .factions()
         .map(|f| {
             json!({ "id": f.id, "name": f.name, "description": f.description,
-                    "mercenary": f.mercenary })
+                    "mercenary": f.mercenary, "max_units": f.max_units })
         })
         .collect();
     let units: Vec<&onus_model::UnitCard> = catalog.units().collect();
@@ -145,6 +146,10 @@ fn build() -> Result<Value, String> {
             })
         })
         .collect();
+    let ranks: Vec<Value> = [Rank::Regular, Rank::Veteran, Rank::Elite]
+        .iter()
+        .map(|r| json!({ "id": r, "pct": r.cost_increase_pct() }))
+        .collect();
     Ok(json!({
         "factions": factions,
         "units": units,
@@ -152,6 +157,14 @@ fn build() -> Result<Value, String> {
         "presets": presets,
         "deck": { "name": deck.name, "notice": deck.notice, "size": deck.len(), "cards": cards },
         "options": options(),
+        // The army builder's bounds and the ranks' surcharges (XI), as the engine has them.
+        "ranks": ranks,
+        "army_bounds": {
+            "points": [army::POINTS.start(), army::POINTS.end()],
+            "count": [army::COUNT.start(), army::COUNT.end()],
+            "max_units": army::MAX_UNITS,
+            "text_chars": army::MAX_TEXT_CHARS,
+        },
         "seats": { "min": onus_game::setup::PLAYERS.start(), "max": onus_game::setup::PLAYERS.end() },
         "battlefields": onus_terrain::builtin::all()?,
         "help": crate::help::help(),
@@ -209,11 +222,12 @@ async fn check_battlefield(JsonBody(body): JsonBody<Value>) -> Response {
     axum::Json(answer).into_response()
 }
 
-/// `GET /catalog`, `GET /presets` and `POST /battlefields/check`, mounted under `/api/onus`
-/// ([`crate::OnusHost`]'s routes).
+/// `GET /catalog`, `GET /presets`, `POST /battlefields/check` and `POST /armies/check`
+/// ([`crate::armies`]), mounted under `/api/onus` ([`crate::OnusHost`]'s routes).
 pub fn api_routes() -> Router {
     Router::new()
         .route("/catalog", get(|| async { answer(catalog().cloned()) }))
         .route("/presets", get(|| async { answer(presets()) }))
         .route("/battlefields/check", post(check_battlefield))
+        .route("/armies/check", post(crate::armies::check_route))
 }

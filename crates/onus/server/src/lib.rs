@@ -3,10 +3,12 @@
 //! * [`OnusHost`]: how the server hosts `onus_game::Onus` ([`acies_server::Host`]) — seats
 //!   `"0"`, `"1"`, ..., errors naming their rulebook section, computer seats played by the
 //!   scripted opponent from its own seat's knowledge, the read-only [`query`]s, and the
-//!   catalog routes under `/api/onus` ([`catalog`]).
+//!   catalog routes under `/api/onus` ([`catalog`]), with the army builder's check
+//!   ([`armies`]).
 //!
 //! The protocol is in this crate's `README.md`.
 
+pub mod armies;
 pub mod catalog;
 pub mod help;
 pub mod knowledge;

@@ -35,6 +35,7 @@ const UNIT_FIELDS: &[&str] = &[
     "abilities",
     "formations",
     "size",
+    "max",
 ];
 const GENERAL_FIELDS: &[&str] = &[
     "id",
@@ -73,6 +74,8 @@ pub(crate) mod limits {
     /// Area of influence (DU): at least 0 and at most this.
     pub const MAX_AREA: f64 = 20.0;
     pub const POINTS_MODIFIER: RangeInclusive<i64> = -100..=300;
+    /// The most units of one card in an army (`max`): at most the units of an army.
+    pub const MAX_PER_ARMY: RangeInclusive<i64> = 1..=crate::army::MAX_UNITS as i64;
 }
 
 /// What a faction file holds, for the "empty file" messages.
@@ -104,6 +107,12 @@ fn parse_inner(ctx: &mut Ctx<'_>) -> Option<FactionData> {
 
     let faction_id = faction_id.as_deref();
     let (units, unit_ids) = read_cards(ctx, &doc, "unit", UNIT_FIELDS, faction_id, read_unit);
+    let (units, maxima): (Vec<UnitCard>, Vec<Option<u32>>) = units.into_iter().unzip();
+    let max_units = units
+        .iter()
+        .zip(maxima)
+        .filter_map(|(u, m)| Some((u.id.clone(), m?)))
+        .collect();
     let (generals, general_ids) = read_cards(
         ctx,
         &doc,
@@ -127,8 +136,10 @@ fn parse_inner(ctx: &mut Ctx<'_>) -> Option<FactionData> {
         );
     }
 
+    let mut faction = faction?;
+    faction.max_units = max_units;
     Some(FactionData {
-        faction: faction?,
+        faction,
         units,
         generals,
     })
@@ -324,10 +335,16 @@ fn read_faction(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<Faction> {
         description: description?,
         mercenary: mercenary?,
         source: ctx.file().to_string(),
+        max_units: Default::default(),
     })
 }
 
-fn read_unit(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>, head: CardHead) -> Option<UnitCard> {
+/// A unit card, with the most units of it an army may field (`max`, VI; absent: none).
+fn read_unit(
+    ctx: &mut Ctx<'_>,
+    e: &Entry<'_, '_>,
+    head: CardHead,
+) -> Option<(UnitCard, Option<u32>)> {
     let kind = e
         .req_string(ctx, "kind", "infantry, mounted, ...")
         .and_then(|(k, span)| {
@@ -402,8 +419,15 @@ fn read_unit(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>, head: CardHead) -> Option<Uni
         None => Some(None),
         Some(v) => read_size(e, ctx, v).map(Some),
     };
+    let max = match e.integer(ctx, "max") {
+        Got::Absent => Some(None),
+        Got::Bad => None,
+        Got::Val(v, span) => e
+            .in_range(ctx, "max", v, limits::MAX_PER_ARMY, &span)
+            .then_some(Some(v as u32)),
+    };
 
-    Some(UnitCard {
+    let card = UnitCard {
         id: head.id?,
         name: head.name?,
         faction: head.faction?,
@@ -418,7 +442,8 @@ fn read_unit(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>, head: CardHead) -> Option<Uni
         abilities: abilities?,
         formations: formations?,
         size: size?,
-    })
+    };
+    Some((card, max?))
 }
 
 fn read_ranged(

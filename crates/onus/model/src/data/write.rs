@@ -40,6 +40,9 @@ pub(crate) fn faction_to_toml(data: &FactionData, header: &str) -> String {
     }
     for u in &data.units {
         write_unit(&mut s, u);
+        if let Some(max) = f.max_units.get(&u.id) {
+            let _ = writeln!(s, "max = {max}");
+        }
     }
     for g in &data.generals {
         write_general(&mut s, g);
