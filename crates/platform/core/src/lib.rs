@@ -10,7 +10,8 @@
 //!   `(source, delta)` pairs, and every roll is recorded with what it was for and how its target
 //!   number was built, so a user can always ask "why did I need a 5?".
 //!
-//! [`text::check_name`] decides what a name shown to other players may hold.
+//! [`text::check_name`] decides what a name shown to other players may hold, [`text::check_message`]
+//! what a chat message may.
 //!
 //! [`Ruleset`] is the generic interface every rule system implements (a static
 //! [`SystemInfo`], state, actions, events, per-seat views, the seats that may act), in the

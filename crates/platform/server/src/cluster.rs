@@ -27,7 +27,16 @@ use tokio::sync::Mutex;
 
 use crate::error::ApiError;
 
-use crate::store::ACTIONS_CHANNEL;
+use crate::store::{ACTIONS_CHANNEL, CHAT_CHANNEL};
+
+/// What another process announced about a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum News {
+    /// It committed an action (`acies_actions`).
+    Action,
+    /// It wrote a chat message (`acies_chat`).
+    Chat,
+}
 
 /// The first key of every game lock (`"acie"`), so that other users of advisory locks in
 /// the same database do not collide with ours.
@@ -220,31 +229,36 @@ impl Cluster {
         Forward::Answered(Err(err))
     }
 
-    /// Listens for committed appends and hands each `(game_id, seq)` to `committed`, for
-    /// ever (sqlx's listener reconnects by itself; what is announced while it does is caught
-    /// up on the next announcement or action).
+    /// Listens for committed appends and chat messages and hands each `(news, game_id,
+    /// seq)` to `committed`, for ever (sqlx's listener reconnects by itself; what is
+    /// announced while it does is caught up on the next announcement or action).
     pub(crate) async fn listen(
         &self,
-        committed: impl Fn(&str, u64) + Send + 'static,
+        committed: impl Fn(News, &str, u64) + Send + 'static,
     ) -> Result<(), String> {
         let mut listener = PgListener::connect(&self.database_url)
             .await
             .map_err(|e| e.to_string())?;
         listener
-            .listen(ACTIONS_CHANNEL)
+            .listen_all([ACTIONS_CHANNEL, CHAT_CHANNEL])
             .await
             .map_err(|e| e.to_string())?;
         tokio::spawn(async move {
             loop {
                 match listener.recv().await {
                     Ok(note) => {
+                        let news = if note.channel() == CHAT_CHANNEL {
+                            News::Chat
+                        } else {
+                            News::Action
+                        };
                         for (id, seq) in note
                             .payload()
                             .split(' ')
                             .filter_map(|pair| pair.split_once(':'))
                         {
                             if let Ok(seq) = seq.parse() {
-                                committed(id, seq);
+                                committed(news, id, seq);
                             }
                         }
                     }

@@ -24,20 +24,29 @@ use crate::cluster::{Cluster, Forward};
 use crate::error::ApiError;
 use crate::host::{ActionOf, EventOf, Host, RulesOf, SeatOf, SetupOf, StateOf};
 use crate::patch;
+use crate::rate::ChatPace;
 use crate::store::{
-    ActionRecord, ComputerLevel, GameStore, PublicSeat, SeatKind, SeatRecord, StoreError,
-    StoredGame,
+    ActionRecord, ChatRecord, ComputerLevel, GameStore, PublicSeat, SeatKind, SeatRecord,
+    StoreError, StoredGame,
 };
 use crate::util::same_token;
 
+mod chat;
 mod takeback;
+pub(crate) use chat::{ChatShown, GameStatus};
 pub(crate) use takeback::Ask as TakebackAsk;
 
 /// Tunable bounds of a game actor.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone)]
 pub(crate) struct ActorLimits {
     /// Watchers (WebSocket subscribers) per game.
     pub max_subscribers: usize,
+    /// Longest chat message (characters).
+    pub chat_max_chars: usize,
+    /// Chat messages kept per game (at least 1).
+    pub chat_kept: usize,
+    /// The chat's pace, per seat of every game of the system.
+    pub chat_pace: Arc<ChatPace>,
 }
 
 /// How often a follower copy of a game waiting for a computer seat tries to take it over.
@@ -141,6 +150,8 @@ pub(crate) enum Command<H: Host> {
     Subscribe {
         token: Option<String>,
         since: Option<u64>,
+        /// The last chat message the watcher has (it gets those after it in the `sync`).
+        chat_since: Option<u64>,
         sink: mpsc::Sender<Arc<str>>,
         reply: oneshot::Sender<Result<(), ApiError>>,
     },
@@ -169,6 +180,25 @@ pub(crate) enum Command<H: Host> {
         token: String,
         ask: TakebackAsk,
         reply: oneshot::Sender<Result<String, ApiError>>,
+    },
+    /// A chat message written by the token's seat ([`chat`]); the answer is the `chat`
+    /// message every watcher gets.
+    Chat {
+        token: Option<String>,
+        text: String,
+        reply: oneshot::Sender<Result<String, ApiError>>,
+    },
+    /// The chat kept, for the token's viewer (a spectator without a token).
+    ChatRead {
+        token: Option<String>,
+        reply: oneshot::Sender<Result<String, ApiError>>,
+    },
+    /// Another server process wrote chat message `seq` of this game: this copy reads it
+    /// back and sends it to its watchers.
+    Chatted { seq: u64 },
+    /// Who may act, for the "my games" list (the caller found the game by a seat's token).
+    Status {
+        reply: oneshot::Sender<Result<GameStatus, ApiError>>,
     },
 }
 
@@ -243,6 +273,10 @@ pub(crate) struct GameMessage<'a, V, E> {
     /// `takeback`: what became of it (`done`, `asked`, `declined`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<&'static str>,
+    /// `sync`: the chat messages kept that the watcher has not seen (all of them, or those
+    /// after the `chat` number it reconnected with).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chat: Option<Vec<ChatShown>>,
 }
 
 impl<'a, V, E> GameMessage<'a, V, E> {
@@ -268,6 +302,7 @@ impl<'a, V, E> GameMessage<'a, V, E> {
             last_step: None,
             takeback: None,
             status: None,
+            chat: None,
         }
     }
 }
@@ -376,6 +411,10 @@ pub(crate) struct Game<H: Host> {
     owner: bool,
     /// A take-back asked of the other seats, not yet answered.
     takeback: Option<takeback::Request<SeatOf<H>>>,
+    /// The chat messages kept, oldest first ([`chat`]; not part of the game's record).
+    chat: VecDeque<ChatRecord>,
+    /// The number of the last chat message known (kept or not).
+    chat_seq: u64,
 }
 
 /// A game rebuilt from the store, and what its restore found worth saying.
@@ -412,6 +451,8 @@ impl<H: Host> Game<H> {
             cluster: None,
             owner: true,
             takeback: None,
+            chat: VecDeque::new(),
+            chat_seq: 0,
         }
     }
 
@@ -493,6 +534,7 @@ impl<H: Host> Game<H> {
             store,
             limits,
         );
+        game.keep_chat(stored.chat.clone());
         let last_hashed = rows.iter().rposition(|a| a.state_hash.is_some());
         for (index, stored_action) in rows.iter().enumerate() {
             let seq = stored_action.seq;
@@ -672,10 +714,11 @@ impl<H: Host> Game<H> {
             Command::Subscribe {
                 token,
                 since,
+                chat_since,
                 sink,
                 reply,
             } => {
-                let _ = reply.send(self.subscribe(token.as_deref(), since, sink));
+                let _ = reply.send(self.subscribe(token.as_deref(), (since, chat_since), sink));
             }
             Command::Replay { token, reply } => {
                 let result = self
@@ -708,6 +751,25 @@ impl<H: Host> Game<H> {
             }
             Command::Takeback { token, ask, reply } => {
                 let _ = reply.send(self.takeback_command(&token, ask).await);
+            }
+            Command::Chat { token, text, reply } => {
+                let _ = reply.send(self.chat_post(token.as_deref(), &text).await);
+            }
+            Command::ChatRead { token, reply } => {
+                let result = self
+                    .viewer_for(token.as_deref())
+                    .and_then(|_| self.chat_message(0));
+                let _ = reply.send(result);
+            }
+            Command::Chatted { seq } => {
+                if seq > self.chat_seq
+                    && let Err(e) = self.chat_catch_up().await
+                {
+                    tracing::warn!(game = %self.id, "reading chat message {seq}: {e}");
+                }
+            }
+            Command::Status { reply } => {
+                let _ = reply.send(Ok(self.status()));
             }
         }
     }
@@ -1160,7 +1222,7 @@ impl<H: Host> Game<H> {
     fn sync_message(
         &mut self,
         viewer: Viewer<SeatOf<H>>,
-        since: Option<u64>,
+        (since, chat_since): (Option<u64>, Option<u64>),
     ) -> Result<String, ApiError> {
         let index = self.advance_track(viewer)?;
         let patches = since.and_then(|s| self.tracks[index].patches_since(s));
@@ -1175,13 +1237,14 @@ impl<H: Host> Game<H> {
             Some(patches) => message.patches = Some(patches),
             None => message.view = Some(self.tracks[index].view.clone()),
         }
+        message.chat = Some(self.chat_after(chat_since.unwrap_or(0)));
         encode(&message)
     }
 
     fn subscribe(
         &mut self,
         token: Option<&str>,
-        since: Option<u64>,
+        (since, chat_since): (Option<u64>, Option<u64>),
         sink: mpsc::Sender<Arc<str>>,
     ) -> Result<(), ApiError> {
         let viewer = self.viewer_for(token)?;
@@ -1199,7 +1262,7 @@ impl<H: Host> Game<H> {
             err.version = Some(self.version);
             return Err(err);
         }
-        let text = self.sync_message(viewer, since)?;
+        let text = self.sync_message(viewer, (since, chat_since))?;
         sink.try_send(text.into())
             .map_err(|_| ApiError::unavailable("the connection is not accepting messages"))?;
         self.subscribers.push(Subscriber { viewer, sink });

@@ -147,6 +147,8 @@ struct ReplayQuery {
 struct WsQuery {
     token: Option<String>,
     since: Option<u64>,
+    /// The last chat message the client has: the `sync` carries those after it.
+    chat: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -181,6 +183,22 @@ struct TakebackAnswer {
     accept: bool,
 }
 
+/// `POST /api/games/{id}/chat`: a message of the token's seat.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChatRequest {
+    #[serde(default)]
+    token: Option<String>,
+    text: String,
+}
+
+/// `POST /api/my-games`: the seat tokens this client holds.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MyGamesRequest {
+    tokens: Vec<String>,
+}
+
 /// `POST /api/games/{id}/query`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -208,6 +226,7 @@ pub(crate) fn game_routes<H: Host>(server: Shared<H>) -> Router {
         .route("/games/{id}/query", post(query_game::<H>))
         .route("/games/{id}/takeback", post(takeback::<H>))
         .route("/games/{id}/takeback/answer", post(takeback_answer::<H>))
+        .route("/games/{id}/chat", get(chat_log::<H>).post(chat_post::<H>))
         .with_state(server)
 }
 
@@ -220,8 +239,14 @@ pub fn api_router(
     limits: Limits,
 ) -> Router {
     let list: Vec<SystemSummary> = systems.iter().map(|s| s.info().into()).collect();
+    let every: Arc<[Arc<dyn HostedSystem>]> = systems.into();
+    let max_tokens = limits.max_tokens;
     let mut api = Router::new()
         .route("/systems", get(move || async move { Json(list) }))
+        .route(
+            "/my-games",
+            post(move |body| my_games(every.clone(), max_tokens, body)),
+        )
         .route("/echo", post(echo));
     for system in systems {
         let routes = system.clone().game_routes().merge(system.own_routes());
@@ -274,6 +299,38 @@ async fn echo(JsonBody(body): JsonBody<serde_json::Value>) -> Json<serde_json::V
     Json(body)
 }
 
+/// `POST /api/my-games`: the games of every system in which the tokens hold seats, with who
+/// may act in each; the games where it is one of those seats' move first, then the newest.
+async fn my_games(
+    systems: Arc<[Arc<dyn HostedSystem>]>,
+    max_tokens: usize,
+    JsonBody(request): JsonBody<MyGamesRequest>,
+) -> Result<Response, ApiError> {
+    let mut tokens: Vec<String> = request
+        .tokens
+        .into_iter()
+        .filter(|t| !t.is_empty())
+        .collect();
+    tokens.sort_unstable();
+    tokens.dedup();
+    if tokens.len() > max_tokens {
+        return Err(ApiError::bad_request(format!(
+            "at most {max_tokens} tokens per request"
+        )));
+    }
+    let mut games = Vec::new();
+    for system in systems.iter() {
+        games.extend(system.my_games(tokens.clone()).await?);
+    }
+    games.sort_by(|a, b| {
+        b.my_move
+            .cmp(&a.my_move)
+            .then(b.summary.created_at.cmp(&a.summary.created_at))
+            .then_with(|| a.summary.game_id.cmp(&b.summary.game_id))
+    });
+    Ok(Json(serde_json::json!({ "games": games })).into_response())
+}
+
 async fn list_games<H: Host>(
     State(server): State<Shared<H>>,
     q: Result<Query<ListQueryParams>, QueryRejection>,
@@ -309,15 +366,31 @@ async fn create_game<H: Host>(
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
+/// What the query's token (a spectator without one) reads of game `id` with `read`, as JSON.
+async fn read_game<H: Host, F>(
+    server: Shared<H>,
+    id: Result<Path<String>, PathRejection>,
+    q: Result<Query<TokenQuery>, QueryRejection>,
+    read: impl FnOnce(Shared<H>, String, Option<String>) -> F,
+) -> Result<Response, ApiError>
+where
+    F: std::future::Future<Output = Result<String, ApiError>>,
+{
+    let id = path_id(id)?;
+    let q = query(q)?;
+    let body = read(server, id, token(q.token)).await?;
+    Ok(json_text(StatusCode::OK, body))
+}
+
 async fn view<H: Host>(
     State(server): State<Shared<H>>,
     id: Result<Path<String>, PathRejection>,
     q: Result<Query<TokenQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let id = path_id(id)?;
-    let q = query(q)?;
-    let body = server.view(&id, token(q.token)).await?;
-    Ok(json_text(StatusCode::OK, body))
+    read_game(server, id, q, |server, id, token| async move {
+        server.view(&id, token).await
+    })
+    .await
 }
 
 async fn replay<H: Host>(
@@ -372,6 +445,27 @@ async fn takeback_answer<H: Host>(
     Ok(json_text(StatusCode::OK, body))
 }
 
+async fn chat_log<H: Host>(
+    State(server): State<Shared<H>>,
+    id: Result<Path<String>, PathRejection>,
+    q: Result<Query<TokenQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    read_game(server, id, q, |server, id, token| async move {
+        server.chat_log(&id, token).await
+    })
+    .await
+}
+
+async fn chat_post<H: Host>(
+    State(server): State<Shared<H>>,
+    id: Result<Path<String>, PathRejection>,
+    JsonBody(request): JsonBody<ChatRequest>,
+) -> Result<Response, ApiError> {
+    let id = path_id(id)?;
+    let body = server.chat(&id, token(request.token), request.text).await?;
+    Ok(json_text(StatusCode::OK, body))
+}
+
 async fn query_game<H: Host>(
     State(server): State<Shared<H>>,
     id: Result<Path<String>, PathRejection>,
@@ -400,7 +494,7 @@ async fn websocket<H: Host>(
     Ok(upgrade
         .max_message_size(limits.max_ws_frame_bytes)
         .max_frame_size(limits.max_ws_frame_bytes)
-        .on_upgrade(move |socket| session(server, socket, id, token, q.since)))
+        .on_upgrade(move |socket| session(server, socket, id, token, (q.since, q.chat))))
 }
 
 fn text(s: impl Into<Utf8Bytes>) -> Message {
@@ -421,7 +515,7 @@ async fn session<H: Host>(
     mut socket: WebSocket,
     id: String,
     token: Option<String>,
-    since: Option<u64>,
+    since: (Option<u64>, Option<u64>),
 ) {
     let limits = server.limits();
     let mut shutdown = server.shutdown_signal();

@@ -50,11 +50,12 @@ pub use host::{ActionOf, ErrorOf, EventOf, Host, RulesOf, SeatOf, SetupOf, State
 pub use http::{JsonBody, api_router, app};
 pub use net::{ClientAddr, ConnectionCount};
 pub use server::{
-    CreateGame, CreatedGame, CreatedSeat, GameServer, Limits, LoadReport, RulesUpgrade, SeatRequest,
+    CreateGame, CreatedGame, CreatedSeat, GameServer, Limits, LoadReport, MyGame, RulesUpgrade,
+    SeatRequest,
 };
 pub use store::{
-    ActionRecord, BoxFuture, ComputerLevel, GameStore, GameSummary, ListQuery, NewGame, PublicSeat,
-    SeatKind, SeatRecord, SqlStore, StoreError, StoredGame,
+    ActionRecord, BoxFuture, ChatRecord, ComputerLevel, GameStore, GameSummary, ListQuery, NewGame,
+    PublicSeat, SeatKind, SeatRecord, SqlStore, StoreError, StoredGame,
 };
 pub use system::{HostedSystem, SystemEntry, SystemSummary};
 
@@ -180,9 +181,12 @@ impl BoundServer {
         if let Some(cluster) = &cluster {
             let listening = systems.clone();
             cluster
-                .listen(move |game_id, seq| {
+                .listen(move |news, game_id, seq| {
                     for system in &listening {
-                        system.committed(game_id, seq);
+                        match news {
+                            cluster::News::Action => system.committed(game_id, seq),
+                            cluster::News::Chat => system.chatted(game_id, seq),
+                        }
                     }
                 })
                 .await

@@ -15,9 +15,10 @@ use tokio::sync::{mpsc, oneshot, watch};
 use crate::cluster::Cluster;
 use crate::error::{ApiError, QueryError};
 use crate::game::{
-    Acked, ActorLimits, Command, Game, RecordSnapshot, SeatEntry, Snapshot, TakebackAsk,
+    Acked, ActorLimits, Command, Game, GameStatus, RecordSnapshot, SeatEntry, Snapshot, TakebackAsk,
 };
 use crate::host::{ActionOf, Host, SetupOf};
+use crate::rate::ChatPace;
 use crate::replay::replay_step_message;
 use crate::store::{
     ComputerLevel, GameStore, GameSummary, ListQuery, NewGame, SeatKind, SeatRecord, StoreError,
@@ -71,6 +72,15 @@ pub struct Limits {
     pub games_per_minute: u32,
     /// Games one address may create in a burst, before `games_per_minute` paces it.
     pub games_burst: u32,
+    /// Longest chat message (characters, once trimmed).
+    pub chat_max_chars: usize,
+    /// Chat messages kept per game: past it, the oldest are deleted.
+    pub chat_kept: usize,
+    /// Chat messages one seat of a game may write per minute, on average (0: no limit).
+    pub chat_per_minute: u32,
+    /// Chat messages one seat of a game may write in a burst, before `chat_per_minute`
+    /// paces it.
+    pub chat_burst: u32,
 }
 
 impl Default for Limits {
@@ -95,6 +105,10 @@ impl Default for Limits {
             max_connections_per_ip: 64,
             games_per_minute: 10,
             games_burst: 20,
+            chat_max_chars: acies_core::text::MAX_MESSAGE_CHARS,
+            chat_kept: 200,
+            chat_per_minute: 20,
+            chat_burst: 5,
         }
     }
 }
@@ -219,6 +233,24 @@ pub struct GameServer<H: Host> {
     queries: Arc<tokio::sync::Semaphore>,
     /// With several server processes on one PostgreSQL database: this process's part.
     cluster: Option<Arc<Cluster>>,
+    /// The chat's pace, per seat of every game.
+    chat_pace: Arc<ChatPace>,
+}
+
+/// A game of the "my games" list (`POST /api/my-games`): public facts, the seats the
+/// tokens given hold, and who may act now.
+#[derive(Clone, Debug, Serialize)]
+pub struct MyGame {
+    /// The rule system (`SystemInfo::id`).
+    pub system: String,
+    #[serde(flatten)]
+    pub summary: GameSummary,
+    /// The one seat that may act, when exactly one may.
+    pub to_act: Option<String>,
+    /// Every seat that may act now (none once the game is over).
+    pub actors: Vec<String>,
+    /// Whether one of `my_seats` is among `actors`.
+    pub my_move: bool,
 }
 
 /// Queries answered at the same time, per server.
@@ -259,6 +291,7 @@ impl<H: Host> GameServer<H> {
             shutdown: watch::Sender::new(false),
             queries: Arc::new(tokio::sync::Semaphore::new(query_slots())),
             cluster: None,
+            chat_pace: Arc::new(ChatPace::new(&limits)),
         }
     }
 
@@ -273,6 +306,14 @@ impl<H: Host> GameServer<H> {
         if let Some(handle) = lock(&self.live).get(id) {
             // A full queue is busy anyway; the next announcement or action catches up.
             let _ = handle.try_send(Command::Committed { seq });
+        }
+    }
+
+    /// Another process wrote chat message `seq` of game `id`: the copy here reads it.
+    pub(crate) fn chatted(&self, id: &str, seq: u64) {
+        if let Some(handle) = lock(&self.live).get(id) {
+            // A full queue: the next message written here catches up.
+            let _ = handle.try_send(Command::Chatted { seq });
         }
     }
 
@@ -301,6 +342,9 @@ impl<H: Host> GameServer<H> {
     fn actor_limits(&self) -> ActorLimits {
         ActorLimits {
             max_subscribers: self.limits.max_subscribers_per_game,
+            chat_max_chars: self.limits.chat_max_chars,
+            chat_kept: self.limits.chat_kept,
+            chat_pace: self.chat_pace.clone(),
         }
     }
 
@@ -491,6 +535,29 @@ impl<H: Host> GameServer<H> {
         self.store.list_games(&query).await.map_err(storage_error)
     }
 
+    /// "My games": the games of this system in which `tokens` hold seats, with who may act
+    /// in each (asked of the live game) and whether it is one of those seats. A token that
+    /// holds no seat finds nothing; nothing but public facts comes back.
+    pub async fn my_games(&self, tokens: Vec<String>) -> Result<Vec<MyGame>, ApiError> {
+        if tokens.is_empty() {
+            return Ok(Vec::new());
+        }
+        let games = self.list_games(tokens, Some(self.limits.max_list)).await?;
+        let mut mine = Vec::with_capacity(games.len());
+        for summary in games {
+            let status = if summary.finished {
+                None
+            } else {
+                // A game that cannot be played now is listed without actors.
+                self.call(&summary.game_id, |reply| Command::Status { reply })
+                    .await
+                    .ok()
+            };
+            mine.push(my_game::<H>(summary, status));
+        }
+        Ok(mine)
+    }
+
     /// The actor of a game, restoring it from the store if it is not live.
     async fn handle(&self, id: &str) -> Result<Handle<H>, ApiError> {
         if let Some(handle) = lock(&self.live).get(id) {
@@ -611,21 +678,41 @@ impl<H: Host> GameServer<H> {
     }
 
     /// Subscribes `sink` to a game's updates: a `sync` message first (with the steps after
-    /// `since`), then one `update` per action, all filtered for the token's viewer.
+    /// `since`, and the chat messages after `chat_since`), then one `update` per action, all
+    /// filtered for the token's viewer, and every `chat` message.
     pub async fn subscribe(
         &self,
         id: &str,
         token: Option<String>,
-        since: Option<u64>,
+        (since, chat_since): (Option<u64>, Option<u64>),
         sink: mpsc::Sender<Arc<str>>,
     ) -> Result<(), ApiError> {
         self.call(id, |reply| Command::Subscribe {
             token,
             since,
+            chat_since,
             sink,
             reply,
         })
         .await
+    }
+
+    /// Writes `text` in the game's chat as the token's seat (see `game::chat`): the `chat`
+    /// message every watcher gets, as JSON.
+    pub async fn chat(
+        &self,
+        id: &str,
+        token: Option<String>,
+        text: String,
+    ) -> Result<String, ApiError> {
+        self.call(id, |reply| Command::Chat { token, text, reply })
+            .await
+    }
+
+    /// The game's chat as kept (any viewer: players and spectators read it), as JSON.
+    pub async fn chat_log(&self, id: &str, token: Option<String>) -> Result<String, ApiError> {
+        self.call(id, |reply| Command::ChatRead { token, reply })
+            .await
     }
 
     /// The game's steps as the token's viewer may see them, with the current view (JSON).
@@ -713,5 +800,28 @@ impl<H: Host> GameServer<H> {
             )
             .into()),
         }
+    }
+}
+
+/// A summary of the "my games" list with who may act.
+fn my_game<H: Host>(mut summary: GameSummary, status: Option<GameStatus>) -> MyGame {
+    // The live game may be a step ahead of the row read a moment before.
+    let (to_act, actors) = match status {
+        Some(s) => {
+            summary.version = summary.version.max(s.version);
+            match s.outcome {
+                None => (s.to_act, s.actors),
+                Some(_) => (None, Vec::new()),
+            }
+        }
+        None => (None, Vec::new()),
+    };
+    let my_move = actors.iter().any(|a| summary.my_seats.contains(a));
+    MyGame {
+        system: H::Rules::INFO.id.to_owned(),
+        summary,
+        to_act,
+        actors,
+        my_move,
     }
 }

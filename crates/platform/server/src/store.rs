@@ -206,6 +206,21 @@ pub struct StoredGame {
     pub seats: Vec<SeatRecord>,
     /// In sequence order.
     pub actions: Vec<ActionRecord>,
+    /// The chat messages kept, oldest first (not part of the game's record).
+    pub chat: Vec<ChatRecord>,
+}
+
+/// One message of a game's chat, as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatRecord {
+    /// 1 for the game's first message.
+    pub seq: u64,
+    /// The seat that wrote it.
+    pub seat: String,
+    /// The message (already checked: `acies_core::text::check_message`).
+    pub text: String,
+    /// When it was written (Unix milliseconds).
+    pub created_at: i64,
 }
 
 /// A seat as anyone may see it: no token.
@@ -286,6 +301,23 @@ pub trait GameStore: Send + Sync + 'static {
         game_id: &'a str,
         rules_version: u32,
     ) -> BoxFuture<'a, Result<(), StoreError>>;
+
+    /// Adds message `message.seq` to a game's chat, keeping only the newest `keep` messages
+    /// of the game (older ones are deleted in the same transaction). A message of that number
+    /// already stored is a [`StoreError::Conflict`] (another server process wrote first).
+    fn add_chat<'a>(
+        &'a self,
+        game_id: &'a str,
+        message: &'a ChatRecord,
+        keep: usize,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
+
+    /// The chat messages of a game numbered after `after`, oldest first.
+    fn load_chat<'a>(
+        &'a self,
+        game_id: &'a str,
+        after: u64,
+    ) -> BoxFuture<'a, Result<Vec<ChatRecord>, StoreError>>;
 }
 
 /// The embedded migrations (`crates/platform/server/migrations`).
@@ -307,6 +339,8 @@ pub struct SqlStore {
     writer: AnyPool,
     /// Appends queued for the writer task.
     appends: mpsc::Sender<AppendJob>,
+    /// PostgreSQL (several processes may share it): chat messages are announced.
+    postgres: bool,
 }
 
 /// One append waiting for the writer task.
@@ -322,6 +356,10 @@ struct AppendJob {
 /// `game_id:seq` pairs separated by spaces (for the other server processes, see
 /// `cluster.rs`).
 pub(crate) const ACTIONS_CHANNEL: &str = "acies_actions";
+
+/// PostgreSQL: the channel on which each chat message is announced once committed, as
+/// `game_id:seq` (for the other server processes, see `cluster.rs`).
+pub(crate) const CHAT_CHANNEL: &str = "acies_chat";
 
 /// Most appends committed in one transaction.
 const MAX_BATCH: usize = 64;
@@ -415,6 +453,7 @@ impl SqlStore {
             pool,
             writer,
             appends,
+            postgres: !sqlite,
         })
     }
 
@@ -562,6 +601,7 @@ impl SqlStore {
             })
         })
         .collect::<Result<Vec<_>, StoreError>>()?;
+        let chat = self.load_chat_impl(id, 0).await?;
         Ok(Some(StoredGame {
             id: row.try_get("id")?,
             ruleset: row.try_get("ruleset")?,
@@ -572,7 +612,76 @@ impl SqlStore {
             finished: finished_at.is_some(),
             seats,
             actions,
+            chat,
         }))
+    }
+
+    async fn add_chat_impl(
+        &self,
+        game_id: &str,
+        message: &ChatRecord,
+        keep: usize,
+    ) -> Result<(), StoreError> {
+        let seq = count_to_sql(message.seq)?;
+        let mut tx = self.writer.begin().await?;
+        let inserted = sqlx::query(
+            "INSERT INTO chat (game_id, seq, seat, body, created_at) \
+             SELECT $1, $2, $3, $4, $5 \
+             WHERE NOT EXISTS (SELECT 1 FROM chat WHERE game_id = $1 AND seq >= $2)",
+        )
+        .bind(game_id)
+        .bind(seq)
+        .bind(&message.seat)
+        .bind(&message.text)
+        .bind(message.created_at)
+        .execute(&mut *tx)
+        .await?;
+        if inserted.rows_affected() != 1 {
+            return Err(StoreError::Conflict(format!(
+                "game {game_id} already has chat message {}",
+                message.seq
+            )));
+        }
+        let keep = i64::try_from(keep).unwrap_or(i64::MAX);
+        sqlx::query("DELETE FROM chat WHERE game_id = $1 AND seq <= $2")
+            .bind(game_id)
+            .bind(seq.saturating_sub(keep))
+            .execute(&mut *tx)
+            .await?;
+        if self.postgres {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(CHAT_CHANNEL)
+                .bind(format!("{game_id}:{}", message.seq))
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn load_chat_impl(
+        &self,
+        game_id: &str,
+        after: u64,
+    ) -> Result<Vec<ChatRecord>, StoreError> {
+        sqlx::query(
+            "SELECT seq, seat, body, created_at FROM chat WHERE game_id = $1 AND seq > $2 \
+             ORDER BY seq",
+        )
+        .bind(game_id)
+        .bind(count_to_sql(after)?)
+        .fetch_all(&self.pool)
+        .await?
+        .into_iter()
+        .map(|r| {
+            Ok(ChatRecord {
+                seq: count_from_sql(r.try_get("seq")?, "chat number")?,
+                seat: r.try_get("seat")?,
+                text: r.try_get("body")?,
+                created_at: r.try_get("created_at")?,
+            })
+        })
+        .collect()
     }
 
     async fn set_rules_version_impl(&self, id: &str, version: u32) -> Result<(), StoreError> {
@@ -1091,6 +1200,23 @@ impl GameStore for SqlStore {
         rules_version: u32,
     ) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(self.set_rules_version_impl(game_id, rules_version))
+    }
+
+    fn add_chat<'a>(
+        &'a self,
+        game_id: &'a str,
+        message: &'a ChatRecord,
+        keep: usize,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(self.add_chat_impl(game_id, message, keep))
+    }
+
+    fn load_chat<'a>(
+        &'a self,
+        game_id: &'a str,
+        after: u64,
+    ) -> BoxFuture<'a, Result<Vec<ChatRecord>, StoreError>> {
+        Box::pin(self.load_chat_impl(game_id, after))
     }
 }
 

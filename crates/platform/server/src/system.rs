@@ -10,9 +10,10 @@ use axum::Router;
 use serde::Serialize;
 
 use crate::cluster::Cluster;
+use crate::error::ApiError;
 use crate::host::Host;
 use crate::http;
-use crate::server::{GameServer, Limits, LoadReport};
+use crate::server::{GameServer, Limits, LoadReport, MyGame};
 use crate::store::{BoxFuture, GameStore, StoreError};
 
 /// A rule system being served, its types erased.
@@ -35,6 +36,14 @@ pub trait HostedSystem: Send + Sync + 'static {
     fn committed(&self, game_id: &str, seq: u64) {
         let _ = (game_id, seq);
     }
+    /// Another server process wrote chat message `seq` of game `game_id` (which may not be
+    /// this system's).
+    fn chatted(&self, game_id: &str, seq: u64) {
+        let _ = (game_id, seq);
+    }
+    /// The system's games in which `tokens` hold seats, with who may act (see
+    /// [`GameServer::my_games`]).
+    fn my_games(&self, tokens: Vec<String>) -> BoxFuture<'_, Result<Vec<MyGame>, ApiError>>;
 }
 
 impl<H: Host> HostedSystem for GameServer<H> {
@@ -64,6 +73,14 @@ impl<H: Host> HostedSystem for GameServer<H> {
 
     fn committed(&self, game_id: &str, seq: u64) {
         GameServer::committed(self, game_id, seq);
+    }
+
+    fn chatted(&self, game_id: &str, seq: u64) {
+        GameServer::chatted(self, game_id, seq);
+    }
+
+    fn my_games(&self, tokens: Vec<String>) -> BoxFuture<'_, Result<Vec<MyGame>, ApiError>> {
+        Box::pin(GameServer::my_games(self, tokens))
     }
 }
 

@@ -1,6 +1,7 @@
 //! Two server processes on one PostgreSQL database (the database of
 //! `ACIES_TEST_POSTGRES_URL`): one game with a seat played through each, the owner killed
-//! with SIGKILL, the game going on through the other with nothing acknowledged lost.
+//! with SIGKILL, the game going on through the other with nothing acknowledged lost; the
+//! game's chat written through both, heard live through either.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -174,6 +175,37 @@ async fn two_processes_share_a_game_and_survive_the_owners_kill() {
     .await;
     assert_eq!(on_first, on_second);
     assert_eq!(on_first["version"], 6);
+
+    // The chat: seat a writes through the first process, seat b through the second, then a
+    // again; the second process's watcher hears each at once (PostgreSQL NOTIFY), the
+    // messages are numbered in order whichever process wrote them, and both processes keep
+    // the same chat.
+    for (process, token, text) in [
+        (&first, &a, "from the first"),
+        (&second, &b, "from the second"),
+        (&first, &a, "the first again"),
+    ] {
+        let (status, sent) = post(
+            &client,
+            &process.api(&format!("/games/{game}/chat")),
+            &json!({ "token": token, "text": text }),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{sent}");
+        let heard = ws_next(&mut watcher).await.unwrap();
+        assert_eq!(heard["type"], "chat", "{heard}");
+        assert_eq!(heard["chat"], sent["chat"], "{heard}");
+    }
+    let (_, chat_first) = get(&client, &first.api(&format!("/games/{game}/chat"))).await;
+    let (_, chat_second) = get(&client, &second.api(&format!("/games/{game}/chat"))).await;
+    assert_eq!(chat_first, chat_second);
+    let numbers: Vec<u64> = chat_first["chat"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["seq"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, [1, 2, 3], "{chat_first}");
 
     // The owner dies without a word; both seats go on through the second process.
     first.kill_9();

@@ -194,6 +194,22 @@ pub async fn act(
     .await
 }
 
+/// `POST {RACE}/games/{game}{route}` with a JSON `body`.
+pub async fn game_post(
+    client: &reqwest::Client,
+    server: &TestServer,
+    game: &str,
+    route: &str,
+    body: &Value,
+) -> (StatusCode, Value) {
+    post(
+        client,
+        &server.url(&format!("{RACE}/games/{game}{route}")),
+        body,
+    )
+    .await
+}
+
 pub async fn ws_connect(server: &TestServer, game: &str, query: &str) -> Ws {
     let (ws, _) = connect_async(server.ws_url(&format!("{RACE}/games/{game}/ws{query}")))
         .await

@@ -4,6 +4,7 @@
 mod api;
 mod audit;
 mod bots;
+mod chat;
 mod cluster;
 mod common;
 mod inputs;

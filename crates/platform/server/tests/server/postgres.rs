@@ -48,12 +48,22 @@ async fn postgres_server_restart() {
     let (s, _) = act(&client, &server, &game.id, &b, 1, json!({ "type": "roll" })).await;
     assert_eq!(s, StatusCode::OK);
     let (_, before) = view(&client, &server, &game.id, Some(&a)).await;
+    let chat = server.url(&format!("{RACE}/games/{}/chat", game.id));
+    let (s, said) = post(&client, &chat, &json!({ "token": b, "text": "Your move." })).await;
+    assert_eq!(s, StatusCode::OK, "{said}");
     server.kill();
 
     let server = TestServer::start(&url);
     assert!(server.report.restored.contains(&game.id));
     let (_, after) = view(&client, &server, &game.id, Some(&a)).await;
     assert_eq!(before, after);
+    // The chat is kept with the game, and its numbering goes on.
+    let chat = server.url(&format!("{RACE}/games/{}/chat", game.id));
+    let (_, log) = get(&client, &chat).await;
+    assert_eq!(log["chat"], said["chat"], "{log}");
+    let (s, again) = post(&client, &chat, &json!({ "token": a, "text": "Thanks." })).await;
+    assert_eq!(s, StatusCode::OK, "{again}");
+    assert_eq!(again["chat"][0]["seq"], 2);
     let (s, v) = act(&client, &server, &game.id, &a, 2, json!({ "type": "roll" })).await;
     assert_eq!(s, StatusCode::OK, "{v}");
 }

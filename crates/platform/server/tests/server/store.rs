@@ -5,8 +5,8 @@ use std::sync::{Arc, Mutex};
 
 use acies_server::testing::DiceRace;
 use acies_server::{
-    ActionRecord, BoxFuture, CreateGame, GameServer, GameStore, GameSummary, Limits, ListQuery,
-    NewGame, SeatKind, SeatRecord, SqlStore, StoreError, StoredGame,
+    ActionRecord, BoxFuture, ChatRecord, CreateGame, GameServer, GameStore, GameSummary, Limits,
+    ListQuery, NewGame, SeatKind, SeatRecord, SqlStore, StoreError, StoredGame,
 };
 use serde_json::json;
 
@@ -40,6 +40,52 @@ fn action(seq: u64) -> ActionRecord {
         action: json!({ "type": "roll" }).to_string(),
         state_hash: Some(format!("{seq:016x}")),
     }
+}
+
+fn chat(seq: u64) -> ChatRecord {
+    ChatRecord {
+        seq,
+        seat: if seq % 2 == 1 { "a" } else { "b" }.to_owned(),
+        text: format!("message {seq} <b>as text</b> é"),
+        created_at: 1000 + seq as i64,
+    }
+}
+
+/// A game's chat: numbered in order, only the newest `keep` kept, loaded with the game.
+async fn exercise_chat(store: &SqlStore, id: &str) {
+    assert!(store.load_chat(id, 0).await.unwrap().is_empty());
+    for seq in 1..=3 {
+        store.add_chat(id, &chat(seq), 3).await.unwrap();
+    }
+    // A number already written (another process wrote first), or an older one: refused.
+    for seq in [3, 2] {
+        assert!(
+            matches!(
+                store.add_chat(id, &chat(seq), 3).await,
+                Err(StoreError::Conflict(_))
+            ),
+            "chat message {seq} again"
+        );
+    }
+    assert_eq!(
+        store.load_chat(id, 0).await.unwrap(),
+        vec![chat(1), chat(2), chat(3)]
+    );
+    // Past the count kept, the oldest go.
+    store.add_chat(id, &chat(4), 3).await.unwrap();
+    store.add_chat(id, &chat(5), 3).await.unwrap();
+    assert_eq!(
+        store.load_chat(id, 0).await.unwrap(),
+        vec![chat(3), chat(4), chat(5)]
+    );
+    assert_eq!(store.load_chat(id, 4).await.unwrap(), vec![chat(5)]);
+    let loaded = store.load_game(id).await.unwrap().unwrap();
+    assert_eq!(loaded.chat, vec![chat(3), chat(4), chat(5)]);
+    // A deleted number is not written again.
+    assert!(matches!(
+        store.add_chat(id, &chat(1), 3).await,
+        Err(StoreError::Conflict(_))
+    ));
 }
 
 /// Exercises a store; shared by the SQLite and PostgreSQL tests. `prefix` keeps ids apart on
@@ -94,6 +140,9 @@ pub async fn exercise_store(store: &SqlStore, prefix: &str) {
     assert!(loaded.finished);
     assert_eq!(loaded.actions, vec![action(1), action(2)]);
     assert_eq!(loaded.seats, new_game(&id).seats);
+    assert!(loaded.chat.is_empty());
+    // A finished game's chat still takes messages ("good game").
+    exercise_chat(store, &id).await;
     assert!(
         store
             .load_game(&format!("{prefix}nope"))
@@ -291,6 +340,26 @@ impl GameStore for FlakyStore {
     ) -> BoxFuture<'a, Result<(), StoreError>> {
         self.inner.set_rules_version(game_id, rules_version)
     }
+
+    fn add_chat<'a>(
+        &'a self,
+        game_id: &'a str,
+        message: &'a ChatRecord,
+        keep: usize,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        if self.plan.lock().unwrap().pop_front().unwrap_or(false) {
+            return Box::pin(async { Err(StoreError::Write("disk on fire".into())) });
+        }
+        self.inner.add_chat(game_id, message, keep)
+    }
+
+    fn load_chat<'a>(
+        &'a self,
+        game_id: &'a str,
+        after: u64,
+    ) -> BoxFuture<'a, Result<Vec<ChatRecord>, StoreError>> {
+        self.inner.load_chat(game_id, after)
+    }
 }
 
 /// Polls the spectator view until the game reaches `version` (1 s at most).
@@ -358,4 +427,33 @@ async fn an_action_the_store_refuses_is_not_acknowledged() {
     );
     let stored = store.inner.load_game(&id).await.unwrap().unwrap();
     assert_eq!(stored.actions.len(), 4);
+}
+
+#[tokio::test]
+async fn a_chat_message_the_store_refuses_is_not_sent() {
+    let (_dir, url) = temp_db();
+    let store = Arc::new(FlakyStore {
+        inner: SqlStore::connect(&url).await.unwrap(),
+        plan: Mutex::default(),
+    });
+    let server = GameServer::<DiceRace>::new(store.clone(), Limits::default());
+    let request: CreateGame = serde_json::from_value(json!({ "setup": { "target": 50 } })).unwrap();
+    let created = server.create_game(request).await.unwrap();
+    let a = created.seats[0].token.clone().unwrap();
+    let id = created.game_id;
+
+    store.plan(&[true]);
+    let err = server
+        .chat(&id, Some(a.clone()), "hello".into())
+        .await
+        .unwrap_err();
+    assert_eq!((err.status.as_u16(), err.code), (503, "unavailable"));
+    let log: serde_json::Value =
+        serde_json::from_str(&server.chat_log(&id, None).await.unwrap()).unwrap();
+    assert_eq!(log["chat"], json!([]), "not sent");
+    // Sent once the store is back, under the first number.
+    let sent: serde_json::Value =
+        serde_json::from_str(&server.chat(&id, Some(a), "hello".into()).await.unwrap()).unwrap();
+    assert_eq!(sent["chat"][0]["seq"], 1, "{sent}");
+    assert_eq!(store.inner.load_chat(&id, 0).await.unwrap().len(), 1);
 }

@@ -16,18 +16,6 @@ fn setup() -> Value {
     })
 }
 
-/// `POST .../takeback{route}` with `body`.
-async fn takeback_post(
-    client: &reqwest::Client,
-    server: &TestServer,
-    game: &str,
-    route: &str,
-    body: Value,
-) -> (StatusCode, Value) {
-    let url = server.url(&format!("{RACE}/games/{game}/takeback{route}"));
-    post(client, &url, &body).await
-}
-
 async fn takeback(
     client: &reqwest::Client,
     server: &TestServer,
@@ -36,7 +24,7 @@ async fn takeback(
     version: u64,
 ) -> (StatusCode, Value) {
     let body = json!({ "token": token, "version": version });
-    takeback_post(client, server, game, "", body).await
+    game_post(client, server, game, "/takeback", &body).await
 }
 
 async fn answer(
@@ -47,7 +35,7 @@ async fn answer(
     accept: bool,
 ) -> (StatusCode, Value) {
     let body = json!({ "token": token, "accept": accept });
-    takeback_post(client, server, game, "/answer", body).await
+    game_post(client, server, game, "/takeback/answer", &body).await
 }
 
 /// Seat `token` plays its card `card` at `version`; the answer must be OK (its body back).
