@@ -208,7 +208,7 @@ impl ArmyValue {
                 out.push((
                     format!(
                         "General {} {:+}% of the {} of their units (IV, XII-A)",
-                        c.general, c.pct, c.units_total
+                        c.name, c.pct, c.units_total
                     ),
                     c.points,
                 ));

@@ -3,7 +3,7 @@
 //! Plain ES modules and CSS under `assets/` (no front-end build step): `index.js` implements
 //! the shell's table-module interface (the new-game form, the game page, the replay board; see
 //! `crates/platform/web/README.md`), the rest is the SVG table, the side panel, the hand, the
-//! decisions, the event descriptions and the army-list reader. The shell serves it under
+//! decisions, the event descriptions and the army builder. The shell serves it under
 //! `/systems/onus/`; its scripts import the shell's widgets from `/assets/js/`.
 //!
 //! The client never decides a rule: every action goes to the server, every preview is a query
@@ -16,6 +16,7 @@ use acies_web::{Asset, TableModule, embed_assets};
 pub const ASSETS: &[Asset] = embed_assets![
     "index.js",
     "css/table.css",
+    "js/armybuilder.js",
     "js/cards.js",
     "js/editor.js",
     "js/events.js",
@@ -26,7 +27,6 @@ pub const ASSETS: &[Asset] = embed_assets![
     "js/onusapi.js",
     "js/panel.js",
     "js/table.js",
-    "js/toml.js",
 ];
 
 /// ONUS!'s table module, for `acies_web::router`.

@@ -527,15 +527,24 @@ fn online_game_links_and_my_games() {
     page.screenshot("ui-lobby-computer-level").unwrap();
     page.click(testid("mode-online")).unwrap();
     assert!(!page.is_visible(testid("computer-level")).unwrap());
-    // Seat 1 brings its own list, pasted as the TOML of an army file.
-    page.select(testid("army-1"), "__paste").unwrap();
+    // Seat 1 brings its own list, pasted as the TOML of an army file into the army builder.
+    page.select(testid("army-1"), "__build").unwrap();
+    page.click(testid("army-load")).unwrap();
     page.fill(
-        testid("army-paste-1"),
+        testid("army-load-text"),
         "# my list\n[army]\nid = \"pasted-romans\"\nname = \"Pasted legion\"\nfaction = \"romans\"\n\
          general = \"trajan\"\npoints = 1000\n\n[[unit]]\nid = \"legionaries\"\ncount = 3\n\n\
          [[unit]]\nid = \"velites\"\nrank = \"veteran\"\n",
     )
     .unwrap();
+    page.click(testid("army-load-button")).unwrap();
+    wait(&page, "!!document.querySelector('[data-testid=army-ok]')").expect("accepted");
+    page.click(testid("army-use")).unwrap();
+    wait(
+        &page,
+        "document.querySelector('[data-testid=army-1]').value === 'mine:pasted-romans'",
+    )
+    .expect("chosen for seat 1");
     page.click(testid("create-game")).unwrap();
     page.wait_for(testid("links")).expect("the links to share");
     let link = page.text(testid("seat-link-1")).unwrap();

@@ -1,12 +1,13 @@
-// The ONUS! "new battle" form of the lobby: preset armies or a pasted list, points, the
-// table depth, the optional rules of XII-A (from the catalog), hotseat / online / vs computer.
+// The ONUS! "new battle" form of the lobby: preset armies, the armies saved in this browser
+// or one made in the army builder (armybuilder.js), points, the table depth, the optional
+// rules of XII-A (from the catalog), hotseat / online / vs computer.
 
 import { ApiError } from '/assets/js/api.js';
 import { h, replace, words } from '/assets/js/dom.js';
 import { levelField } from '/assets/js/computer.js';
 import { catalog } from './onusapi.js';
-import { armyListFrom } from './toml.js';
 import { openEditor } from './editor.js';
+import { inlineList, myArmies, openArmyBuilder, presetDraft } from './armybuilder.js';
 
 /**
  * The battlefield (Terrain & Fortresses): the open field, a shipped one, or one made in the
@@ -46,35 +47,70 @@ function battlefieldForm(cat, state) {
 
 function sideForm(cat, index, state) {
   const presetSel = h('select', { 'data-testid': `army-${index}`, 'aria-label': `Army of seat ${index}` });
-  const paste = h('textarea', {
-    rows: 8, class: 'paste', 'data-testid': `army-paste-${index}`, 'aria-label': `Army list of seat ${index} (TOML or JSON)`,
-    placeholder: '[army]\nid = "my-army"\nname = "My army"\nfaction = "romans"\ngeneral = "trajan"\npoints = 1000\n\n[[unit]]\nid = "legionaries"\ncount = 4',
-  });
-  const pasteBox = h('div', { class: 'paste-box', hidden: true }, paste,
-    h('div', { class: 'muted' }, 'The [army] and [[unit]] layout of data/onus/armies/*.toml, or the same as JSON. The server checks it.'));
+  const note = h('div', { class: 'muted', 'data-testid': `army-note-${index}` });
+  let previous = '';
+  const mine = (value) => myArmies().find((a) => `mine:${a.id}` === value);
   const fill = () => {
     const pts = state.points;
-    replace(presetSel,
-      (cat.presets || []).filter((p) => !pts || p.points === pts).map((p) => h('option', { value: p.id }, `${p.name} — ${cat.factions.find((f) => f.id === p.faction)?.name || p.faction}, ${p.value}/${p.points} pts`)),
-      h('option', { value: '__paste' }, 'My own army list (paste TOML or JSON)…'));
     const wanted = (cat.presets || []).filter((p) => !pts || p.points === pts);
-    if (wanted[index % Math.max(wanted.length, 1)] && index === 1 && wanted.length > 1) {
+    const keep = presetSel.value;
+    const saved = myArmies();
+    replace(presetSel,
+      h('optgroup', { label: 'Preset armies' }, wanted.map((p) => h('option', { value: p.id }, `${p.name} — ${cat.factions.find((f) => f.id === p.faction)?.name || p.faction}, ${p.value}/${p.points} pts`))),
+      saved.length ? h('optgroup', { label: 'My armies' }, saved.map((a) => h('option', { value: `mine:${a.id}` },
+        `${a.name} — ${cat.factions.find((f) => f.id === a.faction)?.name || a.faction}, ${a.total ?? '?'}/${a.points} pts${a.ok ? '' : ' (not accepted)'}`))) : null,
+      h('option', { value: '__build' }, 'Build an army…'));
+    if ([...presetSel.options].some((o) => o.value === keep && keep !== '__build')) presetSel.value = keep;
+    else if (index === 1 && wanted.length > 1) {
       // A different army for the second seat by default.
-      const first = wanted.find((p) => p.faction !== wanted[0].faction);
-      if (first) presetSel.value = first.id;
+      const other = wanted.find((p) => p.faction !== wanted[0].faction);
+      if (other) presetSel.value = other.id;
     }
-    pasteBox.hidden = presetSel.value !== '__paste';
+    previous = presetSel.value;
+    chosen();
   };
-  presetSel.addEventListener('change', () => {
-    pasteBox.hidden = presetSel.value !== '__paste';
+  // What the chosen army needs: XII-A "Several generals" for allied contingents (the engine's
+  // answer when it was checked).
+  const chosen = () => {
+    const a = mine(presetSel.value);
+    replace(note, a ? `${a.ok ? 'Checked by the engine' : 'The engine found problems with it'}${(a.needs || []).length ? '; its allied contingents turn on "Several generals" (XII-A)' : ''}.` : '');
+    state.needsChanged();
+  };
+  const build = (start) => openArmyBuilder(cat, {
+    start, points: state.points,
+    onUse: (saved) => {
+      state.refill.forEach((f) => f());
+      presetSel.value = `mine:${saved.id}`;
+      previous = presetSel.value;
+      chosen();
+    },
   });
+  presetSel.addEventListener('change', () => {
+    if (presetSel.value === '__build') {
+      presetSel.value = previous;
+      build(null);
+      return;
+    }
+    previous = presetSel.value;
+    chosen();
+  });
+  const edit = h('button', {
+    type: 'button', class: 'link', 'data-testid': `army-edit-${index}`,
+    onclick: () => {
+      const a = mine(presetSel.value);
+      const p = (cat.presets || []).find((x) => x.id === presetSel.value);
+      build(a ? a.draft : p ? presetDraft(p) : null);
+    },
+  }, 'Edit in the army builder…');
   state.refill.push(fill);
-  fill();
   state.sides[index] = () => {
-    if (presetSel.value === '__paste') return { army: { inline: armyListFrom(paste.value, state.points) } };
+    const a = mine(presetSel.value);
+    if (a) return { army: { inline: inlineList(a) } };
     return { army: { preset: presetSel.value } };
   };
-  return h('fieldset', { class: 'side-form' }, h('legend', {}, `Seat ${index}`), h('label', {}, 'Army ', presetSel), pasteBox);
+  state.needs[index] = () => mine(presetSel.value)?.needs || [];
+  fill();
+  return h('fieldset', { class: 'side-form' }, h('legend', {}, `Seat ${index}`), h('label', {}, 'Army ', presetSel), ' ', edit, note);
 }
 
 function optionInputs(cat, state) {
@@ -114,7 +150,7 @@ function optionInputs(cat, state) {
 }
 
 function battleForm(cat, create) {
-  const state = { sides: [], refill: [], options: {}, points: 1000 };
+  const state = { sides: [], refill: [], needs: [], options: {}, points: 1000, needsChanged: () => {} };
   const pointsSel = h('select', { 'data-testid': 'points', 'aria-label': 'Points', onchange: (e) => { state.points = Number(e.target.value); state.refill.forEach((f) => f()); } },
     [...new Set((cat.presets || []).map((p) => p.points))].sort((a, b) => a - b).map((p) => h('option', { value: p, selected: p === 1000 }, `${p} points`)));
   const modeInputs = [
@@ -141,6 +177,16 @@ function battleForm(cat, create) {
     errorBox,
     button);
   computer.follow(form);
+  // An army with allied contingents needs XII-A "Several generals": the box is ticked for it.
+  state.needsChanged = () => {
+    const several = state.needs.some((f) => f().includes('several_generals'));
+    const box = form.querySelector('[data-testid=opt-several_generals]');
+    if (several && box && !box.checked) {
+      box.checked = true;
+      box.dispatchEvent(new Event('change'));
+    }
+  };
+  state.needsChanged();
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     replace(errorBox);
