@@ -55,6 +55,7 @@ pub const SHELL: &[Asset] = embed_assets![
     "js/api.js",
     "js/app.js",
     "js/computer.js",
+    "js/correspond.js",
     "js/dialogs.js",
     "js/dicelog.js",
     "js/dom.js",

@@ -6,6 +6,7 @@ import { ApiError } from '/assets/js/api.js';
 import { GameSocket } from '/assets/js/api.js';
 import { h, replace, toast, debounce, pct } from '/assets/js/dom.js';
 import { DiceLog } from '/assets/js/dicelog.js';
+import { Correspondence } from '/assets/js/correspond.js';
 import { rememberGame, tokensFor } from '/assets/js/mygames.js';
 import { gamePath } from '/assets/js/systems.js';
 import { api, SYSTEM, sideName } from './api.js';
@@ -74,6 +75,14 @@ export class Game {
     this.check = null;
     this.querySeq = 0;
     this.recheck = debounce(() => this.runCheck(), 120);
+    // The game's chat and the notification of this page's move (the platform's). Hotseat:
+    // a message is written by the seat to act when this browser holds it.
+    this.corr = new Correspondence({
+      system: SYSTEM, gameId, title: `Morale Clock game ${gameId.slice(0, 8)}`,
+      token: () => this.tokenFor(this.actingSeat) || this.token,
+      seats: () => [...new Set([...this.tokens.keys(), ...(this.msg?.view?.seat ? [this.msg.view.seat] : [])])],
+      seatLabel: (seat) => sideName(seat),
+    });
     window.__acies = this; // for the browser tests and the curious
   }
 
@@ -117,6 +126,7 @@ export class Game {
         this.accept(m);
       },
       onStatus: (st) => { replace(this.connEl, st); this.connEl.dataset.state = st; },
+      onChat: (messages) => this.corr.chat(messages),
     });
     this.socket.version = this.msg.version;
     this.socket.view = this.msg.view;
@@ -151,7 +161,7 @@ export class Game {
     this.meleeBox = h('div', { class: 'mc-melees', 'data-testid': 'mc-melees' });
     const logBox = h('div', { class: 'mc-log' });
     replace(this.root, h('div', { class: 'mc-page' },
-      h('div', { class: 'mc-top' }, this.head, this.clocks, h('a', { class: 'button small', href: gamePath(SYSTEM, this.gameId, { token: this.token, replay: true }), 'data-testid': 'to-replay' }, 'Replay'), this.connEl),
+      h('div', { class: 'mc-top' }, this.head, this.clocks, h('a', { class: 'button small', href: gamePath(SYSTEM, this.gameId, { token: this.token, replay: true }), 'data-testid': 'to-replay' }, 'Replay'), ...this.corr.topbarItems(), this.connEl),
       h('div', { class: 'mc-main' }, this.tableBox, h('div', { class: 'mc-side' }, this.panel, this.meleeBox, logBox))));
     this.table = new TableView(this.tableBox, {
       onUnitClick: (id) => this.clickUnit(id),
@@ -165,6 +175,7 @@ export class Game {
     const phaseChanged = !this.msg || this.msg.view?.battle?.phase !== m.view?.battle?.phase
       || this.msg.view?.battle?.side !== m.view?.battle?.side;
     this.msg = m;
+    this.corr.accept(m);
     if (phaseChanged) this.resetSelection();
     else this.pruneSelection();
     this.render();

@@ -6,6 +6,7 @@ import { GameSocket, ApiError } from '/assets/js/api.js';
 import { h, replace, toast, clearToasts, debounce, num, copyText } from '/assets/js/dom.js';
 import { DiceLog } from '/assets/js/dicelog.js';
 import { ThinkingSign } from '/assets/js/computer.js';
+import { Correspondence } from '/assets/js/correspond.js';
 import { modal } from '/assets/js/dialogs.js';
 import { rememberGame, tokensFor, gameEntry } from '/assets/js/mygames.js';
 import { gamePath } from '/assets/js/systems.js';
@@ -64,6 +65,13 @@ export class Game {
     // The measuring tool: null when off, else {a, b, result, seq} (marks: {unit} or {x, y}).
     this.measuring = null;
     this.checkMove = debounce(() => this.runCheckMove(), 140);
+    // The game's chat and the notification of this page's move (the platform's).
+    this.corr = new Correspondence({
+      system: SYSTEM, gameId, title: `ONUS! game ${gameId.slice(0, 8)}`,
+      token: () => this.token,
+      seats: () => (this.hotseat ? [...this.tokens.keys()] : this.mySeat !== null ? [String(this.mySeat)] : []),
+      seatLabel: (seat) => this.names?.shortSeat(seat) ?? `seat ${seat}`,
+    });
     window.__acies = this; // for the browser tests and the curious
   }
 
@@ -121,6 +129,7 @@ export class Game {
       onUpdate: (m) => this.accept(m, false),
       onStatus: (st) => this.setConn(st),
       onTakeback: (m) => this.takebackNews(m),
+      onChat: (messages) => this.corr.chat(messages),
     });
     // Resume from the view we have: the server then sends only what changed since.
     this.socket.version = this.version;
@@ -152,6 +161,7 @@ export class Game {
       rememberGame(this.gameId, [{ seat: String(this.mySeat), token: this.token }], { system: SYSTEM, mode: gameEntry(this.gameId)?.mode || 'link' });
       this.tokens = tokensFor(this.gameId);
     }
+    this.corr.accept(msg);
     if (first && this.mySeat !== null) {
       const mine = zonesOf(this.view).find((z) => z.seat === this.mySeat);
       this.flipped = mine?.edge === 'North';
@@ -244,6 +254,7 @@ export class Game {
       }, 'Take back'),
       this.surrenderBtn = h('button', { class: 'small ghost-btn', onclick: () => this.surrender(), 'data-testid': 'surrender', hidden: true }, 'Surrender'),
       h('a', { class: 'button small ghost-btn', href: gamePath(SYSTEM, this.gameId, { token: this.token, replay: true }), 'data-testid': 'open-replay' }, 'Replay'),
+      ...this.corr.topbarItems(),
       this.connEl);
     this.phaseBar = h('nav', { class: 'phasebar', 'aria-label': 'Turn and phase', 'data-testid': 'phase-bar' });
     this.tableBox = h('div', { class: 'table-box' });

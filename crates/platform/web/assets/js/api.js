@@ -49,6 +49,23 @@ const tokenQuery = (token) => (token ? `?token=${enc(token)}` : '');
 /** The rule systems the server hosts (`GET /api/systems`). */
 export const listSystems = () => request('GET', '/api/systems');
 
+/** The most seat tokens one "my games" request may carry (the server's `max_tokens`). */
+export const MY_GAMES_TOKENS = 32;
+
+/**
+ * "My games" of every system (`POST /api/my-games`): the games in which `tokens` hold seats,
+ * each with its system, `my_seats`, who may act (`actors`, `to_act`) and `my_move`; asked in
+ * as many requests as the tokens need.
+ */
+export async function myGames(tokens) {
+  const games = [];
+  for (let i = 0; i < tokens.length; i += MY_GAMES_TOKENS) {
+    const r = await request('POST', '/api/my-games', { tokens: tokens.slice(i, i + MY_GAMES_TOKENS) });
+    games.push(...r.games);
+  }
+  return games;
+}
+
 /** The API of one rule system: its games under `/api/{system}/games`, its own routes by `get`. */
 export function systemApi(system) {
   const base = `/api/${enc(system)}`;
@@ -68,6 +85,10 @@ export function systemApi(system) {
     replay: (id, token) => request('GET', `${games}/${enc(id)}/replay${tokenQuery(token)}`),
     replayStep: (id, token, step) =>
       request('GET', `${games}/${enc(id)}/replay?${token ? `token=${enc(token)}&` : ''}step=${step}`),
+    /** Writes `text` in the game's chat as the token's seat; the server's `chat` message. */
+    chat: (id, token, text) => request('POST', `${games}/${enc(id)}/chat`, { token, text }),
+    /** The game's chat as kept (anyone may read it). */
+    chatLog: (id, token) => request('GET', `${games}/${enc(id)}/chat${tokenQuery(token)}`),
     query: async (id, token, query) => {
       const body = { query };
       if (token) body.token = token;
@@ -80,7 +101,9 @@ export function systemApi(system) {
 /**
  * A game's WebSocket: sync on connect (with `since` = the version we have), updates after
  * every action, actions sent with an id and answered by ack or error. Reconnects by itself
- * with a growing delay when the connection drops.
+ * with a growing delay when the connection drops. The game's chat comes the same way: the
+ * messages the sync carries (those after the last one we have, `chat=`), then each `chat`
+ * message, handed to `onChat(messages)`.
  *
  * After the first view the server sends only what changed (events, and a patch of the view
  * from `base` to `version`); the socket keeps the view and hands `onSync`/`onUpdate` the
@@ -88,7 +111,7 @@ export function systemApi(system) {
  * connecting to resume from a view obtained elsewhere.
  */
 export class GameSocket {
-  constructor(system, gameId, token, { onSync, onUpdate, onStatus, onTakeback }) {
+  constructor(system, gameId, token, { onSync, onUpdate, onStatus, onTakeback, onChat }) {
     this.system = system;
     this.gameId = gameId;
     this.token = token;
@@ -97,6 +120,9 @@ export class GameSocket {
     // A take-back asked or declined (no new version; a take-back done comes as an update).
     this.onTakeback = onTakeback || (() => {});
     this.onStatus = onStatus || (() => {});
+    // Chat messages ([{seq, seat, name, text, at}]); `chatSeq` is the last one received.
+    this.onChat = onChat || (() => {});
+    this.chatSeq = null;
     this.version = null;
     this.view = null;
     this.ws = null;
@@ -112,6 +138,7 @@ export class GameSocket {
     const q = new URLSearchParams();
     if (this.token) q.set('token', this.token);
     if (this.version !== null) q.set('since', String(this.version));
+    if (this.chatSeq !== null) q.set('chat', String(this.chatSeq));
     const qs = q.toString();
     return `${proto}//${location.host}/api/${enc(this.system)}/games/${enc(this.gameId)}/ws${qs ? `?${qs}` : ''}`;
   }
@@ -156,6 +183,9 @@ export class GameSocket {
       this.retry = 0;
       this.onStatus('online');
       this.onSync(msg);
+      this.chat(msg.chat);
+    } else if (msg.type === 'chat') {
+      this.chat(msg.chat);
     } else if (msg.type === 'update') {
       if (this.version !== null && msg.version <= this.version) return;
       if (!this.rebuild(msg)) return;
@@ -176,6 +206,13 @@ export class GameSocket {
         p.reject(err);
       }
     }
+  }
+
+  /** Hands new chat messages on, remembering the last one's number. */
+  chat(messages) {
+    if (!Array.isArray(messages) || !messages.length) return;
+    this.chatSeq = Math.max(this.chatSeq ?? 0, ...messages.map((m) => m.seq));
+    this.onChat(messages);
   }
 
   /**

@@ -1,12 +1,14 @@
 // What every table page of a game does whatever its system: open the game (its record, then
 // the live stream), keep the newest view, hand a hotseat device over, send actions, share the
-// links, say when the battle is over. A system's page extends `GamePage` and supplies the
+// links, say when the battle is over, the game's chat and the notification of one's move
+// (`correspond.js`). A system's page extends `GamePage` and supplies the
 // board, the panels and the words (the hooks below); the server decides everything.
 
 import { GameSocket, ApiError, systemApi } from './api.js';
 import { h, replace, toast, copyText } from './dom.js';
 import { DiceLog } from './dicelog.js';
 import { ThinkingSign } from './computer.js';
+import { Correspondence } from './correspond.js';
 import { modal } from './dialogs.js';
 import { rememberGame, tokensFor, gameEntry } from './mygames.js';
 import { gamePath } from './systems.js';
@@ -38,6 +40,12 @@ export class GamePage {
     this.version = null;
     this.toAct = null;
     this.thinking = new ThinkingSign();
+    this.corr = new Correspondence({
+      system, gameId, title: `${info?.name || system} game ${gameId.slice(0, 8)}`,
+      token: () => this.token,
+      seats: () => (this.hotseat ? [...this.tokens.keys()] : this.mySeat !== null ? [this.mySeat] : []),
+      seatLabel: (seat) => this.seatLabel(seat),
+    });
     this.events = [];
     this.sel = null;
     this.busy = false;
@@ -90,6 +98,7 @@ export class GamePage {
       onSync: (m) => this.accept(m),
       onUpdate: (m) => this.accept(m),
       onStatus: (st) => { replace(this.connEl, st); this.connEl.dataset.state = st; },
+      onChat: (messages) => this.corr.chat(messages),
     });
     this.socket.version = this.version;
     this.socket.view = this.view;
@@ -113,6 +122,7 @@ export class GamePage {
       rememberGame(this.gameId, [{ seat: this.mySeat, token: this.token }], { system: this.system, mode: gameEntry(this.gameId)?.mode || 'link' });
       this.tokens = tokensFor(this.gameId);
     }
+    this.corr.accept(msg);
     if (this.flipped === undefined) this.flipped = this.mySeat === 'north';
     if (same) {
       this.render();
@@ -224,6 +234,7 @@ export class GamePage {
       h('button', { class: 'small ghost-btn', 'data-testid': 'share', onclick: () => this.share() }, 'Share'),
       h('button', { class: 'small ghost-btn', 'data-testid': 'flip', onclick: () => { this.flipped = !this.flipped; this.render(); } }, 'Turn the table'),
       h('a', { class: 'button small ghost-btn', 'data-testid': 'open-replay', href: gamePath(this.system, this.gameId, { token: this.token, replay: true }) }, 'Replay'),
+      ...this.corr.topbarItems(),
       this.connEl);
   }
 

@@ -1,8 +1,10 @@
 // The lobby of every system: the systems the server hosts (`GET /api/systems`), the chosen
 // one's "new game" form (from its table module), the links of a game created online, the
-// games this browser holds (of every system), and opening a link.
+// games this browser holds (of every system: those where it is this browser's move first,
+// marked; asked again every half minute and whenever the page is looked at again), and
+// opening a link.
 
-import { systemApi } from './api.js';
+import { systemApi, myGames } from './api.js';
 import { h, replace, toast, copyText } from './dom.js';
 import { computerName } from './computer.js';
 import { loadGames, rememberGame, forgetGame } from './mygames.js';
@@ -24,57 +26,100 @@ function linksPanel(r) {
       h('button', { type: 'button', class: 'small', onclick: () => copyText(abs(r.spectator_link)) }, 'Copy')));
 }
 
-/** The status of this browser's games, asked of each system (entries without a system are
- * the first system's: they were kept before there were several). */
-async function statusOf(games, all) {
+/** How often the lobby asks again whose move it is (and whenever it is looked at again). */
+const REFRESH_MS = 30_000;
+
+/**
+ * The status of this browser's games (`POST /api/my-games` with every token it holds, of
+ * every system): game id -> {system, my_seats, actors, to_act, my_move, version, finished,
+ * outcome, seats, created_at}. A game the server does not know is missing.
+ */
+async function statusOf(games) {
   const info = new Map();
-  const bySystem = new Map();
-  for (const g of games) {
-    const system = g.system || all[0]?.id;
-    if (!bySystem.has(system)) bySystem.set(system, []);
-    bySystem.get(system).push(...g.seats.map((s) => s.token));
-  }
-  for (const [system, tokens] of bySystem) {
-    if (!all.some((s) => s.id === system)) continue;
-    try {
-      const r = await systemApi(system).listGames(tokens.slice(0, 32));
-      for (const g of r.games) info.set(g.game_id, g);
-    } catch (e) {
-      toast(`The list of games could not be loaded: ${e.message}`, 'error');
-    }
+  const tokens = [...new Set(games.flatMap((g) => g.seats.map((s) => s.token)).filter(Boolean))];
+  try {
+    for (const g of await myGames(tokens)) info.set(g.game_id, g);
+  } catch (e) {
+    toast(`The list of games could not be loaded: ${e.message}`, 'error');
+    return null;
   }
   return info;
+}
+
+/** A seat as the list names it: its player's name, or the computer. */
+function seatName(i, seat) {
+  const s = i.seats?.find((x) => x.seat === seat);
+  if (!s) return `seat ${seat}`;
+  if (s.kind === 'computer') return computerName(s);
+  return s.name && s.name !== seat ? `${s.name} (seat ${seat})` : `seat ${seat}`;
+}
+
+/** Whose move a game is, as its status cell says it. */
+function statusCell(i) {
+  if (!i) return h('td', { class: 'muted' }, 'unknown');
+  if (i.finished) return h('td', {}, i.outcome?.winners ? `won by seat ${i.outcome.winners.seats.join(', ')}` : 'finished');
+  const move = h('span', { class: 'sub' }, `${i.version} move${i.version === 1 ? '' : 's'} played`);
+  if (i.my_move) return h('td', {}, h('span', { class: 'my-move', 'data-testid': 'my-move' }, 'Your move'), move);
+  const waiting = (i.actors || []).map((a) => seatName(i, a)).join(' and ');
+  return h('td', { 'data-testid': 'their-move' }, waiting ? `Waiting for ${waiting}` : 'in play', move);
+}
+
+/** The order of the list: my move first, then the games in play, then the rest (each as kept). */
+function rank(i) {
+  if (!i) return 3;
+  if (i.my_move) return 0;
+  return i.finished ? 2 : 1;
 }
 
 async function myGamesSection(box, all) {
   const games = loadGames();
   if (!games.length) {
     replace(box, h('h2', {}, 'My games'), h('p', { class: 'muted', 'data-testid': 'no-games' }, 'No game yet in this browser.'));
+    setTitle(0);
     return;
   }
-  const info = await statusOf(games, all);
+  const info = await statusOf(games);
+  if (!info) return;
   const name = (id) => all.find((s) => s.id === id)?.name || id;
-  const rows = games.map((g) => {
-    const system = g.system || all[0]?.id;
-    const i = info.get(g.game_id);
-    const status = !i ? 'unknown' : i.finished ? (i.outcome?.winners ? `won by seat ${i.outcome.winners.seats.join(', ')}` : 'finished') : `in play · version ${i.version}`;
-    const first = g.seats[0];
-    return h('tr', { 'data-testid': `my-game-${g.game_id}` },
-      h('td', {}, h('code', { title: g.game_id }, g.game_id.slice(0, 8))),
-      h('td', {}, name(system)),
-      h('td', {}, g.mode || ''),
-      h('td', {}, g.seats.map((s) => `seat ${s.seat}`).join(', ')),
-      h('td', {}, status),
-      h('td', {}, i ? new Date(i.created_at).toLocaleString() : ''),
+  const sorted = games.map((g, order) => ({ g, i: info.get(g.game_id), order }))
+    .sort((x, y) => rank(x.i) - rank(y.i) || x.order - y.order);
+  const rows = sorted.map(({ g, i }) => {
+    const system = i?.system || g.system || all[0]?.id;
+    const first = g.seats.find((s) => i?.actors?.includes(s.seat)) || g.seats[0];
+    return h('tr', { 'data-testid': `my-game-${g.game_id}`, class: i?.my_move ? 'is-my-move' : '', 'data-my-move': String(!!i?.my_move) },
+      h('td', {}, h('code', { title: g.game_id }, g.game_id.slice(0, 8)),
+        h('span', { class: 'sub' }, [name(system), g.mode, g.seats.map((s) => `seat ${s.seat}`).join(', ')].filter(Boolean).join(' · '))),
+      statusCell(i),
+      h('td', { class: 'col-created' }, i ? new Date(i.created_at).toLocaleString() : ''),
       h('td', { class: 'actions' },
-        first ? h('a', { class: 'button small primary', href: gamePath(system, g.game_id, { token: first.token }), 'data-testid': `open-${g.game_id}` }, 'Open') : null,
+        first ? h('a', { class: ['button', 'small', i?.my_move ? 'primary' : ''], href: gamePath(system, g.game_id, { token: first.token }), 'data-testid': `open-${g.game_id}` }, i?.my_move ? 'Play' : 'Open') : null,
         h('a', { class: 'button small', href: gamePath(system, g.game_id, { token: first?.token, replay: true }) }, 'Replay'),
         h('button', { class: 'small', onclick: () => { forgetGame(g.game_id); myGamesSection(box, all); }, 'aria-label': `Forget game ${g.game_id}` }, 'Forget')));
   });
-  replace(box, h('h2', {}, 'My games'),
-    h('table', { class: 'games', 'data-testid': 'my-games' },
-      h('thead', {}, h('tr', {}, h('th', {}, 'Game'), h('th', {}, 'System'), h('th', {}, 'Mode'), h('th', {}, 'My seats'), h('th', {}, 'Status'), h('th', {}, 'Created'), h('th', {}, ''))),
+  const mine = sorted.filter(({ i }) => i?.my_move).length;
+  setTitle(mine);
+  replace(box, h('h2', {}, 'My games', mine ? h('span', { class: 'my-move-count', 'data-testid': 'my-move-count' }, `your move in ${mine}`) : null),
+    h('table', { class: 'games', 'data-testid': 'my-games', 'data-loaded': String(Date.now()) },
+      h('thead', {}, h('tr', {}, h('th', {}, 'Game'), h('th', {}, 'Status'), h('th', { class: 'col-created' }, 'Created'), h('th', {}, ''))),
       h('tbody', {}, rows)));
+}
+
+/** The tab says how many games wait for this browser's move. */
+function setTitle(mine) {
+  document.title = mine ? `(${mine}) acies · lobby` : 'acies · lobby';
+}
+
+/** Asks again whose move it is every REFRESH_MS while the lobby is shown, and when it is looked at again. */
+function keepFresh(box, all) {
+  const again = () => {
+    if (!document.hidden && box.isConnected) myGamesSection(box, all);
+  };
+  const timer = setInterval(() => {
+    if (!box.isConnected) clearInterval(timer);
+    else again();
+  }, REFRESH_MS);
+  document.addEventListener('visibilitychange', again);
+  window.addEventListener('focus', again);
 }
 
 function openLinkForm() {
@@ -176,4 +221,5 @@ export async function lobbyPage(root) {
   if (first) pick(first.id);
   else replace(picker, systemPicker(all, tables, null, pick), h('p', { class: 'muted' }, 'No system of this server has a table in the browser yet.'));
   myGamesSection(mine, all);
+  keepFresh(mine, all);
 }
