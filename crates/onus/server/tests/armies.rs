@@ -213,3 +213,96 @@ fn the_catalog_serves_what_the_builder_needs() {
     assert_eq!(c["army_bounds"]["points"], json!([1, 100_000]));
     assert_eq!(c["army_bounds"]["max_units"], 100);
 }
+
+/// Random drafts (cards of every faction and made-up ones, any rank, counts around the bounds,
+/// contingents under any General or none): every one is answered without a panic, and an
+/// army the check accepts is one the game starts with, within its points.
+#[test]
+fn random_drafts_are_answered_and_accepted_ones_start_a_battle() {
+    let catalog = onus_server::catalog().unwrap();
+    let ids = |key: &str| -> Vec<String> {
+        catalog[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                format!(
+                    "{}/{}",
+                    c["faction"].as_str().unwrap(),
+                    c["id"].as_str().unwrap()
+                )
+            })
+            .chain(["nobody".to_owned(), "romans/".to_owned(), "/x".to_owned()])
+            .collect()
+    };
+    let (units, generals) = (ids("units"), ids("generals"));
+    let factions = ["romans", "celts", "mercenaries", "parthians", "greeks", ""];
+    let ranks = ["regular", "veteran", "elite"];
+    let mut rng = acies_core::GameRng::new(7);
+    let mut pick = |n: usize| rng.below(n as u32) as usize;
+    let (mut accepted, mut allied) = (0, 0);
+    for _ in 0..1_500 {
+        let faction = factions[pick(factions.len())];
+        let own: Vec<&String> = generals
+            .iter()
+            .filter(|g| g.starts_with(&format!("{faction}/")))
+            .collect();
+        let general = match own.len() {
+            0 => "nobody".to_owned(),
+            n => own[pick(n)].split('/').nth(1).unwrap_or("").to_owned(),
+        };
+        let home: Vec<&String> = units
+            .iter()
+            .filter(|u| u.starts_with(&format!("{faction}/")))
+            .collect();
+        let entries: Vec<Value> = (0..pick(6))
+            .map(|_| {
+                let unit = match home.len() {
+                    n if n > 0 && pick(3) > 0 => home[pick(n)],
+                    _ => &units[pick(units.len())],
+                };
+                let mut e = json!({
+                    "unit": unit,
+                    "rank": ranks[pick(3)],
+                    "count": pick(5) + if pick(20) == 0 { 50 } else { 0 },
+                });
+                if pick(6) == 0 {
+                    e["contingent"] = json!(generals[pick(generals.len())]);
+                }
+                e
+            })
+            .collect();
+        let points = [0u32, 500, 1000, 1800, 1800, 100_001][pick(6)];
+        let body = json!({ "army": { "id": "r", "name": "R", "faction": faction,
+                                      "general": general, "points": points, "units": entries } });
+        let answer = check(&body).unwrap_or_else(|e| panic!("{body}: {e:?}"));
+        if answer["ok"] != true {
+            assert!(
+                !answer["problems"].as_array().unwrap().is_empty(),
+                "{answer}"
+            );
+            continue;
+        }
+        accepted += 1;
+        assert!(
+            answer["total"].as_u64().unwrap() <= u64::from(points),
+            "{answer}"
+        );
+        let list: ArmyList = serde_json::from_value(answer["list"].clone()).unwrap();
+        let several = !answer["needs"].as_array().unwrap().is_empty();
+        allied += usize::from(several);
+        let mut setup = onus_game::Setup::two_presets("romans-1000", "celts-1000");
+        setup.players[0].army = onus_game::ArmySpec::Inline(list);
+        setup.options.several_generals = several;
+        let state = <onus_game::Onus as acies_core::Ruleset>::new_game(&setup, 1)
+            .unwrap_or_else(|e| panic!("accepted but refused by the game: {e}\n{body}"));
+        assert_eq!(
+            u64::from(state.players()[0].value.total),
+            answer["total"].as_u64().unwrap()
+        );
+    }
+    assert!(
+        accepted > 50 && allied > 5,
+        "only {accepted} accepted drafts, {allied} with allied contingents"
+    );
+}
