@@ -32,7 +32,7 @@ fn options() -> Vec<Value> {
             "several_generals",
             "bool",
             "XII-A Several generals",
-            "Armies may field more Generals of their faction (extra_generals per player)",
+            "Armies may field more Generals: allied contingents under their own Generals (army lists), or more of the faction's (extra_generals per player)",
         ),
         option(
             "no_events",
