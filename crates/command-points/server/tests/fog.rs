@@ -189,7 +189,7 @@ async fn no_message_tells_a_viewer_the_other_seats_face_down_cards() {
     for viewer in viewers() {
         let (sink, rx) = mpsc::channel(ACTIONS * 2 + 8);
         server
-            .subscribe(&p.id, p.token(viewer), Some(0), sink)
+            .subscribe(&p.id, p.token(viewer), (Some(0), None), sink)
             .await
             .unwrap();
         watchers.push((viewer, rx));

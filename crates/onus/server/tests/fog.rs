@@ -108,7 +108,7 @@ async fn watch(
     for viewer in viewers() {
         let (sink, updates) = mpsc::channel(ACTIONS * 2);
         server
-            .subscribe(&played.id, played.token(viewer), Some(0), sink)
+            .subscribe(&played.id, played.token(viewer), (Some(0), None), sink)
             .await
             .unwrap();
         out.push((viewer, updates));

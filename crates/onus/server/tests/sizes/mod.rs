@@ -96,7 +96,7 @@ pub async fn measure(seed: u64, last_turn: u32, army_a: &str, army_b: &str) -> M
     for (name, token) in [("seat 0", Some(tokens[0].clone())), ("spectator", None)] {
         let (sink, inbox) = mpsc::channel(1 << 16);
         server
-            .subscribe(&id, token, None, sink)
+            .subscribe(&id, token, (None, None), sink)
             .await
             .expect("subscribed");
         watchers.push(Watcher {
