@@ -214,7 +214,8 @@ fn build_an_army_see_its_limits_save_it_and_fight_with_it() {
     phone.fill(testid("army-points"), "800").unwrap();
     until(
         &phone,
-        "!!document.querySelector('[data-testid=army-problem-over_limit]')",
+        "const p = document.querySelector('[data-testid=army-problem-over_limit]'); \
+         return !!p && p.textContent.includes('limit of 800')",
     );
     let sideways = phone.eval(SIDEWAYS).unwrap();
     assert!(
