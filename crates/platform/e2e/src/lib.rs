@@ -43,6 +43,18 @@ pub fn artifacts_dir() -> PathBuf {
     workspace_root().join("artifacts").join("e2e")
 }
 
+/// Takes a screenshot of `page` and keeps a copy as `docs/screenshots/{name}.png`, the
+/// pictures the README and the docs show (so they always show the UI as the tests last saw it).
+pub fn doc_screenshot(page: &Page, name: &str) -> Result<PathBuf, E2eError> {
+    let shot = page.screenshot(name)?;
+    let docs = workspace_root().join("docs").join("screenshots");
+    let kept = docs.join(format!("{name}.png"));
+    std::fs::create_dir_all(&docs)
+        .and_then(|()| std::fs::copy(&shot, &kept))
+        .map_err(|e| E2eError(format!("cannot keep {}: {e}", kept.display())))?;
+    Ok(kept)
+}
+
 /// What the browser tests need, or what is missing.
 #[derive(Clone, Debug)]
 pub struct Requirements {

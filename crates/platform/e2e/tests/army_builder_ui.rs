@@ -15,10 +15,7 @@ use onus_ui::*;
 
 /// Takes a screenshot and keeps a copy in `docs/screenshots/{name}.png` (the README shows it).
 fn doc_screenshot(page: &Page, name: &str) {
-    let shot = page.screenshot(name).expect("screenshot");
-    let docs = acies_e2e::workspace_root().join("docs").join("screenshots");
-    std::fs::create_dir_all(&docs).expect("docs/screenshots");
-    std::fs::copy(&shot, docs.join(format!("{name}.png"))).expect("copy the screenshot");
+    acies_e2e::doc_screenshot(page, name).expect("screenshot kept in docs");
 }
 
 /// Waits for the builder's answer to satisfy a condition on the page.

@@ -504,7 +504,7 @@ fn battle_at(w: u32, h: u32) {
         scroll.as_f64().unwrap() <= f64::from(w),
         "the replay scrolls sideways: {scroll}"
     );
-    replay.screenshot(&format!("layout-{w}-replay")).unwrap();
+    acies_e2e::doc_screenshot(&replay, &format!("replay-{w}x{h}")).unwrap();
     let problems = real_problems(&page);
     assert!(problems.is_empty(), "page errors: {problems:?}");
 }
