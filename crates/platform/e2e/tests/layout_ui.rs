@@ -255,7 +255,7 @@ fn a_legible_table_at_1400x900() {
     .unwrap();
     let m = measure(&page);
     println!("1400x900, default table: {m}");
-    page.screenshot("layout-1400-default-table").unwrap();
+    acies_e2e::doc_screenshot(&page, "table-1400x900").unwrap();
     let (bw, bh) = (
         m["board"]["w"].as_f64().unwrap(),
         m["board"]["h"].as_f64().unwrap(),
@@ -392,7 +392,7 @@ fn battle_at(w: u32, h: u32) {
             hand["scroll_width"].as_f64().unwrap() <= f64::from(w),
             "{hand}"
         );
-        page.screenshot(&format!("layout-{w}-hand")).unwrap();
+        acies_e2e::doc_screenshot(&page, &format!("hand-{w}x{h}")).unwrap();
         // Folded down, the sheet gives the table its room; unfolded, it is back.
         let table_h = |page: &Page| {
             page.eval("return document.querySelector('.table-box').getBoundingClientRect().height")
@@ -432,7 +432,7 @@ fn battle_at(w: u32, h: u32) {
                  return {on: r.top >= 0 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1, top: r.top, bottom: r.bottom, right: r.right}",
             )
             .unwrap();
-        page.screenshot(&format!("layout-{w}-charge")).unwrap();
+        acies_e2e::doc_screenshot(&page, &format!("charge-preview-{w}x{h}")).unwrap();
         assert_eq!(
             on["on"],
             json!(true),
