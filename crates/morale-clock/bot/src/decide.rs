@@ -6,10 +6,10 @@ use acies_bot::{Bot, BotError};
 use acies_core::{Candidates, GameRng, Ruleset};
 use acies_geom::{Edge, math};
 use morale_clock_combat::melee::{Attacker, Fighter};
-use morale_clock_combat::odds::{self, Outcome};
+use morale_clock_combat::odds::{self, MeleeOdds, Outcome};
 use morale_clock_game::effects::retreat_blocked;
 use morale_clock_game::geometry::{self, same_facing, touching_edge};
-use morale_clock_game::melee::{pairings, situation};
+use morale_clock_game::melee::{Pairing, pairings, situation};
 use morale_clock_game::orders::preview_move;
 use morale_clock_game::{Action, Battle, Command, GameState, MoraleClock, Phase, Unit, UnitId};
 use morale_clock_model::SideId;
@@ -37,6 +37,9 @@ pub struct ScriptedBot {
     /// The worth of hypothetical charges already enumerated, by the two fighters as JSON
     /// (the same fighters have the same odds).
     known: HashMap<String, f64>,
+    /// The exact odds of melees already enumerated, by the two fighters and their retreats
+    /// as text (the same fighters have the same odds).
+    odds: HashMap<String, MeleeOdds>,
     fallbacks: u64,
 }
 
@@ -53,6 +56,7 @@ impl ScriptedBot {
             rng: GameRng::new(seed),
             weights,
             known: HashMap::new(),
+            odds: HashMap::new(),
             fallbacks: 0,
         }
     }
@@ -70,7 +74,10 @@ impl ScriptedBot {
         if self.known.len() > KNOWN {
             self.known.clear();
         }
-        let mut eval = Eval::new(b, seat, self.weights, &mut self.known);
+        if self.odds.len() > KNOWN {
+            self.odds.clear();
+        }
+        let mut eval = Eval::new(b, seat, self.weights, &mut self.known, &mut self.odds);
         let mut out: Vec<(Action, f64)> = candidates
             .into_iter()
             .map(|a| {
@@ -137,6 +144,7 @@ struct Eval<'a> {
     before: &'a Battle,
     engagements: Vec<geometry::Engagement>,
     known: &'a mut HashMap<String, f64>,
+    odds: &'a mut HashMap<String, MeleeOdds>,
     me: SideId,
     w: Weights,
     /// What a Morale Clock step won and lost is worth at this point of the battle.
@@ -144,13 +152,54 @@ struct Eval<'a> {
     /// Worst expected loss of enemy `e` charging my unit `u` from aspect `k` (front, flank,
     /// rear), from the table before the decision.
     charges: HashMap<(UnitId, UnitId, u8), f64>,
-    /// The threat to each unit and the worth of each melee on the table before the decision.
+    /// The threat to each unit on the table before the decision.
     threat_before: HashMap<UnitId, f64>,
-    fight_before: HashMap<(UnitId, UnitId), f64>,
-    /// What each melee on the table before the decision adds to this half-turn's count of
-    /// losses (Turn Sequence 5), and the half-turn's worth to the side then.
-    count_before: HashMap<(UnitId, UnitId), Vec<(i32, f64)>>,
-    half_before: Option<f64>,
+    /// The melees on the table before the decision, and what this half-turn is worth to the
+    /// side then (Turn Sequence 5).
+    before_melees: Option<BeforeMelees>,
+}
+
+/// The melees of the table before the decision.
+struct BeforeMelees {
+    pairs: Vec<Pairing>,
+    melees: HashMap<(UnitId, UnitId), MeleeWorth>,
+    half: f64,
+}
+
+/// A table's melees: the engagements their situations are read from and who fights whom.
+struct Table<'b> {
+    b: &'b Battle,
+    engs: Vec<geometry::Engagement>,
+    pairs: Vec<Pairing>,
+}
+
+impl<'b> Table<'b> {
+    fn new(b: &'b Battle) -> Table<'b> {
+        Table {
+            b,
+            engs: geometry::engagements(b),
+            pairs: pairings(b),
+        }
+    }
+}
+
+/// What one melee of a table is worth to the side and what it counts.
+#[derive(Clone, Debug)]
+struct MeleeWorth {
+    /// This round's expected worth, the leaders riding with the two, and the next round's
+    /// if both stay in contact (`Eval::melee`).
+    worth: f64,
+    /// What it adds to this half-turn's count: the enemy's points less the side's.
+    count: Vec<(i32, f64)>,
+}
+
+impl MeleeWorth {
+    fn none() -> MeleeWorth {
+        MeleeWorth {
+            worth: 0.0,
+            count: vec![(0, 1.0)],
+        }
+    }
 }
 
 impl<'a> Eval<'a> {
@@ -159,25 +208,24 @@ impl<'a> Eval<'a> {
         me: SideId,
         w: Weights,
         known: &'a mut HashMap<String, f64>,
+        odds: &'a mut HashMap<String, MeleeOdds>,
     ) -> Eval<'a> {
         Eval {
             before,
             engagements: geometry::engagements(before),
             known,
+            odds,
             me,
             w,
             stakes: Stakes::of(before, me),
             charges: HashMap::new(),
             threat_before: HashMap::new(),
-            fight_before: HashMap::new(),
-            count_before: HashMap::new(),
-            half_before: None,
+            before_melees: None,
         }
     }
 
     fn judge(&self) -> Judge {
         Judge {
-            me: self.me,
             w: self.w,
             stakes: self.stakes,
         }
@@ -256,35 +304,10 @@ impl<'a> Eval<'a> {
                 .filter_map(|&id| b.unit(id).filter(|u| u.is_base()))
                 .any(|u| geometry::in_contact(b, u))
         };
-        let half = if engaged(before) || engaged(after) {
-            let was = match self.half_before {
-                Some(v) => v,
-                None => {
-                    let v = self.half_turn(before, &BTreeSet::new(), true);
-                    self.half_before = Some(v);
-                    v
-                }
-            };
-            self.half_turn(after, &near, false) - was
+        let (fights, half) = if engaged(before) || engaged(after) {
+            self.melees(after, &near)
         } else {
-            0.0
-        };
-        let fights = if engaged(before) || engaged(after) {
-            let engs = &self.engagements;
-            let judge = self.judge();
-            let was: f64 = pairings(before)
-                .into_iter()
-                .filter(|p| near.contains(&p.a) || near.contains(&p.b))
-                .map(|p| {
-                    *self
-                        .fight_before
-                        .entry((p.a, p.b))
-                        .or_insert_with(|| fight(before, engs, &judge, p.a, p.b))
-                })
-                .sum();
-            fights(after, &judge, &near) - was
-        } else {
-            0.0
+            (0.0, 0.0)
         };
         let progress =
             progress(after, self.me, &mine_moved) - progress(before, self.me, &mine_moved);
@@ -309,37 +332,143 @@ impl<'a> Eval<'a> {
             + self.w.threat * (-threat)
     }
 
-    /// Turn Sequence 5, "loser of ½ turn reduces by 1": the chance that the enemy counts more
-    /// losses this half-turn less the chance that the side does, from the losses counted so
-    /// far and every melee to come on `b` (each melee's count from its exact odds; melees
-    /// that involve no unit of `near` taken from the table before the decision).
-    fn half_turn(&mut self, b: &Battle, near: &BTreeSet<UnitId>, is_before: bool) -> f64 {
+    /// What the melees of `after` involving a unit of `near` are worth less what they were
+    /// worth before the decision; and the change in the half-turn's worth (Turn Sequence 5,
+    /// "loser of ½ turn reduces by 1": the chance that the enemy counts more losses less the
+    /// chance that the side does, weighed by the stakes), from every melee's exact odds, those
+    /// that involve no unit of `near` taken from the table before. Each table's engagements
+    /// and pairings are read once, and each pair of fighters' odds enumerated once.
+    fn melees(&mut self, after: &Battle, near: &BTreeSet<UnitId>) -> (f64, f64) {
+        if self.before_melees.is_none() {
+            let t = Table::new(self.before);
+            let mut melees = HashMap::new();
+            let mut list = Vec::new();
+            for p in &t.pairs {
+                let m = self.melee(&t, *p);
+                list.push(m.clone());
+                melees.insert((p.a, p.b), m);
+            }
+            let half = self.half_turn(self.before, &list);
+            self.before_melees = Some(BeforeMelees {
+                pairs: t.pairs,
+                melees,
+                half,
+            });
+        }
+        let t = Table::new(after);
+        let mut list = Vec::new();
+        let mut worth = 0.0;
+        for p in &t.pairs {
+            let fresh = near.contains(&p.a) || near.contains(&p.b);
+            let known = self
+                .before_melees
+                .as_ref()
+                .and_then(|bm| bm.melees.get(&(p.a, p.b)))
+                .filter(|_| !fresh)
+                .cloned();
+            let m = match known {
+                Some(m) => m,
+                None => self.melee(&t, *p),
+            };
+            if fresh {
+                worth += m.worth;
+            }
+            list.push(m);
+        }
+        let half = self.half_turn(after, &list);
+        let Some(bm) = self.before_melees.as_ref() else {
+            return (0.0, 0.0);
+        };
+        let was: f64 = bm
+            .pairs
+            .iter()
+            .filter(|p| near.contains(&p.a) || near.contains(&p.b))
+            .filter_map(|p| bm.melees.get(&(p.a, p.b)))
+            .map(|m| m.worth)
+            .sum();
+        (worth - was, half - bm.half)
+    }
+
+    /// What this half-turn is worth to the side with `melees` on `b`'s table: the chance of
+    /// the enemy counting more losses less the chance of the side counting more, from the
+    /// losses counted so far, weighed by the stakes.
+    fn half_turn(&self, b: &Battle, melees: &[MeleeWorth]) -> f64 {
         let me = self.me;
         let counted = b.half.losses;
         let start = counted[me.other().index()] as i32 - counted[me.index()] as i32;
         let mut dist: Vec<(i32, f64)> = vec![(start, 1.0)];
-        for p in pairings(b) {
-            let fresh = is_before || near.contains(&p.a) || near.contains(&p.b);
-            let d = match self.count_before.get(&(p.a, p.b)) {
-                Some(d) if !fresh || is_before => d.clone(),
-                _ => {
-                    let d = melee_count(b, me, p.a, p.b);
-                    if is_before {
-                        self.count_before.insert((p.a, p.b), d.clone());
-                    }
-                    d
-                }
-            };
-            dist = convolve(&dist, &d);
+        for m in melees {
+            dist = convolve(&dist, &m.count);
         }
-        let stakes = self.stakes;
-        dist.iter()
-            .map(|(net, p)| match net.cmp(&0) {
-                std::cmp::Ordering::Greater => stakes.win * *p,
-                std::cmp::Ordering::Less => -stakes.lose * *p,
-                std::cmp::Ordering::Equal => 0.0,
-            })
-            .sum()
+        let st = self.stakes;
+        net_worth(&dist, st.win, st.lose)
+    }
+
+    /// The exact odds of a melee between two fighters, each enumerated once.
+    fn odds_of(&mut self, a: &Fighter, b: &Fighter, blocked: [bool; 2]) -> Option<MeleeOdds> {
+        let key = format!("{a:?}|{b:?}|{blocked:?}");
+        if let Some(o) = self.odds.get(&key) {
+            return Some(o.clone());
+        }
+        let o = odds::melee(a, b, blocked).ok()?;
+        self.odds.insert(key, o.clone());
+        Some(o)
+    }
+
+    /// The melee of pairing `p` on table `t`: its worth to the side (this round, the leaders
+    /// riding with the two, lost half the time with a unit destroyed in melee: Rallying, and
+    /// the next round if both stay in contact, fought in the other army's half-turn with no
+    /// charge and no first combat, with its chance of winning that half-turn's count) and
+    /// what it adds to this half-turn's count.
+    fn melee(&mut self, t: &Table, p: Pairing) -> MeleeWorth {
+        let b = t.b;
+        let (Some(ua), Some(ub)) = (b.unit(p.a), b.unit(p.b)) else {
+            return MeleeWorth::none();
+        };
+        let fighter = |u: &Unit, e: &Unit| Fighter {
+            unit: b.combatant(u),
+            situation: situation(b, &t.engs, u, e),
+        };
+        let (fa, fb) = (fighter(ua, ub), fighter(ub, ua));
+        let blocked = [retreat_blocked(b, ua.id), retreat_blocked(b, ub.id)];
+        let Some(o) = self.odds_of(&fa, &fb, blocked) else {
+            return MeleeWorth::none();
+        };
+        let judge = self.judge();
+        let w = self.w;
+        let mine = if ua.side == self.me { 0 } else { 1 };
+        let dmz = [ua.dmz, ub.dmz];
+        let now = melee_value(&o, mine, dmz) + leaders_at_risk(b, &o, [ua, ub], mine, &judge);
+        let count = melee_count(b, self.me, [ua, ub], &o);
+        let ends: f64 = o
+            .units
+            .iter()
+            .map(|u| u.p(Outcome::Destroyed) + u.p(Outcome::Retreat))
+            .sum();
+        let stays = (1.0 - ends).clamp(0.0, 1.0);
+        let next = if stays > 0.0 && w.next > 0.0 {
+            let later = |f: &Fighter| {
+                let mut f = f.clone();
+                f.situation.charging = false;
+                f.situation.charged = false;
+                f.situation.first_combat = false;
+                f
+            };
+            self.odds_of(&later(&fa), &later(&fb), blocked)
+        } else {
+            None
+        };
+        let Some(n) = next else {
+            return MeleeWorth { worth: now, count };
+        };
+        let stakes = judge.stakes;
+        let next_worth = melee_value(&n, mine, dmz)
+            + leaders_at_risk(b, &n, [ua, ub], mine, &judge)
+            + w.next_clock * (n.wins[mine] * stakes.next_win - n.wins[1 - mine] * stakes.next_lose);
+        MeleeWorth {
+            worth: now + w.next * stays * next_worth,
+            count,
+        }
     }
 
     /// The worst expected loss enemy charges could inflict next on `units` where they stand
@@ -429,19 +558,14 @@ impl<'a> Eval<'a> {
     }
 }
 
-/// What one melee adds to the half-turn's count: the enemy's points less the side's, with
-/// their chances (one unit of a melee loses, or neither; Skirmishers neither count nor make
-/// count: Melee Combat).
-fn melee_count(b: &Battle, me: SideId, a: UnitId, other: UnitId) -> Vec<(i32, f64)> {
-    let (Some(ua), Some(ub)) = (b.unit(a), b.unit(other)) else {
-        return vec![(0, 1.0)];
-    };
-    let Ok(o) = morale_clock_game::odds::melee(b, a, other) else {
-        return vec![(0, 1.0)];
-    };
+/// What one melee with odds `o` adds to a half-turn's count: the enemy's points less the
+/// side's, with their chances (one unit of a melee loses, or neither; Skirmishers neither
+/// count nor make count: Melee Combat).
+fn melee_count(b: &Battle, me: SideId, units: [&Unit; 2], o: &MeleeOdds) -> Vec<(i32, f64)> {
     let skirmish = |u: &Unit| u.profile.troop == morale_clock_model::TroopType::Skirmishers;
     let mut out: Vec<(i32, f64)> = Vec::new();
     let mut none = 1.0;
+    let [ua, ub] = units;
     for (i, (u, foe)) in [(ua, ub), (ub, ua)].into_iter().enumerate() {
         if skirmish(u) || skirmish(foe) {
             continue;
@@ -457,6 +581,18 @@ fn melee_count(b: &Battle, me: SideId, a: UnitId, other: UnitId) -> Vec<(i32, f6
     }
     out.push((0, none.max(0.0)));
     out
+}
+
+/// The worth of a count's distribution (the enemy's points less the side's): a step won
+/// when it is above 0, lost when below.
+fn net_worth(dist: &[(i32, f64)], win: f64, lose: f64) -> f64 {
+    dist.iter()
+        .map(|(net, p)| match net.cmp(&0) {
+            std::cmp::Ordering::Greater => win * *p,
+            std::cmp::Ordering::Less => -lose * *p,
+            std::cmp::Ordering::Equal => 0.0,
+        })
+        .sum()
 }
 
 /// The points a unit carrying `dmz` markers counts for `outcome` (rules.toml: per DMZ marker
@@ -537,7 +673,6 @@ fn material(b: &Battle, me: SideId) -> f64 {
 /// Whose worth a fight is valued for, with the weights and the stakes of the decision.
 #[derive(Clone, Copy, Debug)]
 struct Judge {
-    me: SideId,
     w: Weights,
     stakes: Stakes,
 }
@@ -553,76 +688,6 @@ impl Judge {
         };
         self.w.leader + self.stakes.leader_lost * self.w.clock * step
     }
-}
-
-/// The expected worth of the melees to come that involve a unit of `near`.
-fn fights(b: &Battle, judge: &Judge, near: &BTreeSet<UnitId>) -> f64 {
-    let engs = geometry::engagements(b);
-    pairings(b)
-        .into_iter()
-        .filter(|p| near.contains(&p.a) || near.contains(&p.b))
-        .map(|p| fight(b, &engs, judge, p.a, p.b))
-        .sum()
-}
-
-/// The expected worth to `me` of the melee between `a` and `other` on `b`'s table: this
-/// half-turn's round, the leaders riding with the two (a leader whose unit is destroyed in
-/// melee is lost half the time: Rallying, and the clock with him), and the next round if
-/// both stay in contact (the other army's half-turn: no charge, no first combat).
-fn fight(
-    b: &Battle,
-    engs: &[geometry::Engagement],
-    judge: &Judge,
-    a: UnitId,
-    other: UnitId,
-) -> f64 {
-    let (Some(ua), Some(ub)) = (b.unit(a), b.unit(other)) else {
-        return 0.0;
-    };
-    let (w, stakes) = (&judge.w, &judge.stakes);
-    let mine = if ua.side == judge.me { 0 } else { 1 };
-    let Ok(o) = morale_clock_game::odds::melee(b, a, other) else {
-        return 0.0;
-    };
-    let now =
-        melee_value(&o, mine, [ua.dmz, ub.dmz]) + leaders_at_risk(b, &o, [ua, ub], mine, judge);
-    let ends: f64 = o
-        .units
-        .iter()
-        .map(|u| u.p(Outcome::Destroyed) + u.p(Outcome::Retreat))
-        .sum();
-    let stays = (1.0 - ends).max(0.0);
-    if stays <= 0.0 || w.next <= 0.0 {
-        return now;
-    }
-    let next = next_round(b, engs, [ua, ub]).map_or(0.0, |n| {
-        melee_value(&n, mine, [ua.dmz, ub.dmz])
-            + leaders_at_risk(b, &n, [ua, ub], mine, judge)
-            + w.next_clock * (n.wins[mine] * stakes.next_win - n.wins[1 - mine] * stakes.next_lose)
-    });
-    now + w.next * stays * next
-}
-
-/// The odds of the round after this one between two units that stay in contact: neither
-/// charging nor charged, neither in its first combat.
-fn next_round(
-    b: &Battle,
-    engs: &[geometry::Engagement],
-    units: [&Unit; 2],
-) -> Option<morale_clock_combat::odds::MeleeOdds> {
-    let fighter = |u: &Unit, e: &Unit| {
-        let mut situation = situation(b, engs, u, e);
-        situation.charging = false;
-        situation.charged = false;
-        situation.first_combat = false;
-        Fighter {
-            unit: b.combatant(u),
-            situation,
-        }
-    };
-    let [ua, ub] = units;
-    let blocked = [retreat_blocked(b, ua.id), retreat_blocked(b, ub.id)];
-    odds::melee(&fighter(ua, ub), &fighter(ub, ua), blocked).ok()
 }
 
 /// The worth to the side of fighter `mine` of the leaders riding with the two units of a

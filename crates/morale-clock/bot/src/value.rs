@@ -80,7 +80,7 @@ pub struct Weights {
 impl Default for Weights {
     fn default() -> Weights {
         Weights {
-            progress: 0.08,
+            progress: 0.3,
             line: 0.15,
             threat: 0.3,
             clock: 10.0,

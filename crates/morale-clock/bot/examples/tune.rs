@@ -1,0 +1,156 @@
+//! The scripted player (in `SEAT`, 0 or 1) against the random one on the default battle of
+//! `acies sim --system morale-clock` (the same seeds as the simulation), one thread: each
+//! battle's result, the clocks' difference (the scripted side's less the other's) after every
+//! half-turn that changed it, and the slowest decision (thread CPU time). Weights may be overridden with
+//! `MC_WEIGHTS=progress,line,threat,clock,threshold,next,next_clock,leader`.
+//! `cargo run --release -p morale-clock-bot --example tune -- SEAT GAMES [SEED] [FIRST]`
+
+use std::time::{Duration, Instant};
+
+use acies_bot::battle::BoxedBot;
+use acies_bot::{Arena, Bot, BotError, BotKind, Checks, battle_seeds, play_recorded};
+use acies_core::replay_steps;
+use morale_clock_bot::{MAX_ACTIONS, MoraleClockArena, ScriptedBot, Weights};
+use morale_clock_game::{Event, GameState, MoraleClock, Setup};
+use morale_clock_model::{Catalog, SideId};
+
+/// The scripted player, timed.
+struct Timed {
+    bot: ScriptedBot,
+    slowest: std::sync::Arc<std::sync::Mutex<Duration>>,
+}
+
+impl Bot<MoraleClock> for Timed {
+    fn name(&self) -> &'static str {
+        "scripted"
+    }
+    fn act(
+        &mut self,
+        known: &GameState,
+        seat: SideId,
+    ) -> Result<morale_clock_game::Action, BotError> {
+        let t = cpu_time();
+        let a = self.bot.act(known, seat);
+        let e = cpu_time().saturating_sub(t);
+        let mut s = self.slowest.lock().expect("lock");
+        if e > *s {
+            *s = e;
+        }
+        a
+    }
+    fn fallbacks(&self) -> u64 {
+        self.bot.fallbacks()
+    }
+}
+
+/// The CPU time this thread has run (Linux: /proc/thread-self/schedstat), so that the slowest
+/// decision is measured without the other programs of a loaded machine.
+fn cpu_time() -> Duration {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|n| n.parse().ok()))
+        .map_or(Duration::ZERO, Duration::from_nanos)
+}
+
+fn weights() -> Weights {
+    let mut w = Weights::default();
+    if let Ok(s) = std::env::var("MC_WEIGHTS") {
+        let v: Vec<f64> = s.split(',').map(|x| x.parse().expect("a number")).collect();
+        let fields = [
+            &mut w.progress,
+            &mut w.line,
+            &mut w.threat,
+            &mut w.clock,
+            &mut w.threshold,
+            &mut w.next,
+            &mut w.next_clock,
+            &mut w.leader,
+        ];
+        for (f, x) in fields.into_iter().zip(v) {
+            *f = x;
+        }
+    }
+    w
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let seat: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(0);
+    let games: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(20);
+    let seed: u64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1);
+    let first: u64 = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(0);
+    let catalog = Catalog::builtin().expect("builtin data");
+    let setup = Setup::presets(&catalog, "open-field", "republican-romans", "gauls")
+        .expect("the default battle");
+    let me = if seat == 0 { SideId::A } else { SideId::B };
+    let w = weights();
+    let (mut won, mut lost, mut drawn) = (0, 0, 0);
+    let slowest = std::sync::Arc::new(std::sync::Mutex::new(Duration::ZERO));
+    let start = Instant::now();
+    for i in first..first + games {
+        let (game, seeds) = battle_seeds(seed, i, 2);
+        let scripted: BoxedBot<MoraleClockArena> = Box::new(Timed {
+            bot: ScriptedBot::with_weights(seeds[seat], w),
+            slowest: slowest.clone(),
+        });
+        let random = MoraleClockArena::bot(BotKind::Random, seeds[1 - seat]).expect("random");
+        let mut bots = if seat == 0 {
+            vec![scripted, random]
+        } else {
+            vec![random, scripted]
+        };
+        let (r, record) = play_recorded::<MoraleClockArena>(
+            &setup,
+            game,
+            &mut bots,
+            MAX_ACTIONS,
+            Checks::default(),
+        )
+        .expect("battle");
+        let mark = match r.winner_index() {
+            Some(s) if s == seat => {
+                won += 1;
+                "W"
+            }
+            Some(_) => {
+                lost += 1;
+                "L"
+            }
+            None => {
+                drawn += 1;
+                "D"
+            }
+        };
+        let mut path = String::new();
+        let steps = replay_steps::<MoraleClock>(&record).expect("replay");
+        let mut last = 0i32;
+        for step in steps {
+            let applied = step.expect("legal");
+            let b = &applied.state.battle;
+            for e in &applied.events {
+                if let Event::HalfTurn { .. } = e {
+                    let d = b.army(me).clock as i32 - b.army(me.other()).clock as i32;
+                    if d != last {
+                        path.push_str(&format!(" t{}{:?}:{d:+}", b.turn, b.side));
+                        last = d;
+                    }
+                }
+            }
+            if b.outcome.is_some() {
+                let d = b.army(me).clock as i32 - b.army(me.other()).clock as i32;
+                if d != last {
+                    path.push_str(&format!(" end:{d:+}"));
+                    last = d;
+                }
+            }
+        }
+        println!("{i} {mark} {}{path}", r.reason());
+    }
+    let n = won + lost + drawn;
+    println!(
+        "seat {seat}: {won} won, {lost} lost, {drawn} drawn of {n} ({:.1}%); slowest decision {:?} of CPU; {:?}",
+        100.0 * won as f64 / n as f64,
+        *slowest.lock().expect("lock"),
+        start.elapsed()
+    );
+}

@@ -1,0 +1,100 @@
+//! Positions laid out by hand (the game's test tables) where one of the scripted player's
+//! rules decides what it does.
+
+#[path = "../../game/tests/common/mod.rs"]
+mod common;
+
+use acies_core::Ruleset;
+use common::{A, B, at, battle, profile};
+use morale_clock_bot::{ScriptedBot, Weights};
+use morale_clock_game::{Action, MoraleClock};
+use morale_clock_model::{Profile, Quality, TroopType};
+
+/// A legion base of Hastati (Roman Drill, Pila).
+fn legion() -> Profile {
+    profile(
+        "Hastati",
+        TroopType::HeavyInfantry,
+        &[Quality::RomanDrill, Quality::Pila],
+    )
+}
+
+/// A Gallic warband (Tribal, Wild Charge).
+fn warband() -> Profile {
+    profile(
+        "Warband",
+        TroopType::Warband,
+        &[Quality::Tribal, Quality::WildCharge],
+    )
+}
+
+/// A Roman legion base facing a Gallic warband `gap` inches away, front to front, in the
+/// Romans' orders (no dice are rolled by an order): the player's choice, and the gap after it.
+fn advance(gap: f64, w: Weights) -> (Action, f64) {
+    let depth = legion().depth / 2.0 + warband().depth / 2.0;
+    let state = battle(
+        vec![
+            at(A, legion(), 24.0, 10.0, 0.0),
+            at(B, warband(), 24.0, 10.0 + depth + gap, 180.0),
+        ],
+        vec![],
+        1,
+    );
+    let mut bot = ScriptedBot::with_weights(1, w);
+    let a = bot.choose(&state, A);
+    let after = MoraleClock::apply(&state, A, &a)
+        .expect("the choice is legal")
+        .state;
+    let b = &after.battle;
+    (a, b.units[0].rect().distance(&b.units[1].rect()))
+}
+
+/// The ground gained towards the enemy weighs 0.3 a unit and inch: 8" from a warband (4"
+/// move), the legion closes to within its charge rather than stopping just out of it (as the
+/// player did with 0.08: a forward order of 3", 5" away), so that the battle is fought.
+#[test]
+fn the_legion_closes_within_the_warbands_charge() {
+    let reach = 4.0 + 0.5;
+    let (a, gap) = advance(8.0, Weights::default());
+    assert!(matches!(a, Action::Move { .. }), "{a:?}");
+    assert!(gap < reach, "{gap} after {a:?}");
+    let timid = Weights {
+        progress: 0.08,
+        ..Weights::default()
+    };
+    let (a, gap) = advance(8.0, timid);
+    assert!((gap - 5.0).abs() < 1e-6, "{gap} after {a:?}");
+}
+
+/// The exact odds of each pair of fighters are enumerated once and kept: a second look at the
+/// same table (the odds remembered) ranks every option exactly as a fresh player does, here
+/// with a legion in melee with a warband and a second legion that may take it in flank.
+#[test]
+fn remembered_odds_rank_as_fresh_ones() {
+    let depth = legion().depth / 2.0 + warband().depth / 2.0;
+    let state = battle(
+        vec![
+            at(A, legion(), 24.0, 10.0, 0.0),
+            at(A, legion(), 27.0, 10.0 + depth, 0.0),
+            at(B, warband(), 24.0, 10.0 + depth, 180.0),
+        ],
+        vec![],
+        1,
+    );
+    let mut bot = ScriptedBot::new(1);
+    let first = bot.ranked(&state, A);
+    let again = bot.ranked(&state, A);
+    let fresh = ScriptedBot::new(1).ranked(&state, A);
+    assert_eq!(first.len(), fresh.len());
+    assert!(first.len() > 1, "{first:?}");
+    // The same options, each worth the same, whether the odds were remembered or not.
+    let key = |r: &[(Action, f64)]| {
+        let mut v: Vec<String> = r.iter().map(|(a, w)| format!("{a:?} {w}")).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(key(&first), key(&fresh));
+    assert_eq!(first, again);
+    // The best is worth more than ending the orders (which is worth 0).
+    assert!(first[0].1 > 0.0, "{:?}", first[0]);
+}
