@@ -70,4 +70,68 @@ pub mod heading {
     pub const DEPLOYMENT: &str = "deployment (ruling)";
     pub const TURN: &str = "turn sequence (ruling)";
     pub const VICTORY: &str = "army break and victory (ruling)";
+
+    use acies_data::rules::Section;
+
+    /// Every heading above: the sections the rules reader knows (our summaries of them are
+    /// `data/command-points/rules.toml`).
+    pub const SECTIONS: &[Section] = &[
+        Section::titled(ACTIVATION),
+        Section::titled(REVERSAL),
+        Section::titled(CARDS),
+        Section::titled(MOVEMENT),
+        Section::titled(POINTS),
+        Section::titled(GENERALSHIP),
+        Section::titled(HOMUNCULUS),
+        Section::titled(MANOEUVRE),
+        Section::titled(COMBAT),
+        Section::titled(COMBAT_RESULTS),
+        Section::titled(SHOOTING),
+        Section::titled(SHOOTING_RESULTS),
+        Section::titled(LINES),
+        Section::titled(PUSH_BACK),
+        Section::titled(FOLLOW_UP),
+        Section::titled(PURSUIT),
+        Section::titled(EAGLES),
+        Section::titled(RISK),
+        Section::titled(DISCIPLINE),
+        Section::titled(FAILED_DISCIPLINE),
+        Section::titled(REFORM),
+        Section::titled(FAILED_REFORM),
+        Section::titled(DEPLOYMENT),
+        Section::titled(TURN),
+        Section::titled(VICTORY),
+    ];
+}
+
+#[cfg(test)]
+mod rule_book_tests {
+    /// Every heading of the module heading is a section of the rules reader, and nothing else is.
+    #[test]
+    fn every_heading_is_a_section() {
+        let code = include_str!("error.rs");
+        let start = code.find("pub mod heading {").expect("the module");
+        let block = &code[start..];
+        let block = &block[..block.find("\n}").expect("its end")];
+        let mut consts = Vec::new();
+        for line in block.lines() {
+            if let Some(rest) = line.trim().strip_prefix("pub const ")
+                && rest.contains(": &str = \"")
+            {
+                let value = rest.split('"').nth(1).expect("a string");
+                consts.push(value.to_owned());
+            }
+        }
+        assert!(consts.len() >= 5, "{consts:?}");
+        let sections: Vec<String> = super::heading::SECTIONS.iter().map(|s| s.cite()).collect();
+        for c in &consts {
+            assert!(sections.contains(c), "the heading {c:?} is not in SECTIONS");
+            assert_eq!(
+                acies_data::rules::resolve(super::heading::SECTIONS, c).len(),
+                1,
+                "{c}"
+            );
+        }
+        assert!(acies_data::rules::clashes(super::heading::SECTIONS).is_empty());
+    }
 }

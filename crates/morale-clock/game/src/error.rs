@@ -43,9 +43,69 @@ pub mod rule {
     pub const TABLE: &str = "The table (ours)";
     pub const SETUP: &str = "Setup (ours)";
     pub const INPUT: &str = "Input";
+
+    use acies_data::rules::Section;
+
+    /// Every heading above and those of the fights' resolvers (`morale_clock_combat`): the
+    /// sections the rules reader knows (our summaries of them are
+    /// `data/morale-clock/rules.toml`).
+    pub const SECTIONS: &[Section] = &[
+        Section::titled(TURN),
+        Section::titled(MISSILE),
+        Section::titled(MELEE),
+        Section::titled(RALLY),
+        Section::titled(ORDERS),
+        Section::titled(STRATAGEMS),
+        Section::titled(FRONT),
+        Section::titled(WHEEL),
+        Section::titled(FACE),
+        Section::titled(ROUGH),
+        Section::titled(INTERPENETRATE),
+        Section::titled(SIDESTEP),
+        Section::titled(CHARGE),
+        Section::titled(REAR),
+        Section::titled(CONFORM),
+        Section::titled(DISENGAGE),
+        Section::titled(ADJUST),
+        Section::titled(TABLE),
+        Section::titled(SETUP),
+        Section::titled(INPUT),
+    ];
 }
 
 /// Shorthand for `Err(GameError::new(rule, message))`.
 pub fn refuse<T>(rule: &str, message: impl Into<String>) -> Result<T, GameError> {
     Err(GameError::new(rule, message))
+}
+
+#[cfg(test)]
+mod rule_book_tests {
+    /// Every heading of the module rule is a section of the rules reader, and nothing else is.
+    #[test]
+    fn every_heading_is_a_section() {
+        let code = include_str!("error.rs");
+        let start = code.find("pub mod rule {").expect("the module");
+        let block = &code[start..];
+        let block = &block[..block.find("\n}").expect("its end")];
+        let mut consts = Vec::new();
+        for line in block.lines() {
+            if let Some(rest) = line.trim().strip_prefix("pub const ")
+                && rest.contains(": &str = \"")
+            {
+                let value = rest.split('"').nth(1).expect("a string");
+                consts.push(value.to_owned());
+            }
+        }
+        assert!(consts.len() >= 5, "{consts:?}");
+        let sections: Vec<String> = super::rule::SECTIONS.iter().map(|s| s.cite()).collect();
+        for c in &consts {
+            assert!(sections.contains(c), "the heading {c:?} is not in SECTIONS");
+            assert_eq!(
+                acies_data::rules::resolve(super::rule::SECTIONS, c).len(),
+                1,
+                "{c}"
+            );
+        }
+        assert!(acies_data::rules::clashes(super::rule::SECTIONS).is_empty());
+    }
 }

@@ -52,6 +52,7 @@ pub mod legal;
 pub mod movement;
 pub mod orders;
 pub mod replay;
+pub mod rulebook;
 pub mod secrets;
 pub mod setup;
 pub mod state;

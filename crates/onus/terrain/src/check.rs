@@ -106,7 +106,7 @@ impl Battlefield {
             out.push(problem(
                 Some(p),
                 "top",
-                "a hill has a top (III \"Hills\"): add [[piece.top]]".into(),
+                "a hill has a top (T&F III \"Hills\"): add [[piece.top]]".into(),
             ));
         }
         if !hill && !p.top.is_empty() {
@@ -149,7 +149,7 @@ impl Battlefield {
             (true, None) => out.push(problem(
                 Some(p),
                 "material",
-                "a bridge is of wood or stone (III \"Bridges\")".into(),
+                "a bridge is of wood or stone (T&F III \"Bridges\")".into(),
             )),
             (false, Some(_)) => out.push(problem(
                 Some(p),
@@ -200,7 +200,7 @@ impl Battlefield {
                 .any(|p| p.zones.iter().any(|z| self.at_edge(z.rect())))
             {
                 let first = group[0];
-                out.push(problem(Some(first), "zone", "a river reaches an edge of the table (III \"Rivers\"): this one starts and ends on it".into()));
+                out.push(problem(Some(first), "zone", "a river reaches an edge of the table (T&F III \"Rivers\"): this one starts and ends on it".into()));
             }
         }
         for f in self.of_kind(TerrainKind::Ford) {

@@ -291,7 +291,7 @@ impl Fortress {
             .any(|e| e.kind == StructureKind::GateWall)
         {
             out.push(whole(
-                "all fortresses must have at least one gate (VI \"Fortress design\")".into(),
+                "all fortresses must have at least one gate (T&F VI \"Fortress design\")".into(),
             ));
         }
         out.extend(self.material_problems());
@@ -346,7 +346,7 @@ impl Fortress {
         if mixed_walls || towers_mixed {
             vec![DesignProblem {
                 element: None,
-                message: "a fortress is built of stone or of wood, without mixing (stone towers in a wooden fortress only if both sides agree) (VI \"Fortress types\")".into(),
+                message: "a fortress is built of stone or of wood, without mixing (stone towers in a wooden fortress only if both sides agree) (T&F VI \"Fortress types\")".into(),
             }]
         } else {
             Vec::new()

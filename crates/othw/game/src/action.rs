@@ -154,4 +154,55 @@ pub mod section {
     pub const VICTORY: &str = "Victory";
     pub const TRAITS: &str = "Traits";
     pub const SETUP: &str = "Setup (ours)";
+    /// "Unit Types": what a profile's numbers mean (cited with Generals by the leadership
+    /// re-roll).
+    pub const UNIT_TYPES: &str = "Unit Types";
+
+    use acies_data::rules::Section;
+
+    /// Every section above: the sections the rules reader knows (our summaries of them are
+    /// `data/othw/rules.toml`).
+    pub const SECTIONS: &[Section] = &[
+        Section::titled(SEQUENCE),
+        Section::titled(MOVEMENT),
+        Section::titled(COMBAT),
+        Section::titled(FLIGHT),
+        Section::titled(GENERALS),
+        Section::titled(UNIT_TYPES),
+        Section::titled(VICTORY),
+        Section::titled(TRAITS),
+        Section::titled(SETUP),
+    ];
+}
+
+#[cfg(test)]
+mod rule_book_tests {
+    /// Every heading of the module section is a section of the rules reader, and nothing else is.
+    #[test]
+    fn every_heading_is_a_section() {
+        let code = include_str!("action.rs");
+        let start = code.find("pub mod section {").expect("the module");
+        let block = &code[start..];
+        let block = &block[..block.find("\n}").expect("its end")];
+        let mut consts = Vec::new();
+        for line in block.lines() {
+            if let Some(rest) = line.trim().strip_prefix("pub const ")
+                && rest.contains(": &str = \"")
+            {
+                let value = rest.split('"').nth(1).expect("a string");
+                consts.push(value.to_owned());
+            }
+        }
+        assert!(consts.len() >= 5, "{consts:?}");
+        let sections: Vec<String> = super::section::SECTIONS.iter().map(|s| s.cite()).collect();
+        for c in &consts {
+            assert!(sections.contains(c), "the heading {c:?} is not in SECTIONS");
+            assert_eq!(
+                acies_data::rules::resolve(super::section::SECTIONS, c).len(),
+                1,
+                "{c}"
+            );
+        }
+        assert!(acies_data::rules::clashes(super::section::SECTIONS).is_empty());
+    }
 }

@@ -8,5 +8,6 @@
 pub mod area;
 mod error;
 pub mod located;
+pub mod rules;
 
 pub use error::{DataError, DataErrorKind, LoadErrors, location, render_all};
