@@ -1,6 +1,7 @@
 //! `acies serve`: every rule system this binary knows, with the browser UI, on one address.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 
 use acies_server::{BoundServer, ServeConfig};
 use anyhow::Context;
@@ -20,6 +21,23 @@ pub struct ServeArgs {
     /// `postgres://user:password@host/db`.
     #[arg(long, default_value = "sqlite://acies.db", value_name = "URL")]
     pub database: String,
+    /// Your own plain-text copy of a system's rules (`onus=rulebook.txt`): the rules reader
+    /// then shows the passage of your copy under each cited section next to our summary.
+    /// Repeat it for more files (a rulebook and its expansion are searched in that order).
+    #[arg(long = "rules-text", value_name = "SYSTEM=PATH", value_parser = rules_text)]
+    pub rules_text: Vec<(String, PathBuf)>,
+}
+
+/// `SYSTEM=PATH` of `--rules-text`.
+fn rules_text(arg: &str) -> Result<(String, PathBuf), String> {
+    match arg.split_once('=') {
+        Some((system, path)) if !system.trim().is_empty() && !path.trim().is_empty() => {
+            Ok((system.trim().to_owned(), PathBuf::from(path)))
+        }
+        _ => Err(format!(
+            "{arg:?}: give the system and your copy's path, e.g. onus=rulebook.txt"
+        )),
+    }
 }
 
 /// A database argument as a URL: a bare path means an SQLite file.
@@ -66,7 +84,11 @@ pub fn config(addr: SocketAddr, database_url: String) -> ServeConfig {
 
 async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
     let url = database_url(&args.database);
-    let server = BoundServer::bind(config(args.addr, url.clone()))
+    let mut cfg = config(args.addr, url.clone());
+    for (system, path) in &args.rules_text {
+        cfg = cfg.rules_text(system.clone(), path.clone());
+    }
+    let server = BoundServer::bind(cfg)
         .await
         .with_context(|| format!("cannot start the server on {} with {url}", args.addr))?;
     let addr = server.local_addr()?;
@@ -83,6 +105,20 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
     ));
     for (id, reason) in &report.failed {
         eprintln!("acies: game {id} could not be restored and is out of play: {reason}");
+    }
+    for r in server.rules_report() {
+        say(&format!(
+            "acies: your copy of the {} rules, {}: {} of {} sections found by their heading{}",
+            r.system,
+            r.path.display(),
+            r.found,
+            r.sought,
+            if r.missing.is_empty() {
+                String::new()
+            } else {
+                format!(" (not found in any copy: {})", r.missing.join("; "))
+            }
+        ));
     }
     for u in &report.upgraded {
         say(&format!(
@@ -103,7 +139,18 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::database_url;
+    use super::{database_url, rules_text};
+
+    #[test]
+    fn a_copy_of_the_rules_is_a_system_and_a_path() {
+        assert_eq!(
+            rules_text("onus=/home/me/onus.txt").unwrap(),
+            ("onus".to_owned(), "/home/me/onus.txt".into())
+        );
+        assert!(rules_text("onus").is_err());
+        assert!(rules_text("=x.txt").is_err());
+        assert!(rules_text("onus=").is_err());
+    }
 
     #[test]
     fn bare_paths_are_sqlite_files() {

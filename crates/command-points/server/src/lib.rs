@@ -18,7 +18,7 @@ pub mod query;
 
 use acies_bot::Arena;
 use acies_core::{Determinize, GameRng, Viewer, fnv1a};
-use acies_server::{ComputerLevel, Host};
+use acies_server::{ComputerLevel, Host, RuleBook};
 use axum::Router;
 use command_points_bot::CommandPointsArena;
 use command_points_game::{Action, CommandPoints, GameState, RuleError, apply, candidates, view};
@@ -27,6 +27,9 @@ use command_points_model::Seat;
 /// The Command Points system as the server hosts it.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CommandPointsHost;
+
+/// Our summaries of the rules' sections (`data/command-points/rules.toml`), for the rules reader.
+pub const RULES: &str = include_str!("../../../../data/command-points/rules.toml");
 
 impl Host for CommandPointsHost {
     type Rules = CommandPoints;
@@ -49,6 +52,14 @@ impl Host for CommandPointsHost {
         query: serde_json::Value,
     ) -> Result<serde_json::Value, (String, String)> {
         query::answer(state, viewer, query)
+    }
+
+    fn rule_book() -> Option<RuleBook> {
+        Some(RuleBook {
+            sections: command_points_game::error::heading::SECTIONS,
+            summaries: RULES,
+            file: "data/command-points/rules.toml",
+        })
     }
 
     /// `/api/command-points/catalog` and `/api/command-points/setup`.
@@ -110,4 +121,41 @@ pub fn computer_action(state: &GameState, seat: Seat, level: ComputerLevel) -> O
     candidates(&known, seat, &mut rng, usize::MAX)
         .into_iter()
         .find(|a| apply(state, seat, a).is_ok())
+}
+
+#[cfg(test)]
+mod rule_book_tests {
+    use acies_data::rules::Summaries;
+    use acies_server::testing::{random_citations, unresolved};
+
+    const SECTIONS: &[acies_data::rules::Section] = command_points_game::error::heading::SECTIONS;
+
+    /// Every section the engine cites has our summary, and every summary is of one of them.
+    #[test]
+    fn every_section_the_engine_cites_has_our_summary() {
+        let s = Summaries::parse("data/command-points/rules.toml", super::RULES).unwrap();
+        assert_eq!(s.mismatches(SECTIONS), Vec::<String>::new());
+        assert!(s.notice.contains("Our own summaries"), "{}", s.notice);
+        for x in &s.sections {
+            assert!(x.summary.len() >= 40, "{}: {}", x.cite, x.summary);
+        }
+    }
+
+    /// Every rule the engine cites in random battles (rolls, events, refusals) names a section.
+    #[test]
+    fn every_citation_of_random_battles_names_a_section() {
+        let setup = command_points_model::load::Catalog::builtin()
+            .expect("builtin data")
+            .setup("watling-street", "romans-paulinus", "britons-boudica")
+            .expect("setup");
+        let cited = random_citations::<super::CommandPointsHost>(&setup, 0..4, 600);
+        assert!(cited.contains("COMBAT ACTIVATION"), "{cited:?}");
+        eprintln!("cited in random battles: {cited:?}");
+        assert!(cited.len() >= 4, "{cited:?}");
+        assert_eq!(
+            unresolved(SECTIONS, &cited),
+            Vec::<String>::new(),
+            "{cited:?}"
+        );
+    }
 }

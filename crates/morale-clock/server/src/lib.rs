@@ -13,7 +13,7 @@ pub mod query;
 
 use acies_bot::Arena;
 use acies_core::{Candidates, Determinize, GameRng, Ruleset, Viewer};
-use acies_server::{ComputerLevel, Host};
+use acies_server::{ComputerLevel, Host, RuleBook};
 use axum::Router;
 use morale_clock_bot::MoraleClockArena;
 use morale_clock_game::{Action, GameError, GameState, MoraleClock};
@@ -22,6 +22,9 @@ use morale_clock_model::SideId;
 /// The Morale Clock system as the server hosts it.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MoraleClockHost;
+
+/// Our summaries of the rules' sections (`data/morale-clock/rules.toml`), for the rules reader.
+pub const RULES: &str = include_str!("../../../../data/morale-clock/rules.toml");
 
 impl Host for MoraleClockHost {
     type Rules = MoraleClock;
@@ -47,6 +50,14 @@ impl Host for MoraleClockHost {
         query: serde_json::Value,
     ) -> Result<serde_json::Value, (String, String)> {
         query::answer(state, viewer, query)
+    }
+
+    fn rule_book() -> Option<RuleBook> {
+        Some(RuleBook {
+            sections: morale_clock_game::error::rule::SECTIONS,
+            summaries: RULES,
+            file: "data/morale-clock/rules.toml",
+        })
     }
 
     /// `/api/morale-clock/catalog`.
@@ -105,5 +116,43 @@ pub fn computer_action(state: &GameState, seat: SideId, level: ComputerLevel) ->
         None
     } else {
         Some(c.swap_remove(rng.below(c.len() as u32) as usize))
+    }
+}
+
+#[cfg(test)]
+mod rule_book_tests {
+    use acies_data::rules::Summaries;
+    use acies_server::testing::{random_citations, unresolved};
+
+    const SECTIONS: &[acies_data::rules::Section] = morale_clock_game::error::rule::SECTIONS;
+
+    /// Every section the engine cites has our summary, and every summary is of one of them.
+    #[test]
+    fn every_section_the_engine_cites_has_our_summary() {
+        let s = Summaries::parse("data/morale-clock/rules.toml", super::RULES).unwrap();
+        assert_eq!(s.mismatches(SECTIONS), Vec::<String>::new());
+        assert!(s.notice.contains("Our own summaries"), "{}", s.notice);
+        for x in &s.sections {
+            assert!(x.summary.len() >= 40, "{}: {}", x.cite, x.summary);
+        }
+    }
+
+    /// Every rule the engine cites in random battles (rolls, events, refusals) names a section.
+    #[test]
+    fn every_citation_of_random_battles_names_a_section() {
+        let setup = {
+            let catalog = morale_clock_model::Catalog::builtin().expect("data");
+            morale_clock_game::Setup::presets(&catalog, "open-field", "republican-romans", "gauls")
+                .expect("setup")
+        };
+        let cited = random_citations::<super::MoraleClockHost>(&setup, 0..2, 400);
+        assert!(cited.contains("Melee Combat"), "{cited:?}");
+        eprintln!("cited in random battles: {cited:?}");
+        assert!(cited.len() >= 4, "{cited:?}");
+        assert_eq!(
+            unresolved(SECTIONS, &cited),
+            Vec::<String>::new(),
+            "{cited:?}"
+        );
     }
 }

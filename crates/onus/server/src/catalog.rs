@@ -9,7 +9,7 @@ use axum::Router;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use onus_cards::Deck;
+use onus_cards::{CombatTemplate, Deck, EventEffect, OrderEffect};
 use onus_model::Rank;
 use onus_model::army;
 use onus_model::data::Catalog;
@@ -104,6 +104,39 @@ fn options() -> Vec<Value> {
     out
 }
 
+/// The section of the rulebook an order is explained in, for the rules reader: XI for the
+/// order it details, V "Orders" for the others.
+pub fn order_section(effect: &OrderEffect) -> &'static str {
+    match effect {
+        OrderEffect::Stampede => "XI Stampede",
+        _ => "V Orders",
+    }
+}
+
+/// The section of the rulebook an event is explained in, for the rules reader: XI for the
+/// events it details, V "Events" for the others.
+pub fn event_section(effect: &EventEffect) -> &'static str {
+    match effect {
+        EventEffect::Veteran => "XI Veterans and elites",
+        EventEffect::WindChanges => "XI The wind changes",
+        EventEffect::Combat { combat }
+            if combat
+                .iter()
+                .any(|t| matches!(t, CombatTemplate::Ambush { .. })) =>
+        {
+            "XI Ambush"
+        }
+        EventEffect::Combat { combat }
+            if combat
+                .iter()
+                .any(|t| matches!(t, CombatTemplate::ThrowJavelins)) =>
+        {
+            "XI Throw javelins"
+        }
+        _ => "V Events",
+    }
+}
+
 fn build() -> Result<Value, String> {
     let catalog = Catalog::builtin().map_err(|e| format!("the built-in cards: {e}"))?;
     let presets = army::builtin(&catalog).map_err(|e| format!("the preset armies: {e}"))?;
@@ -140,9 +173,9 @@ fn build() -> Result<Value, String> {
             json!({
                 "id": c.id,
                 "order": { "id": c.order.id, "type": c.order.kind, "title": c.order.title,
-                           "text": c.order.text },
+                           "text": c.order.text, "rule": order_section(&c.order.effect) },
                 "event": { "id": c.event.id, "title": c.event.title, "text": c.event.text,
-                           "icons": c.event.icons },
+                           "icons": c.event.icons, "rule": event_section(&c.event.effect) },
             })
         })
         .collect();

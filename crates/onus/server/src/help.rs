@@ -3,7 +3,8 @@
 //! (`help` in `GET /api/onus/catalog`) so that the page restates no rule of its own.
 //!
 //! The matches are exhaustive: a new ability or formation does not compile until it has its
-//! sentence.
+//! sentence and its section. `rules` gives the section of each (`rules.abilities.lunge` is
+//! "IX Lunge"), which the page links to the rules reader.
 
 use onus_model::{Ability, Formation, Rank};
 use serde_json::{Map, Value};
@@ -76,6 +77,57 @@ pub fn rank(r: Rank) -> Option<&'static str> {
     }
 }
 
+/// The section of the rulebook an ability is (IX), for the rules reader.
+pub fn ability_section(a: Ability) -> &'static str {
+    match a {
+        Ability::Sylvan => "IX Sylvan",
+        Ability::Mountaineers => "IX Mountaineers",
+        Ability::Amphibious => "IX Amphibious",
+        Ability::Athletes => "IX Athletes",
+        Ability::Lunge => "IX Lunge",
+        Ability::Skirmishers => "IX Skirmishers",
+        Ability::Maneuverable => "IX Maneuverable",
+        Ability::Professionals => "IX Professionals",
+        Ability::Fear => "IX Fear",
+        Ability::Steadfast => "IX Steadfast",
+        Ability::Brash => "IX Brash",
+        Ability::Javelins => "IX Javelins",
+        Ability::Spearmen => "IX Spearmen",
+        Ability::Deadly => "IX Deadly",
+        Ability::Accuracy => "IX Accuracy",
+        Ability::Sarissas => "IX Sarissas",
+        Ability::Complementary => "IX Complementary units",
+    }
+}
+
+/// The section of the rulebook a special formation is (VIII), for the rules reader.
+pub fn formation_section(f: Formation) -> &'static str {
+    match f {
+        Formation::WallOfShields => "VIII Wall of shields",
+        Formation::Phalanx => "VIII Phalanx",
+        Formation::Square => "VIII Square",
+        Formation::Arrowhead => "VIII Arrowhead",
+        Formation::Diamond => "VIII Diamond",
+        Formation::Bravery => "VIII Bravery",
+    }
+}
+
+/// The section each marker of [`MARKERS`] is explained in, for the rules reader.
+const MARKER_SECTIONS: &[(&str, &str)] = &[
+    ("wound", "X Casualties"),
+    ("broken", "VII-5 Morale check"),
+    ("fleeing", "VII-6 Flight phase"),
+    ("marching", "VII-2.A Forced march"),
+    ("hero", "X Modifiers"),
+    ("no_officer", "X Modifiers"),
+    ("active", "VII-1 Activation phase"),
+    ("general", "IV Generals"),
+    ("extended", "VII-2.B Extending or reducing a formation"),
+    ("enveloping", "VII-2.C Charging"),
+    ("veteran", "XI Veterans and elites"),
+    ("elite", "XI Veterans and elites"),
+];
+
 /// The markers a card shows on the table, by the key the page draws them with.
 const MARKERS: &[(&str, &str)] = &[
     (
@@ -138,7 +190,29 @@ pub fn help() -> Value {
     for (key, text) in MARKERS {
         markers.insert((*key).into(), (*text).into());
     }
+    // The section each one is in, for the rules reader's links.
+    let mut rules_abilities = Map::new();
+    for a in Ability::ALL {
+        rules_abilities.insert(a.as_str().into(), ability_section(a).into());
+    }
+    let mut rules_formations = Map::new();
+    let mut rules_markers = Map::new();
+    for f in Formation::ALL {
+        rules_formations.insert(f.as_str().into(), formation_section(f).into());
+        rules_markers.insert(
+            format!("formation_{}", f.as_str()),
+            formation_section(f).into(),
+        );
+    }
+    for (key, section) in MARKER_SECTIONS {
+        rules_markers.insert((*key).into(), (*section).into());
+    }
+    let mut rules = Map::new();
+    rules.insert("abilities".into(), Value::Object(rules_abilities));
+    rules.insert("formations".into(), Value::Object(rules_formations));
+    rules.insert("markers".into(), Value::Object(rules_markers));
     let mut out = Map::new();
+    out.insert("rules".into(), Value::Object(rules));
     out.insert("abilities".into(), Value::Object(abilities));
     out.insert("formations".into(), Value::Object(formations));
     out.insert("markers".into(), Value::Object(markers));
@@ -163,6 +237,28 @@ mod tests {
             assert_eq!(
                 h["markers"][format!("formation_{f}")],
                 h["formations"][f.as_str()]
+            );
+        }
+        // Each has its section, which the rules reader knows.
+        for kind in ["abilities", "formations", "markers"] {
+            let rules = h["rules"][kind].as_object().unwrap();
+            assert!(!rules.is_empty());
+            for (key, section) in rules {
+                let section = section.as_str().unwrap();
+                assert_eq!(
+                    onus_game::rulebook::resolve(section).len(),
+                    1,
+                    "{kind} {key}: {section}"
+                );
+                if kind != "markers" {
+                    assert!(h[kind][key].is_string(), "{kind} {key}");
+                }
+            }
+        }
+        for (key, _) in MARKERS {
+            assert!(
+                h["rules"]["markers"][key].is_string(),
+                "no section for marker {key}"
             );
         }
         for key in [

@@ -2,9 +2,10 @@
 //!
 //! * [`OnusHost`]: how the server hosts `onus_game::Onus` ([`acies_server::Host`]) — seats
 //!   `"0"`, `"1"`, ..., errors naming their rulebook section, computer seats played by the
-//!   scripted opponent from its own seat's knowledge, the read-only [`query`]s, and the
+//!   scripted opponent from its own seat's knowledge, the read-only [`query`]s, the
 //!   catalog routes under `/api/onus` ([`catalog`]), with the army builder's check
-//!   ([`armies`]).
+//!   ([`armies`]), and the rules reader's book: the sections the engine cites
+//!   (`onus_game::rulebook::SECTIONS`) with our summaries ([`RULES`], `data/onus/rules.toml`).
 //!
 //! The protocol is in this crate's `README.md`.
 
@@ -16,12 +17,15 @@ pub mod query;
 
 use acies_bot::Arena;
 use acies_core::{GameRng, Ruleset, Viewer};
-use acies_server::{ComputerLevel, Host};
+use acies_server::{ComputerLevel, Host, RuleBook};
 use axum::Router;
 use onus_bot::{Observation, OnusArena};
 use onus_game::{Action, GameError, GameState, Onus, Seat, chooser};
 
 pub use catalog::{api_routes, catalog};
+
+/// Our summaries of the rulebook's sections (`data/onus/rules.toml`), for the rules reader.
+pub const RULES: &str = include_str!("../../../../data/onus/rules.toml");
 
 /// ONUS! as the server hosts it (the rules are [`onus_game::Onus`] itself).
 #[derive(Clone, Copy, Debug, Default)]
@@ -48,6 +52,14 @@ impl Host for OnusHost {
         query: serde_json::Value,
     ) -> Result<serde_json::Value, (String, String)> {
         query::answer(state, viewer, query)
+    }
+
+    fn rule_book() -> Option<RuleBook> {
+        Some(RuleBook {
+            sections: onus_game::rulebook::SECTIONS,
+            summaries: RULES,
+            file: "data/onus/rules.toml",
+        })
     }
 
     /// `/api/onus/catalog` and `/api/onus/presets`.
@@ -108,5 +120,56 @@ pub fn computer_action(state: &GameState, seat: Seat, level: ComputerLevel) -> O
     match chooser::choose(state, &mut rng) {
         Some((s, a)) if s == seat => Some(a),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use acies_data::rules::Summaries;
+    use onus_game::rulebook::{SECTIONS, resolve};
+
+    /// Every section the engine cites has our summary, and every summary is of one of them;
+    /// each summary is a few sentences of ours, with where its heading is in the text.
+    #[test]
+    fn every_section_the_engine_cites_has_our_summary() {
+        let s = Summaries::parse("data/onus/rules.toml", super::RULES).unwrap();
+        assert_eq!(s.mismatches(SECTIONS), Vec::<String>::new());
+        assert!(s.notice.contains("Our own summaries"), "{}", s.notice);
+        for x in &s.sections {
+            let sentences = x.summary.matches(". ").count() + 1;
+            assert!(
+                (1..=6).contains(&sentences) && x.summary.len() >= 40,
+                "{}: {} sentences, {} bytes",
+                x.cite,
+                sentences,
+                x.summary.len()
+            );
+            assert!(
+                !x.heading.is_empty(),
+                "{}: no heading to find it by",
+                x.cite
+            );
+        }
+    }
+
+    /// Every card of the deck cites the section that explains its order and its event.
+    #[test]
+    fn every_card_cites_a_section() {
+        let catalog = crate::catalog().unwrap();
+        let cards = catalog["deck"]["cards"].as_array().unwrap();
+        assert!(!cards.is_empty());
+        for c in cards {
+            for half in ["order", "event"] {
+                let rule = c[half]["rule"].as_str().unwrap();
+                assert_eq!(resolve(rule).len(), 1, "{} {half}: {rule}", c["id"]);
+            }
+        }
+        let stampede = cards
+            .iter()
+            .find(|c| c["order"]["id"] == "stampede")
+            .unwrap();
+        assert_eq!(stampede["order"]["rule"], "XI Stampede");
+        let ambush = cards.iter().find(|c| c["event"]["id"] == "ambush").unwrap();
+        assert_eq!(ambush["event"]["rule"], "XI Ambush");
     }
 }

@@ -11,7 +11,7 @@ pub mod query;
 
 use acies_bot::Arena;
 use acies_core::{Determinize, GameRng, Ruleset, Viewer};
-use acies_server::{ComputerLevel, Host};
+use acies_server::{ComputerLevel, Host, RuleBook};
 use axum::Router;
 use othw_bot::OthwArena;
 use othw_game::{Action, GameState, Othw, RuleError, Side};
@@ -19,6 +19,9 @@ use othw_game::{Action, GameState, Othw, RuleError, Side};
 /// O/THW Ancients as the server hosts it.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct OthwHost;
+
+/// Our summaries of the rules' sections (`data/othw/rules.toml`), for the rules reader.
+pub const RULES: &str = include_str!("../../../../data/othw/rules.toml");
 
 impl Host for OthwHost {
     type Rules = Othw;
@@ -41,6 +44,14 @@ impl Host for OthwHost {
         query: serde_json::Value,
     ) -> Result<serde_json::Value, (String, String)> {
         query::answer(state, viewer, query)
+    }
+
+    fn rule_book() -> Option<RuleBook> {
+        Some(RuleBook {
+            sections: othw_game::action::section::SECTIONS,
+            summaries: RULES,
+            file: "data/othw/rules.toml",
+        })
     }
 
     /// `/api/othw/catalog`.
@@ -83,5 +94,42 @@ pub fn computer_action(state: &GameState, seat: Side, level: ComputerLevel) -> O
                 .is_ok()
                 .then_some(Action::EndPhase)
         }
+    }
+}
+
+#[cfg(test)]
+mod rule_book_tests {
+    use acies_data::rules::Summaries;
+    use acies_server::testing::{random_citations, unresolved};
+
+    const SECTIONS: &[acies_data::rules::Section] = othw_game::action::section::SECTIONS;
+
+    /// Every section the engine cites has our summary, and every summary is of one of them.
+    #[test]
+    fn every_section_the_engine_cites_has_our_summary() {
+        let s = Summaries::parse("data/othw/rules.toml", super::RULES).unwrap();
+        assert_eq!(s.mismatches(SECTIONS), Vec::<String>::new());
+        assert!(s.notice.contains("Our own summaries"), "{}", s.notice);
+        for x in &s.sections {
+            assert!(x.summary.len() >= 40, "{}: {}", x.cite, x.summary);
+        }
+    }
+
+    /// Every rule the engine cites in random battles (rolls, events, refusals) names a section.
+    #[test]
+    fn every_citation_of_random_battles_names_a_section() {
+        let setup = othw_model::Catalog::builtin()
+            .expect("data")
+            .setup("open-field", "republican-romans", "carthaginians")
+            .expect("setup");
+        let cited = random_citations::<super::OthwHost>(&setup, 0..4, 600);
+        assert!(cited.contains("Combat Activation"), "{cited:?}");
+        eprintln!("cited in random battles: {cited:?}");
+        assert!(cited.len() >= 4, "{cited:?}");
+        assert_eq!(
+            unresolved(SECTIONS, &cited),
+            Vec::<String>::new(),
+            "{cited:?}"
+        );
     }
 }

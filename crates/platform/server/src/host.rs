@@ -5,6 +5,7 @@ use axum::Router;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::rules::RuleBook;
 use crate::store::ComputerLevel;
 
 /// The rule system a host serves.
@@ -91,6 +92,12 @@ pub trait Host: Send + Sync + 'static {
             "unsupported".to_owned(),
             format!("the {} rules answer no queries", Self::Rules::INFO.name),
         ))
+    }
+
+    /// The sections of the rule text this system cites and our summaries of them, for the
+    /// rules reader (`GET /api/{system}/rules`); none: the system has no reader.
+    fn rule_book() -> Option<RuleBook> {
+        None
     }
 
     /// More API routes of this system (its catalog, for instance), relative to

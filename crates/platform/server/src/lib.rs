@@ -30,6 +30,7 @@ mod net;
 pub mod patch;
 mod rate;
 mod replay;
+mod rules;
 mod server;
 mod store;
 mod system;
@@ -38,6 +39,7 @@ mod util;
 
 use std::future::Future;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::Router;
@@ -49,6 +51,7 @@ pub use error::{ApiError, QueryError};
 pub use host::{ActionOf, ErrorOf, EventOf, Host, RulesOf, SeatOf, SetupOf, StateOf, ViewOf};
 pub use http::{JsonBody, api_router, app};
 pub use net::{ClientAddr, ConnectionCount};
+pub use rules::{MAX_TEXT_BYTES, RuleBook, TextReport};
 pub use server::{
     CreateGame, CreatedGame, CreatedSeat, GameServer, Limits, LoadReport, MyGame, RulesUpgrade,
     SeatRequest,
@@ -78,6 +81,9 @@ pub struct ServeConfig {
     /// By default `http://` and the address bound (`127.0.0.1` for an unspecified address:
     /// processes on one machine).
     pub advertise_url: Option<String>,
+    /// The user's own copies of rule texts, `(system id, path)`, shown by the rules reader
+    /// next to our summaries ([`ServeConfig::rules_text`]).
+    pub rules_texts: Vec<(String, PathBuf)>,
 }
 
 impl ServeConfig {
@@ -91,6 +97,7 @@ impl ServeConfig {
             limits: Limits::default(),
             systems: Vec::new(),
             advertise_url: None,
+            rules_texts: Vec::new(),
         }
     }
 
@@ -103,6 +110,15 @@ impl ServeConfig {
     /// Serves `ui` for every path outside `/api`.
     pub fn with_ui(mut self, ui: Router) -> Self {
         self.ui = Some(ui);
+        self
+    }
+
+    /// Points the rules reader of `system` at the user's own plain-text copy of its rules
+    /// (at most [`MAX_TEXT_BYTES`]): `GET /api/{system}/rules?section=...` then also
+    /// answers the passage under the section's heading. Several copies of one system (a
+    /// rulebook and its expansion) are searched in the order given.
+    pub fn rules_text(mut self, system: impl Into<String>, path: impl Into<PathBuf>) -> Self {
+        self.rules_texts.push((system.into(), path.into()));
         self
     }
 
@@ -143,6 +159,7 @@ pub struct BoundServer {
     report: LoadReport,
     limits: Limits,
     connections: ConnectionCount,
+    rules_report: Vec<TextReport>,
 }
 
 impl BoundServer {
@@ -150,6 +167,8 @@ impl BoundServer {
     /// system, and binds.
     pub async fn bind(config: ServeConfig) -> Result<Self, ServeError> {
         system::check_entries(&config.systems).map_err(ServeError::Config)?;
+        let (readers, rules_report) =
+            rules::readers(&config.systems, &config.rules_texts).map_err(ServeError::Config)?;
         let store = SqlStore::connect(&config.database_url).await?;
         let shared: Arc<dyn GameStore> = Arc::new(store.clone());
         let listener = TcpListener::bind(config.addr).await?;
@@ -196,7 +215,11 @@ impl BoundServer {
         for system in &systems {
             report.extend(system.restore_all().await?);
         }
-        let app = app(&systems, config.ui, config.api, config.limits);
+        let api = match config.api {
+            Some(api) => api.merge(rules::routes(readers)),
+            None => rules::routes(readers),
+        };
+        let app = app(&systems, config.ui, Some(api), config.limits);
         Ok(Self {
             listener,
             app,
@@ -205,6 +228,7 @@ impl BoundServer {
             report,
             limits: config.limits,
             connections: ConnectionCount::default(),
+            rules_report,
         })
     }
 
@@ -216,6 +240,11 @@ impl BoundServer {
     /// What happened to the unfinished games at start.
     pub fn report(&self) -> &LoadReport {
         &self.report
+    }
+
+    /// What was found in each of the user's copies of a rule text ([`ServeConfig::rules_text`]).
+    pub fn rules_report(&self) -> &[TextReport] {
+        &self.rules_report
     }
 
     /// The systems served, in the order registered.

@@ -13,6 +13,7 @@ use crate::cluster::Cluster;
 use crate::error::ApiError;
 use crate::host::Host;
 use crate::http;
+use crate::rules::RuleBook;
 use crate::server::{GameServer, Limits, LoadReport, MyGame};
 use crate::store::{BoxFuture, GameStore, StoreError};
 
@@ -93,6 +94,8 @@ type MakeSystem = fn(Arc<dyn GameStore>, Limits, Option<Arc<Cluster>>) -> Arc<dy
 pub struct SystemEntry {
     pub info: SystemInfo,
     make: MakeSystem,
+    /// Its [`Host::rule_book`].
+    pub(crate) rule_book: fn() -> Option<RuleBook>,
 }
 
 impl std::fmt::Debug for SystemEntry {
@@ -118,6 +121,7 @@ impl SystemEntry {
         Self {
             info: H::Rules::INFO,
             make: make::<H>,
+            rule_book: H::rule_book,
         }
     }
 

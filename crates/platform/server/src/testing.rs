@@ -16,7 +16,8 @@ use acies_core::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::host::Host;
+use crate::host::{ErrorOf, Host, SetupOf};
+use crate::rules::RuleBook;
 use crate::store::ComputerLevel;
 
 /// The dice race.
@@ -161,6 +162,45 @@ fn refuse(rule: &'static str, message: impl Into<String>) -> RaceError {
         message: message.into(),
     }
 }
+
+/// The race's rules, as its refusals cite them: the rules reader's sections.
+pub const RACE_SECTIONS: &[acies_data::rules::Section] = &[
+    acies_data::rules::Section::titled("setup"),
+    acies_data::rules::Section::titled("turn order"),
+    acies_data::rules::Section::titled("play"),
+    acies_data::rules::Section::titled("draw").aka(&["drawing"]),
+    acies_data::rules::Section::titled("end"),
+];
+
+/// Our summaries of the race's rules (the format of `data/<system>/rules.toml`).
+pub const RACE_SUMMARIES: &str = r#"
+[rules]
+title = "Dice race"
+notice = "Our own summaries of the race's rules."
+
+[[section]]
+cite = "setup"
+summary = "The target is between 1 and 1000."
+
+[[section]]
+cite = "turn order"
+heading = ["TURN ORDER"]
+summary = "Seats take turns; with simultaneous rounds both act in either order."
+
+[[section]]
+cite = "play"
+heading = ["PLAYING A CARD"]
+summary = "Play a card of your hand to move by its value."
+
+[[section]]
+cite = "draw"
+heading = ["DRAWING"]
+summary = "Draw a card from your own deck; a hand holds at most 5 cards."
+
+[[section]]
+cite = "end"
+summary = "The first seat at the target wins; after the last turn it is a draw."
+"#;
 
 const HAND_LIMIT: usize = 5;
 const DECK_SIZE: usize = 8;
@@ -415,6 +455,14 @@ impl Host for DiceRace {
         Some(error.rule.to_owned())
     }
 
+    fn rule_book() -> Option<RuleBook> {
+        Some(RuleBook {
+            sections: RACE_SECTIONS,
+            summaries: RACE_SUMMARIES,
+            file: "acies_server::testing::RACE_SUMMARIES",
+        })
+    }
+
     /// Decides from the seat's own view only: plays its best card if it is worth at least
     /// 4, draws while the hand is small, rolls otherwise. The race has no search player: a
     /// search level decides the same after a pause standing in for its thinking (50, 150
@@ -479,6 +527,104 @@ impl Host for DiceRace {
             )),
         }
     }
+}
+
+/// The rule citations of random legal battles of `H` from `setup` (one per seed), for a
+/// system's test that every citation names a section of its rule book ([`Host::rule_book`]):
+/// every `rule` string in the events (roll records and events citing a rule), and the rule
+/// ([`Host::error_rule`]) of every refusal of a bad action tried before each legal one — the
+/// legal action sent by another seat, and an earlier action replayed out of its situation.
+pub fn random_citations<H>(
+    setup: &SetupOf<H>,
+    seeds: std::ops::Range<u64>,
+    max_actions: usize,
+) -> std::collections::BTreeSet<String>
+where
+    H: Host,
+    H::Rules: acies_core::Candidates,
+{
+    use acies_core::Candidates;
+    type R<H> = <H as Host>::Rules;
+    fn rules_in(v: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, x) in m {
+                    match (k.as_str(), x) {
+                        ("rule", serde_json::Value::String(s)) => {
+                            out.insert(s.clone());
+                        }
+                        _ => rules_in(x, out),
+                    }
+                }
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| rules_in(x, out)),
+            _ => {}
+        }
+    }
+    let mut out = std::collections::BTreeSet::new();
+    let refused = |e: &ErrorOf<H>, out: &mut std::collections::BTreeSet<String>| {
+        if let Some(rule) = H::error_rule(e) {
+            out.insert(rule);
+        }
+    };
+    for seed in seeds {
+        let Ok(mut state) = R::<H>::new_game(setup, seed) else {
+            continue;
+        };
+        let mut rng = GameRng::new(seed ^ 0xc17e);
+        let mut earlier = Vec::new();
+        for _ in 0..max_actions {
+            if R::<H>::outcome(&state).is_some() {
+                break;
+            }
+            let Some(seat) = R::<H>::to_act(&state) else {
+                break;
+            };
+            let options = R::<H>::candidates(&state, seat, &mut rng, 8);
+            if options.is_empty() {
+                break;
+            }
+            let action = options[rng.below(options.len() as u32) as usize].clone();
+            for other in R::<H>::seats(&state) {
+                if other != seat
+                    && let Err(e) = R::<H>::apply(&state, other, &action)
+                {
+                    refused(&e, &mut out);
+                }
+            }
+            if !earlier.is_empty() {
+                let old = &earlier[rng.below(earlier.len() as u32) as usize];
+                if let Err(e) = R::<H>::apply(&state, seat, old) {
+                    refused(&e, &mut out);
+                }
+            }
+            let Ok(applied) = R::<H>::apply(&state, seat, &action) else {
+                break;
+            };
+            for ev in &applied.events {
+                if let Ok(v) = serde_json::to_value(ev) {
+                    rules_in(&v, &mut out);
+                }
+            }
+            if earlier.len() < 300 {
+                earlier.push(action);
+            }
+            state = applied.state;
+        }
+    }
+    out
+}
+
+/// The citations of `citations` that name no section of `sections`.
+pub fn unresolved(
+    sections: &[acies_data::rules::Section],
+    citations: &std::collections::BTreeSet<String>,
+) -> Vec<String> {
+    citations
+        .iter()
+        .filter(|c| acies_data::rules::resolve(sections, c).is_empty())
+        .cloned()
+        .collect()
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ mod limits;
 mod postgres;
 mod query;
 mod restart;
+mod rules;
 mod store;
 mod systems;
 mod takeback;
