@@ -66,6 +66,7 @@ pub const SHELL: &[Asset] = embed_assets![
     "js/newgame.js",
     "js/patch.js",
     "js/replay.js",
+    "js/rules.js",
     "js/systems.js",
 ];
 

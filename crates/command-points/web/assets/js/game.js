@@ -4,8 +4,9 @@
 // the dice log, the hotseat hand-over and the end of the battle. Every action goes to the
 // server, which decides.
 
-import { ApiError, systemApi } from '/assets/js/api.js';
+import { systemApi } from '/assets/js/api.js';
 import { h, replace, toast, pct } from '/assets/js/dom.js';
+import { refusal } from '/assets/js/rules.js';
 import { GamePage } from '/assets/js/gamepage.js';
 import { Board } from './board.js';
 import {
@@ -85,7 +86,7 @@ export class Game extends GamePage {
       this.unitOptions = unitOptions;
       this.render();
     } catch (e) {
-      if (seq === this.seq) toast(e instanceof ApiError ? e.describe() : e.message, 'error');
+      if (seq === this.seq) toast(refusal(e), 'error');
     }
   }
 
@@ -135,7 +136,7 @@ export class Game extends GamePage {
     try {
       await this.loadUnitOptions(seq);
     } catch (e) {
-      toast(e instanceof ApiError ? e.describe() : e.message, 'error');
+      toast(refusal(e), 'error');
     }
     if (seq === this.seq) this.render();
   }

@@ -5,6 +5,7 @@
 import { ApiError } from '/assets/js/api.js';
 import { GameSocket } from '/assets/js/api.js';
 import { h, replace, toast, debounce, pct } from '/assets/js/dom.js';
+import { refusal } from '/assets/js/rules.js';
 import { DiceLog } from '/assets/js/dicelog.js';
 import { Correspondence } from '/assets/js/correspond.js';
 import { rememberGame, tokensFor } from '/assets/js/mygames.js';
@@ -215,9 +216,8 @@ export class Game {
       this.logEvents(r);
       if (r.version > this.msg.version) this.accept(r);
     } catch (e) {
-      const text = e instanceof ApiError ? e.describe() : e.message;
-      toast(text, 'error');
-      replace(this.errorBox || this.panel, h('div', { class: 'refusal', role: 'alert', 'data-testid': 'refusal' }, text));
+      toast(refusal(e), 'error');
+      replace(this.errorBox || this.panel, h('div', { class: 'refusal', role: 'alert', 'data-testid': 'refusal' }, refusal(e)));
     }
   }
 

@@ -4,6 +4,7 @@
 
 import { GameSocket, ApiError } from '/assets/js/api.js';
 import { h, replace, toast, clearToasts, debounce, num, copyText } from '/assets/js/dom.js';
+import { refusal } from '/assets/js/rules.js';
 import { DiceLog } from '/assets/js/dicelog.js';
 import { ThinkingSign } from '/assets/js/computer.js';
 import { Correspondence } from '/assets/js/correspond.js';
@@ -598,7 +599,7 @@ export class Game {
       }
       return true;
     } catch (e) {
-      if (!quiet) toast(e instanceof ApiError ? e.describe() : e.message, 'error', 7000);
+      if (!quiet) toast(refusal(e), 'error', 7000);
       this.lastError = e;
       if (e.code === 'stale_version') this.resync();
       return false;
@@ -1049,7 +1050,7 @@ export class Game {
       // The game as this seat now sees it.
       this.accept(await api.view(this.gameId, this.token), false);
     } catch (e) {
-      toast(e instanceof ApiError ? e.describe() : String(e), 'error');
+      toast(refusal(e), 'error');
     }
   }
 
@@ -1059,7 +1060,7 @@ export class Game {
       await api.post(`/games/${encodeURIComponent(this.gameId)}/takeback/answer`, { token: this.token, accept });
       this.accept(await api.view(this.gameId, this.token), false);
     } catch (e) {
-      toast(e instanceof ApiError ? e.describe() : String(e), 'error');
+      toast(refusal(e), 'error');
     }
   }
 

@@ -2,6 +2,7 @@
 // deck in the catalog. Orders are played from here in the Activation Phase.
 
 import { h, clear, words } from '/assets/js/dom.js';
+import { ruleLink } from '/assets/js/rules.js';
 
 const ICON_LABEL = { attacker: 'att', defender: 'def', ranged: 'bow', charge: 'charge' };
 const TYPE_ICON = { activation: '⚑', command: '✉', morale: '♣', health: '✚' };
@@ -19,6 +20,7 @@ export function cardView(card, id, { onPlay, playable, selectable, selected, onT
   h('div', { class: 'order-half' },
     h('div', { class: 'card-head' },
       h('span', { class: 'card-title' }, h('span', { class: 'type-icon', 'aria-hidden': 'true' }, TYPE_ICON[o?.type] || '•'), o?.title || `card ${id}`),
+      ruleLink(o?.rule, { label: '§', className: 'card-rule' }),
       onPlay ? h('button', {
         class: 'small play', disabled: !playable, onclick: () => onPlay(id), 'data-testid': `play-order-${id}`,
         'aria-label': `Play the order ${o?.title || id}`,
@@ -26,6 +28,7 @@ export function cardView(card, id, { onPlay, playable, selectable, selected, onT
     h('p', { class: 'card-text', title: o?.text || '' }, o?.text || '')),
   h('div', { class: 'event-half' },
     h('div', { class: 'card-title event-title' }, h('span', { class: 'type-icon', 'aria-hidden': 'true' }, '⚔'), ev?.title || '',
+      ruleLink(ev?.rule, { label: '§', className: 'card-rule' }),
       ev?.icons ? h('span', { class: 'icons', title: 'when the event can be played' },
         Object.entries(ev.icons).filter(([, on]) => on).map(([k]) => h('span', { class: `icon icon-${k}` }, ICON_LABEL[k] || k))) : null),
     h('p', { class: 'card-text', title: ev?.text || '' }, ev?.text || '')));

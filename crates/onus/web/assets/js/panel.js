@@ -2,6 +2,7 @@
 // deployment reserve) and the decision dialogs of the game page.
 
 import { h, replace, num, pct, words } from '/assets/js/dom.js';
+import { ruleLink, withRule } from '/assets/js/rules.js';
 import { seatColour } from './cards.js';
 import { describeStep } from './geom.js';
 import { cardView } from './hand.js';
@@ -88,12 +89,12 @@ function unitCard(game, u) {
       stat('Attack', `${c.attack.hit}/${c.attack.damage}`), stat('Defense', `${c.defense.dodge}/${c.defense.armor}`),
       stat('Morale', String(c.morale)), stat('Health', `${c.health - (st.wounds || 0)}/${c.health}`),
       stat('Move', `${num(c.movement)} DU`), c.ranged ? stat('Ranged', `${c.ranged.power} · ${num(c.ranged.range)} DU`) : null),
-    c.abilities?.length ? h('div', { class: 'tags', 'data-testid': 'unit-abilities' }, c.abilities.map((a) => h('span', {
+    c.abilities?.length ? h('div', { class: 'tags', 'data-testid': 'unit-abilities' }, c.abilities.map((a) => [h('span', {
       class: 'tag has-help', tabindex: '0', title: help.abilities?.[a] || '', 'data-testid': `ability-${a}`,
-    }, words(a)))) : null,
-    c.formations?.length ? h('div', { class: 'tags' }, 'Formations: ', c.formations.map((a) => h('span', {
+    }, words(a)), ruleLink(help.rules?.abilities?.[a], { label: '§', className: 'tag-rule' })])) : null,
+    c.formations?.length ? h('div', { class: 'tags' }, 'Formations: ', c.formations.map((a) => [h('span', {
       class: 'tag blue has-help', tabindex: '0', title: help.formations?.[a] || '', 'data-testid': `formation-${a}`,
-    }, words(a)))) : null,
+    }, words(a)), ruleLink(help.rules?.formations?.[a], { label: '§', className: 'tag-rule' })])) : null,
     markers.length ? h('div', { class: 'markers', 'data-testid': 'unit-markers' }, markers.map(([text, more], i) => [
       i ? ' · ' : null,
       h('span', { class: more ? 'has-help' : null, title: more || '', tabindex: more ? '0' : null, 'data-testid': 'unit-marker' }, text)])) : null,
@@ -113,7 +114,7 @@ export function commanderOf(game, u) {
 function why(options, what) {
   const w = options?.why_not?.[what];
   if (!w) return null;
-  return `${w.error}${w.rule && !String(w.error).includes(w.rule) ? ` [${w.rule}]` : ''}`;
+  return withRule(w.error, w.rule);
 }
 
 function moveSection(game) {
@@ -200,10 +201,11 @@ function chargeSection(game) {
   return out;
 }
 
-/** The engine's reason for a refused verdict (`{ok: false, error, rule}`), with its rule. */
+/** The engine's reason for a refused verdict (`{ok: false, error, rule}`), with its rule as a
+ * link to the rules reader. */
 function reasonOf(v) {
   if (!v || v.ok) return '';
-  return `${v.error}${v.rule && !String(v.error).includes(v.rule) ? ` [${v.rule}]` : ''}`;
+  return withRule(v.error, v.rule);
 }
 
 const SLOT_NAMES = { ExtendedLeft: 'left extended marker', ExtendedRight: 'right extended marker' };
@@ -667,7 +669,7 @@ function eventsDialog(game, f) {
         : h('p', { class: 'muted', 'data-testid': 'no-playable-event' }, 'No card of your hand can be played in this fight.'),
       refused.length
         ? h('details', { class: 'muted' }, h('summary', {}, `Not playable here (${refused.length})`),
-          h('ul', {}, refused.map((x) => h('li', { 'data-testid': `event-refused-${x.action.cards[0]}` }, `${game.names.eventTitle(x.action.cards[0])}: ${reasonOf(x.verdict)}`))))
+          h('ul', {}, refused.map((x) => h('li', { 'data-testid': `event-refused-${x.action.cards[0]}` }, `${game.names.eventTitle(x.action.cards[0])}: `, reasonOf(x.verdict)))))
         : null);
     replace(optionsBox,
       ok(c.flee_if_wounded) ? h('label', {}, h('input', { type: 'checkbox', 'data-testid': 'flee-if-wounded', onchange: (e) => { flee.on = e.target.checked; check(); } }), ' flee voluntarily if wounded (VII-5)') : null,
@@ -863,7 +865,7 @@ function decisionDialog(game, d) {
     const verdict = h('div', { class: 'verdict', 'data-testid': 'lunge-verdict', role: 'status' });
     const order = () => ({ steps: [{ Advance: Number(input.value) }], forced_march: false, will_shoot: false, separate: false });
     const check = () => game.query({ kind: 'check_action', action: { action: 'lunge_follow_up', order: order() } })
-      .then((v) => { replace(verdict, v.ok ? `Legal: ${num(Number(input.value))} DU straight ahead` : `Illegal: ${reasonOf(v)}`); verdict.dataset.state = v.ok ? 'ok' : 'bad'; },
+      .then((v) => { replace(verdict, ...(v.ok ? [`Legal: ${num(Number(input.value))} DU straight ahead`] : ['Illegal: ', reasonOf(v)])); verdict.dataset.state = v.ok ? 'ok' : 'bad'; },
         (e) => replace(verdict, e.message));
     input.addEventListener('input', check);
     check();

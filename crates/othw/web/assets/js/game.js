@@ -5,8 +5,8 @@
 // decision, the dice log with flight, pursuit and rampage called out, and the end of the
 // battle. The session itself (stream, hotseat, links) is the platform's GamePage.
 
-import { ApiError } from '/assets/js/api.js';
 import { h, replace, toast, pct } from '/assets/js/dom.js';
+import { refusal } from '/assets/js/rules.js';
 import { valueText } from '/assets/js/dicelog.js';
 import { GamePage } from '/assets/js/gamepage.js';
 import { Board } from './board.js';
@@ -87,7 +87,7 @@ export class Game extends GamePage {
       this.options = options;
       this.render();
     } catch (e) {
-      if (seq === this.seq) toast(e instanceof ApiError ? e.describe() : e.message, 'error');
+      if (seq === this.seq) toast(refusal(e), 'error');
     }
   }
 
@@ -157,7 +157,7 @@ export class Game extends GamePage {
         this.render();
       }
     } catch (e) {
-      toast(e instanceof ApiError ? e.describe() : e.message, 'error');
+      toast(refusal(e), 'error');
     }
   }
 

@@ -9,6 +9,7 @@ import { lobbyPage } from './lobby.js';
 import { replayPage } from './replay.js';
 import { systems, withTables, loadModule } from './systems.js';
 import { h, replace } from './dom.js';
+import { setRuleSystem } from './rules.js';
 
 function fatal(root, message) {
   replace(root, h('main', { class: 'lobby' },
@@ -47,6 +48,8 @@ async function main() {
     return;
   }
   const ctx = { system: found.info.id, info: found.info, gameId, token };
+  // Every rule cited on the page is this system's (the rules reader asks its server).
+  setRuleSystem(found.info.id);
   if (m[3]) {
     replayPage(root, { ...ctx, module: found.module });
   } else {

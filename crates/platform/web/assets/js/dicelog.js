@@ -1,9 +1,11 @@
-// The log: every event of the game in order, and every roll with its purpose, rule, faces,
+// The log: every event of the game in order, and every roll with its purpose, rule (a link to
+// the rules reader), faces,
 // the face needed and the breakdown of each operand ("hit 4 = 4 +1 (general) -1 (broken)"),
 // so that "why did I need a 5?" is answered. The rolls are acies_core's `RollRecord`s, the
 // same in every system; the sentence for each event is the system's (`describe`).
 
 import { h, clear, signed } from './dom.js';
+import { ruleLink } from './rules.js';
 
 /** Every roll record inside an event (fight results, morale and leadership checks...). */
 export function rollsOf(event) {
@@ -59,7 +61,7 @@ export function rollView(r, compact = false) {
   return h('div', { class: 'roll', 'data-testid': 'roll' },
     h('div', { class: 'roll-head' },
       h('span', { class: 'roll-purpose' }, r.purpose),
-      h('span', { class: 'roll-rule' }, r.rule)),
+      ruleLink(r.rule, { className: 'roll-rule' })),
     h('div', { class: 'roll-line' },
       h('span', { class: 'need', 'data-testid': 'roll-need' }, `need ${needText(r.target.need)}`),
       h('span', { class: 'dice' }, dice),

@@ -102,11 +102,13 @@ export function clearToasts() {
   if (toastBox) clear(toastBox);
 }
 
-/** A short message at the bottom of the screen (role=status, or alert for errors). */
+/** A short message at the bottom of the screen (role=status, or alert for errors); `message`
+ * is a text or an element (a refusal with the link to its rule). */
 export function toast(message, kind = 'info', ms = 4500) {
   if (!toastBox) toastBox = h('div', { class: 'toasts', 'aria-live': 'polite', 'data-testid': 'toasts' });
   raiseToasts();
-  for (const old of toastBox.children) if (old.textContent === String(message)) old.remove();
+  const text = message instanceof Node ? message.textContent : String(message);
+  for (const old of toastBox.children) if (old.textContent === text) old.remove();
   const t = h('div', { class: ['toast', kind], role: kind === 'error' ? 'alert' : 'status', 'data-testid': `toast-${kind}` }, message);
   toastBox.append(t);
   setTimeout(() => t.remove(), ms);

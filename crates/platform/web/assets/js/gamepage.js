@@ -12,6 +12,7 @@ import { Correspondence } from './correspond.js';
 import { modal } from './dialogs.js';
 import { rememberGame, tokensFor, gameEntry } from './mygames.js';
 import { gamePath } from './systems.js';
+import { refusal, setRuleSystem } from './rules.js';
 
 /** The seat of a viewer as the server sends it (`{"seat": "a"}` or `"spectator"`). */
 export function viewerSeat(viewer) {
@@ -54,6 +55,7 @@ export class GamePage {
     this.spectatorNote = 'Spectators see what both players may see.';
     this.watchingNote = 'You are watching this battle.';
     window.__acies = this;
+    setRuleSystem(system);
   }
 
   get mySeat() { return viewerSeat(this.viewer); }
@@ -182,7 +184,7 @@ export class GamePage {
       else this.accept(await this.api.act(this.gameId, this.token, this.version, action));
       return true;
     } catch (e) {
-      toast(e instanceof ApiError ? e.describe() : e.message, 'error', 7000);
+      toast(refusal(e), 'error', 7000);
       return false;
     } finally {
       this.busy = false;
