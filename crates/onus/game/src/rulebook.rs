@@ -5,7 +5,7 @@
 //! source of truth: every citation the engine writes resolves to one of these sections
 //! ([`acies_data::rules::resolve`]; `tests/rulebook.rs` checks the code's literals and the
 //! citations of random battles), and every section has our own summary in
-//! `data/onus/rules.toml` (checked by `onus-server`).
+//! `data/onus/rules/summaries.toml` (checked by `onus-server`).
 
 use acies_data::rules::Section;
 

@@ -1,5 +1,5 @@
 //! Every rule citation the engine can write names a section of `onus_game::rulebook::SECTIONS`
-//! (which `onus-server` checks against our summaries in `data/onus/rules.toml`), so that every
+//! (which `onus-server` checks against our summaries in `data/onus/rules/summaries.toml`), so that every
 //! citation a player sees links to its summary (issue 10, item 6). Two ways:
 //!
 //! * the code: every string literal of the ONUS! crates that starts as a citation does

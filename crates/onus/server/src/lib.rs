@@ -5,7 +5,7 @@
 //!   scripted opponent from its own seat's knowledge, the read-only [`query`]s, the
 //!   catalog routes under `/api/onus` ([`catalog`]), with the army builder's check
 //!   ([`armies`]), and the rules reader's book: the sections the engine cites
-//!   (`onus_game::rulebook::SECTIONS`) with our summaries ([`RULES`], `data/onus/rules.toml`).
+//!   (`onus_game::rulebook::SECTIONS`) with our summaries ([`RULES`], `data/onus/rules/summaries.toml`).
 //!
 //! The protocol is in this crate's `README.md`.
 
@@ -24,8 +24,8 @@ use onus_game::{Action, GameError, GameState, Onus, Seat, chooser};
 
 pub use catalog::{api_routes, catalog};
 
-/// Our summaries of the rulebook's sections (`data/onus/rules.toml`), for the rules reader.
-pub const RULES: &str = include_str!("../../../../data/onus/rules.toml");
+/// Our summaries of the rulebook's sections (`data/onus/rules/summaries.toml`), for the rules reader.
+pub const RULES: &str = include_str!("../../../../data/onus/rules/summaries.toml");
 
 /// ONUS! as the server hosts it (the rules are [`onus_game::Onus`] itself).
 #[derive(Clone, Copy, Debug, Default)]
@@ -58,7 +58,7 @@ impl Host for OnusHost {
         Some(RuleBook {
             sections: onus_game::rulebook::SECTIONS,
             summaries: RULES,
-            file: "data/onus/rules.toml",
+            file: "data/onus/rules/summaries.toml",
         })
     }
 
@@ -132,7 +132,7 @@ mod tests {
     /// each summary is a few sentences of ours, with where its heading is in the text.
     #[test]
     fn every_section_the_engine_cites_has_our_summary() {
-        let s = Summaries::parse("data/onus/rules.toml", super::RULES).unwrap();
+        let s = Summaries::parse("data/onus/rules/summaries.toml", super::RULES).unwrap();
         assert_eq!(s.mismatches(SECTIONS), Vec::<String>::new());
         assert!(s.notice.contains("Our own summaries"), "{}", s.notice);
         for x in &s.sections {

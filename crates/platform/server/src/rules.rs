@@ -30,7 +30,7 @@ pub struct RuleBook {
     pub sections: &'static [Section],
     /// Our summaries, as TOML.
     pub summaries: &'static str,
-    /// Where the summaries come from, for error messages ("data/onus/rules.toml").
+    /// Where the summaries come from, for error messages ("data/onus/rules/summaries.toml").
     pub file: &'static str,
 }
 
