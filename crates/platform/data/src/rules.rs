@@ -603,9 +603,54 @@ pub fn excerpt(text: &str, heading: &[String], all: &[Vec<String>]) -> Option<St
     Some(out.trim_end().to_owned())
 }
 
+/// Checks that every string constant of `pub mod {module} { ... }` in a system's source file
+/// (`code`, its `include_str!`) is a section of `sections` that a citation of it finds alone,
+/// and that no two sections clash: the test each system runs so that a heading constant added
+/// to the engine cannot miss the rules reader. The number of constants found, or the problems.
+pub fn check_heading_module(
+    code: &str,
+    module: &str,
+    sections: &[Section],
+) -> Result<usize, String> {
+    let opening = format!("pub mod {module} {{");
+    let start = code
+        .find(&opening)
+        .ok_or_else(|| format!("no `{opening}` in the file"))?;
+    let block = &code[start..];
+    let block = &block[..block.find("\n}").unwrap_or(block.len())];
+    let consts: Vec<&str> = block
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("pub const "))
+        .filter(|rest| rest.contains(": &str = \""))
+        .filter_map(|rest| rest.split('"').nth(1))
+        .collect();
+    let cited: Vec<String> = sections.iter().map(Section::cite).collect();
+    let mut problems: Vec<String> = consts
+        .iter()
+        .filter(|c| !cited.iter().any(|s| s == *c) || resolve(sections, c).len() != 1)
+        .map(|c| format!("the heading {c:?} is not one section of SECTIONS"))
+        .collect();
+    problems.extend(clashes(sections));
+    if problems.is_empty() {
+        Ok(consts.len())
+    } else {
+        Err(problems.join("; "))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_heading_constant_missing_from_the_sections_is_named() {
+        let code = "pub mod heading {\n    pub const A: &str = \"Rallying\";\n    pub const B: &str = \"Pursuit\";\n}\n";
+        let listed = [Section::titled("Rallying"), Section::titled("Pursuit")];
+        assert_eq!(check_heading_module(code, "heading", &listed), Ok(2));
+        let err = check_heading_module(code, "heading", &listed[..1]).unwrap_err();
+        assert!(err.contains("\"Pursuit\""), "{err}");
+        assert!(check_heading_module(code, "rule", &listed).is_err());
+    }
 
     const BOOK: &[Section] = &[
         Section::whole("VII-2.C", "Charging"),
