@@ -8,6 +8,10 @@
 use acies_core::{Comparison, Dice, DieResult, RollLog, RollRecord, Target, Value};
 use serde::{Deserialize, Serialize};
 
+use crate::structure_attack::{
+    DamageRollSpec, StructureAttackSpec, StructureHits, roll_structure_attack, roll_to_damage,
+};
+
 /// A die re-roll rule. Each die is re-rolled at most once and the new face stands, even when
 /// it is itself a 1 (IX "Professionals": "re-roll once for each die that rolled a 1").
 #[derive(
@@ -59,7 +63,7 @@ pub fn succeeds(face: u8, need: u8) -> bool {
     face == 6 || (face != 1 && face >= need)
 }
 
-fn rerolled(face: u8, need: u8, rule: Reroll) -> bool {
+pub(crate) fn rerolled(face: u8, need: u8, rule: Reroll) -> bool {
     match rule {
         Reroll::None => false,
         Reroll::Ones => face == 1,
@@ -118,7 +122,7 @@ impl AttackSpec<'_> {
 }
 
 /// Probability of each final face 1..=6 (index 0 unused) of one die under a re-roll rule.
-fn final_faces(need: u8, rule: Reroll) -> [f64; 7] {
+pub(crate) fn final_faces(need: u8, rule: Reroll) -> [f64; 7] {
     let mut p = [0.0; 7];
     for first in 1..=6u8 {
         if rerolled(first, need, rule) {
@@ -185,6 +189,12 @@ pub trait Chance {
     fn attack(&mut self, spec: &AttackSpec<'_>) -> u32;
     /// Resolves a morale check; `true` when it is passed.
     fn check(&mut self, spec: &MoraleSpec<'_>) -> bool;
+    /// Resolves an attack on a structure (T&F V "Artillery", "Rams and Elephants", "Set wood
+    /// on fire", "Shooting at structures") and returns its damage and misfires.
+    fn structure_attack(&mut self, spec: &StructureAttackSpec<'_>) -> StructureHits;
+    /// Resolves a roll to damage only (T&F V "Collateral damages", a misfire of V
+    /// "Artillery") and returns the wounds.
+    fn damage_roll(&mut self, spec: &DamageRollSpec<'_>) -> u32;
 }
 
 /// Real dice: every d6 is rolled through [`Dice`], and each roll recorded when logging is on.
@@ -270,7 +280,7 @@ impl<D: Dice> DiceChance<D> {
     }
 }
 
-fn note_for(face: u8, success: bool, rerolled: bool) -> Option<String> {
+pub(crate) fn note_for(face: u8, success: bool, rerolled: bool) -> Option<String> {
     let base = match (face, success) {
         (6, true) => Some("critical"),
         (1, false) => Some("failure"),
@@ -397,6 +407,14 @@ impl<D: Dice> Chance for DiceChance<D> {
             });
         }
         passed
+    }
+
+    fn structure_attack(&mut self, spec: &StructureAttackSpec<'_>) -> StructureHits {
+        roll_structure_attack(&mut self.dice, self.log.as_mut(), spec)
+    }
+
+    fn damage_roll(&mut self, spec: &DamageRollSpec<'_>) -> u32 {
+        roll_to_damage(&mut self.dice, self.log.as_mut(), spec)
     }
 }
 

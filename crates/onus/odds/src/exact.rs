@@ -10,8 +10,10 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use onus_combat::{
-    AttackKey, AttackSpec, Chance, CombatError, MeleeSetup, MoraleSpec, RangedSetup, die_wounds,
-    morale_pass_probability, resolve_melee, resolve_ranged,
+    AttackKey, AttackSpec, Chance, CombatError, DamageRollSpec, MeleeSetup, MoraleSpec,
+    RangedSetup, StructureAttackKey, StructureAttackSpec, StructureHits, damage_roll_die,
+    die_wounds, morale_pass_probability, resolve_melee, resolve_ranged, structure_damage_die,
+    structure_hit_die,
 };
 
 use crate::odds::{Acc, Breakdown, Method, Odds};
@@ -40,12 +42,93 @@ pub fn wound_distribution(key: &AttackKey) -> Vec<f64> {
     dist
 }
 
-struct Replay<'c> {
+/// `P(misfires, damage)` of an attack on a structure, flattened: the index of an outcome is
+/// `misfires * (max + 1) + damage`, `max` being [`StructureAttackKey::max_damage`]. The hit
+/// dice are convolved over (hits, misfires), then each number of hits over the damage dice.
+pub fn structure_attack_distribution(key: &StructureAttackKey) -> Vec<f64> {
+    let dice = key.dice as usize;
+    let hit = structure_hit_die(key);
+    // by_hits[m][h]: m misfires and h hits.
+    let mut by_hits = vec![vec![0.0; 2 * dice + 1]; dice + 1];
+    by_hits[0][0] = 1.0;
+    for _ in 0..dice {
+        let mut next = vec![vec![0.0; 2 * dice + 1]; dice + 1];
+        for (m, row) in by_hits.iter().enumerate() {
+            for (h, &p) in row.iter().enumerate() {
+                if p == 0.0 {
+                    continue;
+                }
+                next[m + 1][h] += p * hit[0];
+                next[m][h] += p * hit[1];
+                if h < 2 * dice {
+                    next[m][h + 1] += p * hit[2];
+                }
+                if h + 2 <= 2 * dice {
+                    next[m][h + 2] += p * hit[3];
+                }
+            }
+        }
+        by_hits = next;
+    }
+    let die = structure_damage_die(key);
+    let max = key.max_damage() as usize;
+    // damage[h]: the distribution of the damage of h hits.
+    let mut damage: Vec<Vec<f64>> = vec![vec![1.0]];
+    for h in 1..=2 * dice {
+        let prev = &damage[h - 1];
+        let mut next = vec![0.0; prev.len() + 2];
+        for (d, &p) in prev.iter().enumerate() {
+            for (w, &q) in die.iter().enumerate() {
+                next[d + w] += p * q;
+            }
+        }
+        damage.push(next);
+    }
+    let mut out = vec![0.0; (dice + 1) * (max + 1)];
+    for (m, row) in by_hits.iter().enumerate() {
+        for (h, &p) in row.iter().enumerate() {
+            if p == 0.0 {
+                continue;
+            }
+            for (d, &q) in damage[h].iter().enumerate() {
+                if q > 0.0 && d <= max {
+                    out[m * (max + 1) + d] += p * q;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `P(exactly k wounds)` of a roll to damage only: a binomial.
+pub fn damage_roll_distribution(dice: u32, need: u8) -> Vec<f64> {
+    let p = damage_roll_die(need);
+    let mut dist = vec![1.0];
+    for _ in 0..dice {
+        let mut next = vec![0.0; dist.len() + 1];
+        for (k, q) in dist.iter().enumerate() {
+            next[k] += q * (1.0 - p);
+            next[k + 1] += q * p;
+        }
+        dist = next;
+    }
+    dist
+}
+
+/// The distributions computed so far, shared by every branch of one enumeration.
+#[derive(Default)]
+pub(crate) struct Cache {
+    attack: HashMap<AttackKey, Rc<Vec<f64>>>,
+    structure: HashMap<StructureAttackKey, Rc<Vec<f64>>>,
+    damage_roll: HashMap<(u32, u8), Rc<Vec<f64>>>,
+}
+
+pub(crate) struct Replay<'c> {
     prefix: Vec<u32>,
     pos: usize,
     prob: f64,
     branches: Vec<Vec<u32>>,
-    cache: &'c mut HashMap<AttackKey, Rc<Vec<f64>>>,
+    cache: &'c mut Cache,
 }
 
 impl Replay<'_> {
@@ -81,6 +164,7 @@ impl Chance for Replay<'_> {
         let key = spec.key();
         let dist = self
             .cache
+            .attack
             .entry(key)
             .or_insert_with(|| Rc::new(wound_distribution(&key)))
             .clone();
@@ -91,21 +175,50 @@ impl Chance for Replay<'_> {
         let pass = morale_pass_probability(spec.morale.total());
         self.node(&[pass, 1.0 - pass]) == 0
     }
+
+    fn structure_attack(&mut self, spec: &StructureAttackSpec<'_>) -> StructureHits {
+        let key = spec.key();
+        let dist = self
+            .cache
+            .structure
+            .entry(key)
+            .or_insert_with(|| Rc::new(structure_attack_distribution(&key)))
+            .clone();
+        let width = key.max_damage() + 1;
+        let k = self.node(&dist);
+        StructureHits {
+            damage: k % width,
+            misfires: k / width,
+        }
+    }
+
+    fn damage_roll(&mut self, spec: &DamageRollSpec<'_>) -> u32 {
+        let key = (spec.dice, spec.need());
+        let dist = self
+            .cache
+            .damage_roll
+            .entry(key)
+            .or_insert_with(|| Rc::new(damage_roll_distribution(key.0, key.1)))
+            .clone();
+        self.node(&dist)
+    }
 }
 
-/// Runs `resolve` along every branch and sums the outcomes.
-fn enumerate<F>(mut resolve: F) -> Result<(Acc, u64), CombatError>
-where
-    F: FnMut(&mut Replay<'_>) -> Result<onus_combat::CombatResult, CombatError>,
-{
-    let mut cache = HashMap::new();
+/// Runs `resolve` along every branch of its chance nodes and gives each leaf, with its
+/// probability, to `visit`. Returns the number of leaves; `too_complex` makes the error when
+/// there are more than [`LEAF_LIMIT`].
+pub(crate) fn walk<R, E>(
+    mut resolve: impl FnMut(&mut Replay<'_>) -> Result<R, E>,
+    mut visit: impl FnMut(R, f64),
+    too_complex: impl Fn() -> E,
+) -> Result<u64, E> {
+    let mut cache = Cache::default();
     let mut stack: Vec<Vec<u32>> = vec![Vec::new()];
-    let mut acc = Acc::default();
     let mut leaves = 0u64;
     while let Some(prefix) = stack.pop() {
         leaves += 1;
         if leaves > LEAF_LIMIT {
-            return Err(CombatError::TooComplex { limit: LEAF_LIMIT });
+            return Err(too_complex());
         }
         let mut replay = Replay {
             prefix,
@@ -115,9 +228,24 @@ where
             cache: &mut cache,
         };
         let result = resolve(&mut replay)?;
-        acc.add(&result, replay.prob);
+        let prob = replay.prob;
         stack.append(&mut replay.branches);
+        visit(result, prob);
     }
+    Ok(leaves)
+}
+
+/// Runs `resolve` along every branch and sums the outcomes.
+fn enumerate<F>(resolve: F) -> Result<(Acc, u64), CombatError>
+where
+    F: FnMut(&mut Replay<'_>) -> Result<onus_combat::CombatResult, CombatError>,
+{
+    let mut acc = Acc::default();
+    let leaves = walk(
+        resolve,
+        |result, prob| acc.add(&result, prob),
+        || CombatError::TooComplex { limit: LEAF_LIMIT },
+    )?;
     Ok((acc, leaves))
 }
 

@@ -18,7 +18,12 @@
 mod exact;
 mod odds;
 mod sample;
+mod structure;
 
-pub use exact::{LEAF_LIMIT, melee_odds, ranged_odds, wound_distribution};
+pub use exact::{
+    LEAF_LIMIT, damage_roll_distribution, melee_odds, ranged_odds, structure_attack_distribution,
+    wound_distribution,
+};
 pub use odds::{Method, Needs, Odds, SideOdds, States};
 pub use sample::{sample_melee, sample_ranged};
+pub use structure::{StructureOdds, sample_structure_attack, structure_attack_odds};
