@@ -228,8 +228,28 @@ pub enum BattlefieldChoice {
 }
 
 impl BattlefieldChoice {
-    /// The battlefield, read and checked.
+    /// The battlefield, read and checked. One with structures (T&F IV: fortresses,
+    /// watchtowers, villages, siege towers, caltrops, trenches, barricades) is refused: their
+    /// rules of play are still to come, and a game must not ignore them.
     pub fn load(&self) -> GameResult<onus_terrain::Battlefield> {
+        let b = self.read()?;
+        if b.has_structures() {
+            let kinds: std::collections::BTreeSet<String> =
+                b.structures.iter().map(|s| s.kind.to_string()).collect();
+            return Err(GameError::setup(
+                format!(
+                    "scenario.battlefield: the battlefield \"{}\" has structures ({}): structures are not yet playable (T&F IV); choose a battlefield without any",
+                    b.id,
+                    kinds.into_iter().collect::<Vec<_>>().join(", ")
+                ),
+                Some("T&F IV Structures"),
+            ));
+        }
+        Ok(b)
+    }
+
+    /// The battlefield file, read and checked.
+    fn read(&self) -> GameResult<onus_terrain::Battlefield> {
         let refuse = |m: String| {
             GameError::setup(
                 format!("scenario.battlefield: {m}"),

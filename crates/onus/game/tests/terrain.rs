@@ -69,6 +69,47 @@ fn a_scenario_battlefield_sets_the_table() {
     );
 }
 
+/// T&F IV: the structures' rules of play are still to come, so a battlefield with any is
+/// refused, shipped or given inline, rather than played as if they were not there.
+#[test]
+fn iv_a_battlefield_with_structures_is_not_yet_playable() {
+    let mut setup = Setup::two_presets("romans-1000", "celts-1000");
+    for id in [
+        "siege-castellum",
+        "fort-and-village",
+        "stone-citadel",
+        "watchtower-line",
+    ] {
+        setup.scenario.battlefield = Some(BattlefieldChoice::Shipped(id.into()));
+        let err = Onus::new_game(&setup, 3).unwrap_err();
+        assert_eq!(err.section(), Some("T&F IV Structures"), "{id}");
+        let err = err.to_string();
+        assert!(
+            err.contains(&format!("the battlefield \"{id}\" has structures")),
+            "{err}"
+        );
+        assert!(
+            err.contains("structures are not yet playable (T&F IV)"),
+            "{err}"
+        );
+    }
+    setup.scenario.battlefield = Some(BattlefieldChoice::Toml(
+        "[battlefield]\nid = \"x\"\nname = \"X\"\ntable = [20, 16]\n[[structure]]\nid = \"w\"\nkind = \"watchtower\"\n[[structure.zone]]\ncentre = [5, 5]\nsize = [1, 1]\n".into(),
+    ));
+    let err = Onus::new_game(&setup, 3).unwrap_err().to_string();
+    assert!(
+        err.contains(
+            "the battlefield \"x\" has structures (watchtower): structures are not yet playable"
+        ),
+        "{err}"
+    );
+    // Every battlefield the lobby offers is playable.
+    for b in onus_terrain::builtin::playable().unwrap() {
+        setup.scenario.battlefield = Some(BattlefieldChoice::Shipped(b.id.clone()));
+        assert!(Onus::new_game(&setup, 3).is_ok(), "{}", b.id);
+    }
+}
+
 /// III "Hills" in the game's melee: the unit on the top gets +1/+1 and attack priority, with
 /// the source the dice log shows.
 #[test]

@@ -199,7 +199,8 @@ fn build() -> Result<Value, String> {
             "text_chars": army::MAX_TEXT_CHARS,
         },
         "seats": { "min": onus_game::setup::PLAYERS.start(), "max": onus_game::setup::PLAYERS.end() },
-        "battlefields": onus_terrain::builtin::all()?,
+        // Only those a game can be played on (T&F IV structures are not yet playable).
+        "battlefields": onus_terrain::builtin::playable()?,
         "help": crate::help::help(),
     }))
 }

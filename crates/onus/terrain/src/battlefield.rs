@@ -1,12 +1,27 @@
 //! The battlefield: a table and the terrain on it, and what the rules ask of it.
 
-use acies_geom::{EPS, OrientedRect, Segment, Vec2};
+use acies_geom::{EPS, Edge, OrientedRect, Segment, Vec2};
 use serde::{Deserialize, Serialize};
 
+use crate::inside::Inside;
 use crate::kind::{SightBlock, TerrainKind};
 use crate::piece::Piece;
+use crate::structure::{Fortress, Side, Structure, StructureKind};
 
-/// A table `width` × `depth` DU and its terrain pieces.
+/// A fortress on a battlefield: its name, its owner and what both sides agreed for it; its
+/// elements are the structures that name it (T&F VI "Fortress design").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FortressSite {
+    pub id: String,
+    pub name: String,
+    /// The side that built it, and owns its every element.
+    pub owner: Side,
+    /// Both sides agreed to stone towers in this wooden fortress (VI "Fortress types").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stone_towers_agreed: bool,
+}
+
+/// A table `width` × `depth` DU, its terrain pieces and its structures.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Battlefield {
     pub id: String,
@@ -19,6 +34,30 @@ pub struct Battlefield {
     /// The scenario makes its rivers fordable: they are "treated as fords" (III "Rivers").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub fordable_rivers: bool,
+    /// The structures of T&F IV on it: fortress elements, watchtowers, villages, siege
+    /// towers, rams, caltrops, trenches, barricades. (Absent from older files and games.)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub structures: Vec<Structure>,
+    /// The fortresses its fortress elements are grouped in.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fortresses: Vec<FortressSite>,
+}
+
+/// Where a line of sight runs over a structure: the fractions of the line, from the shooter
+/// (0) to the target (1), between which it is over the structure.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StructureCrossing<'a> {
+    pub structure: &'a Structure,
+    pub from: f64,
+    pub to: f64,
+}
+
+/// A wall's two long faces: the outer one, facing away from its fortress's inside, and the
+/// inner one (T&F IV "Walls": "the inner side of a fortress").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WallFaces {
+    pub outer: Segment,
+    pub inner: Segment,
 }
 
 /// Where a line of sight runs through a piece: the fractions of the line, from the shooter
@@ -41,6 +80,8 @@ impl Battlefield {
             depth,
             pieces: Vec::new(),
             fordable_rivers: false,
+            structures: Vec::new(),
+            fortresses: Vec::new(),
         }
     }
 
@@ -136,3 +177,206 @@ impl Battlefield {
         out
     }
 }
+
+/// The structures of T&F IV on the battlefield: what the rules of sieges ask of them.
+impl Battlefield {
+    /// Whether any structure stands on it (their rules of play are still to come: the game
+    /// refuses such a battlefield, T&F IV).
+    pub fn has_structures(&self) -> bool {
+        !self.structures.is_empty()
+    }
+
+    pub fn structure(&self, id: &str) -> Option<&Structure> {
+        self.structures.iter().find(|s| s.id == id)
+    }
+
+    pub fn fortress_site(&self, id: &str) -> Option<&FortressSite> {
+        self.fortresses.iter().find(|f| f.id == id)
+    }
+
+    /// Who owns a structure: its fortress's owner for a fortress element, its own otherwise
+    /// (T&F VI "Point value": the defender builds the fortress and the defensive terrain).
+    pub fn owner_of(&self, s: &Structure) -> Option<Side> {
+        match &s.fortress {
+            Some(f) => self.fortress_site(f).map(|f| f.owner),
+            None => s.owner,
+        }
+    }
+
+    /// The elements of fortress `id`.
+    pub fn fortress_elements<'a>(&'a self, id: &'a str) -> impl Iterator<Item = &'a Structure> {
+        self.structures
+            .iter()
+            .filter(move |s| s.fortress.as_deref() == Some(id))
+    }
+
+    /// Fortress `id` as its defender designed it, for its design rules and its points (T&F
+    /// VI "Fortress design": "a 5 by 3 fortress with 4 towers" costs 630 in wood).
+    pub fn fortress(&self, id: &str) -> Option<Fortress> {
+        let site = self.fortress_site(id)?;
+        Some(Fortress {
+            elements: self.fortress_elements(id).cloned().collect(),
+            stone_towers_agreed: site.stone_towers_agreed,
+        })
+    }
+
+    /// The ground fortress `id` encloses (T&F VI "Deployment": the defender deploys "inside
+    /// the fortress"; VI "Victory conditions": "no defending units inside a fortress"; IV
+    /// "Watchtowers": "cannot be inside a fortress"). See [`Inside`] for how it is found.
+    pub fn fortress_inside(&self, id: &str) -> Option<Inside> {
+        self.fortress_site(id)?;
+        let rects: Vec<_> = self
+            .fortress_elements(id)
+            .flat_map(|s| s.rects().copied())
+            .collect();
+        Some(Inside::of(&rects))
+    }
+
+    /// The fortress whose inside holds `p`, if any. A point on a wall or tower is on the
+    /// fortress, not inside it.
+    pub fn fortress_at(&self, p: Vec2) -> Option<&FortressSite> {
+        self.fortresses.iter().find(|f| {
+            self.fortress_inside(&f.id)
+                .is_some_and(|inside| inside.contains(p))
+        })
+    }
+
+    /// The points a side spent on the structures it owns (T&F VI "Point value": "the
+    /// defender must inform the attacker how many points it spends to build the fortress and
+    /// any other defensive terrain"; the Summary's costs, stone at +100%). Structures nobody
+    /// owns cost nobody anything.
+    pub fn structure_points(&self, side: Side) -> u32 {
+        self.structures
+            .iter()
+            .filter(|s| self.owner_of(s) == Some(side))
+            .filter_map(|s| s.values().map(|v| v.cost))
+            .sum()
+    }
+
+    /// The structures `rect` overlaps (a card over a structure), in file order.
+    pub fn structures_under<'a>(
+        &'a self,
+        rect: &'a OrientedRect,
+    ) -> impl Iterator<Item = &'a Structure> {
+        self.structures.iter().filter(move |s| s.overlaps(rect))
+    }
+
+    /// The structures `rect` overlaps or touches (T&F IV "Occupying defenses": "once it
+    /// comes into contact with it"; "Walls": a unit "comes into contact with the wall"), in
+    /// file order.
+    pub fn structures_touching<'a>(
+        &'a self,
+        rect: &'a OrientedRect,
+    ) -> impl Iterator<Item = &'a Structure> {
+        self.structures.iter().filter(move |s| s.touches(rect))
+    }
+
+    /// The height level at `p` with the structures: a wall, corner wall or wall with a gate
+    /// is 1 (IV "Walls": "ONE level high"), a tower, watchtower or siege tower 2 (IV
+    /// "Towers", "Watchtowers", "Siege towers": "2 levels high"), a village 1 for line of
+    /// sight (IV "Villages"); elsewhere the ground's [`Battlefield::level_at`] (a hill's top
+    /// 1). Structures stand off hills (a ruling of laying them), so the two never add up.
+    pub fn height_at(&self, p: Vec2) -> u8 {
+        self.structures
+            .iter()
+            .filter(|s| s.contains(p))
+            .filter_map(|s| s.values().map(|v| v.height))
+            .fold(self.level_at(p), u8::max)
+    }
+
+    /// The structures a line of sight `seg` runs over, nearest the shooter first, with the
+    /// part of the line over each (T&F II "Ranged attacks and line of sight"; their heights
+    /// are [`Structure::values`]'s, IV). Flat ones (caltrops, trenches) are listed too.
+    pub fn structure_crossings(&self, seg: &Segment) -> Vec<StructureCrossing<'_>> {
+        let mut out: Vec<StructureCrossing<'_>> = self
+            .structures
+            .iter()
+            .filter_map(|s| {
+                let (from, to) = s
+                    .rects()
+                    .filter_map(|r| r.segment_span(seg))
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (c, d)| {
+                        (a.min(c), b.max(d))
+                    });
+                (to - from > EPS).then_some(StructureCrossing {
+                    structure: s,
+                    from,
+                    to,
+                })
+            })
+            .collect();
+        out.sort_by(|a, b| a.from.total_cmp(&b.from));
+        out
+    }
+
+    /// The structures in contact with structure `id` (touching it), in file order: where the
+    /// fire markers of a structure collapsing on fire go (T&F V "Razing structures": "the
+    /// Fire markers are automatically moved to the sides when in contact with other
+    /// structures"), and which wall sections are connected.
+    pub fn in_contact_with<'a>(&'a self, id: &'a str) -> impl Iterator<Item = &'a Structure> {
+        let this = self.structure(id);
+        self.structures
+            .iter()
+            .filter(move |s| s.id != id && this.is_some_and(|t| t.meets(s)))
+    }
+
+    /// The wall sections connected to wall `id` through walls, corner walls and walls with a
+    /// gate, `id` included, in file order (towers break the run): a fortress's stretch of
+    /// curtain wall (T&F IV "Walls"; V "Razing structures" for fire crossing from section to
+    /// section). Empty when `id` is not a wall section.
+    pub fn connected_walls(&self, id: &str) -> Vec<&Structure> {
+        let is_wall = |s: &Structure| {
+            matches!(
+                s.kind,
+                StructureKind::Wall | StructureKind::CornerWall | StructureKind::GateWall
+            )
+        };
+        let walls: Vec<&Structure> = self.structures.iter().filter(|s| is_wall(s)).collect();
+        let Some(start) = walls.iter().position(|s| s.id == id) else {
+            return Vec::new();
+        };
+        let groups = crate::check::components(walls.len(), |i, j| walls[i].meets(walls[j]));
+        groups
+            .into_iter()
+            .find(|g| g.contains(&start))
+            .map(|g| g.into_iter().map(|i| walls[i]).collect())
+            .unwrap_or_default()
+    }
+
+    /// A wall's or wall with a gate's outer and inner faces: the long side whose ground just
+    /// beyond lies inside its fortress is the inner one (T&F IV "Walls": a unit "in contact
+    /// with the wall on the inner side of a fortress"; "Occupying defenses": a tower is
+    /// left "from the inner side" or "the outer side"). `None` for anything else, or a wall
+    /// with no inside on exactly one side.
+    pub fn wall_faces(&self, id: &str) -> Option<WallFaces> {
+        let wall = self.structure(id)?;
+        if !matches!(wall.kind, StructureKind::Wall | StructureKind::GateWall) {
+            return None;
+        }
+        let inside = self.fortress_inside(wall.fortress.as_deref()?)?;
+        let [rect] = wall.zones.as_slice() else {
+            return None;
+        };
+        let r = rect.rect();
+        let (a, b) = if r.width >= r.depth {
+            (Edge::Front, Edge::Rear)
+        } else {
+            (Edge::Left, Edge::Right)
+        };
+        let beyond = |e: Edge| r.edge(e).midpoint() + r.outward_normal(e) * FACE_PROBE;
+        match (inside.contains(beyond(a)), inside.contains(beyond(b))) {
+            (false, true) => Some(WallFaces {
+                outer: r.edge(a),
+                inner: r.edge(b),
+            }),
+            (true, false) => Some(WallFaces {
+                outer: r.edge(b),
+                inner: r.edge(a),
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// How far beyond a wall's face its side is judged, DU (a few cells of [`Inside`]).
+const FACE_PROBE: f64 = 0.2;

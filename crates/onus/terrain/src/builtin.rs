@@ -18,6 +18,10 @@ pub const SOURCES: &[(&str, &str)] = &[
     file!("forest-and-hill.toml"),
     file!("river-crossing.toml"),
     file!("mountain-pass.toml"),
+    file!("siege-castellum.toml"),
+    file!("fort-and-village.toml"),
+    file!("stone-citadel.toml"),
+    file!("watchtower-line.toml"),
 ];
 
 /// Every shipped battlefield, parsed. Their files are checked by this crate's tests, so a
@@ -30,6 +34,13 @@ pub fn all() -> Result<Vec<Battlefield>, String> {
                 .map_err(|e| acies_data::render_all("battlefield", &e))
         })
         .collect()
+}
+
+/// The shipped battlefields a game can be played on now: those without structures (T&F IV:
+/// their rules of play are still to come, and `onus-game` refuses a battlefield with any).
+/// What a lobby offers.
+pub fn playable() -> Result<Vec<Battlefield>, String> {
+    Ok(all()?.into_iter().filter(|b| !b.has_structures()).collect())
 }
 
 /// The shipped battlefield `id`.

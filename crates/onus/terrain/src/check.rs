@@ -15,18 +15,61 @@ pub const MAX_ZONES: usize = 16;
 /// Table sides a battlefield may have, DU.
 pub const TABLE_SIDES: std::ops::RangeInclusive<f64> = 8.0..=60.0;
 
-/// One broken rule: the piece (by id) and field it concerns, and what is wrong.
+/// What a broken rule concerns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Subject {
+    /// A `[[piece]]` of terrain.
+    Piece,
+    /// A `[[structure]]` (T&F IV).
+    Structure,
+    /// A `[[fortress]]` (T&F VI "Fortress design").
+    Fortress,
+}
+
+impl Subject {
+    /// The name files use for it.
+    pub fn id(self) -> &'static str {
+        match self {
+            Subject::Piece => "piece",
+            Subject::Structure => "structure",
+            Subject::Fortress => "fortress",
+        }
+    }
+}
+
+/// One broken rule: the piece, structure or fortress (by id) and field it concerns, and
+/// what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
-    pub piece: Option<String>,
+    /// What it concerns; `None`: the battlefield as a whole.
+    pub about: Option<(Subject, String)>,
     pub field: &'static str,
     pub message: String,
 }
 
+impl Problem {
+    /// The piece (by id) it concerns, if a piece.
+    pub fn piece(&self) -> Option<&str> {
+        self.id_of(Subject::Piece)
+    }
+
+    /// The structure (by id) it concerns, if a structure.
+    pub fn structure(&self) -> Option<&str> {
+        self.id_of(Subject::Structure)
+    }
+
+    fn id_of(&self, subject: Subject) -> Option<&str> {
+        match &self.about {
+            Some((s, id)) if *s == subject => Some(id),
+            _ => None,
+        }
+    }
+}
+
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.piece {
-            Some(p) => write!(f, "piece \"{p}\".{}: {}", self.field, self.message),
+        match &self.about {
+            Some((s, id)) => write!(f, "{} \"{id}\".{}: {}", s.id(), self.field, self.message),
             None => write!(f, "{}: {}", self.field, self.message),
         }
     }
@@ -39,7 +82,7 @@ impl Battlefield {
         let mut out = Vec::new();
         if !(TABLE_SIDES.contains(&self.width) && TABLE_SIDES.contains(&self.depth)) {
             out.push(Problem {
-                piece: None,
+                about: None,
                 field: "table",
                 message: format!(
                     "a table of {} x {} DU; each side must be {} to {} DU",
@@ -67,6 +110,7 @@ impl Battlefield {
         }
         out.extend(self.overlap_problems());
         out.extend(self.river_problems());
+        out.extend(self.structure_problems());
         out
     }
 
@@ -81,17 +125,8 @@ impl Battlefield {
             return out;
         }
         for z in p.zones.iter().chain(&p.top) {
-            if !self.holds(z) {
-                out.push(problem(
-                    Some(p),
-                    "zone",
-                    format!(
-                        "a zone centred at {:?} leaves the {} x {} DU table",
-                        z.spec().centre,
-                        self.width,
-                        self.depth
-                    ),
-                ));
+            if let Some(message) = self.off_table(z) {
+                out.push(problem(Some(p), "zone", message));
             }
         }
         if !connected(&p.zones) {
@@ -160,9 +195,18 @@ impl Battlefield {
         out
     }
 
-    fn holds(&self, z: &Zone) -> bool {
-        z.rect().corners().iter().all(|c| {
+    /// What is wrong with `z` if it leaves the table.
+    pub(crate) fn off_table(&self, z: &Zone) -> Option<String> {
+        let on = z.rect().corners().iter().all(|c| {
             (-EPS..=self.width + EPS).contains(&c.x) && (-EPS..=self.depth + EPS).contains(&c.y)
+        });
+        (!on).then(|| {
+            format!(
+                "a zone centred at {:?} leaves the {} x {} DU table",
+                z.spec().centre,
+                self.width,
+                self.depth
+            )
         })
     }
 
@@ -244,7 +288,7 @@ impl Battlefield {
 
 fn problem(p: Option<&Piece>, field: &'static str, message: String) -> Problem {
     Problem {
-        piece: p.map(|p| p.id.clone()),
+        about: p.map(|p| (Subject::Piece, p.id.clone())),
         field,
         message,
     }
@@ -264,7 +308,7 @@ fn covers(outer: &OrientedRect, inner: &OrientedRect) -> bool {
 }
 
 /// Whether the zones form one connected shape (each touching or overlapping another).
-fn connected(zones: &[Zone]) -> bool {
+pub(crate) fn connected(zones: &[Zone]) -> bool {
     let rects: Vec<&OrientedRect> = zones.iter().map(Zone::rect).collect();
     components(rects.len(), |i, j| rects[i].distance(rects[j]) <= EPS).len() <= 1
 }

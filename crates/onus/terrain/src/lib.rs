@@ -9,24 +9,30 @@
 //! ([`load::parse`]). The rules of movement, sight and combat that use the answers live in
 //! `onus-table` and `onus-game`.
 //!
-//! The structures of chapter IV ([`StructureKind`], [`Structure`]) and the design of a
-//! [`Fortress`] (chapter VI) are data here too: their values, points and design rules; the
-//! rules of play with them are part 2's work still to come.
+//! The structures of chapter IV ([`StructureKind`], [`Structure`]) stand on a battlefield
+//! too, each fortress's elements grouped under a [`FortressSite`] and designed by the rules
+//! of chapter VI ([`Fortress`]): their values, points, laying rules and the geometry the
+//! siege rules ask of them (the inside of a fortress, heights, contacts, lines of sight).
+//! The rules of play with them are still to come.
 //!
 //! References are to *ONUS! Terrain & Fortresses* (`002_c2a3f764af97b82f.txt`).
 
 mod battlefield;
 pub mod builtin;
 mod check;
+mod inside;
 mod kind;
+mod lay;
 pub mod load;
 mod piece;
 mod structure;
 
-pub use battlefield::{Battlefield, Crossing};
-pub use check::{MAX_PIECES, MAX_ZONES, Problem, TABLE_SIDES};
+pub use battlefield::{Battlefield, Crossing, FortressSite, StructureCrossing, WallFaces};
+pub use check::{MAX_PIECES, MAX_ZONES, Problem, Subject, TABLE_SIDES};
+pub use inside::Inside;
 pub use kind::{BridgeValues, Material, SightBlock, TerrainKind};
+pub use lay::{MAX_FORTRESSES, MAX_STRUCTURES, Tile, tile};
 pub use piece::{Piece, Zone, ZoneSpec};
 pub use structure::{
-    DefenceBonus, DesignProblem, Fortress, Structure, StructureKind, StructureValues,
+    DefenceBonus, DesignProblem, Fortress, Side, Structure, StructureKind, StructureValues,
 };

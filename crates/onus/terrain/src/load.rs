@@ -1,7 +1,8 @@
 //! Battlefield files (`data/onus/battlefields/<id>.toml`): `[battlefield]` and its
 //! `[[piece]]` entries, each with `[[piece.zone]]` rectangles (and a hill's
-//! `[[piece.top]]`). Every problem is reported with its file, line and field, the rules of
-//! laying terrain ([`Battlefield::problems`]) included.
+//! `[[piece.top]]`); its `[[fortress]]` and `[[structure]]` entries (T&F IV), each structure
+//! with `[[structure.zone]]` rectangles. Every problem is reported with its file, line and
+//! field, the rules of laying terrain and structures ([`Battlefield::problems`]) included.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -11,10 +12,12 @@ use acies_data::DataErrorKind as K;
 use acies_data::area::{AreaBounds, read_area};
 use acies_data::located::{Ctx, Entry, Got};
 
-use crate::battlefield::Battlefield;
-use crate::check::{MAX_PIECES, MAX_ZONES, TABLE_SIDES};
+use crate::battlefield::{Battlefield, FortressSite};
+use crate::check::{MAX_PIECES, MAX_ZONES, Subject, TABLE_SIDES};
 use crate::kind::{Material, TerrainKind};
+use crate::lay::{DEFAULT_MATERIAL, MAX_FORTRESSES, MAX_STRUCTURES};
 use crate::piece::{Piece, Zone};
+use crate::structure::{Side, Structure, StructureKind};
 
 /// Longest name or description, in characters.
 const MAX_NAME: usize = 64;
@@ -23,14 +26,14 @@ const MAX_DESCRIPTION: usize = 2_000;
 /// Parses and checks one battlefield file.
 pub fn parse(file: &str, text: &str) -> Result<Battlefield, Vec<DataError>> {
     let mut ctx = Ctx::new(file, text);
-    let mut spans: BTreeMap<String, Range<usize>> = BTreeMap::new();
+    let mut spans: BTreeMap<(Subject, String), Range<usize>> = BTreeMap::new();
     let read = ctx
         .parse("a battlefield file has [battlefield] and [[piece]] entries")
         .and_then(|doc| {
             ctx.check_top_keys(
                 &doc,
-                &["battlefield", "piece"],
-                "a battlefield file has [battlefield] and [[piece]]",
+                &["battlefield", "piece", "fortress", "structure"],
+                "a battlefield file has [battlefield], [[piece]], [[fortress]] and [[structure]]",
             );
             let head = ctx.table(&doc, "battlefield", "missing [battlefield] table");
             let head = head.and_then(|e| read_head(&mut ctx, &e));
@@ -38,25 +41,132 @@ pub fn parse(file: &str, text: &str) -> Result<Battlefield, Vec<DataError>> {
             let pieces = ctx.entries(&doc, "piece", |ctx, i, t, span| {
                 let e = Entry::new(t, span.clone(), format!("piece[{i}]"));
                 let piece = read_piece(ctx, &e, table)?;
-                spans.insert(piece.id.clone(), span);
+                spans.insert((Subject::Piece, piece.id.clone()), span);
                 Some(piece)
             });
-            let pieces = ctx.at_most(pieces, MAX_PIECES, "piece", "pieces")?;
+            let fortresses = ctx.entries(&doc, "fortress", |ctx, i, t, span| {
+                let e = Entry::new(t, span.clone(), format!("fortress[{i}]"));
+                let f = read_fortress(ctx, &e)?;
+                spans.insert((Subject::Fortress, f.id.clone()), span);
+                Some(f)
+            });
+            let structures = ctx.entries(&doc, "structure", |ctx, i, t, span| {
+                let e = Entry::new(t, span.clone(), format!("structure[{i}]"));
+                let s = read_structure(ctx, &e, table)?;
+                spans.insert((Subject::Structure, s.id.clone()), span);
+                Some(s)
+            });
+            let pieces = ctx.at_most(pieces, MAX_PIECES, "piece", "pieces");
+            let fortresses = ctx.at_most(fortresses, MAX_FORTRESSES, "fortress", "fortresses");
+            let structures = ctx.at_most(structures, MAX_STRUCTURES, "structure", "structures");
             let mut battlefield = head?;
-            battlefield.pieces = pieces;
+            battlefield.pieces = pieces?;
+            battlefield.fortresses = fortresses?;
+            battlefield.structures = structures?;
             Some(battlefield)
         });
     if let Some(b) = &read {
         for p in b.problems() {
-            let span = p.piece.as_ref().and_then(|id| spans.get(id)).cloned();
-            let field = match &p.piece {
-                Some(id) => format!("piece \"{id}\".{}", p.field),
+            let span = p.about.as_ref().and_then(|a| spans.get(a)).cloned();
+            let field = match &p.about {
+                Some((s, id)) => format!("{} \"{id}\".{}", s.id(), p.field),
                 None => format!("battlefield.{}", p.field),
             };
             ctx.err(K::BadValue, span, Some(field), p.message);
         }
     }
     ctx.finish(read)
+}
+
+/// A `[[fortress]]`: id, name, owner and the agreement on stone towers (T&F VI).
+fn read_fortress(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<FortressSite> {
+    e.check_fields(ctx, &["id", "name", "owner", "stone_towers_agreed"], "");
+    let id = e.id(ctx).map(|(id, _)| id);
+    let name = bounded_text(ctx, e, "name", MAX_NAME, "the fortress's name");
+    let owner = e.name_of(
+        ctx,
+        "owner",
+        "side",
+        &["attacker", "defender"],
+        None,
+        Side::from_id,
+    );
+    let agreed = e.bool_or(ctx, "stone_towers_agreed", Some(false), "");
+    Some(FortressSite {
+        id: id?,
+        name: name?,
+        owner: owner?,
+        stone_towers_agreed: agreed?,
+    })
+}
+
+/// A `[[structure]]` and its `[[structure.zone]]` rectangles (T&F IV).
+fn read_structure(
+    ctx: &mut Ctx<'_>,
+    e: &Entry<'_, '_>,
+    table: Option<[f64; 2]>,
+) -> Option<Structure> {
+    e.check_fields(
+        ctx,
+        &[
+            "id", "name", "kind", "material", "owner", "fortress", "zone",
+        ],
+        "",
+    );
+    let id = e.id(ctx).map(|(id, _)| id);
+    let name = match e.get("name") {
+        None => Some(String::new()),
+        Some(_) => bounded_text(ctx, e, "name", MAX_NAME, "the structure's name"),
+    };
+    let known: Vec<&str> = StructureKind::ALL.iter().map(|k| k.id()).collect();
+    let kind = e.name_of(
+        ctx,
+        "kind",
+        "structure kind",
+        &known,
+        None,
+        StructureKind::from_id,
+    );
+    let material = e.name_of(
+        ctx,
+        "material",
+        "material",
+        &["wood", "stone"],
+        Some(DEFAULT_MATERIAL),
+        Material::from_id,
+    );
+    let owner = match e.get("owner") {
+        None => Some(None),
+        Some(_) => e
+            .name_of(
+                ctx,
+                "owner",
+                "side",
+                &["attacker", "defender"],
+                None,
+                Side::from_id,
+            )
+            .map(Some),
+    };
+    let fortress = match e.string(ctx, "fortress") {
+        Got::Absent => Some(None),
+        Got::Val(f, _) => Some(Some(f)),
+        Got::Bad => None,
+    };
+    let zones = read_zones(ctx, e, "zone", table);
+    if zones.as_ref().is_some_and(Vec::is_empty) {
+        e.missing(ctx, "zone", "at least one [[structure.zone]] rectangle");
+        return None;
+    }
+    Some(Structure {
+        id: id?,
+        name: name?,
+        kind: kind?,
+        material: material?,
+        zones: zones?,
+        owner: owner?,
+        fortress: fortress?,
+    })
 }
 
 fn read_head(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<Battlefield> {
@@ -99,6 +209,8 @@ fn read_head(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<Battlefield> {
         depth: table[1],
         pieces: Vec::new(),
         fordable_rivers: fordable_rivers?,
+        structures: Vec::new(),
+        fortresses: Vec::new(),
     })
 }
 

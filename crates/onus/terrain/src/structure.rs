@@ -6,7 +6,7 @@
 //! Costs. The rules of play that use these values (occupying, assaults, damage, fire) are
 //! not here.
 
-use acies_geom::{EPS, OrientedRect};
+use acies_geom::{EPS, OrientedRect, Vec2};
 use serde::{Deserialize, Serialize};
 
 use crate::check::components;
@@ -203,14 +203,58 @@ impl std::fmt::Display for StructureKind {
     }
 }
 
-/// One structure: its kind, material and where it lies.
+/// A side of a siege (T&F VI "Scenarios with fortresses": the defender builds the fortress
+/// and its defensive terrain, the attacker brings the siege units). Which seat plays which
+/// side is the scenario's to say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    Attacker,
+    Defender,
+}
+
+impl Side {
+    pub const ALL: [Side; 2] = [Side::Attacker, Side::Defender];
+
+    /// The name data files use.
+    pub fn id(self) -> &'static str {
+        match self {
+            Side::Attacker => "attacker",
+            Side::Defender => "defender",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Side> {
+        Side::ALL.into_iter().find(|s| s.id() == id)
+    }
+}
+
+impl std::fmt::Display for Side {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// One structure: its kind, material and where it lies; on a battlefield, who owns it and
+/// the fortress it is part of.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Structure {
+    /// Unique among the battlefield's structures; names it in errors and events.
     pub id: String,
+    /// What players call it; empty: its kind names it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
     pub kind: StructureKind,
     pub material: Material,
-    /// Where it lies: the union of these rectangles.
+    /// Where it lies: the union of these rectangles (a village: its two halves).
     pub zones: Vec<Zone>,
+    /// The side that built or brought it; `None`: nobody's (a village, a watchtower of the
+    /// scenery). A fortress element has none of its own: it is its fortress's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<Side>,
+    /// The fortress (by id) a wall, corner wall, wall with a gate or tower is part of.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fortress: Option<String>,
 }
 
 impl Structure {
@@ -223,7 +267,23 @@ impl Structure {
         self.kind.values(self.material)
     }
 
-    fn meets(&self, other: &Structure) -> bool {
+    /// Whether `p` lies on it (its boundary included).
+    pub fn contains(&self, p: Vec2) -> bool {
+        self.rects().any(|r| r.contains(p))
+    }
+
+    /// Whether `rect` interpenetrates it (touching is not overlapping).
+    pub fn overlaps(&self, rect: &OrientedRect) -> bool {
+        self.rects().any(|r| r.overlaps(rect))
+    }
+
+    /// Whether `rect` overlaps or touches it ("comes into contact with").
+    pub fn touches(&self, rect: &OrientedRect) -> bool {
+        self.rects().any(|r| r.distance(rect) <= EPS)
+    }
+
+    /// Whether the two touch or overlap.
+    pub fn meets(&self, other: &Structure) -> bool {
         self.rects()
             .any(|a| other.rects().any(|b| a.distance(b) <= EPS))
     }
@@ -299,7 +359,7 @@ impl Fortress {
         let parts = components(n, |i, j| self.elements[i].meets(&self.elements[j]));
         if parts.len() > 1 {
             out.push(whole(format!(
-                "the fortress is in {} separate parts; wall segments must have continuity (VI)",
+                "the fortress is in {} separate parts; wall segments must have continuity (T&F VI \"Fortress design\")",
                 parts.len()
             )));
         }
@@ -313,7 +373,7 @@ impl Fortress {
             if neighbours < 2 {
                 out.push(about(
                     e,
-                    "this wall ends in an empty space; walls must have continuity (VI)".into(),
+                    "this wall ends in an empty space; walls must have continuity (T&F VI \"Fortress design\")".into(),
                 ));
             }
         }
@@ -367,9 +427,12 @@ mod tests {
     ) -> Structure {
         Structure {
             id: id.into(),
+            name: String::new(),
             kind,
             material,
             zones: vec![Zone::new(centre, size, 0.0)],
+            owner: None,
+            fortress: None,
         }
     }
 
