@@ -91,7 +91,52 @@ fn validate(dir: Option<&std::path::Path>) -> anyhow::Result<String> {
     for note in catalog.notes() {
         out += &format!("note: {}: {}\n", note.card, note.message);
     }
+    out += &validate_battlefields(dir)?;
     out += "ok\n";
+    Ok(out)
+}
+
+/// The battlefields `validate` checks: the shipped ones, or `DIR/battlefields/*.toml` when
+/// the directory has one (every problem with its file, line and field); those with T&F IV
+/// structures are named, as the game does not yet play them.
+fn validate_battlefields(dir: Option<&std::path::Path>) -> anyhow::Result<String> {
+    let fields = match dir {
+        None => onus_terrain::builtin::all().map_err(|e| anyhow::anyhow!(e))?,
+        Some(d) if !d.join("battlefields").is_dir() => return Ok(String::new()),
+        Some(d) => {
+            let render = |e: &[acies_data::DataError]| {
+                anyhow::anyhow!(acies_data::render_all("battlefield", e))
+            };
+            let sources = acies_data::located::read_sources(d, &["battlefields"], &[])
+                .map_err(|e| render(&e))?;
+            let mut fields = Vec::new();
+            let mut errors = Vec::new();
+            for (name, text) in &sources {
+                let file = d.join(name).display().to_string();
+                match onus_terrain::load::parse(&file, text) {
+                    Ok(b) => fields.push(b),
+                    Err(e) => errors.extend(e),
+                }
+            }
+            if !errors.is_empty() {
+                return Err(render(&errors));
+            }
+            fields
+        }
+    };
+    let built: Vec<&str> = fields
+        .iter()
+        .filter(|b| b.has_structures())
+        .map(|b| b.id.as_str())
+        .collect();
+    let mut out = format!("{} battlefields\n", fields.len());
+    if !built.is_empty() {
+        out += &format!(
+            "{} with structures, not yet playable (T&F IV): {}\n",
+            built.len(),
+            built.join(", ")
+        );
+    }
     Ok(out)
 }
 
@@ -558,6 +603,39 @@ mod tests {
     fn validate_reports_builtin_data() {
         let out = run_args(&["validate"]).expect("valid");
         assert!(out.contains("romans: "), "{out}");
+        assert!(out.contains("7 battlefields\n"), "{out}");
+        assert!(
+            out.contains("4 with structures, not yet playable (T&F IV): siege-castellum"),
+            "{out}"
+        );
         assert!(out.trim_end().ends_with("ok"));
+    }
+
+    /// `validate --data DIR` reads `DIR/battlefields/*.toml` and reports each problem with its
+    /// file, line and field.
+    #[test]
+    fn validate_checks_a_directorys_battlefields() {
+        let data = concat!(env!("CARGO_MANIFEST_DIR"), "/data/onus");
+        let out = run_args(&["validate", "--data", data]).expect("valid");
+        assert!(out.contains("7 battlefields\n"), "{out}");
+        let dir = std::env::temp_dir().join(format!("acies-validate-bf-{}", std::process::id()));
+        let fields = dir.join("battlefields");
+        std::fs::create_dir_all(&fields).expect("temp dir");
+        let factions = dir.join("factions");
+        std::fs::create_dir_all(&factions).expect("temp dir");
+        let from = std::path::Path::new(data).join("factions");
+        for f in std::fs::read_dir(&from).expect("data").flatten() {
+            std::fs::copy(f.path(), factions.join(f.file_name())).expect("copy");
+        }
+        let bad = "[battlefield]\nid = \"b\"\nname = \"B\"\ntable = [20, 16]\n[[structure]]\nid = \"w\"\nkind = \"watchtower\"\n[[structure.zone]]\ncentre = [5, 5]\nsize = [3, 3]\n";
+        std::fs::write(fields.join("bad.toml"), bad).expect("write");
+        let err = run_args(&["validate", "--data", &dir.display().to_string()])
+            .expect_err("a bad battlefield")
+            .to_string();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(
+            err.contains("bad.toml:5:1: structure \"w\".zone: a watchtower is one [[structure.zone]] of 1 x 1 DU"),
+            "{err}"
+        );
     }
 }
