@@ -36,6 +36,7 @@ mod store;
 mod system;
 pub mod testing;
 mod util;
+mod wal_sync;
 
 use std::future::Future;
 use std::net::SocketAddr;

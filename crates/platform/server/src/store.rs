@@ -16,6 +16,8 @@ use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{Acquire, Any, AnyPool, Executor, Row, Transaction};
 use tokio::sync::{Semaphore, mpsc, oneshot};
 
+use crate::wal_sync::WalFile;
+
 /// A boxed future, so that [`GameStore`] can be used as a trait object.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
@@ -341,6 +343,9 @@ pub struct SqlStore {
     appends: mpsc::Sender<AppendJob>,
     /// PostgreSQL (several processes may share it): chat messages are announced.
     postgres: bool,
+    /// A SQLite file: its WAL, synced by the store before a write is acknowledged (the
+    /// writer commits without syncing, see `wal_sync`).
+    wal: Option<Arc<WalFile>>,
 }
 
 /// One append waiting for the writer task.
@@ -395,18 +400,25 @@ impl SqlStore {
         install_default_drivers();
         let url = normalize_url(url);
         let sqlite = url.starts_with("sqlite:");
+        let memory = url.contains("mode=memory");
         // `writer`: the connection that commits appends. On SQLite it never checkpoints the
         // WAL itself (a checkpoint syncs the database file too, which would hold up every
         // game of the batch); `checkpoint_wal` does it beside it.
-        let options = |writer: bool| {
+        let options = move |writer: bool| {
             AnyPoolOptions::new().after_connect(move |conn, _meta| {
                 Box::pin(async move {
                     if conn.backend_name().eq_ignore_ascii_case("sqlite") {
-                        // WAL lets readers (listing, loading) proceed during a write; FULL
-                        // syncs the WAL on every commit, so an acknowledged action survives a
-                        // power cut, not just a crash of the process.
+                        // WAL lets readers (listing, loading) proceed during a write. An
+                        // acknowledged write survives a power cut, not just a crash of the
+                        // process: FULL syncs the WAL on every commit, and the writer of a
+                        // file, which commits with NORMAL, is followed by `WalFile::sync`
+                        // before anything is acknowledged.
                         conn.execute("PRAGMA journal_mode = WAL").await?;
-                        conn.execute("PRAGMA synchronous = FULL").await?;
+                        if writer && !memory {
+                            conn.execute("PRAGMA synchronous = NORMAL").await?;
+                        } else {
+                            conn.execute("PRAGMA synchronous = FULL").await?;
+                        }
                         conn.execute("PRAGMA foreign_keys = ON").await?;
                         if writer {
                             conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
@@ -418,7 +430,6 @@ impl SqlStore {
         };
         // An in-memory database lives while a connection to it is open: the writer keeps
         // its one connection for good.
-        let memory = url.contains("mode=memory");
         let pool = options(false).max_connections(8).connect(&url).await?;
         let writer = if sqlite {
             let keep = if memory {
@@ -434,6 +445,15 @@ impl SqlStore {
             pool.clone()
         };
         MIGRATOR.run(&writer).await?;
+        let wal = if sqlite && !memory {
+            let wal = WalFile::of(&writer).await?.ok_or_else(|| {
+                StoreError::Corrupt("SQLite names no file for the main database".into())
+            })?;
+            wal.sync().await?;
+            Some(wal)
+        } else {
+            None
+        };
         let (appends, queue) = mpsc::channel(1024);
         let committed = if sqlite {
             let (kick, kicked) = mpsc::channel(1);
@@ -446,7 +466,7 @@ impl SqlStore {
             writer.clone(),
             if sqlite { 1 } else { 4 },
             queue,
-            committed,
+            Acknowledge::new(wal.clone(), committed),
             !sqlite,
         ));
         Ok(Self {
@@ -454,6 +474,7 @@ impl SqlStore {
             writer,
             appends,
             postgres: !sqlite,
+            wal,
         })
     }
 
@@ -504,6 +525,7 @@ fn now_millis() -> i64 {
 
 impl SqlStore {
     async fn create_game_impl(&self, game: &NewGame) -> Result<(), StoreError> {
+        self.writable()?;
         let mut tx = self.writer.begin().await?;
         sqlx::query(
             "INSERT INTO games (id, ruleset, rules_version, setup, seed, created_at, version) \
@@ -533,7 +555,21 @@ impl SqlStore {
             .await?;
         }
         tx.commit().await?;
-        Ok(())
+        self.synced().await
+    }
+
+    /// On a SQLite file, waits for the WAL sync that makes the writes committed so far
+    /// durable (the writer commits without one, see `wal_sync`); elsewhere nothing to wait for.
+    async fn synced(&self) -> Result<(), StoreError> {
+        match &self.wal {
+            Some(wal) => wal.sync().await,
+            None => Ok(()),
+        }
+    }
+
+    /// Refuses a write once a sync of the WAL has failed.
+    fn writable(&self) -> Result<(), StoreError> {
+        self.wal.as_ref().map_or(Ok(()), |wal| wal.check())
     }
 
     async fn append_action_impl(
@@ -542,6 +578,7 @@ impl SqlStore {
         action: &ActionRecord,
         finished: Option<&str>,
     ) -> Result<(), StoreError> {
+        self.writable()?;
         let (reply, answer) = oneshot::channel();
         let job = AppendJob {
             game_id: game_id.to_owned(),
@@ -622,6 +659,7 @@ impl SqlStore {
         message: &ChatRecord,
         keep: usize,
     ) -> Result<(), StoreError> {
+        self.writable()?;
         let seq = count_to_sql(message.seq)?;
         let mut tx = self.writer.begin().await?;
         let inserted = sqlx::query(
@@ -656,7 +694,7 @@ impl SqlStore {
                 .await?;
         }
         tx.commit().await?;
-        Ok(())
+        self.synced().await
     }
 
     async fn load_chat_impl(
@@ -685,12 +723,13 @@ impl SqlStore {
     }
 
     async fn set_rules_version_impl(&self, id: &str, version: u32) -> Result<(), StoreError> {
+        self.writable()?;
         sqlx::query("UPDATE games SET rules_version = $1 WHERE id = $2")
             .bind(i64::from(version))
             .bind(id)
             .execute(&self.writer)
             .await?;
-        Ok(())
+        self.synced().await
     }
 
     async fn unfinished_games_impl(&self, ruleset: &str) -> Result<Vec<String>, StoreError> {
@@ -809,13 +848,13 @@ impl SqlStore {
 /// PostgreSQL, where separate connections commit in parallel). While every writer is busy the
 /// queue grows, so the next batch is larger. Ends when every [`SqlStore`] clone is dropped.
 ///
-/// `committed` (SQLite) is told of every commit, for [`checkpoint_wal`]; with `notify`
-/// (PostgreSQL) every batch announces what it committed ([`announce`]).
+/// `acknowledge` answers each batch once it is committed (and, on a SQLite file, synced);
+/// with `notify` (PostgreSQL) every batch announces what it committed ([`announce`]).
 async fn write_appends(
     writer: AnyPool,
     writers: usize,
     mut queue: mpsc::Receiver<AppendJob>,
-    committed: Option<mpsc::Sender<()>>,
+    acknowledge: Acknowledge,
     notify: bool,
 ) {
     let slots = Arc::new(Semaphore::new(writers.max(1)));
@@ -834,18 +873,91 @@ async fn write_appends(
             }
         }
         let writer = writer.clone();
-        let committed = committed.clone();
+        let acknowledge = acknowledge.clone();
         tokio::spawn(async move {
             let results = write_batch(&writer, &batch, notify).await;
-            for (job, result) in batch.into_iter().zip(results) {
-                let _ = job.reply.send(result);
-            }
+            // The next batch may be committed while this one's WAL is synced.
             drop(slot);
-            if let Some(committed) = committed {
-                // Full: a checkpoint is already due.
-                let _ = committed.try_send(());
-            }
+            acknowledge.committed(batch, results).await;
         });
+    }
+}
+
+/// A committed batch and what each of its appends is to be answered.
+type Committed = (Vec<AppendJob>, Vec<Result<(), StoreError>>);
+
+/// How committed batches are answered: at once (PostgreSQL, in-memory SQLite: the commit
+/// itself is as durable as it gets), or after the next sync of the WAL ([`sync_then_answer`]).
+#[derive(Clone)]
+struct Acknowledge {
+    synced: Option<mpsc::UnboundedSender<Committed>>,
+    /// SQLite: told of every commit, for [`checkpoint_wal`].
+    checkpoint: Option<mpsc::Sender<()>>,
+}
+
+impl Acknowledge {
+    fn new(wal: Option<Arc<WalFile>>, checkpoint: Option<mpsc::Sender<()>>) -> Self {
+        let synced = wal.map(|wal| {
+            let (tx, rx) = mpsc::unbounded_channel();
+            tokio::spawn(sync_then_answer(wal, rx, checkpoint.clone()));
+            tx
+        });
+        Acknowledge { synced, checkpoint }
+    }
+
+    async fn committed(&self, batch: Vec<AppendJob>, results: Vec<Result<(), StoreError>>) {
+        if let Some(synced) = &self.synced {
+            if let Err(mpsc::error::SendError((batch, _))) = synced.send((batch, results)) {
+                let gone: Vec<_> = batch
+                    .iter()
+                    .map(|_| Err(StoreError::Write("the WAL sync task has stopped".into())))
+                    .collect();
+                answer(batch, gone);
+            }
+            return;
+        }
+        answer(batch, results);
+        if let Some(checkpoint) = &self.checkpoint {
+            // Full: a checkpoint is already due.
+            let _ = checkpoint.try_send(());
+        }
+    }
+}
+
+fn answer(batch: Vec<AppendJob>, results: impl IntoIterator<Item = Result<(), StoreError>>) {
+    for (job, result) in batch.into_iter().zip(results) {
+        let _ = job.reply.send(result);
+    }
+}
+
+/// Answers committed batches once the WAL is synced: takes every batch committed so far,
+/// syncs once, answers them all (group commit over the sync: while it runs, the writer goes
+/// on committing, and the next sync covers whatever it committed meanwhile). A failed sync
+/// fails every append it was to cover (see `wal_sync`).
+async fn sync_then_answer(
+    wal: Arc<WalFile>,
+    mut committed: mpsc::UnboundedReceiver<Committed>,
+    checkpoint: Option<mpsc::Sender<()>>,
+) {
+    while let Some(first) = committed.recv().await {
+        let mut group = vec![first];
+        while let Ok(more) = committed.try_recv() {
+            group.push(more);
+        }
+        let synced = wal.sync().await;
+        for (batch, results) in group {
+            let results: Vec<_> = match &synced {
+                Ok(()) => results,
+                Err(e) => results
+                    .into_iter()
+                    .map(|_| Err(StoreError::Write(e.to_string())))
+                    .collect(),
+            };
+            answer(batch, results);
+        }
+        if let Some(checkpoint) = &checkpoint {
+            let _ = checkpoint.try_send(());
+        }
     }
 }
 
