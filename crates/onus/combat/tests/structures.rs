@@ -4,11 +4,12 @@
 //! section of *ONUS! Terrain & Fortresses* (`shared/seeds/002_c2a3f764af97b82f.txt`) it
 //! reproduces. The structures' values are the Summary's (T&F IV; `onus_terrain`'s data).
 
-use acies_core::{Comparison, ScriptedDice, Value};
+use acies_core::{Comparison, GameRng, ScriptedDice, Value};
 use onus_combat::{
     Aim, Casualties, DiceChance, Range, Reroll, StructureAttackError, StructureAttackKind,
     StructureAttackResult, StructureAttackSetup, StructureDamage, StructureTarget,
-    fight_structure_attack, razing_casualties, resolve_misfire, spread_fire,
+    fight_structure_attack, razing_casualties, resolve_misfire, resolve_structure_attack,
+    spread_fire,
 };
 use onus_model::UnitKind;
 
@@ -295,6 +296,11 @@ fn tf_v_ram_example_the_gate_then_the_wall() {
     assert_eq!(r.log.records[0].target.operands[1].name, "gate resistance");
     assert_eq!(r.log.records[0].target.operands[1].total(), 5);
     assert_eq!(r.log.records[0].rule, "T&F V \"Rams and Elephants\"");
+    // The ram's +1 travels with the hit value into the log, with its source.
+    let ram_hit = &r.log.records[0].target.operands[0];
+    assert_eq!(ram_hit.total(), 5);
+    assert_eq!(ram_hit.modifiers[0].delta, 1);
+    assert!(ram_hit.modifiers[0].source.contains("battering ram"));
     assert_eq!(r.damage, 2);
     assert!(r.change.gate_fell && r.state.gate_destroyed && !r.state.collapsed);
     assert_eq!(r.occupant.as_ref().map(|o| o.collateral_wounds), Some(1));
@@ -515,4 +521,61 @@ fn tf_v_razing_a_tower_destroys_the_unit_inside() {
     assert!(o.destroyed && !o.morale_check);
     assert_eq!(o.collapse, Some(Casualties::Destroyed));
     assert_eq!(r.log.records.len(), 2);
+}
+
+/// The game's logged dice and the odds' unlogged dice roll the same faces in the same order
+/// and reach the same outcome; a setup and its result survive JSON (the game stores them).
+#[test]
+fn structure_attacks_logged_and_unlogged_agree_and_serialize() {
+    let setups = [
+        StructureAttackSetup::artillery("Onager", onager(), Range::Short, wooden_gate())
+            .state(StructureDamage {
+                wounds: 3,
+                ..StructureDamage::default()
+            })
+            .occupant("Hastati", Value::new("armor", 4), 3),
+        StructureAttackSetup::ram(
+            "Triarii",
+            UnitKind::Infantry,
+            triarii_hit(),
+            triarii_damage(),
+            wooden_gate(),
+        )
+        .aim(Aim::Gate)
+        .occupant("Iberians", Value::new("armor", 3), 2),
+        StructureAttackSetup::set_on_fire(
+            "Iberians",
+            UnitKind::Infantry,
+            Value::new("hit", 4),
+            Value::new("damage", 4),
+            4,
+            wooden_tower(),
+        )
+        .occupant("Archers", Value::new("armor", 3), 2),
+    ];
+    for setup in &setups {
+        for seed in 0..300 {
+            let mut logged = DiceChance::logged(GameRng::new(seed));
+            let mut fast = DiceChance::unlogged(GameRng::new(seed));
+            let a = resolve_structure_attack(setup, &mut logged).expect("valid");
+            let b = resolve_structure_attack(setup, &mut fast).expect("valid");
+            assert_eq!(a, b);
+            assert_eq!(logged.dice().word_pos(), fast.dice().word_pos());
+            let log = logged.take_log();
+            let damage_logged: u32 = log
+                .records
+                .iter()
+                .filter(|r| !r.purpose.contains("hit") && !r.purpose.contains("collateral"))
+                .map(|r| r.total_worth())
+                .sum();
+            assert_eq!(damage_logged, a.damage, "{log:#?}");
+        }
+        let json = serde_json::to_string(setup).expect("serialize");
+        let back: StructureAttackSetup = serde_json::from_str(&json).expect("deserialize");
+        assert_eq!(&back, setup);
+        let r = fight_structure_attack(setup, &mut GameRng::new(1)).expect("valid");
+        let json = serde_json::to_string(&r).expect("serialize");
+        let back: StructureAttackResult = serde_json::from_str(&json).expect("deserialize");
+        assert_eq!(back, r);
+    }
 }

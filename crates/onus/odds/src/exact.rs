@@ -285,6 +285,63 @@ mod tests {
         assert!((d[2] - 1.0 / 16.0).abs() < 1e-12);
     }
 
+    /// Without artillery's criticals a structure attack is a plain attack: its damage
+    /// distribution is [`wound_distribution`]'s and it never misfires; with them every
+    /// joint distribution sums to 1.
+    #[test]
+    fn structure_attack_distribution_agrees_with_plain_attacks() {
+        for dice in 0..=5 {
+            for hit_need in 2..=6 {
+                for damage_need in 2..=6 {
+                    for rule in [Reroll::None, Reroll::Ones, Reroll::Failures] {
+                        let plain = StructureAttackKey {
+                            dice,
+                            hit_need,
+                            damage_need,
+                            hit_reroll: rule,
+                            damage_reroll: rule,
+                            artillery: false,
+                        };
+                        let joint = structure_attack_distribution(&plain);
+                        let width = plain.max_damage() as usize + 1;
+                        let wounds = wound_distribution(&AttackKey {
+                            dice,
+                            hit_need,
+                            damage_need,
+                            hit_reroll: rule,
+                            damage_reroll: rule,
+                            double_on_six: false,
+                        });
+                        for (k, p) in joint.iter().enumerate() {
+                            let (m, d) = (k / width, k % width);
+                            let q = if m == 0 {
+                                wounds.get(d).copied().unwrap_or(0.0)
+                            } else {
+                                0.0
+                            };
+                            assert!((p - q).abs() < 1e-12, "{plain:?} m={m} d={d}");
+                        }
+                        let artillery = StructureAttackKey {
+                            artillery: true,
+                            ..plain
+                        };
+                        let joint = structure_attack_distribution(&artillery);
+                        assert!((joint.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+                        assert!(joint.iter().all(|p| *p >= 0.0));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn damage_roll_is_binomial() {
+        let d = damage_roll_distribution(3, 4);
+        assert!((d[0] - 0.125).abs() < 1e-12);
+        assert!((d[3] - 0.125).abs() < 1e-12);
+        assert_eq!(damage_roll_distribution(0, 2), vec![1.0]);
+    }
+
     #[test]
     fn zero_dice_never_wound() {
         let d = wound_distribution(&AttackKey {

@@ -46,7 +46,6 @@ struct Acc {
     morale: f64,
     gate: f64,
     collapse: f64,
-    fire: bool,
 }
 
 fn bump(v: &mut Vec<f64>, k: u32, p: f64) {
@@ -75,7 +74,6 @@ impl Acc {
         if r.change.collapsed {
             self.collapse += p;
         }
-        self.fire = r.fire;
     }
 
     fn merge(mut self, o: Acc) -> Acc {
@@ -95,7 +93,6 @@ impl Acc {
         self.morale += o.morale;
         self.gate += o.gate;
         self.collapse += o.collapse;
-        self.fire |= o.fire;
         self
     }
 
