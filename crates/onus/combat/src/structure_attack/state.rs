@@ -15,6 +15,12 @@ pub struct Gate {
 /// engine reads them from `onus_terrain::StructureValues` (T&F IV "Structures":
 /// "Resistance: how hard it is to destroy (for both attacking values)", "Durability: how much
 /// damage it can take before collapsing").
+///
+/// From a `Structure` `s` with values `v`: `resistance` and `durability` are `v.resistance`
+/// and `v.durability` (a kind without them cannot be attacked), `wooden` is `v.flammable`,
+/// `gate` is `v.gate`, `encloses` is `s.kind.holds_a_unit_by_marker()` or a village. Each
+/// half of a village is a target of its own (IV "Villages"); a bridge (III "Bridges") is one
+/// too, wooden or not by its material.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StructureTarget {
     /// For the roll log, e.g. `"wooden wall with a gate s1"`.
