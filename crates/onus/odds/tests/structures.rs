@@ -57,6 +57,12 @@ fn set_on_fire() -> StructureAttackSetup {
     .professional()
 }
 
+fn incendiary_artillery() -> StructureAttackSetup {
+    StructureAttackSetup::artillery("Onager", Value::new("power", 5), Range::Long, wooden_gate())
+        .incendiary()
+        .occupant("Iberians", Value::new("armor", 4), 4)
+}
+
 fn sum(v: &[f64]) -> f64 {
     v.iter().sum()
 }
@@ -116,12 +122,13 @@ fn assert_agree(exact: &StructureOdds, sampled: &StructureOdds, n: u64) {
     );
 }
 
-/// T&F V "Artillery", "Rams and Elephants", "Set wood on fire": every distribution sums to 1
-/// and 100,000 sampled attacks agree with it.
+/// T&F V "Artillery", "Rams and Elephants", "Set wood on fire", "Shooting at structures":
+/// every distribution sums to 1 and 100,000 sampled attacks agree with it.
 #[test]
 fn tf_v_structure_attack_odds_sum_to_one_and_match_monte_carlo() {
     let n = 100_000;
-    for (i, setup) in [artillery(), ram(), set_on_fire()].iter().enumerate() {
+    let setups = [artillery(), ram(), set_on_fire(), incendiary_artillery()];
+    for (i, setup) in setups.iter().enumerate() {
         let exact = structure_attack_odds(setup).expect("exact");
         assert_sums_to_one(&exact);
         let sampled = sample_structure_attack(setup, n, 7 + i as u64).expect("sampled");
@@ -183,4 +190,16 @@ fn tf_v_set_on_fire_odds() {
     assert!((o.damage[3] - p.powi(3)).abs() < 1e-12);
     assert!((o.damage[0] - (1.0 - p).powi(3)).abs() < 1e-12);
     assert_eq!(o.collapses, 0.0);
+}
+
+/// T&F V "Shooting at structures": incendiary artillery at long range rolls 1 die; its damage
+/// is Fire markers, so neither the gate nor the wall falls now.
+#[test]
+fn tf_v_incendiary_artillery_odds() {
+    let o = structure_attack_odds(&incendiary_artillery()).expect("exact");
+    assert!(o.fire);
+    assert_eq!(o.needs.dice, 1);
+    assert_eq!(o.damage.len(), 5, "up to a double hit of two 6s: 4 markers");
+    assert_eq!((o.gate_falls, o.collapses), (0.0, 0.0));
+    assert!((o.misfires[1] - 1.0 / 36.0).abs() < 1e-15);
 }

@@ -259,6 +259,68 @@ mod tests {
         assert_eq!(s.wounds, 7);
     }
 
+    #[derive(Clone, Debug)]
+    enum Op {
+        Damage(u32),
+        Fire(u32),
+        EndOfTurn,
+        Extinguish(u32),
+    }
+
+    fn op() -> impl proptest::strategy::Strategy<Value = Op> {
+        use proptest::prelude::*;
+        prop_oneof![
+            (0u32..5).prop_map(Op::Damage),
+            (0u32..5).prop_map(Op::Fire),
+            Just(Op::EndOfTurn),
+            (0u32..5).prop_map(Op::Extinguish),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Whatever happens to a structure: it has collapsed exactly when its wounds meet its
+        /// durability, its gate has fallen exactly when they meet the gate's, nothing burns
+        /// that cannot, and every Fire marker placed is still there, put out, spread or gone
+        /// with a fallen stone gate.
+        #[test]
+        fn damage_state_invariants(
+            kind in 0usize..4,
+            ops in proptest::collection::vec(op(), 0..40),
+        ) {
+            let target = [
+                StructureTarget::new("wooden wall", 6, 7, true),
+                StructureTarget::new("stone wall", 7, 8, false),
+                StructureTarget::new("wooden gate", 6, 7, true).with_gate(5, 5),
+                StructureTarget::new("stone gate", 7, 8, false).with_gate(6, 6),
+            ][kind]
+                .clone();
+            let mut s = StructureDamage::default();
+            let (mut placed, mut removed) = (0u32, 0u32);
+            for op in ops {
+                let change = match op {
+                    Op::Damage(n) => s.take_damage(&target, n),
+                    Op::Fire(n) => {
+                        placed += s.add_fire(&target, n);
+                        DamageChange::default()
+                    }
+                    Op::EndOfTurn => s.end_of_turn(&target).1,
+                    Op::Extinguish(n) => {
+                        removed += s.extinguish(n);
+                        DamageChange::default()
+                    }
+                };
+                removed += change.fire_to_spread + change.fire_out;
+                proptest::prop_assert_eq!(s.collapsed, s.wounds >= u32::from(target.durability));
+                let gate_met = target
+                    .gate
+                    .is_some_and(|g| s.wounds >= u32::from(g.durability));
+                proptest::prop_assert_eq!(s.gate_destroyed, gate_met || (s.collapsed && target.gate.is_some()));
+                proptest::prop_assert!(s.can_burn(&target) || !s.is_burning());
+                proptest::prop_assert_eq!(placed, removed + s.fire.total());
+            }
+        }
+    }
+
     #[test]
     fn tf_v_fire_on_a_stone_gate_goes_out_when_the_gate_falls() {
         let t = StructureTarget::new("stone gate", 7, 8, false).with_gate(6, 6);
