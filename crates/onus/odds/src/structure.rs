@@ -123,7 +123,8 @@ impl Acc {
     }
 }
 
-/// Exact odds of an attack on a structure: every outcome of its dice with its probability.
+/// Exact odds of an attack on a structure (T&F V "Artillery", "Rams and Elephants", "Set wood
+/// on fire", "Shooting at structures"): every outcome of its dice with its probability.
 pub fn structure_attack_odds(
     setup: &StructureAttackSetup,
 ) -> Result<StructureOdds, StructureAttackError> {
@@ -139,7 +140,7 @@ pub fn structure_attack_odds(
 
 const CHUNK: u64 = 4096;
 
-/// Monte Carlo odds of an attack on a structure from `n` attacks (chunk `c` draws from stream
+/// Monte Carlo odds of an attack on a structure (T&F V) from `n` attacks (chunk `c` draws from stream
 /// `c` of the seed, so the result does not depend on the number of threads).
 pub fn sample_structure_attack(
     setup: &StructureAttackSetup,

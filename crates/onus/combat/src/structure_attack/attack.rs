@@ -235,14 +235,18 @@ impl StructureAttackSetup {
         }
         self
     }
+    /// Aims a melee at the gate or the wall (T&F IV "Walls with a gate").
     pub fn aim(mut self, aim: Aim) -> Self {
         self.aim = aim;
         self
     }
+    /// The damage the structure already carries (T&F IV "Structures": Wound markers).
     pub fn state(mut self, state: StructureDamage) -> Self {
         self.state = state;
         self
     }
+    /// The unit in or overlapping the structure (T&F V "Collateral damages", "Razing
+    /// structures").
     pub fn occupant(mut self, name: impl Into<String>, armor: Value, sections: u32) -> Self {
         self.occupant = Some(Occupant {
             name: name.into(),
@@ -251,19 +255,26 @@ impl StructureAttackSetup {
         });
         self
     }
+    /// The unit re-rolls its 1s (IX "Professionals"; artillery always does, T&F V
+    /// "Artillery").
     pub fn professional(mut self) -> Self {
         self.professional = true;
         self
     }
+    /// A re-roll from the attacker's event (T&F V "Events": only the attacker's, and the
+    /// random event when it is tied to no unit).
     pub fn event_reroll(mut self, reroll: Reroll) -> Self {
         self.event_reroll = reroll;
         self
     }
+    /// Dice from the attacker's event (T&F V "Events").
     pub fn extra_dice(mut self, n: u32) -> Self {
         self.extra_dice = n;
         self
     }
 
+    /// What attacks (T&F V "Artillery", "Shooting at structures", "Rams and Elephants", "Set
+    /// wood on fire").
     pub fn kind(&self) -> StructureAttackKind {
         match self.method {
             StructureAttackMethod::Artillery { .. } => StructureAttackKind::Artillery,
@@ -300,7 +311,10 @@ impl StructureAttackSetup {
         }
     }
 
-    /// Dice rolled to hit, before the limit.
+    /// Dice rolled to hit: 4 at short range, 2 at long (VII-3), one fewer with incendiary
+    /// projectiles (T&F V "Shooting at structures"); 4 for rams and elephants (V "Rams and
+    /// Elephants"); sections in contact minus 1 to set wood on fire (V "Set wood on fire");
+    /// plus an event's dice.
     pub fn dice(&self) -> u32 {
         let base = match self.method {
             StructureAttackMethod::Artillery { range, incendiary } => {

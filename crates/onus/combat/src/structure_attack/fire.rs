@@ -55,7 +55,8 @@ pub fn spread_fire(markers: u32, neighbours: u32) -> FireSpread {
 }
 
 impl FireSpread {
-    /// Whether the defender has a choice to make.
+    /// Whether the defender has a choice to make (T&F V "Razing structures": "If a marker
+    /// remains after distribution, the defender chooses where to place it").
     pub fn needs_choice(&self) -> bool {
         self.remainder > 0
     }

@@ -47,6 +47,7 @@ pub enum StructureAttackKind {
 }
 
 impl StructureAttackKind {
+    /// Its name in the roll log.
     pub fn label(self) -> &'static str {
         match self {
             StructureAttackKind::Artillery => "artillery",
@@ -57,7 +58,8 @@ impl StructureAttackKind {
         }
     }
 
-    /// A shot from a distance (the values are the ranged power).
+    /// A shot from a distance, the values being the ranged power (T&F V "Artillery",
+    /// "Shooting at structures"); IV "Walls with a gate": never at the gate.
     pub fn is_ranged(self) -> bool {
         matches!(
             self,
@@ -100,7 +102,8 @@ pub struct StructureAttackKey {
 }
 
 impl StructureAttackKey {
-    /// The most damage the attack can do: every die a double hit, every hit a 2.
+    /// The most damage the attack can do (T&F V "Artillery": every die a double hit, every
+    /// hit a 2; others: a damage per die).
     pub fn max_damage(&self) -> u32 {
         if self.artillery {
             self.dice * 4
@@ -116,9 +119,12 @@ impl StructureAttackSpec<'_> {
     pub fn hit_need(&self) -> u8 {
         need(self.hit.total(), self.resistance.total())
     }
+    /// T&F V "Artillery": "if the target's resistance value is exceeded again, then damage
+    /// is applied".
     pub fn damage_need(&self) -> u8 {
         need(self.damage.total(), self.resistance.total())
     }
+    /// What its odds depend on (for caching exact distributions).
     pub fn key(&self) -> StructureAttackKey {
         StructureAttackKey {
             dice: self.dice,
@@ -329,12 +335,14 @@ pub struct DamageRollSpec<'a> {
 }
 
 impl DamageRollSpec<'_> {
+    /// The face needed: die + attack > armor (T&F V "Collateral damages").
     pub fn need(&self) -> u8 {
         need(self.damage.total(), self.armor.total())
     }
 }
 
-/// Probability that one die of a roll to damage succeeds.
+/// Probability that one die of a roll to damage succeeds (T&F V "Collateral damages": no
+/// critical, so a 6 is one success like any other).
 pub fn damage_roll_die(need: u8) -> f64 {
     (1..=6u8).filter(|&f| succeeds(f, need)).count() as f64 / 6.0
 }

@@ -37,6 +37,7 @@ pub struct StructureTarget {
 }
 
 impl StructureTarget {
+    /// A structure of these values (T&F IV "Structures").
     pub fn new(name: impl Into<String>, resistance: u8, durability: u8, wooden: bool) -> Self {
         Self {
             name: name.into(),
@@ -57,7 +58,8 @@ impl StructureTarget {
         self
     }
 
-    /// A tower or enclosed structure, whose occupant dies when it is razed.
+    /// A tower or enclosed structure, whose occupant dies when it is razed (T&F V "Razing
+    /// structures").
     pub fn enclosing(mut self) -> Self {
         self.encloses = true;
         self
@@ -119,7 +121,8 @@ pub struct DamageChange {
 }
 
 impl StructureDamage {
-    /// Damage the structure can still take before it collapses.
+    /// Damage the structure can still take before it collapses (T&F IV "Structures":
+    /// "Durability").
     pub fn remaining(&self, target: &StructureTarget) -> u32 {
         u32::from(target.durability).saturating_sub(self.wounds)
     }
