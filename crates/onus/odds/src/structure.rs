@@ -140,8 +140,8 @@ pub fn structure_attack_odds(
 
 const CHUNK: u64 = 4096;
 
-/// Monte Carlo odds of an attack on a structure (T&F V) from `n` attacks (chunk `c` draws from stream
-/// `c` of the seed, so the result does not depend on the number of threads).
+/// Monte Carlo odds of an attack on a structure (T&F V) from `n` attacks (chunk `c` draws
+/// from stream `c` of the seed, so the result does not depend on the number of threads).
 pub fn sample_structure_attack(
     setup: &StructureAttackSetup,
     n: u64,

@@ -41,30 +41,26 @@ pub use state::{
 /// An attack on a structure the rules refuse. Nothing was rolled when one is returned.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum StructureAttackError {
-    #[error("{target} has collapsed (T&F V \"Razing structures\")")]
+    #[error("{target} has collapsed (T&F V Razing structures)")]
     Collapsed { target: String },
-    #[error(
-        "the gate of {target} cannot be targeted by ranged attacks (T&F IV \"Walls with a gate\")"
-    )]
+    #[error("the gate of {target} cannot be targeted by ranged attacks (T&F IV Walls with a gate)")]
     GateNotATarget { target: String },
-    #[error("{target} has no standing gate (T&F IV \"Walls with a gate\")")]
+    #[error("{target} has no standing gate (T&F IV Walls with a gate)")]
     NoGate { target: String },
-    #[error(
-        "{target} is not wooden: {why} only damage wooden structures (T&F IV \"Structures\", V)"
-    )]
+    #[error("{target} is not wooden: {why} only damage wooden structures (T&F IV Structures)")]
     NotWooden { target: String, why: &'static str },
     #[error(
-        "{unit} is not a siege unit: only siege units' projectiles damage structures (T&F IV \"Structures\", V \"Artillery\")"
+        "{unit} is not a siege unit: only siege units' projectiles damage structures (T&F IV Structures; T&F V Artillery)"
     )]
     NotSiege { unit: String },
-    #[error("{unit} is not an elephant unit (T&F V \"Rams and Elephants\")")]
+    #[error("{unit} is not an elephant unit (T&F V Rams and Elephants)")]
     NotAnElephant { unit: String },
     #[error(
-        "{unit} is mounted: no mounted unit carries a ram (T&F Summary of Modifiers and Costs, Rams)"
+        "{unit} is mounted: no mounted unit carries a ram (T&F V Rams and Elephants; the Summary of Modifiers and Costs)"
     )]
     MountedRam { unit: String },
     #[error(
-        "{sections} section(s) in contact: at least 2 are needed to set a structure on fire (T&F V \"Set wood on fire\")"
+        "{sections} section(s) in contact: at least 2 are needed to set a structure on fire (T&F V Set wood on fire)"
     )]
     TooFewSections { sections: u32 },
     #[error("{unit} has no ranged attack (VII-3)")]
@@ -72,7 +68,7 @@ pub enum StructureAttackError {
     #[error("{dice} dice; at most {max} are allowed")]
     TooManyDice { dice: u32, max: u32 },
     #[error(
-        "the defender's choice of where the leftover Fire markers go: {reason} (T&F V \"Razing structures\")"
+        "the defender's choice of where the leftover Fire markers go: {reason} (T&F V Razing structures)"
     )]
     FireChoice { reason: String },
     #[error("exact enumeration exceeded {limit} outcomes")]
