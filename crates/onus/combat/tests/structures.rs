@@ -66,7 +66,7 @@ fn tf_v_artillery_example_onagers_long_range_two_dice_four_dice_eight_damage() {
     assert_eq!((r.damage, r.misfires, r.fire), (8, 0, false));
     assert_eq!(r.log.records.len(), 2);
     let hit = &r.log.records[0];
-    assert_eq!(hit.rule, "T&F V \"Artillery\"");
+    assert_eq!(hit.rule, "T&F V Artillery");
     assert_eq!(hit.total_worth(), 4, "two double hits");
     assert_eq!(
         hit.dice[0].note.as_deref(),
@@ -120,7 +120,7 @@ fn tf_v_collateral_example_2_onager_against_archers_on_a_wall() {
     assert_eq!(r.damage, 2);
     assert_eq!(r.state.wounds, 2);
     let o = r.occupant.as_ref().expect("the Archers");
-    assert_eq!(r.log.records[2].rule, "T&F V \"Collateral damages\"");
+    assert_eq!(r.log.records[2].rule, "T&F V Collateral damages");
     assert_eq!(r.log.records[2].dice.len(), 2, "a die per damage");
     assert_eq!(
         o.collateral_wounds, 1,
@@ -158,7 +158,7 @@ fn tf_v_collateral_example_1_incendiary_damage_rolls_collateral_too() {
     assert_eq!(r.damage, 2);
     assert_eq!(r.state.fire.new, 2, "Fire markers, not Wound markers");
     assert_eq!(r.state.wounds, 0);
-    assert_eq!(r.log.records[0].rule, "T&F V \"Shooting at structures\"");
+    assert_eq!(r.log.records[0].rule, "T&F V Shooting at structures");
     // Power 5 against armor 4: the 5 and the 6 wound.
     assert_eq!(r.occupant.map(|o| o.collateral_wounds), Some(2));
 }
@@ -198,7 +198,7 @@ fn tf_v_artillery_ones_are_rerolled_and_a_second_one_misfires() {
     );
     assert_eq!(wounds, 1);
     let log = chance.take_log();
-    assert_eq!(log.records[0].rule, "T&F V \"Artillery\"");
+    assert_eq!(log.records[0].rule, "T&F V Artillery");
     assert!(log.records[0].purpose.starts_with("misfire"));
 }
 
@@ -295,7 +295,7 @@ fn tf_v_ram_example_the_gate_then_the_wall() {
     assert!(!r.fire, "the attack of a ram cannot be incendiary");
     assert_eq!(r.log.records[0].target.operands[1].name, "gate resistance");
     assert_eq!(r.log.records[0].target.operands[1].total(), 5);
-    assert_eq!(r.log.records[0].rule, "T&F V \"Rams and Elephants\"");
+    assert_eq!(r.log.records[0].rule, "T&F V Rams and Elephants");
     // The ram's +1 travels with the hit value into the log, with its source.
     let ram_hit = &r.log.records[0].target.operands[0];
     assert_eq!(ram_hit.total(), 5);
@@ -405,7 +405,7 @@ fn tf_v_set_wood_on_fire() {
     // 4 against the tower's 7: a 4 to hit and to damage. Hits 4, 6, 3; damage 5, 2.
     let r = run(&tower, &[4, 6, 3, 5, 2]);
     assert_eq!(r.kind, StructureAttackKind::SetOnFire);
-    assert_eq!(r.log.records[0].rule, "T&F V \"Set wood on fire\"");
+    assert_eq!(r.log.records[0].rule, "T&F V Set wood on fire");
     assert!(r.fire);
     assert_eq!(r.damage, 1);
     assert_eq!(r.state.fire.new, 1);

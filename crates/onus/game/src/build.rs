@@ -459,6 +459,7 @@ fn builtin_data() -> Result<&'static (Catalog, Vec<(ArmyList, ArmyValue)>), &'st
 /// Starts a game (see [`crate::Onus`]).
 pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
     setup.check()?;
+    crate::siege::check_setup(setup)?;
     let n = setup.players.len();
     let (catalog, presets) = builtin_data().map_err(|e| GameError::setup(e.clone(), None))?;
     let mut resolved = Vec::with_capacity(n);
@@ -655,21 +656,11 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
     }
 
     check_zones_apart(&players)?;
-    // VI: the player with the most unit cards deploys first (random on a tie); then the
-    // players alternate, in seat order from the first.
-    let most = players.iter().map(|p| p.reserve.len()).max().unwrap_or(0);
-    let tied: Vec<Seat> = players
-        .iter()
-        .filter(|p| p.reserve.len() == most)
-        .map(|p| p.seat)
-        .collect();
-    let first = tied
-        .get(rng.below(tied.len() as u32) as usize)
-        .copied()
-        .unwrap_or(Seat(0));
-    let order: Vec<Seat> = (0..n)
-        .map(|k| Seat(((first.index() + k) % n) as u8))
-        .collect();
+    let order = match crate::siege::deployment_order(setup) {
+        Some(order) => order,
+        None => alternating_order(&players, &mut rng),
+    };
+    let first = order.first().copied().unwrap_or(Seat(0));
 
     let mut state = GameState {
         setup: Arc::new(setup.clone()),
@@ -705,4 +696,23 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
     });
     state.emit(GameEvent::DeploymentOrder { first, order });
     Ok(state)
+}
+
+/// VI: the player with the most unit cards deploys first (random on a tie); then the players
+/// alternate, in seat order from the first.
+fn alternating_order(players: &[PlayerState], rng: &mut GameRng) -> Vec<Seat> {
+    let n = players.len();
+    let most = players.iter().map(|p| p.reserve.len()).max().unwrap_or(0);
+    let tied: Vec<Seat> = players
+        .iter()
+        .filter(|p| p.reserve.len() == most)
+        .map(|p| p.seat)
+        .collect();
+    let first = tied
+        .get(rng.below(tied.len() as u32) as usize)
+        .copied()
+        .unwrap_or(Seat(0));
+    (0..n)
+        .map(|k| Seat(((first.index() + k) % n) as u8))
+        .collect()
 }

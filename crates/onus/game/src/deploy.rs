@@ -25,15 +25,21 @@ pub fn to_act(state: &GameState) -> Option<Seat> {
     }
 }
 
-/// The next seat in `order` after `from` (cyclically) that still has units to deploy.
+/// The next seat in `order` after `from` (cyclically) that still has units to deploy. In a
+/// siege the first seat of `order` (the defender) deploys all its units before the next
+/// ([`crate::siege::deployment_order`]).
 fn next_deployer(state: &GameState, order: &[Seat], from: usize) -> Option<usize> {
     let n = order.len();
-    (1..=n).map(|k| (from + k) % n).find(|&i| {
+    let has_units = |i: usize| {
         order
             .get(i)
             .and_then(|s| state.players.get(s.index()))
             .is_some_and(|p| !p.reserve.is_empty())
-    })
+    };
+    if state.setup.scenario.siege.is_some() {
+        return (0..n).find(|&i| has_units(i));
+    }
+    (1..=n).map(|k| (from + k) % n).find(|&i| has_units(i))
 }
 
 /// VI: place one unit face down in the deployment zone. Special formations and extended
@@ -324,9 +330,15 @@ fn start_battle(state: &mut GameState) -> GameResult<()> {
             why: "VI: starting hand (leadership)".into(),
         });
     }
-    let (first, rolls, records) = match state.setup.scenario.starting_player {
-        Some(s) if s.index() < state.players.len() => (s, Vec::new(), Vec::new()),
-        _ => roll_starting_player(state),
+    let scenario_first = state
+        .setup
+        .scenario
+        .starting_player
+        .filter(|s| s.index() < state.players.len())
+        .or_else(|| crate::siege::starting_player(state));
+    let (first, rolls, records) = match scenario_first {
+        Some(s) => (s, Vec::new(), Vec::new()),
+        None => roll_starting_player(state),
     };
     state.emit(GameEvent::StartingPlayer {
         seat: first,

@@ -55,6 +55,7 @@ pub mod replay;
 pub mod rulebook;
 pub mod secrets;
 pub mod setup;
+pub mod siege;
 pub mod state;
 pub mod takeback;
 pub mod teams;

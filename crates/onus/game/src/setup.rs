@@ -215,6 +215,22 @@ pub struct Scenario {
     /// takes the battlefield's size.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub battlefield: Option<BattlefieldChoice>,
+    /// A siege (T&F VI "Scenarios with fortresses"): who defends, and the victory conditions
+    /// that replace the core game's (`crate::siege`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub siege: Option<Siege>,
+}
+
+/// A siege's sides and conditions (T&F VI).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Siege {
+    /// The seat that holds the fortress; the other one attacks.
+    pub defender: Seat,
+    /// How many times the action deck must run out for the defender to win (VI "Victory
+    /// conditions"); none: 2 for a battle of up to 1,500 points, 3 above.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deck_runs: Option<u32>,
 }
 
 /// Which battlefield a scenario is fought on.

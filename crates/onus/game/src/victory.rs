@@ -69,7 +69,7 @@ pub fn defeat(state: &mut GameState, seat: Seat, reason: &str) {
 /// wounded — the General leading the army ([`leadership`]) is then dead or wounded; while
 /// one is neither, it leads and the army rolls.
 pub fn casualty_check(state: &mut GameState, seat: Seat) {
-    if !state.setup.scenario.victory.casualties || !over_half(state, seat) {
+    if !state.setup.scenario.victory.casualties || !crate::siege::casualty_check_due(state, seat) {
         return;
     }
     let lost = losses(state, seat);
@@ -87,11 +87,11 @@ pub fn casualty_check(state: &mut GameState, seat: Seat) {
             roll: None,
             passed: false,
         });
-        defeat(
-            state,
-            seat,
-            "casualties over 50% with the General dead or wounded (VI)",
+        let reason = format!(
+            "{} with the General dead or wounded",
+            crate::siege::casualty_defeat_reason(state, seat)
         );
+        defeat(state, seat, &reason);
         return;
     }
     // IV special ability `leadership_check_bonus`.
@@ -141,11 +141,8 @@ pub fn casualty_check(state: &mut GameState, seat: Seat) {
         passed,
     });
     if !passed {
-        defeat(
-            state,
-            seat,
-            "casualties over 50% and a failed leadership check: the army retreats (VI)",
-        );
+        let reason = crate::siege::casualty_defeat_reason(state, seat);
+        defeat(state, seat, &reason);
     }
 }
 
@@ -156,6 +153,9 @@ pub fn check_end(state: &mut GameState) {
         return;
     }
     let v = state.setup.scenario.victory.clone();
+    if let Some((attacker, reason)) = crate::siege::deck_held_out(state) {
+        defeat(state, attacker, &reason);
+    }
     let several = state.setup.options.several_generals;
     for seat in state.seats() {
         let Ok(p) = state.player(seat) else { continue };

@@ -335,7 +335,7 @@ impl StructureAttackSetup {
         if self.method == StructureAttackMethod::Ram {
             for v in [&mut hit, &mut damage] {
                 let delta = (RAM_MAX - v.total()).clamp(0, 1);
-                v.add("battering ram, max 5 (T&F V \"Rams and Elephants\")", delta);
+                v.add("battering ram, max 5 (T&F V Rams and Elephants)", delta);
             }
         }
         (hit, damage)

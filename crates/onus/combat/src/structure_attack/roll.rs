@@ -10,25 +10,25 @@ use serde::{Deserialize, Serialize};
 use crate::chance::{Reroll, final_faces, need, note_for, rerolled, succeeds};
 
 /// T&F V "Artillery": a siege unit's ranged attack on a structure.
-pub const ARTILLERY: &str = "T&F V \"Artillery\"";
+pub const ARTILLERY: &str = "T&F V Artillery";
 /// T&F V "Artillery", "Collateral damages".
-pub const COLLATERAL: &str = "T&F V \"Collateral damages\"";
+pub const COLLATERAL: &str = "T&F V Collateral damages";
 /// T&F V "Rams and Elephants".
-pub const RAMS_AND_ELEPHANTS: &str = "T&F V \"Rams and Elephants\"";
+pub const RAMS_AND_ELEPHANTS: &str = "T&F V Rams and Elephants";
 /// T&F V "Damaging and setting structures on fire", "Set wood on fire".
-pub const SET_WOOD_ON_FIRE: &str = "T&F V \"Set wood on fire\"";
+pub const SET_WOOD_ON_FIRE: &str = "T&F V Set wood on fire";
 /// T&F V "Shooting at structures" (incendiary projectiles).
-pub const SHOOTING_AT_STRUCTURES: &str = "T&F V \"Shooting at structures\"";
+pub const SHOOTING_AT_STRUCTURES: &str = "T&F V Shooting at structures";
 /// T&F V "Fire damage".
-pub const FIRE_DAMAGE: &str = "T&F V \"Fire damage\"";
+pub const FIRE_DAMAGE: &str = "T&F V Fire damage";
 /// T&F V "Fire extinguishing".
-pub const FIRE_EXTINGUISHING: &str = "T&F V \"Fire extinguishing\"";
+pub const FIRE_EXTINGUISHING: &str = "T&F V Fire extinguishing";
 /// T&F V "Razing structures".
-pub const RAZING: &str = "T&F V \"Razing structures\"";
+pub const RAZING: &str = "T&F V Razing structures";
 /// T&F V "Events" (of an attack on a structure).
-pub const EVENTS: &str = "T&F V \"Events\"";
+pub const EVENTS: &str = "T&F V Events";
 /// T&F IV "Walls with a gate".
-pub const WALLS_WITH_A_GATE: &str = "T&F IV \"Walls with a gate\"";
+pub const WALLS_WITH_A_GATE: &str = "T&F IV Walls with a gate";
 
 /// What attacks a structure, for the roll log and the rules that depend on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -1,0 +1,180 @@
+//! T&F VI "Scenarios with fortresses": the order of deployment and of play, and a siege's
+//! victory conditions.
+
+mod common;
+
+use acies_core::{GameRng, Outcome, Ruleset};
+use onus_game::setup::Siege;
+use onus_game::{GameEvent, GameState, Onus, Phase, PlayerSetup, Seat, Setup, siege};
+
+fn siege_setup(attacker: &str, defender: &str, deck_runs: Option<u32>) -> Setup {
+    let mut setup = Setup::two_presets(attacker, defender);
+    setup.scenario.siege = Some(Siege {
+        defender: Seat(1),
+        deck_runs,
+    });
+    setup
+}
+
+/// Deploys both armies with the random chooser.
+fn deployed(setup: &Setup, seed: u64) -> GameState {
+    let mut state = Onus::new_game(setup, seed).unwrap();
+    let mut rng = GameRng::new(seed);
+    common::play_until(&mut state, &mut rng, 500, |s| {
+        s.phase() != Phase::Deployment
+    });
+    assert_ne!(state.phase(), Phase::Deployment);
+    state
+}
+
+/// VI "Point value" and "Deployment": the defender deploys every unit first (face down), then
+/// the attacker; VI "Victory conditions": "The attacking side plays the first turn", without
+/// the core game's roll for it.
+#[test]
+fn vi_the_defender_deploys_first_and_the_attacker_plays_first() {
+    for seed in 0..4 {
+        let state = deployed(&siege_setup("romans-1000", "celts-1000", None), seed);
+        let deployers: Vec<Seat> = state
+            .log()
+            .iter()
+            .filter_map(|e| match e {
+                GameEvent::UnitDeployed { seat, .. } => Some(*seat),
+                _ => None,
+            })
+            .collect();
+        let defenders = deployers.iter().filter(|s| **s == Seat(1)).count();
+        assert!(defenders > 0 && defenders < deployers.len());
+        assert!(
+            deployers[..defenders].iter().all(|s| *s == Seat(1)),
+            "seed {seed}: {deployers:?}"
+        );
+        assert!(deployers[defenders..].iter().all(|s| *s == Seat(0)));
+        let first = state.log().iter().find_map(|e| match e {
+            GameEvent::StartingPlayer { seat, rolls, .. } => Some((*seat, rolls.len())),
+            _ => None,
+        });
+        assert_eq!(first, Some((Seat(0), 0)), "seed {seed}");
+        assert_eq!(state.active(), Seat(0));
+    }
+}
+
+/// A scenario's own starting player still wins over the siege's default ("unless otherwise
+/// specified").
+#[test]
+fn vi_a_scenario_may_name_another_first_player() {
+    let mut setup = siege_setup("romans-1000", "celts-1000", None);
+    setup.scenario.starting_player = Some(Seat(1));
+    let state = deployed(&setup, 2);
+    assert_eq!(state.active(), Seat(1));
+}
+
+/// VI "Victory conditions", the defender: "for a 1,500 point battle, ... until the Action card
+/// pile has been depleted twice. For battles with more points, ... 3 times".
+#[test]
+fn vi_deck_runs_needed_follow_the_points() {
+    let small = Onus::new_game(&siege_setup("romans-1000", "celts-1000", None), 1).unwrap();
+    assert_eq!(siege::deck_runs_needed(&small), Some(2));
+    let big = Onus::new_game(&siege_setup("romans-1800", "celts-1800", None), 1).unwrap();
+    assert_eq!(siege::deck_runs_needed(&big), Some(3));
+    let own = Onus::new_game(&siege_setup("romans-1800", "celts-1800", Some(4)), 1).unwrap();
+    assert_eq!(siege::deck_runs_needed(&own), Some(4));
+    let core = Onus::new_game(&Setup::two_presets("romans-1000", "celts-1000"), 1).unwrap();
+    assert_eq!(siege::deck_runs_needed(&core), None);
+}
+
+/// VI "Victory conditions": the defender wins once the action deck has run out the needed
+/// number of times — played through random battles (one run asked, so that it comes soon):
+/// the game ends at the action that makes the deck run out, the defender the winner, unless
+/// another condition ended it first.
+#[test]
+fn vi_the_defender_wins_when_the_deck_has_run_out() {
+    let mut held = 0;
+    for seed in 0..6 {
+        let mut state = deployed(&siege_setup("romans-1000", "celts-1000", Some(1)), seed);
+        let mut rng = GameRng::new(seed + 100);
+        common::play_until(&mut state, &mut rng, 20_000, |s| {
+            s.outcome().is_some() || s.piles().exhaustions() >= 1
+        });
+        let outcome = state.outcome().clone();
+        if state.piles().exhaustions() >= 1 {
+            let Some(Outcome::Winners { seats, reason }) = outcome else {
+                panic!("seed {seed}: the deck ran out and the game goes on: {outcome:?}");
+            };
+            assert_eq!(seats, vec![Seat(1)], "seed {seed}");
+            assert!(reason.contains("T&F VI"), "{reason}");
+            held += 1;
+        } else {
+            assert!(outcome.is_some(), "seed {seed}: neither ended nor ran out");
+        }
+    }
+    assert!(held > 0, "no battle lasted until the deck ran out");
+}
+
+/// VI "Victory conditions", the attacker: the defender's casualty check comes at 75% of its
+/// value or more, not over half; the attacker's stays at over half.
+#[test]
+fn vi_the_defenders_casualty_check_comes_at_75_percent() {
+    let mut state = deployed(&siege_setup("romans-1000", "celts-1000", None), 3);
+    let lose = |state: &mut GameState, seat: Seat, share: f64| {
+        let p = state.player(seat).unwrap().clone();
+        let total = f64::from(p.value.total);
+        let units: Vec<_> = state
+            .table()
+            .units()
+            .filter(|u| u.owner == seat.0)
+            .map(|u| (u.id, u.card.clone()))
+            .collect();
+        let costs = p.unit_costs.clone();
+        let mut lost = 0.0;
+        for (id, card) in units {
+            if lost >= share * total {
+                break;
+            }
+            lost += f64::from(costs.get(&id).copied().unwrap_or(0));
+            state.players_mut()[seat.index()]
+                .eliminated
+                .insert(id, card);
+        }
+    };
+    lose(&mut state, Seat(1), 0.55);
+    lose(&mut state, Seat(0), 0.55);
+    let share = |state: &GameState, seat: Seat| {
+        f64::from(onus_game::victory::losses(state, seat))
+            / f64::from(state.player(seat).unwrap().value.total)
+    };
+    let (d, a) = (share(&state, Seat(1)), share(&state, Seat(0)));
+    assert!(d > 0.5 && d < 0.75, "defender lost {d}");
+    assert!(a > 0.5, "attacker lost {a}");
+    assert!(!siege::casualty_check_due(&state, Seat(1)));
+    assert!(siege::casualty_check_due(&state, Seat(0)));
+    lose(&mut state, Seat(1), 0.8);
+    assert!(share(&state, Seat(1)) >= 0.75);
+    assert!(siege::casualty_check_due(&state, Seat(1)));
+}
+
+/// A siege is two sides, a defender among them, a deck-run count from 1 to 10 (ruling).
+#[test]
+fn vi_a_siege_setup_out_of_the_rules_is_refused() {
+    let mut three = siege_setup("romans-1000", "celts-1000", None);
+    three.players.push(PlayerSetup::preset("dacians-1000"));
+    let bad = [
+        three,
+        {
+            let mut s = siege_setup("romans-1000", "celts-1000", None);
+            s.scenario.siege = Some(Siege {
+                defender: Seat(5),
+                deck_runs: None,
+            });
+            s
+        },
+        siege_setup("romans-1000", "celts-1000", Some(0)),
+        siege_setup("romans-1000", "celts-1000", Some(11)),
+    ];
+    for setup in bad {
+        let Err(e) = Onus::new_game(&setup, 1) else {
+            panic!("a siege out of the rules was accepted");
+        };
+        assert!(e.to_string().contains("scenario.siege"), "{e}");
+        assert_eq!(e.section(), Some("T&F VI Victory conditions"), "{e}");
+    }
+}
