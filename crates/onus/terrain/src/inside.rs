@@ -80,23 +80,23 @@ impl Inside {
             .flat_map(|c| [c, (rows - 1) * cols + c])
             .chain((0..rows).flat_map(|r| [r * cols, r * cols + cols - 1]))
             .collect();
-        while let Some(i) = stack.pop() {
-            if reached[i] || cells[i] == Cell::Blocked {
-                continue;
-            }
+        stack.retain(|&i| cells[i] != Cell::Blocked);
+        for &i in &stack {
             reached[i] = true;
+        }
+        while let Some(i) = stack.pop() {
             let (col, row) = (i % cols, i / cols);
-            if col > 0 {
-                stack.push(i - 1);
-            }
-            if col + 1 < cols {
-                stack.push(i + 1);
-            }
-            if row > 0 {
-                stack.push(i - cols);
-            }
-            if row + 1 < rows {
-                stack.push(i + cols);
+            let next = [
+                (col > 0).then(|| i - 1),
+                (col + 1 < cols).then(|| i + 1),
+                (row > 0).then(|| i - cols),
+                (row + 1 < rows).then(|| i + cols),
+            ];
+            for j in next.into_iter().flatten() {
+                if !reached[j] && cells[j] != Cell::Blocked {
+                    reached[j] = true;
+                    stack.push(j);
+                }
             }
         }
         for (i, c) in cells.iter_mut().enumerate() {
@@ -214,6 +214,39 @@ mod tests {
         assert!(!inside.contains(Vec2::new(5.0, 3.49)));
         assert!(!inside.contains(Vec2::new(20.0, 5.0)));
         assert!(!inside.contains(Vec2::new(-3.0, -3.0)));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Any few rectangles: no panic, nothing on an element is inside, and a ring moved
+        /// and turned anywhere still encloses its yard's centre.
+        #[test]
+        fn inside_holds_for_any_rectangles(
+            rects in proptest::collection::vec(
+                (0.0..20.0f64, 0.0..20.0f64, 0.25..6.0f64, 0.25..6.0f64, -3.2..3.2f64),
+                0..12,
+            ),
+            dx in -20.0..20.0f64,
+            dy in -20.0..20.0f64,
+            turn in -3.2..3.2f64,
+        ) {
+            let rects: Vec<OrientedRect> = rects
+                .into_iter()
+                .map(|(x, y, w, d, a)| OrientedRect::at(Vec2::new(x, y), a, w, d))
+                .collect();
+            let inside = Inside::of(&rects);
+            for r in &rects {
+                proptest::prop_assert!(!inside.contains(r.centre()));
+            }
+            let centre = Vec2::new(5.0, 5.0);
+            let moved: Vec<OrientedRect> = ring()
+                .iter()
+                .map(|r| r.rotated_about(centre, turn).translated(Vec2::new(dx, dy)))
+                .collect();
+            let yard = centre + Vec2::new(dx, dy);
+            proptest::prop_assert!(Inside::of(&moved).contains(yard));
+        }
     }
 
     #[test]

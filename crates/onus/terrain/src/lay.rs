@@ -278,6 +278,8 @@ impl Battlefield {
     /// inside; no watchtower stands inside one (T&F IV "Watchtowers").
     fn fortress_problems(&self) -> Vec<Problem> {
         let mut out = Vec::new();
+        // Each fortress's inside, found once (it is the costly part).
+        let mut insides = Vec::new();
         for site in &self.fortresses {
             let Some(fortress) = self.fortress(&site.id) else {
                 continue;
@@ -303,12 +305,16 @@ impl Battlefield {
                     None => fortress_problem(&site.id, "id", p.message),
                 });
             }
-            if sound && self.fortress_inside(&site.id).is_none_or(|i| i.is_empty()) {
-                out.push(fortress_problem(
+            if !sound {
+                continue;
+            }
+            match self.fortress_inside(&site.id) {
+                Some(inside) if !inside.is_empty() => insides.push((site, inside)),
+                _ => out.push(fortress_problem(
                     &site.id,
                     "id",
                     "its walls and towers enclose nothing: a fortress is a closed ring (T&F VI \"Fortress design\")".into(),
-                ));
+                )),
             }
         }
         for w in self
@@ -320,10 +326,10 @@ impl Battlefield {
                 .rects()
                 .flat_map(|r| r.corners().into_iter().chain([r.centre()]))
                 .collect();
-            if let Some(f) = self.fortresses.iter().find(|f| {
-                self.fortress_inside(&f.id)
-                    .is_some_and(|i| points.iter().any(|&p| i.contains(p)))
-            }) {
+            if let Some((f, _)) = insides
+                .iter()
+                .find(|(_, i)| points.iter().any(|&p| i.contains(p)))
+            {
                 out.push(about(
                     w,
                     "zone",
