@@ -26,6 +26,7 @@ mod lay;
 pub mod load;
 mod piece;
 mod structure;
+mod write;
 
 pub use battlefield::{Battlefield, Crossing, FortressSite, StructureCrossing, WallFaces};
 pub use check::{MAX_PIECES, MAX_ZONES, Problem, Subject, TABLE_SIDES};

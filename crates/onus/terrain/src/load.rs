@@ -25,6 +25,23 @@ const MAX_DESCRIPTION: usize = 2_000;
 
 /// Parses and checks one battlefield file.
 pub fn parse(file: &str, text: &str) -> Result<Battlefield, Vec<DataError>> {
+    let (ctx, read) = check(file, text);
+    ctx.finish(read)
+}
+
+/// Reads one battlefield file for an editor: the battlefield as written, even when it breaks
+/// a rule of laying terrain or structures (`None` when its fields could not be read), and
+/// every problem [`parse`] would report (none: it may be played on).
+pub fn read(file: &str, text: &str) -> (Option<Battlefield>, Vec<DataError>) {
+    let (ctx, read) = check(file, text);
+    match ctx.finish(read.clone()) {
+        Ok(b) => (Some(b), Vec::new()),
+        Err(errors) => (read, errors),
+    }
+}
+
+/// The file read, and the context holding every problem found.
+fn check<'a>(file: &'a str, text: &'a str) -> (Ctx<'a>, Option<Battlefield>) {
     let mut ctx = Ctx::new(file, text);
     let mut spans: BTreeMap<(Subject, String), Range<usize>> = BTreeMap::new();
     let read = ctx
@@ -75,7 +92,7 @@ pub fn parse(file: &str, text: &str) -> Result<Battlefield, Vec<DataError>> {
             ctx.err(K::BadValue, span, Some(field), p.message);
         }
     }
-    ctx.finish(read)
+    (ctx, read)
 }
 
 /// A `[[fortress]]`: id, name, owner and the agreement on stone towers (T&F VI).
