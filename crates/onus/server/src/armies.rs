@@ -224,7 +224,12 @@ fn kind_name(kind: ArmyErrorKind) -> &'static str {
 
 /// `POST /armies/check`.
 pub async fn check_route(JsonBody(body): JsonBody<Value>) -> Response {
-    match check(&body) {
+    respond(check(&body))
+}
+
+/// A check's answer (200), or the refusal of its request with its status, message and code.
+pub fn respond(result: Result<Value, Refusal>) -> Response {
+    match result {
         Ok(answer) => axum::Json(answer).into_response(),
         Err((status, code, message)) => (
             status,

@@ -4,7 +4,6 @@
 
 use std::sync::OnceLock;
 
-use acies_server::JsonBody;
 use axum::Router;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -231,37 +230,15 @@ fn answer(result: Result<Value, &'static str>) -> Response {
     }
 }
 
-/// `POST /battlefields/check` `{"toml": "..."}`: the battlefield file read and checked by
-/// the engine (`onus_terrain::load::parse`, every rule of laying terrain), for the editor's
-/// validation as you go: `{"battlefield": {...}}`, or `{"errors": [{"line", "column",
-/// "field", "message", "text"}]}` (status 200 either way: a file with problems is an answer).
-async fn check_battlefield(JsonBody(body): JsonBody<Value>) -> Response {
-    let Some(text) = body.get("toml").and_then(Value::as_str) else {
-        let e = json!({ "error": "send {\"toml\": \"...\"}", "code": "bad_request" });
-        return (StatusCode::BAD_REQUEST, axum::Json(e)).into_response();
-    };
-    let answer = match onus_terrain::load::parse("battlefield.toml", text) {
-        Ok(b) => json!({ "battlefield": b }),
-        Err(errors) => {
-            let errors: Vec<Value> = errors
-                .iter()
-                .map(|e| {
-                    json!({ "line": e.line, "column": e.column, "field": e.field,
-                            "message": e.message, "text": e.to_string() })
-                })
-                .collect();
-            json!({ "errors": errors })
-        }
-    };
-    axum::Json(answer).into_response()
-}
-
 /// `GET /catalog`, `GET /presets`, `POST /battlefields/check` and `POST /armies/check`
-/// ([`crate::armies`]), mounted under `/api/onus` ([`crate::OnusHost`]'s routes).
+/// ([`crate::battlefields`], [`crate::armies`]), mounted under `/api/onus` ([`crate::OnusHost`]'s routes).
 pub fn api_routes() -> Router {
     Router::new()
         .route("/catalog", get(|| async { answer(catalog().cloned()) }))
         .route("/presets", get(|| async { answer(presets()) }))
-        .route("/battlefields/check", post(check_battlefield))
+        .route(
+            "/battlefields/check",
+            post(crate::battlefields::check_route),
+        )
         .route("/armies/check", post(crate::armies::check_route))
 }

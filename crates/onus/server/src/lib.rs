@@ -4,12 +4,13 @@
 //!   `"0"`, `"1"`, ..., errors naming their rulebook section, computer seats played by the
 //!   scripted opponent from its own seat's knowledge, the read-only [`query`]s, the
 //!   catalog routes under `/api/onus` ([`catalog`]), with the army builder's check
-//!   ([`armies`]), and the rules reader's book: the sections the engine cites
+//!   ([`armies`]) and the battlefield and fortress editors' ([`battlefields`]), and the rules reader's book: the sections the engine cites
 //!   (`onus_game::rulebook::SECTIONS`) with our summaries ([`RULES`], `data/onus/rules/summaries.toml`).
 //!
 //! The protocol is in this crate's `README.md`.
 
 pub mod armies;
+pub mod battlefields;
 pub mod catalog;
 pub mod help;
 pub mod knowledge;

@@ -30,8 +30,9 @@ pub fn parse(file: &str, text: &str) -> Result<Battlefield, Vec<DataError>> {
 }
 
 /// Reads one battlefield file for an editor: the battlefield as written, even when it breaks
-/// a rule of laying terrain or structures (`None` when its fields could not be read), and
-/// every problem [`parse`] would report (none: it may be played on).
+/// a rule of laying terrain or structures (an entry whose fields could not be read left out;
+/// `None` when the file or its `[battlefield]` could not be read), and every problem [`parse`]
+/// would report (none: it may be played on).
 pub fn read(file: &str, text: &str) -> (Option<Battlefield>, Vec<DataError>) {
     let (ctx, read) = check(file, text);
     match ctx.finish(read.clone()) {

@@ -207,8 +207,8 @@ export function openEditor({ start, onUse }) {
       return;
     }
     if (mine !== checking) return;
-    accepted = answer.battlefield || null;
-    const errors = answer.errors || [];
+    accepted = answer.ok ? answer.battlefield : null;
+    const errors = answer.problems || [];
     bad = new Set(errors.map((e) => /piece "([^"]+)"/.exec(e.field || '')?.[1]).filter(Boolean));
     useButton.disabled = !accepted;
     replace(status, accepted
