@@ -20,6 +20,7 @@ pub const ASSETS: &[Asset] = embed_assets![
     "js/cards.js",
     "js/editor.js",
     "js/events.js",
+    "js/fortress.js",
     "js/game.js",
     "js/geom.js",
     "js/hand.js",

@@ -7,6 +7,7 @@ import { h, replace, words } from '/assets/js/dom.js';
 import { levelField } from '/assets/js/computer.js';
 import { catalog } from './onusapi.js';
 import { openEditor } from './editor.js';
+import { openFortressEditor } from './fortress.js';
 import { inlineList, myArmies, openArmyBuilder, presetDraft } from './armybuilder.js';
 
 /**
@@ -42,7 +43,9 @@ function battlefieldForm(cat, state) {
     if (sel.value === '__custom') return { toml: state.custom.toml };
     return { shipped: sel.value };
   };
-  return h('fieldset', {}, h('legend', {}, 'Battlefield (Terrain & Fortresses)'), h('label', {}, 'Terrain ', sel), ' ', editor, describe);
+  // Structures are designed and saved, not yet played (T&F IV): no battle is offered from it.
+  const fortress = h('button', { type: 'button', 'data-testid': 'open-fortress-editor', onclick: () => openFortressEditor() }, 'Fortress editor…');
+  return h('fieldset', {}, h('legend', {}, 'Battlefield (Terrain & Fortresses)'), h('label', {}, 'Terrain ', sel), ' ', editor, ' ', fortress, describe);
 }
 
 function sideForm(cat, index, state) {
