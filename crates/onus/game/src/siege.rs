@@ -126,13 +126,19 @@ pub fn casualty_check_due(state: &GameState, seat: Seat) -> bool {
     crate::victory::over_half(state, seat)
 }
 
-/// What a failed casualty check of `seat` is called.
-pub fn casualty_defeat_reason(state: &GameState, seat: Seat) -> String {
-    if defender(state) == Some(seat) {
-        format!(
+/// What a failed casualty check of `seat` is called; `commander_out`: it failed by itself, the
+/// Generals being dead or wounded.
+pub fn casualty_defeat_reason(state: &GameState, seat: Seat, commander_out: bool) -> String {
+    match (defender(state) == Some(seat), commander_out) {
+        (true, false) => format!(
             "casualties of 75% or more and a failed leadership check: the fortress falls ({VICTORY})"
-        )
-    } else {
-        "casualties over 50% and a failed leadership check: the army retreats (VI)".into()
+        ),
+        (true, true) => format!(
+            "casualties of 75% or more with the General dead or wounded: the fortress falls ({VICTORY})"
+        ),
+        (false, false) => {
+            "casualties over 50% and a failed leadership check: the army retreats (VI)".into()
+        }
+        (false, true) => "casualties over 50% with the General dead or wounded (VI)".into(),
     }
 }

@@ -87,10 +87,7 @@ pub fn casualty_check(state: &mut GameState, seat: Seat) {
             roll: None,
             passed: false,
         });
-        let reason = format!(
-            "{} with the General dead or wounded",
-            crate::siege::casualty_defeat_reason(state, seat)
-        );
+        let reason = crate::siege::casualty_defeat_reason(state, seat, true);
         defeat(state, seat, &reason);
         return;
     }
@@ -141,7 +138,7 @@ pub fn casualty_check(state: &mut GameState, seat: Seat) {
         passed,
     });
     if !passed {
-        let reason = crate::siege::casualty_defeat_reason(state, seat);
+        let reason = crate::siege::casualty_defeat_reason(state, seat, false);
         defeat(state, seat, &reason);
     }
 }
