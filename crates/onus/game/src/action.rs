@@ -126,6 +126,20 @@ pub enum Action {
     },
     /// VII-3: a ranged attack.
     Shoot { shooter: UnitId, target: UnitId },
+    /// T&F V "Artillery", "Shooting at structures": a ranged attack on structure
+    /// `structure` (its id on the battlefield), with incendiary projectiles or not.
+    ShootStructure {
+        shooter: UnitId,
+        structure: String,
+        #[serde(default)]
+        incendiary: bool,
+    },
+    /// T&F V "Set wood on fire": a unit in contact with a wooden structure tries to set it on
+    /// fire (Melee Phase).
+    SetOnFire { unit: UnitId, structure: String },
+    /// T&F V "Fire extinguishing": an active unit puts out fire on the burning structures it
+    /// is in contact with, and does nothing else this turn (Movement Phase).
+    Extinguish { unit: UnitId },
     /// VII-4: a skirmisher spends its unused movement.
     SkirmishMove { unit: UnitId, order: MoveOrder },
     /// VII-5: resolve the melee between the active player's unit and an enemy it is
@@ -206,6 +220,9 @@ impl Action {
             Action::Reposition180 { .. } => "reposition 180°",
             Action::LungeFollowUp { .. } => "lunge follow-up",
             Action::Shoot { .. } => "shoot",
+            Action::ShootStructure { .. } => "shoot at a structure",
+            Action::SetOnFire { .. } => "set on fire",
+            Action::Extinguish { .. } => "extinguish",
             Action::SkirmishMove { .. } => "skirmish move",
             Action::Fight { .. } => "fight",
             Action::ChooseSide { .. } => "choose side",
@@ -319,6 +336,19 @@ impl Action {
                 heading.map_or(Ok(()), |h| check_number("heading", h))
             }
             Action::Reorient { heading, .. } => check_number("heading", *heading),
+            Action::ShootStructure { structure, .. } | Action::SetOnFire { structure, .. } => {
+                if structure.len() > crate::structures::MAX_STRUCTURE_ID {
+                    return Err(out_of_bounds(
+                        "structure",
+                        format!(
+                            "at most {} characters, not {}",
+                            crate::structures::MAX_STRUCTURE_ID,
+                            structure.len()
+                        ),
+                    ));
+                }
+                Ok(())
+            }
             _ => Ok(()),
         }
     }

@@ -688,6 +688,7 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
         log: Default::default(),
         outcome: None,
         forced_dice: Default::default(),
+        structures: Default::default(),
     };
     state.emit(GameEvent::GameStarted {
         seats: state.seats(),

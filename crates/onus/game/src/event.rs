@@ -187,6 +187,49 @@ pub enum GameEvent {
         limit: f64,
         rule: String,
     },
+    /// T&F V: an attack on a structure and what it did (its rolls are in `result.log`).
+    StructureAttacked {
+        attacker: UnitId,
+        structure: String,
+        result: Box<onus_combat::StructureAttackResult>,
+    },
+    /// T&F V "Collateral damages", "Razing structures": what a structure's damage or collapse
+    /// did to the unit in it (its morale check follows as a [`GameEvent::MoraleCheck`]).
+    StructureCasualties {
+        unit: UnitId,
+        structure: String,
+        wounds: u32,
+        destroyed: bool,
+        rule: String,
+    },
+    /// T&F V "Artillery", "Fail": misfires rolled against a friendly unit within 2 DU of the
+    /// shooter (`None`: none there, a missed attack).
+    Misfire {
+        shooter: UnitId,
+        victim: Option<UnitId>,
+        misfires: u32,
+        wounds: u32,
+        log: acies_core::RollLog,
+    },
+    /// T&F V "Fire damage": the fire on a structure at the end of a side's turn.
+    FireDamage {
+        structure: String,
+        damage: u32,
+        gate_fell: bool,
+        collapsed: bool,
+    },
+    /// T&F V "Razing structures": the Fire markers of a collapsed structure moved to the
+    /// structures in contact with it (`lost`: none could take them).
+    FireSpread {
+        from: String,
+        to: Vec<(String, u32)>,
+        lost: u32,
+    },
+    /// T&F V "Fire extinguishing": Fire markers removed, per structure.
+    FireExtinguished {
+        unit: UnitId,
+        removed: Vec<(String, u32)>,
+    },
     /// VII-3 / VII-5: the random event revealed.
     RandomEventRevealed {
         card: CardId,

@@ -80,7 +80,13 @@ pub fn event_view(state: &GameState, event: &GameEvent, viewer: Viewer<Seat>) ->
         | E::GeneralTransferred { .. }
         | E::EndOfTurnDraw { .. }
         | E::PlayerDefeated { .. }
-        | E::GameOver { .. } => Some(event.clone()),
+        | E::GameOver { .. }
+        // T&F V: structures are public, and the units acting on them are revealed first.
+        | E::StructureAttacked { .. }
+        | E::Misfire { .. }
+        | E::FireDamage { .. }
+        | E::FireSpread { .. }
+        | E::FireExtinguished { .. } => Some(event.clone()),
         E::UnitDeployed { seat, .. } => Some(deployment_view(event, sight.own(*seat))),
         E::CardsDrawn { seat, .. } => Some(hand_view(event, sight.own(*seat))),
         E::CardsGiven { from, to, .. } => {
@@ -93,7 +99,8 @@ pub fn event_view(state: &GameState, event: &GameEvent, viewer: Viewer<Seat>) ->
         | E::UnitBroken { unit, .. }
         | E::UnitFled { unit, .. }
         | E::FlightBlocked { unit }
-        | E::MarkersRemoved { unit, .. } => sight.sees(*unit).then(|| event.clone()),
+        | E::MarkersRemoved { unit, .. }
+        | E::StructureCasualties { unit, .. } => sight.sees(*unit).then(|| event.clone()),
         E::Moved { unit, .. } => Some(move_view(event, sight.sees(*unit))),
         E::Charged {
             unit,

@@ -13,6 +13,8 @@
 //! * Generals (IV, XII-A): [`general`], their special abilities [`abilities`]; victory (VI): [`victory`]; fog of war (XII-A):
 //!   [`fog`].
 //! * Teams (VII-7, XII-B/C): [`teams`] (giving cards to team-mates).
+//! * *Terrain & Fortresses*: the ground in fights [`terrain`], sieges [`siege`], structures
+//!   damaged, burnt and razed [`structures`] (T&F V).
 //! * What charging and shooting need of the turn and the unit, for the engine and for
 //!   anyone asking why an action is barred: [`legal`].
 //! * Games as data: [`replay`]; a random legal player for tests and demos: [`chooser`].
@@ -57,6 +59,7 @@ pub mod secrets;
 pub mod setup;
 pub mod siege;
 pub mod state;
+pub mod structures;
 pub mod takeback;
 pub mod teams;
 pub mod terrain;

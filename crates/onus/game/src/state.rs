@@ -302,6 +302,10 @@ pub struct TurnBook {
     /// special ability `reroll_morale_once_per_turn`).
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub rerolls_used: BTreeSet<(Seat, usize)>,
+    /// Units that attacked a structure or fought a fire this turn (T&F V "Set wood on fire",
+    /// "Fire extinguishing": "This unit cannot perform any other action").
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub structure_acts: BTreeSet<UnitId>,
 }
 
 /// What an activated unit engaged in combat did in the Movement Phase (VII-2.D: "it can
@@ -562,6 +566,12 @@ pub struct GameState {
     /// examples: a real game leaves it empty.
     #[serde(default, skip_serializing_if = "VecDeque::is_empty")]
     pub(crate) forced_dice: VecDeque<u8>,
+    /// The damage each structure of the battlefield carries, by structure id: Wound and Fire
+    /// markers, a fallen gate, a collapse (T&F IV "Structures", V "Assaults and damaging
+    /// structures"). A structure without an entry is undamaged; empty on a battlefield
+    /// without structures, so that such a game is the same as before, bit for bit.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) structures: BTreeMap<String, onus_combat::StructureDamage>,
 }
 
 impl GameState {
@@ -716,5 +726,13 @@ impl GameState {
     /// Faces the next d6 rolls will show before the random generator (tests only).
     pub fn forced_dice(&self) -> &VecDeque<u8> {
         &self.forced_dice
+    }
+    /// The damage of the structures that have taken any, by structure id (T&F V).
+    pub fn structures(&self) -> &BTreeMap<String, onus_combat::StructureDamage> {
+        &self.structures
+    }
+    /// The damage structure `id` carries (none: undamaged).
+    pub fn structure_damage(&self, id: &str) -> onus_combat::StructureDamage {
+        self.structures.get(id).copied().unwrap_or_default()
     }
 }

@@ -105,6 +105,12 @@ impl GameState {
     pub fn forced_dice_mut(&mut self) -> &mut VecDeque<u8> {
         &mut self.forced_dice
     }
+    /// The `structures` part (T&F V damage), to set up a test position.
+    pub fn structures_mut(
+        &mut self,
+    ) -> &mut std::collections::BTreeMap<String, onus_combat::StructureDamage> {
+        &mut self.structures
+    }
     /// The next d6 rolls show `faces`, in order, before the random generator takes over.
     pub fn force_dice(&mut self, faces: &[u8]) {
         self.forced_dice.extend(faces.iter().copied());
@@ -140,8 +146,10 @@ pub fn fixture(units: Vec<TableUnit>, active: &[UnitId], phase: Phase) -> GameSt
     fixture_on(None, units, active, phase)
 }
 
-/// [`fixture`] on a 40 × 30 DU battlefield with terrain (*Terrain & Fortresses*), laid
-/// before the units are placed.
+/// [`fixture`] on a battlefield with terrain (*Terrain & Fortresses*), laid before the units
+/// are placed: the table is the battlefield's size, the headquarters in its east corners
+/// (`width - 2`, 2 and `depth - 2`). Structures included: a battlefield a real game refuses
+/// ([`crate::setup::BattlefieldChoice::load`], T&F IV) may be set up here.
 pub fn fixture_on(
     battlefield: Option<onus_terrain::Battlefield>,
     units: Vec<TableUnit>,
@@ -149,7 +157,10 @@ pub fn fixture_on(
     phase: Phase,
 ) -> GameState {
     let mut s = deployed("romans-1000", "celts-1000", 21);
-    let mut table = Table::new(40.0, 30.0);
+    let (width, depth) = battlefield
+        .as_ref()
+        .map_or((40.0, 30.0), |b| (b.width, b.depth));
+    let mut table = Table::new(width, depth);
     if let Some(b) = battlefield {
         table
             .set_battlefield(b)
@@ -157,8 +168,8 @@ pub fn fixture_on(
     }
     table.home_edges = s.table.home_edges.clone();
     for u in [
-        headquarters(900, 0, 2.0, 0.0),
-        headquarters(901, 1, 28.0, std::f64::consts::PI),
+        headquarters(900, 0, width - 2.0, 2.0, 0.0),
+        headquarters(901, 1, width - 2.0, depth - 2.0, std::f64::consts::PI),
     ]
     .into_iter()
     .chain(units)
@@ -195,14 +206,14 @@ pub fn fixture_on(
 }
 
 /// The headquarters unit of [`fixture`] that carries a player's Generals.
-fn headquarters(id: u32, owner: u8, y: f64, heading: f64) -> TableUnit {
+fn headquarters(id: u32, owner: u8, x: f64, y: f64, heading: f64) -> TableUnit {
     let card = onus_combat::CardBuilder::new("Headquarters", onus_model::UnitKind::Infantry)
         .attack(3, 3)
         .defense(4, 4)
         .morale(7)
         .health(6)
         .build();
-    let pose = Pose::new(Vec2::new(38.0, y), heading);
+    let pose = Pose::new(Vec2::new(x, y), heading);
     TableUnit::new(UnitId(id), owner, card, pose)
 }
 

@@ -278,6 +278,20 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
         (Phase::RangedAttack, Action::Shoot { shooter, target }) => {
             combat::shoot(s, seat, *shooter, *target)
         }
+        (
+            Phase::RangedAttack,
+            Action::ShootStructure {
+                shooter,
+                structure,
+                incendiary,
+            },
+        ) => crate::structures::shoot_structure(s, seat, *shooter, structure, *incendiary),
+        (Phase::Melee, Action::SetOnFire { unit, structure }) => {
+            crate::structures::set_on_fire(s, seat, *unit, structure)
+        }
+        (Phase::Movement, Action::Extinguish { unit }) => {
+            crate::structures::extinguish(s, seat, *unit)
+        }
         (Phase::Skirmishers, Action::SkirmishMove { unit, order }) => {
             movement::skirmish_move(s, seat, *unit, order)
         }
@@ -470,6 +484,8 @@ fn drawn_done(s: &mut GameState, seat: Seat) -> GameResult<()> {
 
 /// The next group's turn (VII: "Once your turn is over, your opponent's turn begins").
 pub fn next_turn(s: &mut GameState) -> GameResult<()> {
+    // T&F V "Fire damage": at the end of each side's turn.
+    crate::structures::end_of_turn(s)?;
     s.table.end_turn();
     let n = s.rotation.len().max(1);
     for _ in 0..n {

@@ -102,6 +102,10 @@ pub struct GameView {
     /// the open field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terrain: Option<onus_terrain::Battlefield>,
+    /// The damage of the battlefield's structures, by structure id (T&F V): public to every
+    /// viewer, like the structures; none taken yet on a battlefield without damage.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub structures: std::collections::BTreeMap<String, onus_combat::StructureDamage>,
     pub units: Vec<UnitView>,
     pub engagements: Vec<Engagement>,
     pub players: Vec<PlayerView>,
@@ -260,6 +264,7 @@ pub fn view_since(state: &GameState, viewer: Viewer<Seat>, from: usize) -> GameV
         depth: state.table.depth,
         home_edges: state.table.home_edges.clone(),
         terrain: state.table.battlefield().cloned(),
+        structures: state.structures.clone(),
         units,
         engagements: state.table.engagements().to_vec(),
         players,

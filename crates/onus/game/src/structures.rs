@@ -1,0 +1,742 @@
+//! Structures under attack in the game (*Terrain & Fortresses* V "Assaults and damaging
+//! structures"): the damage each structure of the battlefield carries
+//! ([`GameState::structures`]), the actions that damage it (artillery and incendiary shots,
+//! setting wood on fire), putting fires out, the collateral damage and the collapse's
+//! casualties with their morale checks, the fire that burns at the end of each side's turn and
+//! spreads when its structure collapses.
+//!
+//! The rolls are onus-combat's (`structure_attack`); what is here is what the rules leave to
+//! the game: which structure, range and contact, who may act, the unit in the structure and
+//! what happens to it. Movement through walls, climbing, assaults, rams and the attacker's
+//! events are not here yet (see `docs/rules-coverage.md`); a real game refuses a battlefield
+//! with structures ([`crate::setup::BattlefieldChoice::load`]).
+
+use acies_geom::EPS;
+use onus_combat::{
+    ARTILLERY, COLLATERAL, Casualties, FIRE_EXTINGUISHING, Fighter, RAZING, SET_WOOD_ON_FIRE, Side,
+    StructureAttackError, StructureAttackResult, StructureAttackSetup, StructureTarget,
+    fight_structure_attack, melee_profile, ranged_profile, razing_casualties, resolve_misfire,
+    spread_fire,
+};
+use onus_model::UnitKind;
+use onus_table::{Flank, SectionId, TableUnit, UnitId};
+use onus_terrain::{Structure, StructureKind};
+
+use crate::action::Action;
+use crate::error::{GameError, GameResult};
+use crate::event::{GameEvent, Removal};
+use crate::general::{dice, fighter, morale_check, rule_options};
+use crate::state::{GameState, Phase, Seat};
+
+/// T&F IV "Structures", cited when the structure itself is missing or cannot be damaged.
+pub const STRUCTURES: &str = "T&F IV Structures";
+
+/// How far from the shooter friendly units suffer a misfire (T&F V "Artillery", "Fail":
+/// "If there is a friendly unit within 2DU of the attacker").
+pub const MISFIRE_RADIUS_DU: f64 = 2.0;
+
+/// Most characters of a structure id in an action (ids of the battlefield files are short).
+pub const MAX_STRUCTURE_ID: usize = 64;
+
+/// What an attack on a structure needs of it, read off `onus_terrain`'s values (T&F IV
+/// "Structures"): resistance, durability, wood, a gate, whether it encloses its unit (a
+/// tower, watchtower, siege tower or village: V "Razing structures"). `None` for what cannot
+/// be damaged (caltrops, trenches, barricades, a ram).
+///
+/// Ruling (docs/rulings.md, T&F IV "Villages"): a village is one target here; its two halves'
+/// own values are left for when villages are playable.
+pub fn target_of(s: &Structure) -> Option<StructureTarget> {
+    let v = s.values()?;
+    let name = if s.name.is_empty() {
+        format!("{} {}", s.kind, s.id)
+    } else {
+        s.name.clone()
+    };
+    let mut t = StructureTarget::new(name, v.resistance?, v.durability?, v.flammable);
+    if let Some((resistance, durability)) = v.gate {
+        t = t.with_gate(resistance, durability);
+    }
+    if s.kind.holds_a_unit_by_marker() || s.kind == StructureKind::Village {
+        t = t.enclosing();
+    }
+    Some(t)
+}
+
+/// The sections of `u` in contact with structure `s`: the sections of the card's perimeter
+/// (and the extended markers' fronts) whose middle lies on or against it (T&F V "Set wood on
+/// fire": "as many dice as sections are in contact"; "Razing structures": "1 damage for each
+/// unit section in contact with it"; "Fire extinguishing": "per ... section in contact").
+pub fn sections_in_contact(u: &TableUnit, s: &Structure) -> u32 {
+    let near = |p| s.rects().any(|r| r.distance_to_point(p) <= EPS);
+    let card = SectionId::all()
+        .filter(|sec| near(u.section_segment(*sec).midpoint()))
+        .count();
+    let extended = [Flank::Left, Flank::Right]
+        .into_iter()
+        .filter_map(|f| u.extended_rect(f))
+        .filter(|r| near(r.edge(acies_geom::Edge::Front).midpoint()))
+        .count();
+    u32::try_from(card + extended).unwrap_or(u32::MAX)
+}
+
+/// Who may be the unit in a structure.
+#[derive(Clone, Copy)]
+enum Holder {
+    /// Not of this seat's team (the attacker's).
+    NotOf(Seat),
+    /// Of this seat's team (the structure's owner, in a siege).
+    Of(Seat),
+    Anyone,
+}
+
+/// The unit in the structure, for the collateral damage and the collapse (T&F V "Collateral
+/// damages": "the unit occupying or overlapping the structure"): of the units whose card
+/// overlaps or touches it that `holder` allows, the one with the most sections in contact
+/// (the lowest id on a tie). Ruling (docs/rulings.md): units of the attacker's team in
+/// contact are its assailants, not its defenders.
+fn occupant(state: &GameState, s: &Structure, holder: Holder) -> Option<(UnitId, u32)> {
+    state
+        .table
+        .units()
+        .filter(|u| match holder {
+            Holder::NotOf(t) => !state.allies(Seat(u.owner), t),
+            Holder::Of(t) => state.allies(Seat(u.owner), t),
+            Holder::Anyone => true,
+        })
+        .filter(|u| s.touches(&u.rect()))
+        .map(|u| (u.id, sections_in_contact(u, s)))
+        .filter(|(_, n)| *n > 0)
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+}
+
+/// Who holds structure `s` when no attack names an attacker (its collapse by fire): in a
+/// siege (T&F VI), the side owning it (a fortress element: its fortress's owner); otherwise,
+/// or for what nobody owns, anyone in contact.
+fn holder_of(state: &GameState, s: &Structure) -> Holder {
+    let owner = state.table.battlefield().and_then(|bf| bf.owner_of(s));
+    let defender = crate::siege::defender(state);
+    match (owner, defender) {
+        (Some(onus_terrain::Side::Defender), Some(d)) => Holder::Of(d),
+        (Some(onus_terrain::Side::Attacker), Some(d)) => Holder::NotOf(d),
+        _ => Holder::Anyone,
+    }
+}
+
+fn structure<'a>(state: &'a GameState, id: &str) -> GameResult<&'a Structure> {
+    state
+        .table
+        .battlefield()
+        .and_then(|bf| bf.structure(id))
+        .ok_or_else(|| GameError::rule(STRUCTURES, format!("there is no structure {id:?}")))
+}
+
+fn target(s: &Structure) -> GameResult<StructureTarget> {
+    target_of(s).ok_or_else(|| {
+        GameError::rule(
+            STRUCTURES,
+            format!(
+                "{} {} has no resistance: it cannot be damaged",
+                s.kind, s.id
+            ),
+        )
+    })
+}
+
+/// The engine's refusal of what onus-combat refuses, naming the section.
+fn refusal(e: StructureAttackError) -> GameError {
+    use StructureAttackError as E;
+    let rule = match &e {
+        E::Collapsed { .. } | E::FireChoice { .. } => RAZING,
+        E::GateNotATarget { .. } | E::NoGate { .. } => onus_combat::WALLS_WITH_A_GATE,
+        E::NotWooden { .. } => STRUCTURES,
+        E::NotSiege { .. } => ARTILLERY,
+        E::NotAnElephant { .. } | E::MountedRam { .. } => onus_combat::RAMS_AND_ELEPHANTS,
+        E::TooFewSections { .. } => SET_WOOD_ON_FIRE,
+        E::CannotShoot { .. } => "VII-3 Ranged attack phase",
+        E::TooManyDice { .. } | E::TooComplex { .. } => "VII-3 Combat resolution",
+    };
+    GameError::rule(rule, e.to_string())
+}
+
+fn check_id(id: &str) -> GameResult<()> {
+    if id.len() > MAX_STRUCTURE_ID {
+        return Err(GameError::OutOfBounds {
+            field: "structure".into(),
+            message: format!("at most {MAX_STRUCTURE_ID} characters, not {}", id.len()),
+        });
+    }
+    Ok(())
+}
+
+/// The distance from the centre of the shooter's front to the nearest point of the structure
+/// (VII-3 "Range": ranges are measured from the centre of the front).
+fn distance_to(u: &TableUnit, s: &Structure) -> f64 {
+    let from = u.front_centre();
+    s.rects()
+        .map(|r| r.distance_to_point(from))
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// A ranged attack on a structure (T&F V "Artillery", "Shooting at structures"), in the
+/// Ranged Attack Phase: a siege unit's shot (`incendiary` or not), or another shooter's
+/// incendiary projectiles at a wooden structure, one die fewer. The shooter must be able to
+/// shoot now (VII-3: active, not shot yet, not fleeing); artillery must not have moved this
+/// turn ("these units cannot make a ranged attack if they have already moved in a given
+/// turn"); the structure must be within range of the centre of its front.
+///
+/// Rulings (docs/rulings.md, T&F V "Artillery"): a structure out of range is refused, not a
+/// lost shot (it stands where everybody sees it and is no unit declared without measuring);
+/// the defender plays no event and, with the attacker's events not yet in the game, no event
+/// is drawn (V "Events"); line of sight to a structure is not checked yet.
+pub fn shoot_structure(
+    state: &mut GameState,
+    seat: Seat,
+    shooter: UnitId,
+    id: &str,
+    incendiary: bool,
+) -> GameResult<()> {
+    check_id(id)?;
+    crate::legal::shoot_unit(state, seat, shooter)?;
+    let s = structure(state, id)?.clone();
+    let target = target(&s)?;
+    let u = state.table.unit(shooter)?.clone();
+    let artillery = u.card.kind == UnitKind::Artillery;
+    if !artillery && !incendiary {
+        return Err(refusal(StructureAttackError::NotSiege {
+            unit: format!("{shooter} ({})", u.card.name),
+        }));
+    }
+    if artillery && u.turn.displaced {
+        return Err(GameError::rule(
+            ARTILLERY,
+            format!(
+                "{shooter} has moved this turn: artillery cannot make a ranged attack after moving"
+            ),
+        ));
+    }
+    let max = u.card.ranged.map_or(0.0, |r| r.range);
+    let distance = distance_to(&u, &s);
+    let Some(range) = onus_combat::Range::of(distance, max) else {
+        return Err(GameError::rule(
+            "VII-3 Range",
+            format!(
+                "{} is {distance:.2} DU from {shooter}, beyond its range of {max} DU",
+                target.name
+            ),
+        ));
+    };
+    let me = fighter(state, shooter)?;
+    let occupant = occupant(state, &s, Holder::NotOf(seat));
+    let (power, armor) = match occupant {
+        Some((o, _)) => {
+            let p = ranged_profile(&me, &fighter(state, o)?, &rule_options(state), &[]);
+            (p.power, Some(p.armor))
+        }
+        None => (
+            ranged_profile(&me, &me, &rule_options(state), &[]).power,
+            None,
+        ),
+    };
+    let mut setup = if artillery {
+        let a = StructureAttackSetup::artillery(u.card.name.clone(), power.clone(), range, target);
+        if incendiary { a.incendiary() } else { a }
+    } else {
+        StructureAttackSetup::incendiary_shot(
+            u.card.name.clone(),
+            u.card.kind,
+            power.clone(),
+            range,
+            target,
+        )
+    }
+    .state(state.structure_damage(id));
+    if u.has(onus_model::Ability::Professionals) {
+        setup = setup.professional();
+    }
+    let result = attack(state, shooter, setup, occupant, armor)?;
+    state.book.shot.insert(shooter);
+    let misfires = result.misfires;
+    settle_attack(state, shooter, &s, occupant.map(|o| o.0), result)?;
+    if misfires > 0 {
+        misfire(state, shooter, &power, misfires)?;
+    }
+    Ok(())
+}
+
+/// T&F V "Set wood on fire": an active melee unit in contact with a wooden structure (or a
+/// gate) tries to set it on fire in the Melee Phase, rolling its sections in contact minus 1
+/// die with its attack values; its hits are Fire markers.
+///
+/// Rulings (docs/rulings.md, T&F V "Set wood on fire"): only an active unit tries (like a
+/// charge, a melee it chooses to start), once a turn, not fleeing, not engaged with an enemy
+/// unit (it fights that one), not artillery (no melee unit); the gate is aimed at when the
+/// structure is a stone wall with a gate.
+pub fn set_on_fire(state: &mut GameState, seat: Seat, unit: UnitId, id: &str) -> GameResult<()> {
+    check_id(id)?;
+    let u = own_unit(state, seat, unit, SET_WOOD_ON_FIRE)?;
+    if !state.book.activated.contains(&unit) || state.book.recovered.contains(&unit) {
+        return Err(GameError::rule(
+            SET_WOOD_ON_FIRE,
+            format!("{unit} is not an active unit: only an active unit sets a structure on fire"),
+        ));
+    }
+    if u.card.kind == UnitKind::Artillery {
+        return Err(GameError::rule(
+            SET_WOOD_ON_FIRE,
+            format!("{unit} is artillery: only melee units set wood on fire"),
+        ));
+    }
+    if state.table.is_engaged(unit) {
+        return Err(GameError::rule(
+            SET_WOOD_ON_FIRE,
+            format!("{unit} is engaged with an enemy unit: it fights it"),
+        ));
+    }
+    let s = structure(state, id)?.clone();
+    let target = target(&s)?;
+    let sections = sections_in_contact(&u, &s);
+    if sections == 0 {
+        return Err(GameError::rule(
+            SET_WOOD_ON_FIRE,
+            format!("{unit} is not in contact with {}", target.name),
+        ));
+    }
+    let damage = state.structure_damage(id);
+    let aim = if !target.wooden && damage.gate_stands(&target) {
+        onus_combat::Aim::Gate
+    } else {
+        onus_combat::Aim::Structure
+    };
+    let me = fighter(state, unit)?;
+    let occupant = occupant(state, &s, Holder::NotOf(seat));
+    let (profile, armor) = match occupant {
+        Some((o, _)) => {
+            let other = fighter(state, o)?;
+            let p = melee_profile(&me, &other, Side::Attacker, &rule_options(state), &[]);
+            let armor = melee_profile(&other, &me, Side::Defender, &rule_options(state), &[]).armor;
+            (p, Some(armor))
+        }
+        None => (
+            melee_profile(&me, &me, Side::Attacker, &rule_options(state), &[]),
+            None,
+        ),
+    };
+    let setup = StructureAttackSetup::set_on_fire(
+        u.card.name.clone(),
+        u.card.kind,
+        profile.hit,
+        profile.damage,
+        sections,
+        target,
+    )
+    .aim(aim)
+    .state(damage);
+    let result = attack(state, unit, setup, occupant, armor)?;
+    settle_attack(state, unit, &s, occupant.map(|o| o.0), result)
+}
+
+/// Rolls an attack on a structure by `unit` once the rules accept it: the unit in the
+/// structure (with its armor) added, the unit revealed (XII-A) and marked as having attacked a
+/// structure this turn. Nothing changes when it is refused.
+fn attack(
+    state: &mut GameState,
+    unit: UnitId,
+    mut setup: StructureAttackSetup,
+    occupant: Option<(UnitId, u32)>,
+    armor: Option<acies_core::Value>,
+) -> GameResult<StructureAttackResult> {
+    if let (Some((o, n)), Some(armor)) = (occupant, armor) {
+        let name = state.table.unit(o)?.card.name.clone();
+        setup = setup.occupant(name, armor, n);
+    }
+    setup.validate().map_err(refusal)?;
+    crate::fog::reveal(state, unit);
+    state.book.structure_acts.insert(unit);
+    fight_structure_attack(&setup, &mut dice(state)).map_err(refusal)
+}
+
+/// T&F V "Fire extinguishing": an active unit in the Movement Phase, in contact with burning
+/// structures (or inside one), removes 1 Fire marker per section in contact with each of them;
+/// it does nothing else this turn ("not even move": it counts as moved, shoots no more and
+/// sets nothing on fire).
+///
+/// Ruling (docs/rulings.md): the burning markers go first ([`onus_combat::StructureDamage::extinguish`]);
+/// that an extinguishing unit engaged with an enemy cannot strike back is left for the
+/// assault rules.
+pub fn extinguish(state: &mut GameState, seat: Seat, unit: UnitId) -> GameResult<()> {
+    let u = own_unit(state, seat, unit, FIRE_EXTINGUISHING)?;
+    if !state.book.activated.contains(&unit) || state.book.recovered.contains(&unit) {
+        return Err(GameError::rule(
+            FIRE_EXTINGUISHING,
+            format!("{unit} is not an active unit: activate it to extinguish a fire"),
+        ));
+    }
+    if u.turn.moved || state.book.structure_acts.contains(&unit) {
+        return Err(GameError::rule(
+            FIRE_EXTINGUISHING,
+            format!(
+                "{unit} has already moved or acted this turn: a unit extinguishing a fire does nothing else"
+            ),
+        ));
+    }
+    let burning: Vec<(String, u32)> = state
+        .table
+        .battlefield()
+        .map(|bf| {
+            bf.structures
+                .iter()
+                .filter(|s| state.structure_damage(&s.id).is_burning())
+                .map(|s| (s.id.clone(), sections_in_contact(&u, s)))
+                .filter(|(_, n)| *n > 0)
+                .collect()
+        })
+        .unwrap_or_default();
+    if burning.is_empty() {
+        return Err(GameError::rule(
+            FIRE_EXTINGUISHING,
+            format!("{unit} is in contact with no burning structure"),
+        ));
+    }
+    let mut removed = Vec::new();
+    for (id, sections) in burning {
+        let mut d = state.structure_damage(&id);
+        let n = d.extinguish(sections);
+        state.structures.insert(id.clone(), d);
+        removed.push((id, n));
+    }
+    {
+        let t = state.table.unit_mut(unit)?;
+        t.turn.moved = true;
+        t.turn.may_shoot = false;
+    }
+    state.book.shot.insert(unit);
+    state.book.structure_acts.insert(unit);
+    state.emit(GameEvent::FireExtinguished { unit, removed });
+    Ok(())
+}
+
+fn own_unit(
+    state: &GameState,
+    seat: Seat,
+    unit: UnitId,
+    rule: &'static str,
+) -> GameResult<TableUnit> {
+    let u = state.table.unit(unit)?;
+    if u.owner != seat.0 {
+        return Err(GameError::rule(rule, format!("{unit} is not {seat}'s")));
+    }
+    if u.state.fleeing {
+        return Err(GameError::rule(
+            "VII-6 Flight phase",
+            format!("{unit} is fleeing"),
+        ));
+    }
+    if state.book.structure_acts.contains(&unit) {
+        return Err(GameError::rule(
+            rule,
+            format!("{unit} has already attacked a structure or fought a fire this turn"),
+        ));
+    }
+    Ok(u.clone())
+}
+
+/// Puts an attack's outcome on the table: the structure's new damage, the unit in it wounded
+/// or destroyed and its morale check (T&F V "Collateral damages", "Razing structures"), and
+/// the fire of a collapsed structure spread to its neighbours.
+fn settle_attack(
+    state: &mut GameState,
+    attacker: UnitId,
+    s: &Structure,
+    occupant: Option<UnitId>,
+    result: StructureAttackResult,
+) -> GameResult<()> {
+    state.structures.insert(s.id.clone(), result.state);
+    let change = result.change;
+    let outcome = result.occupant.clone();
+    state.emit(GameEvent::StructureAttacked {
+        attacker,
+        structure: s.id.clone(),
+        result: Box::new(result),
+    });
+    if let (Some(unit), Some(o)) = (occupant, outcome) {
+        let rule = if o.collapse.is_some() {
+            RAZING
+        } else {
+            COLLATERAL
+        };
+        casualties(
+            state,
+            unit,
+            &s.id,
+            o.wounds,
+            o.destroyed,
+            o.morale_check,
+            rule,
+        )?;
+    }
+    if change.collapsed && change.fire_to_spread > 0 {
+        spread(state, s, change.fire_to_spread, false)?;
+    }
+    Ok(())
+}
+
+/// Wounds (or destruction) a structure caused to `unit`, then its morale check: a failed
+/// check breaks an unbroken unit and puts a broken one to flight (VII-5, X).
+fn casualties(
+    state: &mut GameState,
+    unit: UnitId,
+    structure: &str,
+    wounds: u32,
+    destroyed: bool,
+    check: bool,
+    rule: &'static str,
+) -> GameResult<()> {
+    if state.table.unit(unit).is_err() {
+        return Ok(());
+    }
+    if wounds > 0 || destroyed {
+        state.emit(GameEvent::StructureCasualties {
+            unit,
+            structure: structure.to_owned(),
+            wounds,
+            destroyed,
+            rule: rule.to_owned(),
+        });
+    }
+    if destroyed {
+        return crate::flight::remove_unit(state, unit, Removal::Eliminated);
+    }
+    let card = state.table.unit(unit)?.card.clone();
+    let health = crate::combat::health(state, &card);
+    let now = {
+        let u = state.table.unit_mut(unit)?;
+        u.state.wounds = u.state.wounds.saturating_add(wounds);
+        u.state.wounds
+    };
+    if now >= health {
+        return crate::flight::remove_unit(state, unit, Removal::Eliminated);
+    }
+    if !check {
+        return Ok(());
+    }
+    let reason = format!("{structure}: {rule}");
+    if morale_check(state, unit, &reason, &[])? {
+        return Ok(());
+    }
+    if state.table.unit(unit)?.state.broken {
+        crate::flight::start_fleeing(
+            state,
+            unit,
+            &format!("failed a morale check while broken ({rule})"),
+        )
+    } else {
+        state.table.unit_mut(unit)?.state.broken = true;
+        state.emit(GameEvent::UnitBroken {
+            unit,
+            why: format!("failed a morale check ({rule})"),
+        });
+        Ok(())
+    }
+}
+
+/// T&F V "Artillery", "Fail": each misfire rolls a die to damage a friendly unit within 2 DU
+/// of the shooter; with none there the misfire is a miss.
+///
+/// Ruling (docs/rulings.md, T&F V "Artillery"): "the opponent will choose which unit to
+/// damage" is made for the opponent by the engine, as the opponent would: the unit with the
+/// lowest armor, then the fewest wounds left, then the lowest id. All the misfires of a shot
+/// fall on that one unit, which then checks its morale if wounded.
+fn misfire(
+    state: &mut GameState,
+    shooter: UnitId,
+    power: &acies_core::Value,
+    misfires: u32,
+) -> GameResult<()> {
+    let s = state.table.unit(shooter)?.clone();
+    let options = rule_options(state);
+    let me = fighter(state, shooter)?;
+    let mut candidates: Vec<(i32, u32, UnitId, acies_core::Value)> = Vec::new();
+    for u in state.table.units() {
+        if u.id == shooter
+            || !state.allies(Seat(u.owner), Seat(s.owner))
+            || u.rect().distance(&s.rect()) > MISFIRE_RADIUS_DU + EPS
+        {
+            continue;
+        }
+        let f: Fighter = fighter(state, u.id)?;
+        let armor = ranged_profile(&me, &f, &options, &[]).armor;
+        let left = crate::combat::health(state, &u.card).saturating_sub(u.state.wounds);
+        candidates.push((armor.total(), left, u.id, armor));
+    }
+    candidates.sort_by_key(|c| (c.0, c.1, c.2));
+    let Some((_, _, victim, armor)) = candidates.into_iter().next() else {
+        state.emit(GameEvent::Misfire {
+            shooter,
+            victim: None,
+            misfires,
+            wounds: 0,
+            log: Default::default(),
+        });
+        return Ok(());
+    };
+    let name = state.table.unit(victim)?.card.name.clone();
+    let mut chance = onus_combat::DiceChance::logged(dice(state));
+    let wounds = resolve_misfire(&s.card.name, power, &name, &armor, misfires, &mut chance);
+    let log = chance.take_log();
+    state.emit(GameEvent::Misfire {
+        shooter,
+        victim: Some(victim),
+        misfires,
+        wounds,
+        log,
+    });
+    casualties(
+        state,
+        victim,
+        "misfire",
+        wounds,
+        false,
+        wounds > 0,
+        ARTILLERY,
+    )
+}
+
+/// The Fire markers of collapsed structure `s` go to the structures in contact with it that
+/// can burn, evenly (T&F V "Razing structures"). Rulings (docs/rulings.md): the leftovers
+/// go to the first neighbours in the battlefield's order (the defender's choice is not asked
+/// yet); markers spread during a turn are new fires (no damage at the end of that turn);
+/// spread at the end of a turn they burn from the end of the next turn, as markers placed
+/// during the turn just ended do.
+fn spread(state: &mut GameState, s: &Structure, markers: u32, at_turn_end: bool) -> GameResult<()> {
+    let neighbours: Vec<(String, StructureTarget)> = state
+        .table
+        .battlefield()
+        .map(|bf| {
+            bf.in_contact_with(&s.id)
+                .filter_map(|n| target_of(n).map(|t| (n.id.clone(), t)))
+                .filter(|(id, t)| state.structure_damage(id).can_burn(t))
+                .collect()
+        })
+        .unwrap_or_default();
+    let count = u32::try_from(neighbours.len()).unwrap_or(u32::MAX);
+    let plan = spread_fire(markers, count);
+    let chosen: Vec<u32> = (0..plan.remainder).collect();
+    let placed = plan.place(&chosen).map_err(refusal)?;
+    let mut to = Vec::new();
+    for ((id, t), n) in neighbours.iter().zip(placed) {
+        let mut d = state.structure_damage(id);
+        let added = d.add_fire(t, n);
+        if at_turn_end {
+            d.fire.new -= added;
+            d.fire.burning += added;
+        }
+        state.structures.insert(id.clone(), d);
+        to.push((id.clone(), added));
+    }
+    state.emit(GameEvent::FireSpread {
+        from: s.id.clone(),
+        to,
+        lost: plan.lost,
+    });
+    Ok(())
+}
+
+/// T&F V "Fire damage", at the end of each side's turn: every burning Fire marker does 1
+/// damage, the markers placed this turn start burning; a structure that collapses wounds (or
+/// destroys) the unit in it, which checks its morale, and its fire spreads.
+///
+/// Ruling (docs/rulings.md, T&F V "Fire damage"): fire rolls no collateral damage (there is
+/// no attack value to roll with); the collapse's casualties fall on the unit with the most
+/// sections in contact of the side holding the structure (in a siege, its owner; otherwise
+/// of either side). Nothing happens without burning structures, so a game
+/// without structures is unchanged.
+pub fn end_of_turn(state: &mut GameState) -> GameResult<()> {
+    let burning: Vec<String> = state
+        .structures
+        .iter()
+        .filter(|(_, d)| d.is_burning())
+        .map(|(id, _)| id.clone())
+        .collect();
+    let mut collapsed = Vec::new();
+    for id in burning {
+        let s = structure(state, &id)?.clone();
+        let t = target(&s)?;
+        let mut d = state.structure_damage(&id);
+        let (damage, change) = d.end_of_turn(&t);
+        state.structures.insert(id.clone(), d);
+        if damage > 0 || change.fire_out > 0 {
+            state.emit(GameEvent::FireDamage {
+                structure: id.clone(),
+                damage,
+                gate_fell: change.gate_fell,
+                collapsed: change.collapsed,
+            });
+        }
+        if change.collapsed {
+            collapsed.push((s, t, change.fire_to_spread));
+        }
+    }
+    for (s, t, markers) in collapsed {
+        if let Some((unit, sections)) = occupant(state, &s, holder_of(state, &s)) {
+            let (wounds, destroyed) = match razing_casualties(&t, sections) {
+                Casualties::Destroyed => (0, true),
+                Casualties::Wounded { wounds } => (wounds, false),
+            };
+            casualties(state, unit, &s.id, wounds, destroyed, true, RAZING)?;
+        }
+        if markers > 0 {
+            spread(state, &s, markers, true)?;
+        }
+    }
+    Ok(())
+}
+
+/// The structure actions `seat` may take now (T&F V): shots at every structure in range of
+/// its shooters that may shoot (artillery plain and incendiary, other shooters incendiary at
+/// wood), fire set by its active units in contact with wood, fire fought by its active units
+/// in contact with a burning structure. Each is accepted by [`crate::Onus::apply`] as it
+/// stands; empty on a battlefield without structures.
+pub fn legal_actions(state: &GameState, seat: Seat) -> Vec<Action> {
+    let mut out = Vec::new();
+    let Some(bf) = state.table.battlefield() else {
+        return out;
+    };
+    if bf.structures.is_empty() || crate::turn::to_act(state) != Some(seat) {
+        return out;
+    }
+    if crate::turn::waiting(state, "structure action").is_err() {
+        return out;
+    }
+    let units: Vec<UnitId> = state.units_of(seat);
+    let mut candidates = Vec::new();
+    for &unit in &units {
+        for s in &bf.structures {
+            let id = s.id.clone();
+            match state.phase {
+                Phase::RangedAttack => {
+                    for incendiary in [false, true] {
+                        candidates.push(Action::ShootStructure {
+                            shooter: unit,
+                            structure: id.clone(),
+                            incendiary,
+                        });
+                    }
+                }
+                Phase::Melee => candidates.push(Action::SetOnFire {
+                    unit,
+                    structure: id,
+                }),
+                _ => {}
+            }
+        }
+        if state.phase == Phase::Movement {
+            candidates.push(Action::Extinguish { unit });
+        }
+    }
+    for a in candidates {
+        if crate::turn::apply(state, seat, &a).is_ok() {
+            out.push(a);
+        }
+    }
+    out
+}
