@@ -225,6 +225,38 @@ fn build_the_recommended_fortress_break_a_rule_fix_it_and_save_it() {
         onus_terrain::load::parse("saved.toml", &toml).unwrap_or_else(|e| panic!("{e:?}\n{toml}"));
     assert_eq!(read.fortress("fortress").map(|f| f.cost()), Some(630));
     assert_eq!(read.structures.len(), 12);
+    assert_eq!(read.structure_points(onus_terrain::Side::Defender), 630);
+    // A watchtower laid by a click on the table (its point in DU turned into the window's):
+    // the defender's structure points grow by the Summary's 90, the fortress's price does not.
+    page.click(testid("fortress-tool-watchtower")).unwrap();
+    let before = checks(&page);
+    page.eval(
+        "const svg = document.querySelector('[data-testid=fortress-table]'); \
+         const depth = window.__acies.fortress.battlefield.depth; \
+         const p = new DOMPoint(4, depth - 4).matrixTransform(svg.getScreenCTM()); \
+         svg.dispatchEvent(new MouseEvent('click', {clientX: p.x, clientY: p.y, bubbles: true})); return true",
+    )
+    .unwrap();
+    let answer = answered(&page, before);
+    let tower = answer["battlefield"]["structures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["kind"] == "watchtower")
+        .cloned()
+        .expect("the watchtower");
+    let centre = &tower["zones"][0]["centre"];
+    assert_eq!(
+        (centre[0].as_f64(), centre[1].as_f64()),
+        (Some(4.0), Some(4.0)),
+        "{tower}"
+    );
+    assert_eq!(answer["ok"], true, "{}", answer["problems"]);
+    assert_eq!(
+        page.text(testid("fortress-points-defender")).unwrap(),
+        "720"
+    );
+    assert_eq!(page.text(testid("fortress-cost-fortress")).unwrap(), "630");
     // No battle is offered with structures.
     let fight = page
         .eval("return [...document.querySelectorAll('[data-testid=fortress-editor] button')].filter(b => /fight|battle|game/i.test(b.textContent)).length")
