@@ -92,12 +92,16 @@ enum Holder {
 /// The unit in the structure, for the collateral damage and the collapse (T&F V "Collateral
 /// damages": "the unit occupying or overlapping the structure"): of the units whose card
 /// overlaps or touches it that `holder` allows, the one with the most sections in contact
-/// (the lowest id on a tie). Ruling (docs/rulings.md): units of the attacker's team in
-/// contact are its assailants, not its defenders.
+/// (the lowest id on a tie). Rulings (docs/rulings.md): units of the attacker's team in
+/// contact are its assailants, not its defenders; the unit inside a tower, watchtower, siege
+/// tower or village is one whose card overlaps it (the text's unit markers are not in the
+/// game yet): a unit merely touching it is not inside.
 fn occupant(state: &GameState, s: &Structure, holder: Holder) -> Option<(UnitId, u32)> {
+    let encloses = target_of(s).is_some_and(|t| t.encloses);
     state
         .table
         .units()
+        .filter(|u| !encloses || s.overlaps(&u.rect()))
         .filter(|u| match holder {
             Holder::NotOf(t) => !state.allies(Seat(u.owner), t),
             Holder::Of(t) => state.allies(Seat(u.owner), t),
@@ -105,7 +109,7 @@ fn occupant(state: &GameState, s: &Structure, holder: Holder) -> Option<(UnitId,
         })
         .filter(|u| s.touches(&u.rect()))
         .map(|u| (u.id, sections_in_contact(u, s)))
-        .filter(|(_, n)| *n > 0)
+        .filter(|(_, n)| encloses || *n > 0)
         .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
 }
 

@@ -312,3 +312,53 @@ fn no_structures_no_structure_actions() {
     onus_game::structures::end_of_turn(&mut s).unwrap();
     assert_eq!(serde_json::to_string(&s).unwrap(), before);
 }
+
+/// T&F V "Razing structures", IV "Collapsed tower": a tower that collapses destroys the unit
+/// inside (its card on the tower); no collateral roll is made for it (ruling).
+#[test]
+fn tf_v_a_collapsing_tower_destroys_the_unit_inside() {
+    let units = vec![
+        unit(1, 0, onager(), 17.0, 16.0, 90.0),
+        unit(2, 1, infantry("Tower guard"), 12.5, 16.0, 0.0),
+    ];
+    let mut s = fixture_on(Some(fort()), units, &[ONAGER], Phase::RangedAttack);
+    s.structures_mut().insert(
+        "tower".into(),
+        onus_combat::StructureDamage {
+            wounds: 7,
+            ..Default::default()
+        },
+    );
+    // Power 5 against resistance 7 (3+): hits 3 2 2 2 (1 hit), damage 4: 8 ≥ durability 8.
+    s.force_dice(&[3, 2, 2, 2, 4]);
+    let after = apply(&s, 0, shoot("tower", false)).unwrap();
+    assert!(
+        after.forced_dice().is_empty(),
+        "no collateral roll, no morale check"
+    );
+    assert!(after.structure_damage("tower").collapsed);
+    assert!(
+        after.table().unit(DEFENDER).is_err(),
+        "destroyed with the tower"
+    );
+    assert!(new_events(&s, &after).iter().any(|e| matches!(e,
+        GameEvent::StructureCasualties { unit, destroyed: true, .. } if *unit == DEFENDER)));
+}
+
+/// T&F V "Shooting at structures", "Collateral damages": the Onager's incendiary shot rolls
+/// one die fewer (3 at short range) and its damage is Fire markers, new this turn; the
+/// collateral roll is made all the same ("regardless of whether the projectiles were
+/// incendiary").
+#[test]
+fn tf_v_incendiary_artillery_places_fire_markers() {
+    let mut s = siege_position(fort(), Phase::RangedAttack);
+    // Hits 2 3 4 (3 hits), damage 2 2 5 (3 Fire markers), collateral 1 1 1 (no wound).
+    s.force_dice(&[2, 3, 4, 2, 2, 5, 1, 1, 1]);
+    let after = apply(&s, 0, shoot("wall-w", true)).unwrap();
+    assert!(after.forced_dice().is_empty(), "every die rolled");
+    let d = after.structure_damage("wall-w");
+    assert_eq!((d.fire.new, d.fire.burning, d.wounds), (3, 0, 0));
+    assert_eq!(after.table().unit(DEFENDER).unwrap().state.wounds, 0);
+    assert!(new_events(&s, &after).iter().any(|e| matches!(e,
+        GameEvent::StructureAttacked { result, .. } if result.dice == 3 && result.fire && result.damage == 3)));
+}
