@@ -14,6 +14,11 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use acies_server::testing::DiceRace;
+
+/// The allocator of the `acies` binary (`src/main.rs`), so the server measured here allocates
+/// as `acies serve` does.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use acies_server::{BoundServer, ServeConfig};
 use serde_json::{Value, json};
 
