@@ -2,6 +2,7 @@
 
 mod odds_cmd;
 mod odds_othw;
+mod odds_structure;
 mod odds_systems;
 mod replay_cmd;
 mod serve_cmd;

@@ -62,6 +62,9 @@ pub enum OddsCommand {
     Melee(MeleeArgs),
     /// A ranged attack: 4 dice at short range, 2 at long range (VII-3).
     Ranged(RangedArgs),
+    /// An attack on a structure: artillery, incendiary shots, setting wood on fire, rams,
+    /// elephants (T&F V).
+    Structure(crate::odds_structure::StructureArgs),
 }
 
 /// Which unit of a melee stands higher (T&F II "Melee from different heights").
@@ -197,6 +200,19 @@ pub struct CommonArgs {
     /// (repeatable; see onus_combat::CombatEffect).
     #[arg(long = "effect", value_name = "JSON")]
     pub effects: Vec<String>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// The attacker's card has its centre in a forest (+1/+1 defence, T&F III "Forest").
+    #[arg(long)]
+    pub attacker_in_forest: bool,
+    /// The defender's card has its centre in a forest.
+    #[arg(long)]
+    pub defender_in_forest: bool,
+}
+
+/// How the odds are computed and shown, and the data they read: every ONUS! fight's.
+#[derive(Args, Debug, Default)]
+pub struct OutputArgs {
     /// Monte Carlo with this many samples instead of exact enumeration.
     #[arg(long, value_name = "N")]
     pub sample: Option<u64>,
@@ -209,12 +225,6 @@ pub struct CommonArgs {
     /// A directory of data files replacing the built-in starter data (see data/onus/README.md).
     #[arg(long, value_name = "DIR")]
     pub data: Option<std::path::PathBuf>,
-    /// The attacker's card has its centre in a forest (+1/+1 defence, T&F III "Forest").
-    #[arg(long)]
-    pub attacker_in_forest: bool,
-    /// The defender's card has its centre in a forest.
-    #[arg(long)]
-    pub defender_in_forest: bool,
 }
 
 #[derive(Args, Debug)]
@@ -286,12 +296,15 @@ pub fn run(cmd: &OddsCommand) -> Result<String> {
     match cmd {
         OddsCommand::Melee(args) => run_melee(args),
         OddsCommand::Ranged(args) => run_ranged(args),
+        OddsCommand::Structure(args) => crate::odds_structure::run_structure(args),
     }
 }
 
 /// The catalog to look units up in: the user's directory, or the built-in starter data
 /// (parsed once per process).
-fn load_catalog(data: Option<&std::path::Path>) -> Result<std::borrow::Cow<'static, Catalog>> {
+pub(crate) fn load_catalog(
+    data: Option<&std::path::Path>,
+) -> Result<std::borrow::Cow<'static, Catalog>> {
     static BUILTIN: std::sync::OnceLock<Result<Catalog, String>> = std::sync::OnceLock::new();
     match data {
         Some(dir) => Catalog::load_dir(dir)
@@ -313,7 +326,7 @@ struct Prepared {
 }
 
 fn prepare(common: &CommonArgs) -> Result<Prepared> {
-    let catalog = load_catalog(common.data.as_deref())?;
+    let catalog = load_catalog(common.output.data.as_deref())?;
     let lookup = |id: &str| catalog.unit(id).cloned().map_err(|e| e.to_string());
     let spec = |text: &str, role: &str| -> Result<UnitSpec> {
         parse_unit_spec(text, lookup).map_err(|e| anyhow::anyhow!("--{role}: {e}"))
@@ -426,12 +439,12 @@ fn run_melee(args: &MeleeArgs) -> Result<String> {
     setup.effects = effects;
     let terrain = ground.effects(&setup.attacker, &setup.defender);
     setup.effects.extend(terrain);
-    let odds = match common.sample {
-        Some(n) => onus_odds::sample_melee(&setup, n, common.seed),
+    let odds = match common.output.sample {
+        Some(n) => onus_odds::sample_melee(&setup, n, common.output.seed),
         None => onus_odds::melee_odds(&setup),
     }
     .map_err(|e| anyhow::anyhow!("{e}"))?;
-    output(&odds, &title, common.json, true)
+    output(&odds, &title, common.output.json, true)
 }
 
 fn run_ranged(args: &RangedArgs) -> Result<String> {
@@ -492,12 +505,12 @@ fn run_ranged(args: &RangedArgs) -> Result<String> {
     setup.effects = effects;
     let terrain = ground.effects(&setup.shooter, &setup.target);
     setup.effects.extend(terrain);
-    let odds = match common.sample {
-        Some(n) => onus_odds::sample_ranged(&setup, n, common.seed),
+    let odds = match common.output.sample {
+        Some(n) => onus_odds::sample_ranged(&setup, n, common.output.seed),
         None => onus_odds::ranged_odds(&setup),
     }
     .map_err(|e| anyhow::anyhow!("{e}"))?;
-    output(&odds, &title, common.json, false)
+    output(&odds, &title, common.output.json, false)
 }
 
 fn output(odds: &Odds, title: &str, json: bool, melee: bool) -> Result<String> {

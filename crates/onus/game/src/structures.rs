@@ -46,20 +46,114 @@ pub const MAX_STRUCTURE_ID: usize = 64;
 /// Ruling (docs/rulings.md, T&F IV "Villages"): a village is one target here; its two halves'
 /// own values are left for when villages are playable.
 pub fn target_of(s: &Structure) -> Option<StructureTarget> {
-    let v = s.values()?;
     let name = if s.name.is_empty() {
         format!("{} {}", s.kind, s.id)
     } else {
         s.name.clone()
     };
+    target_of_kind(s.kind, s.material, name)
+}
+
+/// [`target_of`] for a structure known by its kind and material only (`acies odds
+/// structure`).
+pub fn target_of_kind(
+    kind: StructureKind,
+    material: onus_terrain::Material,
+    name: String,
+) -> Option<StructureTarget> {
+    let v = kind.values(material)?;
     let mut t = StructureTarget::new(name, v.resistance?, v.durability?, v.flammable);
     if let Some((resistance, durability)) = v.gate {
         t = t.with_gate(resistance, durability);
     }
-    if s.kind.holds_a_unit_by_marker() || s.kind == StructureKind::Village {
+    if kind.holds_a_unit_by_marker() || kind == StructureKind::Village {
         t = t.enclosing();
     }
     Some(t)
+}
+
+/// How a unit attacks a structure ([`attack_setup`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StructureAttack {
+    /// A siege unit's shot (T&F V "Artillery"), incendiary or not.
+    Artillery {
+        range: onus_combat::Range,
+        incendiary: bool,
+    },
+    /// Another shooter's incendiary projectiles (T&F V "Shooting at structures").
+    IncendiaryShot { range: onus_combat::Range },
+    /// A melee unit with `sections` in contact (T&F V "Set wood on fire").
+    SetOnFire { sections: u32 },
+    /// A unit with a battering ram (T&F V "Rams and Elephants").
+    Ram,
+    /// An elephant unit (T&F V "Rams and Elephants").
+    Elephant,
+}
+
+/// The attack of `me` on `target` with the values the rules give it, and the armor of the unit
+/// in the structure against collateral damage: ranged power (artillery, incendiary shots) or
+/// melee hit and damage (fire, rams, elephants) as against that unit — its defence modifiers
+/// apply to the dice that may wound it (ruling, docs/rulings.md) — or against no one when the
+/// structure is empty. One place for the game and for `acies odds structure`.
+pub fn attack_setup(
+    me: &Fighter,
+    occupant: Option<&Fighter>,
+    how: StructureAttack,
+    target: StructureTarget,
+    options: &onus_combat::RuleOptions,
+) -> (StructureAttackSetup, Option<acies_core::Value>) {
+    let name = me.card.name.clone();
+    let kind = me.card.kind;
+    let against = occupant.unwrap_or(me);
+    let ranged = |range| {
+        let p = ranged_profile(me, against, options, &[]);
+        (range, p.power, occupant.map(|_| p.armor))
+    };
+    let melee = || {
+        let p = melee_profile(me, against, Side::Attacker, options, &[]);
+        let armor = occupant.map(|o| melee_profile(o, me, Side::Defender, options, &[]).armor);
+        (p.hit, p.damage, armor)
+    };
+    let (setup, armor) = match how {
+        StructureAttack::Artillery { range, incendiary } => {
+            let (range, power, armor) = ranged(range);
+            let a = StructureAttackSetup::artillery(name, power, range, target);
+            (if incendiary { a.incendiary() } else { a }, armor)
+        }
+        StructureAttack::IncendiaryShot { range } => {
+            let (range, power, armor) = ranged(range);
+            let a = StructureAttackSetup::incendiary_shot(name, kind, power, range, target);
+            (a, armor)
+        }
+        StructureAttack::SetOnFire { sections } => {
+            let (hit, damage, armor) = melee();
+            let a = StructureAttackSetup::set_on_fire(name, kind, hit, damage, sections, target);
+            (a, armor)
+        }
+        StructureAttack::Ram => {
+            let (hit, damage, armor) = melee();
+            (
+                StructureAttackSetup::ram(name, kind, hit, damage, target),
+                armor,
+            )
+        }
+        StructureAttack::Elephant => {
+            let (hit, damage, armor) = melee();
+            (
+                StructureAttackSetup::elephant(name, hit, damage, target),
+                armor,
+            )
+        }
+    };
+    let mut setup = if me.card.has(onus_model::Ability::Professionals) {
+        setup.professional()
+    } else {
+        setup
+    };
+    // The unit's own kind, so that the setup's check refuses an artillery shot by no siege
+    // unit or an elephant's charge by no elephant.
+    setup.unit_kind = kind;
+    (setup, armor)
 }
 
 /// The sections of `u` in contact with structure `s`: the sections of the card's perimeter
@@ -231,32 +325,15 @@ pub fn shoot_structure(
     };
     let me = fighter(state, shooter)?;
     let occupant = occupant(state, &s, Holder::NotOf(seat));
-    let (power, armor) = match occupant {
-        Some((o, _)) => {
-            let p = ranged_profile(&me, &fighter(state, o)?, &rule_options(state), &[]);
-            (p.power, Some(p.armor))
-        }
-        None => (
-            ranged_profile(&me, &me, &rule_options(state), &[]).power,
-            None,
-        ),
-    };
-    let mut setup = if artillery {
-        let a = StructureAttackSetup::artillery(u.card.name.clone(), power.clone(), range, target);
-        if incendiary { a.incendiary() } else { a }
+    let them = occupant.map(|(o, _)| fighter(state, o)).transpose()?;
+    let how = if artillery {
+        StructureAttack::Artillery { range, incendiary }
     } else {
-        StructureAttackSetup::incendiary_shot(
-            u.card.name.clone(),
-            u.card.kind,
-            power.clone(),
-            range,
-            target,
-        )
-    }
-    .state(state.structure_damage(id));
-    if u.has(onus_model::Ability::Professionals) {
-        setup = setup.professional();
-    }
+        StructureAttack::IncendiaryShot { range }
+    };
+    let (setup, armor) = attack_setup(&me, them.as_ref(), how, target, &rule_options(state));
+    let power = setup.hit.clone();
+    let setup = setup.state(state.structure_damage(id));
     let result = attack(state, shooter, setup, occupant, armor)?;
     state.book.shot.insert(shooter);
     let misfires = result.misfires;
@@ -313,28 +390,10 @@ pub fn set_on_fire(state: &mut GameState, seat: Seat, unit: UnitId, id: &str) ->
     };
     let me = fighter(state, unit)?;
     let occupant = occupant(state, &s, Holder::NotOf(seat));
-    let (profile, armor) = match occupant {
-        Some((o, _)) => {
-            let other = fighter(state, o)?;
-            let p = melee_profile(&me, &other, Side::Attacker, &rule_options(state), &[]);
-            let armor = melee_profile(&other, &me, Side::Defender, &rule_options(state), &[]).armor;
-            (p, Some(armor))
-        }
-        None => (
-            melee_profile(&me, &me, Side::Attacker, &rule_options(state), &[]),
-            None,
-        ),
-    };
-    let setup = StructureAttackSetup::set_on_fire(
-        u.card.name.clone(),
-        u.card.kind,
-        profile.hit,
-        profile.damage,
-        sections,
-        target,
-    )
-    .aim(aim)
-    .state(damage);
+    let them = occupant.map(|(o, _)| fighter(state, o)).transpose()?;
+    let how = StructureAttack::SetOnFire { sections };
+    let (setup, armor) = attack_setup(&me, them.as_ref(), how, target, &rule_options(state));
+    let setup = setup.aim(aim).state(damage);
     let result = attack(state, unit, setup, occupant, armor)?;
     settle_attack(state, unit, &s, occupant.map(|o| o.0), result)
 }
