@@ -656,6 +656,7 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
     }
 
     check_zones_apart(&players)?;
+    crate::siege::check_armies(setup, &players)?;
     let order = match crate::siege::deployment_order(setup) {
         Some(order) => order,
         None => alternating_order(&players, &mut rng),

@@ -161,6 +161,7 @@ pub const SECTIONS: &[Section] = &[
     Section::part("T&F V", "Fire extinguishing"),
     Section::part("T&F V", "Razing structures"),
     Section::whole("T&F VI", "Scenarios with fortresses"),
+    Section::part("T&F VI", "Point value"),
     Section::part("T&F VI", "Victory conditions"),
     Section::part("T&F VI", "Deployment"),
     Section::part("T&F VI", "Fortress design"),

@@ -8,7 +8,9 @@
 
 use crate::error::{GameError, GameResult};
 use crate::setup::{Setup, Siege};
-use crate::state::{GameState, Seat};
+use onus_model::UnitKind;
+
+use crate::state::{GameState, PlayerState, Seat};
 
 /// Cited by the victory conditions below.
 pub const VICTORY: &str = "T&F VI Victory conditions";
@@ -49,6 +51,38 @@ pub fn check_setup(setup: &Setup) -> GameResult<()> {
     }
     Ok(())
 }
+
+/// VI "Point value": the defender builds the fortress "with a limit of 2 artillery units".
+pub const MAX_DEFENDER_ARTILLERY: usize = 2;
+
+/// Refuses a siege whose defender fields more than [`MAX_DEFENDER_ARTILLERY`] artillery units
+/// (VI "Point value"), read off the armies as the game deploys them.
+pub fn check_armies(setup: &Setup, players: &[PlayerState]) -> GameResult<()> {
+    let Some(siege) = &setup.scenario.siege else {
+        return Ok(());
+    };
+    let Some(defender) = players.get(siege.defender.index()) else {
+        return Ok(());
+    };
+    let artillery = defender
+        .reserve
+        .iter()
+        .filter(|r| r.card.kind == UnitKind::Artillery)
+        .count();
+    if artillery > MAX_DEFENDER_ARTILLERY {
+        return Err(GameError::setup(
+            format!(
+                "scenario.siege: the defender ({}) fields {artillery} artillery units; a fortress's defender has at most {MAX_DEFENDER_ARTILLERY}",
+                defender.army_name
+            ),
+            Some(POINT_VALUE),
+        ));
+    }
+    Ok(())
+}
+
+/// Cited by the defender's limit of artillery.
+pub const POINT_VALUE: &str = "T&F VI Point value";
 
 fn siege(state: &GameState) -> Option<&Siege> {
     state.setup.scenario.siege.as_ref()

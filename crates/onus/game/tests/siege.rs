@@ -178,3 +178,45 @@ fn vi_a_siege_setup_out_of_the_rules_is_refused() {
         assert_eq!(e.section(), Some("T&F VI Victory conditions"), "{e}");
     }
 }
+
+/// VI "Point value": the defender fields "a limit of 2 artillery units"; the attacker none.
+#[test]
+fn vi_the_defender_fields_at_most_two_artillery_units() {
+    use onus_model::Rank;
+    use onus_model::army::{ArmyEntry, ArmyList};
+    let army = |artillery: u32| {
+        let entry = |unit: &str, count| ArmyEntry {
+            unit: unit.into(),
+            rank: Rank::Regular,
+            count,
+            contingent: None,
+            line: 0,
+        };
+        PlayerSetup {
+            army: onus_game::ArmySpec::Inline(ArmyList {
+                id: format!("romans-{artillery}-artillery"),
+                name: "a fortress's garrison".into(),
+                faction: "romans".into(),
+                general: "scipio".into(),
+                points: 1_500,
+                units: vec![entry("legionaries", 4), entry("scorpio", artillery)],
+                source: "siege.rs".into(),
+                lines: Default::default(),
+            }),
+            ..PlayerSetup::preset("unused")
+        }
+    };
+    let setup = |attacker: PlayerSetup, defender: PlayerSetup| {
+        let mut s = siege_setup("romans-1000", "celts-1000", None);
+        s.players = vec![attacker, defender];
+        s
+    };
+    assert!(Onus::new_game(&setup(PlayerSetup::preset("celts-1000"), army(2)), 1).is_ok());
+    let Err(e) = Onus::new_game(&setup(PlayerSetup::preset("celts-1000"), army(3)), 1) else {
+        panic!("three artillery units defend the fortress");
+    };
+    assert_eq!(e.section(), Some("T&F VI Point value"), "{e}");
+    assert!(e.to_string().contains("3 artillery units"), "{e}");
+    // The attacker may bring siege engines as it likes.
+    assert!(Onus::new_game(&setup(army(3), PlayerSetup::preset("celts-1000")), 1).is_ok());
+}
