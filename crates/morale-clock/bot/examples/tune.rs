@@ -2,7 +2,7 @@
 //! `acies sim --system morale-clock` (the same seeds as the simulation), one thread: each
 //! battle's result, the clocks' difference (the scripted side's less the other's) after every
 //! half-turn that changed it, and the slowest decision (thread CPU time). Weights may be overridden with
-//! `MC_WEIGHTS=progress,line,threat,clock,threshold,next,next_clock,leader`.
+//! `MC_WEIGHTS=progress,line,threat,clock,threshold,next,next_clock,leader,lead`.
 //! `cargo run --release -p morale-clock-bot --example tune -- SEAT GAMES [SEED] [FIRST]`
 
 use std::time::{Duration, Instant};
@@ -65,6 +65,7 @@ fn weights() -> Weights {
             &mut w.next,
             &mut w.next_clock,
             &mut w.leader,
+            &mut w.lead,
         ];
         for (f, x) in fields.into_iter().zip(v) {
             *f = x;

@@ -224,6 +224,13 @@ impl<'a> Eval<'a> {
         }
     }
 
+    /// Whether the side leads on the Morale Clock by `Weights::lead` or more.
+    fn ahead(&self) -> bool {
+        let b = self.before;
+        let lead = f64::from(b.army(self.me).clock) - f64::from(b.army(self.me.other()).clock);
+        lead >= self.w.lead
+    }
+
     fn judge(&self) -> Judge {
         Judge {
             w: self.w,
@@ -309,8 +316,11 @@ impl<'a> Eval<'a> {
         } else {
             (0.0, 0.0)
         };
-        let progress =
-            progress(after, self.me, &mine_moved) - progress(before, self.me, &mine_moved);
+        let progress = if self.ahead() {
+            0.0
+        } else {
+            progress(after, self.me, &mine_moved) - progress(before, self.me, &mine_moved)
+        };
         let line = line(after, &mine_moved) - line(before, &mine_moved);
         let mut was = 0.0;
         for &id in &mine_moved {

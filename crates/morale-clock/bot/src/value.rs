@@ -75,6 +75,10 @@ pub struct Weights {
     /// destroyed in melee (on top of the Morale Clock step lost with him, valued as `clock`
     /// times the stakes of the moment and the chance from `rally::leader_fate`).
     pub leader: f64,
+    /// The lead on the Morale Clock (the side's clock less the enemy's) from which ground
+    /// gained towards the enemy is worth nothing: ahead by that much, the battle is won by
+    /// keeping the lead, not by seeking fights.
+    pub lead: f64,
 }
 
 impl Default for Weights {
@@ -88,6 +92,7 @@ impl Default for Weights {
             next: 1.0,
             next_clock: 5.0,
             leader: 0.5,
+            lead: 2.0,
         }
     }
 }

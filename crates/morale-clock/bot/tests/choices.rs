@@ -31,8 +31,13 @@ fn warband() -> Profile {
 /// A Roman legion base facing a Gallic warband `gap` inches away, front to front, in the
 /// Romans' orders (no dice are rolled by an order): the player's choice, and the gap after it.
 fn advance(gap: f64, w: Weights) -> (Action, f64) {
+    advance_leading(gap, w, 0)
+}
+
+/// `advance` with the Romans' Morale Clock `lead` steps above the Gauls'.
+fn advance_leading(gap: f64, w: Weights, lead: u32) -> (Action, f64) {
     let depth = legion().depth / 2.0 + warband().depth / 2.0;
-    let state = battle(
+    let mut state = battle(
         vec![
             at(A, legion(), 24.0, 10.0, 0.0),
             at(B, warband(), 24.0, 10.0 + depth + gap, 180.0),
@@ -40,6 +45,7 @@ fn advance(gap: f64, w: Weights) -> (Action, f64) {
         vec![],
         1,
     );
+    state.battle.armies[1].clock -= lead;
     let mut bot = ScriptedBot::with_weights(1, w);
     let a = bot.choose(&state, A);
     let after = MoraleClock::apply(&state, A, &a)
@@ -64,6 +70,18 @@ fn the_legion_closes_within_the_warbands_charge() {
     };
     let (a, gap) = advance(8.0, timid);
     assert!((gap - 5.0).abs() < 1e-6, "{gap} after {a:?}");
+}
+
+/// Two steps ahead on the Morale Clock (`Weights::lead`), ground gained towards the enemy is
+/// worth nothing: the legion 8" from the warband stays out of its charge (it keeps the lead
+/// rather than seeking a fight), where level it closes within it (above).
+#[test]
+fn a_lead_is_kept_not_staked() {
+    let reach = 4.0 + 0.5;
+    let (a, gap) = advance_leading(8.0, Weights::default(), 2);
+    assert!(gap >= reach, "{gap} after {a:?}");
+    let (a, gap) = advance_leading(8.0, Weights::default(), 1);
+    assert!(gap < reach, "{gap} after {a:?}");
 }
 
 /// The exact odds of each pair of fighters are enumerated once and kept: a second look at the
