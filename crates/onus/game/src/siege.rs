@@ -145,6 +145,41 @@ pub fn deck_held_out(state: &GameState) -> Option<(Seat, String)> {
     })?
 }
 
+/// VI "Victory conditions", the attacker: "If there are no defending units inside a fortress
+/// or if the remaining ones are fleeing, then the attacker declares victory." Returns the
+/// defender, who has lost, and why. Only on a battlefield with a fortress of the defender's,
+/// once the battle has begun. Ruling (docs/rulings.md): a unit holds the fortress when the
+/// centre of its card is inside it or its card is on one of its elements (a wall, a tower);
+/// units set aside in a tower by a unit marker count when towers hold units.
+pub fn fortress_emptied(state: &GameState) -> Option<(Seat, String)> {
+    let d = defender(state)?;
+    let b = state.table.battlefield()?;
+    let ours = |f: &onus_terrain::FortressSite| f.owner == onus_terrain::Side::Defender;
+    if !b.fortresses.iter().any(ours) {
+        return None;
+    }
+    let holds = |u: &onus_table::TableUnit| {
+        let rect = u.rect();
+        b.fortress_at(u.pose.centre).is_some_and(ours)
+            || b.structures_under(&rect).any(|s| {
+                s.fortress
+                    .as_deref()
+                    .and_then(|f| b.fortress_site(f))
+                    .is_some_and(ours)
+            })
+    };
+    let held = state
+        .table
+        .units()
+        .any(|u| u.owner == d.0 && !u.state.fleeing && holds(u));
+    (!held).then(|| {
+        (
+            d,
+            format!("no defending unit is left in the fortress but fleeing ones ({VICTORY})"),
+        )
+    })
+}
+
 /// Whether `seat`'s losses call for the casualty check (core VI: over half of its value).
 /// VI "Victory conditions", the attacker wins "if the defender fails a morale check roll due
 /// to a casualty rate equal to or greater than 75% of their army value": for a siege's

@@ -153,6 +153,9 @@ pub fn check_end(state: &mut GameState) {
     if let Some((attacker, reason)) = crate::siege::deck_held_out(state) {
         defeat(state, attacker, &reason);
     }
+    if let Some((defender, reason)) = crate::siege::fortress_emptied(state) {
+        defeat(state, defender, &reason);
+    }
     let several = state.setup.options.several_generals;
     for seat in state.seats() {
         let Ok(p) = state.player(seat) else { continue };

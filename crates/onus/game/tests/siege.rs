@@ -220,3 +220,56 @@ fn vi_the_defender_fields_at_most_two_artillery_units() {
     // The attacker may bring siege engines as it likes.
     assert!(Onus::new_game(&setup(army(3), PlayerSetup::preset("celts-1000")), 1).is_ok());
 }
+
+/// VI "Victory conditions", the attacker: "If there are no defending units inside a fortress
+/// or if the remaining ones are fleeing, then the attacker declares victory" — on the shipped
+/// "fort-and-village" (the defender's wooden fort), a position from `onus_game::testing`.
+#[test]
+fn vi_the_attacker_wins_when_no_defender_holds_the_fortress() {
+    use onus_game::testing::{fixture_on, unit};
+    use onus_table::UnitId;
+    let fort = onus_terrain::builtin::get("fort-and-village").unwrap();
+    let card = onus_combat::CardBuilder::new("Iberians", onus_model::UnitKind::Infantry)
+        .attack(3, 3)
+        .defense(4, 3)
+        .morale(5)
+        .health(8)
+        .build();
+    // Inside the fort, against the inner face of its west wall (x 9..9.5, y 13.5..15.5).
+    let units = vec![unit(2, 1, card, 10.1, 14.5, 90.0)];
+    let mut state = fixture_on(Some(fort), units, &[], Phase::Activation);
+    state.setup_mut().scenario.siege = Some(Siege {
+        defender: Seat(1),
+        deck_runs: None,
+    });
+    assert_eq!(
+        siege::fortress_emptied(&state),
+        None,
+        "the Iberians hold it"
+    );
+    state.table_mut().unit_mut(UnitId(2)).unwrap().state.fleeing = true;
+    let Some((loser, reason)) = siege::fortress_emptied(&state) else {
+        panic!("only a fleeing unit is left in the fortress");
+    };
+    assert_eq!(loser, Seat(1));
+    onus_game::victory::check_end(&mut state);
+    let Some(Outcome::Winners { seats, reason: why }) = state.outcome().clone() else {
+        panic!("the battle goes on: {:?}", state.outcome());
+    };
+    assert_eq!(seats, vec![Seat(0)]);
+    assert!(
+        why.contains("T&F VI Victory conditions"),
+        "{why} / {reason}"
+    );
+
+    // Without a siege the fortress decides nothing.
+    let mut open = fixture_on(
+        Some(onus_terrain::builtin::get("fort-and-village").unwrap()),
+        Vec::new(),
+        &[],
+        Phase::Activation,
+    );
+    assert_eq!(siege::fortress_emptied(&open), None);
+    onus_game::victory::check_end(&mut open);
+    assert!(open.outcome().is_none());
+}

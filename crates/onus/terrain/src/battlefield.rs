@@ -41,6 +41,21 @@ pub struct Battlefield {
     /// The fortresses its fortress elements are grouped in.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fortresses: Vec<FortressSite>,
+    /// Each fortress's inside, found once (the rules ask it after every action of a siege).
+    #[serde(skip)]
+    pub(crate) insides: InsideCache,
+}
+
+/// The insides of a battlefield's fortresses, found on first use. Not part of the
+/// battlefield's value: two battlefields are equal whether or not either has found them.
+/// Fill it only once the battlefield is complete (it is kept, not recomputed).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct InsideCache(std::sync::OnceLock<Vec<(String, Inside)>>);
+
+impl PartialEq for InsideCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// Where a line of sight runs over a structure: the fractions of the line, from the shooter
@@ -82,6 +97,7 @@ impl Battlefield {
             fordable_rivers: false,
             structures: Vec::new(),
             fortresses: Vec::new(),
+            insides: Default::default(),
         }
     }
 
@@ -235,10 +251,14 @@ impl Battlefield {
     /// The fortress whose inside holds `p`, if any. A point on a wall or tower is on the
     /// fortress, not inside it.
     pub fn fortress_at(&self, p: Vec2) -> Option<&FortressSite> {
-        self.fortresses.iter().find(|f| {
-            self.fortress_inside(&f.id)
-                .is_some_and(|inside| inside.contains(p))
-        })
+        let insides = self.insides.0.get_or_init(|| {
+            self.fortresses
+                .iter()
+                .filter_map(|f| Some((f.id.clone(), self.fortress_inside(&f.id)?)))
+                .collect()
+        });
+        let (id, _) = insides.iter().find(|(_, inside)| inside.contains(p))?;
+        self.fortress_site(id)
     }
 
     /// The points a side spent on the structures it owns (T&F VI "Point value": "the

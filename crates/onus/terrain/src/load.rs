@@ -229,6 +229,7 @@ fn read_head(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<Battlefield> {
         fordable_rivers: fordable_rivers?,
         structures: Vec::new(),
         fortresses: Vec::new(),
+        insides: Default::default(),
     })
 }
 
