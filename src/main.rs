@@ -622,28 +622,31 @@ mod tests {
     /// `validate --data DIR` reads `DIR/battlefields/*.toml` and reports each problem with its
     /// file, line and field.
     #[test]
-    fn validate_checks_a_directorys_battlefields() {
+    fn validate_checks_a_directorys_battlefields() -> anyhow::Result<()> {
         let data = concat!(env!("CARGO_MANIFEST_DIR"), "/data/onus");
-        let out = run_args(&["validate", "--data", data]).expect("valid");
+        let out = run_args(&["validate", "--data", data])?;
         assert!(out.contains("7 battlefields\n"), "{out}");
         let dir = std::env::temp_dir().join(format!("acies-validate-bf-{}", std::process::id()));
         let fields = dir.join("battlefields");
-        std::fs::create_dir_all(&fields).expect("temp dir");
+        std::fs::create_dir_all(&fields)?;
         let factions = dir.join("factions");
-        std::fs::create_dir_all(&factions).expect("temp dir");
+        std::fs::create_dir_all(&factions)?;
         let from = std::path::Path::new(data).join("factions");
-        for f in std::fs::read_dir(&from).expect("data").flatten() {
-            std::fs::copy(f.path(), factions.join(f.file_name())).expect("copy");
+        for f in std::fs::read_dir(&from)?.flatten() {
+            std::fs::copy(f.path(), factions.join(f.file_name()))?;
         }
         let bad = "[battlefield]\nid = \"b\"\nname = \"B\"\ntable = [20, 16]\n[[structure]]\nid = \"w\"\nkind = \"watchtower\"\n[[structure.zone]]\ncentre = [5, 5]\nsize = [3, 3]\n";
-        std::fs::write(fields.join("bad.toml"), bad).expect("write");
-        let err = run_args(&["validate", "--data", &dir.display().to_string()])
-            .expect_err("a bad battlefield")
-            .to_string();
+        std::fs::write(fields.join("bad.toml"), bad)?;
+        let result = run_args(&["validate", "--data", &dir.display().to_string()]);
         let _ = std::fs::remove_dir_all(&dir);
+        let Err(err) = result else {
+            anyhow::bail!("a bad battlefield was accepted");
+        };
+        let err = err.to_string();
         assert!(
             err.contains("bad.toml:5:1: structure \"w\".zone: a watchtower is one [[structure.zone]] of 1 x 1 DU"),
             "{err}"
         );
+        Ok(())
     }
 }

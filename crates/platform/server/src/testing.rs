@@ -627,8 +627,70 @@ pub fn unresolved(
         .collect()
 }
 
+/// What is wrong with a system's summaries file against the sections its engine cites: a
+/// file that does not read, a section without its summary or a summary of no section, a
+/// header that does not say the summaries are ours, a summary under 40 bytes. Empty when all
+/// is well (each system's server tests it).
+pub fn summaries_problems(
+    file: &str,
+    text: &str,
+    sections: &[acies_data::rules::Section],
+) -> Vec<String> {
+    let s = match acies_data::rules::Summaries::parse(file, text) {
+        Ok(s) => s,
+        Err(e) => return vec![format!("{file}: {e}")],
+    };
+    let mut problems = s.mismatches(sections);
+    if !s.notice.contains("Our own summaries") {
+        problems.push(format!(
+            "{file}: the header does not say the summaries are ours"
+        ));
+    }
+    problems.extend(
+        s.sections
+            .iter()
+            .filter(|x| x.summary.len() < 40)
+            .map(|x| format!("{}: a summary of {} bytes", x.cite, x.summary.len())),
+    );
+    problems
+}
+
+/// What is wrong with the citations of random battles of `H` (seeds `seeds`, at most
+/// `max_actions` each): fewer than 4 distinct, `expected` not among them, or one naming no
+/// section of `sections`. Empty when all is well.
+pub fn citation_problems<H>(
+    setup: &SetupOf<H>,
+    seeds: std::ops::Range<u64>,
+    max_actions: usize,
+    sections: &[acies_data::rules::Section],
+    expected: &str,
+) -> Vec<String>
+where
+    H: Host,
+    H::Rules: acies_core::Candidates,
+{
+    let cited = random_citations::<H>(setup, seeds, max_actions);
+    let mut problems: Vec<String> = unresolved(sections, &cited)
+        .into_iter()
+        .map(|c| format!("{c}: names no section"))
+        .collect();
+    if !cited.contains(expected) {
+        problems.push(format!("{expected} was never cited: {cited:?}"));
+    }
+    if cited.len() < 4 {
+        problems.push(format!("only {} citations: {cited:?}", cited.len()));
+    }
+    problems
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn summaries_problems_reports_an_unreadable_file_and_missing_sections() {
+        let bad = super::summaries_problems("rules.toml", "not toml [", &[]);
+        assert!(bad.iter().any(|p| p.starts_with("rules.toml")), "{bad:?}");
+    }
     use super::*;
 
     fn setup() -> RaceSetup {

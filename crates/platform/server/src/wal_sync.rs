@@ -121,14 +121,12 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_failed_sync_refuses_every_later_write() {
+    async fn a_failed_sync_refuses_every_later_write() -> std::io::Result<()> {
         let dir = std::env::temp_dir().join(format!("acies-wal-dir-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        // A directory where the WAL should be: opening works, syncing a directory works on
-        // Linux too, so make the path unreadable instead: a file inside a missing parent
-        // is NotFound (nothing to sync); a path through a regular file is NotADirectory.
+        std::fs::create_dir_all(&dir)?;
+        // A WAL path through a regular file cannot be opened (not a directory): the sync fails.
         let file = dir.join("plain");
-        std::fs::write(&file, b"x").unwrap();
+        std::fs::write(&file, b"x")?;
         let wal = Arc::new(WalFile {
             path: file.join("db-wal"),
             failed: AtomicBool::new(false),
@@ -136,6 +134,6 @@ mod tests {
         assert!(wal.sync().await.is_err());
         assert!(matches!(wal.check(), Err(StoreError::Write(_))));
         assert!(wal.sync().await.is_err(), "still refused");
-        std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::remove_dir_all(&dir)
     }
 }
