@@ -140,6 +140,10 @@ pub enum Action {
     /// T&F V "Fire extinguishing": an active unit puts out fire on the burning structures it
     /// is in contact with, and does nothing else this turn (Movement Phase).
     Extinguish { unit: UnitId },
+    /// T&F IV "Trenches and barricades" (removing the obstacle), "Caltrops" (destroying
+    /// them): an active unit in contact with a trench, barricade or caltrops since an earlier
+    /// turn takes it off the battlefield, and does nothing else this turn (Movement Phase).
+    RemoveStructure { unit: UnitId, structure: String },
     /// VII-4: a skirmisher spends its unused movement.
     SkirmishMove { unit: UnitId, order: MoveOrder },
     /// VII-5: resolve the melee between the active player's unit and an enemy it is
@@ -223,6 +227,7 @@ impl Action {
             Action::ShootStructure { .. } => "shoot at a structure",
             Action::SetOnFire { .. } => "set on fire",
             Action::Extinguish { .. } => "extinguish",
+            Action::RemoveStructure { .. } => "remove a structure",
             Action::SkirmishMove { .. } => "skirmish move",
             Action::Fight { .. } => "fight",
             Action::ChooseSide { .. } => "choose side",
@@ -336,7 +341,9 @@ impl Action {
                 heading.map_or(Ok(()), |h| check_number("heading", h))
             }
             Action::Reorient { heading, .. } => check_number("heading", *heading),
-            Action::ShootStructure { structure, .. } | Action::SetOnFire { structure, .. } => {
+            Action::ShootStructure { structure, .. }
+            | Action::SetOnFire { structure, .. }
+            | Action::RemoveStructure { structure, .. } => {
                 if structure.len() > crate::structures::MAX_STRUCTURE_ID {
                     return Err(out_of_bounds(
                         "structure",

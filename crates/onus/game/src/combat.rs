@@ -746,6 +746,9 @@ fn situate(state: &GameState, fx: &mut Fighter, sx: &SideSituation) {
     if state.table.crossing_ford(sx.unit) {
         crate::terrain::wade(fx);
     }
+    if state.table.crossing_obstacle(sx.unit) {
+        crate::terrain::crossing_obstacle(fx);
+    }
 }
 
 /// A free attack (VII-2.D "Reducing an extended unit", "180° repositioning", "Retreat";

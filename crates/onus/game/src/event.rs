@@ -230,6 +230,13 @@ pub enum GameEvent {
         unit: UnitId,
         removed: Vec<(String, u32)>,
     },
+    /// T&F IV "Trenches and barricades", "Caltrops": `unit` took the structure off the
+    /// battlefield.
+    StructureRemoved {
+        unit: UnitId,
+        structure: String,
+        kind: onus_terrain::StructureKind,
+    },
     /// VII-3 / VII-5: the random event revealed.
     RandomEventRevealed {
         card: CardId,

@@ -44,6 +44,7 @@ pub mod engaged;
 pub mod error;
 pub mod event;
 pub mod event_filter;
+pub mod field;
 pub mod fight_setup;
 pub mod flight;
 pub mod fog;

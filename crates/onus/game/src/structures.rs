@@ -478,7 +478,7 @@ pub fn extinguish(state: &mut GameState, seat: Seat, unit: UnitId) -> GameResult
     Ok(())
 }
 
-fn own_unit(
+pub(crate) fn own_unit(
     state: &GameState,
     seat: Seat,
     unit: UnitId,
@@ -757,7 +757,8 @@ pub fn end_of_turn(state: &mut GameState) -> GameResult<()> {
 /// The structure actions `seat` may take now (T&F V): shots at every structure in range of
 /// its shooters that may shoot (artillery plain and incendiary, other shooters incendiary at
 /// wood), fire set by its active units in contact with wood, fire fought by its active units
-/// in contact with a burning structure. Each is accepted by [`crate::Onus::apply`] as it
+/// in contact with a burning structure, obstacles and caltrops removed by its units in
+/// contact with them (T&F IV, [`crate::field::removals`]). Each is accepted by [`crate::Onus::apply`] as it
 /// stands; empty on a battlefield without structures.
 pub fn legal_actions(state: &GameState, seat: Seat) -> Vec<Action> {
     let mut out = Vec::new();
@@ -794,6 +795,7 @@ pub fn legal_actions(state: &GameState, seat: Seat) -> Vec<Action> {
         }
         if state.phase == Phase::Movement {
             candidates.push(Action::Extinguish { unit });
+            out.extend(crate::field::removals(state, unit));
         }
     }
     for a in candidates {

@@ -6,6 +6,7 @@
 use onus_combat::{CombatEffect, Fighter, Side, Stat};
 use onus_model::Ability;
 use onus_table::{CoverEffect, Height, UnitId};
+use onus_terrain::StructureKind;
 
 use crate::error::GameResult;
 use crate::fight_setup::Shot;
@@ -37,6 +38,9 @@ pub struct FightGround {
     /// The terrain covering the target of a ranged attack (II "Ranged attacks and line of
     /// sight"): -1 to the shot, unless units in the way already cost it 1.
     pub cover: Option<String>,
+    /// The trench or barricade the defender is attacked across, by kind and name (T&F IV
+    /// "Trenches and barricades").
+    pub across: Option<(StructureKind, String)>,
 }
 
 impl FightGround {
@@ -74,6 +78,9 @@ impl FightGround {
             let source = format!("{piece} covers the target (T&F II line of sight)");
             out.push(modify(Side::Attacker, Stat::Power, -1, &source));
         }
+        if let Some((kind, name)) = &self.across {
+            out.extend(obstacle_cover(*kind, name));
+        }
         let covered = [
             (Side::Attacker, self.attacker_in_forest, defender),
             (Side::Defender, self.defender_in_forest, attacker),
@@ -89,6 +96,32 @@ impl FightGround {
 
 /// III "Fords": "the **Lunge** ability is lost" by a unit crossing a ford.
 pub fn wade(fighter: &mut Fighter) {
+    fighter.card.abilities.remove(&Ability::Lunge);
+}
+
+/// T&F IV "Trenches and barricades": a unit attacked across one gets "a +1/+1 defense bonus
+/// in melee"; behind a trench it also gets "attack priority" ("if the attacker also has any
+/// ability giving them attack priority (e.g. a Phalanx) then the combat will be
+/// simultaneous": two priorities cancel in onus-combat's `combat_kind`). A barricade gives
+/// the bonus only ("a defensive element for both sides").
+fn obstacle_cover(kind: StructureKind, name: &str) -> Vec<CombatEffect> {
+    let source = format!("attacked across the {kind} {name} (T&F IV Trenches and barricades)");
+    let mut out = vec![
+        modify(Side::Defender, Stat::Dodge, 1, &source),
+        modify(Side::Defender, Stat::Armor, 1, &source),
+    ];
+    if kind == StructureKind::Trench {
+        out.push(CombatEffect::GrantPriority {
+            side: Side::Defender,
+            source,
+        });
+    }
+    out
+}
+
+/// T&F IV "Trenches and barricades": "the ability 'Lunge' is not available when crossing any
+/// of these defenses" (a unit whose card overlaps one).
+pub fn crossing_obstacle(fighter: &mut Fighter) {
     fighter.card.abilities.remove(&Ability::Lunge);
 }
 
@@ -119,12 +152,44 @@ pub(crate) fn melee_ground(
             Side::Defender
         }
     };
+    let across = ground
+        .across
+        .filter(|x| protects(state, &x.structure, defender))
+        .map(|x| (x.kind, x.name));
     Ok(FightGround {
         higher: ground.higher.map(|(u, h)| (side_of(u), h)),
         attacker_in_forest: ground.in_forest.contains(&attacker),
         defender_in_forest: ground.in_forest.contains(&defender),
+        across,
         ..FightGround::default()
     })
+}
+
+/// Whether the trench or barricade `id` protects `defender` attacked across it. T&F IV
+/// "Trenches and barricades": a barricade is "a defensive element for both sides"; a trench
+/// protects the unit "behind" it, and its holder crossing it to attack is fought "with no
+/// modifiers on either side". Ruling (docs/rulings.md): in a siege (T&F VI) a trench of one
+/// side protects only that side's units; a trench of nobody's (and every trench outside a
+/// siege) protects whichever unit is attacked across it.
+fn protects(state: &GameState, id: &str, defender: UnitId) -> bool {
+    let Some(bf) = state.table.battlefield() else {
+        return false;
+    };
+    let Some(s) = bf.structure(id) else {
+        return false;
+    };
+    let (Some(owner), Some(siege_defender), Ok(u)) = (
+        bf.owner_of(s),
+        crate::siege::defender(state),
+        state.table.unit(defender),
+    ) else {
+        return true;
+    };
+    if s.kind != StructureKind::Trench {
+        return true;
+    }
+    let of_defender = state.allies(crate::state::Seat(u.owner), siege_defender);
+    of_defender == (owner == onus_terrain::Side::Defender)
 }
 
 /// Where the ranged attack `shot` stands on the ground (II "Ranged attacks from different

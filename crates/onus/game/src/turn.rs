@@ -292,6 +292,9 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
         (Phase::Movement, Action::Extinguish { unit }) => {
             crate::structures::extinguish(s, seat, *unit)
         }
+        (Phase::Movement, Action::RemoveStructure { unit, structure }) => {
+            crate::field::remove_structure(s, seat, *unit, structure)
+        }
         (Phase::Skirmishers, Action::SkirmishMove { unit, order }) => {
             movement::skirmish_move(s, seat, *unit, order)
         }

@@ -845,11 +845,13 @@ impl Table {
         if order.forced_march && ground.limited_by().is_some() {
             return Err(TableError::ManeuverForbidden {
                 what: "a forced march",
-                reason: "climbing a hill or crossing a bridge or choke point is limited movement, which a forced march cannot be",
+                reason: "climbing a hill or crossing a bridge, choke point, trench or barricade is limited movement, which a forced march cannot be",
                 rule: if ground.climbs.is_some() {
                     "T&F III Hills"
-                } else {
+                } else if ground.crosses.is_some() {
                     "T&F III Choke Points"
+                } else {
+                    crate::terrain::OBSTACLES
                 },
             });
         }

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use acies_geom::{Motion, OrientedRect, Pose, SweptShape};
-use onus_model::Ability;
-use onus_terrain::{Battlefield, Piece, TerrainKind};
+use onus_model::{Ability, UnitKind};
+use onus_terrain::{Battlefield, Piece, Structure, StructureKind, TerrainKind};
 
 use crate::error::TableError;
 use crate::movement::Track;
@@ -16,6 +16,9 @@ use crate::unit::{TableUnit, UnitId, card_rect, footprint_at};
 /// The largest rotation in difficult terrain (II "Difficult terrain movement": "limited to a
 /// maximum of 45°").
 pub const DIFFICULT_MAX_ROTATION: f64 = std::f64::consts::FRAC_PI_4;
+
+/// T&F IV "Trenches and barricades", cited by the rules of crossing and fighting across them.
+pub const OBSTACLES: &str = "T&F IV Trenches and barricades";
 
 /// What the ground does to one move (shown with the move's price: "West Wood: difficult
 /// terrain, +0.5 DU").
@@ -34,17 +37,27 @@ pub struct GroundEffect {
     /// The name of the bridge or choke point the card moves on: limited movement (III
     /// "Bridges": "a unit crossing a bridge must use limited movement"; "Choke Points").
     pub crosses: Option<String>,
+    /// The trench or barricade the card crosses, even partially: limited movement (T&F IV
+    /// "Trenches and barricades": "if a unit has to cross this terrain, even partially, it
+    /// will have to use limited movement").
+    pub obstacle: Option<String>,
 }
 
 impl GroundEffect {
     /// The ground changes nothing.
     pub fn is_none(&self) -> bool {
-        self.difficult.is_none() && self.climbs.is_none() && self.crosses.is_none()
+        self.difficult.is_none()
+            && self.climbs.is_none()
+            && self.crosses.is_none()
+            && self.obstacle.is_none()
     }
 
     /// Why the move is limited movement (T&F II), if the ground makes it so.
     pub fn limited_by(&self) -> Option<&str> {
-        self.climbs.as_deref().or(self.crosses.as_deref())
+        self.climbs
+            .as_deref()
+            .or(self.crosses.as_deref())
+            .or(self.obstacle.as_deref())
     }
 }
 
@@ -171,6 +184,16 @@ impl Table {
         }
         effect.crosses =
             first_touch(bf, &sweeps, |p| p.kind.is_choke()).map(|(p, _, _)| p.name.clone());
+        if let Some(s) = first_structure(bf, &sweeps, |s| s.kind.is_obstacle()) {
+            if unit.card.kind == UnitKind::Artillery {
+                return Err(TableError::ManeuverForbidden {
+                    what: "crossing a trench or barricade",
+                    reason: "trenches and barricades are insurmountable to artillery units",
+                    rule: OBSTACLES,
+                });
+            }
+            effect.obstacle = Some(s.label());
+        }
         Ok(effect)
     }
 }
@@ -212,6 +235,19 @@ impl Table {
             return false;
         };
         !u.has(Ability::Amphibious) && bf.ford_under(&u.rect()).is_some()
+    }
+
+    /// Whether `unit`'s card stands across a trench or barricade, overlapping it (T&F IV
+    /// "Trenches and barricades": "the ability 'Lunge' is not available when crossing any of
+    /// these defenses").
+    pub fn crossing_obstacle(&self, unit: UnitId) -> bool {
+        let (Some(bf), Ok(u)) = (self.battlefield(), self.unit(unit)) else {
+            return false;
+        };
+        let card = u.rect();
+        bf.structures
+            .iter()
+            .any(|s| s.kind.is_obstacle() && s.overlaps(&card))
     }
 }
 
@@ -382,10 +418,23 @@ pub struct MeleeGround {
     /// The units whose card's centre is in a forest: +1/+1 to their defence, attacking or
     /// defending (III "Forest").
     pub in_forest: Vec<UnitId>,
+    /// The trench or barricade the defender is attacked across (T&F IV "Trenches and
+    /// barricades"), see [`Table::obstacle_between`].
+    pub across: Option<Across>,
+}
+
+/// A trench or barricade a melee is fought across.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Across {
+    /// The structure's id on the battlefield.
+    pub structure: String,
+    /// What players call it.
+    pub name: String,
+    pub kind: StructureKind,
 }
 
 impl Table {
-    /// What the terrain does to a melee between `a` and `b`; `None` on the open field.
+    /// What the terrain does to a melee of `a` attacking `b`; `None` on the open field.
     pub fn melee_ground(&self, a: UnitId, b: UnitId) -> Result<Option<MeleeGround>, TableError> {
         let Some(bf) = self.battlefield() else {
             return Ok(None);
@@ -399,7 +448,54 @@ impl Table {
         let higher = self
             .higher_of(bf, ua, ub)
             .or_else(|| self.higher_of(bf, ub, ua));
-        Ok(Some(MeleeGround { higher, in_forest }))
+        let across = self.obstacle_between(bf, ua, ub).map(|s| Across {
+            structure: s.id.clone(),
+            name: s.label(),
+            kind: s.kind,
+        });
+        Ok(Some(MeleeGround {
+            higher,
+            in_forest,
+            across,
+        }))
+    }
+
+    /// The trench or barricade `attacker` attacks `defender` across (T&F IV "Trenches and
+    /// barricades"). Ruling (docs/rulings.md): the attacker's card overlaps the obstacle (it
+    /// crossed it, even partly, to reach the defender) and every contact of the fight is
+    /// against a front section of the defender (card or extended marker) whose front edge's
+    /// middle lies on or against the obstacle; a contact anywhere else (an enveloping marker,
+    /// a flank or the rear, a section beside the obstacle) is "in direct contact with the
+    /// enemy" and no obstacle is fought across.
+    pub fn obstacle_between<'a>(
+        &self,
+        bf: &'a Battlefield,
+        attacker: &TableUnit,
+        defender: &TableUnit,
+    ) -> Option<&'a Structure> {
+        let e = self.engagement(attacker.id, defender.id)?;
+        let mut fronts = Vec::new();
+        for c in &e.contacts {
+            if c.enveloping {
+                return None;
+            }
+            let slot = if c.by == defender.id {
+                Some(c.slot)
+            } else {
+                c.part.front_slot()
+            };
+            fronts.push(defender.slot_segment(slot?)?.midpoint());
+        }
+        let card = attacker.rect();
+        bf.structures.iter().find(|s| {
+            s.kind.is_obstacle()
+                && s.overlaps(&card)
+                && !fronts.is_empty()
+                && fronts.iter().all(|p| {
+                    s.rects()
+                        .any(|r| r.distance_to_point(*p) <= acies_geom::EPS)
+                })
+        })
     }
 
     /// Whether `hi` stands higher than `lo`, and why. IX "Mountaineers" ("not affected by any
@@ -551,6 +647,21 @@ fn insurmountable(unit: UnitId, p: &Piece, stop: Option<Pose>) -> TableError {
     }
 }
 
+/// The first structure passing `which` that the moving card (or its markers) overlaps on
+/// its way, even at its start.
+fn first_structure<'a>(
+    bf: &'a Battlefield,
+    sweeps: &[Vec<SweptShape>],
+    which: impl Fn(&Structure) -> bool,
+) -> Option<&'a Structure> {
+    bf.structures.iter().filter(|s| which(s)).find(|s| {
+        sweeps
+            .iter()
+            .flatten()
+            .any(|sh| s.rects().any(|r| sh.first_hit(r).is_some()))
+    })
+}
+
 /// Each motion's swept card and markers.
 fn sweeps(track: &Track) -> Vec<Vec<SweptShape>> {
     track
@@ -663,4 +774,23 @@ fn climbed_hill<'a>(bf: &'a Battlefield, track: &Track) -> Option<&'a Piece> {
                 crosses || h.top_contains(b)
             })
         })
+}
+
+impl Table {
+    /// Takes structure `id` off the battlefield: an obstacle removed, caltrops cleared (T&F
+    /// IV "Trenches and barricades", "Caltrops": "remove the tile"). Only structures that are
+    /// no fortress element, so the fortresses' insides stay as found.
+    pub fn remove_structure(&mut self, id: &str) -> Result<Structure, TableError> {
+        let bad = |reason: String| TableError::BadBattlefield { reason };
+        let bf = self
+            .battlefield
+            .as_mut()
+            .ok_or_else(|| bad("the table has no battlefield".into()))?;
+        let at = bf
+            .structures
+            .iter()
+            .position(|s| s.id == id && !s.kind.is_fortress_element())
+            .ok_or_else(|| bad(format!("no structure {id:?} may be removed")))?;
+        Ok(Arc::make_mut(bf).structures.remove(at))
+    }
 }

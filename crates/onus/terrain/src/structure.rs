@@ -129,6 +129,18 @@ impl StructureKind {
         self.is_fortress_element()
     }
 
+    /// A trench or a barricade (IV "Trenches and barricades"): crossed with limited
+    /// movement, insurmountable to artillery, +1/+1 to a unit attacked across it, removed by
+    /// a unit in contact.
+    pub fn is_obstacle(self) -> bool {
+        matches!(self, StructureKind::Trench | StructureKind::Barricade)
+    }
+
+    /// Caltrops, small or large (IV "Caltrops").
+    pub fn is_caltrops(self) -> bool {
+        matches!(self, StructureKind::Caltrops | StructureKind::LargeCaltrops)
+    }
+
     /// Holds one unit shown by a pair of unit markers, its card set aside (IV "Unit
     /// markers", "Towers", "Watchtowers", "Siege towers").
     pub fn holds_a_unit_by_marker(self) -> bool {
@@ -265,6 +277,15 @@ impl Structure {
     /// Its values; `None` for a kind that cannot be of its material.
     pub fn values(&self) -> Option<StructureValues> {
         self.kind.values(self.material)
+    }
+
+    /// What players call it: its name, or its kind and id.
+    pub fn label(&self) -> String {
+        if self.name.is_empty() {
+            format!("{} {}", self.kind, self.id)
+        } else {
+            self.name.clone()
+        }
     }
 
     /// Whether `p` lies on it (its boundary included).

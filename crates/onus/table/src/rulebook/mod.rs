@@ -5,6 +5,7 @@ mod contacts;
 mod engaged;
 mod flight;
 mod movement;
+mod obstacles;
 mod queries;
 mod ranged;
 mod terrain;

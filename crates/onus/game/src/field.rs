@@ -1,0 +1,126 @@
+//! The field structures of *Terrain & Fortresses* IV in play (`002_c2a3f764af97b82f.txt`):
+//! removing trenches and barricades, destroying caltrops. Crossing them and fighting across
+//! them are the table's (`onus_table::terrain`) and the fight's ([`crate::terrain`]).
+
+use onus_table::UnitId;
+use onus_terrain::Structure;
+
+use crate::action::Action;
+use crate::error::{GameError, GameResult};
+use crate::event::GameEvent;
+use crate::state::{GameState, Seat};
+
+/// T&F IV "Trenches and barricades".
+pub const OBSTACLES: &str = onus_table::OBSTACLES;
+/// T&F IV "Caltrops".
+pub const CALTROPS: &str = "T&F IV Caltrops";
+
+/// The section that lets a unit remove `s`, if it may be removed.
+fn removal_rule(s: &Structure) -> Option<&'static str> {
+    if s.kind.is_obstacle() {
+        Some(OBSTACLES)
+    } else if s.kind.is_caltrops() {
+        Some(CALTROPS)
+    } else {
+        None
+    }
+}
+
+/// T&F IV "Trenches and barricades": "If a unit comes into contact with the structure and
+/// there is no enemy unit protecting it, the unit may activate in the next turn to remove
+/// the obstacle, but may not take any other action that turn"; "Caltrops", "Destroying
+/// caltrops": a unit "on top of or in contact with" them may be activated "on the next turn"
+/// to clear them, "as long as you are not engaged in melee combat and no other action is
+/// taken on that turn".
+///
+/// Rulings (docs/rulings.md): the unit is active and has not moved or acted this turn, so
+/// its card touches the structure since an earlier turn ("in the next turn"); an enemy unit
+/// whose card touches or overlaps a trench or barricade protects it; no engaged unit
+/// removes anything (engaged, an enemy is in contact). The unit then counts as moved, does
+/// not shoot and does nothing else this turn.
+pub fn remove_structure(
+    state: &mut GameState,
+    seat: Seat,
+    unit: UnitId,
+    id: &str,
+) -> GameResult<()> {
+    let s = state
+        .table
+        .battlefield()
+        .and_then(|bf| bf.structure(id))
+        .cloned()
+        .ok_or_else(|| {
+            GameError::rule(
+                crate::structures::STRUCTURES,
+                format!("there is no structure {id:?}"),
+            )
+        })?;
+    let rule = removal_rule(&s).ok_or_else(|| {
+        GameError::rule(
+            crate::structures::STRUCTURES,
+            format!(
+                "a {} is not removed by a unit (only trenches, barricades and caltrops)",
+                s.kind
+            ),
+        )
+    })?;
+    let u = crate::structures::own_unit(state, seat, unit, rule)?;
+    let refuse = |why: String| Err(GameError::rule(rule, format!("{unit} {why}")));
+    if !state.book.activated.contains(&unit) || state.book.recovered.contains(&unit) {
+        return refuse("is not an active unit".into());
+    }
+    if u.turn.moved {
+        return refuse("has already moved or acted this turn: removing it is all it does".into());
+    }
+    if state.table.is_engaged(unit) {
+        return refuse("is engaged in melee combat".into());
+    }
+    if !s.touches(&u.rect()) {
+        return refuse(format!("is not in contact with {}", s.label()));
+    }
+    if s.kind.is_obstacle()
+        && let Some(e) = state
+            .table
+            .units()
+            .find(|o| state.table.are_enemies(unit, o.id) && s.touches(&o.rect()))
+    {
+        return refuse(format!(
+            "cannot remove {}: the enemy unit {} protects it",
+            s.label(),
+            e.id
+        ));
+    }
+    state.table.remove_structure(id)?;
+    state.structures.remove(id);
+    {
+        let t = state.table.unit_mut(unit)?;
+        t.turn.moved = true;
+        t.turn.may_shoot = false;
+    }
+    state.book.shot.insert(unit);
+    state.book.structure_acts.insert(unit);
+    state.emit(GameEvent::StructureRemoved {
+        unit,
+        structure: s.id.clone(),
+        kind: s.kind,
+    });
+    Ok(())
+}
+
+/// The removals `unit` could make now: one per trench, barricade or caltrops its card
+/// touches, each accepted by [`crate::Onus::apply`] as it stands.
+pub fn removals(state: &GameState, unit: UnitId) -> Vec<Action> {
+    let (Some(bf), Ok(u)) = (state.table.battlefield(), state.table.unit(unit)) else {
+        return Vec::new();
+    };
+    let card = u.rect();
+    bf.structures
+        .iter()
+        .filter(|s| removal_rule(s).is_some() && s.touches(&card))
+        .map(|s| Action::RemoveStructure {
+            unit,
+            structure: s.id.clone(),
+        })
+        .filter(|a| crate::turn::apply(state, Seat(u.owner), a).is_ok())
+        .collect()
+}

@@ -1,0 +1,212 @@
+//! The field structures of *Terrain & Fortresses* IV in the game: a melee fought across a
+//! trench or a barricade, and removing one.
+
+use acies_core::Ruleset;
+use onus_combat::{CardBuilder, CombatEffect, CombatKind, Side, Stat, combat_kind};
+use onus_game::field::removals;
+use onus_game::setup::Siege;
+use onus_game::testing::{fixture_on, unit};
+use onus_game::{Action, GameError, GameEvent, GameState, Onus, Phase, Seat};
+use onus_model::{Ability, UnitCard, UnitKind};
+use onus_table::{ChargeOrder, Step, UnitId};
+use onus_terrain::{Battlefield, Material, Side as SiegeSide, Structure, StructureKind, Zone};
+
+const A: UnitId = UnitId(1);
+const D: UnitId = UnitId(2);
+const RULE: &str = "T&F IV Trenches and barricades";
+
+fn infantry(name: &str) -> UnitCard {
+    CardBuilder::new(name, UnitKind::Infantry)
+        .attack(3, 3)
+        .defense(4, 3)
+        .morale(6)
+        .health(6)
+        .build()
+}
+
+/// A 30 x 24 battlefield with one trench or barricade, 2 x 0.5 DU, centred on (10, 12):
+/// its near edge at y = 11.75, its far edge at y = 12.25.
+fn field(kind: StructureKind, owner: Option<SiegeSide>) -> Battlefield {
+    let mut b = Battlefield::open(30.0, 24.0);
+    b.structures = vec![Structure {
+        id: "t".into(),
+        name: "Ditch".into(),
+        kind,
+        material: Material::Wood,
+        zones: vec![Zone::new([10.0, 12.0], [2.0, 0.5], 0.0)],
+        owner,
+        fortress: None,
+    }];
+    b
+}
+
+/// The attacker (seat 0) at (10, `ay`) facing north, the defender (seat 1) behind the
+/// obstacle facing it, its front on the far edge; the attacker active in `phase`.
+fn position(b: Battlefield, attacker: UnitCard, ay: f64, phase: Phase) -> GameState {
+    let units = vec![
+        unit(1, 0, attacker, 10.0, ay, 0.0),
+        unit(2, 1, infantry("Iberians"), 10.0, 12.85, 180.0),
+    ];
+    fixture_on(Some(b), units, &[A], phase)
+}
+
+/// The attacker (movement 2: 1 DU of limited movement) charges across the obstacle, 0.65
+/// DU: the melee's setup.
+fn charge_across(s: &mut GameState) -> onus_combat::MeleeSetup {
+    let plan = s
+        .table_mut()
+        .charge(A, &ChargeOrder::new(D, vec![Step::Advance(0.9)]));
+    assert!(plan.is_ok(), "{plan:?}");
+    onus_game::fight_setup::melee_setup(s, A, D, None).unwrap()
+}
+
+fn bonus(effects: &[CombatEffect], stat: Stat) -> bool {
+    effects.iter().any(|e| {
+        matches!(e, CombatEffect::Modify { side: Side::Defender, stat: s, delta: 1, source }
+            if *s == stat && source.contains(RULE))
+    })
+}
+
+fn priority(effects: &[CombatEffect]) -> bool {
+    effects.iter().any(|e| {
+        matches!(e, CombatEffect::GrantPriority { side: Side::Defender, source }
+            if source.contains(RULE))
+    })
+}
+
+/// T&F IV "Trenches and barricades", "Trench": charged across its trench, the defender
+/// "gets a +1/+1 defense bonus and attack priority"; the charger's Lunge "is not available
+/// when crossing"; an attacker with attack priority of its own makes it simultaneous.
+#[test]
+fn tf_iv_a_charge_across_a_trench_meets_bonus_and_priority() {
+    let mut lancers = infantry("Lancers");
+    lancers.abilities.insert(Ability::Lunge);
+    let mut s = position(
+        field(StructureKind::Trench, None),
+        lancers,
+        11.0,
+        Phase::Movement,
+    );
+    let setup = charge_across(&mut s);
+    assert!(bonus(&setup.effects, Stat::Dodge), "{:?}", setup.effects);
+    assert!(bonus(&setup.effects, Stat::Armor));
+    assert!(priority(&setup.effects));
+    assert!(!setup.attacker.card.has(Ability::Lunge));
+    assert_eq!(
+        combat_kind(&setup).kind,
+        CombatKind::Priority(Side::Defender)
+    );
+    // "If the attacker also has any ability giving them attack priority ... simultaneous".
+    let mut both = setup.clone();
+    both.effects.push(CombatEffect::GrantPriority {
+        side: Side::Attacker,
+        source: "a priority of its own".into(),
+    });
+    assert_eq!(combat_kind(&both).kind, CombatKind::Simultaneous);
+}
+
+/// T&F IV "Barricade": the bonus for whoever defends across it, and no attack priority.
+#[test]
+fn tf_iv_a_charge_across_a_barricade_meets_the_bonus_only() {
+    let mut s = position(
+        field(StructureKind::Barricade, None),
+        infantry("Hastati"),
+        11.0,
+        Phase::Movement,
+    );
+    let setup = charge_across(&mut s);
+    assert!(bonus(&setup.effects, Stat::Dodge) && bonus(&setup.effects, Stat::Armor));
+    assert!(!priority(&setup.effects));
+    assert_eq!(combat_kind(&setup).kind, CombatKind::Simultaneous);
+}
+
+/// Ruling (docs/rulings.md, T&F IV "Trench"): in a siege, a trench of the attacker's does not
+/// protect the defender's unit attacked across it; the defender's own trench does.
+#[test]
+fn tf_iv_in_a_siege_a_trench_protects_its_side() {
+    for (owner, protected) in [(SiegeSide::Attacker, false), (SiegeSide::Defender, true)] {
+        let mut s = position(
+            field(StructureKind::Trench, Some(owner)),
+            infantry("Hastati"),
+            11.0,
+            Phase::Movement,
+        );
+        s.setup_mut().scenario.siege = Some(Siege {
+            defender: Seat(1),
+            deck_runs: None,
+        });
+        let setup = charge_across(&mut s);
+        assert_eq!(priority(&setup.effects), protected, "{owner}");
+        assert_eq!(bonus(&setup.effects, Stat::Dodge), protected, "{owner}");
+    }
+}
+
+fn apply(s: &GameState, seat: u8, a: &Action) -> Result<GameState, GameError> {
+    Onus::apply(s, Seat(seat), a).map(|x| x.state)
+}
+
+fn remove() -> Action {
+    Action::RemoveStructure {
+        unit: A,
+        structure: "t".into(),
+    }
+}
+
+/// T&F IV "Trenches and barricades": a unit in contact with an obstacle no enemy protects
+/// activates to remove it and does nothing else that turn; the engine's chooser offers it.
+#[test]
+fn tf_iv_removing_an_obstacle() {
+    // The attacker's front on the near edge; no enemy touches the trench.
+    let units = vec![unit(1, 0, infantry("Hastati"), 10.0, 11.15, 0.0)];
+    let s = fixture_on(
+        Some(field(StructureKind::Trench, None)),
+        units,
+        &[A],
+        Phase::Movement,
+    );
+    assert_eq!(removals(&s, A), vec![remove()]);
+    let after = apply(&s, 0, &remove()).unwrap();
+    assert!(after.table().battlefield().unwrap().structures.is_empty());
+    assert!(after.log().iter().any(|e| matches!(e,
+        GameEvent::StructureRemoved { unit, structure, kind: StructureKind::Trench }
+        if *unit == A && structure == "t")));
+    // It did nothing else: it may not move now.
+    let u = after.table().unit(A).unwrap();
+    assert!(u.turn.moved && !u.turn.may_shoot);
+    let mv = Action::Move {
+        unit: A,
+        order: onus_table::MoveOrder::new(vec![Step::Advance(0.5)]),
+    };
+    assert!(apply(&after, 0, &mv).is_err());
+
+    // Having moved this turn, it may not remove it.
+    let mut moved = s.clone();
+    moved.table_mut().unit_mut(A).unwrap().turn.moved = true;
+    let err = apply(&moved, 0, &remove()).unwrap_err();
+    assert_eq!(err.section(), Some(RULE), "{err}");
+    assert!(err.to_string().contains("already moved"), "{err}");
+}
+
+/// T&F IV "Trenches and barricades": "there is no enemy unit protecting it" — an enemy
+/// touching the obstacle protects it; a unit out of contact cannot remove it.
+#[test]
+fn tf_iv_an_obstacle_protected_or_out_of_reach_stays() {
+    let s = position(
+        field(StructureKind::Barricade, None),
+        infantry("Hastati"),
+        11.15,
+        Phase::Movement,
+    );
+    let err = apply(&s, 0, &remove()).unwrap_err();
+    assert_eq!(err.section(), Some(RULE));
+    assert!(err.to_string().contains("protects it"), "{err}");
+    assert!(removals(&s, A).is_empty());
+    let far = position(
+        field(StructureKind::Barricade, None),
+        infantry("Hastati"),
+        9.0,
+        Phase::Movement,
+    );
+    let err = apply(&far, 0, &remove()).unwrap_err();
+    assert!(err.to_string().contains("is not in contact"), "{err}");
+}

@@ -1,0 +1,167 @@
+//! *Terrain & Fortresses* IV "Trenches and barricades" on the table: crossing one is limited
+//! movement and is barred to artillery; a melee fought across one, and a melee where a
+//! section is in direct contact beside it.
+
+use onus_model::UnitKind;
+use onus_terrain::{Battlefield, Material, Structure, StructureKind, Zone};
+
+use crate::movement::{MoveOrder, MovementType, Step};
+use crate::terrain::OBSTACLES;
+use crate::testkit::{card, pose, put};
+use crate::{ChargeOrder, EnvelopChoice, Table, TableError, UnitId};
+
+fn obstacle(kind: StructureKind, centre: [f64; 2]) -> Structure {
+    Structure {
+        id: "t".into(),
+        name: String::new(),
+        kind,
+        material: Material::Wood,
+        zones: vec![Zone::new(centre, [2.0, 0.5], 0.0)],
+        owner: None,
+        fortress: None,
+    }
+}
+
+/// A 30 x 24 table with one trench or barricade, 2 x 0.5 DU, centred on (10, 12): its near
+/// edge at y = 11.75, its far edge at y = 12.25.
+fn field(kind: StructureKind) -> Result<Table, TableError> {
+    let mut t = Table::new(30.0, 24.0);
+    let mut b = Battlefield::open(30.0, 24.0);
+    b.structures = vec![obstacle(kind, [10.0, 12.0])];
+    t.set_battlefield(b)?;
+    Ok(t)
+}
+
+/// An activated unit of seat 0 facing +y at (x, 10): its front at y = 10.6, 1.15 DU short
+/// of the obstacle.
+fn attacker(t: &mut Table, x: f64, kind: UnitKind) -> Result<UnitId, TableError> {
+    let u = put(t, 1, 0, card("Triarii", kind, 4.0), pose(x, 10.0, 0.0));
+    t.unit_mut(u)?.turn.activated = true;
+    Ok(u)
+}
+
+/// A unit of seat 1 behind the obstacle, facing it: its front on the far edge (y = 12.25).
+fn defender(t: &mut Table, x: f64) -> UnitId {
+    put(
+        t,
+        2,
+        1,
+        card("Iberians", UnitKind::Infantry, 4.0),
+        pose(x, 12.85, 180.0),
+    )
+}
+
+fn advance(t: &Table, u: UnitId, d: f64) -> Result<crate::PricedMove, TableError> {
+    t.check_move(u, &MoveOrder::new(vec![Step::Advance(d)]))
+}
+
+/// "If a unit has to cross this terrain, even partially, it will have to use limited
+/// movement": coming up to it is a regular move; overlapping it at all is limited, half of
+/// 4 DU; a forced march cannot cross it.
+#[test]
+fn tf_iv_crossing_a_trench_even_partly_is_limited_movement() -> Result<(), TableError> {
+    for kind in [StructureKind::Trench, StructureKind::Barricade] {
+        let mut t = field(kind)?;
+        let u = attacker(&mut t, 10.0, UnitKind::Infantry)?;
+        let up_to = advance(&t, u, 1.15)?;
+        assert_eq!(up_to.kind, MovementType::Regular, "{kind}");
+        assert_eq!(up_to.ground.obstacle, None);
+        let partly = advance(&t, u, 1.3)?;
+        assert_eq!(partly.kind, MovementType::Limited, "{kind}");
+        assert_eq!(partly.ground.obstacle, Some(format!("{kind} t")));
+        assert_eq!(partly.budget, 2.0);
+        assert!(matches!(
+            advance(&t, u, 2.5),
+            Err(TableError::OverBudget { .. })
+        ));
+        let mut march = MoveOrder::new(vec![Step::Advance(1.3)]);
+        march.forced_march = true;
+        let err = t.check_move(u, &march).err();
+        assert!(
+            matches!(err, Some(TableError::ManeuverForbidden { rule, .. }) if rule == OBSTACLES),
+            "{err:?}"
+        );
+    }
+    Ok(())
+}
+
+/// "These structures are insurmountable to Artillery units": an artillery unit may come up
+/// to one but not overlap it.
+#[test]
+fn tf_iv_artillery_cannot_cross_a_trench_or_barricade() -> Result<(), TableError> {
+    for kind in [StructureKind::Trench, StructureKind::Barricade] {
+        let mut t = field(kind)?;
+        let u = attacker(&mut t, 10.0, UnitKind::Artillery)?;
+        assert!(advance(&t, u, 1.1).is_ok());
+        let err = advance(&t, u, 1.3).err();
+        assert!(
+            matches!(err, Some(TableError::ManeuverForbidden { rule, .. }) if rule == OBSTACLES),
+            "{err:?}"
+        );
+    }
+    Ok(())
+}
+
+/// A charge across a trench (limited movement still charges, T&F II) is a melee fought
+/// across it, and the charger stands across it (no Lunge); coming up to it only faces it,
+/// with no contact and no combat ("you can face the trench without crossing it, so you do
+/// not enter combat").
+#[test]
+fn tf_iv_a_charge_across_a_trench() -> Result<(), TableError> {
+    let mut t = field(StructureKind::Trench)?;
+    let a = attacker(&mut t, 10.0, UnitKind::Infantry)?;
+    let d = defender(&mut t, 10.0);
+    let faced = advance(&t, a, 1.15)?;
+    t.apply_move(&faced)?;
+    assert!(t.engagement(a, d).is_none());
+    assert!(!t.crossing_obstacle(a));
+    t.unit_mut(a)?.turn = Default::default();
+    t.unit_mut(a)?.turn.activated = true;
+    let order = ChargeOrder {
+        target: d,
+        steps: vec![Step::Advance(1.0)],
+        side: None,
+        envelop: EnvelopChoice::None,
+    };
+    t.charge(a, &order)?;
+    assert!(t.engagement(a, d).is_some());
+    assert!(t.crossing_obstacle(a));
+    let ground = t.melee_ground(a, d)?.map(|g| g.across);
+    let across = ground.flatten().map(|x| (x.structure, x.kind));
+    assert_eq!(across, Some(("t".to_string(), StructureKind::Trench)));
+    // The defender attacking back is not attacked across it: it did not cross.
+    assert_eq!(t.melee_ground(d, a)?.and_then(|g| g.across), None);
+    Ok(())
+}
+
+/// "If the defender is attacked through one of these obstacles but any of the sections is in
+/// direct contact with the enemy ... no defensive bonus applies": a defender 1 DU beside the
+/// trench has two front sections against the charger beyond the trench's end.
+#[test]
+fn tf_iv_a_section_in_direct_contact_loses_the_obstacle() -> Result<(), TableError> {
+    let mut t = field(StructureKind::Barricade)?;
+    let a = attacker(&mut t, 11.0, UnitKind::Infantry)?;
+    let d = defender(&mut t, 11.0);
+    let order = ChargeOrder {
+        target: d,
+        steps: vec![Step::Advance(1.65)],
+        side: None,
+        envelop: EnvelopChoice::None,
+    };
+    t.charge(a, &order)?;
+    assert_eq!(t.engagement(a, d).map(|e| e.dice()), Some(4));
+    assert!(t.crossing_obstacle(a));
+    assert_eq!(t.melee_ground(a, d)?.and_then(|g| g.across), None);
+    Ok(())
+}
+
+/// Removing an obstacle takes it off the battlefield; fortress elements stay.
+#[test]
+fn tf_iv_an_obstacle_removed() -> Result<(), TableError> {
+    let mut t = field(StructureKind::Trench)?;
+    let gone = t.remove_structure("t")?;
+    assert_eq!(gone.kind, StructureKind::Trench);
+    assert!(t.battlefield().is_some_and(|b| b.structures.is_empty()));
+    assert!(t.remove_structure("t").is_err());
+    Ok(())
+}
