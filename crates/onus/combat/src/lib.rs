@@ -47,12 +47,12 @@ pub use policy::{FlightPolicy, FlightQuery, FlightReason};
 pub use ranged::{Range, RangedSetup, fight_ranged, resolve_ranged};
 pub use result::{CombatKind, CombatResult, Consequence, FinalState, MoraleCheck, SideResult};
 pub use structure_attack::{
-    ARTILLERY, Aim, COLLATERAL, Casualties, DamageChange, DamageRollSpec, EVENTS, FIRE_DAMAGE,
-    FIRE_EXTINGUISHING, FireMarkers, FireSpread, Gate, Occupant, OccupantOutcome, RAM_MAX,
-    RAMS_AND_ELEPHANTS, RAZING, SET_WOOD_ON_FIRE, SHOOTING_AT_STRUCTURES, StructureAttackError,
-    StructureAttackKey, StructureAttackKind, StructureAttackMethod, StructureAttackResult,
-    StructureAttackSetup, StructureAttackSpec, StructureDamage, StructureHits, StructureTarget,
-    WALLS_WITH_A_GATE, damage_roll_die, fight_structure_attack, fire_dice, razing_casualties,
-    resolve_misfire, resolve_structure_attack, spread_fire, structure_damage_die,
-    structure_hit_die,
+    ARTILLERY, Aim, CALTROPS, COLLATERAL, Casualties, DamageChange, DamageRollSpec, EVENTS,
+    FIRE_DAMAGE, FIRE_EXTINGUISHING, FireMarkers, FireSpread, Gate, Occupant, OccupantOutcome,
+    RAM_MAX, RAMS_AND_ELEPHANTS, RAZING, SET_WOOD_ON_FIRE, SHOOTING_AT_STRUCTURES,
+    StructureAttackError, StructureAttackKey, StructureAttackKind, StructureAttackMethod,
+    StructureAttackResult, StructureAttackSetup, StructureAttackSpec, StructureDamage,
+    StructureHits, StructureTarget, WALLS_WITH_A_GATE, damage_roll_die, fight_structure_attack,
+    fire_dice, razing_casualties, resolve_caltrops, resolve_misfire, resolve_structure_attack,
+    spread_fire, structure_damage_die, structure_hit_die,
 };

@@ -8,8 +8,8 @@ use acies_core::{Comparison, GameRng, ScriptedDice, Value};
 use onus_combat::{
     Aim, Casualties, DiceChance, Range, Reroll, StructureAttackError, StructureAttackKind,
     StructureAttackResult, StructureAttackSetup, StructureDamage, StructureTarget,
-    fight_structure_attack, razing_casualties, resolve_misfire, resolve_structure_attack,
-    spread_fire,
+    fight_structure_attack, razing_casualties, resolve_caltrops, resolve_misfire,
+    resolve_structure_attack, spread_fire,
 };
 use onus_model::UnitKind;
 
@@ -578,4 +578,18 @@ fn structure_attacks_logged_and_unlogged_agree_and_serialize() {
         let back: StructureAttackResult = serde_json::from_str(&json).expect("deserialize");
         assert_eq!(back, r);
     }
+}
+
+/// T&F IV "Caltrops": one die per section, each 6 one damage, whatever the unit's armor; the
+/// roll is logged with its rule.
+#[test]
+fn tf_iv_caltrops_wound_on_sixes() {
+    let mut chance = DiceChance::logged(ScriptedDice::new([6, 5, 1, 6]));
+    assert_eq!(resolve_caltrops("Hastati", 4, &mut chance), 2);
+    let log = chance.take_log();
+    assert_eq!(log.records.len(), 1);
+    assert_eq!(log.records[0].rule, "T&F IV Caltrops");
+    assert_eq!(log.records[0].dice[0].faces, vec![6]);
+    let mut none = DiceChance::logged(ScriptedDice::new([]));
+    assert_eq!(resolve_caltrops("Hastati", 0, &mut none), 0);
 }

@@ -230,6 +230,15 @@ pub enum GameEvent {
         unit: UnitId,
         removed: Vec<(String, u32)>,
     },
+    /// T&F IV "Caltrops": the opponent's dice for the sections of `unit` that crossed or
+    /// touched `structures` (each 6 a wound).
+    CaltropsRolled {
+        unit: UnitId,
+        structures: Vec<String>,
+        dice: u32,
+        wounds: u32,
+        log: acies_core::RollLog,
+    },
     /// T&F IV "Trenches and barricades", "Caltrops": `unit` took the structure off the
     /// battlefield.
     StructureRemoved {

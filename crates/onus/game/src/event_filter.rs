@@ -87,7 +87,8 @@ pub fn event_view(state: &GameState, event: &GameEvent, viewer: Viewer<Seat>) ->
         | E::FireDamage { .. }
         | E::FireSpread { .. }
         | E::FireExtinguished { .. }
-        | E::StructureRemoved { .. } => Some(event.clone()),
+        | E::StructureRemoved { .. }
+        | E::CaltropsRolled { .. } => Some(event.clone()),
         E::UnitDeployed { seat, .. } => Some(deployment_view(event, sight.own(*seat))),
         E::CardsDrawn { seat, .. } => Some(hand_view(event, sight.own(*seat))),
         E::CardsGiven { from, to, .. } => {

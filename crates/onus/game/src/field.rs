@@ -1,5 +1,5 @@
 //! The field structures of *Terrain & Fortresses* IV in play (`002_c2a3f764af97b82f.txt`):
-//! removing trenches and barricades, destroying caltrops. Crossing them and fighting across
+//! removing trenches and barricades, the caltrops' damage and destroying them. Crossing them and fighting across
 //! them are the table's (`onus_table::terrain`) and the fight's ([`crate::terrain`]).
 
 use onus_table::UnitId;
@@ -13,7 +13,7 @@ use crate::state::{GameState, Seat};
 /// T&F IV "Trenches and barricades".
 pub const OBSTACLES: &str = onus_table::OBSTACLES;
 /// T&F IV "Caltrops".
-pub const CALTROPS: &str = "T&F IV Caltrops";
+pub const CALTROPS: &str = onus_combat::CALTROPS;
 
 /// The section that lets a unit remove `s`, if it may be removed.
 fn removal_rule(s: &Structure) -> Option<&'static str> {
@@ -123,4 +123,40 @@ pub fn removals(state: &GameState, unit: UnitId) -> Vec<Action> {
         })
         .filter(|a| crate::turn::apply(state, Seat(u.owner), a).is_ok())
         .collect()
+}
+
+/// T&F IV "Caltrops", once `unit`'s move (a move, a charge's approach, a skirmisher's or a
+/// lunge's follow-up move) is completed: "the opponent rolls 1 die for each section that
+/// passes through a caltrops covered area or upon contact" (`crossed`: the sections, by
+/// structure, the table counted: `onus_table::GroundEffect::caltrops`); "for every 6 rolled
+/// on the die, they take 1 damage. If wounded, the unit must make a morale check. Since this
+/// is not combat, there are no events"; a charger "first suffers the damage caused by the
+/// caltrops and then rolls the morale check", before any melee. The dice are the game's,
+/// logged with the rule.
+///
+/// Ruling (docs/rulings.md): a flight is no move of the unit's own: it is slowed by caltrops
+/// (difficult terrain) but rolls no dice.
+pub(crate) fn caltrops_after_move(
+    state: &mut GameState,
+    unit: UnitId,
+    crossed: &[(String, u32)],
+) -> GameResult<()> {
+    let n: u32 = crossed.iter().map(|(_, n)| *n).sum();
+    if n == 0 || state.table.unit(unit).is_err() {
+        return Ok(());
+    }
+    let name = state.table.unit(unit)?.card.name.clone();
+    let mut chance = onus_combat::DiceChance::logged(crate::general::dice(state));
+    let wounds = onus_combat::resolve_caltrops(&name, n, &mut chance);
+    let log = chance.take_log();
+    let structures: Vec<String> = crossed.iter().map(|(id, _)| id.clone()).collect();
+    let what = structures.join(", ");
+    state.emit(GameEvent::CaltropsRolled {
+        unit,
+        structures,
+        dice: n,
+        wounds,
+        log,
+    });
+    crate::structures::casualties(state, unit, &what, wounds, false, wounds > 0, CALTROPS)
 }

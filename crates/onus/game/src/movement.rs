@@ -140,7 +140,7 @@ fn after_move(state: &mut GameState, unit: UnitId, mv: &onus_table::PricedMove) 
         });
     }
     crate::fog::update(state);
-    Ok(())
+    crate::field::caltrops_after_move(state, unit, &mv.ground.caltrops)
 }
 
 /// VII-4: a skirmisher spends what is left of its movement.
@@ -228,7 +228,7 @@ fn charge_unchecked(
             crate::flight::remove_unit(state, spec.target, Removal::Eliminated)?;
         }
     }
-    Ok(())
+    crate::field::caltrops_after_move(state, unit, &plan.approach.ground.caltrops)
 }
 
 /// The table's check of a charge (VII-2.C; VII-4 in the Skirmishers Phase; IX "Brash").
@@ -479,6 +479,7 @@ pub fn lunge_follow_up(state: &mut GameState, order: Option<&MoveOrder>) -> Game
             });
         }
         crate::fog::update(state);
+        crate::field::caltrops_after_move(state, unit, &mv.ground.caltrops)?;
     }
     state.decisions.remove(0);
     Ok(())

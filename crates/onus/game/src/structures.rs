@@ -545,7 +545,7 @@ fn settle_attack(
 
 /// Wounds (or destruction) a structure caused to `unit`, then its morale check: a failed
 /// check breaks an unbroken unit and puts a broken one to flight (VII-5, X).
-fn casualties(
+pub(crate) fn casualties(
     state: &mut GameState,
     unit: UnitId,
     structure: &str,

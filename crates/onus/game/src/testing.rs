@@ -241,3 +241,13 @@ pub fn archers() -> onus_model::UnitCard {
         .health(6)
         .build()
 }
+
+/// The events `after` logged since `before` (a state it was reached from).
+pub fn events_since(before: &GameState, after: &GameState) -> Vec<crate::GameEvent> {
+    after
+        .log()
+        .iter()
+        .skip(before.log().len())
+        .cloned()
+        .collect()
+}

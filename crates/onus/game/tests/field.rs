@@ -210,3 +210,143 @@ fn tf_iv_an_obstacle_protected_or_out_of_reach_stays() {
     let err = apply(&far, 0, &remove()).unwrap_err();
     assert!(err.to_string().contains("is not in contact"), "{err}");
 }
+
+/// A battlefield with caltrops of 2 x 1.2 DU centred on (10, 12.6): y 12 to 13.2, x 9 to 11.
+fn caltrops_field() -> Battlefield {
+    let mut b = Battlefield::open(30.0, 24.0);
+    b.structures = vec![Structure {
+        id: "c".into(),
+        name: String::new(),
+        kind: StructureKind::Caltrops,
+        material: Material::Wood,
+        zones: vec![Zone::new([10.0, 12.6], [2.0, 1.2], 0.0)],
+        owner: None,
+        fortress: None,
+    }];
+    b
+}
+
+fn through_caltrops() -> Action {
+    // Movement 2 of the card: 1.4 DU to reach them, then 0.3 DU counted twice.
+    Action::Move {
+        unit: A,
+        order: onus_table::MoveOrder::new(vec![Step::Advance(1.7)]),
+    }
+}
+
+fn new_events(before: &GameState, after: &GameState) -> Vec<GameEvent> {
+    onus_game::testing::events_since(before, after)
+}
+
+/// T&F IV "Caltrops": after the move the opponent rolls a die per section through them (4);
+/// each 6 is a wound (two here), and the wounded unit checks its morale, with no events; the
+/// roll is logged with its rule.
+#[test]
+fn tf_iv_caltrops_wound_after_the_move_then_morale() {
+    let units = vec![unit(1, 0, infantry("Hastati"), 10.0, 10.0, 0.0)];
+    let start = fixture_on(Some(caltrops_field()), units, &[A], Phase::Movement);
+    let mut s = start.clone();
+    // Caltrops 6 2 6 3: two wounds; morale 1: passed.
+    s.force_dice(&[6, 2, 6, 3, 1]);
+    let after = apply(&s, 0, &through_caltrops()).unwrap();
+    assert!(after.forced_dice().is_empty(), "every die rolled");
+    assert_eq!(after.table().unit(A).unwrap().state.wounds, 2);
+    let events = new_events(&s, &after);
+    assert!(events.iter().any(|e| matches!(e,
+        GameEvent::CaltropsRolled { unit, dice: 4, wounds: 2, log, .. }
+        if *unit == A && log.records.iter().all(|r| r.rule == "T&F IV Caltrops"))));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, GameEvent::MoraleCheck { unit, passed: true, .. } if *unit == A))
+    );
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, GameEvent::RandomEventRevealed { .. }))
+    );
+
+    // No 6: no wound, no morale check.
+    let mut s2 = start;
+    s2.force_dice(&[1, 2, 3, 4]);
+    let after = apply(&s2, 0, &through_caltrops()).unwrap();
+    assert!(after.forced_dice().is_empty());
+    assert_eq!(after.table().unit(A).unwrap().state.wounds, 0);
+    assert!(
+        !new_events(&s2, &after)
+            .iter()
+            .any(|e| matches!(e, GameEvent::MoraleCheck { .. }))
+    );
+}
+
+/// T&F IV "Caltrops", "Destroying caltrops": a unit on or in contact with them, not engaged,
+/// clears them (an enemy next to them does not stop it) and does nothing else that turn;
+/// clearing rolls no dice ("no additional damage is received the turn a unit is clearing").
+#[test]
+fn tf_iv_destroying_caltrops() {
+    let units = vec![
+        unit(1, 0, infantry("Hastati"), 10.0, 11.4, 0.0),
+        unit(2, 1, infantry("Iberians"), 12.6, 12.6, 90.0),
+    ];
+    let s = fixture_on(Some(caltrops_field()), units, &[A], Phase::Movement);
+    let clear = Action::RemoveStructure {
+        unit: A,
+        structure: "c".into(),
+    };
+    assert_eq!(removals(&s, A), vec![clear.clone()]);
+    let after = apply(&s, 0, &clear).unwrap();
+    assert!(after.table().battlefield().unwrap().structures.is_empty());
+    assert!(
+        !new_events(&s, &after)
+            .iter()
+            .any(|e| matches!(e, GameEvent::CaltropsRolled { .. }))
+    );
+    // Engaged in melee, it may not.
+    let mut engaged = s.clone();
+    engaged.table_mut().unit_mut(D).unwrap().pose =
+        acies_geom::Pose::new(acies_geom::Vec2::new(10.0, 12.6), std::f64::consts::PI);
+    let e = engaged
+        .table_mut()
+        .engage(A, D, &onus_table::EnvelopChoice::None, false);
+    assert!(e.is_ok(), "{e:?}");
+    let err = apply(&engaged, 0, &clear).unwrap_err();
+    assert_eq!(err.section(), Some("T&F IV Caltrops"));
+    assert!(err.to_string().contains("engaged"), "{err}");
+}
+
+/// T&F IV "Caltrops": "if a unit was in combat with an enemy unit, it first suffers the
+/// damage caused by the caltrops and then rolls the morale check": a charge through them
+/// rolls once the charger is in contact, before any melee.
+#[test]
+fn tf_iv_a_charge_through_caltrops_rolls_on_contact() {
+    // The charger's front against the caltrops (y = 12), the defender's 0.6 DU beyond, in
+    // them: 0.6 DU counted twice, 1.2 of its 2 DU.
+    let units = vec![
+        unit(1, 0, infantry("Hastati"), 10.0, 11.4, 0.0),
+        unit(2, 1, infantry("Iberians"), 10.0, 13.2, 180.0),
+    ];
+    let mut s = fixture_on(Some(caltrops_field()), units, &[A], Phase::Movement);
+    // Caltrops 6 6 6 6: four wounds; morale 1: passed.
+    s.force_dice(&[6, 6, 6, 6, 1]);
+    let charge = Action::Charge {
+        unit: A,
+        charge: onus_game::ChargeSpec {
+            target: D,
+            steps: vec![Step::Advance(1.0)],
+            side: None,
+            envelop: onus_table::EnvelopChoice::None,
+        },
+    };
+    let after = apply(&s, 0, &charge).unwrap();
+    assert!(after.forced_dice().is_empty(), "every die rolled");
+    assert!(after.table().engagement(A, D).is_some());
+    let events = new_events(&s, &after);
+    let charged = events
+        .iter()
+        .position(|e| matches!(e, GameEvent::Charged { .. }));
+    let rolled = events
+        .iter()
+        .position(|e| matches!(e, GameEvent::CaltropsRolled { wounds: 4, .. }));
+    assert!(charged.is_some() && rolled > charged, "{events:#?}");
+    assert_eq!(after.table().unit(A).unwrap().state.wounds, 4);
+}

@@ -65,12 +65,7 @@ fn shoot(structure: &str, incendiary: bool) -> Action {
 }
 
 fn new_events(before: &GameState, after: &GameState) -> Vec<GameEvent> {
-    after
-        .log()
-        .iter()
-        .skip(before.log().len())
-        .cloned()
-        .collect()
+    onus_game::testing::events_since(before, after)
 }
 
 fn rule_of(e: &GameError) -> &'static str {

@@ -41,6 +41,11 @@ pub struct GroundEffect {
     /// "Trenches and barricades": "if a unit has to cross this terrain, even partially, it
     /// will have to use limited movement").
     pub obstacle: Option<String>,
+    /// The caltrops the move crossed or ended touching, by structure id, with the number of
+    /// the unit's sections that did (T&F IV "Caltrops": "the opponent rolls 1 die for each
+    /// section that passes through a caltrops covered area or upon contact, once movement is
+    /// completed"); see [`caltrops_sections`].
+    pub caltrops: Vec<(String, u32)>,
 }
 
 impl GroundEffect {
@@ -170,10 +175,11 @@ impl Table {
         }
         let sweeps = sweeps(track);
         let mut effect = GroundEffect::default();
-        if let Some((p, i, t)) = first_touch(bf, &sweeps, |p| slows(bf, p, unit)) {
-            effect.difficult = Some(p.name.clone());
+        if let Some((name, i, t)) = first_slowing(bf, &sweeps, unit) {
+            effect.difficult = Some(name);
             difficult_costs(track, i, t, &mut effect)?;
         }
+        effect.caltrops = caltrops_sections(bf, track);
         if let Some((_, i, _)) = first_touch(bf, &sweeps, |p| {
             bf.kind_of(p) == TerrainKind::Ford && !unit.has(Ability::Amphibious)
         }) {
@@ -220,7 +226,7 @@ impl Table {
         budget: f64,
     ) -> Option<f64> {
         let bf = self.battlefield()?;
-        let (_, i, t) = first_touch(bf, &sweeps(track), |p| slows(bf, p, unit))?;
+        let (_, i, t) = first_slowing(bf, &sweeps(track), unit)?;
         let before: f64 = lengths.iter().take(i).sum::<f64>() + lengths.get(i)? * t;
         let reach = before + (budget - before).max(0.0) / 2.0;
         (reach < budget - 1e-9).then_some(reach)
@@ -647,6 +653,123 @@ fn insurmountable(unit: UnitId, p: &Piece, stop: Option<Pose>) -> TableError {
     }
 }
 
+/// The first difficult terrain the moving card (or a marker) runs into, by name, with the
+/// motion and the fraction of it: a piece that slows `unit` ([`slows`]) or caltrops (T&F IV
+/// "Caltrops": "will move with difficult terrain movement"; II "Difficult terrain
+/// movement": "forests, fords, villages or caltrops").
+fn first_slowing(
+    bf: &Battlefield,
+    sweeps: &[Vec<SweptShape>],
+    unit: &TableUnit,
+) -> Option<(String, usize, f64)> {
+    let piece =
+        first_touch(bf, sweeps, |p| slows(bf, p, unit)).map(|(p, i, t)| (p.name.clone(), i, t));
+    let caltrops = earliest(
+        bf.structures
+            .iter()
+            .filter(|s| s.kind.is_caltrops())
+            .filter_map(|s| {
+                first_hit_in(&s.rects().collect::<Vec<_>>(), sweeps).map(|(i, t)| (s.label(), i, t))
+            }),
+    );
+    earliest([piece, caltrops].into_iter().flatten())
+}
+
+/// The first motion, and fraction of it, at which the moving card or a marker starts to
+/// overlap one of `rects`.
+fn first_hit_in(rects: &[&OrientedRect], sweeps: &[Vec<SweptShape>]) -> Option<(usize, f64)> {
+    sweeps.iter().enumerate().find_map(|(i, shapes)| {
+        let t = rects
+            .iter()
+            .flat_map(|r| shapes.iter().filter_map(move |s| s.first_hit(r)))
+            .fold(f64::INFINITY, f64::min);
+        t.is_finite().then_some((i, t))
+    })
+}
+
+/// The sections of a card moving along `track` that pass through each caltrops or touch them
+/// at the end, by structure id (T&F IV "Caltrops"): each of the card's four columns and each
+/// extended marker is a section. Ruling (docs/rulings.md): "if a unit ends its turn on
+/// caltrops, it will take damage again when it moves and exits the tile, but will not take
+/// any additional damage as long as it remains on the tile": caltrops the card overlaps at
+/// both ends of the move count nothing; a move without motion counts nothing.
+pub(crate) fn caltrops_sections(bf: &Battlefield, track: &Track) -> Vec<(String, u32)> {
+    let (Some(start), Some(end)) = (track.poses.first(), track.poses.last()) else {
+        return Vec::new();
+    };
+    if track.motions.is_empty() {
+        return Vec::new();
+    }
+    let (first, last) = (card_rect(*start, track.size), card_rect(*end, track.size));
+    let end_markers = track.markers.last().copied().unwrap_or((false, false));
+    let mut out = Vec::new();
+    for s in bf.structures.iter().filter(|s| s.kind.is_caltrops()) {
+        if s.overlaps(&first) && s.overlaps(&last) {
+            continue;
+        }
+        let hit = |slot: usize| {
+            let passes = track.motions.iter().enumerate().any(|(i, m)| {
+                let (l, r) = track.markers.get(i).copied().unwrap_or((false, false));
+                section_rects(track.poses[i], track.size, l, r)
+                    .get(slot)
+                    .copied()
+                    .flatten()
+                    .is_some_and(|sec| {
+                        let sweep = SweptShape::new(sec, *m);
+                        s.rects().any(|z| sweep.first_hit(z).is_some())
+                    })
+            });
+            let touches = section_rects(*end, track.size, end_markers.0, end_markers.1)
+                .get(slot)
+                .copied()
+                .flatten()
+                .is_some_and(|sec| s.touches(&sec));
+            passes || touches
+        };
+        let n = (0..SECTION_SLOTS).filter(|&slot| hit(slot)).count();
+        if n > 0 {
+            out.push((s.id.clone(), u32::try_from(n).unwrap_or(u32::MAX)));
+        }
+    }
+    out
+}
+
+/// The sections a card's footprint is counted in: four columns, then the left and right
+/// extended markers.
+const SECTION_SLOTS: usize = 6;
+
+/// The rectangles of the [`SECTION_SLOTS`] sections of a card at `pose` (`None` for a marker
+/// not placed).
+fn section_rects(
+    pose: Pose,
+    size: crate::unit::CardSize,
+    left: bool,
+    right: bool,
+) -> [Option<OrientedRect>; SECTION_SLOTS] {
+    let column = crate::unit::CardSize {
+        width: size.width / 4.0,
+        depth: size.depth,
+    };
+    let col = |k: f64| {
+        let off = (k - 1.5) * column.width;
+        Some(card_rect(
+            Pose::new(pose.centre + pose.right() * off, pose.heading),
+            column,
+        ))
+    };
+    let marker = |flank: crate::unit::Flank, placed: bool| {
+        placed.then(|| crate::unit::extended_marker_rect(pose, size, flank))
+    };
+    [
+        col(0.0),
+        col(1.0),
+        col(2.0),
+        col(3.0),
+        marker(crate::unit::Flank::Left, left),
+        marker(crate::unit::Flank::Right, right),
+    ]
+}
+
 /// The first structure passing `which` that the moving card (or its markers) overlaps on
 /// its way, even at its start.
 fn first_structure<'a>(
@@ -654,12 +777,10 @@ fn first_structure<'a>(
     sweeps: &[Vec<SweptShape>],
     which: impl Fn(&Structure) -> bool,
 ) -> Option<&'a Structure> {
-    bf.structures.iter().filter(|s| which(s)).find(|s| {
-        sweeps
-            .iter()
-            .flatten()
-            .any(|sh| s.rects().any(|r| sh.first_hit(r).is_some()))
-    })
+    bf.structures
+        .iter()
+        .filter(|s| which(s))
+        .find(|s| first_hit_in(&s.rects().collect::<Vec<_>>(), sweeps).is_some())
 }
 
 /// Each motion's swept card and markers.
@@ -685,20 +806,14 @@ fn first_touch<'a>(
     sweeps: &[Vec<SweptShape>],
     which: impl Fn(&Piece) -> bool,
 ) -> Option<(&'a Piece, usize, f64)> {
-    let pieces: Vec<&Piece> = bf.pieces.iter().filter(|p| which(p)).collect();
-    sweeps.iter().enumerate().find_map(|(i, shapes)| {
-        pieces
-            .iter()
-            .flat_map(|p| p.rects().map(move |r| (*p, r)))
-            .filter_map(|(p, r)| {
-                let t = shapes
-                    .iter()
-                    .filter_map(|s| s.first_hit(r))
-                    .fold(f64::INFINITY, f64::min);
-                t.is_finite().then_some((p, i, t))
-            })
-            .min_by(|a, b| a.2.total_cmp(&b.2))
-    })
+    earliest(bf.pieces.iter().filter(|p| which(p)).filter_map(|p| {
+        first_hit_in(&p.rects().collect::<Vec<_>>(), sweeps).map(|(i, t)| (p, i, t))
+    }))
+}
+
+/// The earliest of `hits` (motion, then fraction); the first listed on a tie.
+fn earliest<T>(hits: impl Iterator<Item = (T, usize, f64)>) -> Option<(T, usize, f64)> {
+    hits.min_by(|a, b| a.1.cmp(&b.1).then(a.2.total_cmp(&b.2)))
 }
 
 /// II "Difficult terrain movement": from the first contact on, distance costs double and a

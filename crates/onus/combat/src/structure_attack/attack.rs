@@ -615,3 +615,23 @@ pub fn resolve_misfire<C: Chance + ?Sized>(
         armor,
     })
 }
+
+/// T&F IV "Caltrops".
+pub const CALTROPS: &str = "T&F IV Caltrops";
+
+/// The caltrops' damage to a unit that crossed or touched them (T&F IV "Caltrops": "The
+/// opponent rolls 1 die for each section ... For every 6 rolled on the die, they take 1
+/// damage"): `dice` dice, each 6 a wound, whatever the unit's armor. Returns the wounds; the
+/// sections counted and the morale check ("if wounded"; "since this is not combat, there are
+/// no events") are the game's.
+pub fn resolve_caltrops<C: Chance + ?Sized>(unit: &str, dice: u32, chance: &mut C) -> u32 {
+    chance.damage_roll(&DamageRollSpec {
+        rule: CALTROPS,
+        purpose: "caltrops",
+        attacker: "caltrops",
+        target: unit,
+        dice,
+        damage: &Value::new("caltrops", 0),
+        armor: &Value::new("only a 6 wounds", 5),
+    })
+}

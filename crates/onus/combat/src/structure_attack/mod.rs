@@ -22,8 +22,9 @@ mod state;
 use thiserror::Error;
 
 pub use attack::{
-    Occupant, OccupantOutcome, RAM_MAX, StructureAttackMethod, StructureAttackResult,
-    StructureAttackSetup, fight_structure_attack, resolve_misfire, resolve_structure_attack,
+    CALTROPS, Occupant, OccupantOutcome, RAM_MAX, StructureAttackMethod, StructureAttackResult,
+    StructureAttackSetup, fight_structure_attack, resolve_caltrops, resolve_misfire,
+    resolve_structure_attack,
 };
 pub use fire::{FireSpread, fire_dice, spread_fire};
 pub use roll::{

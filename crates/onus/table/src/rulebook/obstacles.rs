@@ -165,3 +165,69 @@ fn tf_iv_an_obstacle_removed() -> Result<(), TableError> {
     assert!(t.remove_structure("t").is_err());
     Ok(())
 }
+
+/// A 30 x 24 table with caltrops of 2 x 1.2 DU centred on (10, 12.6): from y = 12 to 13.2,
+/// x = 9 to 11.
+fn caltrops() -> Result<Table, TableError> {
+    let mut t = Table::new(30.0, 24.0);
+    let mut b = Battlefield::open(30.0, 24.0);
+    let mut c = obstacle(StructureKind::Caltrops, [10.0, 12.6]);
+    c.id = "c".into();
+    c.zones = vec![Zone::new([10.0, 12.6], [2.0, 1.2], 0.0)];
+    b.structures = vec![c];
+    t.set_battlefield(b)?;
+    Ok(t)
+}
+
+/// T&F IV "Caltrops": "a unit moving through caltrops ... will move with difficult terrain
+/// movement" (the distance after first touching them counts twice), and the opponent rolls
+/// "1 die for each section that passes through a caltrops covered area or upon contact".
+#[test]
+fn tf_iv_caltrops_are_difficult_terrain_and_count_the_sections_through() -> Result<(), TableError> {
+    let mut t = caltrops()?;
+    let u = attacker(&mut t, 10.0, UnitKind::Infantry)?;
+    // The front (y = 10.6) touches them after 1.4 DU; 0.6 DU more counts twice.
+    let through = advance(&t, u, 2.0)?;
+    assert!((through.cost - 2.6).abs() < 1e-9, "{}", through.cost);
+    assert_eq!(through.ground.difficult.as_deref(), Some("caltrops c"));
+    assert_eq!(through.ground.caltrops, vec![("c".to_string(), 4)]);
+    // Stopping against them is contact: 4 dice, no extra cost.
+    let against = advance(&t, u, 1.4)?;
+    assert!((against.cost - 1.4).abs() < 1e-9);
+    assert_eq!(against.ground.caltrops, vec![("c".to_string(), 4)]);
+    // Short of them: nothing.
+    assert!(advance(&t, u, 1.0)?.ground.caltrops.is_empty());
+    Ok(())
+}
+
+/// T&F IV "Caltrops": only the sections that pass through them roll: a card 1.25 DU to the
+/// side has two of its four columns over them.
+#[test]
+fn tf_iv_caltrops_count_only_the_sections_over_them() -> Result<(), TableError> {
+    let mut t = caltrops()?;
+    let u = attacker(&mut t, 11.25, UnitKind::Infantry)?;
+    let mv = advance(&t, u, 2.0)?;
+    assert_eq!(mv.ground.caltrops, vec![("c".to_string(), 2)]);
+    Ok(())
+}
+
+/// T&F IV "Caltrops": "if a unit ends its turn on caltrops, it will take damage again when
+/// it moves and exits the tile, but will not take any additional damage as long as it
+/// remains on the tile".
+#[test]
+fn tf_iv_a_unit_on_caltrops_rolls_again_only_when_it_leaves_them() -> Result<(), TableError> {
+    let mut t = caltrops()?;
+    let u = put(
+        &mut t,
+        1,
+        0,
+        card("Triarii", UnitKind::Infantry, 4.0),
+        pose(10.0, 12.6, 0.0),
+    );
+    t.unit_mut(u)?.turn.activated = true;
+    let stays = advance(&t, u, 0.2)?;
+    assert!(stays.ground.caltrops.is_empty());
+    let leaves = advance(&t, u, 1.5)?;
+    assert_eq!(leaves.ground.caltrops, vec![("c".to_string(), 4)]);
+    Ok(())
+}
