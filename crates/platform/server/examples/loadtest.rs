@@ -138,6 +138,60 @@ where
     phase
 }
 
+/// CPU time used so far by this process's threads, in clock ticks, by thread name (Linux's
+/// `/proc/self/task/*/stat`; empty elsewhere): `server` (its runtime), `sqlx-sqlite-wor…`
+/// (the SQLite connections' threads), `client`, and the rest.
+fn cpu_ticks() -> std::collections::BTreeMap<String, u64> {
+    let mut by_name = std::collections::BTreeMap::new();
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return by_name;
+    };
+    for task in tasks.flatten() {
+        let Ok(stat) = std::fs::read_to_string(task.path().join("stat")) else {
+            continue;
+        };
+        // `pid (comm) state ...`: utime and stime are the 12th and 13th fields after comm.
+        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+            continue;
+        };
+        let name = stat[open + 1..close].to_owned();
+        let fields: Vec<&str> = stat[close + 1..].split_whitespace().collect();
+        let ticks: u64 = [11, 12]
+            .iter()
+            .filter_map(|&i| fields.get(i)?.parse::<u64>().ok())
+            .sum();
+        *by_name.entry(name).or_insert(0) += ticks;
+    }
+    by_name
+}
+
+/// The CPU each thread name used between `before` and `after`, in µs per request.
+fn cpu_report(
+    name: &str,
+    before: &std::collections::BTreeMap<String, u64>,
+    after: &std::collections::BTreeMap<String, u64>,
+    requests: usize,
+) {
+    // Clock ticks are 10 ms on Linux (USER_HZ 100).
+    let per_request = |ticks: u64| ticks as f64 * 10_000.0 / requests.max(1) as f64;
+    let mut parts = Vec::new();
+    let mut total = 0;
+    for (thread, &ticks) in after {
+        let used = ticks.saturating_sub(before.get(thread).copied().unwrap_or(0));
+        total += used;
+        if used > 0 {
+            parts.push(format!("{thread} {:.0}", per_request(used)));
+        }
+    }
+    if total > 0 {
+        println!(
+            "{name:<8} CPU µs per request: {:.0} ({})",
+            per_request(total),
+            parts.join(", ")
+        );
+    }
+}
+
 fn start_server(database: String) -> Result<(tokio::runtime::Runtime, SocketAddr), String> {
     // The server gets its own runtime, as if it were another process on the same two cores.
     // Named threads, so that a profile tells the server's time from the client's
@@ -211,6 +265,7 @@ fn main() -> Result<(), String> {
 
         let game_client = client.clone();
         let game_base = base.clone();
+        let before_play = cpu_ticks();
         let play = run_phase(options.games, options.actions, deadline, move |task, i| {
             let (client, base, games) = (game_client.clone(), game_base.clone(), games.clone());
             async move {
@@ -224,6 +279,8 @@ fn main() -> Result<(), String> {
             }
         })
         .await;
+
+        let after_play = cpu_ticks();
 
         let echo_client = client.clone();
         let echo_base = base.clone();
@@ -239,8 +296,12 @@ fn main() -> Result<(), String> {
         })
         .await;
 
+        let after_echo = cpu_ticks();
+
         play.report("actions");
         echo.report("echo");
+        cpu_report("actions", &before_play, &after_play, play.ok);
+        cpu_report("echo", &after_play, &after_echo, echo.ok);
         println!(
             "echo/actions: throughput x{:.1}, p99 latency x{:.2}",
             echo.per_second() / play.per_second().max(f64::MIN_POSITIVE),
