@@ -144,6 +144,15 @@ pub enum Action {
     /// them): an active unit in contact with a trench, barricade or caltrops since an earlier
     /// turn takes it off the battlefield, and does nothing else this turn (Movement Phase).
     RemoveStructure { unit: UnitId, structure: String },
+    /// T&F IV "Villages": an active unit in contact with an empty half of a village occupies
+    /// it, its card centred on half `half` (0 or 1) of `structure`, facing `heading` (its
+    /// move of the turn, limited movement; Movement Phase).
+    OccupyVillage {
+        unit: UnitId,
+        structure: String,
+        half: usize,
+        heading: f64,
+    },
     /// VII-4: a skirmisher spends its unused movement.
     SkirmishMove { unit: UnitId, order: MoveOrder },
     /// VII-5: resolve the melee between the active player's unit and an enemy it is
@@ -228,6 +237,7 @@ impl Action {
             Action::SetOnFire { .. } => "set on fire",
             Action::Extinguish { .. } => "extinguish",
             Action::RemoveStructure { .. } => "remove a structure",
+            Action::OccupyVillage { .. } => "occupy a village",
             Action::SkirmishMove { .. } => "skirmish move",
             Action::Fight { .. } => "fight",
             Action::ChooseSide { .. } => "choose side",
@@ -341,6 +351,12 @@ impl Action {
                 heading.map_or(Ok(()), |h| check_number("heading", h))
             }
             Action::Reorient { heading, .. } => check_number("heading", *heading),
+            Action::OccupyVillage {
+                structure, heading, ..
+            } => {
+                check_number("heading", *heading)?;
+                crate::structures::check_id(structure)
+            }
             Action::ShootStructure { structure, .. }
             | Action::SetOnFire { structure, .. }
             | Action::RemoveStructure { structure, .. } => {

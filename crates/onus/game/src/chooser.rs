@@ -620,6 +620,8 @@ fn movement(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Acti
         }
         // T&F IV: a trench, barricade or caltrops it stands against may be removed.
         out.extend(crate::field::removals(state, u.id));
+        // T&F IV: an empty village it touches may be occupied.
+        out.extend(crate::field::occupations(state, u.id));
         // A shooter with a target in range stays to shoot.
         if u.card.can_shoot() {
             let in_range = enemies.iter().any(|e| state.table.shot(u.id, *e).is_ok());

@@ -1,5 +1,6 @@
 //! The field structures of *Terrain & Fortresses* IV in play (`002_c2a3f764af97b82f.txt`):
-//! removing trenches and barricades, the caltrops' damage and destroying them. Crossing them and fighting across
+//! removing trenches and barricades, the caltrops' damage and destroying them, occupying a
+//! village. Crossing them and fighting across
 //! them are the table's (`onus_table::terrain`) and the fight's ([`crate::terrain`]).
 
 use onus_table::UnitId;
@@ -110,17 +111,30 @@ pub fn remove_structure(
 /// The removals `unit` could make now: one per trench, barricade or caltrops its card
 /// touches, each accepted by [`crate::Onus::apply`] as it stands.
 pub fn removals(state: &GameState, unit: UnitId) -> Vec<Action> {
+    accepted(state, unit, |s, u| {
+        (removal_rule(s).is_some() && s.touches(&u.rect()))
+            .then(|| Action::RemoveStructure {
+                unit,
+                structure: s.id.clone(),
+            })
+            .into_iter()
+            .collect()
+    })
+}
+
+/// The actions `make` proposes for `unit` with each structure of the battlefield that the
+/// game accepts as the table stands (none without a battlefield).
+fn accepted(
+    state: &GameState,
+    unit: UnitId,
+    make: impl Fn(&Structure, &onus_table::TableUnit) -> Vec<Action>,
+) -> Vec<Action> {
     let (Some(bf), Ok(u)) = (state.table.battlefield(), state.table.unit(unit)) else {
         return Vec::new();
     };
-    let card = u.rect();
     bf.structures
         .iter()
-        .filter(|s| removal_rule(s).is_some() && s.touches(&card))
-        .map(|s| Action::RemoveStructure {
-            unit,
-            structure: s.id.clone(),
-        })
+        .flat_map(|s| make(s, u))
         .filter(|a| crate::turn::apply(state, Seat(u.owner), a).is_ok())
         .collect()
 }
@@ -159,4 +173,54 @@ pub(crate) fn caltrops_after_move(
         log,
     });
     crate::structures::casualties(state, unit, &what, wounds, false, wounds > 0, CALTROPS)
+}
+
+/// T&F IV "Villages": `unit` occupies half `half` of village `id` (the table's
+/// `Table::occupy_village`, with its rulings), facing `heading`.
+pub fn occupy_village(
+    state: &mut GameState,
+    seat: Seat,
+    unit: UnitId,
+    id: &str,
+    half: usize,
+    heading: f64,
+) -> GameResult<()> {
+    crate::movement::own(state, seat, unit, onus_table::VILLAGES)?;
+    if crate::movement::brash_charge(state, unit).is_some() {
+        return Err(GameError::rule(
+            "IX Brash",
+            format!("{unit} is brash and can charge: it charges automatically instead of moving"),
+        ));
+    }
+    let from = state.table.unit(unit)?.pose;
+    let to = state.table.occupy_village(unit, id, half, heading)?;
+    state.emit(GameEvent::Moved {
+        unit,
+        from,
+        to,
+        cost: 0.0,
+        kind: format!("occupying the village {id} (T&F IV Villages)"),
+    });
+    crate::fog::update(state);
+    Ok(())
+}
+
+/// The occupations `unit` could make now: each half of a village its card touches, facing
+/// as it does, each accepted by [`crate::Onus::apply`] as it stands.
+pub fn occupations(state: &GameState, unit: UnitId) -> Vec<Action> {
+    accepted(state, unit, |s, u| {
+        if s.kind != onus_terrain::StructureKind::Village {
+            return Vec::new();
+        }
+        let card = u.rect();
+        (0..s.zones.len())
+            .filter(|&half| s.zones[half].rect().distance(&card) <= acies_geom::EPS)
+            .map(|half| Action::OccupyVillage {
+                unit,
+                structure: s.id.clone(),
+                half,
+                heading: u.pose.heading,
+            })
+            .collect()
+    })
 }

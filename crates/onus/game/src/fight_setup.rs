@@ -217,7 +217,13 @@ pub(crate) fn ranged_setup_after_events(
     let mut sf = fighter(state, shot.shooter)?;
     sf.los_blocked = shot.los_blocked;
     let mut tf = fighter(state, shot.target)?;
-    tf.attacked_from = exposure(shot.side);
+    // T&F II "Structures and flanking": no flanks nor rear in a village against a shooter
+    // outside it.
+    tf.attacked_from = if state.table.sheltered(shot.target, shot.shooter) {
+        onus_combat::Contact::default()
+    } else {
+        exposure(shot.side)
+    };
     let mut effects = event_effects;
     effects.extend(crate::terrain::ranged_ground(state, shot)?.effects(&sf, &tf));
     if let Some(v) = state.setup.options.limited_visibility {

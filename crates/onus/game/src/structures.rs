@@ -256,7 +256,7 @@ fn refusal(e: StructureAttackError) -> GameError {
     GameError::rule(rule, e.to_string())
 }
 
-fn check_id(id: &str) -> GameResult<()> {
+pub(crate) fn check_id(id: &str) -> GameResult<()> {
     if id.len() > MAX_STRUCTURE_ID {
         return Err(GameError::OutOfBounds {
             field: "structure".into(),
@@ -796,6 +796,7 @@ pub fn legal_actions(state: &GameState, seat: Seat) -> Vec<Action> {
         if state.phase == Phase::Movement {
             candidates.push(Action::Extinguish { unit });
             out.extend(crate::field::removals(state, unit));
+            out.extend(crate::field::occupations(state, unit));
         }
     }
     for a in candidates {

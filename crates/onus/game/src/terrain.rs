@@ -6,7 +6,7 @@
 use onus_combat::{CombatEffect, Fighter, Side, Stat};
 use onus_model::Ability;
 use onus_table::{CoverEffect, Height, UnitId};
-use onus_terrain::StructureKind;
+use onus_terrain::{DefenceBonus, Material, StructureKind};
 
 use crate::error::GameResult;
 use crate::fight_setup::Shot;
@@ -41,6 +41,10 @@ pub struct FightGround {
     /// The trench or barricade the defender is attacked across, by kind and name (T&F IV
     /// "Trenches and barricades").
     pub across: Option<(StructureKind, String)>,
+    /// The village the defender is in, attacked from outside it, and the bonus it gives
+    /// (T&F IV "Villages"; the Summary of Modifiers and Costs: "+1/+1 and +2/+2 against
+    /// Ranged Attacks").
+    pub village: Option<(String, DefenceBonus)>,
 }
 
 impl FightGround {
@@ -80,6 +84,21 @@ impl FightGround {
         }
         if let Some((kind, name)) = &self.across {
             out.extend(obstacle_cover(*kind, name));
+        }
+        if let Some((name, bonus)) = &self.village {
+            let source = format!("in the village {name} (T&F IV Villages)");
+            out.push(modify(
+                Side::Defender,
+                Stat::Dodge,
+                bonus.dodge.into(),
+                &source,
+            ));
+            out.push(modify(
+                Side::Defender,
+                Stat::Armor,
+                bonus.armor.into(),
+                &source,
+            ));
         }
         let covered = [
             (Side::Attacker, self.attacker_in_forest, defender),
@@ -161,8 +180,31 @@ pub(crate) fn melee_ground(
         attacker_in_forest: ground.in_forest.contains(&attacker),
         defender_in_forest: ground.in_forest.contains(&defender),
         across,
+        village: village_cover(state, defender, attacker, false),
         ..FightGround::default()
     })
+}
+
+/// The village `defender` is in, attacked by `attacker` from outside it, with the bonus the
+/// Summary of Modifiers and Costs gives (`onus_terrain`'s values of a village: +1/+1 in
+/// melee, +2/+2 against a ranged attack).
+fn village_cover(
+    state: &GameState,
+    defender: UnitId,
+    attacker: UnitId,
+    ranged: bool,
+) -> Option<(String, DefenceBonus)> {
+    if !state.table.sheltered(defender, attacker) {
+        return None;
+    }
+    let name = state.table.village_of(defender)?;
+    let v = StructureKind::Village.values(Material::Wood)?;
+    let bonus = if ranged {
+        v.ranged_defence.unwrap_or(v.defence)
+    } else {
+        v.defence
+    };
+    Some((name, bonus))
 }
 
 /// Whether the trench or barricade `id` protects `defender` attacked across it. T&F IV
@@ -214,6 +256,7 @@ pub(crate) fn ranged_ground(state: &GameState, shot: &Shot) -> GameResult<FightG
         from_above: terrain.from_above,
         cover,
         defender_in_forest,
+        village: village_cover(state, shot.target, shot.shooter, true),
         ..FightGround::default()
     })
 }

@@ -295,6 +295,15 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
         (Phase::Movement, Action::RemoveStructure { unit, structure }) => {
             crate::field::remove_structure(s, seat, *unit, structure)
         }
+        (
+            Phase::Movement,
+            Action::OccupyVillage {
+                unit,
+                structure,
+                half,
+                heading,
+            },
+        ) => crate::field::occupy_village(s, seat, *unit, structure, *half, *heading),
         (Phase::Skirmishers, Action::SkirmishMove { unit, order }) => {
             movement::skirmish_move(s, seat, *unit, order)
         }

@@ -350,3 +350,160 @@ fn tf_iv_a_charge_through_caltrops_rolls_on_contact() {
     assert!(charged.is_some() && rolled > charged, "{events:#?}");
     assert_eq!(after.table().unit(A).unwrap().state.wounds, 4);
 }
+
+/// A battlefield with a village of two halves, 2.5 x 2 DU each, centred on (8.75, 14) and
+/// (11.25, 14): x 7.5 to 12.5, y 13 to 15.
+fn village_field() -> Battlefield {
+    let mut b = Battlefield::open(30.0, 24.0);
+    b.structures = vec![Structure {
+        id: "v".into(),
+        name: "Village".into(),
+        kind: StructureKind::Village,
+        material: Material::Wood,
+        zones: vec![
+            Zone::new([8.75, 14.0], [2.5, 2.0], 0.0),
+            Zone::new([11.25, 14.0], [2.5, 2.0], 0.0),
+        ],
+        owner: None,
+        fortress: None,
+    }];
+    b
+}
+
+fn village_bonus(effects: &[CombatEffect], stat: Stat, delta: i32) -> bool {
+    effects.iter().any(|e| {
+        matches!(e, CombatEffect::Modify { side: Side::Defender, stat: s, delta: d, source }
+            if *s == stat && *d == delta && source.contains("T&F IV Villages"))
+    })
+}
+
+/// T&F IV "Villages" and the Summary of Modifiers and Costs: a unit in a village attacked
+/// from outside has no flank ("no flanks or rearguard"; II "Structures and flanking") and
+/// +1/+1 in melee.
+#[test]
+fn tf_iv_a_unit_in_a_village_charged_in_its_flank() {
+    let units = vec![
+        unit(1, 0, infantry("Hastati"), 6.0, 14.0, -90.0),
+        unit(2, 1, infantry("Iberians"), 8.75, 14.0, 180.0),
+    ];
+    let mut s = fixture_on(Some(village_field()), units, &[A], Phase::Movement);
+    let plan = s
+        .table_mut()
+        .charge(A, &ChargeOrder::new(D, vec![Step::Advance(3.0)]));
+    assert!(plan.is_ok(), "{plan:?}");
+    let setup = onus_game::fight_setup::melee_setup(&s, A, D, None).unwrap();
+    assert!(!setup.defender.attacked_from.flank && !setup.defender.attacked_from.rear);
+    assert!(
+        village_bonus(&setup.effects, Stat::Dodge, 1),
+        "{:?}",
+        setup.effects
+    );
+    assert!(village_bonus(&setup.effects, Stat::Armor, 1));
+}
+
+/// The Summary of Modifiers and Costs: a unit in a village gets "+2/+2 against Ranged
+/// Attacks" from outside it, and no flank (II "Structures and flanking").
+#[test]
+fn tf_iv_shooting_at_a_unit_in_a_village() {
+    let units = vec![
+        unit(1, 0, onus_game::testing::archers(), 4.0, 14.0, -90.0),
+        unit(2, 1, infantry("Iberians"), 8.75, 14.0, 180.0),
+    ];
+    let s = fixture_on(Some(village_field()), units, &[A], Phase::RangedAttack);
+    let shot = onus_game::fight_setup::Shot::measure(&s, A, D).unwrap();
+    let setup = onus_game::fight_setup::ranged_setup(&s, &shot, None).unwrap();
+    assert!(
+        village_bonus(&setup.effects, Stat::Dodge, 2),
+        "{:?}",
+        setup.effects
+    );
+    assert!(village_bonus(&setup.effects, Stat::Armor, 2));
+    // The shot comes at its flank, which a unit in a village does not have.
+    assert!(
+        matches!(
+            shot.side_or_defenders_choice(),
+            Some(acies_geom::Edge::Left | acies_geom::Edge::Right)
+        ),
+        "{shot:?}"
+    );
+    assert!(!setup.target.attacked_from.flank && !setup.target.attacked_from.rear);
+}
+
+/// T&F IV "Villages": "when a unit comes into contact with an empty village, it can occupy
+/// it immediately", placed as the player wishes within the half; the engine's chooser
+/// offers it; the half is then taken.
+#[test]
+fn tf_iv_occupying_a_village() {
+    let units = vec![
+        unit(1, 0, infantry("Hastati"), 8.75, 12.4, 0.0),
+        unit(3, 0, infantry("Principes"), 11.25, 12.4, 0.0),
+    ];
+    let s = fixture_on(
+        Some(village_field()),
+        units,
+        &[A, UnitId(3)],
+        Phase::Movement,
+    );
+    let occupy = |unit: UnitId, half: usize| Action::OccupyVillage {
+        unit,
+        structure: "v".into(),
+        half,
+        heading: std::f64::consts::PI,
+    };
+    let offered = removals(&s, A).len() + onus_game::field::occupations(&s, A).len();
+    assert_eq!(offered, 1, "the west half only");
+    let after = apply(&s, 0, &occupy(A, 0)).unwrap();
+    let u = after.table().unit(A).unwrap();
+    assert!((u.pose.centre.x - 8.75).abs() < 1e-9 && (u.pose.centre.y - 14.0).abs() < 1e-9);
+    assert!(u.turn.moved);
+    assert_eq!(after.table().village_of(A).as_deref(), Some("Village"));
+    // The other unit takes the east half; the west one is taken.
+    assert!(apply(&after, 0, &occupy(UnitId(3), 0)).is_err());
+    assert!(apply(&after, 0, &occupy(UnitId(3), 1)).is_ok());
+}
+
+/// T&F V "Razing structures" on a village: "if the razed structure is ... an enclosed
+/// structure (such as a village), the unit inside is destroyed" — the unit whose card is in
+/// it, not a unit merely touching it.
+#[test]
+fn tf_iv_the_unit_in_a_razed_village_is_destroyed() {
+    let onager = CardBuilder::new("Onager", UnitKind::Artillery)
+        .attack(1, 1)
+        .defense(3, 3)
+        .ranged(5, 8.0)
+        .morale(6)
+        .health(6)
+        .build();
+    let units = vec![
+        unit(1, 0, onager, 8.75, 9.0, 0.0),
+        unit(2, 1, infantry("Iberians"), 8.75, 14.0, 180.0),
+        unit(4, 1, infantry("Celts"), 11.25, 16.2, 0.0),
+    ];
+    let mut s = fixture_on(Some(village_field()), units, &[A], Phase::RangedAttack);
+    s.structures_mut().insert(
+        "v".into(),
+        onus_combat::StructureDamage {
+            wounds: 6,
+            ..Default::default()
+        },
+    );
+    // Power 5 against resistance 7: hits on 3+ (3 2 2 2: one hit), damage 4 (1): 7 of 7;
+    // the village collapses on the unit inside (no collateral roll then).
+    s.force_dice(&[3, 2, 2, 2, 4]);
+    let shot = Action::ShootStructure {
+        shooter: A,
+        structure: "v".into(),
+        incendiary: false,
+    };
+    let after = apply(&s, 0, &shot).unwrap();
+    assert!(after.forced_dice().is_empty(), "every die rolled");
+    assert!(after.structure_damage("v").collapsed);
+    assert!(
+        after.table().unit(D).is_err(),
+        "the unit inside is destroyed"
+    );
+    assert!(
+        after.table().unit(UnitId(4)).is_ok(),
+        "the unit touching it is not"
+    );
+}

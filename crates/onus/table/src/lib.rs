@@ -47,7 +47,9 @@ pub use query::{ChargeOption, ShotOption};
 pub use ranged::{RangeBand, ShotGeometry, Sight, WindChange, flank_determination};
 pub use sight::{CoverEffect, FOREST_SIGHT, GroundCover, TerrainShot, parabolic};
 pub use table::{EnvelopChoice, EnvelopOptions, Obstacle, ObstacleKind, Table, TableEdge};
-pub use terrain::{Across, DIFFICULT_MAX_ROTATION, GroundEffect, Height, MeleeGround, OBSTACLES};
+pub use terrain::{
+    Across, DIFFICULT_MAX_ROTATION, GroundEffect, Height, MeleeGround, OBSTACLES, VILLAGES,
+};
 pub use unit::{
     CardSize, Flank, FrontSlot, MARKER_DEPTH, Part, Piece, SectionId, Stack, TableUnit, TurnState,
     UnitId, card_rect, enveloping_marker_rect, extended_marker_rect, footprint_at, section_segment,

@@ -599,7 +599,11 @@ impl Table {
             let u = self.unit(me)?;
             Ok(SideSituation {
                 unit: me,
-                attacked_from: Exposure::of_edges(&e.edges_hit(me)),
+                attacked_from: if self.sheltered(me, e.other(me).unwrap_or(me)) {
+                    Exposure::default()
+                } else {
+                    Exposure::of_edges(&e.edges_hit(me))
+                },
                 other_enemies: (self.engaged_enemies(me).len() as u32).saturating_sub(1),
                 charged: e.charged_by == Some(me),
                 front_in_contact: !e.front_slots_in_contact(me).is_empty(),

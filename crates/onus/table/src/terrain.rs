@@ -17,6 +17,9 @@ use crate::unit::{TableUnit, UnitId, card_rect, footprint_at};
 /// maximum of 45°").
 pub const DIFFICULT_MAX_ROTATION: f64 = std::f64::consts::FRAC_PI_4;
 
+/// T&F IV "Villages".
+pub const VILLAGES: &str = "T&F IV Villages";
+
 /// T&F IV "Trenches and barricades", cited by the rules of crossing and fighting across them.
 pub const OBSTACLES: &str = "T&F IV Trenches and barricades";
 
@@ -41,6 +44,9 @@ pub struct GroundEffect {
     /// "Trenches and barricades": "if a unit has to cross this terrain, even partially, it
     /// will have to use limited movement").
     pub obstacle: Option<String>,
+    /// The village the card's centre enters or leaves: limited movement (T&F IV "Villages":
+    /// "to enter or exit a village, units have limited movement"); see `Table::village_move`.
+    pub village: Option<String>,
     /// The caltrops the move crossed or ended touching, by structure id, with the number of
     /// the unit's sections that did (T&F IV "Caltrops": "the opponent rolls 1 die for each
     /// section that passes through a caltrops covered area or upon contact, once movement is
@@ -55,6 +61,7 @@ impl GroundEffect {
             && self.climbs.is_none()
             && self.crosses.is_none()
             && self.obstacle.is_none()
+            && self.village.is_none()
     }
 
     /// Why the move is limited movement (T&F II), if the ground makes it so.
@@ -63,6 +70,7 @@ impl GroundEffect {
             .as_deref()
             .or(self.crosses.as_deref())
             .or(self.obstacle.as_deref())
+            .or(self.village.as_deref())
     }
 }
 
@@ -174,8 +182,12 @@ impl Table {
             return Err(insurmountable(unit.id, p, Some(track.pose_at(i, t))));
         }
         let sweeps = sweeps(track);
-        let mut effect = GroundEffect::default();
-        if let Some((name, i, t)) = first_slowing(bf, &sweeps, unit) {
+        let mut effect = GroundEffect {
+            village: self.village_move(bf, unit, track)?,
+            ..GroundEffect::default()
+        };
+        let villages = effect.village.is_none();
+        if let Some((name, i, t)) = first_slowing(bf, &sweeps, unit, villages) {
             effect.difficult = Some(name);
             difficult_costs(track, i, t, &mut effect)?;
         }
@@ -205,6 +217,74 @@ impl Table {
 }
 
 impl Table {
+    /// The village `unit` enters or leaves on `track`, by name, if it does (limited movement,
+    /// T&F IV "Villages"), refusing a move that would end in a half of a village another unit
+    /// occupies ("two units cannot occupy the same section of a village"). Ruling
+    /// (docs/rulings.md): a unit is in the half its card's centre lies on
+    /// ([`Battlefield::village_at`]); a move from outside into a village or out of it is
+    /// entering or exiting (limited movement, not difficult terrain); any other move over a
+    /// village, passing through or moving within it, is difficult terrain.
+    fn village_move(
+        &self,
+        bf: &Battlefield,
+        unit: &TableUnit,
+        track: &Track,
+    ) -> Result<Option<String>, TableError> {
+        let (Some(start), Some(end)) = (track.poses.first(), track.poses.last()) else {
+            return Ok(None);
+        };
+        let from = bf.village_at(start.centre);
+        let to = bf.village_at(end.centre);
+        if let Some((v, half)) = to {
+            let partner = unit.stack.map(crate::unit::Stack::partner);
+            let taken = self.units.values().any(|o| {
+                o.id != unit.id
+                    && Some(o.id) != partner
+                    && bf
+                        .village_at(o.pose.centre)
+                        .is_some_and(|(w, h)| w.id == v.id && h == half)
+            });
+            if taken {
+                return Err(TableError::NotPossible {
+                    unit: unit.id,
+                    reason: "two units cannot occupy the same section of a village",
+                    rule: VILLAGES,
+                });
+            }
+        }
+        let id = |x: Option<(&Structure, usize)>| x.map(|(s, _)| s.id.clone());
+        if id(from) == id(to) {
+            return Ok(None);
+        }
+        Ok(to.or(from).map(|(s, _)| s.label()))
+    }
+
+    /// Whether `unit` has neither flanks nor rear against `attacker` (T&F II "Structures and
+    /// flanking": "units inside structures such as ... villages are considered to have
+    /// neither flanks nor rear if the attacking unit is outside the structure"; IV
+    /// "Villages": "it will have no flanks or rearguard"): `unit` is in a village
+    /// ([`Battlefield::village_at`]) and `attacker` is not in the same one.
+    pub fn sheltered(&self, unit: UnitId, attacker: UnitId) -> bool {
+        let (Some(bf), Ok(u), Ok(a)) = (self.battlefield(), self.unit(unit), self.unit(attacker))
+        else {
+            return false;
+        };
+        let Some((v, _)) = bf.village_at(u.pose.centre) else {
+            return false;
+        };
+        bf.village_at(a.pose.centre)
+            .is_none_or(|(w, _)| w.id != v.id)
+    }
+
+    /// The village `unit` is in, by name, if its card's centre is on one (T&F IV
+    /// "Villages"; [`Battlefield::village_at`]).
+    pub fn village_of(&self, unit: UnitId) -> Option<String> {
+        let (bf, u) = (self.battlefield()?, self.unit(unit).ok()?);
+        bf.village_at(u.pose.centre).map(|(s, _)| s.label())
+    }
+}
+
+impl Table {
     /// The card of `unit` as it stands on the table now, if it is on it (a unit being placed
     /// is not) and not lined up on a crossing (whose own rules then apply).
     fn standing_card(&self, unit: &TableUnit) -> Option<OrientedRect> {
@@ -226,7 +306,7 @@ impl Table {
         budget: f64,
     ) -> Option<f64> {
         let bf = self.battlefield()?;
-        let (_, i, t) = first_slowing(bf, &sweeps(track), unit)?;
+        let (_, i, t) = first_slowing(bf, &sweeps(track), unit, true)?;
         let before: f64 = lengths.iter().take(i).sum::<f64>() + lengths.get(i)? * t;
         let reach = before + (budget - before).max(0.0) / 2.0;
         (reach < budget - 1e-9).then_some(reach)
@@ -656,23 +736,23 @@ fn insurmountable(unit: UnitId, p: &Piece, stop: Option<Pose>) -> TableError {
 /// The first difficult terrain the moving card (or a marker) runs into, by name, with the
 /// motion and the fraction of it: a piece that slows `unit` ([`slows`]) or caltrops (T&F IV
 /// "Caltrops": "will move with difficult terrain movement"; II "Difficult terrain
-/// movement": "forests, fords, villages or caltrops").
+/// movement": "forests, fords, villages or caltrops"; IV "Villages": "if they move through
+/// the village, then they will have difficult terrain movement"), villages only when
+/// `villages`.
 fn first_slowing(
     bf: &Battlefield,
     sweeps: &[Vec<SweptShape>],
     unit: &TableUnit,
+    villages: bool,
 ) -> Option<(String, usize, f64)> {
     let piece =
         first_touch(bf, sweeps, |p| slows(bf, p, unit)).map(|(p, i, t)| (p.name.clone(), i, t));
-    let caltrops = earliest(
-        bf.structures
-            .iter()
-            .filter(|s| s.kind.is_caltrops())
-            .filter_map(|s| {
-                first_hit_in(&s.rects().collect::<Vec<_>>(), sweeps).map(|(i, t)| (s.label(), i, t))
-            }),
-    );
-    earliest([piece, caltrops].into_iter().flatten())
+    let slowing =
+        |s: &Structure| s.kind.is_caltrops() || (villages && s.kind == StructureKind::Village);
+    let structure = earliest(bf.structures.iter().filter(|s| slowing(s)).filter_map(|s| {
+        first_hit_in(&s.rects().collect::<Vec<_>>(), sweeps).map(|(i, t)| (s.label(), i, t))
+    }));
+    earliest([piece, structure].into_iter().flatten())
 }
 
 /// The first motion, and fraction of it, at which the moving card or a marker starts to
@@ -907,5 +987,76 @@ impl Table {
             .position(|s| s.id == id && !s.kind.is_fortress_element())
             .ok_or_else(|| bad(format!("no structure {id:?} may be removed")))?;
         Ok(Arc::make_mut(bf).structures.remove(at))
+    }
+}
+
+impl Table {
+    /// T&F IV "Villages": "when a unit comes into contact with an empty village, it can
+    /// occupy it immediately ... You can position the unit as you wish within the markings of
+    /// the village tile". Ruling (docs/rulings.md): an activated unit that has not moved this
+    /// turn, not engaged nor fleeing, whose card touches or overlaps half `half` of village
+    /// `id` that no unit occupies, is placed with its card centred on that half, facing
+    /// `heading`: its move of the turn, limited movement (it may still shoot). The new place
+    /// must be on the table, overlapping no unit and in contact with no enemy (that would be
+    /// a charge). Returns the new pose.
+    pub fn occupy_village(
+        &mut self,
+        unit: UnitId,
+        id: &str,
+        half: usize,
+        heading: f64,
+    ) -> Result<Pose, TableError> {
+        let no = |reason: &'static str| TableError::NotPossible {
+            unit,
+            reason,
+            rule: VILLAGES,
+        };
+        let u = self.unit(unit)?.clone();
+        if !u.turn.activated || u.turn.moved || u.state.fleeing || self.is_engaged(unit) {
+            return Err(no(
+                "only an activated unit that has not moved, not engaged nor fleeing, occupies a village",
+            ));
+        }
+        let bf = self.battlefield().ok_or(no("there is no village"))?;
+        let v = bf
+            .structure(id)
+            .filter(|s| s.kind == StructureKind::Village)
+            .ok_or(no("there is no such village"))?;
+        let zone = v
+            .zones
+            .get(half)
+            .ok_or(no("the village has no such half"))?;
+        let card = u.rect();
+        if zone.rect().distance(&card) > acies_geom::EPS {
+            return Err(no(
+                "the unit is not in contact with that half of the village",
+            ));
+        }
+        let taken = self.units.values().any(|o| {
+            o.id != unit
+                && bf
+                    .village_at(o.pose.centre)
+                    .is_some_and(|(w, h)| w.id == v.id && h == half)
+        });
+        if taken {
+            return Err(no("two units cannot occupy the same section of a village"));
+        }
+        let pose = Pose::new(zone.rect().centre(), heading);
+        let mut placed = u.clone();
+        placed.pose = pose;
+        self.check_new_place(&u, &placed)?;
+        let new_card = placed.rect();
+        if self.units.values().any(|o| {
+            self.are_enemies(unit, o.id) && o.rect().distance(&new_card) <= acies_geom::EPS
+        }) {
+            return Err(no(
+                "occupying a village in contact with an enemy would be a charge",
+            ));
+        }
+        let m = self.unit_mut(unit)?;
+        m.pose = pose;
+        m.turn.moved = true;
+        m.turn.displaced = true;
+        Ok(pose)
     }
 }

@@ -155,6 +155,21 @@ impl Battlefield {
             .find(|p| p.contains(centre))
     }
 
+    /// The village, and which of its halves, holding a card centred at `centre`: the unit is
+    /// in the village (ruling, T&F IV "Villages": a card is in a village half, "the section of
+    /// the village where the unit was", when its centre lies on that half).
+    pub fn village_at(&self, centre: Vec2) -> Option<(&Structure, usize)> {
+        self.structures
+            .iter()
+            .filter(|s| s.kind == crate::structure::StructureKind::Village)
+            .find_map(|s| {
+                s.zones
+                    .iter()
+                    .position(|z| z.rect().contains(centre))
+                    .map(|half| (s, half))
+            })
+    }
+
     /// The hill whose top holds a card centred at `centre` (III "Hills": "on top of a Hill if
     /// the center of the card is located on top of it").
     pub fn hill_top_at(&self, centre: Vec2) -> Option<&Piece> {

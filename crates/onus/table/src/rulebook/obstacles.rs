@@ -231,3 +231,117 @@ fn tf_iv_a_unit_on_caltrops_rolls_again_only_when_it_leaves_them() -> Result<(),
     assert_eq!(leaves.ground.caltrops, vec![("c".to_string(), 4)]);
     Ok(())
 }
+
+/// A 30 x 24 table with a village of two halves, 2.5 x 2 DU each, centred on (8.75, 14)
+/// and (11.25, 14): x 7.5 to 12.5, y 13 to 15.
+fn village() -> Result<Table, TableError> {
+    let mut t = Table::new(30.0, 24.0);
+    let mut b = Battlefield::open(30.0, 24.0);
+    let mut v = obstacle(StructureKind::Village, [8.75, 14.0]);
+    v.id = "v".into();
+    v.name = "Village".into();
+    v.zones = vec![
+        Zone::new([8.75, 14.0], [2.5, 2.0], 0.0),
+        Zone::new([11.25, 14.0], [2.5, 2.0], 0.0),
+    ];
+    b.structures = vec![v];
+    t.set_battlefield(b)?;
+    Ok(t)
+}
+
+/// T&F IV "Villages": "to enter or exit a village, units have limited movement, but if they
+/// move through the village, then they will have difficult terrain movement".
+#[test]
+fn tf_iv_entering_a_village_is_limited_and_passing_through_is_difficult() -> Result<(), TableError>
+{
+    let mut t = village()?;
+    // Front at y = 12.4, 0.6 DU short of the village; after 2.2 DU its centre is on the west
+    // half (y = 14): it entered.
+    let u = put(
+        &mut t,
+        1,
+        0,
+        card("Triarii", UnitKind::Infantry, 8.0),
+        pose(8.75, 11.8, 0.0),
+    );
+    t.unit_mut(u)?.turn.activated = true;
+    let enters = advance(&t, u, 2.2)?;
+    assert_eq!(enters.kind, MovementType::Limited);
+    assert_eq!(enters.ground.village.as_deref(), Some("Village"));
+    assert_eq!(enters.ground.difficult, None);
+    assert!((enters.cost - 2.2).abs() < 1e-9);
+    // Through it and out beyond: difficult terrain from the first contact (0.6 DU), not
+    // limited.
+    let through = advance(&t, u, 4.0)?;
+    assert_eq!(through.kind, MovementType::Regular);
+    assert_eq!(through.ground.village, None);
+    assert_eq!(through.ground.difficult.as_deref(), Some("Village"));
+    assert!((through.cost - 7.4).abs() < 1e-9, "{}", through.cost);
+    // Leaving it is limited movement too.
+    t.apply_move(&enters)?;
+    t.unit_mut(u)?.turn = Default::default();
+    t.unit_mut(u)?.turn.activated = true;
+    let exits = advance(&t, u, 2.2)?;
+    assert_eq!(exits.ground.village.as_deref(), Some("Village"));
+    assert_eq!(exits.kind, MovementType::Limited);
+    Ok(())
+}
+
+/// T&F IV "Villages": "two units cannot occupy the same section of a village"; a unit in
+/// contact with an empty half occupies it, placed as the player wishes (its card centred on
+/// the half, its facing chosen), and has "no flanks or rearguard" against an attacker
+/// outside (II "Structures and flanking").
+#[test]
+fn tf_iv_one_unit_a_half_occupied_on_contact_without_flanks() -> Result<(), TableError> {
+    let mut t = village()?;
+    let a = put(
+        &mut t,
+        1,
+        0,
+        card("Triarii", UnitKind::Infantry, 4.0),
+        pose(8.75, 12.4, 0.0),
+    );
+    t.unit_mut(a)?.turn.activated = true;
+    // Its front touches the west half (y = 13).
+    assert!(
+        t.occupy_village(a, "v", 1, 0.0).is_err(),
+        "not touching the east half"
+    );
+    let at = t.occupy_village(a, "v", 0, std::f64::consts::PI)?;
+    assert!(at.approx_eq(&pose(8.75, 14.0, 180.0), 1e-9), "{at:?}");
+    assert_eq!(t.village_of(a).as_deref(), Some("Village"));
+    // A friend may not end its move in the same half.
+    let b = put(
+        &mut t,
+        3,
+        0,
+        card("Hastati", UnitKind::Infantry, 4.0),
+        pose(8.75, 16.8, 180.0),
+    );
+    t.unit_mut(b)?.turn.activated = true;
+    let err = advance(&t, b, 2.0).err();
+    assert!(
+        matches!(err, Some(TableError::NotPossible { rule, .. }) if rule == crate::terrain::VILLAGES),
+        "{err:?}"
+    );
+    // An enemy charging its flank from outside finds no flank.
+    let e = put(
+        &mut t,
+        2,
+        1,
+        card("Iberians", UnitKind::Infantry, 4.0),
+        pose(5.0, 14.0, -90.0),
+    );
+    t.unit_mut(e)?.turn.activated = true;
+    t.charge(e, &ChargeOrder::new(a, vec![Step::Advance(3.0)]))?;
+    let hit = t.engagement(e, a).map(|x| x.edges_hit(a));
+    assert!(
+        hit.as_ref()
+            .is_some_and(|h| h.iter().all(|edge| *edge != acies_geom::Edge::Front)),
+        "the charge hits a flank: {hit:?}"
+    );
+    let sit = t.melee_situation(e, a)?;
+    assert!(!sit.defender.attacked_from.flank && !sit.defender.attacked_from.rear);
+    assert!(t.sheltered(a, e) && !t.sheltered(e, a));
+    Ok(())
+}
