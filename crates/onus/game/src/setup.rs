@@ -244,17 +244,22 @@ pub enum BattlefieldChoice {
 }
 
 impl BattlefieldChoice {
-    /// The battlefield, read and checked. One with structures (T&F IV: fortresses,
-    /// watchtowers, villages, siege towers, caltrops, trenches, barricades) is refused: their
-    /// rules of play are still to come, and a game must not ignore them.
+    /// The battlefield, read and checked. Villages, trenches, barricades and caltrops are
+    /// played (T&F IV); one with other structures (fortresses, watchtowers, siege towers,
+    /// rams) is refused: their rules of play are still to come, and a game must not ignore
+    /// them.
     pub fn load(&self) -> GameResult<onus_terrain::Battlefield> {
         let b = self.read()?;
-        if b.has_structures() {
-            let kinds: std::collections::BTreeSet<String> =
-                b.structures.iter().map(|s| s.kind.to_string()).collect();
+        if !b.playable() {
+            let kinds: std::collections::BTreeSet<String> = b
+                .structures
+                .iter()
+                .filter(|s| !s.kind.in_play())
+                .map(|s| s.kind.to_string())
+                .collect();
             return Err(GameError::setup(
                 format!(
-                    "scenario.battlefield: the battlefield \"{}\" has structures ({}): structures are not yet playable (T&F IV); choose a battlefield without any",
+                    "scenario.battlefield: the battlefield \"{}\" has structures ({}): these structures are not yet playable (T&F IV; villages, trenches, barricades and caltrops are); choose a battlefield without any",
                     b.id,
                     kinds.into_iter().collect::<Vec<_>>().join(", ")
                 ),

@@ -117,3 +117,44 @@ fn battles_have_ranged_attacks_melees_events_and_flight() {
         "withdrawals, repositionings, retreats, free attacks: {engaged:?}"
     );
 }
+
+/// T&F IV: whole battles on the shipped "hamlet-and-ditches" (a village, trenches,
+/// barricades, caltrops) end without a panic or a broken invariant, and the structures are
+/// in play: across the battles, units occupy the village or move through it, roll for the
+/// caltrops or remove a structure.
+#[test]
+fn battles_on_a_field_of_villages_trenches_and_caltrops_end() {
+    let mut setup = Setup::two_presets("romans-1000", "celts-1000");
+    setup.scenario.battlefield = Some(onus_game::BattlefieldChoice::Shipped(
+        "hamlet-and-ditches".into(),
+    ));
+    let mut structure_events = 0;
+    let mut ground_moves = 0;
+    for seed in [11, 12, 13] {
+        let s = battle(&setup, seed, 30_000, true);
+        assert!(
+            s.outcome().is_some(),
+            "seed {seed}: no end after turn {} round {} phase {:?}",
+            s.turn(),
+            s.round(),
+            s.phase()
+        );
+        for e in s.log().iter() {
+            match e {
+                onus_game::GameEvent::CaltropsRolled { .. }
+                | onus_game::GameEvent::StructureRemoved { .. } => structure_events += 1,
+                onus_game::GameEvent::Moved { kind, .. }
+                    if kind.contains("limited") || kind.contains("village") =>
+                {
+                    ground_moves += 1
+                }
+                _ => {}
+            }
+        }
+    }
+    eprintln!("structure events {structure_events}, limited or village moves {ground_moves}");
+    assert!(
+        structure_events > 0 && ground_moves > 0,
+        "the structures were never in play"
+    );
+}

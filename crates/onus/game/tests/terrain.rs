@@ -69,8 +69,9 @@ fn a_scenario_battlefield_sets_the_table() {
     );
 }
 
-/// T&F IV: the structures' rules of play are still to come, so a battlefield with any is
-/// refused, shipped or given inline, rather than played as if they were not there.
+/// T&F IV: the rules of play of fortresses, watchtowers, siege towers and rams are still to
+/// come, so a battlefield with any is refused, shipped or given inline, rather than played as
+/// if they were not there; villages, trenches, barricades and caltrops are played.
 #[test]
 fn iv_a_battlefield_with_structures_is_not_yet_playable() {
     let mut setup = Setup::two_presets("romans-1000", "celts-1000");
@@ -89,7 +90,7 @@ fn iv_a_battlefield_with_structures_is_not_yet_playable() {
             "{err}"
         );
         assert!(
-            err.contains("structures are not yet playable (T&F IV)"),
+            err.contains("these structures are not yet playable (T&F IV;"),
             "{err}"
         );
     }
@@ -99,10 +100,20 @@ fn iv_a_battlefield_with_structures_is_not_yet_playable() {
     let err = Onus::new_game(&setup, 3).unwrap_err().to_string();
     assert!(
         err.contains(
-            "the battlefield \"x\" has structures (watchtower): structures are not yet playable"
+            "the battlefield \"x\" has structures (watchtower): these structures are not yet playable"
         ),
         "{err}"
     );
+    // The fort's village is no excuse: only the fortress and tower are named.
+    setup.scenario.battlefield = Some(BattlefieldChoice::Shipped("fort-and-village".into()));
+    let err = Onus::new_game(&setup, 3).unwrap_err().to_string();
+    assert!(
+        err.contains("has structures (corner wall, gate wall, tower, wall)"),
+        "{err}"
+    );
+    // A battlefield of field structures only is played.
+    setup.scenario.battlefield = Some(BattlefieldChoice::Shipped("hamlet-and-ditches".into()));
+    assert!(Onus::new_game(&setup, 3).is_ok());
     // Every battlefield the lobby offers is playable.
     for b in onus_terrain::builtin::playable().unwrap() {
         setup.scenario.battlefield = Some(BattlefieldChoice::Shipped(b.id.clone()));

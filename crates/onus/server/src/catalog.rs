@@ -198,7 +198,7 @@ fn build() -> Result<Value, String> {
             "text_chars": army::MAX_TEXT_CHARS,
         },
         "seats": { "min": onus_game::setup::PLAYERS.start(), "max": onus_game::setup::PLAYERS.end() },
-        // Only those a game can be played on (T&F IV structures are not yet playable).
+        // Only those a game can be played on (T&F IV: villages, trenches, barricades, caltrops).
         "battlefields": onus_terrain::builtin::playable()?,
         "help": crate::help::help(),
     }))

@@ -211,6 +211,13 @@ impl Battlefield {
 
 /// The structures of T&F IV on the battlefield: what the rules of sieges ask of them.
 impl Battlefield {
+    /// Whether a game can be played on it: every structure on it is of a kind whose rules of
+    /// play are in the game ([`StructureKind::in_play`]: villages, trenches, barricades,
+    /// caltrops), and no fortress.
+    pub fn playable(&self) -> bool {
+        self.fortresses.is_empty() && self.structures.iter().all(|s| s.kind.in_play())
+    }
+
     /// Whether any structure stands on it (their rules of play are still to come: the game
     /// refuses such a battlefield, T&F IV).
     pub fn has_structures(&self) -> bool {

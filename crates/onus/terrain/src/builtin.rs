@@ -22,6 +22,7 @@ pub const SOURCES: &[(&str, &str)] = &[
     file!("fort-and-village.toml"),
     file!("stone-citadel.toml"),
     file!("watchtower-line.toml"),
+    file!("hamlet-and-ditches.toml"),
 ];
 
 /// Every shipped battlefield, parsed. Their files are checked by this crate's tests, so a
@@ -36,11 +37,12 @@ pub fn all() -> Result<Vec<Battlefield>, String> {
         .collect()
 }
 
-/// The shipped battlefields a game can be played on now: those without structures (T&F IV:
-/// their rules of play are still to come, and `onus-game` refuses a battlefield with any).
+/// The shipped battlefields a game can be played on now: those whose structures, if any, are
+/// villages, trenches, barricades and caltrops ([`Battlefield::playable`]; T&F IV: the rules
+/// of play of the others are still to come, and `onus-game` refuses a battlefield with any).
 /// What a lobby offers.
 pub fn playable() -> Result<Vec<Battlefield>, String> {
-    Ok(all()?.into_iter().filter(|b| !b.has_structures()).collect())
+    Ok(all()?.into_iter().filter(Battlefield::playable).collect())
 }
 
 /// The shipped battlefield `id`.

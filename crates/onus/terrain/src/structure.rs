@@ -136,6 +136,13 @@ impl StructureKind {
         matches!(self, StructureKind::Trench | StructureKind::Barricade)
     }
 
+    /// A field structure whose rules of play are in the game: villages, trenches,
+    /// barricades and caltrops (IV "Villages", "Trenches and barricades", "Caltrops"). The
+    /// others (fortresses, watchtowers, siege towers, rams) are not playable yet.
+    pub fn in_play(self) -> bool {
+        matches!(self, StructureKind::Village) || self.is_obstacle() || self.is_caltrops()
+    }
+
     /// Caltrops, small or large (IV "Caltrops").
     pub fn is_caltrops(self) -> bool {
         matches!(self, StructureKind::Caltrops | StructureKind::LargeCaltrops)

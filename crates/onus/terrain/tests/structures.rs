@@ -17,7 +17,7 @@ const FORTRESS_FIELDS: [&str; 4] = [
 ];
 
 #[test]
-fn shipped_structure_battlefields_load_with_no_problem_and_are_not_offered() {
+fn shipped_structure_battlefields_load_with_no_problem_and_only_field_ones_are_offered() {
     for id in FORTRESS_FIELDS {
         let b = shipped(id);
         assert!(b.has_structures(), "{id}");
@@ -28,7 +28,18 @@ fn shipped_structure_battlefields_load_with_no_problem_and_are_not_offered() {
         playable.len(),
         builtin::SOURCES.len() - FORTRESS_FIELDS.len()
     );
-    assert!(playable.iter().all(|b| !b.has_structures()));
+    // T&F IV: only villages, trenches, barricades and caltrops are played.
+    assert!(
+        playable
+            .iter()
+            .all(|b| b.playable() && b.structures.iter().all(|s| s.kind.in_play()))
+    );
+    let field = shipped("hamlet-and-ditches");
+    assert_eq!(field.problems(), Vec::new());
+    assert!(field.has_structures() && playable.iter().any(|b| b.id == field.id));
+    for id in FORTRESS_FIELDS {
+        assert!(!shipped(id).playable(), "{id}");
+    }
     let kinds: Vec<StructureKind> = builtin::all()
         .unwrap()
         .iter()
