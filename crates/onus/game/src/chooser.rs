@@ -655,8 +655,9 @@ fn movement(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Acti
         }
         steps_options.push(vec![Step::Advance(mv * frac)]);
         steps_options.push(vec![Step::Advance(mv * frac / 2.0)]);
-        // T&F II "Facing": at a river, ford, bridge or pass, face it and go on across.
-        if state.table.facing_terrain(u.id).is_ok() {
+        // T&F II "Facing": at a river, ford, bridge, pass, trench or barricade, face it and
+        // go on across.
+        if state.table.facing_pose(u.id).is_ok() {
             let order = MoveOrder::new(vec![Step::Advance(mv * frac / 2.0)]).facing();
             out.push(Action::Move { unit: u.id, order });
         }

@@ -132,8 +132,8 @@ pub struct MoveOrder {
     pub will_shoot: bool,
     /// A stacked complementary unit leaves its partner (IX).
     pub separate: bool,
-    /// First face, at no cost, the river, lake, ford, bridge or choke point the card touches
-    /// (T&F II "Facing"; [`Table::facing_terrain`]).
+    /// First face, at no cost, the river, lake, ford, bridge, choke point, trench or
+    /// barricade the card touches (T&F II "Facing"; [`Table::facing_pose`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub face: bool,
 }
@@ -506,7 +506,7 @@ impl Table {
 
         let mut state = u.state.clone();
         let start = if order.face {
-            self.facing_terrain(unit)?.0
+            self.facing_pose(unit)?
         } else {
             u.pose
         };

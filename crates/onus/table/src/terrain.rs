@@ -432,43 +432,120 @@ impl Table {
     /// Ruling: the card must touch the piece without overlapping it (facing happens "when a
     /// unit comes into contact"); the new place must be free like any other.
     pub fn facing_terrain(&self, unit: UnitId) -> Result<(Pose, &Piece), TableError> {
+        self.face(
+            unit,
+            "the card touches no river, lake, ford, bridge or choke point to face",
+            |bf, card| {
+                bf.pieces
+                    .iter()
+                    .filter(|p| faceable(p.kind) && !p.overlaps(card))
+                    .flat_map(|p| {
+                        p.rects()
+                            .map(move |r| (p, r, facing_edges(p, r), p.kind.is_choke()))
+                    })
+                    .collect()
+            },
+        )
+    }
+
+    /// [`Table::facing_terrain`] for a trench or barricade (T&F II "Facing": "any unit that
+    /// comes into contact with a ... trench, barricade ... can optionally face ... it, at no
+    /// additional movement cost"; IV "Barricade": "you can face it without any additional
+    /// cost"). Ruling (docs/rulings.md): the card's front goes on the obstacle's long side
+    /// nearest to its front, facing across it, without overlapping it.
+    pub fn facing_obstacle(&self, unit: UnitId) -> Result<(Pose, &Structure), TableError> {
+        self.face(
+            unit,
+            "the card touches no trench or barricade to face",
+            |bf, card| {
+                bf.structures
+                    .iter()
+                    .filter(|s| s.kind.is_obstacle() && !s.overlaps(card))
+                    .flat_map(|s| s.rects().map(move |r| (s, r, long_edges(r), false)))
+                    .collect()
+            },
+        )
+    }
+
+    /// The pose facing the nearest of the zones `zones` finds for the card (see
+    /// [`nearest_facing`]), and what it belongs to; the new place must be free like any
+    /// other.
+    fn face<'a, T: Copy + 'a>(
+        &'a self,
+        unit: UnitId,
+        reason: &'static str,
+        zones: impl FnOnce(
+            &'a Battlefield,
+            &OrientedRect,
+        ) -> Vec<(T, &'a OrientedRect, Vec<acies_geom::Edge>, bool)>,
+    ) -> Result<(Pose, T), TableError> {
         let u = self.unit(unit)?;
         let none = TableError::NotPossible {
             unit,
-            reason: "the card touches no river, lake, ford, bridge or choke point to face",
+            reason,
             rule: "T&F II Facing",
         };
         let bf = self.battlefield().ok_or(none.clone())?;
-        let card = u.rect();
-        let front = card.edge(acies_geom::Edge::Front);
-        let front_mid = front.a.lerp(front.b, 0.5);
-        let mut best: Option<(f64, &Piece, &OrientedRect, acies_geom::Edge)> = None;
-        for p in bf.pieces.iter().filter(|p| faceable(p.kind)) {
-            if p.overlaps(&card) {
-                continue;
-            }
-            for r in p.rects().filter(|r| card.distance(r) <= FACING_REACH) {
-                for e in facing_edges(p, r) {
-                    let d = r.edge(e).distance_to_point(front_mid);
-                    if best.is_none_or(|b| d < b.0) {
-                        best = Some((d, p, r, e));
-                    }
-                }
-            }
-        }
-        let (_, piece, r, e) = best.ok_or(none)?;
-        let inward = -r.outward_normal(e);
-        let edge = r.edge(e);
-        let foot = if piece.kind.is_choke() {
-            edge.a.lerp(edge.b, 0.5)
-        } else {
-            edge.closest_point(card.centre())
-        };
-        let pose = Pose::new(foot - inward * (u.size.depth / 2.0), inward.heading());
+        let (pose, what) = nearest_facing(u, zones(bf, &u.rect()).into_iter()).ok_or(none)?;
         let mut faced = u.clone();
         faced.pose = pose;
         self.check_new_place(u, &faced)?;
-        Ok((pose, piece))
+        Ok((pose, what))
+    }
+
+    /// Where `unit` stands once it has faced, at no cost, what its card touches (T&F II
+    /// "Facing"): the terrain of [`Table::facing_terrain`], otherwise a trench or barricade
+    /// ([`Table::facing_obstacle`]). What a move's `face` does.
+    pub fn facing_pose(&self, unit: UnitId) -> Result<Pose, TableError> {
+        self.facing_terrain(unit)
+            .map(|(p, _)| p)
+            .or_else(|e| self.facing_obstacle(unit).map(|(p, _)| p).map_err(|_| e))
+    }
+}
+
+/// Of the zones `u`'s card touches (each with the edges it may face and whether the card is
+/// centred on the edge), the pose facing across the edge nearest to the middle of its front,
+/// and what that zone belongs to.
+fn nearest_facing<'a, T: Copy>(
+    u: &TableUnit,
+    zones: impl Iterator<Item = (T, &'a OrientedRect, Vec<acies_geom::Edge>, bool)>,
+) -> Option<(Pose, T)> {
+    let card = u.rect();
+    let front = card.edge(acies_geom::Edge::Front);
+    let front_mid = front.a.lerp(front.b, 0.5);
+    let mut best: Option<(f64, T, &OrientedRect, acies_geom::Edge, bool)> = None;
+    for (what, r, edges, centred) in zones {
+        if card.distance(r) > FACING_REACH {
+            continue;
+        }
+        for e in edges {
+            let d = r.edge(e).distance_to_point(front_mid);
+            if best.is_none_or(|b| d < b.0) {
+                best = Some((d, what, r, e, centred));
+            }
+        }
+    }
+    let (_, what, r, e, centred) = best?;
+    let inward = -r.outward_normal(e);
+    let edge = r.edge(e);
+    let foot = if centred {
+        edge.a.lerp(edge.b, 0.5)
+    } else {
+        edge.closest_point(card.centre())
+    };
+    Some((
+        Pose::new(foot - inward * (u.size.depth / 2.0), inward.heading()),
+        what,
+    ))
+}
+
+/// The two long sides of a zone (a trench's or barricade's).
+fn long_edges(r: &OrientedRect) -> Vec<acies_geom::Edge> {
+    use acies_geom::Edge;
+    if r.width >= r.depth {
+        vec![Edge::Front, Edge::Rear]
+    } else {
+        vec![Edge::Left, Edge::Right]
     }
 }
 

@@ -345,3 +345,43 @@ fn tf_iv_one_unit_a_half_occupied_on_contact_without_flanks() -> Result<(), Tabl
     assert!(t.sheltered(a, e) && !t.sheltered(e, a));
     Ok(())
 }
+
+/// T&F II "Facing": a unit in contact with a trench or barricade "can optionally face ... it,
+/// at no additional movement cost" (IV "Barricade": "you can face it without any additional
+/// cost"): 0.03 DU short of the trench, it steps up to the trench's long side.
+#[test]
+fn tf_iv_a_unit_faces_a_trench_at_no_cost() -> Result<(), TableError> {
+    let mut t = field(StructureKind::Trench)?;
+    let u = put(
+        &mut t,
+        1,
+        0,
+        card("Triarii", UnitKind::Infantry, 4.0),
+        pose(10.5, 11.12, 0.0),
+    );
+    t.unit_mut(u)?.turn.activated = true;
+    let (faced, what) = t.facing_obstacle(u)?;
+    assert_eq!(what.id, "t");
+    assert!(faced.approx_eq(&pose(10.5, 11.15, 0.0), 1e-9), "{faced:?}");
+    assert!(t.facing_terrain(u).is_err(), "no terrain piece to face");
+    assert_eq!(t.facing_pose(u)?, faced);
+    // The facing is free: a move from there across the trench is priced from the edge.
+    let across = t.check_move(u, &MoveOrder::new(vec![Step::Advance(0.5)]).facing())?;
+    assert!(
+        across.end.approx_eq(&pose(10.5, 11.65, 0.0), 1e-9),
+        "{:?}",
+        across.end
+    );
+    assert!((across.cost - 0.5).abs() < 1e-9, "{}", across.cost);
+    assert_eq!(across.kind, MovementType::Limited);
+    // Far from it, nothing to face.
+    let far = put(
+        &mut t,
+        3,
+        0,
+        card("Hastati", UnitKind::Infantry, 4.0),
+        pose(20.0, 5.0, 0.0),
+    );
+    assert!(t.facing_obstacle(far).is_err());
+    Ok(())
+}
