@@ -45,7 +45,7 @@ pub use movement::{
 };
 pub use query::{ChargeOption, ShotOption};
 pub use ranged::{RangeBand, ShotGeometry, Sight, WindChange, flank_determination};
-pub use sight::{CoverEffect, FOREST_SIGHT, GroundCover, TerrainShot, parabolic};
+pub use sight::{CoverEffect, CoverKind, FOREST_SIGHT, GroundCover, TerrainShot, parabolic};
 pub use table::{EnvelopChoice, EnvelopOptions, Obstacle, ObstacleKind, Table, TableEdge};
 pub use terrain::{
     Across, DIFFICULT_MAX_ROTATION, GroundEffect, Height, MeleeGround, OBSTACLES, VILLAGES,

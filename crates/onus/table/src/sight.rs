@@ -5,7 +5,7 @@
 
 use acies_geom::{EPS, OrientedRect, Segment, Vec2};
 use onus_model::UnitKind;
-use onus_terrain::{Battlefield, Piece, SightBlock, TerrainKind};
+use onus_terrain::{Battlefield, Piece, SightBlock, Structure, StructureKind, TerrainKind};
 use serde::Serialize;
 
 use crate::table::Table;
@@ -33,12 +33,37 @@ pub struct TerrainShot {
 /// Terrain that covers the target (II "Ranged attacks and line of sight").
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GroundCover {
-    /// The piece's name.
+    /// The piece's (or structure's) name.
     pub piece: String,
-    pub kind: TerrainKind,
+    pub kind: CoverKind,
     /// The piece is nearer the shooter than the target ("closest point of the card").
     pub nearer_shooter: bool,
     pub effect: CoverEffect,
+}
+
+/// What covers the target: a terrain piece or a structure (a village, T&F IV "Villages": "for
+/// line of sight purposes, a Village is ONE level high"). Written as the kind's id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum CoverKind {
+    Terrain(TerrainKind),
+    Structure(StructureKind),
+}
+
+/// What stands in the way of a sight line.
+#[derive(Clone, Copy)]
+enum Blocker<'a> {
+    Piece(&'a Piece),
+    Structure(&'a Structure),
+}
+
+impl Blocker<'_> {
+    fn rects(&self) -> Vec<&OrientedRect> {
+        match self {
+            Blocker::Piece(p) => p.rects().collect(),
+            Blocker::Structure(s) => s.rects().collect(),
+        }
+    }
 }
 
 /// What the cover does to the shot.
@@ -123,17 +148,18 @@ fn nearest_point(t: &TableUnit, from: Vec2) -> Vec2 {
     t.rect().nearest_point(from).point
 }
 
-/// The terrain piece that stops sight along `seg`, if one does: a mountain it crosses, more
-/// than [`FOREST_SIGHT`] of forest, or a hill neither unit stands on, when that obstacle is at
-/// least as high as the target (II: "an obstacle ... at the same or at a higher level than
-/// the target that covers it").
+/// The terrain piece or village that stops sight along `seg`, if one does: a mountain it
+/// crosses, more than [`FOREST_SIGHT`] of forest, a hill or a village neither unit stands on
+/// (in), when that obstacle is at least as high as the target (II: "an obstacle ... at the
+/// same or at a higher level than the target that covers it"). Ruling (docs/rulings.md, T&F
+/// IV "Villages"): a village one level high covers like a hill: not for a unit in it.
 fn ground_blocker<'a>(
     bf: &'a Battlefield,
     seg: &Segment,
     s: &TableUnit,
     t: &TableUnit,
     target_level: u8,
-) -> Option<&'a Piece> {
+) -> Option<Blocker<'a>> {
     let length = seg.length();
     let over = |p: &Piece| -> f64 {
         p.rects()
@@ -151,7 +177,8 @@ fn ground_blocker<'a>(
         .filter(|p| high_enough(p))
         .map(&over)
         .sum();
-    bf.pieces
+    let piece = bf
+        .pieces
         .iter()
         .filter(|p| high_enough(p))
         .find(|p| match p.kind {
@@ -162,12 +189,28 @@ fn ground_blocker<'a>(
                 !stood_on && over(p) > EPS
             }
             _ => false,
+        });
+    if let Some(p) = piece {
+        return Some(Blocker::Piece(p));
+    }
+    bf.structures
+        .iter()
+        .filter(|v| v.kind == StructureKind::Village && target_level <= 1)
+        .find(|v| {
+            let inside = v.contains(s.pose.centre) || v.contains(t.pose.centre);
+            let span: f64 = v
+                .rects()
+                .filter_map(|r| r.segment_span(seg))
+                .map(|(a, b)| (b - a) * length)
+                .sum();
+            !inside && span > EPS
         })
+        .map(Blocker::Structure)
 }
 
 /// What a covering piece does (II; III "Forest", "Mountains and Lakes").
 fn cover_of(
-    p: &Piece,
+    p: Blocker<'_>,
     s: &TableUnit,
     t: &TableUnit,
     from_above: bool,
@@ -176,11 +219,16 @@ fn cover_of(
     let gap = |u: &TableUnit| -> f64 {
         let card = u.rect();
         p.rects()
+            .into_iter()
             .map(|r: &OrientedRect| r.distance(&card))
             .fold(f64::INFINITY, f64::min)
     };
     let nearer_shooter = gap(s) < gap(t);
-    let effect = if p.kind == TerrainKind::Mountain {
+    let (piece, kind) = match p {
+        Blocker::Piece(x) => (x.name.clone(), CoverKind::Terrain(x.kind)),
+        Blocker::Structure(x) => (x.label(), CoverKind::Structure(x.kind)),
+    };
+    let effect = if kind == CoverKind::Terrain(TerrainKind::Mountain) {
         CoverEffect::NoShot {
             reason: "a mountain blocks the line of sight at any height",
             rule: "T&F III Mountains and Lakes",
@@ -196,8 +244,8 @@ fn cover_of(
         CoverEffect::Penalty
     };
     GroundCover {
-        piece: p.name.clone(),
-        kind: p.kind,
+        piece,
+        kind,
         nearer_shooter,
         effect,
     }

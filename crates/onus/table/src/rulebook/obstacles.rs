@@ -385,3 +385,44 @@ fn tf_iv_a_unit_faces_a_trench_at_no_cost() -> Result<(), TableError> {
     assert!(t.facing_obstacle(far).is_err());
     Ok(())
 }
+
+/// T&F IV "Villages": "for line of sight purposes, a Village is ONE level high": behind it a
+/// target is covered (II "Ranged attacks and line of sight": -1 to archers' parabolic shots,
+/// none for other shooters); a unit in the village is not covered by it. The village spans
+/// x 7.5 to 12.5, y 13 to 15.
+#[test]
+fn tf_iv_a_village_covers_what_is_behind_it() -> Result<(), TableError> {
+    let shooter = |range: f64| {
+        let mut c = card("Shooters", UnitKind::Infantry, 2.0);
+        c.ranged = Some(onus_model::RangedValues { power: 2, range });
+        c
+    };
+    let shot_at = |range: f64, target_y: f64| -> Result<crate::ShotGeometry, TableError> {
+        let mut t = village()?;
+        let s = put(&mut t, 1, 0, shooter(range), pose(10.0, 11.0, 0.0));
+        let e = card("Iberians", UnitKind::Infantry, 2.0);
+        let x = put(&mut t, 2, 1, e, pose(10.0, target_y, 180.0));
+        t.shot(s, x)
+    };
+    // Behind the village (front at y = 15.6): archers (parabolic, 8 DU) shoot at -1.
+    let behind = shot_at(8.0, 16.2)?;
+    let cover = behind.terrain.and_then(|x| x.cover);
+    assert_eq!(
+        cover.map(|c| (c.kind, c.effect)),
+        Some((
+            crate::CoverKind::Structure(StructureKind::Village),
+            crate::CoverEffect::Penalty
+        ))
+    );
+    // Slingers (not parabolic) cannot shoot over it.
+    let err = shot_at(6.0, 16.2).err();
+    assert_eq!(
+        err.as_ref().and_then(TableError::rule),
+        Some("T&F II Ranged attacks and line of sight"),
+        "{err:?}"
+    );
+    // A target in the village is not covered by it.
+    let inside = shot_at(6.0, 14.0)?;
+    assert_eq!(inside.terrain.and_then(|x| x.cover), None);
+    Ok(())
+}

@@ -469,7 +469,10 @@ fn tf_iii_forests_hide_what_lies_more_than_1_du_inside() {
     let cover = shot.terrain.unwrap().cover.unwrap();
     assert_eq!(
         (cover.kind, cover.effect),
-        (TerrainKind::Forest, crate::CoverEffect::Penalty)
+        (
+            crate::CoverKind::Terrain(TerrainKind::Forest),
+            crate::CoverEffect::Penalty
+        )
     );
 }
 
