@@ -10,7 +10,7 @@ use onus_terrain::{DefenceBonus, Material, StructureKind};
 
 use crate::error::GameResult;
 use crate::fight_setup::Shot;
-use crate::state::GameState;
+use crate::state::{GameState, Seat};
 
 fn modify(side: Side, stat: Stat, delta: i32, source: &str) -> CombatEffect {
     CombatEffect::Modify {
@@ -210,28 +210,54 @@ fn village_cover(
 /// Whether the trench or barricade `id` protects `defender` attacked across it. T&F IV
 /// "Trenches and barricades": a barricade is "a defensive element for both sides"; a trench
 /// protects the unit "behind" it, and its holder crossing it to attack is fought "with no
-/// modifiers on either side". Ruling (docs/rulings.md): in a siege (T&F VI) a trench of one
-/// side protects only that side's units; a trench of nobody's (and every trench outside a
-/// siege) protects whichever unit is attacked across it.
+/// modifiers on either side". A trench protects only the units of its holder's team
+/// ([`trench_holder`]); one held by nobody protects whoever is attacked across it.
 fn protects(state: &GameState, id: &str, defender: UnitId) -> bool {
-    let Some(bf) = state.table.battlefield() else {
+    let Some(s) = state.table.battlefield().and_then(|bf| bf.structure(id)) else {
         return false;
-    };
-    let Some(s) = bf.structure(id) else {
-        return false;
-    };
-    let (Some(owner), Some(siege_defender), Ok(u)) = (
-        bf.owner_of(s),
-        crate::siege::defender(state),
-        state.table.unit(defender),
-    ) else {
-        return true;
     };
     if s.kind != StructureKind::Trench {
         return true;
     }
-    let of_defender = state.allies(crate::state::Seat(u.owner), siege_defender);
-    of_defender == (owner == onus_terrain::Side::Defender)
+    let Ok(u) = state.table.unit(defender) else {
+        return false;
+    };
+    trench_holder(state, s).is_none_or(|seat| state.allies(Seat(u.owner), seat))
+}
+
+/// The seat whose trench `s` is. Rulings (docs/rulings.md, T&F IV "Trench"): in a siege (T&F
+/// VI) the seat of the side owning it; otherwise the seat whose deployment zone is nearest
+/// to the trench's middle (the army that dug it before its lines); `None` for an unowned
+/// trench of a siege or one as near to two enemies' zones.
+fn trench_holder(state: &GameState, s: &onus_terrain::Structure) -> Option<Seat> {
+    let bf = state.table.battlefield()?;
+    if let Some(d) = crate::siege::defender(state) {
+        return match bf.owner_of(s)? {
+            onus_terrain::Side::Defender => Some(d),
+            onus_terrain::Side::Attacker => crate::siege::attacker(state),
+        };
+    }
+    let c = s.rects().next()?.centre();
+    let gap = |z: &crate::setup::Zone| {
+        let dx = (z.x0 - c.x).max(c.x - z.x1).max(0.0);
+        let dy = (z.y0 - c.y).max(c.y - z.y1).max(0.0);
+        dx.hypot(dy)
+    };
+    let mut seats: Vec<(f64, Seat)> = state
+        .seats()
+        .into_iter()
+        .filter_map(|seat| state.player(seat).ok().map(|p| (gap(&p.zone), seat)))
+        .collect();
+    seats.sort_by(|a, b| a.0.total_cmp(&b.0));
+    match seats.as_slice() {
+        [(d, seat), rest @ ..] => {
+            let tied = rest
+                .iter()
+                .any(|(e, o)| (e - d).abs() < 1e-9 && !state.allies(*seat, *o));
+            (!tied).then_some(*seat)
+        }
+        [] => None,
+    }
 }
 
 /// Where the ranged attack `shot` stands on the ground (II "Ranged attacks from different

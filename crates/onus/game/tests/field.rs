@@ -42,12 +42,29 @@ fn field(kind: StructureKind, owner: Option<SiegeSide>) -> Battlefield {
 
 /// The attacker (seat 0) at (10, `ay`) facing north, the defender (seat 1) behind the
 /// obstacle facing it, its front on the far edge; the attacker active in `phase`.
+///
+/// The deployment zones: seat 0's along the south edge (y 2 to 5), seat 1's just north of the
+/// obstacle (y 14 to 17): a trench at y = 12 is seat 1's (ruling: the nearest zone's).
 fn position(b: Battlefield, attacker: UnitCard, ay: f64, phase: Phase) -> GameState {
     let units = vec![
         unit(1, 0, attacker, 10.0, ay, 0.0),
         unit(2, 1, infantry("Iberians"), 10.0, 12.85, 180.0),
     ];
-    fixture_on(Some(b), units, &[A], phase)
+    let mut s = fixture_on(Some(b), units, &[A], phase);
+    zones(&mut s, (2.0, 5.0), (14.0, 17.0));
+    s
+}
+
+/// Sets the deployment zones of seats 0 and 1 to the whole width between these y.
+fn zones(s: &mut GameState, south: (f64, f64), north: (f64, f64)) {
+    for (p, (y0, y1)) in s.players_mut().iter_mut().zip([south, north]) {
+        p.zone = onus_game::setup::Zone {
+            x0: 0.0,
+            y0,
+            x1: 30.0,
+            y1,
+        };
+    }
 }
 
 /// The attacker (movement 2: 1 DU of limited movement) charges across the obstacle, 0.65
@@ -121,7 +138,8 @@ fn tf_iv_a_charge_across_a_barricade_meets_the_bonus_only() {
 }
 
 /// Ruling (docs/rulings.md, T&F IV "Trench"): in a siege, a trench of the attacker's does not
-/// protect the defender's unit attacked across it; the defender's own trench does.
+/// protect the defender's unit attacked across it; the defender's own trench does (whatever
+/// the deployment zones).
 #[test]
 fn tf_iv_in_a_siege_a_trench_protects_its_side() {
     for (owner, protected) in [(SiegeSide::Attacker, false), (SiegeSide::Defender, true)] {
@@ -506,4 +524,36 @@ fn tf_iv_the_unit_in_a_razed_village_is_destroyed() {
         after.table().unit(UnitId(4)).is_ok(),
         "the unit touching it is not"
     );
+}
+
+/// T&F IV "Trench": "in the following turn the defender will be able to activate their unit
+/// to cross the Trench and attack the enemy unit with no modifiers on either side". Ruling
+/// (docs/rulings.md): outside a siege the trench is the side's whose deployment zone is
+/// nearest; its holder attacking out of it gives its enemy no bonus; a trench as near to both
+/// zones protects whoever is attacked across it.
+#[test]
+fn tf_iv_the_holder_of_a_trench_attacks_out_of_it_without_modifiers() {
+    // Seat 1's unit behind its trench charges seat 0's unit that faced the trench.
+    let units = vec![
+        unit(1, 0, infantry("Hastati"), 10.0, 11.15, 0.0),
+        unit(2, 1, infantry("Iberians"), 10.0, 12.85, 180.0),
+    ];
+    let mut s = fixture_on(
+        Some(field(StructureKind::Trench, None)),
+        units,
+        &[D],
+        Phase::Movement,
+    );
+    zones(&mut s, (2.0, 5.0), (14.0, 17.0));
+    let plan = s
+        .table_mut()
+        .charge(D, &ChargeOrder::new(A, vec![Step::Advance(0.9)]));
+    assert!(plan.is_ok(), "{plan:?}");
+    let setup = onus_game::fight_setup::melee_setup(&s, D, A, None).unwrap();
+    assert!(!bonus(&setup.effects, Stat::Dodge) && !priority(&setup.effects));
+    assert_eq!(combat_kind(&setup).kind, CombatKind::Simultaneous);
+    // The same trench halfway between the zones protects the unit attacked across it.
+    zones(&mut s, (2.0, 5.0), (19.0, 22.0));
+    let setup = onus_game::fight_setup::melee_setup(&s, D, A, None).unwrap();
+    assert!(bonus(&setup.effects, Stat::Dodge) && priority(&setup.effects));
 }
