@@ -235,23 +235,7 @@ impl Table {
         };
         let from = bf.village_at(start.centre);
         let to = bf.village_at(end.centre);
-        if let Some((v, half)) = to {
-            let partner = unit.stack.map(crate::unit::Stack::partner);
-            let taken = self.units.values().any(|o| {
-                o.id != unit.id
-                    && Some(o.id) != partner
-                    && bf
-                        .village_at(o.pose.centre)
-                        .is_some_and(|(w, h)| w.id == v.id && h == half)
-            });
-            if taken {
-                return Err(TableError::NotPossible {
-                    unit: unit.id,
-                    reason: "two units cannot occupy the same section of a village",
-                    rule: VILLAGES,
-                });
-            }
-        }
+        self.one_a_half(bf, unit, end.centre)?;
         let id = |x: Option<(&Structure, usize)>| x.map(|(s, _)| s.id.clone());
         if id(from) == id(to) {
             return Ok(None);
@@ -1109,16 +1093,8 @@ impl Table {
                 "the unit is not in contact with that half of the village",
             ));
         }
-        let taken = self.units.values().any(|o| {
-            o.id != unit
-                && bf
-                    .village_at(o.pose.centre)
-                    .is_some_and(|(w, h)| w.id == v.id && h == half)
-        });
-        if taken {
-            return Err(no("two units cannot occupy the same section of a village"));
-        }
         let pose = Pose::new(zone.rect().centre(), heading);
+        self.one_a_half(bf, &u, pose.centre)?;
         let mut placed = u.clone();
         placed.pose = pose;
         self.check_new_place(&u, &placed)?;
@@ -1135,5 +1111,63 @@ impl Table {
         m.turn.moved = true;
         m.turn.displaced = true;
         Ok(pose)
+    }
+}
+
+impl Table {
+    /// Refuses a unit placed (deployed) where the field structures do not let it stand: an
+    /// artillery unit on a trench or barricade (T&F IV "Trenches and barricades":
+    /// "insurmountable to Artillery units"), a unit in a half of a village another unit
+    /// occupies (IV "Villages": "two units cannot occupy the same section").
+    pub(crate) fn check_structures_at(
+        &self,
+        unit: &TableUnit,
+        pieces: &[OrientedRect],
+    ) -> Result<(), TableError> {
+        let Some(bf) = self.battlefield() else {
+            return Ok(());
+        };
+        let on_obstacle = bf
+            .structures
+            .iter()
+            .any(|s| s.kind.is_obstacle() && pieces.iter().any(|r| s.overlaps(r)));
+        if unit.card.kind == UnitKind::Artillery && on_obstacle {
+            return Err(TableError::ManeuverForbidden {
+                what: "placing an artillery unit on a trench or barricade",
+                reason: "trenches and barricades are insurmountable to artillery units",
+                rule: OBSTACLES,
+            });
+        }
+        self.one_a_half(bf, unit, unit.pose.centre)
+    }
+
+    /// T&F IV "Villages": "two units cannot occupy the same section of a village": refuses
+    /// `unit` with its card centred at `centre` when that lies on a half of a village where
+    /// another unit's card is centred (its stacked partner aside).
+    fn one_a_half(
+        &self,
+        bf: &Battlefield,
+        unit: &TableUnit,
+        centre: acies_geom::Vec2,
+    ) -> Result<(), TableError> {
+        let Some((v, half)) = bf.village_at(centre) else {
+            return Ok(());
+        };
+        let partner = unit.stack.map(crate::unit::Stack::partner);
+        let taken = self.units.values().any(|o| {
+            o.id != unit.id
+                && Some(o.id) != partner
+                && bf
+                    .village_at(o.pose.centre)
+                    .is_some_and(|(w, h)| w.id == v.id && h == half)
+        });
+        if taken {
+            return Err(TableError::NotPossible {
+                unit: unit.id,
+                reason: "two units cannot occupy the same section of a village",
+                rule: VILLAGES,
+            });
+        }
+        Ok(())
     }
 }

@@ -169,9 +169,14 @@ fn tf_iv_an_obstacle_removed() -> Result<(), TableError> {
 /// A 30 x 24 table with caltrops of 2 x 1.2 DU centred on (10, 12.6): from y = 12 to 13.2,
 /// x = 9 to 11.
 fn caltrops() -> Result<Table, TableError> {
+    caltrops_of(StructureKind::Caltrops)
+}
+
+/// [`caltrops`] of either kind, small or large.
+fn caltrops_of(kind: StructureKind) -> Result<Table, TableError> {
     let mut t = Table::new(30.0, 24.0);
     let mut b = Battlefield::open(30.0, 24.0);
-    let mut c = obstacle(StructureKind::Caltrops, [10.0, 12.6]);
+    let mut c = obstacle(kind, [10.0, 12.6]);
     c.id = "c".into();
     c.zones = vec![Zone::new([10.0, 12.6], [2.0, 1.2], 0.0)];
     b.structures = vec![c];
@@ -216,19 +221,23 @@ fn tf_iv_caltrops_count_only_the_sections_over_them() -> Result<(), TableError> 
 /// remains on the tile".
 #[test]
 fn tf_iv_a_unit_on_caltrops_rolls_again_only_when_it_leaves_them() -> Result<(), TableError> {
-    let mut t = caltrops()?;
-    let u = put(
-        &mut t,
-        1,
-        0,
-        card("Triarii", UnitKind::Infantry, 4.0),
-        pose(10.0, 12.6, 0.0),
-    );
-    t.unit_mut(u)?.turn.activated = true;
-    let stays = advance(&t, u, 0.2)?;
-    assert!(stays.ground.caltrops.is_empty());
-    let leaves = advance(&t, u, 1.5)?;
-    assert_eq!(leaves.ground.caltrops, vec![("c".to_string(), 4)]);
+    // Large caltrops are caltrops too.
+    for kind in [StructureKind::Caltrops, StructureKind::LargeCaltrops] {
+        let mut t = caltrops_of(kind)?;
+        let u = put(
+            &mut t,
+            1,
+            0,
+            card("Triarii", UnitKind::Infantry, 4.0),
+            pose(10.0, 12.6, 0.0),
+        );
+        t.unit_mut(u)?.turn.activated = true;
+        let stays = advance(&t, u, 0.2)?;
+        assert!(stays.ground.caltrops.is_empty(), "{kind}");
+        assert!(stays.ground.difficult.is_some(), "{kind}");
+        let leaves = advance(&t, u, 1.5)?;
+        assert_eq!(leaves.ground.caltrops, vec![("c".to_string(), 4)], "{kind}");
+    }
     Ok(())
 }
 
@@ -424,5 +433,54 @@ fn tf_iv_a_village_covers_what_is_behind_it() -> Result<(), TableError> {
     // A target in the village is not covered by it.
     let inside = shot_at(6.0, 14.0)?;
     assert_eq!(inside.terrain.and_then(|x| x.cover), None);
+    Ok(())
+}
+
+/// Placing (deploying) a unit keeps the structures' rules: no artillery on a trench or
+/// barricade (T&F IV "Trenches and barricades": "insurmountable to Artillery units"), no
+/// second unit in a half of a village (IV "Villages": "two units cannot occupy the same
+/// section").
+#[test]
+fn tf_iv_placing_a_unit_keeps_the_structures_rules() -> Result<(), TableError> {
+    let mut t = field(StructureKind::Trench)?;
+    let onager = crate::unit::TableUnit::new(
+        UnitId(1),
+        0,
+        card("Onager", UnitKind::Artillery, 1.0),
+        pose(10.0, 11.5, 0.0),
+    );
+    let err = t.add(onager).err();
+    assert!(
+        matches!(err, Some(TableError::ManeuverForbidden { rule, .. }) if rule == OBSTACLES),
+        "{err:?}"
+    );
+    let foot = crate::unit::TableUnit::new(
+        UnitId(2),
+        0,
+        card("Hastati", UnitKind::Infantry, 4.0),
+        pose(10.0, 11.5, 0.0),
+    );
+    assert_eq!(t.add(foot), Ok(()), "infantry may stand on a trench");
+
+    let mut t = village()?;
+    put(
+        &mut t,
+        1,
+        0,
+        card("Hastati", UnitKind::Infantry, 4.0),
+        pose(8.75, 13.6, 0.0),
+    );
+    let second = crate::unit::TableUnit::new(
+        UnitId(2),
+        1,
+        card("Iberians", UnitKind::Infantry, 4.0),
+        pose(8.75, 14.8, 0.0),
+    );
+    // The cards do not overlap (they touch at y = 14.2): the village refuses it.
+    let err = t.add(second).err();
+    assert!(
+        matches!(err, Some(TableError::NotPossible { rule, .. }) if rule == crate::terrain::VILLAGES),
+        "{err:?}"
+    );
     Ok(())
 }
