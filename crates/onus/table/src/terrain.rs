@@ -28,7 +28,8 @@ pub const OBSTACLES: &str = "T&F IV Trenches and barricades";
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct GroundEffect {
     /// DU added by difficult terrain: what the card moves after first touching it counts
-    /// twice (II "Difficult terrain movement").
+    /// twice (II "Difficult terrain movement"); less, for a unit leaving a village, the
+    /// distance its centre moves before it crosses the edge of its half (`exit_free`).
     pub extra_cost: f64,
     /// The extra cost by order step.
     #[serde(skip)]
@@ -47,6 +48,11 @@ pub struct GroundEffect {
     /// The village the card's centre enters or leaves: limited movement (T&F IV "Villages":
     /// "to enter or exit a village, units have limited movement"); see `Table::village_move`.
     pub village: Option<String>,
+    /// DU not counted by a unit leaving a village: "to exit the village, measure movement
+    /// from any edge of the section of the village where the unit was" (T&F IV "Villages");
+    /// see [`exit_free`].
+    #[serde(skip_serializing_if = "is_zero")]
+    pub exit_free: f64,
     /// The caltrops the move crossed or ended touching, by structure id, with the number of
     /// the unit's sections that did (T&F IV "Caltrops": "the opponent rolls 1 die for each
     /// section that passes through a caltrops covered area or upon contact, once movement is
@@ -187,6 +193,11 @@ impl Table {
             ..GroundEffect::default()
         };
         let villages = effect.village.is_none();
+        for (step, free) in exit_free(bf, track) {
+            effect.exit_free += free;
+            effect.extra_cost -= free;
+            effect.extra_by_step.push((step, -free));
+        }
         if let Some((name, i, t)) = first_slowing(bf, &sweeps, unit, villages) {
             effect.difficult = Some(name);
             difficult_costs(track, i, t, &mut effect)?;
@@ -814,6 +825,49 @@ fn first_slowing(
         first_hit_in(&s.rects().collect::<Vec<_>>(), sweeps).map(|(i, t)| (s.label(), i, t))
     }));
     earliest([piece, structure].into_iter().flatten())
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
+/// What a unit leaving a village does not count, by order step (T&F IV "Villages": "to exit
+/// the village, measure movement from any edge of the section of the village where the unit
+/// was"). Ruling (docs/rulings.md): the unit is in the half its card's centre lies on, so
+/// the distance its centre travels in straight motions before first crossing that half's
+/// edge is free, when the move ends out of the village; nothing otherwise.
+fn exit_free(bf: &Battlefield, track: &Track) -> Vec<(usize, f64)> {
+    let (Some(start), Some(end)) = (track.poses.first(), track.poses.last()) else {
+        return Vec::new();
+    };
+    let Some((v, half)) = bf.village_at(start.centre) else {
+        return Vec::new();
+    };
+    if bf.village_at(end.centre).is_some_and(|(w, _)| w.id == v.id) {
+        return Vec::new();
+    }
+    let Some(zone) = v.zones.get(half).map(|z| *z.rect()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, m) in track.motions.iter().enumerate() {
+        let (a, b) = (track.poses[i].centre, track.poses[i + 1].centre);
+        let step = track.from_step.get(i).copied().unwrap_or(0);
+        match m {
+            Motion::Translate(d) => {
+                let inside = zone
+                    .segment_span(&acies_geom::Segment::new(a, b))
+                    .map_or(0.0, |(_, t1)| t1);
+                out.push((step, d.length() * inside));
+                if inside < 1.0 - 1e-12 {
+                    break;
+                }
+            }
+            Motion::Rotate { .. } if !zone.contains(b) => break,
+            Motion::Rotate { .. } => {}
+        }
+    }
+    out
 }
 
 /// The first motion, and fraction of it, at which the moving card or a marker starts to

@@ -259,7 +259,9 @@ fn village() -> Result<Table, TableError> {
 }
 
 /// T&F IV "Villages": "to enter or exit a village, units have limited movement, but if they
-/// move through the village, then they will have difficult terrain movement".
+/// move through the village, then they will have difficult terrain movement"; "to exit the
+/// village, measure movement from any edge of the section of the village where the unit
+/// was".
 #[test]
 fn tf_iv_entering_a_village_is_limited_and_passing_through_is_difficult() -> Result<(), TableError>
 {
@@ -293,6 +295,17 @@ fn tf_iv_entering_a_village_is_limited_and_passing_through_is_difficult() -> Res
     let exits = advance(&t, u, 2.2)?;
     assert_eq!(exits.ground.village.as_deref(), Some("Village"));
     assert_eq!(exits.kind, MovementType::Limited);
+    // "To exit the village, measure movement from any edge of the section": the 1 DU its
+    // centre moves before crossing the half's edge (y = 15) is not counted, so 5 DU cost
+    // the whole of its 4 DU of limited movement (half of 8).
+    assert!((exits.ground.exit_free - 1.0).abs() < 1e-9);
+    assert!((exits.cost - 1.2).abs() < 1e-9, "{}", exits.cost);
+    let far = advance(&t, u, 5.0)?;
+    assert!((far.cost - 4.0).abs() < 1e-9, "{}", far.cost);
+    assert!(matches!(
+        advance(&t, u, 5.1),
+        Err(TableError::OverBudget { .. })
+    ));
     Ok(())
 }
 
