@@ -218,8 +218,8 @@ impl Battlefield {
         self.fortresses.is_empty() && self.structures.iter().all(|s| s.kind.in_play())
     }
 
-    /// Whether any structure stands on it (their rules of play are still to come: the game
-    /// refuses such a battlefield, T&F IV).
+    /// Whether any structure stands on it (T&F IV); whether the game plays them all is
+    /// [`Battlefield::playable`].
     pub fn has_structures(&self) -> bool {
         !self.structures.is_empty()
     }
