@@ -806,3 +806,19 @@ pub fn legal_actions(state: &GameState, seat: Seat) -> Vec<Action> {
     }
     out
 }
+
+/// The structure actions of `unit` alone among [`legal_actions`] (the unit's panel in the
+/// browser offers these and nothing else).
+pub fn unit_actions(state: &GameState, seat: Seat, unit: UnitId) -> Vec<Action> {
+    legal_actions(state, seat)
+        .into_iter()
+        .filter(|a| match a {
+            Action::ShootStructure { shooter, .. } => *shooter == unit,
+            Action::SetOnFire { unit: u, .. }
+            | Action::Extinguish { unit: u }
+            | Action::RemoveStructure { unit: u, .. }
+            | Action::OccupyVillage { unit: u, .. } => *u == unit,
+            _ => false,
+        })
+        .collect()
+}

@@ -183,6 +183,11 @@ fn tf_iv_removing_an_obstacle() {
         Phase::Movement,
     );
     assert_eq!(removals(&s, A), vec![remove()]);
+    // The unit's panel offers the same (the browser's list of a unit's structure actions).
+    assert_eq!(
+        onus_game::structures::unit_actions(&s, Seat(0), A),
+        vec![remove()]
+    );
     let after = apply(&s, 0, &remove()).unwrap();
     assert!(after.table().battlefield().unwrap().structures.is_empty());
     assert!(after.log().iter().any(|e| matches!(e,

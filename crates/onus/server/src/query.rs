@@ -399,6 +399,15 @@ fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusa
         .then(|| t.facing_terrain(unit).ok())
         .flatten()
         .map(|(pose, piece)| json!({ "piece": piece.name, "kind": piece.kind, "pose": pose }));
+    // T&F IV–V: what the unit may do to the battlefield's structures, as the engine lists it.
+    let structure_actions: Vec<Value> = if my_turn {
+        onus_game::structures::unit_actions(k, seat, unit)
+            .into_iter()
+            .map(|a| json!({ "label": structure_action_label(t, &a), "action": a }))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let reorient = if k.book().may_reorient.contains(&unit) {
         let heading = u.pose.heading;
         Some(json!({
@@ -428,7 +437,38 @@ fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusa
         "engaged_actions": engaged_actions,
         "reorient": reorient,
         "facing": facing,
+        "structure_actions": structure_actions,
     }))
+}
+
+/// A button's words for a structure action, naming the structure as the battlefield does.
+fn structure_action_label(t: &Table, a: &Action) -> String {
+    let name = |id: &str| {
+        t.battlefield()
+            .and_then(|b| b.structure(id))
+            .map_or_else(|| id.to_owned(), |s| s.label())
+    };
+    match a {
+        Action::ShootStructure {
+            structure,
+            incendiary,
+            ..
+        } => {
+            let how = if *incendiary {
+                " with incendiary projectiles"
+            } else {
+                ""
+            };
+            format!("Shoot at {}{how}", name(structure))
+        }
+        Action::SetOnFire { structure, .. } => format!("Set {} on fire", name(structure)),
+        Action::Extinguish { .. } => "Put out the fires it touches".to_owned(),
+        Action::RemoveStructure { structure, .. } => format!("Remove {}", name(structure)),
+        Action::OccupyVillage {
+            structure, half, ..
+        } => format!("Occupy {} (half {})", name(structure), half + 1),
+        other => other.name().to_owned(),
+    }
 }
 
 /// The game's verdict on `action` by `seat`: `{"ok": true}` or `{"ok": false, "error",

@@ -177,3 +177,66 @@ fn a_battlefield_from_the_editor_and_a_move_into_a_wood() {
         real_problems(&page)
     );
 }
+
+/// T&F IV field structures in a real game: a hotseat battle on the shipped
+/// `hamlet-and-ditches`, whose village, trenches, barricades and caltrops the table draws
+/// from the engine's view, and whose units' panels carry the engine's list of structure
+/// actions.
+#[test]
+fn a_battle_among_a_village_trenches_barricades_and_caltrops() {
+    let browser = browser();
+    let server = Server::start();
+    let page = browser.page(&server.url("/?seed=5")).expect("lobby");
+    page.wait_for(testid("create-game"))
+        .expect("the new-game form");
+    page.select(testid("army-0"), "romans-1000").unwrap();
+    page.select(testid("army-1"), "carthaginians-1000").unwrap();
+    page.select(testid("battlefield"), "hamlet-and-ditches")
+        .expect("the lobby offers the field of villages and ditches");
+    page.click(testid("create-game")).unwrap();
+    page.wait_for(testid("table")).expect("the table");
+    wait(&page, "window.__acies && window.__acies.view").unwrap();
+    let kinds = page
+        .eval("return window.__acies.view.terrain.structures.map(s => s.kind)")
+        .unwrap();
+    let kinds: Vec<String> = serde_json::from_value(kinds).unwrap();
+    for k in ["village", "trench", "barricade", "caltrops"] {
+        assert!(kinds.iter().any(|x| x == k), "{k} in {kinds:?}");
+    }
+    // Each structure of the engine's view is drawn, named by its id.
+    for id in [
+        "hamlet",
+        "trench-west",
+        "barricade-east",
+        "south-road-caltrops",
+    ] {
+        page.wait_for(testid(&format!("structure-{id}")))
+            .unwrap_or_else(|e| panic!("structure {id} drawn: {e}"));
+    }
+    assert_eq!(
+        page.count(css("[data-structure]")).unwrap(),
+        kinds.len(),
+        "one drawing per structure"
+    );
+    deploy_all(&page);
+    pass_handover(&page);
+    page.screenshot("terrain-field-structures").unwrap();
+
+    // A unit of the seat to act: its options carry the engine's structure actions (none
+    // before it touches one).
+    let active = play_activation_orders(&page, 2);
+    assert!(!active.is_empty(), "no activation order in the hand");
+    act(&page, testid("end-phase"));
+    page.click(testid(&format!("select-{}", active[0])))
+        .unwrap();
+    wait(
+        &page,
+        "return Array.isArray(window.__acies.sel?.options?.structure_actions)",
+    )
+    .expect("the unit's options list its structure actions");
+    assert!(
+        real_problems(&page).is_empty(),
+        "{:?}",
+        real_problems(&page)
+    );
+}

@@ -62,6 +62,21 @@ export function describeEvent(e, n) {
     case 'markers_removed': return `${u(e.unit)}: ${e.markers} marker${e.markers === 1 ? '' : 's'} removed (${e.why}).`;
     case 'retreated': return `${u(e.unit)} retreats${e.disengaged ? ' and disengages' : ''}.`;
     case 'flight_blocked': return `${u(e.unit)} cannot flee (blocked).`;
+    case 'structure_attacked': {
+      const r = e.result || {};
+      const what = [`${r.dice} dice`, `${r.damage} damage${r.fire ? ' (fire)' : ''}`];
+      if (r.misfires) what.push(`${r.misfires} misfire${r.misfires === 1 ? '' : 's'}`);
+      if (r.change?.gate_fell) what.push('the gate falls');
+      if (r.change?.collapsed) what.push('it collapses');
+      return `${u(e.attacker)} attacks ${e.structure} (${words(r.kind)}): ${what.join(', ')}.`;
+    }
+    case 'structure_casualties': return `${u(e.unit)} in ${e.structure}: ${e.destroyed ? 'destroyed' : `${e.wounds} wound${e.wounds === 1 ? '' : 's'}`} (${e.rule}).`;
+    case 'misfire': return `Misfire of ${u(e.shooter)}: ${e.victim != null ? `${u(e.victim)} takes ${e.wounds} wound${e.wounds === 1 ? '' : 's'}` : 'no friend near'}.`;
+    case 'fire_damage': return `Fire on ${e.structure}: ${e.damage} damage${e.gate_fell ? ', the gate falls' : ''}${e.collapsed ? ', it collapses' : ''}.`;
+    case 'fire_spread': return `Fire spreads from ${e.from}${e.to?.length ? ` to ${e.to.map(([id, n]) => `${id} (${n})`).join(', ')}` : ''}.`;
+    case 'fire_extinguished': return `${u(e.unit)} puts out ${(e.removed || []).map(([id, n]) => `${n} fire on ${id}`).join(', ') || 'no fire'}.`;
+    case 'caltrops_rolled': return `Caltrops (${(e.structures || []).join(', ')}): ${e.dice} dice against ${u(e.unit)}, ${e.wounds} wound${e.wounds === 1 ? '' : 's'}.`;
+    case 'structure_removed': return `${u(e.unit)} removes ${words(e.kind)} ${e.structure}.`;
     default: return `${words(e.event)}: ${JSON.stringify(Object.fromEntries(Object.entries(e).filter(([k]) => k !== 'event'))).slice(0, 160)}`;
   }
 }

@@ -286,6 +286,22 @@ function engagedSection(game) {
   return out;
 }
 
+/**
+ * Terrain & Fortresses IV–V: what the unit may do to the battlefield's structures now (remove
+ * a trench, barricade or caltrops; occupy a village; shoot at, set fire to or put out a
+ * structure), each a button for an action the engine lists in `unit_options.structure_actions`.
+ */
+function structureSection(game) {
+  const acts = game.sel.options?.structure_actions || [];
+  if (!acts.length) return [];
+  const key = (a) => [a.action, a.structure, a.half, a.incendiary].filter((x) => x !== undefined).join('-');
+  return [h('h4', {}, 'Structures (Terrain & Fortresses)'),
+    h('div', { class: 'row wrap', 'data-testid': 'structure-actions' }, acts.map((o) => h('button', {
+      class: 'small', 'data-testid': `structure-action-${key(o.action)}`, disabled: game.busy,
+      onclick: () => game.act(o.action),
+    }, o.label)))];
+}
+
 /** VII-1 / VII-6: a unit that recovered from flight turns to face where its player wants. */
 function reorientSection(game) {
   const r = game.sel.options?.reorient;
@@ -366,6 +382,7 @@ function selectedSection(game) {
     out.push(...engagedSection(game));
   }
   out.push(...reorientSection(game));
+  out.push(...structureSection(game));
   out.push(...shootSection(game));
   out.push(...fightSection(game));
   if (phase === 'flight' && u.state?.fleeing) {

@@ -333,7 +333,7 @@ export class TableView {
   render(model) {
     const v = model.view;
     if (!v) return;
-    const hasTerrain = Boolean(v.terrain && v.terrain.pieces && v.terrain.pieces.length);
+    const hasTerrain = Boolean(v.terrain && ((v.terrain.pieces || []).length || (v.terrain.structures || []).length));
     const resized = v.width !== this.width || v.depth !== this.depth || hasTerrain !== this.hasTerrain;
     this.hasTerrain = hasTerrain;
     this.width = v.width;
@@ -351,7 +351,7 @@ export class TableView {
     const model = this.model;
     const v = model.view;
     this.drawBoard();
-    this.drawTerrain(v.terrain);
+    this.drawTerrain(v.terrain, v.structures);
     this.drawZones(model.zones || []);
     this.drawUnits(model);
     this.drawEngagements(v, model.help);
@@ -394,16 +394,19 @@ export class TableView {
    * a hill's top drawn over its hillside, the piece's name on its first zone, and a legend of
    * the kinds present under the near edge.
    */
-  drawTerrain(terrain) {
+  drawTerrain(terrain, damage = {}) {
     const g = clear(this.layers.terrain);
-    if (!terrain || !terrain.pieces || !terrain.pieces.length) return;
+    if (!terrain) return;
+    const pieces = terrain.pieces || [];
+    const structures = terrain.structures || [];
+    if (!pieces.length && !structures.length) return;
     const zoneRect = (z, cls, extra = {}) => {
       const grp = this.cardGroup({ centre: { x: z.centre[0], y: z.centre[1] }, heading: (z.angle * Math.PI) / 180 });
       grp.append(s('rect', { x: -z.size[0] / 2, y: -z.size[1] / 2, width: z.size[0], height: z.size[1], class: cls, ...extra }));
       return grp;
     };
     const kinds = new Set();
-    for (const p of terrain.pieces) {
+    for (const p of pieces) {
       kinds.add(p.kind);
       const cls = ['terrain', `terrain-${p.kind}`, p.material && `terrain-${p.material}`].filter(Boolean).join(' ');
       const picked = this.model?.pickedTerrain === p.id;
@@ -422,7 +425,39 @@ export class TableView {
       }
       g.append(piece);
     }
+    for (const st of structures) g.append(this.structureGroup(st, damage?.[st.id], zoneRect));
     this.drawTerrainLegend(g, [...kinds], !!terrain.fordable_rivers);
+  }
+
+  /**
+   * One structure of the battlefield (T&F IV) with the damage the engine says it carries
+   * (T&F V: Wound and Fire markers, a fallen gate, a collapse): its tiles, its name, and its
+   * markers as a badge. A collapsed structure is drawn as rubble.
+   */
+  structureGroup(st, dmg, zoneRect) {
+    const collapsed = Boolean(dmg?.collapsed);
+    const fire = (dmg?.fire?.burning || 0) + (dmg?.fire?.new || 0);
+    const g = s('g', {
+      'data-testid': `structure-${st.id}`, 'data-structure': st.id, 'data-kind': st.kind,
+      class: ['structure', `kind-${st.kind}`, `mat-${st.material}`, collapsed && 'collapsed', fire && 'burning'].filter(Boolean).join(' '),
+    });
+    const name = st.name || `${st.kind.replaceAll('_', ' ')} ${st.id}`;
+    const marks = [];
+    if (dmg?.wounds) marks.push(`${dmg.wounds} wound${dmg.wounds === 1 ? '' : 's'}`);
+    if (fire) marks.push(`${fire} fire`);
+    if (dmg?.gate_destroyed) marks.push('gate destroyed');
+    if (collapsed) marks.push('collapsed');
+    g.append(s('title', {}, `${name} (${st.kind.replaceAll('_', ' ')}, ${st.material})${marks.length ? `: ${marks.join(', ')}` : ''}`));
+    for (const z of st.zones) g.append(zoneRect(z, 'tile'));
+    const first = st.zones[0];
+    if (first) {
+      const c = this.toSvg({ x: first.centre[0], y: first.centre[1] });
+      if (st.name) g.append(s('text', { x: c.x, y: c.y, class: 'terrain-label' }, st.name));
+      if (marks.length) {
+        g.append(s('text', { x: c.x, y: c.y + 0.35, class: 'structure-marks', 'data-testid': `structure-marks-${st.id}` }, marks.join(' · ')));
+      }
+    }
+    return g;
   }
 
   drawTerrainLegend(g, kinds, fordable = false) {
