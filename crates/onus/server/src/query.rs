@@ -393,12 +393,21 @@ fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusa
     } else {
         None
     };
-    // T&F II "Facing": the river, ford, bridge or choke point the card touches, and where
-    // facing it at no cost would put the card (the move's `face`).
+    // T&F II "Facing": the river, ford, bridge or choke point the card touches, else the
+    // trench or barricade (T&F IV), and where facing it at no cost would put the card (the
+    // move's `face`, `Table::facing_pose`).
     let facing = may_move
-        .then(|| t.facing_terrain(unit).ok())
-        .flatten()
-        .map(|(pose, piece)| json!({ "piece": piece.name, "kind": piece.kind, "pose": pose }));
+        .then(|| {
+            t.facing_terrain(unit)
+                .map(|(pose, piece)| json!({ "piece": piece.name, "kind": piece.kind, "pose": pose }))
+                .or_else(|_| {
+                    t.facing_obstacle(unit).map(|(pose, s)| {
+                        json!({ "piece": s.label(), "kind": s.kind, "pose": pose })
+                    })
+                })
+                .ok()
+        })
+        .flatten();
     // T&F IV–V: what the unit may do to the battlefield's structures, as the engine lists it.
     let structure_actions: Vec<Value> = if my_turn {
         onus_game::structures::unit_actions(k, seat, unit)

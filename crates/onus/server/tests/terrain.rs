@@ -1,6 +1,7 @@
 //! The ONUS! queries on a battlefield (*Terrain & Fortresses*): the unit options offer the free
 //! facing of the terrain a unit touches (II "Facing"), and a move that faces a bridge and
-//! crosses it is priced as the engine prices it (III "Bridges", "Choke Points").
+//! crosses it is priced as the engine prices it (III "Bridges", "Choke Points"); a unit at a
+//! trench is offered to face it and to remove it (IV "Trenches and barricades").
 
 use acies_core::Viewer;
 use onus_game::state::Phase;
@@ -8,7 +9,7 @@ use onus_game::testing::{fixture_on, unit};
 use onus_game::{GameState, Seat};
 use onus_server::query::answer;
 use onus_table::UnitId;
-use onus_terrain::{Battlefield, Material, Piece, TerrainKind, Zone};
+use onus_terrain::{Battlefield, Material, Piece, Structure, StructureKind, TerrainKind, Zone};
 use serde_json::{Value, json};
 
 fn piece(id: &str, kind: TerrainKind, centre: [f64; 2], size: [f64; 2]) -> Piece {
@@ -71,4 +72,46 @@ fn a_unit_at_a_bridge_is_offered_to_face_it_and_crosses() {
         (across["cost"].as_f64().unwrap() - 1.0).abs() < 1e-9,
         "facing is free"
     );
+}
+
+/// T&F IV "Trenches and barricades" through the unit options: a unit whose front touches a
+/// trench no enemy protects is offered to face it at no cost (T&F II "Facing") and to remove
+/// it, the action exactly as the engine accepts it.
+#[test]
+fn a_unit_at_a_trench_is_offered_to_face_it_and_to_remove_it() {
+    let mut field = Battlefield::open(30.0, 24.0);
+    field.structures = vec![Structure {
+        id: "t".into(),
+        name: "Ditch".into(),
+        kind: StructureKind::Trench,
+        material: Material::Wood,
+        zones: vec![Zone::new([10.0, 12.0], [2.0, 0.5], 0.0)],
+        owner: None,
+        fortress: None,
+    }];
+    let card = onus_combat::CardBuilder::new("Hastati", onus_model::UnitKind::Infantry)
+        .attack(3, 3)
+        .defense(4, 3)
+        .morale(6)
+        .health(6)
+        .build();
+    // The trench's near edge is at y = 11.75; the card's front touches it.
+    let units = vec![unit(1, 0, card, 10.3, 11.15, 0.0)];
+    let state = fixture_on(Some(field), units, &[UnitId(1)], Phase::Movement);
+    let opts = ask(&state, json!({ "kind": "unit_options", "unit": 1 }));
+    assert_eq!(opts["facing"]["piece"], "Ditch", "{opts}");
+    assert_eq!(opts["facing"]["kind"], "trench", "{opts}");
+    let offered = opts["structure_actions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(offered.len(), 1, "{opts}");
+    assert_eq!(offered[0]["label"], "Remove Ditch", "{opts}");
+    let action = &offered[0]["action"];
+    assert_eq!(
+        action,
+        &json!({ "action": "remove_structure", "unit": 1, "structure": "t" })
+    );
+    let verdict = ask(&state, json!({ "kind": "check_action", "action": action }));
+    assert_eq!(verdict["ok"], true, "{verdict}");
 }
