@@ -180,6 +180,18 @@ pub enum TableError {
         stop: Option<Pose>,
         rule: &'static str,
     },
+    /// *Terrain & Fortresses* IV: a standing wall, wall with a gate, tower, watchtower or
+    /// siege tower cannot be moved over (`crate::fortress`).
+    #[error(
+        "{unit} cannot pass over {structure}, even partially{}: a standing wall or tower is impassable [{rule}]",
+        stop.map(|s| format!("; it must stop at {}", place(&s))).unwrap_or_default()
+    )]
+    Impassable {
+        unit: UnitId,
+        structure: String,
+        stop: Option<Pose>,
+        rule: &'static str,
+    },
     /// A battlefield that cannot be laid on this table.
     #[error("the battlefield cannot be used: {reason} [T&F III Types of terrain]")]
     BadBattlefield { reason: String },
@@ -219,6 +231,7 @@ impl TableError {
             TableError::CannotAlign { .. } => "VII-2.C Charging against several units",
             TableError::OutOfRange { .. } => "VII-3 Range",
             TableError::Insurmountable { rule, .. } => rule,
+            TableError::Impassable { rule, .. } => rule,
             TableError::BadBattlefield { .. } => "T&F III Types of terrain",
         })
     }

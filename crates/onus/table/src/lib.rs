@@ -19,6 +19,7 @@ pub mod contact;
 pub mod engaged;
 pub mod error;
 pub mod flight;
+pub mod fortress;
 pub mod movement;
 pub mod query;
 pub mod ranged;

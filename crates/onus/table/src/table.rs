@@ -107,6 +107,9 @@ pub struct Table {
         with = "crate::terrain::shared"
     )]
     pub(crate) battlefield: Option<std::sync::Arc<onus_terrain::Battlefield>>,
+    /// The fortress structures fallen open, by structure id (`crate::fortress`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) breaches: BTreeMap<String, crate::fortress::Breach>,
 }
 
 impl Table {
@@ -123,6 +126,7 @@ impl Table {
             engagements: Vec::new(),
             provisional: BTreeSet::new(),
             battlefield: None,
+            breaches: BTreeMap::new(),
         }
     }
 

@@ -48,6 +48,11 @@ pub struct GroundEffect {
     /// The village the card's centre enters or leaves: limited movement (T&F IV "Villages":
     /// "to enter or exit a village, units have limited movement"); see `Table::village_move`.
     pub village: Option<String>,
+    /// The opening the card crosses, even partly: a collapsed wall or tower, or the place
+    /// of a fallen gate (T&F IV "Walls", "Movement": "if a unit passes through an opening in
+    /// a wall where there is no defender, it can move into the fortress with limited
+    /// movement"); see `Table::opening_crossed`.
+    pub opening: Option<String>,
     /// DU not counted by a unit leaving a village: "to exit the village, measure movement
     /// from any edge of the section of the village where the unit was" (T&F IV "Villages");
     /// see [`exit_free`].
@@ -68,6 +73,7 @@ impl GroundEffect {
             && self.crosses.is_none()
             && self.obstacle.is_none()
             && self.village.is_none()
+            && self.opening.is_none()
     }
 
     /// Why the move is limited movement (T&F II), if the ground makes it so.
@@ -77,6 +83,7 @@ impl GroundEffect {
             .or(self.crosses.as_deref())
             .or(self.obstacle.as_deref())
             .or(self.village.as_deref())
+            .or(self.opening.as_deref())
     }
 }
 
@@ -153,7 +160,7 @@ impl Table {
                 return Err(insurmountable(unit.id, p, None));
             }
         }
-        Ok(())
+        self.check_walls(unit.id, pieces)
     }
 
     /// The bridge or choke point the card of `unit` at `pose` is crossing, if any.
@@ -169,7 +176,14 @@ impl Table {
         track: &Track,
     ) -> Option<(usize, f64)> {
         let bf = self.battlefield()?;
-        first_block(bf, track, unit).map(|(_, i, t)| (i, t))
+        let wall = self.first_wall(&sweeps(track)).map(|(_, i, t)| ((), i, t));
+        earliest(
+            first_block(bf, track, unit)
+                .map(|(_, i, t)| ((), i, t))
+                .into_iter()
+                .chain(wall),
+        )
+        .map(|(_, i, t)| (i, t))
     }
 
     /// What the ground does to `unit` moving along `track` (whose motions come from the
@@ -188,8 +202,10 @@ impl Table {
             return Err(insurmountable(unit.id, p, Some(track.pose_at(i, t))));
         }
         let sweeps = sweeps(track);
+        self.check_wall_on(unit, track, &sweeps)?;
         let mut effect = GroundEffect {
             village: self.village_move(bf, unit, track)?,
+            opening: self.opening_crossed(&sweeps),
             ..GroundEffect::default()
         };
         let villages = effect.village.is_none();
@@ -872,7 +888,10 @@ fn exit_free(bf: &Battlefield, track: &Track) -> Vec<(usize, f64)> {
 
 /// The first motion, and fraction of it, at which the moving card or a marker starts to
 /// overlap one of `rects`.
-fn first_hit_in(rects: &[&OrientedRect], sweeps: &[Vec<SweptShape>]) -> Option<(usize, f64)> {
+pub(crate) fn first_hit_in(
+    rects: &[&OrientedRect],
+    sweeps: &[Vec<SweptShape>],
+) -> Option<(usize, f64)> {
     sweeps.iter().enumerate().find_map(|(i, shapes)| {
         let t = rects
             .iter()
@@ -1007,7 +1026,7 @@ fn first_touch<'a>(
 }
 
 /// The earliest of `hits` (motion, then fraction); the first listed on a tie.
-fn earliest<T>(hits: impl Iterator<Item = (T, usize, f64)>) -> Option<(T, usize, f64)> {
+pub(crate) fn earliest<T>(hits: impl Iterator<Item = (T, usize, f64)>) -> Option<(T, usize, f64)> {
     hits.min_by(|a, b| a.1.cmp(&b.1).then(a.2.total_cmp(&b.2)))
 }
 

@@ -4,6 +4,7 @@ mod charges;
 mod contacts;
 mod engaged;
 mod flight;
+mod fortress;
 mod movement;
 mod obstacles;
 mod queries;

@@ -1,0 +1,214 @@
+//! Fortress structures in movement (*Terrain & Fortresses* IV "Walls", "Walls with a gate",
+//! "Towers", "Watchtowers", "Siege towers", `002_c2a3f764af97b82f.txt`): a standing wall or
+//! tower is impassable; a collapsed one, or the place of a fallen gate, is an opening
+//! crossed with limited movement. The damage that opens them is the game's
+//! (`onus_combat::StructureDamage`); the game tells the table with [`Table::set_breach`].
+
+use acies_geom::{OrientedRect, Pose, SweptShape};
+use onus_terrain::{Structure, StructureKind};
+use serde::{Deserialize, Serialize};
+
+use crate::error::TableError;
+use crate::movement::Track;
+use crate::table::Table;
+use crate::terrain::{earliest, first_hit_in};
+use crate::unit::{TableUnit, UnitId};
+
+/// T&F IV "Walls".
+pub const WALLS: &str = "T&F IV Walls";
+/// T&F IV "Walls with a gate".
+pub const GATES: &str = "T&F IV Walls with a gate";
+/// T&F IV "Towers".
+pub const TOWERS: &str = "T&F IV Towers";
+/// T&F IV "Watchtowers".
+pub const WATCHTOWERS: &str = "T&F IV Watchtowers";
+/// T&F IV "Siege towers".
+pub const SIEGE_TOWERS: &str = "T&F IV Siege towers";
+
+/// The share of a wall with a gate's length that is the gate, in its middle. Ruling
+/// (docs/rulings.md, T&F IV "Walls with a gate"): the rulebook gives no size; the browser's
+/// fortress editor draws the gate as the middle 40% of the tile.
+pub const GATE_SHARE: f64 = 0.4;
+
+/// How a fortress structure has fallen open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Breach {
+    /// The gate of a wall with a gate was destroyed (IV "Walls with a gate"): the wall is
+    /// open where the gate was.
+    GateDestroyed,
+    /// Collapsed (IV "Structures": "remove the tile if you manage to collapse a wall section
+    /// or a building"): its whole place is open ground.
+    Collapsed,
+}
+
+/// Whether a standing structure of `kind` cannot be moved over (IV "Walls": units reach a
+/// wall and face it or climb it, they do not walk over it; "Towers", "Watchtowers", "Siege
+/// towers": entered only by their own rules, not yet played).
+pub fn impassable(kind: StructureKind) -> bool {
+    matches!(
+        kind,
+        StructureKind::Wall
+            | StructureKind::CornerWall
+            | StructureKind::GateWall
+            | StructureKind::Tower
+            | StructureKind::Watchtower
+            | StructureKind::SiegeTower
+    )
+}
+
+/// The section a refusal to pass a structure of `kind` cites.
+fn rule_of(kind: StructureKind) -> &'static str {
+    match kind {
+        StructureKind::GateWall => GATES,
+        StructureKind::Tower => TOWERS,
+        StructureKind::Watchtower => WATCHTOWERS,
+        StructureKind::SiegeTower => SIEGE_TOWERS,
+        _ => WALLS,
+    }
+}
+
+/// The gate's part of a wall with a gate's zone `r`, and the two stretches of wall either
+/// side of it ([`GATE_SHARE`] of its longer side, in the middle).
+fn split_gate(r: &OrientedRect) -> (OrientedRect, [OrientedRect; 2]) {
+    let along_width = r.width >= r.depth;
+    let (length, axis) = if along_width {
+        (r.width, r.pose.right())
+    } else {
+        (r.depth, r.pose.forward())
+    };
+    let part = |offset: f64, share: f64| {
+        let pose = Pose::new(r.centre() + axis * (offset * length), r.pose.heading);
+        if along_width {
+            OrientedRect::new(pose, length * share, r.depth)
+        } else {
+            OrientedRect::new(pose, r.width, length * share)
+        }
+    };
+    let side = (1.0 - GATE_SHARE) / 2.0;
+    let off = (GATE_SHARE + side) / 2.0;
+    (part(0.0, GATE_SHARE), [part(-off, side), part(off, side)])
+}
+
+impl Table {
+    /// Records that fortress structure `id` has fallen open (the game's damage, T&F IV
+    /// "Walls with a gate", "Structures"); a collapse is never undone by a fallen gate.
+    pub fn set_breach(&mut self, id: &str, breach: Breach) -> Result<(), TableError> {
+        let known = self
+            .battlefield()
+            .and_then(|bf| bf.structure(id))
+            .is_some_and(|s| impassable(s.kind));
+        if !known {
+            return Err(TableError::BadBattlefield {
+                reason: format!("no wall or tower {id:?} to breach"),
+            });
+        }
+        let b = self.breaches.entry(id.to_string()).or_insert(breach);
+        *b = (*b).max(breach);
+        Ok(())
+    }
+
+    /// How structure `id` has fallen open, if it has.
+    pub fn breach(&self, id: &str) -> Option<Breach> {
+        self.breaches.get(id).copied()
+    }
+
+    /// The parts of `s` nothing may be moved over: all of a standing wall or tower, the
+    /// stretches either side of a fallen gate, nothing of a collapsed structure or of a
+    /// structure of another kind.
+    pub(crate) fn blocking_parts(&self, s: &Structure) -> Vec<OrientedRect> {
+        if !impassable(s.kind) {
+            return Vec::new();
+        }
+        match self.breach(&s.id) {
+            Some(Breach::Collapsed) => Vec::new(),
+            Some(Breach::GateDestroyed) if s.kind == StructureKind::GateWall => {
+                s.rects().flat_map(|r| split_gate(r).1).collect()
+            }
+            _ => s.rects().copied().collect(),
+        }
+    }
+
+    /// The openings of `s` (IV "Walls", "Movement": "if a unit passes through an opening in
+    /// a wall ... it can move into the fortress with limited movement"): all of a collapsed
+    /// structure's place, the gate's part of a wall whose gate fell.
+    pub(crate) fn opening_parts(&self, s: &Structure) -> Vec<OrientedRect> {
+        if !impassable(s.kind) {
+            return Vec::new();
+        }
+        match self.breach(&s.id) {
+            Some(Breach::Collapsed) => s.rects().copied().collect(),
+            Some(Breach::GateDestroyed) if s.kind == StructureKind::GateWall => {
+                s.rects().map(|r| split_gate(r).0).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Refuses a card (and its markers) placed over a standing wall or tower.
+    pub(crate) fn check_walls(
+        &self,
+        unit: UnitId,
+        pieces: &[OrientedRect],
+    ) -> Result<(), TableError> {
+        let over = |s: &&Structure| {
+            let parts = self.blocking_parts(s);
+            parts.iter().any(|w| pieces.iter().any(|r| w.overlaps(r)))
+        };
+        match self
+            .battlefield()
+            .and_then(|bf| bf.structures.iter().find(over))
+        {
+            Some(s) => Err(impassable_error(unit, s, None)),
+            None => Ok(()),
+        }
+    }
+
+    /// The first standing wall or tower the card (or a marker) sweeping `sweeps` runs into,
+    /// with the motion and fraction of it.
+    pub(crate) fn first_wall(
+        &self,
+        sweeps: &[Vec<SweptShape>],
+    ) -> Option<(&Structure, usize, f64)> {
+        let bf = self.battlefield()?;
+        earliest(bf.structures.iter().filter_map(|s| {
+            let parts = self.blocking_parts(s);
+            first_hit_in(&parts.iter().collect::<Vec<_>>(), sweeps).map(|(i, t)| (s, i, t))
+        }))
+    }
+
+    /// Refuses a move that runs into a standing wall or tower, naming where it must stop.
+    pub(crate) fn check_wall_on(
+        &self,
+        unit: &TableUnit,
+        track: &Track,
+        sweeps: &[Vec<SweptShape>],
+    ) -> Result<(), TableError> {
+        match self.first_wall(sweeps) {
+            Some((s, i, t)) => Err(impassable_error(unit.id, s, Some(track.pose_at(i, t)))),
+            None => Ok(()),
+        }
+    }
+
+    /// The opening (collapsed structure, fallen gate) the card crosses, even partly, by
+    /// name: limited movement (IV "Walls", "Movement").
+    pub(crate) fn opening_crossed(&self, sweeps: &[Vec<SweptShape>]) -> Option<String> {
+        let bf = self.battlefield()?;
+        bf.structures
+            .iter()
+            .find(|s| {
+                let parts = self.opening_parts(s);
+                first_hit_in(&parts.iter().collect::<Vec<_>>(), sweeps).is_some()
+            })
+            .map(Structure::label)
+    }
+}
+
+fn impassable_error(unit: UnitId, s: &Structure, stop: Option<Pose>) -> TableError {
+    TableError::Impassable {
+        unit,
+        structure: s.label(),
+        stop,
+        rule: rule_of(s.kind),
+    }
+}

@@ -1,0 +1,177 @@
+//! *Terrain & Fortresses* IV "Walls", "Walls with a gate", "Towers" on the table: a standing
+//! wall or tower cannot be moved over, deployed on or fled through; a collapsed wall and the
+//! place of a fallen gate are openings crossed with limited movement. On the shipped
+//! battlefield "fort-and-village": the gate (2 x 0.5 DU) spans x 10..12, y 12.5..13, between
+//! corner walls (x 9..10 and 12..13, y 12.5..13.5); the north wall spans y 16..16.5; the
+//! tower x 12..13, y 15.5..16.5.
+
+use onus_model::UnitKind;
+
+use crate::fortress::{Breach, GATES, TOWERS, WALLS};
+use crate::movement::{MoveOrder, MovementType, Step};
+use crate::testkit::{card, pose, put};
+use crate::unit::{TableUnit, card_rect};
+use crate::{Table, TableError, UnitId};
+
+fn fort() -> Result<Table, TableError> {
+    let bf = onus_terrain::builtin::get("fort-and-village")
+        .map_err(|reason| TableError::BadBattlefield { reason })?;
+    let mut t = Table::new(bf.width, bf.depth);
+    t.set_battlefield(bf)?;
+    Ok(t)
+}
+
+/// An activated unit of seat 0 (movement 6 DU) facing north at (x, y), its card `width`
+/// wide and 0.5 deep, or the default card.
+fn unit(t: &mut Table, x: f64, y: f64, width: Option<f64>) -> Result<UnitId, TableError> {
+    let mut c = card("Triarii", UnitKind::Infantry, 6.0);
+    c.size = width.map(|w| (w, 0.5));
+    let u = put(t, 1, 0, c, pose(x, y, 0.0));
+    t.unit_mut(u)?.turn.activated = true;
+    Ok(u)
+}
+
+fn advance(t: &Table, u: UnitId, d: f64) -> Result<crate::PricedMove, TableError> {
+    t.check_move(u, &MoveOrder::new(vec![Step::Advance(d)]))
+}
+
+fn rule_of(r: Result<crate::PricedMove, TableError>) -> Option<&'static str> {
+    match r {
+        Err(e @ TableError::Impassable { .. }) => e.rule(),
+        _ => None,
+    }
+}
+
+/// A standing wall with a gate (its gate closed) and a standing wall cannot be overlapped,
+/// even partly: a move may come up to it, not onto it, and the refusal names where it must
+/// stop.
+#[test]
+fn tf_iv_walls_a_standing_wall_or_closed_gate_cannot_be_crossed() -> Result<(), TableError> {
+    let mut t = fort()?;
+    // Front at y = 10.6, 1.9 DU short of the gate.
+    let u = unit(&mut t, 11.0, 10.0, None)?;
+    assert_eq!(advance(&t, u, 1.9)?.kind, MovementType::Regular);
+    let err = advance(&t, u, 2.0).err();
+    let Some(TableError::Impassable {
+        structure, stop, ..
+    }) = &err
+    else {
+        return Err(TableError::BadBattlefield {
+            reason: format!("expected the gate to refuse, got {err:?}"),
+        });
+    };
+    assert!(structure.contains("gate"), "{structure}");
+    assert!(
+        stop.is_some_and(|p| (p.centre.y - 11.9).abs() < 1e-6),
+        "{stop:?}"
+    );
+    assert_eq!(err.and_then(|e| e.rule()), Some(GATES));
+    // The north wall (y 16..16.5), from outside: front at y = 16.9.
+    let mut t = fort()?;
+    let mut c = card("Triarii", UnitKind::Infantry, 6.0);
+    c.size = Some((2.0, 0.5));
+    let v = put(&mut t, 2, 0, c, pose(11.0, 17.15, 180.0));
+    t.unit_mut(v)?.turn.activated = true;
+    assert!(advance(&t, v, 0.4).is_ok());
+    assert_eq!(rule_of(advance(&t, v, 0.5)), Some(WALLS));
+    Ok(())
+}
+
+/// No unit may be deployed (placed) over a tower, a wall or a gate.
+#[test]
+fn tf_iv_towers_no_card_is_placed_over_a_tower_or_wall() -> Result<(), TableError> {
+    let mut t = fort()?;
+    let on_tower = t.add(TableUnit::new(
+        UnitId(1),
+        0,
+        card("Levy", UnitKind::Infantry, 4.0),
+        pose(12.5, 15.0, 0.0),
+    ));
+    assert_eq!(on_tower.err().and_then(|e| e.rule()), Some(TOWERS));
+    let on_gate = t.add(TableUnit::new(
+        UnitId(2),
+        0,
+        card("Levy", UnitKind::Infantry, 4.0),
+        pose(11.0, 12.2, 0.0),
+    ));
+    assert_eq!(on_gate.err().and_then(|e| e.rule()), Some(GATES));
+    Ok(())
+}
+
+/// IV "Walls", "Movement": "if a unit passes through an opening in a wall where there is no
+/// defender, it can move into the fortress with limited movement": once the gate's wall has
+/// collapsed, its place is open ground crossed with limited movement (half of 6 DU); the
+/// corner walls beside it still stand.
+#[test]
+fn tf_iv_walls_a_collapsed_wall_is_an_opening_crossed_with_limited_movement()
+-> Result<(), TableError> {
+    let mut t = fort()?;
+    let u = unit(&mut t, 11.0, 10.0, None)?;
+    t.set_breach("gate", Breach::Collapsed)?;
+    let through = advance(&t, u, 2.5)?;
+    assert_eq!(through.kind, MovementType::Limited);
+    assert_eq!(through.budget, 3.0);
+    assert!(
+        through
+            .ground
+            .opening
+            .as_deref()
+            .is_some_and(|o| o.contains("gate")),
+        "{:?}",
+        through.ground
+    );
+    assert_eq!(advance(&t, u, 1.9)?.kind, MovementType::Regular);
+    // Beside the opening, the corner wall still blocks.
+    let mut t = fort()?;
+    let w = unit(&mut t, 10.5, 10.0, None)?;
+    t.set_breach("gate", Breach::Collapsed)?;
+    assert_eq!(rule_of(advance(&t, w, 2.5)), Some(WALLS));
+    Ok(())
+}
+
+/// IV "Walls with a gate": a destroyed gate opens the wall where the gate was. Ruling: the
+/// gate is the middle 40% of the tile (x 10.6..11.4); a card that fits passes with limited
+/// movement, a card as wide as the tile does not, and the wall either side still blocks.
+#[test]
+fn tf_iv_walls_with_a_gate_a_destroyed_gate_is_an_opening() -> Result<(), TableError> {
+    let mut t = fort()?;
+    let u = unit(&mut t, 11.0, 11.0, Some(0.7))?;
+    t.set_breach("gate", Breach::GateDestroyed)?;
+    // A fallen gate does not undo a collapse, and a collapse outranks a fallen gate.
+    assert_eq!(t.breach("gate"), Some(Breach::GateDestroyed));
+    let through = advance(&t, u, 2.5)?;
+    assert_eq!(through.kind, MovementType::Limited);
+    assert!(through.ground.opening.is_some(), "{:?}", through.ground);
+    let mut wide = fort()?;
+    let w = unit(&mut wide, 11.0, 10.0, None)?;
+    wide.set_breach("gate", Breach::GateDestroyed)?;
+    assert_eq!(rule_of(advance(&wide, w, 2.5)), Some(GATES));
+    let mut beside = fort()?;
+    let b = unit(&mut beside, 10.4, 11.0, Some(0.7))?;
+    beside.set_breach("gate", Breach::GateDestroyed)?;
+    assert_eq!(rule_of(advance(&beside, b, 2.5)), Some(GATES));
+    t.set_breach("gate", Breach::Collapsed)?;
+    t.set_breach("gate", Breach::GateDestroyed)?;
+    assert_eq!(t.breach("gate"), Some(Breach::Collapsed));
+    assert!(t.set_breach("village", Breach::Collapsed).is_err());
+    Ok(())
+}
+
+/// VII-6 with walls: a fleeing unit meets a standing wall like a lake: seat 0 flees south
+/// from inside the fort and stops with its card against the closed gate (y = 13).
+#[test]
+fn tf_iv_walls_flight_stops_at_a_standing_wall() -> Result<(), TableError> {
+    let mut t = fort()?;
+    let u = unit(&mut t, 11.0, 14.5, None)?;
+    t.unit_mut(u)?.state.fleeing = true;
+    let f = t.flight_move(u)?;
+    assert!(!f.off_table, "{f:?}");
+    let end = card_rect(f.end, crate::CardSize::default());
+    let bf = t.battlefield().ok_or(TableError::BadBattlefield {
+        reason: "no battlefield".into(),
+    })?;
+    let clear = |s: &onus_terrain::Structure| t.blocking_parts(s).iter().all(|w| !w.overlaps(&end));
+    assert!(bf.structures.iter().all(clear), "{f:?}");
+    assert!((f.end.centre.y - 13.6).abs() < 1e-6, "{f:?}");
+    Ok(())
+}
