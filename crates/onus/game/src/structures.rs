@@ -464,7 +464,7 @@ pub fn extinguish(state: &mut GameState, seat: Seat, unit: UnitId) -> GameResult
     for (id, sections) in burning {
         let mut d = state.structure_damage(&id);
         let n = d.extinguish(sections);
-        state.structures.insert(id.clone(), d);
+        store(state, &id, d)?;
         removed.push((id, n));
     }
     {
@@ -513,7 +513,7 @@ fn settle_attack(
     occupant: Option<UnitId>,
     result: StructureAttackResult,
 ) -> GameResult<()> {
-    state.structures.insert(s.id.clone(), result.state);
+    store(state, &s.id, result.state)?;
     let change = result.change;
     let outcome = result.occupant.clone();
     state.emit(GameEvent::StructureAttacked {
@@ -693,7 +693,7 @@ fn spread(state: &mut GameState, s: &Structure, markers: u32, at_turn_end: bool)
             d.fire.new -= added;
             d.fire.burning += added;
         }
-        state.structures.insert(id.clone(), d);
+        store(state, id, d)?;
         to.push((id.clone(), added));
     }
     state.emit(GameEvent::FireSpread {
@@ -701,6 +701,32 @@ fn spread(state: &mut GameState, s: &Structure, markers: u32, at_turn_end: bool)
         to,
         lost: plan.lost,
     });
+    Ok(())
+}
+
+/// Stores the damage of structure `id`, and tells the table when a wall or tower has fallen
+/// open so that movement sees it (`onus_table::fortress`): a destroyed gate opens the wall
+/// where it was (T&F IV "Walls with a gate"), a collapsed structure leaves an opening (IV
+/// "Structures": "remove the tile"; "Walls", "Movement").
+fn store(state: &mut GameState, id: &str, d: onus_combat::StructureDamage) -> GameResult<()> {
+    let breach = if d.collapsed {
+        Some(onus_table::fortress::Breach::Collapsed)
+    } else if d.gate_destroyed {
+        Some(onus_table::fortress::Breach::GateDestroyed)
+    } else {
+        None
+    };
+    let walled = state
+        .table
+        .battlefield()
+        .and_then(|bf| bf.structure(id))
+        .is_some_and(|s| onus_table::fortress::impassable(s.kind));
+    if let Some(b) = breach
+        && walled
+    {
+        state.table.set_breach(id, b)?;
+    }
+    state.structures.insert(id.to_string(), d);
     Ok(())
 }
 
@@ -726,7 +752,7 @@ pub fn end_of_turn(state: &mut GameState) -> GameResult<()> {
         let t = target(&s)?;
         let mut d = state.structure_damage(&id);
         let (damage, change) = d.end_of_turn(&t);
-        state.structures.insert(id.clone(), d);
+        store(state, &id, d)?;
         if damage > 0 || change.fire_out > 0 {
             state.emit(GameEvent::FireDamage {
                 structure: id.clone(),

@@ -52,6 +52,17 @@ fn siege_position(battlefield: Battlefield, phase: Phase) -> GameState {
     fixture_on(Some(battlefield), units, &[ONAGER], phase)
 }
 
+/// Structure `id` carries `wounds` Wound markers.
+fn wound(s: &mut GameState, id: &str, wounds: u32) {
+    s.structures_mut().insert(
+        id.into(),
+        onus_combat::StructureDamage {
+            wounds,
+            ..Default::default()
+        },
+    );
+}
+
 fn apply(s: &GameState, seat: u8, a: Action) -> Result<GameState, GameError> {
     Onus::apply(s, Seat(seat), &a).map(|x| x.state)
 }
@@ -317,13 +328,7 @@ fn tf_v_a_collapsing_tower_destroys_the_unit_inside() {
         unit(2, 1, infantry("Tower guard"), 12.5, 16.0, 0.0),
     ];
     let mut s = fixture_on(Some(fort()), units, &[ONAGER], Phase::RangedAttack);
-    s.structures_mut().insert(
-        "tower".into(),
-        onus_combat::StructureDamage {
-            wounds: 7,
-            ..Default::default()
-        },
-    );
+    wound(&mut s, "tower", 7);
     // Power 5 against resistance 7 (3+): hits 3 2 2 2 (1 hit), damage 4: 8 ≥ durability 8.
     s.force_dice(&[3, 2, 2, 2, 4]);
     let after = apply(&s, 0, shoot("tower", false)).unwrap();
@@ -356,4 +361,31 @@ fn tf_v_incendiary_artillery_places_fire_markers() {
     assert_eq!(after.table().unit(DEFENDER).unwrap().state.wounds, 0);
     assert!(new_events(&s, &after).iter().any(|e| matches!(e,
         GameEvent::StructureAttacked { result, .. } if result.dice == 3 && result.fire && result.damage == 3)));
+}
+
+/// T&F IV "Walls with a gate", "Walls" ("Movement"), "Structures" ("remove the tile"): the
+/// game tells the table when a gate falls or a wall collapses, so that movement sees the
+/// opening (`onus_table::fortress`). The Onager, south of the gate, shoots it from 2.9 DU:
+/// hits 2 3 2 3 (4 hits), damage 2 2 2 2 (4): with the 1 wound it had, 5 = the gate's
+/// durability, the wall (7) stands.
+#[test]
+fn tf_iv_a_fallen_gate_and_a_collapsed_wall_open_the_table() {
+    use onus_table::fortress::Breach;
+    let units = vec![unit(1, 0, onager(), 11.0, 9.0, 0.0)];
+    let mut s = fixture_on(Some(fort()), units, &[ONAGER], Phase::RangedAttack);
+    wound(&mut s, "gate", 1);
+    assert_eq!(s.table().breach("gate"), None);
+    s.force_dice(&[2, 3, 2, 3, 2, 2, 2, 2]);
+    let after = apply(&s, 0, shoot("gate", false)).unwrap();
+    let d = after.structure_damage("gate");
+    assert!(d.gate_destroyed && !d.collapsed, "{d:?}");
+    assert_eq!(after.table().breach("gate"), Some(Breach::GateDestroyed));
+    // The wall beside it, battered to collapse in the artillery test above, is open too.
+    let mut s = siege_position(fort(), Phase::RangedAttack);
+    wound(&mut s, "wall-w", 6);
+    // Hits 4 2 3 5, damage 2 2 4 3 (4): 10 ≥ 7; collateral and the collapse's morale.
+    s.force_dice(&[4, 2, 3, 5, 2, 2, 4, 3, 1, 1, 1, 2, 1]);
+    let after = apply(&s, 0, shoot("wall-w", false)).unwrap();
+    assert!(after.structure_damage("wall-w").collapsed);
+    assert_eq!(after.table().breach("wall-w"), Some(Breach::Collapsed));
 }

@@ -145,12 +145,28 @@ impl Table {
         }
     }
 
-    /// Refuses a card (and its markers) placed over a standing wall or tower.
+    /// Refuses a card (and its markers, `pieces`, the card first) placed over a standing
+    /// wall or tower. Ruling (docs/rulings.md): a card centred on a standing tower,
+    /// watchtower or siege tower is the unit inside it (the stand-in for its unit marker,
+    /// IV "Unit markers", until occupying one is played) and is placed there; it cannot move
+    /// off it, as leaving a tower is not played yet.
     pub(crate) fn check_walls(
         &self,
         unit: UnitId,
         pieces: &[OrientedRect],
     ) -> Result<(), TableError> {
+        let inside = pieces.first().is_some_and(|card| {
+            self.battlefield().is_some_and(|bf| {
+                bf.structures.iter().any(|s| {
+                    s.kind.holds_a_unit_by_marker()
+                        && s.contains(card.centre())
+                        && !self.blocking_parts(s).is_empty()
+                })
+            })
+        });
+        if inside {
+            return Ok(());
+        }
         let over = |s: &&Structure| {
             let parts = self.blocking_parts(s);
             parts.iter().any(|w| pieces.iter().any(|r| w.overlaps(r)))

@@ -81,6 +81,7 @@ fn tf_iv_walls_a_standing_wall_or_closed_gate_cannot_be_crossed() -> Result<(), 
 #[test]
 fn tf_iv_towers_no_card_is_placed_over_a_tower_or_wall() -> Result<(), TableError> {
     let mut t = fort()?;
+    // Its card over the tower, not centred on it.
     let on_tower = t.add(TableUnit::new(
         UnitId(1),
         0,
@@ -95,6 +96,12 @@ fn tf_iv_towers_no_card_is_placed_over_a_tower_or_wall() -> Result<(), TableErro
         pose(11.0, 12.2, 0.0),
     ));
     assert_eq!(on_gate.err().and_then(|e| e.rule()), Some(GATES));
+    // Ruling: a card centred on the tower is the unit inside it; it cannot move off.
+    let mut c = card("Guard", UnitKind::Infantry, 4.0);
+    c.size = Some((0.8, 0.8));
+    let inside = put(&mut t, 3, 0, c, pose(12.5, 16.0, 180.0));
+    t.unit_mut(inside)?.turn.activated = true;
+    assert_eq!(rule_of(advance(&t, inside, 1.0)), Some(TOWERS));
     Ok(())
 }
 
