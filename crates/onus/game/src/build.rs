@@ -564,6 +564,8 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
             .set_battlefield(b)
             .map_err(|e| GameError::setup(format!("scenario.battlefield: {e}"), e.rule()))?;
     }
+    // T&F IV "Walls with a gate": the defending seat's units pass their own gates.
+    table.set_siege_defender(sc.siege.as_ref().map(|s| s.defender.0));
     let edge_of = |t: u8| {
         let k = team_ids.iter().position(|x| *x == t).unwrap_or(0);
         EDGES[k % EDGES.len()]

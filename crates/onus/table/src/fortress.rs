@@ -113,15 +113,56 @@ impl Table {
         self.breaches.get(id).copied()
     }
 
+    /// The seat defending the siege, if the battle is one (T&F VI): the side owning the
+    /// fortresses of `onus_terrain::Side::Defender`. Set by the game.
+    pub fn set_siege_defender(&mut self, seat: Option<u8>) {
+        self.siege_defender = seat;
+    }
+
+    /// Whether `unit` may pass the closed gate of `s` (IV "Walls with a gate": "Defending
+    /// units can cross the gate with limited movement. The gate will close once they have
+    /// crossed it. If there is a unit in contact with the gate blocking the passage, this
+    /// action cannot be done"). Ruling (docs/rulings.md): `s` is a standing wall with a gate
+    /// whose gate stands; `unit` is of the seat owning it (a fortress of the siege's
+    /// defender: the defending seat; of the attacker: the other seat); no enemy of `unit`
+    /// touches the gate's part of the tile, on either side.
+    fn gate_opens_for(&self, s: &Structure, unit: &TableUnit) -> bool {
+        let (Some(bf), Some(defender)) = (self.battlefield(), self.siege_defender) else {
+            return false;
+        };
+        let owns = match bf.owner_of(s) {
+            Some(onus_terrain::Side::Defender) => unit.owner == defender,
+            Some(onus_terrain::Side::Attacker) => unit.owner != defender,
+            None => false,
+        };
+        if s.kind != StructureKind::GateWall || self.breach(&s.id).is_some() || !owns {
+            return false;
+        }
+        let gates: Vec<OrientedRect> = s.rects().map(|r| split_gate(r).0).collect();
+        !self.units.values().any(|o| {
+            o.owner != unit.owner
+                && gates
+                    .iter()
+                    .any(|g| g.distance(&o.rect()) <= acies_geom::EPS)
+        })
+    }
+
     /// The parts of `s` nothing may be moved over: all of a standing wall or tower, the
-    /// stretches either side of a fallen gate, nothing of a collapsed structure or of a
-    /// structure of another kind.
-    pub(crate) fn blocking_parts(&self, s: &Structure) -> Vec<OrientedRect> {
+    /// stretches either side of a fallen gate or of a gate opening for `unit` (the mover, if
+    /// any; [`Table::gate_opens_for`]), nothing of a collapsed structure or of a structure of
+    /// another kind.
+    pub(crate) fn blocking_parts(
+        &self,
+        s: &Structure,
+        unit: Option<&TableUnit>,
+    ) -> Vec<OrientedRect> {
         if !impassable(s.kind) {
             return Vec::new();
         }
+        let opens = unit.is_some_and(|u| self.gate_opens_for(s, u));
         match self.breach(&s.id) {
             Some(Breach::Collapsed) => Vec::new(),
+            _ if opens => s.rects().flat_map(|r| split_gate(r).1).collect(),
             Some(Breach::GateDestroyed) if s.kind == StructureKind::GateWall => {
                 s.rects().flat_map(|r| split_gate(r).1).collect()
             }
@@ -131,13 +172,19 @@ impl Table {
 
     /// The openings of `s` (IV "Walls", "Movement": "if a unit passes through an opening in
     /// a wall ... it can move into the fortress with limited movement"): all of a collapsed
-    /// structure's place, the gate's part of a wall whose gate fell.
-    pub(crate) fn opening_parts(&self, s: &Structure) -> Vec<OrientedRect> {
+    /// structure's place, the gate's part of a wall whose gate fell or opens for `unit`.
+    pub(crate) fn opening_parts(
+        &self,
+        s: &Structure,
+        unit: Option<&TableUnit>,
+    ) -> Vec<OrientedRect> {
         if !impassable(s.kind) {
             return Vec::new();
         }
+        let opens = unit.is_some_and(|u| self.gate_opens_for(s, u));
         match self.breach(&s.id) {
             Some(Breach::Collapsed) => s.rects().copied().collect(),
+            _ if opens => s.rects().map(|r| split_gate(r).0).collect(),
             Some(Breach::GateDestroyed) if s.kind == StructureKind::GateWall => {
                 s.rects().map(|r| split_gate(r).0).collect()
             }
@@ -160,7 +207,7 @@ impl Table {
                 bf.structures.iter().any(|s| {
                     s.kind.holds_a_unit_by_marker()
                         && s.contains(card.centre())
-                        && !self.blocking_parts(s).is_empty()
+                        && !self.blocking_parts(s, None).is_empty()
                 })
             })
         });
@@ -168,7 +215,7 @@ impl Table {
             return Ok(());
         }
         let over = |s: &&Structure| {
-            let parts = self.blocking_parts(s);
+            let parts = self.blocking_parts(s, None);
             parts.iter().any(|w| pieces.iter().any(|r| w.overlaps(r)))
         };
         match self
@@ -181,14 +228,15 @@ impl Table {
     }
 
     /// The first standing wall or tower the card (or a marker) sweeping `sweeps` runs into,
-    /// with the motion and fraction of it.
+    /// with the motion and fraction of it; a gate opens for `unit` if it may pass it.
     pub(crate) fn first_wall(
         &self,
         sweeps: &[Vec<SweptShape>],
+        unit: Option<&TableUnit>,
     ) -> Option<(&Structure, usize, f64)> {
         let bf = self.battlefield()?;
         earliest(bf.structures.iter().filter_map(|s| {
-            let parts = self.blocking_parts(s);
+            let parts = self.blocking_parts(s, unit);
             first_hit_in(&parts.iter().collect::<Vec<_>>(), sweeps).map(|(i, t)| (s, i, t))
         }))
     }
@@ -200,7 +248,7 @@ impl Table {
         track: &Track,
         sweeps: &[Vec<SweptShape>],
     ) -> Result<(), TableError> {
-        match self.first_wall(sweeps) {
+        match self.first_wall(sweeps, Some(unit)) {
             Some((s, i, t)) => Err(impassable_error(unit.id, s, Some(track.pose_at(i, t)))),
             None => Ok(()),
         }
@@ -208,12 +256,16 @@ impl Table {
 
     /// The opening (collapsed structure, fallen gate) the card crosses, even partly, by
     /// name: limited movement (IV "Walls", "Movement").
-    pub(crate) fn opening_crossed(&self, sweeps: &[Vec<SweptShape>]) -> Option<String> {
+    pub(crate) fn opening_crossed(
+        &self,
+        sweeps: &[Vec<SweptShape>],
+        unit: &TableUnit,
+    ) -> Option<String> {
         let bf = self.battlefield()?;
         bf.structures
             .iter()
             .find(|s| {
-                let parts = self.opening_parts(s);
+                let parts = self.opening_parts(s, Some(unit));
                 first_hit_in(&parts.iter().collect::<Vec<_>>(), sweeps).is_some()
             })
             .map(Structure::label)

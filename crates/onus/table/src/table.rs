@@ -110,6 +110,10 @@ pub struct Table {
     /// The fortress structures fallen open, by structure id (`crate::fortress`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub(crate) breaches: BTreeMap<String, crate::fortress::Breach>,
+    /// The seat defending a siege (T&F VI), whose units pass their own gates
+    /// (`crate::fortress`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) siege_defender: Option<u8>,
 }
 
 impl Table {
@@ -127,6 +131,7 @@ impl Table {
             provisional: BTreeSet::new(),
             battlefield: None,
             breaches: BTreeMap::new(),
+            siege_defender: None,
         }
     }
 

@@ -176,7 +176,9 @@ impl Table {
         track: &Track,
     ) -> Option<(usize, f64)> {
         let bf = self.battlefield()?;
-        let wall = self.first_wall(&sweeps(track)).map(|(_, i, t)| ((), i, t));
+        let wall = self
+            .first_wall(&sweeps(track), None)
+            .map(|(_, i, t)| ((), i, t));
         earliest(
             first_block(bf, track, unit)
                 .map(|(_, i, t)| ((), i, t))
@@ -205,7 +207,7 @@ impl Table {
         self.check_wall_on(unit, track, &sweeps)?;
         let mut effect = GroundEffect {
             village: self.village_move(bf, unit, track)?,
-            opening: self.opening_crossed(&sweeps),
+            opening: self.opening_crossed(&sweeps, unit),
             ..GroundEffect::default()
         };
         let villages = effect.village.is_none();

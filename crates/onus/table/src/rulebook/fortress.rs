@@ -177,8 +177,55 @@ fn tf_iv_walls_flight_stops_at_a_standing_wall() -> Result<(), TableError> {
     let bf = t.battlefield().ok_or(TableError::BadBattlefield {
         reason: "no battlefield".into(),
     })?;
-    let clear = |s: &onus_terrain::Structure| t.blocking_parts(s).iter().all(|w| !w.overlaps(&end));
+    let clear =
+        |s: &onus_terrain::Structure| t.blocking_parts(s, None).iter().all(|w| !w.overlaps(&end));
     assert!(bf.structures.iter().all(clear), "{f:?}");
     assert!((f.end.centre.y - 13.6).abs() < 1e-6, "{f:?}");
+    Ok(())
+}
+
+/// IV "Walls with a gate": "Defending units can cross the gate with limited movement. The
+/// gate will close once they have crossed it. If there is a unit in contact with the gate
+/// blocking the passage, this action cannot be done." In a siege defended by seat 1 (the
+/// fort is the defender's), seat 1's narrow unit goes out through its closed gate with
+/// limited movement; seat 0's may not; nor may seat 1's once an enemy touches the gate; and
+/// outside a siege nobody owns the gate.
+#[test]
+fn tf_iv_walls_with_a_gate_defenders_cross_their_own_gate() -> Result<(), TableError> {
+    let sortie = |siege: Option<u8>, seat: u8, enemy_at_gate: bool| {
+        let mut t = fort()?;
+        t.set_siege_defender(siege);
+        let mut c = card("Iberians", UnitKind::Infantry, 6.0);
+        c.size = Some((0.7, 0.5));
+        let u = put(&mut t, 1, seat, c, pose(11.0, 14.0, 180.0));
+        t.unit_mut(u)?.turn.activated = true;
+        if enemy_at_gate {
+            // Its front against the gate's outer face (y = 12.5).
+            put(
+                &mut t,
+                2,
+                1 - seat,
+                card("Triarii", UnitKind::Infantry, 4.0),
+                pose(11.0, 11.9, 0.0),
+            );
+        }
+        advance(&t, u, 1.5)
+    };
+    let out = sortie(Some(1), 1, false)?;
+    assert_eq!(out.kind, MovementType::Limited);
+    assert_eq!(out.budget, 3.0);
+    assert!(
+        out.ground
+            .opening
+            .as_deref()
+            .is_some_and(|o| o.contains("gate")),
+        "{:?}",
+        out.ground
+    );
+    assert_eq!(rule_of(sortie(Some(1), 0, false)), Some(GATES));
+    assert_eq!(rule_of(sortie(Some(1), 1, true)), Some(GATES));
+    assert_eq!(rule_of(sortie(None, 1, false)), Some(GATES));
+    // The besieger's side owns no gate of this fort.
+    assert_eq!(rule_of(sortie(Some(0), 1, false)), Some(GATES));
     Ok(())
 }
