@@ -229,3 +229,29 @@ fn tf_iv_walls_with_a_gate_defenders_cross_their_own_gate() -> Result<(), TableE
     assert_eq!(rule_of(sortie(Some(0), 1, false)), Some(GATES));
     Ok(())
 }
+
+/// A charge is a move like any other: no charge runs through a standing gate at the unit
+/// behind it.
+#[test]
+fn tf_iv_walls_no_charge_through_a_standing_wall() -> Result<(), TableError> {
+    let mut t = fort()?;
+    let a = unit(&mut t, 11.0, 10.0, None)?;
+    // Inside the fort, its front 0.4 DU behind the gate.
+    let d = put(
+        &mut t,
+        2,
+        1,
+        card("Iberians", UnitKind::Infantry, 4.0),
+        pose(11.0, 14.0, 180.0),
+    );
+    let order = crate::ChargeOrder {
+        target: d,
+        steps: vec![Step::Advance(2.8)],
+        side: None,
+        envelop: crate::EnvelopChoice::None,
+    };
+    let err = t.charge(a, &order).err();
+    assert_eq!(err.and_then(|e| e.rule()), Some(GATES));
+    assert!(t.engagement(a, d).is_none());
+    Ok(())
+}
