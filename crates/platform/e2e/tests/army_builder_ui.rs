@@ -37,12 +37,22 @@ fn cost_is(page: &Page, entry: usize, text: &str) {
     );
 }
 
+/// The units counted in every entry of the draft, as the builder shows them.
+const UNITS_COUNTED: &str = "[...document.querySelectorAll('[data-testid^=army-count-]')].reduce((a, e) => a + Number(e.value), 0)";
+
+/// Adds `times` units, one click at a time: each click waits for the builder to count it
+/// (the builder draws itself again after each change; a click on the button it replaces
+/// would be lost).
 fn add(page: &Page, section: &str, unit: &str, times: usize) {
     page.select(testid(&format!("army-add-unit-{section}")), unit)
         .expect("the unit to add");
     for _ in 0..times {
+        let before = page
+            .eval(&format!("return {UNITS_COUNTED}"))
+            .expect("the units counted");
         page.click(testid(&format!("army-add-{section}")))
             .expect("add");
+        until(page, &format!("{UNITS_COUNTED} === {before} + 1"));
     }
 }
 
