@@ -48,6 +48,11 @@ export function s(tag, attrs, ...children) {
 }
 
 export function clear(el) {
+  // A focused element inside is blurred first: removing it would fire its blur handler in the
+  // middle of the removal, and a handler that draws `el` again would take away the very node
+  // being removed (Chrome: "The node to be removed is no longer a child of this node").
+  const active = document.activeElement;
+  if (active && active !== el && el.contains(active) && typeof active.blur === 'function') active.blur();
   while (el.firstChild) el.removeChild(el.firstChild);
   return el;
 }
