@@ -42,6 +42,17 @@ pub enum Breach {
     Collapsed,
 }
 
+/// How a wall or tower lets a mover through ([`Table::passage`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Passage {
+    /// Whole: nothing passes.
+    Standing,
+    /// Open at its gate only.
+    Gate,
+    /// Collapsed: its whole place is open.
+    Fallen,
+}
+
 /// Whether a standing structure of `kind` cannot be moved over (IV "Walls": units reach a
 /// wall and face it or climb it, they do not walk over it; "Towers", "Watchtowers", "Siege
 /// towers": entered only by their own rules, not yet played).
@@ -147,48 +158,49 @@ impl Table {
         })
     }
 
+    /// How a mover meets `s`: `None` for a structure that is not a wall or tower; else
+    /// standing whole, open at its gate (the gate fell, or opens for `unit`, the mover if
+    /// any: [`Table::gate_opens_for`]), or fallen all over.
+    fn passage(&self, s: &Structure, unit: Option<&TableUnit>) -> Option<Passage> {
+        if !impassable(s.kind) {
+            return None;
+        }
+        let opens = unit.is_some_and(|u| self.gate_opens_for(s, u));
+        Some(match self.breach(&s.id) {
+            Some(Breach::Collapsed) => Passage::Fallen,
+            _ if opens => Passage::Gate,
+            Some(Breach::GateDestroyed) if s.kind == StructureKind::GateWall => Passage::Gate,
+            _ => Passage::Standing,
+        })
+    }
+
     /// The parts of `s` nothing may be moved over: all of a standing wall or tower, the
-    /// stretches either side of a fallen gate or of a gate opening for `unit` (the mover, if
-    /// any; [`Table::gate_opens_for`]), nothing of a collapsed structure or of a structure of
-    /// another kind.
+    /// stretches either side of an open gate, nothing of a collapsed structure or of a
+    /// structure of another kind.
     pub(crate) fn blocking_parts(
         &self,
         s: &Structure,
         unit: Option<&TableUnit>,
     ) -> Vec<OrientedRect> {
-        if !impassable(s.kind) {
-            return Vec::new();
-        }
-        let opens = unit.is_some_and(|u| self.gate_opens_for(s, u));
-        match self.breach(&s.id) {
-            Some(Breach::Collapsed) => Vec::new(),
-            _ if opens => s.rects().flat_map(|r| split_gate(r).1).collect(),
-            Some(Breach::GateDestroyed) if s.kind == StructureKind::GateWall => {
-                s.rects().flat_map(|r| split_gate(r).1).collect()
-            }
-            _ => s.rects().copied().collect(),
+        match self.passage(s, unit) {
+            None | Some(Passage::Fallen) => Vec::new(),
+            Some(Passage::Gate) => s.rects().flat_map(|r| split_gate(r).1).collect(),
+            Some(Passage::Standing) => s.rects().copied().collect(),
         }
     }
 
     /// The openings of `s` (IV "Walls", "Movement": "if a unit passes through an opening in
     /// a wall ... it can move into the fortress with limited movement"): all of a collapsed
-    /// structure's place, the gate's part of a wall whose gate fell or opens for `unit`.
+    /// structure's place, the gate's part of a wall whose gate is open.
     pub(crate) fn opening_parts(
         &self,
         s: &Structure,
         unit: Option<&TableUnit>,
     ) -> Vec<OrientedRect> {
-        if !impassable(s.kind) {
-            return Vec::new();
-        }
-        let opens = unit.is_some_and(|u| self.gate_opens_for(s, u));
-        match self.breach(&s.id) {
-            Some(Breach::Collapsed) => s.rects().copied().collect(),
-            _ if opens => s.rects().map(|r| split_gate(r).0).collect(),
-            Some(Breach::GateDestroyed) if s.kind == StructureKind::GateWall => {
-                s.rects().map(|r| split_gate(r).0).collect()
-            }
-            _ => Vec::new(),
+        match self.passage(s, unit) {
+            None | Some(Passage::Standing) => Vec::new(),
+            Some(Passage::Gate) => s.rects().map(|r| split_gate(r).0).collect(),
+            Some(Passage::Fallen) => s.rects().copied().collect(),
         }
     }
 
