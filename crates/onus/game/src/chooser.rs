@@ -622,6 +622,8 @@ fn movement(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Acti
         out.extend(crate::field::removals(state, u.id));
         // T&F IV: an empty village it touches may be occupied.
         out.extend(crate::field::occupations(state, u.id));
+        // T&F IV: a tower it touches may be entered, the tower it holds left.
+        out.extend(crate::towers::moves(state, u.id));
         // A shooter with a target in range stays to shoot.
         if u.card.can_shoot() {
             let in_range = enemies.iter().any(|e| state.table.shot(u.id, *e).is_ok());

@@ -85,6 +85,13 @@ pub fn deploy(
     tu.state.formation = formation;
     tu.state.extended_left = left;
     tu.state.extended_right = right;
+    // T&F IV "Watchtowers": "A watchtower can be occupied during the initial deployment of
+    // units if it is in a player's deployment zone". Ruling (docs/rulings.md): a card placed
+    // with its centre on a tower or watchtower is deployed in it (its unit marker on the
+    // tower, the card set aside); the tower then stands in the zone for it.
+    if let Some(id) = state.table.tower_at(pose.centre).map(|s| s.id.clone()) {
+        tu = state.table.into_tower(tu, &id)?;
+    }
     // Ruling (VI): the whole card and its markers stand inside the deployment zone.
     for (_, r) in tu.footprint() {
         for c in r.corners() {

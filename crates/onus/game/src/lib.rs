@@ -66,6 +66,7 @@ pub mod teams;
 pub mod terrain;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod towers;
 pub mod turn;
 pub mod victory;
 pub mod view;

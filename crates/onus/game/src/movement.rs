@@ -125,7 +125,10 @@ fn after_move(state: &mut GameState, unit: UnitId, mv: &onus_table::PricedMove) 
         from: mv.start,
         to: mv.end,
         cost: mv.cost,
-        kind: mv.kind.as_str().to_string(),
+        kind: match &mv.tower {
+            Some(t) => format!("{}, {}", mv.kind.as_str(), tower_move_text(t)),
+            None => mv.kind.as_str().to_string(),
+        },
     });
     for b in &mv.breaks {
         state.emit(GameEvent::UnitBroken {
@@ -141,6 +144,19 @@ fn after_move(state: &mut GameState, unit: UnitId, mv: &onus_table::PricedMove) 
     }
     crate::fog::update(state);
     crate::field::caltrops_after_move(state, unit, &mv.ground.caltrops)
+}
+
+/// How the log tells a move into or out of a tower (T&F IV "Towers").
+fn tower_move_text(t: &onus_table::TowerMove) -> String {
+    match t {
+        onus_table::TowerMove::Enter(g) => {
+            format!("entering the tower {} (T&F IV Towers)", g.structure)
+        }
+        onus_table::TowerMove::Leave { structure, outer } => format!(
+            "leaving the tower {structure} from its {} side (T&F IV Towers)",
+            if *outer { "outer" } else { "inner" }
+        ),
+    }
 }
 
 /// VII-4: a skirmisher spends what is left of its movement.
@@ -206,6 +222,7 @@ fn charge_unchecked(
     spec: &ChargeSpec,
 ) -> GameResult<()> {
     crate::legal::charge_unit(state, seat, unit)?;
+    crate::towers::check_charge(state, unit, spec.target)?;
     let plan = charge_plan(state, unit, spec)?;
     let direction = check_line(state, unit, &plan.approach)?;
     state.table.apply_charge(&plan)?;

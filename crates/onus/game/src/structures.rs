@@ -192,6 +192,18 @@ enum Holder {
 /// game yet): a unit merely touching it is not inside.
 fn occupant(state: &GameState, s: &Structure, holder: Holder) -> Option<(UnitId, u32)> {
     let encloses = target_of(s).is_some_and(|t| t.encloses);
+    if onus_table::holdable(s.kind) {
+        // T&F IV "Unit markers": the unit holding the tower is the unit in it.
+        return state.table.tower_holder(&s.id).and_then(|h| {
+            let u = state.table.unit(h).ok()?;
+            let allowed = match holder {
+                Holder::NotOf(t) => !state.allies(Seat(u.owner), t),
+                Holder::Of(t) => state.allies(Seat(u.owner), t),
+                Holder::Anyone => true,
+            };
+            allowed.then(|| (h, sections_in_contact(u, s)))
+        });
+    }
     state
         .table
         .units()
@@ -267,11 +279,18 @@ pub(crate) fn check_id(id: &str) -> GameResult<()> {
 }
 
 /// The distance from the centre of the shooter's front to the nearest point of the structure
-/// (VII-3 "Range": ranges are measured from the centre of the front).
+/// (VII-3 "Range": ranges are measured from the centre of the front); from a tower, from the
+/// centre of its side nearest the structure (T&F IV "Towers"; V "Artillery": 360°).
 fn distance_to(u: &TableUnit, s: &Structure) -> f64 {
-    let from = u.front_centre();
+    let from: Vec<acies_geom::Vec2> = match &u.tower {
+        Some(g) => acies_geom::Edge::ALL
+            .iter()
+            .map(|e| g.rect.edge(*e).midpoint())
+            .collect(),
+        None => vec![u.front_centre()],
+    };
     s.rects()
-        .map(|r| r.distance_to_point(from))
+        .flat_map(|r| from.iter().map(|p| r.distance_to_point(*p)))
         .fold(f64::INFINITY, f64::min)
 }
 
@@ -823,6 +842,7 @@ pub fn legal_actions(state: &GameState, seat: Seat) -> Vec<Action> {
             candidates.push(Action::Extinguish { unit });
             out.extend(crate::field::removals(state, unit));
             out.extend(crate::field::occupations(state, unit));
+            out.extend(crate::towers::moves(state, unit));
         }
     }
     for a in candidates {

@@ -45,6 +45,9 @@ pub struct FightGround {
     /// (T&F IV "Villages"; the Summary of Modifiers and Costs: "+1/+1 and +2/+2 against
     /// Ranged Attacks").
     pub village: Option<(String, DefenceBonus)>,
+    /// The tower the defender holds (T&F IV "Towers"): its bonus, or attack priority
+    /// against an assault from inside the fortress ([`crate::towers::defence`]).
+    pub tower: Option<crate::towers::TowerDefence>,
 }
 
 impl FightGround {
@@ -99,6 +102,9 @@ impl FightGround {
                 bonus.armor.into(),
                 &source,
             ));
+        }
+        if let Some(t) = &self.tower {
+            out.extend(t.effects());
         }
         let covered = [
             (Side::Attacker, self.attacker_in_forest, defender),
@@ -181,6 +187,7 @@ pub(crate) fn melee_ground(
         defender_in_forest: ground.in_forest.contains(&defender),
         across,
         village: village_cover(state, defender, attacker, false),
+        tower: crate::towers::defence(state, defender, attacker, true),
         ..FightGround::default()
     })
 }
@@ -283,6 +290,7 @@ pub(crate) fn ranged_ground(state: &GameState, shot: &Shot) -> GameResult<FightG
         cover,
         defender_in_forest,
         village: village_cover(state, shot.target, shot.shooter, true),
+        tower: crate::towers::defence(state, shot.target, shot.shooter, false),
         ..FightGround::default()
     })
 }

@@ -31,6 +31,10 @@ pub struct UnitView {
     pub card: Option<UnitCard>,
     pub state: Option<UnitState>,
     pub turn: Option<TurnState>,
+    /// The tower or watchtower the unit holds, by structure id (T&F IV "Unit markers": the
+    /// marker on the tower is public like the card's place; the card is set aside).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tower: Option<String>,
 }
 
 /// A General as everybody sees it (the card and the marker are public).
@@ -196,6 +200,7 @@ pub fn view_since(state: &GameState, viewer: Viewer<Seat>, from: usize) -> GameV
                 card: (!hidden).then(|| UnitCard::clone(&u.card)),
                 state: (!hidden).then(|| u.state.clone()),
                 turn: (!hidden).then(|| u.turn.clone()),
+                tower: u.tower.as_ref().map(|g| g.structure.clone()),
             }
         })
         .collect();

@@ -127,3 +127,18 @@ pub fn last_fight(s: &onus_game::GameState) -> Box<onus_combat::CombatResult> {
         })
         .expect("a fight")
 }
+
+/// The shipped "fort-and-village" battlefield (T&F IV): a small wooden fort and a village.
+pub fn fort() -> onus_terrain::Battlefield {
+    onus_terrain::builtin::get("fort-and-village").unwrap()
+}
+
+/// Infantry with armor 3, morale 5, health 8.
+pub fn infantry(name: &str) -> onus_model::UnitCard {
+    onus_combat::CardBuilder::new(name, onus_model::UnitKind::Infantry)
+        .attack(3, 3)
+        .defense(4, 3)
+        .morale(5)
+        .health(8)
+        .build()
+}

@@ -3,7 +3,10 @@
 //! fort: walls 2 × 0.5 DU, resistance 6, durability 7). A real game still refuses a
 //! battlefield with structures (T&F IV); these positions come from `onus_game::testing`.
 
+mod common;
+
 use acies_core::Ruleset;
+use common::{fort, infantry};
 use onus_combat::CardBuilder;
 use onus_game::structures::legal_actions;
 use onus_game::testing::{archers, fixture_on, unit};
@@ -16,10 +19,6 @@ const ONAGER: UnitId = UnitId(1);
 const DEFENDER: UnitId = UnitId(2);
 const TORCHES: UnitId = UnitId(3);
 
-fn fort() -> Battlefield {
-    onus_terrain::builtin::get("fort-and-village").unwrap()
-}
-
 /// The Roman Onager: artillery, ranged 5 at 8 DU.
 fn onager() -> UnitCard {
     CardBuilder::new("Onager", UnitKind::Artillery)
@@ -28,16 +27,6 @@ fn onager() -> UnitCard {
         .ranged(5, 8.0)
         .morale(6)
         .health(6)
-        .build()
-}
-
-/// Infantry with armor 3, morale 5, health 8.
-fn infantry(name: &str) -> UnitCard {
-    CardBuilder::new(name, UnitKind::Infantry)
-        .attack(3, 3)
-        .defense(4, 3)
-        .morale(5)
-        .health(8)
         .build()
 }
 
@@ -320,14 +309,20 @@ fn no_structures_no_structure_actions() {
 }
 
 /// T&F V "Razing structures", IV "Collapsed tower": a tower that collapses destroys the unit
-/// inside (its card on the tower); no collateral roll is made for it (ruling).
+/// inside (the unit holding it by its marker); no collateral roll is made for it (ruling).
 #[test]
 fn tf_v_a_collapsing_tower_destroys_the_unit_inside() {
-    let units = vec![
-        unit(1, 0, onager(), 17.0, 16.0, 90.0),
-        unit(2, 1, infantry("Tower guard"), 12.5, 16.0, 0.0),
-    ];
+    let units = vec![unit(1, 0, onager(), 17.0, 16.0, 90.0)];
     let mut s = fixture_on(Some(fort()), units, &[ONAGER], Phase::RangedAttack);
+    // IV "Unit markers": the guard holds the tower, its card set aside.
+    let guard = s
+        .table()
+        .into_tower(
+            unit(2, 1, infantry("Tower guard"), 12.5, 16.0, 0.0),
+            "tower",
+        )
+        .unwrap();
+    s.table_mut().add(guard).unwrap();
     wound(&mut s, "tower", 7);
     // Power 5 against resistance 7 (3+): hits 3 2 2 2 (1 hit), damage 4: 8 ≥ durability 8.
     s.force_dice(&[3, 2, 2, 2, 4]);

@@ -124,7 +124,8 @@ impl Table {
     /// destroyed instead.
     pub fn start_flight(&mut self, unit: UnitId) -> Result<FlightStart, TableError> {
         let u = self.unit(unit)?.clone();
-        if u.card.kind == UnitKind::Artillery {
+        // T&F IV "Towers": a unit in a tower leaves it to flee, or is trapped in it.
+        if u.card.kind == UnitKind::Artillery || !self.flee_tower(unit)? {
             self.remove(unit)?;
             return Ok(FlightStart::Destroyed);
         }

@@ -204,29 +204,19 @@ impl Table {
         }
     }
 
-    /// Refuses a card (and its markers, `pieces`, the card first) placed over a standing
-    /// wall or tower. Ruling (docs/rulings.md): a card centred on a standing tower,
-    /// watchtower or siege tower is the unit inside it (the stand-in for its unit marker,
-    /// IV "Unit markers", until occupying one is played) and is placed there; it cannot move
-    /// off it, as leaving a tower is not played yet.
+    /// Refuses a card (and its markers, `pieces`) placed over a standing wall or tower. The
+    /// tower `unit` holds is its own place (T&F IV "Towers": the tower stands for the unit in
+    /// it, `crate::tower`).
     pub(crate) fn check_walls(
         &self,
-        unit: UnitId,
+        unit: &TableUnit,
         pieces: &[OrientedRect],
     ) -> Result<(), TableError> {
-        let inside = pieces.first().is_some_and(|card| {
-            self.battlefield().is_some_and(|bf| {
-                bf.structures.iter().any(|s| {
-                    s.kind.holds_a_unit_by_marker()
-                        && s.contains(card.centre())
-                        && !self.blocking_parts(s, None).is_empty()
-                })
-            })
-        });
-        if inside {
-            return Ok(());
-        }
+        let own = unit.tower.as_ref().map(|g| g.structure.as_str());
         let over = |s: &&Structure| {
+            if Some(s.id.as_str()) == own {
+                return false;
+            }
             let parts = self.blocking_parts(s, None);
             parts.iter().any(|w| pieces.iter().any(|r| w.overlaps(r)))
         };
@@ -234,7 +224,7 @@ impl Table {
             .battlefield()
             .and_then(|bf| bf.structures.iter().find(over))
         {
-            Some(s) => Err(impassable_error(unit, s, None)),
+            Some(s) => Err(impassable_error(unit.id, s, None)),
             None => Ok(()),
         }
     }

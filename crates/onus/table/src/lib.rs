@@ -27,6 +27,7 @@ pub mod sight;
 pub mod skirmish;
 pub mod table;
 pub mod terrain;
+pub mod tower;
 pub mod unit;
 
 #[cfg(test)]
@@ -51,9 +52,11 @@ pub use table::{EnvelopChoice, EnvelopOptions, Obstacle, ObstacleKind, Table, Ta
 pub use terrain::{
     Across, DIFFICULT_MAX_ROTATION, GroundEffect, Height, MeleeGround, OBSTACLES, VILLAGES,
 };
+pub use tower::{TowerMove, holdable};
 pub use unit::{
-    CardSize, Flank, FrontSlot, MARKER_DEPTH, Part, Piece, SectionId, Stack, TableUnit, TurnState,
-    UnitId, card_rect, enveloping_marker_rect, extended_marker_rect, footprint_at, section_segment,
+    CardSize, Flank, FrontSlot, Garrison, MARKER_DEPTH, Part, Piece, SectionId, Stack, TableUnit,
+    TurnState, UnitId, card_rect, enveloping_marker_rect, extended_marker_rect, footprint_at,
+    section_segment,
 };
 
 #[cfg(test)]

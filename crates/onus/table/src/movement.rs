@@ -136,6 +136,14 @@ pub struct MoveOrder {
     /// barricade the card touches (T&F II "Facing"; [`Table::facing_pose`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub face: bool,
+    /// End the move by entering this tower or watchtower, the card in contact with it (T&F
+    /// IV "Towers"; `crate::tower`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enter: Option<String>,
+    /// For a unit in a tower: leave it, its card first placed here against the tower (T&F IV
+    /// "Occupying defenses"; `crate::tower`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit: Option<Pose>,
 }
 
 impl MoveOrder {
@@ -264,6 +272,9 @@ pub struct PricedMove {
     /// What the terrain did to the move (*Terrain & Fortresses*): nothing on open ground.
     #[serde(skip_serializing_if = "GroundEffect::is_none")]
     pub ground: GroundEffect,
+    /// The tower the unit enters or leaves (T&F IV "Towers").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tower: Option<crate::tower::TowerMove>,
 }
 
 /// Where a move is checked: the Movement Phase, or the skirmishers phase with what is left.
@@ -505,10 +516,11 @@ impl Table {
         let separate = separate || matches!(u.stack, Some(Stack::AuxiliaryUnder(_)));
 
         let mut state = u.state.clone();
-        let start = if order.face {
-            self.facing_pose(unit)?
-        } else {
-            u.pose
+        let exit = self.tower_exit(u, order.exit)?;
+        let start = match &exit {
+            Some((pose, _, _)) => *pose,
+            None if order.face => self.facing_pose(unit)?,
+            None => u.pose,
         };
         let mut track = Track::new(u.size, start);
         let mut priced: Vec<PricedStep> = Vec::with_capacity(order.steps.len());
@@ -765,7 +777,9 @@ impl Table {
                 end: track.end(),
             });
         }
-        let ground = self.ground_effect(u, &track, &formation_at)?;
+        let mut ground = self.ground_effect(u, &track, &formation_at)?;
+        let tower = self.tower_move(u, order, opts, &track, exit, &mut ground)?;
+        moved |= tower.is_some();
         if !opts.charging && !matches!(opts.phase, MovePhase::FollowUp { .. }) {
             self.ford_defender_bar(u, start, track.end())?;
         }
@@ -904,6 +918,14 @@ impl Table {
             // IX "Athletes": +1 DU when they charge (extraction error "100" read as 1).
             budget += 1.0;
         }
+        if matches!(
+            tower,
+            Some(crate::tower::TowerMove::Leave { outer: true, .. })
+        ) {
+            // T&F IV "Occupying defenses": leaving from the outer side "will exhaust its
+            // available movement".
+            cost = cost.max(budget);
+        }
         if cost > budget + 1e-9 {
             return Err(TableError::OverBudget {
                 cost,
@@ -963,8 +985,16 @@ impl Table {
             crossed.push(enc.owner);
             crossed_first.push(*enc);
         }
-        let end = track.end();
-        let end_pieces = footprint_at(end, u.size, state.extended_left, state.extended_right);
+        let end = match &tower {
+            Some(crate::tower::TowerMove::Enter(g)) => g.rect.pose,
+            _ => track.end(),
+        };
+        let end_pieces = footprint_at(
+            track.end(),
+            u.size,
+            state.extended_left,
+            state.extended_right,
+        );
         let mut provisional: Vec<UnitId> = Vec::new();
         let mut overlapped: Vec<UnitId> = Vec::new();
         for o in &obstacles {
@@ -1018,10 +1048,15 @@ impl Table {
         // Frontal contact with enemies at the end.
         let mut mover_end = u.clone();
         mover_end.pose = end;
+        mover_end.tower = None;
         mover_end.state = state.clone();
         let mut enemy_contacts = Vec::new();
+        let entering = matches!(tower, Some(crate::tower::TowerMove::Enter(_)));
         for other in self.units.values() {
-            if other.owner == u.owner || other.id == unit {
+            if other.owner == u.owner || other.id == unit || entering {
+                continue;
+            }
+            if !self.reaches(other, end.centre) {
                 continue;
             }
             if other.rect().distance(&mover_end.rect()) > 0.5 + 1e-6 {
@@ -1063,6 +1098,7 @@ impl Table {
             enemy_contacts,
             carries: if separate { None } else { stacked_partner },
             ground,
+            tower,
         })
     }
 
@@ -1101,6 +1137,11 @@ impl Table {
             let m = self.unit_mut(mv.unit)?;
             m.pose = mv.end;
             m.state = mv.state.clone();
+            match &mv.tower {
+                Some(crate::tower::TowerMove::Enter(g)) => m.tower = Some(g.clone()),
+                Some(crate::tower::TowerMove::Leave { .. }) => m.tower = None,
+                None => {}
+            }
             if mv.mover_breaks {
                 m.state.broken = true;
             }

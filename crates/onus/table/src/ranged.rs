@@ -174,8 +174,9 @@ impl Table {
     /// checked: the shooter can shoot and may this turn, neither is engaged, the target is an
     /// enemy within range and within 180° of the shooter's front.
     pub fn shot(&self, shooter: UnitId, target: UnitId) -> Result<ShotGeometry, TableError> {
-        let s = self.unit(shooter)?;
         let t = self.unit(target)?;
+        let in_tower = self.tower_shooter(self.unit(shooter)?, t);
+        let s = in_tower.as_ref().map_or(self.unit(shooter)?, |x| x);
         let no = |reason, rule| TableError::CannotShoot {
             shooter,
             target,
@@ -241,6 +242,9 @@ impl Table {
     /// retargeting of "The wind changes", and by queries). The band uses the shooter's range;
     /// out-of-range shots are reported as long.
     pub fn shot_geometry(&self, s: &TableUnit, t: &TableUnit) -> Result<ShotGeometry, TableError> {
+        // T&F IV "Towers": from a tower, the side nearest the target is the shooter's front.
+        let in_tower = self.tower_shooter(s, t);
+        let s = in_tower.as_ref().unwrap_or(s);
         let range = s.card.ranged.map_or(0.0, |r| r.range);
         let distance = shot_distance(s, t);
         let terrain = self.terrain_shot(s, t);

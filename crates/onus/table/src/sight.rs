@@ -98,8 +98,11 @@ impl Table {
     /// What the terrain does to a shot from `s` at `t`; `None` on the open field.
     pub fn terrain_shot(&self, s: &TableUnit, t: &TableUnit) -> Option<TerrainShot> {
         let bf = self.battlefield()?;
-        let shooter_level = bf.level_at(s.pose.centre);
-        let target_level = bf.level_at(t.pose.centre);
+        // T&F IV "Towers": from a tower, the side nearest the target.
+        let in_tower = self.tower_shooter(s, t);
+        let s = in_tower.as_ref().unwrap_or(s);
+        let shooter_level = self.level_of(s);
+        let target_level = self.level_of(t);
         let from_above = shooter_level > target_level;
         let parabolic = parabolic(&s.card);
         let blocker = |seg: &Segment| ground_blocker(bf, seg, s, t, target_level);

@@ -53,6 +53,11 @@ pub struct GroundEffect {
     /// a wall where there is no defender, it can move into the fortress with limited
     /// movement"); see `Table::opening_crossed`.
     pub opening: Option<String>,
+    /// The tower or watchtower the unit enters or leaves from its inner side (or a
+    /// watchtower from any side): limited movement (T&F IV "Occupying defenses", "Towers",
+    /// "Watchtowers"; `crate::tower`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tower: Option<String>,
     /// DU not counted by a unit leaving a village: "to exit the village, measure movement
     /// from any edge of the section of the village where the unit was" (T&F IV "Villages");
     /// see [`exit_free`].
@@ -74,6 +79,7 @@ impl GroundEffect {
             && self.obstacle.is_none()
             && self.village.is_none()
             && self.opening.is_none()
+            && self.tower.is_none()
     }
 
     /// Why the move is limited movement (T&F II), if the ground makes it so.
@@ -84,6 +90,7 @@ impl GroundEffect {
             .or(self.obstacle.as_deref())
             .or(self.village.as_deref())
             .or(self.opening.as_deref())
+            .or(self.tower.as_deref())
     }
 }
 
@@ -160,7 +167,7 @@ impl Table {
                 return Err(insurmountable(unit.id, p, None));
             }
         }
-        self.check_walls(unit.id, pieces)
+        self.check_walls(unit, pieces)
     }
 
     /// The bridge or choke point the card of `unit` at `pose` is crossing, if any.
@@ -277,11 +284,16 @@ impl Table {
     /// neither flanks nor rear if the attacking unit is outside the structure"; IV
     /// "Villages": "it will have no flanks or rearguard"): `unit` is in a village
     /// ([`Battlefield::village_at`]) and `attacker` is not in the same one.
+    /// A unit in a tower has neither flanks nor rear against anyone (IV "Towers": "Like
+    /// villages, towers have no flanks or rearguard").
     pub fn sheltered(&self, unit: UnitId, attacker: UnitId) -> bool {
         let (Some(bf), Ok(u), Ok(a)) = (self.battlefield(), self.unit(unit), self.unit(attacker))
         else {
             return false;
         };
+        if u.tower.is_some() {
+            return true;
+        }
         let Some((v, _)) = bf.village_at(u.pose.centre) else {
             return false;
         };

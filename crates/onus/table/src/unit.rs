@@ -334,6 +334,22 @@ pub struct TableUnit {
     pub turn: TurnState,
     /// Stacked with a complementary unit (IX).
     pub stack: Option<Stack>,
+    /// The tower or watchtower the unit holds (T&F IV "Unit markers", "Towers"): its card is
+    /// set aside and the tower stands for it on the table ([`TableUnit::rect`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tower: Option<Garrison>,
+}
+
+/// A tower held by a unit (T&F IV "Unit markers": "one to be placed on the structure and the
+/// other on the unit's card"; "Towers": the card "will be moved out of the battlefield").
+/// Ruling (docs/rulings.md, T&F IV "Towers"): on the table the unit is the tower's tile, its
+/// card set aside: contacts, ranges and sight reach the unit where the tower stands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Garrison {
+    /// The structure's id on the battlefield.
+    pub structure: String,
+    /// The tower's tile, turned to the unit's facing.
+    pub rect: OrientedRect,
 }
 
 /// Which piece of a unit's footprint: the card or one of its extended markers.
@@ -357,6 +373,7 @@ impl TableUnit {
             size,
             turn: TurnState::default(),
             stack: None,
+            tower: None,
         }
     }
 
@@ -409,19 +426,26 @@ impl TableUnit {
         }
     }
 
-    /// The card as a rectangle.
+    /// The card as a rectangle; for a unit in a tower, the tower's tile (T&F IV "Towers").
     pub fn rect(&self) -> OrientedRect {
-        card_rect(self.pose, self.size)
+        match &self.tower {
+            Some(g) => g.rect,
+            None => card_rect(self.pose, self.size),
+        }
     }
 
-    /// The extended marker on `flank`, if placed.
+    /// The extended marker on `flank`, if placed (never in a tower).
     pub fn extended_rect(&self, flank: Flank) -> Option<OrientedRect> {
-        self.extended(flank)
+        (self.extended(flank) && self.tower.is_none())
             .then(|| extended_marker_rect(self.pose, self.size, flank))
     }
 
-    /// Everything of the unit that stands on the table: the card and its extended markers.
+    /// Everything of the unit that stands on the table: the card and its extended markers;
+    /// for a unit in a tower, the tower's tile.
     pub fn footprint(&self) -> Vec<(Piece, OrientedRect)> {
+        if let Some(g) = &self.tower {
+            return vec![(Piece::Card, g.rect)];
+        }
         footprint_at(
             self.pose,
             self.size,

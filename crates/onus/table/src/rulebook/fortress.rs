@@ -13,7 +13,7 @@ use crate::testkit::{card, pose, put};
 use crate::unit::{TableUnit, card_rect};
 use crate::{Table, TableError, UnitId};
 
-fn fort() -> Result<Table, TableError> {
+pub(super) fn fort() -> Result<Table, TableError> {
     let bf = onus_terrain::builtin::get("fort-and-village")
         .map_err(|reason| TableError::BadBattlefield { reason })?;
     let mut t = Table::new(bf.width, bf.depth);
@@ -96,12 +96,14 @@ fn tf_iv_towers_no_card_is_placed_over_a_tower_or_wall() -> Result<(), TableErro
         pose(11.0, 12.2, 0.0),
     ));
     assert_eq!(on_gate.err().and_then(|e| e.rule()), Some(GATES));
-    // Ruling: a card centred on the tower is the unit inside it; it cannot move off.
-    let mut c = card("Guard", UnitKind::Infantry, 4.0);
-    c.size = Some((0.8, 0.8));
-    let inside = put(&mut t, 3, 0, c, pose(12.5, 16.0, 180.0));
-    t.unit_mut(inside)?.turn.activated = true;
-    assert_eq!(rule_of(advance(&t, inside, 1.0)), Some(TOWERS));
+    // Nor centred on it: a unit in a tower holds it by a marker (`crate::tower`).
+    let centred = t.add(TableUnit::new(
+        UnitId(3),
+        0,
+        card("Guard", UnitKind::Infantry, 4.0),
+        pose(12.5, 16.0, 180.0),
+    ));
+    assert_eq!(centred.err().and_then(|e| e.rule()), Some(TOWERS));
     Ok(())
 }
 

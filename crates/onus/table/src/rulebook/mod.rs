@@ -10,3 +10,4 @@ mod obstacles;
 mod queries;
 mod ranged;
 mod terrain;
+mod towers;

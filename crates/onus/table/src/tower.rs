@@ -1,0 +1,476 @@
+//! Towers and watchtowers held by a unit (*Terrain & Fortresses* IV "Unit markers",
+//! "Villages" ("Occupying defenses"), "Towers", "Watchtowers"; V "Artillery",
+//! `002_c2a3f764af97b82f.txt`): one unit holds a tower, its card set aside and a unit marker
+//! on the tower; it enters from inside the fortress as it comes into contact, moving with
+//! reduced or limited movement, and leaves with limited movement from the inner side or all
+//! its movement from the outer side; a watchtower is entered and left with limited movement
+//! from any side, or held from the deployment.
+//!
+//! Ruling (docs/rulings.md, T&F IV "Towers"): on the table the unit in a tower *is* the
+//! tower's tile ([`crate::TableUnit::tower`], [`crate::Garrison`]): its card is off the table,
+//! and contacts, ranges and sight reach the unit where the tower stands. A unit outside the
+//! tower's fortress does not reach it (it would have to climb two levels, T&F V "Assaulting
+//! fortresses", not in the game yet); one inside does, without climbing.
+
+use acies_geom::{EPS, OrientedRect, Pose, Vec2, normalize_angle};
+use onus_model::UnitKind;
+use onus_terrain::{Structure, StructureKind};
+use serde::{Deserialize, Serialize};
+
+use crate::error::TableError;
+use crate::fortress::{TOWERS, WATCHTOWERS};
+use crate::movement::{MoveOrder, MovePhase, PathOptions, Track};
+use crate::table::Table;
+use crate::terrain::GroundEffect;
+use crate::unit::{CardSize, Garrison, TableUnit, UnitId, card_rect};
+
+/// T&F V "Artillery": artillery "located in towers ... are considered fixed and cannot move,
+/// but they are allowed to attack in any direction, 360°".
+pub const ARTILLERY: &str = "T&F V Artillery";
+
+/// How near a card must be to a tower to be in contact with it, DU (the facing's reach).
+pub const TOWER_REACH: f64 = 0.05;
+
+/// What a move does with a tower (T&F IV "Towers", "Watchtowers").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TowerMove {
+    /// The unit ends its move in contact with the tower and enters it: its card leaves the
+    /// table.
+    Enter(Garrison),
+    /// The unit leaves the tower, its card placed against it where the move starts;
+    /// `outer`: from a fortress tower's outer side, which uses all its movement.
+    Leave { structure: String, outer: bool },
+}
+
+/// Whether a unit may hold a structure of `kind` by a unit marker in the game: a tower or a
+/// watchtower (siege towers move with their unit, not played yet).
+pub fn holdable(kind: StructureKind) -> bool {
+    matches!(kind, StructureKind::Tower | StructureKind::Watchtower)
+}
+
+/// V "Artillery": artillery neither climbs a tower nor leaves one during the battle.
+fn not_artillery(u: &TableUnit, reason: &'static str) -> Result<(), TableError> {
+    if u.card.kind == UnitKind::Artillery {
+        return Err(TableError::NotPossible {
+            unit: u.id,
+            reason,
+            rule: ARTILLERY,
+        });
+    }
+    Ok(())
+}
+
+fn rule_of(s: &Structure) -> &'static str {
+    if s.kind == StructureKind::Watchtower {
+        WATCHTOWERS
+    } else {
+        TOWERS
+    }
+}
+
+/// The tower's tile turned to the quarter nearest `heading`: the pose of the unit in it and
+/// its [`Garrison`].
+fn garrison(s: &Structure, heading: f64) -> Option<(Pose, Garrison)> {
+    let r = *s.rects().next()?;
+    let quarter = (normalize_angle(heading - r.pose.heading) / std::f64::consts::FRAC_PI_2).round();
+    let h = normalize_angle(r.pose.heading + quarter * std::f64::consts::FRAC_PI_2);
+    let odd = (quarter as i64).rem_euclid(2) == 1;
+    let (w, d) = if odd {
+        (r.depth, r.width)
+    } else {
+        (r.width, r.depth)
+    };
+    let pose = Pose::new(r.centre(), h);
+    Some((
+        pose,
+        Garrison {
+            structure: s.id.clone(),
+            rect: OrientedRect::new(pose, w, d),
+        },
+    ))
+}
+
+impl Table {
+    /// The unit holding tower `id`, if one does (T&F IV "Unit markers": the marker on the
+    /// tower names the unit).
+    pub fn tower_holder(&self, id: &str) -> Option<UnitId> {
+        self.units
+            .values()
+            .find(|u| u.tower.as_ref().is_some_and(|g| g.structure == id))
+            .map(|u| u.id)
+    }
+
+    /// The tower `unit` holds, by id.
+    pub fn tower_of(&self, unit: UnitId) -> Option<&str> {
+        let u = self.units.get(&unit)?;
+        u.tower.as_ref().map(|g| g.structure.as_str())
+    }
+
+    /// The tower or watchtower whose tile holds `p`, if any.
+    pub fn tower_at(&self, p: Vec2) -> Option<&Structure> {
+        self.battlefield()?
+            .structures
+            .iter()
+            .find(|s| holdable(s.kind) && s.contains(p))
+    }
+
+    /// Whether `p` lies inside the fortress tower `s` belongs to (IV "Occupying defenses":
+    /// "such contact must be made from inside the walls"); `None` for a watchtower, which
+    /// belongs to no fortress.
+    fn inside_of(&self, s: &Structure, p: Vec2) -> Option<bool> {
+        let f = s.fortress.as_deref()?;
+        let bf = self.battlefield()?;
+        Some(bf.fortress_at(p).is_some_and(|site| site.id == f))
+    }
+
+    /// Whether `attacker` attacks `defender`, the unit in a fortress tower, from inside the
+    /// tower's fortress (T&F IV "Towers": no defence bonus "if the assault comes from within
+    /// the fortress"; V "Assaulting fortresses": "the attacker does not need to climb, but the
+    /// defender has attack priority"). Ruling: the attacker's card has its centre inside.
+    pub fn attacks_tower_from_inside(&self, defender: UnitId, attacker: UnitId) -> bool {
+        let (Ok(d), Ok(a)) = (self.unit(defender), self.unit(attacker)) else {
+            return false;
+        };
+        let Some(s) = d
+            .tower
+            .as_ref()
+            .and_then(|g| self.structure_of(&g.structure))
+        else {
+            return false;
+        };
+        self.inside_of(s, a.pose.centre) == Some(true)
+    }
+
+    /// Whether a card centred at `centre` reaches `holder` where it stands: always for a unit
+    /// on the ground; for a unit in a tower, only from inside its fortress (ruling, module
+    /// documentation): from outside, or at a watchtower, the unit is two levels up.
+    pub fn reaches(&self, holder: &TableUnit, centre: Vec2) -> bool {
+        let Some(g) = &holder.tower else {
+            return true;
+        };
+        self.structure_of(&g.structure)
+            .is_some_and(|s| self.inside_of(s, centre) == Some(true))
+    }
+
+    fn structure_of(&self, id: &str) -> Option<&Structure> {
+        self.battlefield()?.structure(id)
+    }
+
+    /// What may hold tower `id` now, for `u`: a standing tower or watchtower (not collapsed),
+    /// held by no other unit (IV "Towers": "Only one unit can occupy a tower"), by a unit on
+    /// foot (IV "Occupying defenses": "Mounted units cannot take defenses on walls or
+    /// towers"), neither extended nor in a special formation nor stacked (ruling: the tower
+    /// is two sections wide and holds one unit).
+    fn holdable_by(&self, u: &TableUnit, id: &str) -> Result<&Structure, TableError> {
+        let no = |reason, rule| TableError::NotPossible {
+            unit: u.id,
+            reason,
+            rule,
+        };
+        let s = self
+            .structure_of(id)
+            .filter(|s| holdable(s.kind))
+            .ok_or(no("there is no such tower or watchtower", TOWERS))?;
+        let rule = rule_of(s);
+        if self.breach(id).is_some() {
+            return Err(no("the tower has collapsed", rule));
+        }
+        if self.tower_holder(id).is_some_and(|h| h != u.id) {
+            return Err(no("only one unit can occupy a tower", rule));
+        }
+        if u.card.kind.is_mounted() {
+            return Err(no(
+                "mounted units cannot take defenses on walls or towers",
+                rule,
+            ));
+        }
+        if u.state.extended_left || u.state.extended_right || u.state.formation.is_some() {
+            return Err(no(
+                "a unit enters a tower neither extended nor in a special formation",
+                rule,
+            ));
+        }
+        if u.stack.is_some() {
+            return Err(no("only one unit can occupy a tower", rule));
+        }
+        Ok(s)
+    }
+
+    /// `u` placed in tower `id` at the deployment (T&F IV "Watchtowers": "A watchtower can be
+    /// occupied during the initial deployment of units if it is in a player's deployment
+    /// zone"; ruling: a fortress tower alike, artillery included, which then stays, V
+    /// "Artillery"). The deployment zone is the game's to check on the returned footprint.
+    pub fn into_tower(&self, mut u: TableUnit, id: &str) -> Result<TableUnit, TableError> {
+        let s = self.holdable_by(&u, id)?;
+        let (pose, g) = garrison(s, u.pose.heading).ok_or(TableError::NotPossible {
+            unit: u.id,
+            reason: "the tower has no tile",
+            rule: rule_of(s),
+        })?;
+        u.pose = pose;
+        u.tower = Some(g);
+        Ok(u)
+    }
+
+    /// The entry into tower `id` of `u` ending its move at `end` (IV "Towers": "If a tower
+    /// is empty, a unit that moves with reduced or limited movement from within the fortress
+    /// may enter the tower as soon as it comes into contact with it"; "Watchtowers", "Siege
+    /// towers": "any unit can move up or down from watchtowers ... using limited
+    /// movement"): the card at `end` touches the tower, from inside its fortress for a
+    /// fortress tower; artillery never climbs a tower during the battle (V "Artillery":
+    /// "they cannot climb a tower or change heights within the fortress"). The move is then
+    /// limited movement (reduced movement prevails, T&F II).
+    pub(crate) fn tower_entry(
+        &self,
+        u: &TableUnit,
+        id: &str,
+        end: Pose,
+    ) -> Result<(Pose, Garrison, String), TableError> {
+        let s = self.holdable_by(u, id)?;
+        let no = |reason| TableError::NotPossible {
+            unit: u.id,
+            reason,
+            rule: rule_of(s),
+        };
+        not_artillery(
+            u,
+            "artillery cannot climb a tower or change heights during the battle",
+        )?;
+        let card = card_rect(end, u.size);
+        if s.rects().all(|r| r.distance(&card) > TOWER_REACH) {
+            return Err(no(
+                "the unit's card does not come into contact with the tower",
+            ));
+        }
+        if self.inside_of(s, end.centre) == Some(false) {
+            return Err(no(
+                "a fortress tower is entered from inside the walls (from outside it is climbed)",
+            ));
+        }
+        let (pose, g) = garrison(s, end.heading).ok_or(no("the tower has no tile"))?;
+        Ok((pose, g, s.label()))
+    }
+
+    /// Where a move of `u` starts when it holds a tower: its card placed at `exit`, against
+    /// the tower, off it (IV "Occupying defenses": "To exit the tower, the unit has limited
+    /// movement to exit from the inner side, while exiting from the outer side will exhaust
+    /// its available movement"). Returns the exit's pose, the tower's label and whether it is
+    /// a fortress tower's outer side; `None` for a unit in no tower. Artillery in a tower is
+    /// fixed (V "Artillery").
+    pub(crate) fn tower_exit(
+        &self,
+        u: &TableUnit,
+        exit: Option<Pose>,
+    ) -> Result<Option<(Pose, String, bool)>, TableError> {
+        let Some(g) = &u.tower else {
+            return match exit {
+                Some(_) => Err(TableError::NotPossible {
+                    unit: u.id,
+                    reason: "the unit holds no tower to leave",
+                    rule: TOWERS,
+                }),
+                None => Ok(None),
+            };
+        };
+        let s = self
+            .structure_of(&g.structure)
+            .ok_or(TableError::NotPossible {
+                unit: u.id,
+                reason: "the unit's tower is not on the battlefield",
+                rule: TOWERS,
+            })?;
+        let no = |reason| TableError::NotPossible {
+            unit: u.id,
+            reason,
+            rule: rule_of(s),
+        };
+        not_artillery(u, "artillery in a tower is fixed and cannot move")?;
+        let Some(pose) = exit else {
+            return Err(no(
+                "a unit in a tower moves by leaving it: its card placed against the tower (exit)",
+            ));
+        };
+        let mut out = u.clone();
+        out.tower = None;
+        out.pose = pose;
+        let card = out.rect();
+        let touching = s
+            .rects()
+            .any(|r| r.distance(&card) <= TOWER_REACH && !r.overlaps(&card));
+        if !touching {
+            return Err(no(
+                "the card leaving a tower is placed against it, in contact and off it",
+            ));
+        }
+        self.check_new_place(u, &out)?;
+        let outer = self.inside_of(s, pose.centre) == Some(false);
+        Ok(Some((pose, s.label(), outer)))
+    }
+
+    /// The places where `unit`'s card could be put against its tower to leave it, one per
+    /// side of the tower where one fits (facing away from the tower, slid along the side from
+    /// its middle outwards by tenths of a DU), each with whether it is a fortress tower's outer
+    /// side; the inner sides first. Empty for a unit in no tower.
+    pub fn tower_exits(&self, unit: UnitId) -> Vec<(Pose, bool)> {
+        let Ok(u) = self.unit(unit) else {
+            return Vec::new();
+        };
+        let Some(g) = &u.tower else {
+            return Vec::new();
+        };
+        let Some(s) = self.structure_of(&g.structure) else {
+            return Vec::new();
+        };
+        let r = g.rect;
+        let mut out = Vec::new();
+        for e in acies_geom::Edge::ALL {
+            let n = r.outward_normal(e);
+            let side = r.edge(e);
+            let along = (side.b - side.a).try_normalize().unwrap_or(Vec2::X);
+            let reach = (u.size.width + side.length()) / 2.0 - 0.05;
+            let mid = side.midpoint() + n * (u.size.depth / 2.0 + EPS);
+            let steps = (reach / 0.1).floor() as i32;
+            let found = (0..=steps.max(0))
+                .flat_map(|k| [k, -k])
+                .map(|k| Pose::new(mid + along * (f64::from(k) * 0.1), n.heading()))
+                .find(|pose| {
+                    let mut placed = u.clone();
+                    placed.tower = None;
+                    placed.pose = *pose;
+                    self.check_new_place(u, &placed).is_ok()
+                });
+            if let Some(pose) = found {
+                out.push((pose, self.inside_of(s, pose.centre) == Some(false)));
+            }
+        }
+        out.sort_by_key(|(_, outer)| *outer);
+        out
+    }
+
+    /// A unit in a tower put to flight leaves it first (ruling, docs/rulings.md, T&F IV
+    /// "Towers"): its card is placed at the first of [`Table::tower_exits`], the inner sides
+    /// of a fortress tower first (IV "Fleeing from fortresses": it "will move into the
+    /// fortress"), and any fight it was in ends (its enemies touched the tower). Returns
+    /// `false` when no side has room: trapped, the unit is destroyed by the caller.
+    pub(crate) fn flee_tower(&mut self, unit: UnitId) -> Result<bool, TableError> {
+        if self.unit(unit)?.tower.is_none() {
+            return Ok(true);
+        }
+        let Some((pose, _)) = self.tower_exits(unit).first().copied() else {
+            return Ok(false);
+        };
+        self.engagements.retain(|e| !e.involves(unit));
+        let m = self.unit_mut(unit)?;
+        m.tower = None;
+        m.pose = pose;
+        Ok(true)
+    }
+
+    /// The unit in a tower as the shooter of a shot at `t` (IV "Towers": "When making ranged
+    /// attacks from a tower, use the center of whichever side is closest to the target as a
+    /// reference to measure the range"): a stand-in whose card is the tower's tile, its
+    /// front the side nearest the target (still in the tower, for its height). Ruling (docs/rulings.md): every side of a tower is
+    /// a front (no flanks or rear), so a unit in a tower shoots all round, as V "Artillery"
+    /// says of artillery. `None` for a unit in no tower.
+    pub(crate) fn tower_shooter(&self, s: &TableUnit, t: &TableUnit) -> Option<TableUnit> {
+        let g = s.tower.as_ref()?;
+        let r = g.rect;
+        let target = t.rect();
+        let side = acies_geom::Edge::ALL.into_iter().min_by(|a, b| {
+            let d = |e: acies_geom::Edge| target.distance_to_point(r.edge(e).midpoint());
+            d(*a).total_cmp(&d(*b))
+        })?;
+        let n = r.outward_normal(side);
+        let (w, d) = match side {
+            acies_geom::Edge::Front | acies_geom::Edge::Rear => (r.width, r.depth),
+            _ => (r.depth, r.width),
+        };
+        let pose = Pose::new(r.centre(), n.heading());
+        let mut stand_in = s.clone();
+        stand_in.tower = Some(Garrison {
+            structure: g.structure.clone(),
+            rect: OrientedRect::new(pose, w, d),
+        });
+        stand_in.pose = pose;
+        stand_in.size = CardSize { width: w, depth: d };
+        stand_in.state.extended_left = false;
+        stand_in.state.extended_right = false;
+        Some(stand_in)
+    }
+
+    /// The height level of `u` (T&F II "Ranged attacks from different heights"): a tower's
+    /// or watchtower's for the unit in it (IV "Towers", "Watchtowers": "2 levels high"), the
+    /// ground's under its card's centre otherwise (a hill's top 1).
+    pub fn level_of(&self, u: &TableUnit) -> u8 {
+        let Some(bf) = self.battlefield() else {
+            return 0;
+        };
+        if let Some(s) = u.tower.as_ref().and_then(|g| bf.structure(&g.structure)) {
+            return s.values().map_or(0, |v| v.height);
+        }
+        bf.level_at(u.pose.centre)
+    }
+
+    /// What a move of `u` does with a tower: its exit (`exit`, from [`Table::tower_exit`]) or
+    /// its entry into `order.enter` at the end of `track` (T&F IV "Occupying defenses",
+    /// "Towers", "Watchtowers"). Entering, and leaving from the inner side (or a watchtower),
+    /// is limited movement, marked on `ground`; leaving a fortress tower from its outer side
+    /// is the whole move. Only a move of the Movement or Skirmishers Phase, no forced march
+    /// (it cannot be limited movement, T&F II), enters or leaves a tower.
+    pub(crate) fn tower_move(
+        &self,
+        u: &TableUnit,
+        order: &MoveOrder,
+        opts: PathOptions,
+        track: &Track,
+        exit: Option<(Pose, String, bool)>,
+        ground: &mut GroundEffect,
+    ) -> Result<Option<TowerMove>, TableError> {
+        if order.enter.is_none() && exit.is_none() {
+            return Ok(None);
+        }
+        let no = |reason| TableError::NotPossible {
+            unit: u.id,
+            reason,
+            rule: TOWERS,
+        };
+        let moving = matches!(
+            opts.phase,
+            MovePhase::Movement | MovePhase::Skirmishers { .. }
+        );
+        if opts.charging || !moving {
+            return Err(no("a unit enters or leaves a tower with a move"));
+        }
+        if order.forced_march {
+            return Err(no(
+                "entering or leaving a tower is limited movement, which a forced march cannot be",
+            ));
+        }
+        if let (Some((_, label, outer)), Some(g)) = (exit, u.tower.as_ref()) {
+            if order.enter.is_some() {
+                return Err(no(
+                    "a unit leaves a tower or enters one in a move, not both",
+                ));
+            }
+            if outer && !order.steps.is_empty() {
+                return Err(no(
+                    "leaving a fortress tower from its outer side uses all the unit's movement",
+                ));
+            }
+            if !outer {
+                ground.tower = Some(label);
+            }
+            return Ok(Some(TowerMove::Leave {
+                structure: g.structure.clone(),
+                outer,
+            }));
+        }
+        let Some(id) = &order.enter else {
+            return Ok(None);
+        };
+        let (_, g, label) = self.tower_entry(u, id, track.end())?;
+        ground.tower = Some(label);
+        Ok(Some(TowerMove::Enter(g)))
+    }
+}
