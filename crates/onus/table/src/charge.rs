@@ -343,11 +343,12 @@ impl Table {
             let mut aligned_unit = mover.clone();
             aligned_unit.pose = aligned;
             let mut also = Vec::new();
+            let taken = table.taken_parts(None);
             for other in table.units() {
                 if other.owner == u.owner || other.id == target || other.id == unit {
                     continue;
                 }
-                let c = direct_contacts(&aligned_unit, other, &table.taken_parts(None));
+                let c = direct_contacts(&aligned_unit, other, &taken);
                 if c.iter().any(|c| c.by == unit) {
                     also.push(other.id);
                 }

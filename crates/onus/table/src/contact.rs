@@ -205,22 +205,35 @@ pub fn direct_contacts(
     b: &TableUnit,
     taken: &BTreeSet<(UnitId, Part)>,
 ) -> Vec<SectionContact> {
+    if apart(a, b) {
+        return Vec::new();
+    }
+    facing_edges(a, b, taken)
+}
+
+/// [`direct_contacts`] by comparing every front section of each unit with every part of the
+/// other.
+fn facing_edges(
+    a: &TableUnit,
+    b: &TableUnit,
+    taken: &BTreeSet<(UnitId, Part)>,
+) -> Vec<SectionContact> {
     let mut cands: Vec<Candidate> = Vec::new();
     for (x, y, skip_front) in [(a, b, false), (b, a, true)] {
         let nx = x.pose.forward();
+        // The parts of `y` with their segments and normals, computed once for every slot.
+        let parts: Vec<(Part, acies_geom::Segment, acies_geom::Vec2)> = parts_of(y)
+            .into_iter()
+            .filter(|part| !(skip_front && part.front_slot().is_some()))
+            .filter_map(|part| y.part_segment(part).map(|(t, ny)| (part, t, ny)))
+            .collect();
         for slot in x.front_slots() {
             let Some(s) = x.slot_segment(slot) else {
                 continue;
             };
             let len_s = s.length();
             let dir = s.direction();
-            for part in parts_of(y) {
-                if skip_front && part.front_slot().is_some() {
-                    continue;
-                }
-                let Some((t, ny)) = y.part_segment(part) else {
-                    continue;
-                };
+            for &(part, t, ny) in &parts {
                 if nx.dot(ny) > -(1.0 - 1e-7) {
                     continue;
                 }
@@ -254,20 +267,54 @@ pub fn direct_contacts(
             .total_cmp(&p.overlap)
             .then_with(|| p.contact.cmp(&q.contact))
     });
-    let mut used = taken.clone();
+    // Parts used by the contacts kept so far (besides `taken`).
+    let mut used: Vec<(UnitId, Part)> = Vec::new();
     let mut out = Vec::new();
     for c in cands {
         let mine = (c.contact.by, c.contact.slot.part());
         let theirs = (c.contact.against, c.contact.part);
-        if used.contains(&mine) || used.contains(&theirs) {
+        let busy = |k: &(UnitId, Part)| taken.contains(k) || used.contains(k);
+        if busy(&mine) || busy(&theirs) {
             continue;
         }
-        used.insert(mine);
-        used.insert(theirs);
+        used.push(mine);
+        used.push(theirs);
         out.push(c.contact);
     }
     out.sort();
     out
+}
+
+/// The circle around everything of `u` others can touch (its card, or its tower's tile, and
+/// its extended markers): its centre and radius.
+fn reach(u: &TableUnit) -> (acies_geom::Vec2, f64) {
+    let card = u.rect();
+    let centre = card.centre();
+    let mut radius = card.circumradius();
+    for f in crate::unit::Flank::BOTH {
+        if let Some(m) = u.extended_rect(f) {
+            radius = radius.max(m.centre().distance(centre) + m.circumradius());
+        }
+    }
+    (centre, radius)
+}
+
+/// Whether `a` and `b` are too far apart for any edge of one to lie within [`CONTACT_TOL`]
+/// of an edge of the other, so that [`direct_contacts`] finds none without comparing the
+/// edges. A contact needs a point of one unit within the tolerance of a point of the other
+/// (the faced segment's projection overlaps the front section's by a positive length, both
+/// its ends within the tolerance of the section's line), and every such point lies within
+/// [`reach`] of its unit. Degenerate cards are always compared.
+fn apart(a: &TableUnit, b: &TableUnit) -> bool {
+    let solid = |u: &TableUnit| {
+        let r = u.rect();
+        r.width > 1e-6 && r.depth > 1e-6
+    };
+    if !solid(a) || !solid(b) {
+        return false;
+    }
+    let ((ca, ra), (cb, rb)) = (reach(a), reach(b));
+    ca.distance(cb) > ra + rb + 1e-3
 }
 
 #[cfg(test)]
@@ -305,6 +352,46 @@ mod tests {
             against: UnitId(2),
             part: FrontSlot::Card(3).part(),
         }));
+    }
+
+    #[test]
+    fn units_told_apart_have_no_facing_edges() {
+        // Around a unit (extended on both flanks), others at many places and headings, some
+        // in contact: whenever `apart` says so, comparing the edges finds no contact either.
+        let mut a = unit(1, 20.0, 20.0, 0.3);
+        a.set_extended(crate::unit::Flank::Left, true);
+        a.set_extended(crate::unit::Flank::Right, true);
+        let (mut told_apart, mut compared) = (0, 0);
+        for i in 0..40 {
+            for j in 0..24 {
+                let angle = f64::from(i) * PI / 20.0;
+                let dist = 1.0 + f64::from(j) * 0.1;
+                let centre = Vec2::new(20.0 + dist * angle.cos(), 20.0 + dist * angle.sin());
+                for heading in [0.3, 0.3 + PI, 0.3 + PI / 2.0, 1.0] {
+                    let b = unit(2, centre.x, centre.y, heading);
+                    let found = facing_edges(&a, &b, &BTreeSet::new());
+                    if apart(&a, &b) {
+                        told_apart += 1;
+                        assert!(found.is_empty(), "{i} {j} {heading}: {found:?}");
+                    } else {
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        // Both kinds of pairs were met; and one head-on in front, in contact.
+        assert!(
+            told_apart > 500 && compared > 500,
+            "{told_apart} {compared}"
+        );
+        let b = unit(
+            2,
+            20.0 - 1.2 * 0.3f64.sin(),
+            20.0 + 1.2 * 0.3f64.cos(),
+            0.3 + PI,
+        );
+        assert!(!apart(&a, &b));
+        assert_eq!(direct_contacts(&a, &b, &BTreeSet::new()).len(), 4);
     }
 
     #[test]
