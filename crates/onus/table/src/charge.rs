@@ -247,9 +247,8 @@ impl Table {
             let t = table.unit(target)?.clone();
             // What of the target does the front touch?
             let touched: Vec<Obstacle> = table
-                .obstacles(&[unit])
+                .obstacles_of(|id| id == target && id != unit)
                 .into_iter()
-                .filter(|o| o.owner == target)
                 .filter(|o| !contact_points(&fronts, &o.rect).is_empty())
                 .collect();
             let marker_hit = touched.iter().find_map(|o| match o.kind {
@@ -396,11 +395,7 @@ impl Table {
                 }
             }
         }
-        let mine: Vec<Obstacle> = self
-            .obstacles(&[u.id])
-            .into_iter()
-            .filter(|o| o.owner == target)
-            .collect();
+        let mine: Vec<Obstacle> = self.obstacles_of(|id| id == target && id != u.id);
         let first = track.encounters(&mine).into_iter().next();
         let Some(hit) = first else {
             return Ok((steps.to_vec(), false));

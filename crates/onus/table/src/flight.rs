@@ -203,8 +203,9 @@ impl Table {
         }
         legs.push(vec![Leg::Slide(rear * budget)]);
         let mut best: Option<Sim> = None;
+        let obstacles = self.flight_obstacles(u);
         for route in &legs {
-            let sim = self.simulate_flight(u, route, edge);
+            let sim = self.simulate_flight(u, route, edge, &obstacles);
             let better = match &best {
                 None => true,
                 Some(b) => {
@@ -268,7 +269,15 @@ impl Table {
             .collect()
     }
 
-    fn simulate_flight(&self, u: &TableUnit, route: &[Leg], edge: TableEdge) -> Sim {
+    /// Where `route` takes the fleeing unit `u` among `obstacles` (its
+    /// [`Table::flight_obstacles`]).
+    fn simulate_flight(
+        &self,
+        u: &TableUnit,
+        route: &[Leg],
+        edge: TableEdge,
+        obstacles: &[(Obstacle, bool)],
+    ) -> Sim {
         let rear = edge_direction(edge);
         let (mut track, mut lengths) = flight_track(u, route, rear);
         // T&F II "Difficult terrain movement": a flight through difficult terrain pays double
@@ -277,7 +286,6 @@ impl Table {
         if let Some(reach) = self.slowed_reach(u, &track, &lengths, budget) {
             (track, lengths) = flight_track(u, &truncate_route(route, reach), rear);
         }
-        let obstacles = self.flight_obstacles(u);
         let rects: Vec<Obstacle> = obstacles.iter().map(|(o, _)| *o).collect();
         let encounters = track.encounters(&rects);
         // The first impassable obstacle cuts the route right before contact; so does

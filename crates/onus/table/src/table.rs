@@ -244,9 +244,15 @@ impl Table {
     /// Every rectangle on the table (cards, extended markers, enveloping markers) except
     /// those owned by the units in `except`.
     pub fn obstacles(&self, except: &[UnitId]) -> Vec<Obstacle> {
+        self.obstacles_of(|id| !except.contains(&id))
+    }
+
+    /// The rectangles of [`Table::obstacles`] owned by the units `owned` accepts, in the same
+    /// order.
+    pub(crate) fn obstacles_of(&self, owned: impl Fn(UnitId) -> bool) -> Vec<Obstacle> {
         let mut out = Vec::with_capacity(self.units.len() + 8);
         for u in self.units.values() {
-            if except.contains(&u.id) {
+            if !owned(u.id) {
                 continue;
             }
             for (piece, rect) in u.footprint() {
@@ -262,7 +268,7 @@ impl Table {
         }
         for e in &self.engagements {
             for c in &e.contacts {
-                if except.contains(&c.by) {
+                if !owned(c.by) {
                     continue;
                 }
                 if let (Some(section), Some(rect)) = (c.marker_section(), self.marker_rect(c)) {
