@@ -212,6 +212,8 @@ pub fn morale_outside_fight(
     let f = fighter(state, unit)?;
     let mut all = effects.to_vec();
     all.extend(crate::abilities::morale_effects(state, unit));
+    // T&F V "Assaulting fortresses": +1 for a unit defending a fortress.
+    all.extend(crate::towers::fortress_morale(state, unit, Side::Defender));
     Ok(morale_value(
         &f,
         None,

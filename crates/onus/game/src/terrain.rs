@@ -47,7 +47,13 @@ pub struct FightGround {
     pub village: Option<(String, DefenceBonus)>,
     /// The tower the defender holds (T&F IV "Towers"): its bonus, or attack priority
     /// against an assault from inside the fortress ([`crate::towers::defence`]).
-    pub tower: Option<crate::towers::TowerDefence>,
+    pub tower: Option<crate::towers::StructureDefence>,
+    /// The wall the defender stands on, shot at from outside its fortress (T&F IV "Walls";
+    /// [`crate::towers::wall_defence`]).
+    pub wall: Option<crate::towers::StructureDefence>,
+    /// The +1 morale of the units defending a fortress, by side (T&F V "Assaulting
+    /// fortresses"; [`crate::towers::fortress_morale`]).
+    pub fortress_morale: Vec<CombatEffect>,
 }
 
 impl FightGround {
@@ -103,9 +109,10 @@ impl FightGround {
                 &source,
             ));
         }
-        if let Some(t) = &self.tower {
-            out.extend(t.effects());
+        for d in [&self.tower, &self.wall].into_iter().flatten() {
+            out.extend(d.effects());
         }
+        out.extend(self.fortress_morale.iter().cloned());
         let covered = [
             (Side::Attacker, self.attacker_in_forest, defender),
             (Side::Defender, self.defender_in_forest, attacker),
@@ -188,8 +195,18 @@ pub(crate) fn melee_ground(
         across,
         village: village_cover(state, defender, attacker, false),
         tower: crate::towers::defence(state, defender, attacker, true),
+        fortress_morale: fortress_morale(state, attacker, defender),
         ..FightGround::default()
     })
+}
+
+/// The +1 morale of the units of a fight defending a fortress (T&F V "Assaulting
+/// fortresses").
+fn fortress_morale(state: &GameState, attacker: UnitId, defender: UnitId) -> Vec<CombatEffect> {
+    [(attacker, Side::Attacker), (defender, Side::Defender)]
+        .into_iter()
+        .filter_map(|(u, side)| crate::towers::fortress_morale(state, u, side))
+        .collect()
 }
 
 /// The village `defender` is in, attacked by `attacker` from outside it, with the bonus the
@@ -291,6 +308,8 @@ pub(crate) fn ranged_ground(state: &GameState, shot: &Shot) -> GameResult<FightG
         defender_in_forest,
         village: village_cover(state, shot.target, shot.shooter, true),
         tower: crate::towers::defence(state, shot.target, shot.shooter, false),
+        wall: crate::towers::wall_defence(state, shot.target, shot.shooter),
+        fortress_morale: fortress_morale(state, shot.shooter, shot.target),
         ..FightGround::default()
     })
 }

@@ -1,9 +1,11 @@
-//! Towers and watchtowers held by a unit in the game (*Terrain & Fortresses* IV "Towers",
-//! "Watchtowers", "Occupying defenses", `002_c2a3f764af97b82f.txt`): entering and leaving
-//! are moves (`onus_table::MoveOrder::enter` and `exit`, the table's `tower` module), a
-//! watchtower is held from the deployment by a card placed on it
-//! ([`crate::deploy::deploy`]), and here are the rest: the tower's defence in a fight, the
-//! charges that cannot reach a unit in a tower, the moves the engine offers.
+//! The defences of a fortress held by units in the game (*Terrain & Fortresses* IV
+//! "Towers", "Watchtowers", "Occupying defenses", "Walls"; V "Assaulting fortresses",
+//! `002_c2a3f764af97b82f.txt`). Entering and leaving a tower are moves
+//! (`onus_table::MoveOrder::enter` and `exit`, the table's `tower` module), a watchtower is
+//! held from the deployment by a card placed on it ([`crate::deploy::deploy`]), facing a wall
+//! and standing on it are the table's (`onus_table::Table::facing_wall`, `on_wall`); here are
+//! the rest: the tower's and the wall's defence in a fight, the defenders' +1 morale, the
+//! charges that cannot reach a unit in a tower, the tower moves the engine offers.
 
 use onus_combat::{CombatEffect, Side, Stat};
 use onus_table::{MoveOrder, UnitId};
@@ -21,9 +23,11 @@ pub const TOWERS: &str = onus_table::fortress::TOWERS;
 /// from within the fortress"; V "Assaulting fortresses": then "the attacker does not need to
 /// climb, but the defender has attack priority").
 #[derive(Clone, Debug, PartialEq)]
-pub struct TowerDefence {
-    /// The tower's name.
+pub struct StructureDefence {
+    /// The tower's (or wall's) name.
     pub name: String,
+    /// The section giving the bonus (T&F IV "Towers", "Walls").
+    pub rule: &'static str,
     /// Its defence bonus (the Summary's +2/+0), or `None` against an attack from inside the
     /// fortress.
     pub bonus: Option<DefenceBonus>,
@@ -31,12 +35,17 @@ pub struct TowerDefence {
     pub priority: bool,
 }
 
-impl TowerDefence {
+impl StructureDefence {
     /// The fight's effects, with their source.
     pub fn effects(&self) -> Vec<CombatEffect> {
         let mut out = Vec::new();
         if let Some(b) = self.bonus {
-            let source = format!("in the tower {} ({TOWERS})", self.name);
+            let place = if self.rule == TOWERS {
+                "in the tower"
+            } else {
+                "on the wall"
+            };
+            let source = format!("{place} {} ({})", self.name, self.rule);
             for (stat, delta) in [(Stat::Dodge, b.dodge), (Stat::Armor, b.armor)] {
                 if delta != 0 {
                     out.push(CombatEffect::Modify {
@@ -71,15 +80,90 @@ pub fn defence(
     defender: UnitId,
     attacker: UnitId,
     melee: bool,
-) -> Option<TowerDefence> {
+) -> Option<StructureDefence> {
     let t = &state.table;
     let s = t.battlefield()?.structure(t.tower_of(defender)?)?;
     let inside = t.attacks_tower_from_inside(defender, attacker);
     let values = s.kind.values(s.material)?;
-    Some(TowerDefence {
+    Some(StructureDefence {
         name: s.label(),
+        rule: TOWERS,
         bonus: (!inside).then_some(values.defence),
         priority: inside && melee,
+    })
+}
+
+/// T&F IV "Walls": the unit on a wall ([`onus_table::Table::on_wall`]) shot at from outside
+/// the wall's fortress gets the wall's "defensive bonus of +2/+0" (the Summary), the shots
+/// coming over the wall ("IMPORTANT: a unit that has just faced a wall can make ranged attacks
+/// or receive them, since the units are not at the same height"). Ruling (docs/rulings.md):
+/// in melee the wall's bonus is the defender's against a unit climbing it (with +1/+1 and
+/// attack priority, V "Assaulting fortresses"), not played yet; a melee fought today against
+/// a unit on a wall comes from inside the fortress or along the wall, at the same height,
+/// with no bonus ("Neither unit gets a bonus, either for the height or the wall").
+pub fn wall_defence(
+    state: &GameState,
+    defender: UnitId,
+    shooter: UnitId,
+) -> Option<StructureDefence> {
+    let t = &state.table;
+    let s = t.on_wall(t.unit(defender).ok()?)?;
+    if !t.attacks_wall_from_outside(defender, shooter) {
+        return None;
+    }
+    let values = s.kind.values(s.material)?;
+    Some(StructureDefence {
+        name: s.label(),
+        rule: WALLS,
+        bonus: Some(values.defence),
+        priority: false,
+    })
+}
+
+/// T&F IV "Walls".
+pub const WALLS: &str = onus_table::fortress::WALLS;
+
+/// T&F V "Assaulting fortresses", "Defender": "All units defending the fortress will get a
+/// +1 morale bonus. This bonus comes from the security provided by a structure and stacks
+/// with the one provided by a General" (the Summary: "Defender inside a fortress +1"). The
+/// fortress `unit` defends, by name: ruling (docs/rulings.md), a unit whose card's centre is
+/// inside a fortress, or on one of its walls, or holding one of its towers, of the side owning
+/// it (in a siege; outside a siege any unit in it).
+pub fn defended_fortress(state: &GameState, unit: UnitId) -> Option<String> {
+    let t = &state.table;
+    let bf = t.battlefield()?;
+    let u = t.unit(unit).ok()?;
+    let site = match &u.tower {
+        Some(g) => bf.fortress_site(bf.structure(&g.structure)?.fortress.as_deref()?)?,
+        None => bf.fortress_at(u.pose.centre).or_else(|| {
+            let wall = t.on_wall(u)?;
+            bf.fortress_site(wall.fortress.as_deref()?)
+        })?,
+    };
+    let seat = crate::state::Seat(u.owner);
+    let owns = match (site.owner, crate::siege::defender(state)) {
+        (onus_terrain::Side::Defender, Some(d)) => state.allies(seat, d),
+        (onus_terrain::Side::Attacker, Some(d)) => !state.allies(seat, d),
+        (_, None) => true,
+    };
+    owns.then(|| {
+        if site.name.is_empty() {
+            site.id.clone()
+        } else {
+            site.name.clone()
+        }
+    })
+}
+
+/// The +1 morale of [`defended_fortress`] for `unit` on `side` of a fight (or of a check
+/// outside a fight, as the defender: `Side::Defender`).
+pub fn fortress_morale(state: &GameState, unit: UnitId, side: Side) -> Option<CombatEffect> {
+    let name = defended_fortress(state, unit)?;
+    Some(CombatEffect::Modify {
+        side,
+        stat: Stat::Morale,
+        delta: 1,
+        source: format!("defending the fortress {name} (T&F V Assaulting fortresses)"),
     })
 }
 

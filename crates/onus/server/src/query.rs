@@ -394,16 +394,18 @@ fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusa
         None
     };
     // T&F II "Facing": the river, ford, bridge or choke point the card touches, else the
-    // trench or barricade (T&F IV), and where facing it at no cost would put the card (the
+    // trench or barricade, else the standing wall (T&F IV), and where facing it at no cost would put the card (the
     // move's `face`, `Table::facing_pose`).
     let facing = may_move
         .then(|| {
             t.facing_terrain(unit)
                 .map(|(pose, piece)| json!({ "piece": piece.name, "kind": piece.kind, "pose": pose }))
                 .or_else(|_| {
-                    t.facing_obstacle(unit).map(|(pose, s)| {
-                        json!({ "piece": s.label(), "kind": s.kind, "pose": pose })
-                    })
+                    t.facing_obstacle(unit)
+                        .or_else(|_| t.facing_wall(unit))
+                        .map(|(pose, s)| {
+                            json!({ "piece": s.label(), "kind": s.kind, "pose": pose })
+                        })
                 })
                 .ok()
         })

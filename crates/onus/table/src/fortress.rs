@@ -282,3 +282,76 @@ fn impassable_error(unit: UnitId, s: &Structure, stop: Option<Pose>) -> TableErr
         rule: rule_of(s.kind),
     }
 }
+
+/// A wall section a unit stands on or faces: a wall or a wall with a gate (IV "Walls"; a
+/// corner wall's own rule, "Corner walls", is not played yet).
+fn wall_section(kind: StructureKind) -> bool {
+    matches!(kind, StructureKind::Wall | StructureKind::GateWall)
+}
+
+impl Table {
+    /// Where `unit` stands once it has faced, at no cost, the standing wall its card touches
+    /// (T&F IV "Walls": "If you move a unit into a wall, you can automatically face it without
+    /// additional movement cost by adjusting the unit card to the markings printed on the wall
+    /// section"; II "Facing"). Ruling (docs/rulings.md, as for trenches): its front on the
+    /// wall's long side nearest its front, facing across it, without overlapping it; from
+    /// either side; not a collapsed wall, nor a unit in a tower.
+    pub fn facing_wall(&self, unit: UnitId) -> Result<(Pose, &Structure), TableError> {
+        let held = self.unit(unit)?.tower.is_some();
+        self.face(
+            unit,
+            "the card touches no standing wall to face",
+            |bf, card| {
+                bf.structures
+                    .iter()
+                    .filter(|s| {
+                        !held
+                            && wall_section(s.kind)
+                            && self.breach(&s.id) != Some(Breach::Collapsed)
+                            && !s.overlaps(card)
+                    })
+                    .flat_map(|s| {
+                        s.rects()
+                            .map(move |r| (s, r, crate::terrain::long_edges(r), false))
+                    })
+                    .collect()
+            },
+        )
+    }
+
+    /// The wall `unit` stands on (IV "Walls": "If the unit comes into contact with the wall
+    /// on the inner side of a fortress, it is considered to be on both the top and the bottom
+    /// of the wall"). Ruling (docs/rulings.md): its card touches a standing wall or wall with
+    /// a gate (within the facing's reach) with its centre inside that wall's fortress; a unit
+    /// in a tower stands in the tower, not on a wall.
+    pub fn on_wall(&self, unit: &TableUnit) -> Option<&Structure> {
+        if unit.tower.is_some() {
+            return None;
+        }
+        let bf = self.battlefield()?;
+        let card = unit.rect();
+        let inside = bf.fortress_at(unit.pose.centre)?;
+        bf.structures.iter().find(|s| {
+            wall_section(s.kind)
+                && s.fortress.as_deref() == Some(inside.id.as_str())
+                && self.breach(&s.id) != Some(Breach::Collapsed)
+                && s.rects()
+                    .any(|r| r.distance(&card) <= crate::terrain::FACING_REACH)
+        })
+    }
+
+    /// Whether `attacker` attacks `defender`, on a wall, from outside that wall's fortress
+    /// (its card's centre not inside it): over the wall (IV "Walls").
+    pub fn attacks_wall_from_outside(&self, defender: UnitId, attacker: UnitId) -> bool {
+        let (Ok(d), Ok(a), Some(bf)) =
+            (self.unit(defender), self.unit(attacker), self.battlefield())
+        else {
+            return false;
+        };
+        let Some(wall) = self.on_wall(d) else {
+            return false;
+        };
+        bf.fortress_at(a.pose.centre)
+            .is_none_or(|f| Some(f.id.as_str()) != wall.fortress.as_deref())
+    }
+}

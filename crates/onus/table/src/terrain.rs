@@ -432,7 +432,7 @@ impl Table {
 }
 
 /// How near a card must be to a piece of terrain to face it: in contact, DU.
-const FACING_REACH: f64 = 0.05;
+pub(crate) const FACING_REACH: f64 = 0.05;
 
 /// Terrain a unit may face at no cost on contact: II "Facing" (rivers, bridges; the
 /// structures of part 2 later), III "Rivers" (lakes alike), "Fords", "Choke Points".
@@ -495,7 +495,7 @@ impl Table {
     /// The pose facing the nearest of the zones `zones` finds for the card (see
     /// [`nearest_facing`]), and what it belongs to; the new place must be free like any
     /// other.
-    fn face<'a, T: Copy + 'a>(
+    pub(crate) fn face<'a, T: Copy + 'a>(
         &'a self,
         unit: UnitId,
         reason: &'static str,
@@ -520,11 +520,13 @@ impl Table {
 
     /// Where `unit` stands once it has faced, at no cost, what its card touches (T&F II
     /// "Facing"): the terrain of [`Table::facing_terrain`], otherwise a trench or barricade
-    /// ([`Table::facing_obstacle`]). What a move's `face` does.
+    /// ([`Table::facing_obstacle`]), otherwise a standing wall ([`Table::facing_wall`]). What
+    /// a move's `face` does.
     pub fn facing_pose(&self, unit: UnitId) -> Result<Pose, TableError> {
         self.facing_terrain(unit)
             .map(|(p, _)| p)
             .or_else(|e| self.facing_obstacle(unit).map(|(p, _)| p).map_err(|_| e))
+            .or_else(|e| self.facing_wall(unit).map(|(p, _)| p).map_err(|_| e))
     }
 }
 
@@ -565,7 +567,7 @@ fn nearest_facing<'a, T: Copy>(
 }
 
 /// The two long sides of a zone (a trench's or barricade's).
-fn long_edges(r: &OrientedRect) -> Vec<acies_geom::Edge> {
+pub(crate) fn long_edges(r: &OrientedRect) -> Vec<acies_geom::Edge> {
     use acies_geom::Edge;
     if r.width >= r.depth {
         vec![Edge::Front, Edge::Rear]

@@ -400,7 +400,8 @@ impl Table {
     }
 
     /// The height level of `u` (T&F II "Ranged attacks from different heights"): a tower's
-    /// or watchtower's for the unit in it (IV "Towers", "Watchtowers": "2 levels high"), the
+    /// or watchtower's for the unit in it (IV "Towers", "Watchtowers": "2 levels high"), a
+    /// wall's for a unit on one ([`Table::on_wall`]; IV "Walls": "ONE level high"), the
     /// ground's under its card's centre otherwise (a hill's top 1).
     pub fn level_of(&self, u: &TableUnit) -> u8 {
         let Some(bf) = self.battlefield() else {
@@ -409,7 +410,11 @@ impl Table {
         if let Some(s) = u.tower.as_ref().and_then(|g| bf.structure(&g.structure)) {
             return s.values().map_or(0, |v| v.height);
         }
-        bf.level_at(u.pose.centre)
+        let wall = self
+            .on_wall(u)
+            .and_then(|s| s.values())
+            .map_or(0, |v| v.height);
+        bf.level_at(u.pose.centre).max(wall)
     }
 
     /// What a move of `u` does with a tower: its exit (`exit`, from [`Table::tower_exit`]) or

@@ -257,3 +257,44 @@ fn tf_iv_walls_no_charge_through_a_standing_wall() -> Result<(), TableError> {
     assert!(t.engagement(a, d).is_none());
     Ok(())
 }
+
+/// IV "Walls": "If you move a unit into a wall, you can automatically face it without
+/// additional movement cost by adjusting the unit card to the markings printed on the wall
+/// section": a unit outside the fort, its right edge against the west wall (x 9..9.5), faces
+/// it at no cost, its front on the wall's outer face; inside, a unit touching the wall's inner
+/// face "is considered to be on both the top and the bottom of the wall": one level up.
+#[test]
+fn tf_iv_walls_facing_a_wall_and_standing_on_it() -> Result<(), TableError> {
+    let mut t = fort()?;
+    let u = put(
+        &mut t,
+        1,
+        0,
+        card("Triarii", UnitKind::Infantry, 4.0),
+        pose(8.0, 14.5, 0.0),
+    );
+    t.unit_mut(u)?.turn.activated = true;
+    let (faced, wall) = t.facing_wall(u)?;
+    assert_eq!(wall.id, "wall-w");
+    assert!(faced.approx_eq(&pose(8.4, 14.5, -90.0), 1e-9), "{faced:?}");
+    let mv = t.check_move(u, &MoveOrder::new(vec![]).facing())?;
+    assert_eq!((mv.cost, mv.end), (0.0, faced));
+    // Outside, the unit stands at the wall's foot, not on it.
+    t.apply_move(&mv)?;
+    assert!(t.on_wall(t.unit(u)?).is_none());
+    assert_eq!(t.level_of(t.unit(u)?), 0);
+    // Inside, against the inner face: on the wall, one level up.
+    let d = put(
+        &mut t,
+        2,
+        1,
+        card("Iberians", UnitKind::Infantry, 4.0),
+        pose(10.1, 14.5, 90.0),
+    );
+    let on = t.on_wall(t.unit(d)?).map(|s| s.id.clone());
+    assert_eq!(on.as_deref(), Some("wall-w"));
+    assert_eq!(t.level_of(t.unit(d)?), 1);
+    // Across the wall the two are not in contact: no melee, shots both ways.
+    assert!(!t.is_engaged(u) && !t.is_engaged(d));
+    Ok(())
+}

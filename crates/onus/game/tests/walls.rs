@@ -1,0 +1,181 @@
+//! The defenders of a fortress in the game (*Terrain & Fortresses* IV "Walls"; V "Assaulting
+//! fortresses", "Defender"), on the shipped "fort-and-village" (its west wall x 9..9.5, y
+//! 13.5..15.5; the fort's inside x 9.5..12.5, y 13..16). A real game still refuses the
+//! battlefield (climbing is not in the game); the positions come from `onus_game::testing`.
+
+mod common;
+
+use common::{fort, infantry};
+use onus_combat::{CardBuilder, CombatEffect, Side, Stat};
+use onus_game::fight_setup::{Shot, ranged_setup};
+use onus_game::general::morale_outside_fight;
+use onus_game::setup::Siege;
+use onus_game::testing::{fixture_on, unit};
+use onus_game::{GameState, Phase, Seat};
+use onus_model::{UnitCard, UnitKind};
+use onus_table::UnitId;
+
+const OUTSIDE: UnitId = UnitId(1);
+const ON_WALL: UnitId = UnitId(2);
+
+fn archers() -> UnitCard {
+    CardBuilder::new("Archers", UnitKind::Infantry)
+        .attack(1, 1)
+        .defense(3, 3)
+        .ranged(3, 4.0)
+        .morale(7)
+        .health(6)
+        .build()
+}
+
+/// Archers of seat 0 outside, facing the west wall (their front against its outer face), and
+/// Archers of seat 1 inside, their front against its inner face: on the wall. Both active.
+fn across_the_wall() -> GameState {
+    let units = vec![
+        unit(1, 0, archers(), 8.4, 14.5, -90.0),
+        unit(2, 1, archers(), 10.1, 14.5, 90.0),
+    ];
+    fixture_on(
+        Some(fort()),
+        units,
+        &[OUTSIDE, ON_WALL],
+        Phase::RangedAttack,
+    )
+}
+
+fn modified(effects: &[CombatEffect], side: Side, stat: Stat, source: &str) -> Option<i32> {
+    effects.iter().find_map(|e| match e {
+        CombatEffect::Modify {
+            side: s,
+            stat: t,
+            delta,
+            source: src,
+        } if *s == side && *t == stat && src.contains(source) => Some(*delta),
+        _ => None,
+    })
+}
+
+/// IV "Walls", "IMPORTANT: a unit that has just faced a wall can make ranged attacks or
+/// receive them, since the units are not at the same height and therefore are not in melee
+/// combat": across the wall the two Archers are not engaged and shoot each other. Shot at
+/// from outside, the unit on the wall gets the wall's +2/+0 (the Summary); shooting down from
+/// the wall, one level up, it gets +1 (T&F II "Ranged attacks from different heights").
+#[test]
+fn tf_iv_walls_ranged_attacks_across_a_wall() {
+    let s = across_the_wall();
+    assert!(!s.table().is_engaged(OUTSIDE) && !s.table().is_engaged(ON_WALL));
+    let up = Shot::measure(&s, OUTSIDE, ON_WALL).unwrap();
+    let setup = ranged_setup(&s, &up, None).unwrap();
+    assert_eq!(
+        modified(&setup.effects, Side::Defender, Stat::Dodge, "T&F IV Walls"),
+        Some(2)
+    );
+    assert_eq!(
+        modified(&setup.effects, Side::Defender, Stat::Armor, "T&F IV Walls"),
+        None
+    );
+    assert_eq!(
+        modified(
+            &setup.effects,
+            Side::Attacker,
+            Stat::Power,
+            "higher position"
+        ),
+        None
+    );
+    let down = Shot::measure(&s, ON_WALL, OUTSIDE).unwrap();
+    let setup = ranged_setup(&s, &down, None).unwrap();
+    assert_eq!(
+        modified(
+            &setup.effects,
+            Side::Attacker,
+            Stat::Power,
+            "higher position"
+        ),
+        Some(1)
+    );
+    assert_eq!(
+        modified(&setup.effects, Side::Defender, Stat::Dodge, "T&F IV Walls"),
+        None
+    );
+}
+
+/// A unit on the wall shot at from inside the fort gets no wall bonus: the shots do not come
+/// over the wall (ruling).
+#[test]
+fn tf_iv_walls_no_wall_bonus_against_a_shot_from_inside() {
+    let units = vec![
+        unit(1, 0, archers(), 11.9, 14.5, 90.0),
+        unit(2, 1, infantry("Iberians"), 10.1, 14.5, 90.0),
+    ];
+    let s = fixture_on(Some(fort()), units, &[OUTSIDE], Phase::RangedAttack);
+    let shot = Shot::measure(&s, OUTSIDE, ON_WALL).unwrap();
+    let setup = ranged_setup(&s, &shot, None).unwrap();
+    assert_eq!(
+        modified(&setup.effects, Side::Defender, Stat::Dodge, "T&F IV Walls"),
+        None
+    );
+    assert!(!s.table().attacks_wall_from_outside(ON_WALL, OUTSIDE));
+}
+
+/// V "Assaulting fortresses", "Defender": "All units defending the fortress will get a +1
+/// morale bonus ... and stacks with the one provided by a General": in a siege the
+/// defender's unit on the wall checks its morale at 7 + 1, and + 1 more with its General on
+/// it; the attacker's unit outside gets nothing; nor would one of the attacker's inside.
+#[test]
+fn tf_v_assaulting_fortresses_defenders_get_one_more_morale() {
+    let mut s = across_the_wall();
+    s.setup_mut().scenario.siege = Some(Siege {
+        defender: Seat(1),
+        deck_runs: None,
+    });
+    let m = morale_outside_fight(&s, ON_WALL, &[]).unwrap();
+    assert_eq!(m.total(), 8, "{m:?}");
+    assert!(
+        m.modifiers
+            .iter()
+            .any(|p| p.source.contains("T&F V Assaulting fortresses"))
+    );
+    assert_eq!(morale_outside_fight(&s, OUTSIDE, &[]).unwrap().total(), 7);
+    // With its General on it, the General's bonus too: the two stack.
+    s.players_mut()[1].generals[0].unit = Some(ON_WALL);
+    let m = morale_outside_fight(&s, ON_WALL, &[]).unwrap();
+    let general: i32 = m
+        .modifiers
+        .iter()
+        .filter(|p| !p.source.contains("T&F V"))
+        .map(|p| p.delta)
+        .sum();
+    assert!(general >= 1, "{m:?}");
+    assert_eq!(m.total(), 7 + general + 1, "{m:?}");
+    // A unit of the attacker's on the same wall does not defend it.
+    s.players_mut()[1].generals[0].unit = None;
+    s.table_mut().unit_mut(ON_WALL).unwrap().owner = 0;
+    assert_eq!(morale_outside_fight(&s, ON_WALL, &[]).unwrap().total(), 7);
+}
+
+/// The +1 is in the fight too: the unit on the wall, shot at, checks its morale with it.
+#[test]
+fn tf_v_assaulting_fortresses_the_defenders_morale_in_a_fight() {
+    let s = across_the_wall();
+    let shot = Shot::measure(&s, OUTSIDE, ON_WALL).unwrap();
+    let setup = ranged_setup(&s, &shot, None).unwrap();
+    assert_eq!(
+        modified(
+            &setup.effects,
+            Side::Defender,
+            Stat::Morale,
+            "T&F V Assaulting fortresses"
+        ),
+        Some(1)
+    );
+    assert_eq!(
+        modified(
+            &setup.effects,
+            Side::Attacker,
+            Stat::Morale,
+            "T&F V Assaulting fortresses"
+        ),
+        None
+    );
+}
