@@ -3,8 +3,8 @@
 //! opponents' undeployed units, the attacker's secret choice to flee) give that seat the same
 //! observation, so the same action.
 
-use acies_bot::{Arena, Bot, BotKind, RandomBot};
-use acies_core::{GameRng, Ruleset};
+use acies_bot::{Arena, Bot, BotKind, Budget, RandomBot};
+use acies_core::{Determinize, GameRng, Ruleset};
 use onus_bot::{Observation, OnusArena, ScriptedBot};
 use onus_game::replay::state_hash;
 use onus_game::state::Pending;
@@ -118,5 +118,66 @@ fn hidden_information_does_not_change_the_observation_nor_the_action() {
     assert!(
         differed * 10 > checked * 9,
         "the perturbation changed only {differed} of {checked} states"
+    );
+}
+
+/// Issue 16: the search player, handed the real state itself (not an observation), decides
+/// the same as when handed a state that differs only in what its seat may not see (the
+/// `perturb` above): every determinization it plays out is drawn from its seat's knowledge.
+/// The decisions alone would not show a leak (the search seldom leaves its script's choice:
+/// with a `determinize` that returns the real state they still agree), so the
+/// determinizations themselves are compared too.
+#[test]
+fn hidden_information_does_not_change_the_search_players_decision() {
+    let setup = Setup::two_presets("carthaginians-1000", "dacians-1000");
+    let mut state = Onus::new_game(&setup, 23).expect("new game");
+    let mut bots =
+        [BotKind::Scripted, BotKind::Scripted].map(|k| OnusArena::bot(k, 2).expect("an ONUS! bot"));
+    let budget = Budget {
+        playouts: 12,
+        depth: 6,
+        width: 5,
+        think_ms: None,
+    };
+    let search = |seed| OnusArena::bot(BotKind::Search(budget), seed).expect("a search player");
+    let (mut checked, mut hidden) = (0, 0);
+    for step in 0..2_000u64 {
+        let Some(seat) = Onus::to_act(&state) else {
+            break;
+        };
+        if step % 20 == 7 {
+            let other = perturb(&state, seat, step);
+            assert_ne!(state_hash(&other), state_hash(&state), "step {step}");
+            if state
+                .table()
+                .units()
+                .any(|u| u.owner != seat.0 && state.hidden().contains(&u.id))
+            {
+                hidden += 1;
+            }
+            // What the search plays out: the same determinizations of either state.
+            let a = Onus::determinize(&state, seat, &mut GameRng::new(step));
+            let b = Onus::determinize(&other, seat, &mut GameRng::new(step));
+            assert_eq!(
+                state_hash(&a),
+                state_hash(&b),
+                "step {step}: determinizations differ"
+            );
+            let x = search(step).act(&state, seat).expect("a decision");
+            let y = search(step).act(&other, seat).expect("a decision");
+            assert_eq!(
+                x, y,
+                "step {step}: the decision depends on hidden information"
+            );
+            checked += 1;
+        }
+        let obs = Observation::new(&state, seat).expect("observation");
+        let action = bots[seat.index()].act(obs.state(), seat).expect("bot");
+        state = Onus::apply(&state, seat, &action).expect("legal").state;
+    }
+    assert!(checked >= 5, "only {checked} decisions checked");
+    assert!(
+        hidden >= 1,
+        "no decision was taken facing a face-down enemy card"
     );
 }
