@@ -32,6 +32,7 @@ fn begin(state: &GameState, seat: Seat, unit: UnitId, act: EngagedAct) -> GameRe
             format!("{unit} recovered from flight this turn: it cannot move or fight"),
         ));
     }
+    crate::towers::stays_in_tower(state, unit)?;
     if let Some(prev) = state.book.engaged_acts.get(&unit) {
         if !prev.allows(act) {
             return Err(GameError::rule(

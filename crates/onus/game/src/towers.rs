@@ -184,6 +184,20 @@ pub(crate) fn check_charge(state: &GameState, unit: UnitId, target: UnitId) -> G
     ))
 }
 
+/// T&F IV "Towers": the unit in a tower leaves it only by a move ("Occupying defenses"), which
+/// an engaged unit cannot make; ruling (docs/rulings.md): engaged from inside the fortress, it
+/// neither withdraws, retreats, repositions, envelops nor reduces: it holds the tower (its
+/// card is off the table).
+pub(crate) fn stays_in_tower(state: &GameState, unit: UnitId) -> GameResult<()> {
+    match state.table.tower_of(unit) {
+        Some(id) => Err(GameError::rule(
+            TOWERS,
+            format!("{unit} holds the tower {id}: engaged, it stays in it"),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The tower moves `unit` could make now (T&F IV "Occupying defenses"): entering each
 /// tower or watchtower its card touches, without moving; leaving its tower by each side
 /// where its card fits ([`onus_table::Table::tower_exits`]), without moving further. Each is

@@ -234,3 +234,28 @@ fn tf_iv_watchtowers_occupied_at_deployment() {
     let e = Onus::apply(&s, seat, &deploy).unwrap_err();
     assert_eq!(e.section(), Some("VI Troop deployment"), "{e}");
 }
+
+/// IV "Towers", ruling: engaged from inside the fortress, the unit in a tower holds it: it
+/// neither withdraws nor retreats (it leaves a tower only by a move, which an engaged unit
+/// cannot make).
+#[test]
+fn tf_iv_towers_an_engaged_unit_stays_in_its_tower() {
+    let units = vec![unit(1, 1, infantry("Triarii"), 11.4, 14.9, 0.0)];
+    let mut s = fixture_on(Some(fort()), units, &[], Phase::Movement);
+    garrison(&mut s, unit(2, 0, infantry("Guard"), 12.5, 16.0, 0.0));
+    s.table_mut()
+        .engage(UnitId(1), GUARD, &EnvelopChoice::None, true)
+        .unwrap();
+    s.table_mut().activate(GUARD).unwrap();
+    s.book_mut().activated.insert(GUARD);
+    for a in [
+        Action::Withdraw {
+            unit: GUARD,
+            distance: 0.5,
+        },
+        Action::Retreat { unit: GUARD },
+    ] {
+        let e = Onus::apply(&s, Seat(0), &a).unwrap_err();
+        assert_eq!(e.section(), Some("T&F IV Towers"), "{e}");
+    }
+}
