@@ -355,3 +355,54 @@ impl Table {
             .is_none_or(|f| Some(f.id.as_str()) != wall.fortress.as_deref())
     }
 }
+
+impl Table {
+    /// The walls and towers that do not cover a shot from `s` at `t` (ruling, docs/rulings.md,
+    /// T&F IV "Walls"): the tower either holds, and the wall either stands on with the rest of
+    /// its run of connected sections (defenders shoot out over their own curtain and are shot
+    /// at over it: "a unit that has just faced a wall can make ranged attacks or receive
+    /// them").
+    pub(crate) fn sight_exempt(&self, s: &TableUnit, t: &TableUnit) -> Vec<String> {
+        let Some(bf) = self.battlefield() else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for u in [s, t] {
+            if let Some(g) = &u.tower {
+                out.push(g.structure.clone());
+            }
+            if let Some(w) = self.on_wall(u) {
+                out.extend(bf.connected_walls(&w.id).iter().map(|x| x.id.clone()));
+            }
+        }
+        out
+    }
+
+    /// The standing wall or tower along `seg` that covers a target at `target_level` (T&F II
+    /// "Ranged attacks and line of sight": "an obstacle ... at the same or at a higher level
+    /// than the target that covers it"; IV "Walls": "ONE level high"; "Towers",
+    /// "Watchtowers", "Siege towers": "2 levels high"), those in `exempt` aside; what still
+    /// stands of it (a fallen gate's wall either side of the gate, nothing of a collapsed
+    /// one).
+    pub(crate) fn fortress_blocker(
+        &self,
+        seg: &acies_geom::Segment,
+        exempt: &[String],
+        target_level: u8,
+    ) -> Option<&Structure> {
+        let bf = self.battlefield()?;
+        let length = seg.length();
+        bf.structures.iter().find(|x| {
+            impassable(x.kind)
+                && !exempt.contains(&x.id)
+                && x.values().is_some_and(|v| v.height >= target_level)
+                && self
+                    .blocking_parts(x, None)
+                    .iter()
+                    .filter_map(|r| r.segment_span(seg))
+                    .map(|(a, b)| (b - a) * length)
+                    .sum::<f64>()
+                    > acies_geom::EPS
+        })
+    }
+}

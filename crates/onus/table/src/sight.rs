@@ -105,7 +105,13 @@ impl Table {
         let target_level = self.level_of(t);
         let from_above = shooter_level > target_level;
         let parabolic = parabolic(&s.card);
-        let blocker = |seg: &Segment| ground_blocker(bf, seg, s, t, target_level);
+        let exempt = self.sight_exempt(s, t);
+        let blocker = |seg: &Segment| {
+            ground_blocker(bf, seg, s, t, target_level).or_else(|| {
+                self.fortress_blocker(seg, &exempt, target_level)
+                    .map(Blocker::Structure)
+            })
+        };
         // The direct line (the one the range is measured on) first: its obstacle is the one
         // reported when every line is covered.
         let direct = Segment::new(s.front_centre(), nearest_point(t, s.front_centre()));

@@ -298,3 +298,42 @@ fn tf_iv_walls_facing_a_wall_and_standing_on_it() -> Result<(), TableError> {
     assert!(!t.is_engaged(u) && !t.is_engaged(d));
     Ok(())
 }
+
+/// T&F II "Ranged attacks and line of sight" with IV "Walls" ("ONE level high"): a wall
+/// covers a unit on the ground behind it: Archers (8 DU, parabolic shots) facing the west
+/// wall from outside shoot at -1 at a unit inside the fort off the wall; slingers (4 DU) cannot
+/// shoot over it. The unit on top of that wall is not covered by its own wall (IV "Walls",
+/// IMPORTANT: it receives ranged attacks), and it shoots out over it.
+#[test]
+fn tf_iv_walls_a_wall_covers_what_stands_behind_it() -> Result<(), TableError> {
+    use crate::sight::{CoverEffect, CoverKind};
+    use crate::testkit::archers;
+    let mut t = fort()?;
+    let bow = put(&mut t, 1, 0, archers(8.0), pose(8.4, 14.5, -90.0));
+    let sling = put(&mut t, 2, 0, archers(4.0), pose(8.4, 12.2, -90.0));
+    let inside = put(
+        &mut t,
+        3,
+        1,
+        card("Iberians", UnitKind::Infantry, 4.0),
+        pose(11.4, 14.5, 0.0),
+    );
+    let shot = t.shot(bow, inside)?;
+    let cover = shot.terrain.and_then(|x| x.cover);
+    assert!(
+        cover
+            .as_ref()
+            .is_some_and(|c| c.effect == CoverEffect::Penalty
+                && c.kind == CoverKind::Structure(onus_terrain::StructureKind::Wall)),
+        "{cover:?}"
+    );
+    let no = t.shot(sling, inside).err();
+    assert!(matches!(no, Some(TableError::CannotShoot { .. })), "{no:?}");
+    // On the wall: not covered, and shooting out over its own wall.
+    let mut t = fort()?;
+    let bow = put(&mut t, 1, 0, archers(8.0), pose(8.4, 14.5, -90.0));
+    let top = put(&mut t, 3, 1, archers(4.0), pose(10.1, 14.5, 90.0));
+    assert!(t.shot(bow, top)?.terrain.and_then(|x| x.cover).is_none());
+    assert!(t.shot(top, bow)?.terrain.and_then(|x| x.cover).is_none());
+    Ok(())
+}
