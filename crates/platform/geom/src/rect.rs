@@ -201,10 +201,18 @@ impl Frame {
     /// Distance from `p` to the card (0 inside).
     #[inline]
     pub fn distance_to_point(&self, p: Vec2) -> f64 {
+        let (dx, dy) = self.gap_to_point(p);
+        crate::math::hypot(dx, dy)
+    }
+
+    /// How far `p` lies beyond the card's sides along its right and forward axes (0 within
+    /// them): [`Frame::distance_to_point`] is the hypotenuse.
+    #[inline]
+    pub fn gap_to_point(&self, p: Vec2) -> (f64, f64) {
         let d = p - self.c;
         let dx = (d.dot(self.r).abs() - self.h.x).max(0.0);
         let dy = (d.dot(self.f).abs() - self.h.y).max(0.0);
-        crate::math::hypot(dx, dy)
+        (dx, dy)
     }
 
     /// SAT depth, see [`OrientedRect::penetration`].
@@ -221,6 +229,23 @@ impl Frame {
         }
         depth
     }
+}
+
+/// The least hypotenuse of `gaps`, bit for bit the minimum of [`crate::math::hypot`] over
+/// all of them, computing it only for the gaps whose squared length is within a millionth of
+/// the least: hypot is accurate to an ulp, so a gap longer by that much cannot be the
+/// minimum. Any gap that is not a number sends every gap through hypot.
+fn least_hypot(gaps: impl Iterator<Item = (f64, f64)> + Clone) -> f64 {
+    let square = |(x, y): (f64, f64)| x * x + y * y;
+    let all = || gaps.clone().map(|(x, y)| crate::math::hypot(x, y));
+    if gaps.clone().any(|(x, y)| x.is_nan() || y.is_nan()) {
+        return all().fold(f64::INFINITY, f64::min);
+    }
+    let least = gaps.clone().map(square).fold(f64::INFINITY, f64::min);
+    let bound = least * (1.0 + 1e-6);
+    gaps.filter(|g| square(*g) <= bound)
+        .map(|(x, y)| crate::math::hypot(x, y))
+        .fold(f64::INFINITY, f64::min)
 }
 
 /// A card: a rectangle of `width` (along the front edge) by `depth` at a [`Pose`].
@@ -525,9 +550,26 @@ impl OrientedRect {
             return 0.0;
         }
         // Separated convex polygons: the distance is reached at a vertex of one of them.
-        let mine = fa.corners().into_iter().map(|c| fb.distance_to_point(c));
-        let theirs = fb.corners().into_iter().map(|c| fa.distance_to_point(c));
-        mine.chain(theirs).fold(f64::INFINITY, f64::min)
+        let mine = fa.corners().map(|c| fb.gap_to_point(c));
+        let theirs = fb.corners().map(|c| fa.gap_to_point(c));
+        least_hypot(mine.into_iter().chain(theirs))
+    }
+
+    /// The least of `o.distance(self)` over `others` (infinity for none), bit for bit the
+    /// fold of [`OrientedRect::distance`] with `f64::min`: a card whose circumscribed circle
+    /// is farther (by a micro-DU's margin for rounding) than the least distance found so far
+    /// cannot be nearer, and is not measured.
+    pub fn least_distance<'a>(&self, others: impl IntoIterator<Item = &'a OrientedRect>) -> f64 {
+        let (centre, radius) = (self.pose.centre, self.circumradius());
+        let mut least = f64::INFINITY;
+        for o in others {
+            let bound = o.pose.centre.distance(centre) - o.circumradius() - radius;
+            if bound > least + 1e-6 {
+                continue;
+            }
+            least = least.min(o.distance(self));
+        }
+        least
     }
 
     /// True when the segment passes through the card's interior deeper than [`EPS`]: the line
@@ -636,6 +678,64 @@ mod tests {
 
     fn card() -> OrientedRect {
         OrientedRect::at(Vec2::ZERO, 0.0, 2.0, 1.0)
+    }
+
+    #[test]
+    fn distance_is_the_least_hypot_of_the_corner_gaps() {
+        // Cards at many places, headings and sizes (touching, overlapping, apart, aligned so
+        // that several corners are equally near): the same bits as hypot over every gap.
+        let naive = |a: &OrientedRect, b: &OrientedRect| {
+            let (fa, fb) = (a.frame(), b.frame());
+            if fa.penetration(&fb) >= 0.0 {
+                return 0.0;
+            }
+            let mine = fa.corners().into_iter().map(|c| fb.distance_to_point(c));
+            let theirs = fb.corners().into_iter().map(|c| fa.distance_to_point(c));
+            mine.chain(theirs).fold(f64::INFINITY, f64::min)
+        };
+        let a = OrientedRect::at(v(10.0, 10.0), 0.0, 2.0, 1.2);
+        let mut n = 0;
+        for i in 0..30 {
+            for j in 0..30 {
+                for k in 0..8 {
+                    let centre = v(4.0 + 0.4 * f64::from(i), 4.0 + 0.4 * f64::from(j));
+                    let heading = f64::from(k) * PI / 8.0;
+                    let b = OrientedRect::at(centre, heading, 2.0 - 0.2 * f64::from(k % 3), 1.2);
+                    assert_eq!(a.distance(&b).to_bits(), naive(&a, &b).to_bits());
+                    assert_eq!(b.distance(&a).to_bits(), naive(&b, &a).to_bits());
+                    n += 1;
+                }
+            }
+        }
+        assert_eq!(n, 7200);
+        let others: Vec<OrientedRect> = (0..40)
+            .map(|i| {
+                let t = f64::from(i);
+                OrientedRect::at(v(3.0 + 0.37 * t, 17.0 - 0.29 * t), 0.1 * t, 2.0, 1.2)
+            })
+            .collect();
+        for b in others.iter().step_by(3) {
+            let folded = others
+                .iter()
+                .map(|o| o.distance(b))
+                .fold(f64::INFINITY, f64::min);
+            assert_eq!(b.least_distance(&others).to_bits(), folded.to_bits());
+            let far: Vec<OrientedRect> = others.iter().map(|o| o.translated(v(5.0, 0.0))).collect();
+            let folded = far
+                .iter()
+                .map(|o| o.distance(b))
+                .fold(f64::INFINITY, f64::min);
+            assert_eq!(b.least_distance(&far).to_bits(), folded.to_bits());
+        }
+        let gaps = [
+            (3.0, 4.0),
+            (4.0, 3.0),
+            (0.0, 5.0),
+            (f64::NAN, 1.0),
+            (6.0, 0.0),
+        ];
+        assert_eq!(least_hypot(gaps.into_iter()), 5.0);
+        assert_eq!(least_hypot([(0.0, 0.0), (1e-200, 0.0)].into_iter()), 0.0);
     }
 
     #[test]
