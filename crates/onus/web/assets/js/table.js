@@ -518,15 +518,20 @@ export class TableView {
   }
 
   unitShape(u, model, general) {
-    const { width: w, depth: d } = u.size;
+    // T&F IV "Unit markers": a unit holding a tower is drawn as the marker on the tower, the
+    // tower's size (its card is set aside); the engine's view names the tower.
+    const tower = u.tower && (model.view.terrain?.structures || []).find((st) => st.id === u.tower);
+    const zone = tower?.zones?.[0];
+    const { width: w, depth: d } = zone ? { width: zone.size[0], depth: zone.size[1] } : u.size;
     const col = seatColour(u.owner);
     const st = u.state || {};
     const selected = model.selected === u.id;
     const hl = model.highlights?.get(u.id);
     const army = model.seatName ? model.seatName(u.owner) : `seat ${u.owner}`;
-    const label = u.hidden ? `face-down unit #${u.id} (${army})` : `${u.card.name} #${u.id} (${army})`;
+    const held = u.tower ? ` in the tower ${tower?.name || u.tower}` : '';
+    const label = (u.hidden ? `face-down unit #${u.id} (${army})` : `${u.card.name} #${u.id} (${army})`) + held;
     const g = this.cardGroup(u.pose, {
-      class: ['unit', u.hidden && 'hidden', selected && 'selected', hl && `hl-${hl.kind}`, st.fleeing && 'fleeing'],
+      class: ['unit', u.hidden && 'hidden', selected && 'selected', hl && `hl-${hl.kind}`, st.fleeing && 'fleeing', u.tower && 'in-tower'],
       'data-unit': u.id,
       'data-owner': u.owner,
       'data-testid': `unit-${u.id}`,
