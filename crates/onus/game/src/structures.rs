@@ -853,8 +853,8 @@ pub fn legal_actions(state: &GameState, seat: Seat) -> Vec<Action> {
     out
 }
 
-/// The structure actions of `unit` alone among [`legal_actions`] (the unit's panel in the
-/// browser offers these and nothing else).
+/// The structure actions of `unit` alone among [`legal_actions`], its tower moves included
+/// (the unit's panel in the browser offers these and nothing else).
 pub fn unit_actions(state: &GameState, seat: Seat, unit: UnitId) -> Vec<Action> {
     legal_actions(state, seat)
         .into_iter()
@@ -864,6 +864,10 @@ pub fn unit_actions(state: &GameState, seat: Seat, unit: UnitId) -> Vec<Action> 
             | Action::Extinguish { unit: u }
             | Action::RemoveStructure { unit: u, .. }
             | Action::OccupyVillage { unit: u, .. } => *u == unit,
+            // T&F IV "Towers": entering or leaving a tower ([`crate::towers::moves`]).
+            Action::Move { unit: u, order } => {
+                *u == unit && (order.enter.is_some() || order.exit.is_some())
+            }
             _ => false,
         })
         .collect()

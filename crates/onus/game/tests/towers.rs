@@ -164,6 +164,8 @@ fn tf_iv_towers_entering_and_leaving_in_the_game() {
         },
     };
     assert!(legal_actions(&s, Seat(0)).contains(&enter));
+    // The unit's panel in the browser offers it (`unit_actions`).
+    assert!(onus_game::structures::unit_actions(&s, Seat(0), UnitId(1)).contains(&enter));
     let after = Onus::apply(&s, Seat(0), &enter).unwrap().state;
     assert_eq!(after.table().tower_holder("tower"), Some(UnitId(1)));
     for viewer in [

@@ -478,6 +478,14 @@ fn structure_action_label(t: &Table, a: &Action) -> String {
         Action::OccupyVillage {
             structure, half, ..
         } => format!("Occupy {} (half {})", name(structure), half + 1),
+        Action::Move { order, .. } => match (&order.enter, &order.exit) {
+            (Some(id), _) => format!("Enter {}", name(id)),
+            (None, Some(p)) => format!(
+                "Leave the tower, the card at ({:.1}, {:.1})",
+                p.centre.x, p.centre.y
+            ),
+            (None, None) => a.name().to_owned(),
+        },
         other => other.name().to_owned(),
     }
 }
