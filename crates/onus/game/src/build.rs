@@ -672,7 +672,7 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
         deck_cache: DeckCache(Some(deck)),
         piles,
         table,
-        players,
+        players: std::sync::Arc::new(players),
         hidden: BTreeSet::new(),
         turn: 0,
         round: 0,

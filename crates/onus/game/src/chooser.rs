@@ -100,19 +100,54 @@ fn facing(edge: TableEdge) -> f64 {
     }
 }
 
-fn enemies_by_distance(state: &GameState, unit: UnitId) -> Vec<UnitId> {
+/// The enemies of `unit`: the `nearest` nearest first, nearest first (ties by id), then the
+/// others in no particular order. An enemy whose circumscribed circle lies farther (by a
+/// micro-DU's margin) than the `nearest` measured so far cannot be among them, and is not
+/// measured.
+fn enemies_by_distance(state: &GameState, unit: UnitId, nearest: usize) -> Vec<UnitId> {
     let Ok(u) = state.table.unit(unit) else {
         return Vec::new();
     };
     let rect = u.rect();
-    let mut v: Vec<(f64, UnitId)> = state
+    let (centre, radius) = (rect.centre(), rect.circumradius());
+    let mut bounded: Vec<(f64, UnitId, acies_geom::OrientedRect)> = state
         .table
         .units()
         .filter(|e| !state.allies(Seat(e.owner), Seat(u.owner)))
-        .map(|e| (e.rect().distance(&rect), e.id))
+        .map(|e| {
+            let r = e.rect();
+            (
+                r.centre().distance(centre) - r.circumradius() - radius,
+                e.id,
+                r,
+            )
+        })
         .collect();
-    v.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    v.into_iter().map(|(_, id)| id).collect()
+    bounded.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let by_distance =
+        |a: &(f64, UnitId), b: &(f64, UnitId)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+    let mut measured: Vec<(f64, UnitId)> = Vec::new();
+    let mut rest = bounded.len();
+    for (i, (bound, id, r)) in bounded.iter().enumerate() {
+        if measured.len() >= nearest.max(1) {
+            measured.sort_by(by_distance);
+            if measured
+                .get(nearest.max(1) - 1)
+                .is_some_and(|(d, _)| *bound > d + 1e-6)
+            {
+                rest = i;
+                break;
+            }
+        }
+        measured.push((r.distance(&rect), *id));
+    }
+    measured.sort_by(by_distance);
+    let unmeasured = bounded.iter().skip(rest).map(|(_, id, _)| *id);
+    measured
+        .into_iter()
+        .map(|(_, id)| id)
+        .chain(unmeasured)
+        .collect()
 }
 
 /// Candidate actions, most wanted first, always ending with a fallback.
@@ -201,7 +236,7 @@ pub fn candidates(state: &GameState, seat: Seat, rng: &mut GameRng) -> Vec<Actio
                 }
                 // Targets in range first; now and then a shot declared out of range, which
                 // is lost (VII-3 "Range").
-                let (near, far): (Vec<UnitId>, Vec<UnitId>) = enemies_by_distance(state, u.id)
+                let (near, far): (Vec<UnitId>, Vec<UnitId>) = enemies_by_distance(state, u.id, 4)
                     .into_iter()
                     .take(4)
                     .partition(|e| state.table.shot(u.id, *e).is_ok());
@@ -445,11 +480,7 @@ fn activation(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Ac
         .iter()
         .filter(|u| !state.book.activated.contains(&u.id))
         .map(|u| {
-            let rect = u.rect();
-            let d = enemies
-                .iter()
-                .map(|e| e.distance(&rect))
-                .fold(f64::INFINITY, f64::min);
+            let d = u.rect().least_distance(&enemies);
             let engaged = state.table.is_engaged(u.id);
             (
                 if engaged && !engaged_first {
@@ -609,7 +640,9 @@ fn movement(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Acti
         if !u.turn.activated || state.table.is_engaged(u.id) {
             continue;
         }
-        let enemies = enemies_by_distance(state, u.id);
+        // The three nearest for charges, the nearest as the target, any in range for a
+        // shooter.
+        let enemies = enemies_by_distance(state, u.id, 3);
         for e in enemies.iter().take(3) {
             for c in crate::movement::charge_candidates(&state.table, u.id, *e) {
                 out.push(Action::Charge {

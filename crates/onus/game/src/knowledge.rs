@@ -11,6 +11,7 @@
 use std::sync::Arc;
 
 use acies_core::{GameRng, Viewer};
+use onus_model::army::ArmyValue;
 use onus_model::{Rank, UnitCard, UnitState};
 use onus_table::{CardSize, TurnState, UnitId};
 
@@ -70,7 +71,7 @@ fn blank_face_down(state: &GameState, s: &mut GameState, viewer: Viewer<Seat>) {
     // The ids come from the same table: every one is found.
     for id in hidden {
         if let Ok(u) = s.table.unit_mut(id) {
-            u.card = stand_in_card(u.size).into();
+            u.card = stand_in(u.size);
             u.state = UnitState::default();
             u.turn = TurnState::default();
         }
@@ -81,26 +82,54 @@ fn blank_face_down(state: &GameState, s: &mut GameState, viewer: Viewer<Seat>) {
 /// unseen units their Generals command (XII-A "Several generals").
 fn blank_others(state: &GameState, s: &mut GameState, viewer: Viewer<Seat>) {
     let seen = |u: &UnitId| sees_face(state, viewer, *u);
-    for (i, p) in s.players.iter_mut().enumerate() {
+    for (i, p) in Arc::make_mut(&mut s.players).iter_mut().enumerate() {
         if viewer == Viewer::Seat(p.seat) {
             continue;
         }
         let n = p.reserve.len();
+        let card = stand_in(CardSize::default());
         p.reserve = (0..n)
             .map(|k| Reserve {
                 id: UnitId(u32::MAX - k as u32),
-                card: stand_in_card(CardSize::default()).into(),
+                card: card.clone(),
                 rank: Rank::Regular,
             })
             .collect();
         p.unit_costs.retain(|u, _| seen(u));
-        Arc::make_mut(&mut p.value).units.clear();
+        p.value = Arc::new(without_units(&p.value));
         for g in &mut p.generals {
             g.commands.retain(seen);
         }
-        if let Some(ps) = Arc::make_mut(&mut s.setup).players.get_mut(i) {
-            ps.army = ArmySpec::Preset(p.army_id.clone());
+        // The setup is copied only when it names the army otherwise.
+        let army = ArmySpec::Preset(p.army_id.clone());
+        if s.setup.players.get(i).is_some_and(|ps| ps.army != army) {
+            if let Some(ps) = Arc::make_mut(&mut s.setup).players.get_mut(i) {
+                ps.army = army;
+            }
         }
+    }
+}
+
+/// An army's value without its unit lines (what the others see of it), the lines not copied.
+fn without_units(value: &ArmyValue) -> ArmyValue {
+    ArmyValue {
+        units: Vec::new(),
+        units_total: value.units_total,
+        general: value.general.clone(),
+        general_pct: value.general_pct,
+        general_points: value.general_points,
+        total: value.total,
+        contingents: value.contingents.clone(),
+    }
+}
+
+/// [`stand_in_card`] shared: the one of the usual size made once.
+fn stand_in(size: CardSize) -> Arc<UnitCard> {
+    static USUAL: std::sync::OnceLock<Arc<UnitCard>> = std::sync::OnceLock::new();
+    if size == CardSize::default() {
+        USUAL.get_or_init(|| Arc::new(stand_in_card(size))).clone()
+    } else {
+        Arc::new(stand_in_card(size))
     }
 }
 

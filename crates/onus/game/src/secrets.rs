@@ -57,7 +57,7 @@ impl Secrets {
                 hidden_cards.push(&u.card);
             }
         }
-        for p in &state.players {
+        for p in state.players.iter() {
             shown.text(&p.army_name);
             shown.text(&p.faction);
             p.generals.iter().for_each(|g| shown.json(&g.card));

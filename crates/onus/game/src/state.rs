@@ -537,7 +537,7 @@ pub struct GameState {
     pub(crate) deck_cache: DeckCache,
     pub(crate) piles: CardPiles,
     pub(crate) table: Table,
-    pub(crate) players: Vec<PlayerState>,
+    pub(crate) players: Arc<Vec<PlayerState>>,
     /// Units still face down: during deployment, and under the fog of war (XII-A).
     pub(crate) hidden: BTreeSet<UnitId>,
     /// Player turns played so far, the current one included (0 during deployment).
@@ -597,7 +597,7 @@ impl GameState {
     }
 
     pub(crate) fn player_mut(&mut self, seat: Seat) -> GameResult<&mut PlayerState> {
-        self.players
+        Arc::make_mut(&mut self.players)
             .get_mut(seat.index())
             .ok_or_else(|| GameError::rule("VI", format!("there is no {seat}")))
     }

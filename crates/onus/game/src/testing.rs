@@ -43,7 +43,7 @@ impl GameState {
     }
     /// The `players` part, to set up a test position.
     pub fn players_mut(&mut self) -> &mut Vec<PlayerState> {
-        &mut self.players
+        std::sync::Arc::make_mut(&mut self.players)
     }
     /// The `hidden` part, to set up a test position.
     pub fn hidden_mut(&mut self) -> &mut BTreeSet<UnitId> {
@@ -186,7 +186,10 @@ pub fn fixture_on(
     }
     s.table = table;
     s.hidden.clear();
-    for (i, p) in s.players.iter_mut().enumerate() {
+    for (i, p) in std::sync::Arc::make_mut(&mut s.players)
+        .iter_mut()
+        .enumerate()
+    {
         for g in &mut p.generals {
             g.unit = Some(UnitId(900 + i as u32));
         }
