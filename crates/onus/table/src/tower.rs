@@ -419,9 +419,8 @@ impl Table {
 
     /// What a move of `u` does with a tower: its exit (`exit`, from [`Table::tower_exit`]) or
     /// its entry into `order.enter` at the end of `track` (T&F IV "Occupying defenses",
-    /// "Towers", "Watchtowers"). Entering, and leaving from the inner side (or a watchtower),
-    /// is limited movement, marked on `ground`; leaving a fortress tower from its outer side
-    /// is the whole move. Only a move of the Movement or Skirmishers Phase, no forced march
+    /// "Towers", "Watchtowers"). Entering and leaving are limited movement, marked on
+    /// `ground`; leaving a fortress tower from its outer side spends all of it. Only a move of the Movement or Skirmishers Phase, no forced march
     /// (it cannot be limited movement, T&F II), enters or leaves a tower.
     pub(crate) fn tower_move(
         &self,
@@ -463,9 +462,9 @@ impl Table {
                     "leaving a fortress tower from its outer side uses all the unit's movement",
                 ));
             }
-            if !outer {
-                ground.tower = Some(label);
-            }
+            // "In any case, being a limited movement (not a reduced movement) the unit can
+            // perform ranged attacks": from the outer side too, a limited movement all spent.
+            ground.tower = Some(label);
             return Ok(Some(TowerMove::Leave {
                 structure: g.structure.clone(),
                 outer,

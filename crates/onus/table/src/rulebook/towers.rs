@@ -156,6 +156,9 @@ fn tf_iv_occupying_defenses_leaving_a_tower() -> Result<(), TableError> {
     // Outer side: all its movement, and nothing more.
     let mv = t.check_move(u, &out_by(outer, vec![]))?;
     assert!((mv.cost - mv.budget).abs() < 1e-9, "{mv:?}");
+    // "In any case, being a limited movement (not a reduced movement) the unit can perform
+    // ranged attacks".
+    assert_eq!(mv.kind, MovementType::Limited);
     assert_eq!(
         rule(t.check_move(u, &out_by(outer, vec![Step::Advance(0.5)]))),
         Some(TOWERS)
