@@ -222,23 +222,29 @@ fn facing_edges(
     for (x, y, skip_front) in [(a, b, false), (b, a, true)] {
         let nx = x.pose.forward();
         // The parts of `y` with their segments and normals, computed once for every slot.
+        let y_card = y.rect();
         let parts: Vec<(Part, acies_geom::Segment, acies_geom::Vec2)> = parts_of(y)
             .into_iter()
             .filter(|part| !(skip_front && part.front_slot().is_some()))
-            .filter_map(|part| y.part_segment(part).map(|(t, ny)| (part, t, ny)))
+            .filter_map(|part| {
+                y.part_segment_on(&y_card, part)
+                    .map(|(t, ny)| (part, t, ny))
+            })
             .collect();
+        let x_card = x.rect();
         for slot in x.front_slots() {
-            let Some(s) = x.slot_segment(slot) else {
+            let Some(s) = x.slot_segment_on(&x_card, slot) else {
                 continue;
             };
-            let len_s = s.length();
+            let line = s.line();
+            let len_s = line.length();
             let dir = s.direction();
             for &(part, t, ny) in &parts {
                 if nx.dot(ny) > -(1.0 - 1e-7) {
                     continue;
                 }
-                if s.signed_line_distance(t.a).abs() > CONTACT_TOL
-                    || s.signed_line_distance(t.b).abs() > CONTACT_TOL
+                if line.signed_distance(t.a).abs() > CONTACT_TOL
+                    || line.signed_distance(t.b).abs() > CONTACT_TOL
                 {
                     continue;
                 }

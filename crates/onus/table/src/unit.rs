@@ -471,8 +471,14 @@ impl TableUnit {
     /// The front edge of a front slot, running left to right as the unit sees it; `None` for
     /// a marker that is not placed.
     pub fn slot_segment(&self, slot: FrontSlot) -> Option<Segment> {
+        self.slot_segment_on(&self.rect(), slot)
+    }
+
+    /// [`TableUnit::slot_segment`], the unit's [`TableUnit::rect`] given (computed once for
+    /// many slots).
+    pub(crate) fn slot_segment_on(&self, card: &OrientedRect, slot: FrontSlot) -> Option<Segment> {
         match slot {
-            FrontSlot::Card(i) => SectionId::new(Edge::Front, i).map(|s| self.section_segment(s)),
+            FrontSlot::Card(i) => SectionId::new(Edge::Front, i).map(|s| section_segment(card, s)),
             _ => {
                 let flank = slot.flank()?;
                 self.extended_rect(flank).map(|r| r.edge(Edge::Front))
@@ -482,8 +488,18 @@ impl TableUnit {
 
     /// The segment of any part, with its outward normal.
     pub fn part_segment(&self, part: Part) -> Option<(Segment, Vec2)> {
+        self.part_segment_on(&self.rect(), part)
+    }
+
+    /// [`TableUnit::part_segment`], the unit's [`TableUnit::rect`] given (computed once for
+    /// many parts).
+    pub(crate) fn part_segment_on(
+        &self,
+        card: &OrientedRect,
+        part: Part,
+    ) -> Option<(Segment, Vec2)> {
         match part {
-            Part::Section(s) => Some((self.section_segment(s), self.rect().outward_normal(s.edge))),
+            Part::Section(s) => Some((section_segment(card, s), card.outward_normal(s.edge))),
             Part::Extended(f) => {
                 let r = self.extended_rect(f)?;
                 Some((r.edge(Edge::Front), r.outward_normal(Edge::Front)))

@@ -92,7 +92,7 @@ pub use path::{Path, PathHit};
 pub use polygon::ConvexPolygon;
 pub use pose::Pose;
 pub use rect::{BoundaryFeature, BoundaryPoint, Corner, Edge, EdgeContact, OrientedRect};
-pub use segment::{Segment, SegmentIntersection};
+pub use segment::{Line, Segment, SegmentIntersection};
 pub use sweep::{
     Hit, Motion, SweptShape, first_hit, sweep_hits, sweep_rotation, sweep_translation,
 };

@@ -41,6 +41,31 @@ impl SegmentIntersection {
     }
 }
 
+/// A segment's supporting line with the segment's length ([`Segment::line`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Line {
+    a: Vec2,
+    d: Vec2,
+    length: f64,
+}
+
+impl Line {
+    /// [`Segment::signed_line_distance`].
+    #[inline]
+    pub fn signed_distance(&self, p: Vec2) -> f64 {
+        if self.length <= 0.0 {
+            return 0.0;
+        }
+        self.d.cross(p - self.a) / self.length
+    }
+
+    /// [`Segment::length`].
+    #[inline]
+    pub fn length(&self) -> f64 {
+        self.length
+    }
+}
+
 impl Segment {
     /// The segment from `a` to `b`.
     #[inline]
@@ -129,12 +154,18 @@ impl Segment {
     /// `a → b` (counter-clockwise side). 0 for a degenerate segment.
     #[inline]
     pub fn signed_line_distance(&self, p: Vec2) -> f64 {
+        self.line().signed_distance(p)
+    }
+
+    /// The supporting line, its length measured once, for many distance queries.
+    #[inline]
+    pub fn line(&self) -> Line {
         let d = self.vector();
-        let len = d.length();
-        if len <= 0.0 {
-            return 0.0;
+        Line {
+            a: self.a,
+            d,
+            length: d.length(),
         }
-        d.cross(p - self.a) / len
     }
 
     /// How the two closed segments meet, with [`EPS`] as the contact tolerance: endpoints
