@@ -150,7 +150,8 @@ pub fn deck_held_out(state: &GameState) -> Option<(Seat, String)> {
 /// defender, who has lost, and why. Only on a battlefield with a fortress of the defender's,
 /// once the battle has begun. Ruling (docs/rulings.md): a unit holds the fortress when the
 /// centre of its card is inside it or its card is on one of its elements (a wall, a tower);
-/// units set aside in a tower by a unit marker count when towers hold units.
+/// a unit holding one of its towers (its card set aside, the tower's tile standing for it)
+/// is on it.
 pub fn fortress_emptied(state: &GameState) -> Option<(Seat, String)> {
     let d = defender(state)?;
     let b = state.table.battlefield()?;

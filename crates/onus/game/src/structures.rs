@@ -187,9 +187,9 @@ enum Holder {
 /// damages": "the unit occupying or overlapping the structure"): of the units whose card
 /// overlaps or touches it that `holder` allows, the one with the most sections in contact
 /// (the lowest id on a tie). Rulings (docs/rulings.md): units of the attacker's team in
-/// contact are its assailants, not its defenders; the unit inside a tower, watchtower, siege
-/// tower or village is one whose card overlaps it (the text's unit markers are not in the
-/// game yet): a unit merely touching it is not inside.
+/// contact are its assailants, not its defenders; the unit inside a tower or watchtower is
+/// the one holding it by its unit marker (IV "Unit markers"); inside a siege tower or a
+/// village, one whose card overlaps it: a unit merely touching it is not inside.
 fn occupant(state: &GameState, s: &Structure, holder: Holder) -> Option<(UnitId, u32)> {
     let encloses = target_of(s).is_some_and(|t| t.encloses);
     if onus_table::holdable(s.kind) {
