@@ -153,6 +153,10 @@ pub enum Action {
         half: usize,
         heading: f64,
     },
+    /// T&F V "Assaulting fortresses": an active unit whose card touches a wall, tower or
+    /// watchtower from outside faces it and places a Climbing marker (its movement of the
+    /// turn; Movement Phase). The climb then goes on without activation.
+    Climb { unit: UnitId, structure: String },
     /// VII-4: a skirmisher spends its unused movement.
     SkirmishMove { unit: UnitId, order: MoveOrder },
     /// VII-5: resolve the melee between the active player's unit and an enemy it is
@@ -238,6 +242,7 @@ impl Action {
             Action::Extinguish { .. } => "extinguish",
             Action::RemoveStructure { .. } => "remove a structure",
             Action::OccupyVillage { .. } => "occupy a village",
+            Action::Climb { .. } => "climb",
             Action::SkirmishMove { .. } => "skirmish move",
             Action::Fight { .. } => "fight",
             Action::ChooseSide { .. } => "choose side",
@@ -359,7 +364,8 @@ impl Action {
             }
             Action::ShootStructure { structure, .. }
             | Action::SetOnFire { structure, .. }
-            | Action::RemoveStructure { structure, .. } => {
+            | Action::RemoveStructure { structure, .. }
+            | Action::Climb { structure, .. } => {
                 if structure.len() > crate::structures::MAX_STRUCTURE_ID {
                     return Err(out_of_bounds(
                         "structure",

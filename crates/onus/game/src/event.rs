@@ -246,6 +246,28 @@ pub enum GameEvent {
         structure: String,
         kind: onus_terrain::StructureKind,
     },
+    /// T&F V "Assaulting fortresses": a Climbing marker placed on `unit`'s card, facing
+    /// `structure` (`height` levels) from outside.
+    ClimbStarted {
+        unit: UnitId,
+        structure: String,
+        height: u8,
+    },
+    /// T&F V "Assaulting fortresses": `unit`'s marker flipped, `climbed` of `height` levels
+    /// climbed ("Climbed" at the top), without activation.
+    Climbed {
+        unit: UnitId,
+        structure: String,
+        climbed: u8,
+        height: u8,
+    },
+    /// T&F V "Assaulting fortresses", "Fire damage": `unit`'s Climbing marker removed, the
+    /// unit back at ground level, and why.
+    ClimbEnded {
+        unit: UnitId,
+        structure: String,
+        reason: String,
+    },
     /// VII-3 / VII-5: the random event revealed.
     RandomEventRevealed {
         card: CardId,

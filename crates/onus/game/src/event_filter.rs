@@ -88,6 +88,10 @@ pub fn event_view(state: &GameState, event: &GameEvent, viewer: Viewer<Seat>) ->
         | E::FireSpread { .. }
         | E::FireExtinguished { .. }
         | E::StructureRemoved { .. }
+        // T&F V "Assaulting fortresses": the Climbing marker is public, like the card's place.
+        | E::ClimbStarted { .. }
+        | E::Climbed { .. }
+        | E::ClimbEnded { .. }
         | E::CaltropsRolled { .. } => Some(event.clone()),
         E::UnitDeployed { seat, .. } => Some(deployment_view(event, sight.own(*seat))),
         E::CardsDrawn { seat, .. } => Some(hand_view(event, sight.own(*seat))),

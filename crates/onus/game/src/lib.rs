@@ -36,6 +36,7 @@
 
 pub mod abilities;
 pub mod action;
+pub mod assault;
 pub mod build;
 pub mod chooser;
 pub mod combat;

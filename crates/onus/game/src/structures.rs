@@ -843,6 +843,7 @@ pub fn legal_actions(state: &GameState, seat: Seat) -> Vec<Action> {
             out.extend(crate::field::removals(state, unit));
             out.extend(crate::field::occupations(state, unit));
             out.extend(crate::towers::moves(state, unit));
+            out.extend(crate::assault::climbs(state, unit));
         }
     }
     for a in candidates {
@@ -863,7 +864,8 @@ pub fn unit_actions(state: &GameState, seat: Seat, unit: UnitId) -> Vec<Action> 
             Action::SetOnFire { unit: u, .. }
             | Action::Extinguish { unit: u }
             | Action::RemoveStructure { unit: u, .. }
-            | Action::OccupyVillage { unit: u, .. } => *u == unit,
+            | Action::OccupyVillage { unit: u, .. }
+            | Action::Climb { unit: u, .. } => *u == unit,
             // T&F IV "Towers": entering or leaving a tower ([`crate::towers::moves`]).
             Action::Move { unit: u, order } => {
                 *u == unit && (order.enter.is_some() || order.exit.is_some())

@@ -168,9 +168,9 @@ pub fn fortress_morale(state: &GameState, unit: UnitId, side: Side) -> Option<Co
 }
 
 /// T&F V "Assaulting fortresses": a unit outside a fortress reaches the unit in one of its
-/// towers only by climbing two levels, and the unit in a watchtower always so; climbing is
-/// not in the game yet, so such a charge is refused. A charge from inside the fortress
-/// reaches the tower without climbing.
+/// towers only by climbing two levels, and the unit in a watchtower always so: such a charge
+/// is refused, the unit climbs instead ([`Action::Climb`], [`crate::assault::climb`]). A
+/// charge from inside the fortress reaches the tower without climbing.
 pub(crate) fn check_charge(state: &GameState, unit: UnitId, target: UnitId) -> GameResult<()> {
     let (u, t) = (state.table.unit(unit)?, state.table.unit(target)?);
     if t.tower.is_none() || state.table.reaches(t, u.pose.centre) {
@@ -179,7 +179,7 @@ pub(crate) fn check_charge(state: &GameState, unit: UnitId, target: UnitId) -> G
     Err(GameError::rule(
         "T&F V Assaulting fortresses",
         format!(
-            "{target} is in a tower, two levels up: from outside its fortress it is reached by climbing, which is not in the game yet"
+            "{target} is in a tower, two levels up: from outside its fortress it is reached by climbing (the climb action), not by a charge"
         ),
     ))
 }

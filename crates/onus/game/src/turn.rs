@@ -159,6 +159,8 @@ pub fn apply(
         dispatch(&mut s, seat, action)?;
         // The flight movements the action caused, in order (VII-5, VII-6), and what follows.
         flight::resume(&mut s)?;
+        // T&F V "Assaulting fortresses": the climbs the action ended.
+        crate::assault::sync(&mut s);
         victory::check_end(&mut s);
     }
     let events = s.log.open().to_vec();
@@ -304,6 +306,9 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
                 heading,
             },
         ) => crate::field::occupy_village(s, seat, *unit, structure, *half, *heading),
+        (Phase::Movement, Action::Climb { unit, structure }) => {
+            crate::assault::climb(s, seat, *unit, structure)
+        }
         (Phase::Skirmishers, Action::SkirmishMove { unit, order }) => {
             movement::skirmish_move(s, seat, *unit, order)
         }
@@ -552,6 +557,8 @@ pub fn start_turn(s: &mut GameState) -> GameResult<()> {
     s.emit(GameEvent::PhaseStarted {
         phase: Phase::Activation,
     });
+    // T&F V "Assaulting fortresses": the climbers' markers flip, without activation.
+    crate::assault::advance(s);
     for seat in &group {
         victory::casualty_check(s, *seat);
     }

@@ -35,6 +35,10 @@ pub struct UnitView {
     /// marker on the tower is public like the card's place; the card is set aside).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tower: Option<String>,
+    /// The Climbing marker on the unit's card (T&F V "Assaulting fortresses"), public like
+    /// every marker's place: the structure climbed and the levels climbed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub climb: Option<onus_table::tower::Climb>,
 }
 
 /// A General as everybody sees it (the card and the marker are public).
@@ -201,6 +205,7 @@ pub fn view_since(state: &GameState, viewer: Viewer<Seat>, from: usize) -> GameV
                 state: (!hidden).then(|| u.state.clone()),
                 turn: (!hidden).then(|| u.turn.clone()),
                 tower: u.tower.as_ref().map(|g| g.structure.clone()),
+                climb: u.climb.clone(),
             }
         })
         .collect();

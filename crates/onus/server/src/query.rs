@@ -478,6 +478,7 @@ fn structure_action_label(t: &Table, a: &Action) -> String {
         Action::OccupyVillage {
             structure, half, ..
         } => format!("Occupy {} (half {})", name(structure), half + 1),
+        Action::Climb { structure, .. } => format!("Climb {}", name(structure)),
         Action::Move { order, .. } => match (&order.enter, &order.exit) {
             (Some(id), _) => format!("Enter {}", name(id)),
             (None, Some(p)) => format!(

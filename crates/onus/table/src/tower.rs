@@ -478,3 +478,148 @@ impl Table {
         Ok(Some(TowerMove::Enter(g)))
     }
 }
+
+/// T&F V "Assaulting fortresses".
+pub const ASSAULTS: &str = "T&F V Assaulting fortresses";
+
+/// The Climbing marker on a unit's card (T&F V "Assaulting fortresses": "When facing the
+/// wall, the assailant will place a Climbing marker ... On the next turn the counter will
+/// flip over to show its Climbed side ..., indicating that the unit has climbed 1 level";
+/// "1 of 2 levels Climbed" on a tower, two levels high). Public like every marker on a card.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Climb {
+    /// The wall or tower climbed, by structure id.
+    pub structure: String,
+    /// Its height in levels (a wall 1, a tower or watchtower 2).
+    pub height: u8,
+    /// The levels climbed so far.
+    pub climbed: u8,
+    /// Where the card stands against it: the climb lasts while the card stays there.
+    pub pose: Pose,
+}
+
+impl Climb {
+    /// Whether the climber has reached the top ("Climbed").
+    pub fn at_top(&self) -> bool {
+        self.climbed >= self.height
+    }
+
+    /// The marker's side as the rulebook names it: "Climbing", "1 of 2 levels Climbed",
+    /// "Climbed".
+    pub fn marker(&self) -> String {
+        if self.at_top() {
+            "Climbed".to_string()
+        } else if self.climbed == 0 {
+            "Climbing".to_string()
+        } else {
+            format!("{} of {} levels Climbed", self.climbed, self.height)
+        }
+    }
+}
+
+/// Whether the front edge of `card` touches `zone` (within [`TOWER_REACH`]).
+fn front_touches(card: &OrientedRect, zone: &OrientedRect) -> bool {
+    let e = card.edge(acies_geom::Edge::Front);
+    (0..=20).any(|k| {
+        let p = e.a + (e.b - e.a) * (f64::from(k) / 20.0);
+        zone.distance_to_point(p) <= TOWER_REACH
+    })
+}
+
+impl Table {
+    /// The climb `unit` would start on structure `id` now, with where its card stands for
+    /// it (T&F V "Assaulting fortresses": "When facing the wall, the assailant will place a
+    /// Climbing marker"; "towers are 2 levels high and walls 1 level high"; IV "Towers": "If
+    /// a unit wants to enter a tower from outside the fortress, it can do so by climbing 2
+    /// levels"). Rulings (docs/rulings.md): a standing wall or wall with a gate is faced at no
+    /// cost ([`Table::facing_wall`]) and climbed from its outer side (the faced card's centre
+    /// outside the wall's fortress); a tower or watchtower is climbed by a card whose front
+    /// touches its tile, from outside the tower's fortress (any side of a watchtower); not a
+    /// collapsed one ("pass through collapsed walls"); no mounted unit (IV "Villages",
+    /// "Occupying defenses": they "cannot climb up or down any structure"), no artillery (V
+    /// "Artillery": it cannot "change heights"), no unit in a special formation ("Units
+    /// cannot adopt special formations when climbing a wall"; extended sections are fine), no
+    /// unit in a tower or already climbing. Whether the structure burns is the game's.
+    pub fn climb_start(&self, unit: UnitId, id: &str) -> Result<(Pose, Climb), TableError> {
+        let u = self.unit(unit)?;
+        let no = |reason, rule| TableError::NotPossible { unit, reason, rule };
+        if u.card.kind.is_mounted() {
+            return Err(no(
+                "mounted units cannot climb up or down any structure",
+                crate::terrain::VILLAGES,
+            ));
+        }
+        not_artillery(
+            u,
+            "artillery cannot climb or change heights during the battle",
+        )?;
+        if u.tower.is_some() {
+            return Err(no("a unit in a tower does not climb", ASSAULTS));
+        }
+        if u.climb.is_some() {
+            return Err(no("the unit is already climbing", ASSAULTS));
+        }
+        if u.state.formation.is_some() {
+            return Err(no(
+                "a unit climbing a wall or tower cannot be in a special formation",
+                ASSAULTS,
+            ));
+        }
+        let s = self
+            .structure_of(id)
+            .filter(|s| {
+                matches!(
+                    s.kind,
+                    StructureKind::Wall
+                        | StructureKind::GateWall
+                        | StructureKind::Tower
+                        | StructureKind::Watchtower
+                )
+            })
+            .ok_or(no(
+                "only a wall, a wall with a gate, a tower or a watchtower is climbed",
+                ASSAULTS,
+            ))?;
+        if self.breach(id) == Some(crate::fortress::Breach::Collapsed) {
+            return Err(no(
+                "a collapsed structure is passed through, not climbed",
+                ASSAULTS,
+            ));
+        }
+        let pose = if holdable(s.kind) {
+            let card = u.rect();
+            if !s.rects().any(|r| front_touches(&card, r)) {
+                return Err(no(
+                    "the unit's front does not touch the tower it would climb",
+                    ASSAULTS,
+                ));
+            }
+            u.pose
+        } else {
+            let (pose, wall) = self.facing_wall(unit)?;
+            if wall.id != id {
+                return Err(no(
+                    "the wall the unit faces is another one: it climbs the wall it faces",
+                    ASSAULTS,
+                ));
+            }
+            pose
+        };
+        if self.inside_of(s, pose.centre) == Some(true) {
+            return Err(no(
+                "from inside the fortress a unit stands on its wall or reaches its tower without climbing",
+                ASSAULTS,
+            ));
+        }
+        let height = s.values().map_or(1, |v| v.height);
+        Ok((
+            pose,
+            Climb {
+                structure: id.to_string(),
+                height,
+                climbed: 0,
+                pose,
+            },
+        ))
+    }
+}

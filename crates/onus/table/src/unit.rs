@@ -338,6 +338,10 @@ pub struct TableUnit {
     /// set aside and the tower stands for it on the table ([`TableUnit::rect`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tower: Option<Garrison>,
+    /// The Climbing marker on the card (T&F V "Assaulting fortresses"): the wall or tower
+    /// the unit climbs from outside and how far up it is ([`crate::tower::Climb`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub climb: Option<crate::tower::Climb>,
 }
 
 /// A tower held by a unit (T&F IV "Unit markers": "one to be placed on the structure and the
@@ -374,6 +378,7 @@ impl TableUnit {
             turn: TurnState::default(),
             stack: None,
             tower: None,
+            climb: None,
         }
     }
 

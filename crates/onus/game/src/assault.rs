@@ -1,0 +1,177 @@
+//! Assaulting a fortress in the game (*Terrain & Fortresses* V "Assaulting fortresses",
+//! `002_c2a3f764af97b82f.txt`): the attacker's climb. A unit whose card touches a wall, tower
+//! or watchtower from outside faces it and places a Climbing marker ([`climb`]); at the start
+//! of each of its side's turns the marker flips one level, without activation ([`advance`]),
+//! until it shows its Climbed side at the top; the climb ends when the unit leaves its place,
+//! adopts a special formation, flees, or the structure burns or collapses ([`sync`]). Where the
+//! card must stand is the table's ([`onus_table::Table::climb_start`]).
+
+use onus_table::UnitId;
+use onus_table::tower::Climb;
+
+use crate::action::Action;
+use crate::error::{GameError, GameResult};
+use crate::event::GameEvent;
+use crate::state::{GameState, Seat};
+
+/// T&F V "Assaulting fortresses".
+pub const ASSAULTS: &str = onus_table::tower::ASSAULTS;
+/// T&F V "Fire damage".
+pub const FIRE_DAMAGE: &str = "T&F V Fire damage";
+
+/// Whether structure `id` burns (T&F V "Fire damage": "a unit cannot climb a burning
+/// structure").
+fn burning(state: &GameState, id: &str) -> bool {
+    state.structures.get(id).is_some_and(|d| d.is_burning())
+}
+
+/// T&F V "Assaulting fortresses": "When facing the wall, the assailant will place a Climbing
+/// marker (red arrows) on the unit's card to indicate that it is climbing"; a tower is
+/// climbed alike, two levels (IV "Towers": "If a unit wants to enter a tower from outside the
+/// fortress, it can do so by climbing 2 levels"); IV "Walls": climbing "consumes all
+/// movement points".
+///
+/// Rulings (docs/rulings.md): the climb starts in the Movement Phase by an active unit, not
+/// engaged, not fleeing, its card touching the structure from outside (it may have moved
+/// there this turn); the wall is faced at no cost as it starts; it is then the unit's
+/// movement of the turn (nothing more moves it). Not a burning structure (V "Fire damage").
+/// The rest is the table's ([`onus_table::Table::climb_start`]).
+pub fn climb(state: &mut GameState, seat: Seat, unit: UnitId, id: &str) -> GameResult<()> {
+    crate::structures::own_unit(state, seat, unit, ASSAULTS)?;
+    let refuse = |why: String| Err(GameError::rule(ASSAULTS, format!("{unit} {why}")));
+    if !state.book.activated.contains(&unit) || state.book.recovered.contains(&unit) {
+        return refuse("is not an active unit: starting a climb takes an activation".into());
+    }
+    if state.table.is_engaged(unit) {
+        return refuse("is engaged in melee combat: it cannot start a climb".into());
+    }
+    if burning(state, id) {
+        return Err(GameError::rule(
+            FIRE_DAMAGE,
+            format!("a unit cannot climb a burning structure ({id})"),
+        ));
+    }
+    let (pose, c) = state.table.climb_start(unit, id)?;
+    let height = c.height;
+    let m = state.table.unit_mut(unit)?;
+    m.pose = pose;
+    m.climb = Some(c);
+    m.turn.moved = true;
+    crate::fog::reveal(state, unit);
+    state.emit(GameEvent::ClimbStarted {
+        unit,
+        structure: id.to_string(),
+        height,
+    });
+    Ok(())
+}
+
+/// T&F V "Assaulting fortresses": "On the next turn the counter will flip over to show its
+/// Climbed side (green arrows), indicating that the unit has climbed 1 level and that no
+/// further activation will be necessary to finish the ascent"; "you need 1 turn to climb to a
+/// higher level. The higher the structure, the more turns it takes to climb it"; "A unit
+/// engaged in an assault does not need to be activated each turn to continue the assault".
+/// Ruling (docs/rulings.md): "the next turn" is the climber's side's next turn: at its start
+/// every climber of the side below the top climbs one level, activated or not (a wall's
+/// climber is at the top one turn after facing it, a tower's two turns after).
+pub(crate) fn advance(state: &mut GameState) {
+    let climbers: Vec<UnitId> = state
+        .table
+        .units()
+        .filter(|u| state.group.contains(&Seat(u.owner)))
+        .filter(|u| u.climb.as_ref().is_some_and(|c| !c.at_top()))
+        .map(|u| u.id)
+        .collect();
+    for unit in climbers {
+        let Ok(m) = state.table.unit_mut(unit) else {
+            continue;
+        };
+        let Some(c) = m.climb.as_mut() else {
+            continue;
+        };
+        c.climbed += 1;
+        let event = GameEvent::Climbed {
+            unit,
+            structure: c.structure.clone(),
+            climbed: c.climbed,
+            height: c.height,
+        };
+        state.emit(event);
+    }
+}
+
+/// Why the climb `c` of `unit` has ended, if it has.
+fn ended(state: &GameState, unit: &onus_table::TableUnit, c: &Climb) -> Option<String> {
+    if state.table.breach(&c.structure) == Some(onus_table::fortress::Breach::Collapsed) {
+        return Some(format!("{} collapsed ({ASSAULTS})", c.structure));
+    }
+    if burning(state, &c.structure) {
+        return Some(format!(
+            "{} is burning: \"if a fire starts and a unit is climbing, it will automatically return to ground level\" ({FIRE_DAMAGE})",
+            c.structure
+        ));
+    }
+    if unit.state.fleeing {
+        return Some(format!("the unit flees ({ASSAULTS})"));
+    }
+    if unit.state.formation.is_some() {
+        return Some(format!(
+            "the unit adopted a special formation, which no climber may ({ASSAULTS})"
+        ));
+    }
+    if unit.pose != c.pose || unit.tower.is_some() {
+        return Some(format!(
+            "the unit left its place against the structure ({ASSAULTS})"
+        ));
+    }
+    None
+}
+
+/// The climbs that have ended, their markers removed (rulings, docs/rulings.md, T&F V
+/// "Assaulting fortresses"): the unit moved away (any move, withdrawal, flight or
+/// repositioning of its card), fled, adopted a special formation ("Units cannot adopt special
+/// formations when climbing a wall"), or the structure collapsed or caught fire (V "Fire
+/// damage": "If a fire starts and a unit is climbing, it will automatically return to ground
+/// level"). Called after every action.
+pub(crate) fn sync(state: &mut GameState) {
+    let over: Vec<(UnitId, String, String)> = state
+        .table
+        .units()
+        .filter_map(|u| {
+            let c = u.climb.as_ref()?;
+            ended(state, u, c).map(|why| (u.id, c.structure.clone(), why))
+        })
+        .collect();
+    for (unit, structure, reason) in over {
+        if let Ok(m) = state.table.unit_mut(unit) {
+            m.climb = None;
+        }
+        state.emit(GameEvent::ClimbEnded {
+            unit,
+            structure,
+            reason,
+        });
+    }
+}
+
+/// The climbs `unit` could start now: one per wall, tower or watchtower its card touches,
+/// each accepted by [`crate::Onus::apply`] as it stands.
+pub fn climbs(state: &GameState, unit: UnitId) -> Vec<Action> {
+    let (Some(bf), Ok(u)) = (state.table.battlefield(), state.table.unit(unit)) else {
+        return Vec::new();
+    };
+    let card = u.rect();
+    let seat = Seat(u.owner);
+    bf.structures
+        .iter()
+        .filter(|s| {
+            s.rects()
+                .any(|r| r.distance(&card) <= onus_table::tower::TOWER_REACH)
+        })
+        .map(|s| Action::Climb {
+            unit,
+            structure: s.id.clone(),
+        })
+        .filter(|a| crate::turn::apply(state, seat, a).is_ok())
+        .collect()
+}

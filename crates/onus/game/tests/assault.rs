@@ -1,0 +1,250 @@
+//! Assaulting a fortress in the game (*Terrain & Fortresses* V "Assaulting fortresses"), on
+//! the shipped "fort-and-village" (its west wall `wall-w` x 9..9.5, y 13.5..15.5; the fort's
+//! inside x 9.5..12.5, y 13..16; its tower x 12..13, y 15.5..16.5). A real game still
+//! refuses the battlefield; the positions come from `onus_game::testing`.
+
+mod common;
+
+use acies_core::{Ruleset, Viewer};
+use common::{fort, infantry};
+use onus_combat::{CardBuilder, StructureDamage};
+use onus_game::testing::{fixture_on, unit};
+use onus_game::{Action, ChargeSpec, GameEvent, GameState, Onus, Phase, Seat};
+use onus_model::{Formation, UnitKind};
+use onus_table::{EnvelopChoice, MoveOrder, Step, UnitId};
+
+const CLIMBER: UnitId = UnitId(1);
+const GUARD: UnitId = UnitId(2);
+
+/// Triarii of seat 0 outside the fort, their front against the west wall's outer face,
+/// active in the Movement Phase.
+fn at_the_wall() -> GameState {
+    let units = vec![unit(1, 0, infantry("Triarii"), 8.4, 14.5, -90.0)];
+    fixture_on(Some(fort()), units, &[CLIMBER], Phase::Movement)
+}
+
+/// Triarii of seat 0 outside the fort, their front against the tower's east side; a guard of
+/// seat 1 holds the tower.
+fn at_the_tower() -> GameState {
+    let units = vec![unit(1, 0, infantry("Triarii"), 13.61, 16.0, 90.0)];
+    let mut s = fixture_on(Some(fort()), units, &[CLIMBER], Phase::Movement);
+    let guard = unit(2, 1, infantry("Guard"), 12.5, 16.0, 0.0);
+    let guard = s.table().into_tower(guard, "tower").unwrap();
+    s.table_mut().add(guard).unwrap();
+    s
+}
+
+fn climb(structure: &str) -> Action {
+    Action::Climb {
+        unit: CLIMBER,
+        structure: structure.into(),
+    }
+}
+
+fn apply(s: &GameState, seat: Seat, a: &Action) -> GameState {
+    match Onus::apply(s, seat, a) {
+        Ok(x) => x.state,
+        Err(e) => panic!("{a:?} refused: {e}"),
+    }
+}
+
+/// The climber's marker, as the rulebook names its side.
+fn marker(s: &GameState) -> Option<String> {
+    let u = s.table().unit(CLIMBER).unwrap();
+    u.climb.as_ref().map(|c| c.marker())
+}
+
+/// Ends the side's turn and the next side's: the climber's side starts its next turn.
+fn next_own_turn(s: &mut GameState) {
+    onus_game::turn::next_turn(s).unwrap();
+    assert_eq!(s.active(), Seat(1));
+    onus_game::turn::next_turn(s).unwrap();
+    assert_eq!(s.active(), Seat(0));
+}
+
+fn refusal(s: &GameState, seat: Seat, a: &Action) -> (String, String) {
+    let Err(e) = Onus::apply(s, seat, a) else {
+        panic!("{a:?} accepted")
+    };
+    (e.section().unwrap_or_default().to_string(), e.to_string())
+}
+
+/// V "Assaulting fortresses": "When facing the wall, the assailant will place a Climbing
+/// marker ... On the next turn the counter will flip over to show its Climbed side ...,
+/// indicating that the unit has climbed 1 level and that no further activation will be
+/// necessary to finish the ascent": the Triarii face the west wall and climb (their movement
+/// of the turn: no move after it); every viewer sees the marker; through the defender's turn
+/// it still reads Climbing; at the start of their side's next turn, not activated, it reads
+/// Climbed.
+#[test]
+fn tf_v_assaulting_fortresses_a_wall_is_climbed_in_one_turn() {
+    let s = at_the_wall();
+    assert!(
+        onus_game::structures::unit_actions(&s, Seat(0), CLIMBER).contains(&climb("wall-w")),
+        "the engine offers the climb"
+    );
+    let mut s = apply(&s, Seat(0), &climb("wall-w"));
+    assert_eq!(marker(&s).as_deref(), Some("Climbing"));
+    let c = s.table().unit(CLIMBER).unwrap().climb.clone().unwrap();
+    assert_eq!(
+        (c.structure.as_str(), c.height, c.climbed),
+        ("wall-w", 1, 0)
+    );
+    assert!(s.log().iter().any(|e| matches!(e,
+        GameEvent::ClimbStarted { unit, structure, height: 1 } if *unit == CLIMBER && structure == "wall-w")));
+    // Faced at no cost: its front on the wall's outer face, facing east.
+    let pose = s.table().unit(CLIMBER).unwrap().pose;
+    assert!((pose.centre.x - 8.4).abs() < 1e-6, "{pose:?}");
+    // Public: the other player sees the marker.
+    let view = Onus::view(&s, Viewer::Seat(Seat(1)));
+    let v = view.units.iter().find(|u| u.id == CLIMBER).unwrap();
+    assert_eq!(v.climb.as_ref().map(|c| c.climbed), Some(0));
+    // Climbing is the unit's movement of the turn.
+    let mv = Action::Move {
+        unit: CLIMBER,
+        order: MoveOrder::new(vec![Step::Advance(-0.5)]),
+    };
+    assert!(Onus::apply(&s, Seat(0), &mv).is_err());
+    onus_game::turn::next_turn(&mut s).unwrap();
+    assert_eq!(
+        marker(&s).as_deref(),
+        Some("Climbing"),
+        "the defender's turn"
+    );
+    onus_game::turn::next_turn(&mut s).unwrap();
+    assert!(!s.book().activated.contains(&CLIMBER));
+    assert_eq!(marker(&s).as_deref(), Some("Climbed"));
+    assert!(s.log().iter().any(|e| matches!(e,
+        GameEvent::Climbed { unit, climbed: 1, height: 1, .. } if *unit == CLIMBER)));
+    // At the top it stays so.
+    next_own_turn(&mut s);
+    assert_eq!(marker(&s).as_deref(), Some("Climbed"));
+}
+
+/// V "Assaulting fortresses": "towers are 2 levels high ... you need 1 turn to climb to a
+/// higher level. The higher the structure, the more turns it takes to climb it" ("1 of 2
+/// levels Climbed"); IV "Towers": a unit outside the fortress reaches the tower "by climbing
+/// 2 levels": the Triarii, their front against the tower's outer side, climb; a side's turn
+/// later "1 of 2 levels Climbed", two later "Climbed". A charge at the guard from outside is
+/// refused, naming the climb.
+#[test]
+fn tf_v_assaulting_fortresses_a_tower_is_climbed_in_two_turns() {
+    let s = at_the_tower();
+    let charge = Action::Charge {
+        unit: CLIMBER,
+        charge: ChargeSpec {
+            target: GUARD,
+            steps: vec![],
+            side: None,
+            envelop: EnvelopChoice::None,
+        },
+    };
+    let (rule, why) = refusal(&s, Seat(0), &charge);
+    assert_eq!(rule, "T&F V Assaulting fortresses");
+    assert!(why.contains("climb"), "{why}");
+    let mut s = apply(&s, Seat(0), &climb("tower"));
+    assert_eq!(marker(&s).as_deref(), Some("Climbing"));
+    next_own_turn(&mut s);
+    assert_eq!(marker(&s).as_deref(), Some("1 of 2 levels Climbed"));
+    next_own_turn(&mut s);
+    assert_eq!(marker(&s).as_deref(), Some("Climbed"));
+}
+
+/// V "Assaulting fortresses" and IV "Villages" ("Occupying defenses"): who may not climb:
+/// mounted units ("cannot climb up or down any structure"), a unit in a special formation
+/// ("Units cannot adopt special formations when climbing a wall"), a unit inside the fort
+/// (it stands on the wall without climbing), a unit not activated, a unit whose front does not
+/// touch the tower; V "Fire damage": "a unit cannot climb a burning structure". Extended
+/// sections are allowed ("can extend the formation (to attack with 6 sections").
+#[test]
+fn tf_v_assaulting_fortresses_who_may_not_climb() {
+    let s = at_the_wall();
+    // Mounted.
+    let mut m = s.clone();
+    let horse = CardBuilder::new("Equites", UnitKind::Mounted)
+        .attack(3, 3)
+        .defense(3, 3)
+        .morale(6)
+        .health(6)
+        .build();
+    m.table_mut().remove(CLIMBER).unwrap();
+    m.table_mut()
+        .add(unit(1, 0, horse, 8.4, 14.5, -90.0))
+        .unwrap();
+    m.table_mut().activate(CLIMBER).unwrap();
+    let (rule, why) = refusal(&m, Seat(0), &climb("wall-w"));
+    assert_eq!(rule, "T&F IV Villages", "{why}");
+    assert!(why.contains("mounted"), "{why}");
+    // A special formation.
+    let mut f = s.clone();
+    f.table_mut().unit_mut(CLIMBER).unwrap().state.formation = Some(Formation::WallOfShields);
+    let (rule, why) = refusal(&f, Seat(0), &climb("wall-w"));
+    assert_eq!(rule, "T&F V Assaulting fortresses");
+    assert!(why.contains("special formation"), "{why}");
+    // Extended on both flanks: 6 sections, allowed.
+    let mut x = s.clone();
+    {
+        let u = x.table_mut().unit_mut(CLIMBER).unwrap();
+        u.state.extended_left = true;
+        u.state.extended_right = true;
+    }
+    assert!(Onus::apply(&x, Seat(0), &climb("wall-w")).is_ok());
+    // Not active.
+    let mut n = s.clone();
+    n.book_mut().activated.clear();
+    let (rule, why) = refusal(&n, Seat(0), &climb("wall-w"));
+    assert_eq!(rule, "T&F V Assaulting fortresses");
+    assert!(why.contains("active"), "{why}");
+    // From inside the fort, on the wall: no climb.
+    let units = vec![unit(1, 0, infantry("Triarii"), 10.1, 14.5, 90.0)];
+    let inside = fixture_on(Some(fort()), units, &[CLIMBER], Phase::Movement);
+    let (rule, why) = refusal(&inside, Seat(0), &climb("wall-w"));
+    assert_eq!(rule, "T&F V Assaulting fortresses");
+    assert!(why.contains("inside"), "{why}");
+    // The tower's side touched by a flank, not the front.
+    let units = vec![unit(1, 0, infantry("Triarii"), 14.0, 16.0, 0.0)];
+    let flank = fixture_on(Some(fort()), units, &[CLIMBER], Phase::Movement);
+    let (rule, why) = refusal(&flank, Seat(0), &climb("tower"));
+    assert_eq!(rule, "T&F V Assaulting fortresses");
+    assert!(why.contains("front"), "{why}");
+    // A corner wall is not climbed here (its own rule).
+    let (rule, _) = refusal(&s, Seat(0), &climb("corner-sw"));
+    assert_eq!(rule, "T&F V Assaulting fortresses");
+    // Burning.
+    let mut b = s.clone();
+    b.structures_mut().insert("wall-w".into(), burning_wall());
+    let (rule, why) = refusal(&b, Seat(0), &climb("wall-w"));
+    assert_eq!(rule, "T&F V Fire damage");
+    assert!(why.contains("burning"), "{why}");
+}
+
+fn burning_wall() -> StructureDamage {
+    let bf = fort();
+    let target = onus_game::structures::target_of(bf.structure("wall-w").unwrap()).unwrap();
+    let mut d = StructureDamage::default();
+    d.add_fire(&target, 1);
+    assert!(d.is_burning());
+    d
+}
+
+/// V "Fire damage": "If a fire starts and a unit is climbing, it will automatically return to
+/// ground level"; and (ruling) a climber whose card leaves its place against the wall gives
+/// up the climb: the marker is removed after the action that did it.
+#[test]
+fn tf_v_fire_damage_a_climber_returns_to_ground_level() {
+    let s = apply(&at_the_wall(), Seat(0), &climb("wall-w"));
+    let mut b = s.clone();
+    b.structures_mut().insert("wall-w".into(), burning_wall());
+    let b = apply(&b, Seat(0), &Action::EndPhase);
+    assert_eq!(marker(&b), None);
+    assert!(b.log().iter().any(|e| matches!(e,
+        GameEvent::ClimbEnded { unit, reason, .. } if *unit == CLIMBER && reason.contains("T&F V Fire damage"))));
+    // Moved away (its card no longer where the climb began).
+    let mut m = s.clone();
+    m.table_mut().unit_mut(CLIMBER).unwrap().pose.centre.x -= 1.0;
+    let m = apply(&m, Seat(0), &Action::EndPhase);
+    assert_eq!(marker(&m), None);
+    // Left alone, it goes on.
+    let k = apply(&s, Seat(0), &Action::EndPhase);
+    assert_eq!(marker(&k).as_deref(), Some("Climbing"));
+}
