@@ -5,7 +5,7 @@ use std::f64::consts::FRAC_PI_2;
 
 use acies_geom::{EPS, Vec2, normalize_angle};
 use onus_model::Ability;
-use onus_table::{EnvelopChoice, MoveOrder, Pivot, PricedMove, Step, Table, UnitId};
+use onus_table::{ChargeKind, EnvelopChoice, MoveOrder, Pivot, PricedMove, Step, Table, UnitId};
 
 use crate::action::ChargeSpec;
 use crate::error::{GameError, GameResult};
@@ -254,14 +254,21 @@ fn charge_plan(
     unit: UnitId,
     spec: &ChargeSpec,
 ) -> GameResult<onus_table::ChargePlan> {
-    let order = spec.order();
+    let kind = charge_kind(state, unit)?;
+    Ok(state.table.check_charge_as(kind, unit, &spec.order())?)
+}
+
+/// Which of the table's checks a charge of `unit` goes through: a skirmisher's in the
+/// Skirmishers Phase (VII-4), a brash unit's on its own when not activated (IX "Brash"), an
+/// activated unit's otherwise.
+fn charge_kind(state: &GameState, unit: UnitId) -> GameResult<ChargeKind> {
     let u = state.table.unit(unit)?;
     Ok(if state.phase == crate::state::Phase::Skirmishers {
-        state.table.check_charge_in_skirmish(unit, &order)?
+        ChargeKind::Skirmish
     } else if !u.turn.activated && u.has(Ability::Brash) {
-        state.table.check_brash_charge(unit, &order)?
+        ChargeKind::Brash
     } else {
-        state.table.check_charge(unit, &order)?
+        ChargeKind::Movement
     })
 }
 
@@ -275,7 +282,16 @@ pub(crate) fn charge_refused(
     unit: UnitId,
     spec: &ChargeSpec,
 ) -> bool {
-    crate::legal::charge_unit(state, seat, unit).is_err() || charge_plan(state, unit, spec).is_err()
+    if crate::legal::charge_unit(state, seat, unit).is_err() {
+        return true;
+    }
+    match charge_kind(state, unit) {
+        // The alignment, which can still refuse it, is left to the charge itself.
+        Ok(kind) => state
+            .table
+            .charge_refused_before_alignment(kind, unit, &spec.order()),
+        Err(_) => true,
+    }
 }
 
 /// VII-2.D "Enveloping the enemy": an activated unit engaged with `target` places Section

@@ -156,6 +156,26 @@ pub(crate) fn sides_met(rect: &OrientedRect, points: &[Vec2], fwd: Vec2) -> Vec<
     if facing.is_empty() { touched } else { facing }
 }
 
+/// Which of the table's checks a charge goes through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChargeKind {
+    /// An activated unit's, in the Movement Phase ([`Table::check_charge`]).
+    Movement,
+    /// A skirmisher's, in the skirmishers phase ([`Table::check_charge_in_skirmish`]).
+    Skirmish,
+    /// A brash unit's on its own ([`Table::check_brash_charge`]).
+    Brash,
+}
+
+/// How far [`Table::plan_charge_to`] goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// Up to the side to line up with, before the alignment.
+    Contact,
+    /// The whole plan.
+    Aligned,
+}
+
 impl Table {
     /// Validates a charge in the Movement Phase (VII-2.C) without changing the table.
     pub fn check_charge(
@@ -163,7 +183,7 @@ impl Table {
         unit: UnitId,
         order: &ChargeOrder,
     ) -> Result<ChargePlan, TableError> {
-        self.plan_charge(unit, order, PathOptions::default())
+        self.check_charge_as(ChargeKind::Movement, unit, order)
     }
 
     /// Validates a charge in the skirmishers phase (VII-4: skirmishers "even charge to
@@ -173,9 +193,7 @@ impl Table {
         unit: UnitId,
         order: &ChargeOrder,
     ) -> Result<ChargePlan, TableError> {
-        let mv = MoveOrder::new(order.steps.clone());
-        let opts = self.skirmish_options(unit, &mv)?;
-        self.plan_charge(unit, order, opts)
+        self.check_charge_as(ChargeKind::Skirmish, unit, order)
     }
 
     /// A brash unit's charge, made whether activated or not (IX "Brash").
@@ -184,21 +202,62 @@ impl Table {
         unit: UnitId,
         order: &ChargeOrder,
     ) -> Result<ChargePlan, TableError> {
-        if !self.unit(unit)?.has(onus_model::Ability::Brash) {
-            return Err(TableError::NotPossible {
-                unit,
-                reason: "only brash units charge on their own",
-                rule: "IX Brash",
-            });
+        self.check_charge_as(ChargeKind::Brash, unit, order)
+    }
+
+    /// The check of a charge of `kind`.
+    pub fn check_charge_as(
+        &self,
+        kind: ChargeKind,
+        unit: UnitId,
+        order: &ChargeOrder,
+    ) -> Result<ChargePlan, TableError> {
+        let opts = self.charge_path_options(kind, unit, order)?;
+        self.plan_charge(unit, order, opts)
+    }
+
+    /// Whether [`Table::check_charge_as`] refuses the charge before the charger lines up
+    /// with the target: `true` only when it refuses it, told without computing the alignment
+    /// (a charge this passes may still be refused there). A player trying candidate charges
+    /// skips these without copying anything.
+    pub fn charge_refused_before_alignment(
+        &self,
+        kind: ChargeKind,
+        unit: UnitId,
+        order: &ChargeOrder,
+    ) -> bool {
+        self.charge_path_options(kind, unit, order)
+            .and_then(|opts| self.plan_charge_to(unit, order, opts, Stage::Contact))
+            .is_err()
+    }
+
+    /// The path options of a charge of `kind`, or why the unit may not charge so.
+    fn charge_path_options(
+        &self,
+        kind: ChargeKind,
+        unit: UnitId,
+        order: &ChargeOrder,
+    ) -> Result<PathOptions, TableError> {
+        match kind {
+            ChargeKind::Movement => Ok(PathOptions::default()),
+            ChargeKind::Skirmish => {
+                let mv = MoveOrder::new(order.steps.clone());
+                self.skirmish_options(unit, &mv)
+            }
+            ChargeKind::Brash => {
+                if !self.unit(unit)?.has(onus_model::Ability::Brash) {
+                    return Err(TableError::NotPossible {
+                        unit,
+                        reason: "only brash units charge on their own",
+                        rule: "IX Brash",
+                    });
+                }
+                Ok(PathOptions {
+                    brash: true,
+                    ..PathOptions::default()
+                })
+            }
         }
-        self.plan_charge(
-            unit,
-            order,
-            PathOptions {
-                brash: true,
-                ..PathOptions::default()
-            },
-        )
     }
 
     pub(crate) fn plan_charge(
@@ -207,6 +266,21 @@ impl Table {
         order: &ChargeOrder,
         opts: PathOptions,
     ) -> Result<ChargePlan, TableError> {
+        self.plan_charge_to(unit, order, opts, Stage::Aligned)?
+            .ok_or(TableError::NoFrontalContact {
+                unit,
+                target: order.target,
+            })
+    }
+
+    /// [`Table::plan_charge`] up to `stage`: `None` when it stopped before the alignment.
+    fn plan_charge_to(
+        &self,
+        unit: UnitId,
+        order: &ChargeOrder,
+        opts: PathOptions,
+        stage: Stage,
+    ) -> Result<Option<ChargePlan>, TableError> {
         crate::movement::check_steps(&order.steps)?;
         let target = order.target;
         if !self.are_enemies(unit, target) {
@@ -288,7 +362,7 @@ impl Table {
             if !card_or_front {
                 if swept.wounds > 0 && !cut {
                     // Markers swept, the target's card not reached: the charge ends there.
-                    return Ok(ChargePlan {
+                    return Ok(Some(ChargePlan {
                         unit,
                         target,
                         contact: approach.end,
@@ -300,7 +374,7 @@ impl Table {
                         swept,
                         also_engaged: Vec::new(),
                         envelop: EnvelopChoice::None,
-                    });
+                    }));
                 }
                 return Err(TableError::NoFrontalContact { unit, target });
             }
@@ -338,6 +412,9 @@ impl Table {
                 .copied()
                 .find(|p| rect.edge(side).distance_to_point(*p) <= CONTACT_TOL)
                 .unwrap_or_else(|| rect.edge(side).midpoint());
+            if stage == Stage::Contact {
+                return Ok(None);
+            }
             let (aligned, contacts) = table.align(&mover, &t, side, anchor)?;
             let mut aligned_unit = mover.clone();
             aligned_unit.pose = aligned;
@@ -352,7 +429,7 @@ impl Table {
                     also.push(other.id);
                 }
             }
-            return Ok(ChargePlan {
+            return Ok(Some(ChargePlan {
                 unit,
                 target,
                 contact: approach.end,
@@ -364,7 +441,7 @@ impl Table {
                 swept,
                 also_engaged: also,
                 envelop: order.envelop.clone(),
-            });
+            }));
         }
         Err(TableError::NoFrontalContact { unit, target })
     }

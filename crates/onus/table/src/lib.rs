@@ -33,7 +33,7 @@ pub mod unit;
 #[cfg(test)]
 mod testkit;
 
-pub use charge::{ChargeOrder, ChargePlan, MarkersSwept};
+pub use charge::{ChargeKind, ChargeOrder, ChargePlan, MarkersSwept};
 pub use contact::{
     CONTACT_TOL, Engagement, Exposure, MeleeSituation, SectionContact, SideSituation,
     direct_contacts,
