@@ -1,7 +1,8 @@
 //! Whole battles per second (scripted against scripted, random against random), and what a
 //! battle costs compared with drawing the same number of dice from the game's RNG alone.
 //!
-//! `cargo bench -p onus-bot --bench battles`. The dice a battle rolls are counted by the RNG
+//! `cargo bench -p onus-bot --bench battles` (`-- sim_seed_7` for the speed measure of issue
+//! 16.1 alone). The dice a battle rolls are counted by the RNG
 //! word position at its end (every die, shuffle step and random card draws one 32-bit word,
 //! rejections aside); the `dice` benchmarks draw that many d6 from a fresh `GameRng`.
 
@@ -52,6 +53,27 @@ fn battles(c: &mut Criterion) {
     group.finish();
 }
 
+/// The speed measure of issue 16.1 in the README: the first 10 of the random battles `acies
+/// sim --games 300 --bot-a random --bot-b random --seed 7` plays (its default armies), one
+/// thread.
+fn sim_seed_7(c: &mut Criterion) {
+    let setup = Setup::two_presets("dacians-1000", "parthians-1000");
+    let kinds = [BotKind::Random, BotKind::Random];
+    let mut group = c.benchmark_group("sim_seed_7");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(20));
+    group.throughput(Throughput::Elements(10));
+    group.bench_function("ten_random_battles", |b| {
+        b.iter(|| {
+            (0..10)
+                .filter_map(|i| simulate_one(black_box(&setup), 7, i, &kinds, 50_000).ok())
+                .map(|r| r.actions)
+                .sum::<usize>()
+        })
+    });
+    group.finish();
+}
+
 fn dice(c: &mut Criterion) {
     let setup = setup();
     let mut group = c.benchmark_group("dice");
@@ -84,5 +106,5 @@ fn dice(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, battles, dice);
+criterion_group!(benches, battles, sim_seed_7, dice);
 criterion_main!(benches);
