@@ -6,6 +6,7 @@
 //! adopts a special formation, flees, or the structure burns or collapses ([`sync`]). Where the
 //! card must stand is the table's ([`onus_table::Table::climb_start`]).
 
+use onus_combat::{CombatEffect, Side, Stat};
 use onus_table::UnitId;
 use onus_table::tower::Climb;
 
@@ -13,6 +14,7 @@ use crate::action::Action;
 use crate::error::{GameError, GameResult};
 use crate::event::GameEvent;
 use crate::state::{GameState, Seat};
+use crate::terrain::modify;
 
 /// T&F V "Assaulting fortresses".
 pub const ASSAULTS: &str = onus_table::tower::ASSAULTS;
@@ -98,7 +100,106 @@ pub(crate) fn advance(state: &mut GameState) {
         };
         state.emit(event);
     }
+    meet_at_top(state);
 }
+
+/// T&F V "Assaulting fortresses": "an attacker can engage in melee combat once it reaches the
+/// top of the structure"; "If an enemy unit is in contact with a part of the wall, it can
+/// automatically engage it, just as it would an opposing unit"; "Defender: even if a unit
+/// defending a fortress is not activated, it can make a melee attack if the attacking unit has
+/// reached the defender's height". Ruling (docs/rulings.md): at the start of every turn each
+/// climber at the top is engaged with the enemies it meets there
+/// ([`onus_table::Table::engage_at_top`]); engaged, both fight in every Melee Phase without
+/// activation, the defender first ([`melee_effects`]).
+fn meet_at_top(state: &mut GameState) {
+    let climbers: Vec<UnitId> = state
+        .table
+        .units()
+        .filter(|u| u.climb.as_ref().is_some_and(Climb::at_top))
+        .map(|u| u.id)
+        .collect();
+    for unit in climbers {
+        for enemy in state.table.engage_at_top(unit) {
+            state.emit(GameEvent::MetAtTop { unit, enemy });
+        }
+    }
+}
+
+/// The structure `unit` defends the top of against `climber` at the top of its climb: the
+/// tower it holds or the wall it stands on, the one climbed.
+fn defends_top(
+    state: &GameState,
+    unit: UnitId,
+    climber: UnitId,
+) -> Option<&onus_terrain::Structure> {
+    let t = &state.table;
+    let c = t
+        .unit(climber)
+        .ok()?
+        .climb
+        .as_ref()
+        .filter(|c| c.at_top())?;
+    let u = t.unit(unit).ok()?;
+    let s = t.battlefield()?.structure(&c.structure)?;
+    let holds = match &u.tower {
+        Some(g) => g.structure == c.structure,
+        None => t.on_wall(u).is_some_and(|w| w.id == c.structure),
+    };
+    (holds && t.are_enemies(unit, climber)).then_some(s)
+}
+
+/// The melee effects of a climb between `attacker` and `defender` (either may be the unit at
+/// the top of the wall or tower, the other its climber there): T&F IV "Walls": "Defending on
+/// top of the wall against an attacker climbing it gives a +1/+1 bonus and attack priority to
+/// the defender"; V "Assaulting fortresses": the climber fights "always after taking enemy
+/// damage". Ruling (docs/rulings.md), from the Summary of Modifiers and Costs: the +1/+1 is
+/// the Summary's "Melee from a higher position +1/+1, defender has attack priority" (+1 hit,
+/// +1 damage, as on a hill's top), and the wall's "+2/+0" defence bonus ("Straight Section
+/// ... +2/+0") holds too (the example: enveloped, the defender "will lose the +2/+0 defense
+/// bonus granted by the wall, the attack priority"); a tower's +2/+0 is
+/// [`crate::towers::defence`]'s when the unit in it is the fight's defender, added here when
+/// it strikes. Whoever's turn it is: the unit on top has them.
+pub fn melee_effects(state: &GameState, attacker: UnitId, defender: UnitId) -> Vec<CombatEffect> {
+    let mut out = Vec::new();
+    for (top, side, climber) in [
+        (defender, Side::Defender, attacker),
+        (attacker, Side::Attacker, defender),
+    ] {
+        let Some(s) = defends_top(state, top, climber) else {
+            continue;
+        };
+        let tower = onus_table::holdable(s.kind);
+        let rule = if tower {
+            crate::towers::TOWERS
+        } else {
+            crate::towers::WALLS
+        };
+        let source = format!(
+            "defending the top of {} against its climber ({rule}; T&F II Melee from different heights)",
+            s.label()
+        );
+        out.push(modify(side, Stat::Hit, 1, &source));
+        out.push(modify(side, Stat::Damage, 1, &source));
+        out.push(CombatEffect::GrantPriority {
+            side,
+            source: source.clone(),
+        });
+        let own_bonus = !tower || side == Side::Attacker;
+        if let (true, Some(v)) = (own_bonus, s.values()) {
+            let place = format!("on {} against its climber ({rule})", s.label());
+            for (stat, delta) in [
+                (Stat::Dodge, v.defence.dodge),
+                (Stat::Armor, v.defence.armor),
+            ] {
+                if delta != 0 {
+                    out.push(modify(side, stat, delta.into(), &place));
+                }
+            }
+        }
+    }
+    out
+}
+
 
 /// Why the climb `c` of `unit` has ended, if it has.
 fn ended(state: &GameState, unit: &onus_table::TableUnit, c: &Climb) -> Option<String> {
@@ -143,8 +244,8 @@ pub(crate) fn sync(state: &mut GameState) {
         })
         .collect();
     for (unit, structure, reason) in over {
-        if let Ok(m) = state.table.unit_mut(unit) {
-            m.climb = None;
+        if state.table.end_climb(unit).is_err() {
+            continue;
         }
         state.emit(GameEvent::ClimbEnded {
             unit,
@@ -174,4 +275,41 @@ pub fn climbs(state: &GameState, unit: UnitId) -> Vec<Action> {
         })
         .filter(|a| crate::turn::apply(state, seat, a).is_ok())
         .collect()
+}
+
+/// T&F V "Assaulting fortresses", "Defender": "even if a unit defending a fortress is not
+/// activated, it can ... make a ranged attack against any enemy unit facing the wall".
+/// Ruling (docs/rulings.md): `shooter` stands on a wall or holds a tower of a fortress it
+/// defends ([`crate::towers::defended_fortress`]); `target`, an enemy, faces that fortress:
+/// its card's centre outside it, its card touches (within the facing's reach) one of its
+/// standing walls, walls with a gate or towers, or it climbs one of them. The shot is
+/// otherwise any shot (range, sight, once a turn).
+pub fn free_shot(state: &GameState, shooter: UnitId, target: UnitId) -> bool {
+    let t = &state.table;
+    let (Ok(s), Ok(x), Some(bf)) = (t.unit(shooter), t.unit(target), t.battlefield()) else {
+        return false;
+    };
+    let post = match &s.tower {
+        Some(g) => bf.structure(&g.structure),
+        None => t.on_wall(s),
+    };
+    let Some(fort) = post.and_then(|p| p.fortress.clone()) else {
+        return false;
+    };
+    if !t.are_enemies(shooter, target) || crate::towers::defended_fortress(state, shooter).is_none()
+    {
+        return false;
+    }
+    if bf.fortress_at(x.pose.centre).is_some_and(|f| f.id == fort) || x.tower.is_some() {
+        return false;
+    }
+    let card = x.rect();
+    bf.structures.iter().any(|w| {
+        w.fortress.as_deref() == Some(fort.as_str())
+            && onus_table::fortress::impassable(w.kind)
+            && t.breach(&w.id) != Some(onus_table::fortress::Breach::Collapsed)
+            && (x.climb.as_ref().is_some_and(|c| c.structure == w.id)
+                || w.rects()
+                    .any(|r| r.distance(&card) <= onus_table::tower::TOWER_REACH))
+    })
 }

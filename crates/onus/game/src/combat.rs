@@ -36,7 +36,7 @@ pub fn health(state: &GameState, card: &UnitCard) -> u32 {
 /// VII-3: declares a ranged attack. The fight then waits for the side choice (if any) and
 /// the events.
 pub fn shoot(state: &mut GameState, seat: Seat, shooter: UnitId, target: UnitId) -> GameResult<()> {
-    crate::legal::shoot_unit(state, seat, shooter)?;
+    crate::legal::shoot_unit_at(state, seat, shooter, Some(target))?;
     let s = state.table.unit(shooter)?;
     let t = state.table.unit(target)?;
     if state.allies(Seat(s.owner), Seat(t.owner)) {

@@ -261,6 +261,12 @@ pub enum GameEvent {
         climbed: u8,
         height: u8,
     },
+    /// T&F V "Assaulting fortresses": `unit`, at the top of its climb, engaged `enemy`, the
+    /// unit on the wall or in the tower climbed.
+    MetAtTop {
+        unit: UnitId,
+        enemy: UnitId,
+    },
     /// T&F V "Assaulting fortresses", "Fire damage": `unit`'s Climbing marker removed, the
     /// unit back at ground level, and why.
     ClimbEnded {

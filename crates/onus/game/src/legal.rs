@@ -122,6 +122,18 @@ fn main_activated(table: &Table, u: &TableUnit) -> bool {
 /// attack (III), active (only active units shoot; not one recovered from flight this turn,
 /// VII-1), not shot yet this turn, and not fleeing (VII-6).
 pub(crate) fn shoot_unit(state: &GameState, seat: Seat, shooter: UnitId) -> GameResult<()> {
+    shoot_unit_at(state, seat, shooter, None)
+}
+
+/// [`shoot_unit`] for a shot at `target` when known: a unit defending a wall or tower shoots
+/// at an enemy facing it without activation (T&F V "Assaulting fortresses", "Defender";
+/// [`crate::assault::free_shot`]).
+pub(crate) fn shoot_unit_at(
+    state: &GameState,
+    seat: Seat,
+    shooter: UnitId,
+    target: Option<UnitId>,
+) -> GameResult<()> {
     const RULE: &str = "VII-3 Ranged attack phase";
     let s = state.table.unit(shooter)?;
     if s.owner != seat.0 {
@@ -131,7 +143,10 @@ pub(crate) fn shoot_unit(state: &GameState, seat: Seat, shooter: UnitId) -> Game
         let message = format!("{shooter} has no ranged attack");
         return Err(GameError::rule(RULE, message));
     }
-    if !state.book.activated.contains(&shooter) || state.book.recovered.contains(&shooter) {
+    let free = target.is_some_and(|t| crate::assault::free_shot(state, shooter, t));
+    let active =
+        state.book.activated.contains(&shooter) && !state.book.recovered.contains(&shooter);
+    if !(active || free) {
         let message = format!("{shooter} is not an active unit; only active units shoot");
         return Err(GameError::rule(RULE, message));
     }

@@ -12,7 +12,8 @@ use crate::error::GameResult;
 use crate::fight_setup::Shot;
 use crate::state::{GameState, Seat};
 
-fn modify(side: Side, stat: Stat, delta: i32, source: &str) -> CombatEffect {
+/// `delta` to `side`'s `stat`, from `source`.
+pub(crate) fn modify(side: Side, stat: Stat, delta: i32, source: &str) -> CombatEffect {
     CombatEffect::Modify {
         side,
         stat,
@@ -54,6 +55,9 @@ pub struct FightGround {
     /// The +1 morale of the units defending a fortress, by side (T&F V "Assaulting
     /// fortresses"; [`crate::towers::fortress_morale`]).
     pub fortress_morale: Vec<CombatEffect>,
+    /// The top of a wall or tower defended against its climber (T&F IV "Walls", V
+    /// "Assaulting fortresses"; [`crate::assault::melee_effects`]).
+    pub assault: Vec<CombatEffect>,
 }
 
 impl FightGround {
@@ -113,6 +117,7 @@ impl FightGround {
             out.extend(d.effects());
         }
         out.extend(self.fortress_morale.iter().cloned());
+        out.extend(self.assault.iter().cloned());
         let covered = [
             (Side::Attacker, self.attacker_in_forest, defender),
             (Side::Defender, self.defender_in_forest, attacker),
@@ -196,6 +201,7 @@ pub(crate) fn melee_ground(
         village: village_cover(state, defender, attacker, false),
         tower: crate::towers::defence(state, defender, attacker, true),
         fortress_morale: fortress_morale(state, attacker, defender),
+        assault: crate::assault::melee_effects(state, attacker, defender),
         ..FightGround::default()
     })
 }

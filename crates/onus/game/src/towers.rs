@@ -97,10 +97,11 @@ pub fn defence(
 /// the wall's fortress gets the wall's "defensive bonus of +2/+0" (the Summary), the shots
 /// coming over the wall ("IMPORTANT: a unit that has just faced a wall can make ranged attacks
 /// or receive them, since the units are not at the same height"). Ruling (docs/rulings.md):
-/// in melee the wall's bonus is the defender's against a unit climbing it (with +1/+1 and
-/// attack priority, V "Assaulting fortresses"), not played yet; a melee fought today against
-/// a unit on a wall comes from inside the fortress or along the wall, at the same height,
-/// with no bonus ("Neither unit gets a bonus, either for the height or the wall").
+/// in melee the wall's bonus is the defender's against its climber at the top (with +1/+1
+/// and attack priority, V "Assaulting fortresses": [`crate::assault::melee_effects`]); any
+/// other melee against a unit on a wall comes from inside the fortress or along the wall, at
+/// the same height, with no bonus ("Neither unit gets a bonus, either for the height or the
+/// wall").
 pub fn wall_defence(
     state: &GameState,
     defender: UnitId,

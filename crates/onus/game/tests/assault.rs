@@ -26,7 +26,7 @@ fn at_the_wall() -> GameState {
 /// Triarii of seat 0 outside the fort, their front against the tower's east side; a guard of
 /// seat 1 holds the tower.
 fn at_the_tower() -> GameState {
-    let units = vec![unit(1, 0, infantry("Triarii"), 13.61, 16.0, 90.0)];
+    let units = vec![unit(1, 0, infantry("Triarii"), 13.62, 16.0, 90.0)];
     let mut s = fixture_on(Some(fort()), units, &[CLIMBER], Phase::Movement);
     let guard = unit(2, 1, infantry("Guard"), 12.5, 16.0, 0.0);
     let guard = s.table().into_tower(guard, "tower").unwrap();
@@ -247,4 +247,196 @@ fn tf_v_fire_damage_a_climber_returns_to_ground_level() {
     // Left alone, it goes on.
     let k = apply(&s, Seat(0), &Action::EndPhase);
     assert_eq!(marker(&k).as_deref(), Some("Climbing"));
+}
+
+fn modifies(
+    effects: &[onus_combat::CombatEffect],
+    side: onus_combat::Side,
+    stat: onus_combat::Stat,
+    delta: i32,
+    source: &str,
+) -> bool {
+    effects.iter().any(|e| {
+        matches!(e, onus_combat::CombatEffect::Modify { side: s, stat: t, delta: d, source: src }
+            if *s == side && *t == stat && *d == delta && src.contains(source))
+    })
+}
+
+fn priority(effects: &[onus_combat::CombatEffect], side: onus_combat::Side) -> bool {
+    effects.iter().any(
+        |e| matches!(e, onus_combat::CombatEffect::GrantPriority { side: s, .. } if *s == side),
+    )
+}
+
+/// The Triarii climbing the west wall, Iberians of seat 1 on it (their front on its inner
+/// face), the climb started.
+fn wall_defended() -> GameState {
+    let units = vec![
+        unit(1, 0, infantry("Triarii"), 8.4, 14.5, -90.0),
+        unit(2, 1, infantry("Iberians"), 10.1, 14.5, 90.0),
+    ];
+    let s = fixture_on(Some(fort()), units, &[CLIMBER], Phase::Movement);
+    assert!(s.table().on_wall(s.table().unit(GUARD).unwrap()).is_some());
+    apply(&s, Seat(0), &climb("wall-w"))
+}
+
+/// V "Assaulting fortresses": "In the following turns an attacker can engage in melee combat
+/// once it reaches the top of the structure, but always after taking enemy damage"; "If an
+/// enemy unit is in contact with a part of the wall, it can automatically engage it";
+/// "Defender: even if a unit defending a fortress is not activated, it can make a melee
+/// attack if the attacking unit has reached the defender's height"; IV "Walls": "Defending on
+/// top of the wall against an attacker climbing it gives a +1/+1 bonus and attack priority
+/// to the defender", with the wall's +2/+0 (the Summary). Climbing, the Triarii are not in
+/// contact with the Iberians; Climbed, they are engaged front to front (4 sections); in the
+/// Triarii's fight the Iberians get +1 hit, +1 damage, +2 dodge and strike first; in the
+/// Iberians' own fight (not activated) they keep them as the attacker.
+#[test]
+fn tf_v_assaulting_fortresses_the_defender_strikes_the_climber_at_the_top_first() {
+    use onus_combat::{Side, Stat};
+    let mut s = wall_defended();
+    assert!(!s.table().is_engaged(CLIMBER));
+    next_own_turn(&mut s);
+    assert_eq!(marker(&s).as_deref(), Some("Climbed"));
+    let e = s
+        .table()
+        .engagement(CLIMBER, GUARD)
+        .expect("engaged at the top");
+    assert_eq!(e.dice(), 4);
+    assert!(s.log().iter().any(|e| matches!(e,
+        GameEvent::MetAtTop { unit, enemy } if *unit == CLIMBER && *enemy == GUARD)));
+    let setup = onus_game::fight_setup::melee_setup(&s, CLIMBER, GUARD, None).unwrap();
+    let fx = &setup.effects;
+    assert!(
+        modifies(fx, Side::Defender, Stat::Hit, 1, "T&F IV Walls"),
+        "{fx:?}"
+    );
+    assert!(modifies(
+        fx,
+        Side::Defender,
+        Stat::Damage,
+        1,
+        "T&F IV Walls"
+    ));
+    assert!(modifies(fx, Side::Defender, Stat::Dodge, 2, "T&F IV Walls"));
+    assert!(!modifies(
+        fx,
+        Side::Defender,
+        Stat::Armor,
+        0,
+        "T&F IV Walls"
+    ));
+    assert!(priority(fx, Side::Defender));
+    assert!(!priority(fx, Side::Attacker));
+    assert!(!modifies(fx, Side::Attacker, Stat::Hit, 1, "T&F IV Walls"));
+    // The defender's own turn: it fights the climber without activation, keeping them.
+    let setup = onus_game::fight_setup::melee_setup(&s, GUARD, CLIMBER, None).unwrap();
+    let fx = &setup.effects;
+    assert!(
+        modifies(fx, Side::Attacker, Stat::Hit, 1, "T&F IV Walls"),
+        "{fx:?}"
+    );
+    assert!(modifies(fx, Side::Attacker, Stat::Dodge, 2, "T&F IV Walls"));
+    assert!(priority(fx, Side::Attacker));
+    // The fight itself, in the Triarii's Melee Phase: the Iberians strike first.
+    *s.phase_mut() = Phase::Melee;
+    let mut f = apply(
+        &s,
+        Seat(0),
+        &Action::Fight {
+            attacker: CLIMBER,
+            defender: GUARD,
+        },
+    );
+    while f.pending().is_some() {
+        let seat = Onus::to_act(&f).unwrap();
+        f = apply(&f, seat, &common::pass());
+    }
+    let r = common::last_fight(&f);
+    assert_eq!(
+        r.kind,
+        onus_combat::CombatKind::Priority(Side::Defender),
+        "{r:?}"
+    );
+}
+
+/// V "Assaulting fortresses": "In a tower the unit would have to climb 2 heights": the
+/// Triarii at the tower meet its guard only once Climbed; then the guard has the tower's
+/// +2/+0 (once), +1/+1 and attack priority.
+#[test]
+fn tf_v_assaulting_fortresses_a_tower_climbed_meets_its_guard() {
+    use onus_combat::{Side, Stat};
+    let mut s = apply(&at_the_tower(), Seat(0), &climb("tower"));
+    next_own_turn(&mut s);
+    assert!(!s.table().is_engaged(CLIMBER), "1 of 2 levels: not yet");
+    next_own_turn(&mut s);
+    assert!(
+        s.table().engagement(CLIMBER, GUARD).is_some(),
+        "{:?} {:?} {:?}",
+        s.table().met_at_top(CLIMBER),
+        s.table().unit(CLIMBER).unwrap(),
+        s.table().unit(GUARD).unwrap().rect()
+    );
+    let setup = onus_game::fight_setup::melee_setup(&s, CLIMBER, GUARD, None).unwrap();
+    let fx = &setup.effects;
+    assert!(
+        modifies(fx, Side::Defender, Stat::Hit, 1, "T&F IV Towers"),
+        "{fx:?}"
+    );
+    assert!(priority(fx, Side::Defender));
+    let dodge: i32 = fx
+        .iter()
+        .filter_map(|e| match e {
+            onus_combat::CombatEffect::Modify {
+                side: Side::Defender,
+                stat: Stat::Dodge,
+                delta,
+                source,
+            } if source.contains("tower") => Some(*delta),
+            _ => None,
+        })
+        .sum();
+    assert_eq!(dodge, 2, "{fx:?}");
+}
+
+/// V "Fire damage": a climber at the top whose wall catches fire returns to ground level: its
+/// engagement with the unit on the wall ends with the marker.
+#[test]
+fn tf_v_fire_damage_a_climber_at_the_top_falls_back() {
+    let mut s = wall_defended();
+    next_own_turn(&mut s);
+    assert!(s.table().engagement(CLIMBER, GUARD).is_some());
+    s.structures_mut().insert("wall-w".into(), burning_wall());
+    let s = apply(&s, Seat(0), &Action::EndPhase);
+    assert_eq!(marker(&s), None);
+    assert!(s.table().engagement(CLIMBER, GUARD).is_none());
+}
+
+/// V "Assaulting fortresses", "Defender": "even if a unit defending a fortress is not
+/// activated, it ... can make a ranged attack against any enemy unit facing the wall": in
+/// the defender's Ranged Attack Phase, Archers of seat 1 on the west wall, not activated,
+/// shoot at the Triarii facing the wall from outside; not at a unit 2 DU off the wall; and a
+/// unit of seat 1 inside the fort, off the wall, not activated, does not shoot.
+#[test]
+fn tf_v_assaulting_fortresses_the_defender_shoots_without_activation() {
+    let units = vec![
+        unit(1, 0, infantry("Triarii"), 8.4, 14.5, -90.0),
+        unit(2, 1, onus_game::testing::archers(), 10.1, 14.5, 90.0),
+        unit(3, 0, infantry("Velites"), 6.0, 16.5, -90.0),
+        unit(4, 1, onus_game::testing::archers(), 11.5, 14.5, 90.0),
+    ];
+    let mut s = fixture_on(Some(fort()), units, &[], Phase::RangedAttack);
+    *s.active_mut() = Seat(1);
+    *s.group_mut() = vec![Seat(1)];
+    let shoot = |shooter: u32, target: u32| Action::Shoot {
+        shooter: UnitId(shooter),
+        target: UnitId(target),
+    };
+    assert!(!s.book().activated.contains(&GUARD));
+    let after = apply(&s, Seat(1), &shoot(2, 1));
+    assert!(after.pending().is_some(), "the shot is declared");
+    for (shooter, target) in [(2, 3), (4, 1)] {
+        let (rule, why) = refusal(&s, Seat(1), &shoot(shooter, target));
+        assert_eq!(rule, "VII-3 Ranged attack phase", "{why}");
+        assert!(why.contains("not an active unit"), "{why}");
+    }
 }

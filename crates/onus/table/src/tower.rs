@@ -623,3 +623,99 @@ impl Table {
         ))
     }
 }
+
+impl Table {
+    /// The climber `u` as it stands at the top of its climb (ruling, docs/rulings.md, T&F V
+    /// "Assaulting fortresses"): against a tower, where it is (its front on the tile, which
+    /// stands for the unit in the tower); against a wall, its card moved forward by the
+    /// wall's thickness, its front on the wall's inner face; either moved up to the tile
+    /// first if the card stands off it within the facing's reach. `None` below the top.
+    fn at_top_stand_in(&self, u: &TableUnit) -> Option<TableUnit> {
+        let c = u.climb.as_ref().filter(|c| c.at_top())?;
+        let s = self.structure_of(&c.structure)?;
+        let r = s.rects().min_by(|a, b| {
+            let card = u.rect();
+            a.distance(&card).total_cmp(&b.distance(&card))
+        })?;
+        let gap = r.distance(&u.rect());
+        let depth = if holdable(s.kind) {
+            0.0
+        } else {
+            r.width.min(r.depth)
+        };
+        let mut top = u.clone();
+        top.pose.centre += top.pose.forward() * (gap + depth);
+        Some(top)
+    }
+
+    /// The enemies `climber` meets at the top of its climb, each with the section contacts of
+    /// that meeting (T&F V "Assaulting fortresses": "an attacker can engage in melee combat
+    /// once it reaches the top of the structure"; "If an enemy unit is in contact with a part
+    /// of the wall, it can automatically engage it, just as it would an opposing unit";
+    /// IV "Walls": "After the Triarii have climbed the wall, they will fight two battles ...
+    /// one with 3 sections against the Iberians and another with 1 section against the
+    /// Sacred Battalion"). Ruling (docs/rulings.md): the unit holding the tower climbed, or
+    /// each enemy on the wall climbed ([`Table::on_wall`] of that wall) whose card the
+    /// climber's front meets at the top ([`Table::at_top_stand_in`]), with the contacts an
+    /// ordinary meeting of the two cards would have.
+    pub fn met_at_top(&self, climber: UnitId) -> Vec<(UnitId, Vec<crate::SectionContact>)> {
+        let Ok(u) = self.unit(climber) else {
+            return Vec::new();
+        };
+        let (Some(c), Some(top)) = (u.climb.as_ref(), self.at_top_stand_in(u)) else {
+            return Vec::new();
+        };
+        let taken = self.taken_parts(None);
+        self.units
+            .values()
+            .filter(|d| self.are_enemies(climber, d.id))
+            .filter(|d| match &d.tower {
+                Some(g) => g.structure == c.structure,
+                None => self.on_wall(d).is_some_and(|w| w.id == c.structure),
+            })
+            .filter_map(|d| {
+                let contacts = crate::contact::direct_contacts(&top, d, &taken);
+                (!contacts.is_empty()).then_some((d.id, contacts))
+            })
+            .collect()
+    }
+
+    /// Records the engagement of `climber`, at the top of its climb, with each enemy it meets
+    /// there ([`Table::met_at_top`]), none charging; returns the enemies newly engaged.
+    pub fn engage_at_top(&mut self, climber: UnitId) -> Vec<UnitId> {
+        let mut out = Vec::new();
+        for (enemy, contacts) in self.met_at_top(climber) {
+            if self.engagement(climber, enemy).is_some() {
+                continue;
+            }
+            let mut e = crate::Engagement::new(climber, enemy);
+            e.contacts = contacts;
+            e.contacts.sort();
+            self.engagements.push(e);
+            out.push(enemy);
+        }
+        out
+    }
+
+    /// Removes `climber`'s Climbing marker: back at ground level (T&F V "Fire damage": "it
+    /// will automatically return to ground level"), its engagements with the units on or in
+    /// the structure it climbed end (they met at the top only).
+    pub fn end_climb(&mut self, climber: UnitId) -> Result<(), TableError> {
+        let Some(c) = self.unit_mut(climber)?.climb.take() else {
+            return Ok(());
+        };
+        let above: Vec<UnitId> = self
+            .units
+            .values()
+            .filter(|d| match &d.tower {
+                Some(g) => g.structure == c.structure,
+                None => self.on_wall(d).is_some_and(|w| w.id == c.structure),
+            })
+            .map(|d| d.id)
+            .collect();
+        self.engagements.retain(|e| {
+            !(e.involves(climber) && e.other(climber).is_some_and(|o| above.contains(&o)))
+        });
+        Ok(())
+    }
+}
