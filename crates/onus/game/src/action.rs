@@ -157,6 +157,10 @@ pub enum Action {
     /// watchtower from outside faces it and places a Climbing marker (its movement of the
     /// turn; Movement Phase). The climb then goes on without activation.
     Climb { unit: UnitId, structure: String },
+    /// T&F IV "Walls", "Defeating a defender"; V "Assaulting fortresses": a climber at the top
+    /// whose defender is destroyed, fled or gone occupies the top (onto the wall, or into the
+    /// tower; Movement or Melee Phase of its side, no activation needed).
+    TakeTop { unit: UnitId },
     /// VII-4: a skirmisher spends its unused movement.
     SkirmishMove { unit: UnitId, order: MoveOrder },
     /// VII-5: resolve the melee between the active player's unit and an enemy it is
@@ -243,6 +247,7 @@ impl Action {
             Action::RemoveStructure { .. } => "remove a structure",
             Action::OccupyVillage { .. } => "occupy a village",
             Action::Climb { .. } => "climb",
+            Action::TakeTop { .. } => "take the top",
             Action::SkirmishMove { .. } => "skirmish move",
             Action::Fight { .. } => "fight",
             Action::ChooseSide { .. } => "choose side",

@@ -200,7 +200,6 @@ pub fn melee_effects(state: &GameState, attacker: UnitId, defender: UnitId) -> V
     out
 }
 
-
 /// Why the climb `c` of `unit` has ended, if it has.
 fn ended(state: &GameState, unit: &onus_table::TableUnit, c: &Climb) -> Option<String> {
     if state.table.breach(&c.structure) == Some(onus_table::fortress::Breach::Collapsed) {
@@ -312,4 +311,57 @@ pub fn free_shot(state: &GameState, shooter: UnitId, target: UnitId) -> bool {
                 || w.rects()
                     .any(|r| r.distance(&card) <= onus_table::tower::TOWER_REACH))
     })
+}
+
+/// T&F IV "Walls", "Defeating a defender": "if an attacking unit defeats or forces the
+/// defender to flee and the unit was not overlapping others, the attacker can occupy the
+/// space by moving towards the fortress"; V "Assaulting fortresses": "If the attacker
+/// destroys or forces the enemy unit to flee, it can move to the enemy's space to occupy it or
+/// it can stay in the same position". Rulings (docs/rulings.md): in the Movement or Melee
+/// Phase of its side (right after the fight that cleared the top, or later), without
+/// activation (the assault needs none), a climber showing Climbed whom no enemy meets at the
+/// top takes it ([`onus_table::Table::take_top`]): its card onto the wall, or into the tower
+/// (the tower's empty: IV "Towers"); that is its move of the turn. Staying is doing nothing.
+pub fn take_top(state: &mut GameState, seat: Seat, unit: UnitId) -> GameResult<()> {
+    let u = state.table.unit(unit)?;
+    if u.owner != seat.0 {
+        return Err(GameError::rule(ASSAULTS, format!("{unit} is not {seat}'s")));
+    }
+    if u.turn.moved {
+        return Err(GameError::rule(
+            ASSAULTS,
+            format!("{unit} has already moved this turn"),
+        ));
+    }
+    let structure = u
+        .climb
+        .as_ref()
+        .map(|c| c.structure.clone())
+        .unwrap_or_default();
+    let tower = state.table.take_top(unit)?;
+    state.emit(GameEvent::TookTop {
+        unit,
+        structure,
+        tower: tower.is_some(),
+    });
+    Ok(())
+}
+
+/// T&F V "Assaulting fortresses", "Withdrawal": "if the attacker is at the same height, they
+/// can choose to maintain contact with the unit or stay in their current position". Ruling
+/// (docs/rulings.md): a climber at the top of a wall or tower whose defender withdraws does
+/// not follow it straight across the structure (the withdrawal's follow-up knows no walls);
+/// it holds, still at the top, and keeps contact by taking the top in its turn
+/// ([`take_top`]). Refuses the answer "keep contact" for such a climber.
+pub(crate) fn check_keep_contact(table: &onus_table::Table, enemy: UnitId) -> GameResult<()> {
+    match table.unit(enemy).ok().and_then(|u| u.climb.as_ref()) {
+        Some(c) => Err(GameError::rule(
+            ASSAULTS,
+            format!(
+                "{enemy} climbs {}: it holds at the top and takes it in its turn (take the top) instead of following across",
+                c.structure
+            ),
+        )),
+        None => Ok(()),
+    }
 }

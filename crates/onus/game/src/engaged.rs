@@ -266,6 +266,9 @@ pub fn answer_withdrawal(state: &mut GameState, keep_contact: bool) -> GameResul
             "every enemy has already answered",
         ));
     };
+    if keep_contact {
+        crate::assault::check_keep_contact(&state.table, enemy)?;
+    }
     answers.push((enemy, keep_contact));
     if answers.len() < ask.len() {
         return Ok(());

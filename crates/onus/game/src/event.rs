@@ -261,6 +261,13 @@ pub enum GameEvent {
         climbed: u8,
         height: u8,
     },
+    /// T&F IV "Walls", "Defeating a defender": the climber `unit` took the top of
+    /// `structure`: onto the wall, or into the tower (`tower`).
+    TookTop {
+        unit: UnitId,
+        structure: String,
+        tower: bool,
+    },
     /// T&F V "Assaulting fortresses": `unit`, at the top of its climb, engaged `enemy`, the
     /// unit on the wall or in the tower climbed.
     MetAtTop {

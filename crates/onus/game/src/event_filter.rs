@@ -93,6 +93,7 @@ pub fn event_view(state: &GameState, event: &GameEvent, viewer: Viewer<Seat>) ->
         | E::Climbed { .. }
         | E::ClimbEnded { .. }
         | E::MetAtTop { .. }
+        | E::TookTop { .. }
         | E::CaltropsRolled { .. } => Some(event.clone()),
         E::UnitDeployed { seat, .. } => Some(deployment_view(event, sight.own(*seat))),
         E::CardsDrawn { seat, .. } => Some(hand_view(event, sight.own(*seat))),

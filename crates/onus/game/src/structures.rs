@@ -845,6 +845,12 @@ pub fn legal_actions(state: &GameState, seat: Seat) -> Vec<Action> {
             out.extend(crate::towers::moves(state, unit));
             out.extend(crate::assault::climbs(state, unit));
         }
+        if matches!(state.phase, Phase::Movement | Phase::Melee) {
+            let take = Action::TakeTop { unit };
+            if crate::turn::apply(state, seat, &take).is_ok() {
+                out.push(take);
+            }
+        }
     }
     for a in candidates {
         if crate::turn::apply(state, seat, &a).is_ok() {
@@ -865,7 +871,8 @@ pub fn unit_actions(state: &GameState, seat: Seat, unit: UnitId) -> Vec<Action> 
             | Action::Extinguish { unit: u }
             | Action::RemoveStructure { unit: u, .. }
             | Action::OccupyVillage { unit: u, .. }
-            | Action::Climb { unit: u, .. } => *u == unit,
+            | Action::Climb { unit: u, .. }
+            | Action::TakeTop { unit: u } => *u == unit,
             // T&F IV "Towers": entering or leaving a tower ([`crate::towers::moves`]).
             Action::Move { unit: u, order } => {
                 *u == unit && (order.enter.is_some() || order.exit.is_some())

@@ -309,6 +309,9 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
         (Phase::Movement, Action::Climb { unit, structure }) => {
             crate::assault::climb(s, seat, *unit, structure)
         }
+        (Phase::Movement | Phase::Melee, Action::TakeTop { unit }) => {
+            crate::assault::take_top(s, seat, *unit)
+        }
         (Phase::Skirmishers, Action::SkirmishMove { unit, order }) => {
             movement::skirmish_move(s, seat, *unit, order)
         }

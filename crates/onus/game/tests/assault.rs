@@ -440,3 +440,96 @@ fn tf_v_assaulting_fortresses_the_defender_shoots_without_activation() {
         assert!(why.contains("not an active unit"), "{why}");
     }
 }
+
+/// IV "Walls", "Defeating a defender": "if an attacking unit defeats or forces the defender
+/// to flee ..., the attacker can occupy the space by moving towards the fortress"; V
+/// "Assaulting fortresses": "it can move to the enemy's space to occupy it or it can stay in
+/// the same position". While the Iberians hold the top the Triarii cannot take it; once they
+/// are gone (destroyed), the Triarii, in their Melee Phase, move over the wall onto its top
+/// (on the wall, inside the fort, facing into it), their Climbing marker removed.
+#[test]
+fn tf_iv_walls_defeating_a_defender_the_climber_takes_the_wall() {
+    let mut s = wall_defended();
+    next_own_turn(&mut s);
+    *s.phase_mut() = Phase::Melee;
+    let take = Action::TakeTop { unit: CLIMBER };
+    let (rule, why) = refusal(&s, Seat(0), &take);
+    assert_eq!(rule, "T&F V Assaulting fortresses", "{why}");
+    s.table_mut().remove(GUARD).unwrap();
+    assert!(onus_game::structures::legal_actions(&s, Seat(0)).contains(&take));
+    let after = apply(&s, Seat(0), &take);
+    let u = after.table().unit(CLIMBER).unwrap();
+    assert_eq!(u.climb, None);
+    assert_eq!(
+        after.table().on_wall(u).map(|w| w.id.as_str()),
+        Some("wall-w")
+    );
+    assert!((u.pose.heading - s.table().unit(CLIMBER).unwrap().pose.heading).abs() < 1e-9);
+    assert!(u.pose.centre.x > 9.5, "inside the fort: {:?}", u.pose);
+    assert!(after.log().iter().any(|e| matches!(e,
+        GameEvent::TookTop { unit, tower: false, .. } if *unit == CLIMBER)));
+}
+
+/// IV "Towers": "If a unit wants to enter a tower from outside the fortress, it can do so by
+/// climbing 2 levels if the tower is empty": the Triarii, at the top of the tower whose guard
+/// is gone, enter it (extended markers off), holding it.
+#[test]
+fn tf_iv_towers_a_climber_enters_the_empty_tower() {
+    let mut s = apply(&at_the_tower(), Seat(0), &climb("tower"));
+    next_own_turn(&mut s);
+    next_own_turn(&mut s);
+    s.table_mut().remove(GUARD).unwrap();
+    *s.phase_mut() = Phase::Movement;
+    let after = apply(&s, Seat(0), &Action::TakeTop { unit: CLIMBER });
+    assert_eq!(after.table().tower_holder("tower"), Some(CLIMBER));
+    assert_eq!(after.table().unit(CLIMBER).unwrap().climb, None);
+}
+
+/// V "Assaulting fortresses", "Withdrawal": "while defending a wall, the defender can
+/// withdraw during their turn (as with the standard rules). Likewise, if the attacker is at
+/// the same height, they can choose to maintain contact with the unit or stay in their
+/// current position": the Iberians on the wall, engaged with the Triarii at its top, withdraw
+/// 1 DU into the fort in their turn; the Triarii stay (hold): the fight is over, they still
+/// show Climbed, and in their turn they may take the wall where their card fits. Keeping
+/// contact straight across the wall is refused (ruling: the climber keeps contact by taking
+/// the top).
+#[test]
+fn tf_v_assaulting_fortresses_withdrawal_from_the_wall() {
+    let mut s = wall_defended();
+    next_own_turn(&mut s);
+    assert!(s.table().engagement(CLIMBER, GUARD).is_some());
+    onus_game::turn::next_turn(&mut s).unwrap();
+    assert_eq!(s.active(), Seat(1));
+    *s.phase_mut() = Phase::Movement;
+    s.table_mut().activate(GUARD).unwrap();
+    s.book_mut().activated.insert(GUARD);
+    let s = apply(
+        &s,
+        Seat(1),
+        &Action::Withdraw {
+            unit: GUARD,
+            distance: 1.0,
+        },
+    );
+    assert_eq!(Onus::to_act(&s), Some(Seat(0)), "the climber answers");
+    let keep = Action::AnswerWithdrawal { keep_contact: true };
+    let (rule, why) = refusal(&s, Seat(0), &keep);
+    assert_eq!(rule, "T&F V Assaulting fortresses", "{why}");
+    let s = apply(
+        &s,
+        Seat(0),
+        &Action::AnswerWithdrawal {
+            keep_contact: false,
+        },
+    );
+    assert!(s.table().engagement(CLIMBER, GUARD).is_none());
+    assert_eq!(marker(&s).as_deref(), Some("Climbed"));
+    assert!(s.table().met_at_top(CLIMBER).is_empty());
+    // In its turn it may take the wall where its card fits: not 1 DU from the Iberians
+    // (its card is 1.2 DU deep).
+    let mut s = s;
+    onus_game::turn::next_turn(&mut s).unwrap();
+    *s.phase_mut() = Phase::Movement;
+    let (rule, why) = refusal(&s, Seat(0), &Action::TakeTop { unit: CLIMBER });
+    assert_eq!(rule, "VII-2 Overlapping", "{why}");
+}

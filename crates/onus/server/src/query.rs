@@ -479,6 +479,7 @@ fn structure_action_label(t: &Table, a: &Action) -> String {
             structure, half, ..
         } => format!("Occupy {} (half {})", name(structure), half + 1),
         Action::Climb { structure, .. } => format!("Climb {}", name(structure)),
+        Action::TakeTop { .. } => "Take the top it has climbed".to_owned(),
         Action::Move { order, .. } => match (&order.enter, &order.exit) {
             (Some(id), _) => format!("Enter {}", name(id)),
             (None, Some(p)) => format!(

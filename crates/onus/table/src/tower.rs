@@ -719,3 +719,68 @@ impl Table {
         Ok(())
     }
 }
+
+impl Table {
+    /// The climber `unit` taking the top it has climbed (T&F IV "Walls", "Defeating a
+    /// defender": "if an attacking unit defeats or forces the defender to flee and the unit
+    /// was not overlapping others, the attacker can occupy the space by moving towards the
+    /// fortress"; V "Assaulting fortresses": "it can move to the enemy's space to occupy it or
+    /// it can stay in the same position"; IV "Towers": "If a unit wants to enter a tower from
+    /// outside the fortress, it can do so by climbing 2 levels if the tower is empty").
+    /// Rulings (docs/rulings.md): the climber shows Climbed, is engaged with no unit, and meets
+    /// no enemy at the top ([`Table::met_at_top`]: its defender destroyed, fled or gone, or
+    /// none there); on a wall its card moves straight forward over the wall until its rear
+    /// lies on the inner face, facing into the fortress: on the wall ([`Table::on_wall`]),
+    /// the new place free of other units; a tower it enters ([`Table::into_tower`]), its
+    /// extended markers taken off (a tower holds two sections). The Climbing marker is
+    /// removed. Returns the tower entered, if any.
+    pub fn take_top(&mut self, unit: UnitId) -> Result<Option<String>, TableError> {
+        let no = |reason| TableError::NotPossible {
+            unit,
+            reason,
+            rule: ASSAULTS,
+        };
+        let u = self.unit(unit)?.clone();
+        let c = u
+            .climb
+            .clone()
+            .filter(Climb::at_top)
+            .ok_or(no("only a unit that has climbed to the top takes it"))?;
+        if self.is_engaged(unit) {
+            return Err(no("an engaged unit cannot leave its place to take the top"));
+        }
+        if !self.met_at_top(unit).is_empty() {
+            return Err(no(
+                "an enemy still holds the top: defeat it or put it to flight first",
+            ));
+        }
+        let s = self
+            .structure_of(&c.structure)
+            .ok_or(no("the structure climbed is not on the battlefield"))?;
+        if holdable(s.kind) {
+            let mut climber = u.clone();
+            climber.state.extended_left = false;
+            climber.state.extended_right = false;
+            climber.climb = None;
+            let mut placed = self.into_tower(climber, &c.structure)?;
+            placed.turn.moved = true;
+            *self.unit_mut(unit)? = placed;
+            return Ok(Some(c.structure));
+        }
+        let top = self
+            .at_top_stand_in(&u)
+            .ok_or(no("only a unit that has climbed to the top takes it"))?;
+        let mut placed = u.clone();
+        placed.pose.centre = top.pose.centre + top.pose.forward() * u.size.depth;
+        placed.climb = None;
+        self.check_new_place(&u, &placed)?;
+        if self.on_wall(&placed).is_none_or(|w| w.id != c.structure) {
+            return Err(no("the card does not fit on the top of the wall"));
+        }
+        let m = self.unit_mut(unit)?;
+        m.pose = placed.pose;
+        m.climb = None;
+        m.turn.moved = true;
+        Ok(None)
+    }
+}
