@@ -2,7 +2,7 @@
 //! `acies sim --system morale-clock` (the same seeds as the simulation), one thread: each
 //! battle's result, the clocks' difference (the scripted side's less the other's) after every
 //! half-turn that changed it, and the slowest decision (thread CPU time). Weights may be overridden with
-//! `MC_WEIGHTS=progress,line,threat,clock,threshold,next,next_clock,leader,lead`.
+//! `MC_WEIGHTS=progress,line,threat,clock,threshold,next,next_clock,leader,lead,horizon,guard,pace`.
 //! `cargo run --release -p morale-clock-bot --example tune -- SEAT GAMES [SEED] [FIRST]`
 
 use std::time::{Duration, Instant};
@@ -66,6 +66,9 @@ fn weights() -> Weights {
             &mut w.next_clock,
             &mut w.leader,
             &mut w.lead,
+            &mut w.horizon,
+            &mut w.guard,
+            &mut w.pace,
         ];
         for (f, x) in fields.into_iter().zip(v) {
             *f = x;
@@ -88,6 +91,7 @@ fn main() {
     let (mut won, mut lost, mut drawn) = (0, 0, 0);
     let slowest = std::sync::Arc::new(std::sync::Mutex::new(Duration::ZERO));
     let start = Instant::now();
+    let mut total_leaders = [0u32; 2];
     for i in first..first + games {
         let (game, seeds) = battle_seeds(seed, i, 2);
         let scripted: BoxedBot<MoraleClockArena> = Box::new(Timed {
@@ -125,10 +129,17 @@ fn main() {
         let mut path = String::new();
         let steps = replay_steps::<MoraleClock>(&record).expect("replay");
         let mut last = 0i32;
+        // Morale Clock steps lost to leaders killed or captured: the side's, the enemy's.
+        let mut leaders = [0u32; 2];
         for step in steps {
             let applied = step.expect("legal");
             let b = &applied.state.battle;
             for e in &applied.events {
+                if let Event::ClockDown { side, reason, .. } = e
+                    && !reason.contains("half-turn")
+                {
+                    leaders[usize::from(*side != me)] += 1;
+                }
                 if let Event::HalfTurn { .. } = e {
                     let d = b.army(me).clock as i32 - b.army(me.other()).clock as i32;
                     if d != last {
@@ -145,12 +156,21 @@ fn main() {
                 }
             }
         }
-        println!("{i} {mark} {}{path}", r.reason());
+        total_leaders[0] += leaders[0];
+        total_leaders[1] += leaders[1];
+        println!(
+            "{i} {mark} {}{path} leaders:{}/{}",
+            r.reason(),
+            leaders[0],
+            leaders[1]
+        );
     }
     let n = won + lost + drawn;
     println!(
-        "seat {seat}: {won} won, {lost} lost, {drawn} drawn of {n} ({:.1}%); slowest decision {:?} of CPU; {:?}",
+        "seat {seat}: {won} won, {lost} lost, {drawn} drawn of {n} ({:.1}%); leaders lost {} (the enemy's {}); slowest decision {:?} of CPU; {:?}",
         100.0 * won as f64 / n as f64,
+        total_leaders[0],
+        total_leaders[1],
         *slowest.lock().expect("lock"),
         start.elapsed()
     );

@@ -36,7 +36,7 @@ pub struct ScriptedBot {
     weights: Weights,
     /// The worth of hypothetical charges already enumerated, by the two fighters as JSON
     /// (the same fighters have the same odds).
-    known: HashMap<String, f64>,
+    known: HashMap<String, (f64, f64)>,
     /// The exact odds of melees already enumerated, by the two fighters and their retreats
     /// as text (the same fighters have the same odds).
     odds: HashMap<String, MeleeOdds>,
@@ -143,7 +143,7 @@ impl Bot<MoraleClock> for ScriptedBot {
 struct Eval<'a> {
     before: &'a Battle,
     engagements: Vec<geometry::Engagement>,
-    known: &'a mut HashMap<String, f64>,
+    known: &'a mut HashMap<String, (f64, f64)>,
     odds: &'a mut HashMap<String, MeleeOdds>,
     me: SideId,
     w: Weights,
@@ -207,7 +207,7 @@ impl<'a> Eval<'a> {
         before: &'a Battle,
         me: SideId,
         w: Weights,
-        known: &'a mut HashMap<String, f64>,
+        known: &'a mut HashMap<String, (f64, f64)>,
         odds: &'a mut HashMap<String, MeleeOdds>,
     ) -> Eval<'a> {
         Eval {
@@ -236,6 +236,11 @@ impl<'a> Eval<'a> {
             w: self.w,
             stakes: self.stakes,
         }
+    }
+
+    /// How much the table's material counts now (`Stakes::future`).
+    fn future(&self) -> f64 {
+        self.stakes.future(self.w.horizon)
     }
 
     /// What `action` is worth to the side (the step's end: 0).
@@ -304,7 +309,8 @@ impl<'a> Eval<'a> {
             .filter(|&id| after.units[usize::from(id)].side == self.me)
             .collect();
         let near = near_set(before, after, &moved);
-        let material = material(after, self.me) - material(before, self.me);
+        let future = self.future();
+        let material = material(after, self.me, future) - material(before, self.me, future);
         // Melees change only where a unit changed or one touching it is in contact.
         let engaged = |b: &Battle| {
             near.iter()
@@ -319,7 +325,8 @@ impl<'a> Eval<'a> {
         let progress = if self.ahead() {
             0.0
         } else {
-            progress(after, self.me, &mine_moved) - progress(before, self.me, &mine_moved)
+            progress(after, self.me, &mine_moved, self.w.pace)
+                - progress(before, self.me, &mine_moved, self.w.pace)
         };
         let line = line(after, &mine_moved) - line(before, &mine_moved);
         let mut was = 0.0;
@@ -337,8 +344,7 @@ impl<'a> Eval<'a> {
         material
             + fights
             + self.w.clock * half
-            + self.w.progress * progress
-            + self.w.line * line
+            + future * (self.w.progress * progress + self.w.line * line)
             + self.w.threat * (-threat)
     }
 
@@ -448,7 +454,9 @@ impl<'a> Eval<'a> {
         let w = self.w;
         let mine = if ua.side == self.me { 0 } else { 1 };
         let dmz = [ua.dmz, ub.dmz];
-        let now = melee_value(&o, mine, dmz) + leaders_at_risk(b, &o, [ua, ub], mine, &judge);
+        let future = self.future();
+        let now =
+            future * melee_value(&o, mine, dmz) + leaders_at_risk(b, &o, [ua, ub], mine, &judge);
         let count = melee_count(b, self.me, [ua, ub], &o);
         let ends: f64 = o
             .units
@@ -456,7 +464,9 @@ impl<'a> Eval<'a> {
             .map(|u| u.p(Outcome::Destroyed) + u.p(Outcome::Retreat))
             .sum();
         let stays = (1.0 - ends).clamp(0.0, 1.0);
-        let next = if stays > 0.0 && w.next > 0.0 {
+        // With a horizon, the battle's last half-turn has no next round.
+        let last = w.horizon > 0.0 && judge.stakes.left == 0;
+        let next = if stays > 0.0 && w.next > 0.0 && !last {
             let later = |f: &Fighter| {
                 let mut f = f.clone();
                 f.situation.charging = false;
@@ -472,7 +482,7 @@ impl<'a> Eval<'a> {
             return MeleeWorth { worth: now, count };
         };
         let stakes = judge.stakes;
-        let next_worth = melee_value(&n, mine, dmz)
+        let next_worth = future * melee_value(&n, mine, dmz)
             + leaders_at_risk(b, &n, [ua, ub], mine, &judge)
             + w.next_clock * (n.wins[mine] * stakes.next_win - n.wins[1 - mine] * stakes.next_lose);
         MeleeWorth {
@@ -555,16 +565,29 @@ impl<'a> Eval<'a> {
         };
         let blocked = retreat_blocked(before, u);
         let key = format!("{fe:?}|{fu:?}|{blocked}");
-        if let Some(&v) = self.known.get(&key) {
-            return v;
-        }
-        let v = match odds::melee(&fe, &fu, [false, blocked]) {
-            // Only a charge the enemy gains by is a threat.
-            Ok(o) => (-melee_value(&o, 1, [eu.dmz, uu.dmz])).max(0.0),
-            Err(_) => 0.0,
+        let (v, destroyed) = match self.known.get(&key) {
+            Some(&known) => known,
+            None => {
+                let known = match odds::melee(&fe, &fu, [false, blocked]) {
+                    // Only a charge the enemy gains by is a threat.
+                    Ok(o) => (
+                        (-melee_value(&o, 1, [eu.dmz, uu.dmz])).max(0.0),
+                        o.units[1].p(Outcome::Destroyed),
+                    ),
+                    Err(_) => (0.0, 0.0),
+                };
+                self.known.insert(key, known);
+                known
+            }
         };
-        self.known.insert(key, v);
-        v
+        // A leader riding with the unit charged is lost with it half the time (counted when
+        // leaders are guarded: the player before counted none).
+        let leader = if self.w.guard > 1.0 && before.leader_with(u).is_some() {
+            self.w.guard * self.judge().leader(true) * destroyed
+        } else {
+            0.0
+        };
+        self.future() * v + leader
     }
 }
 
@@ -661,8 +684,9 @@ fn near_set(before: &Battle, after: &Battle, changed: &[UnitId]) -> BTreeSet<Uni
     out
 }
 
-/// Losses on the table so far: the enemy's less the side's, and the Morale Clocks.
-fn material(b: &Battle, me: SideId) -> f64 {
+/// Losses on the table so far: the enemy's less the side's (weighed by `future`, what the
+/// table is still worth: `Stakes::future`), and the Morale Clocks.
+fn material(b: &Battle, me: SideId, future: f64) -> f64 {
     let standing: f64 = b
         .units
         .iter()
@@ -677,7 +701,7 @@ fn material(b: &Battle, me: SideId) -> f64 {
         })
         .sum();
     let clock = f64::from(b.army(me).clock) - f64::from(b.army(me.other()).clock);
-    standing + 3.0 * clock
+    future * standing + 3.0 * clock
 }
 
 /// Whose worth a fight is valued for, with the weights and the stakes of the decision.
@@ -696,7 +720,8 @@ impl Judge {
         } else {
             self.stakes.win
         };
-        self.w.leader + self.stakes.leader_lost * self.w.clock * step
+        self.w.leader * self.stakes.future(self.w.horizon)
+            + self.stakes.leader_lost * self.w.clock * step
     }
 }
 
@@ -713,15 +738,18 @@ fn leaders_at_risk(
     (0..2)
         .filter(|&i| b.leader_with(units[i].id).is_some())
         .map(|i| {
-            let risk = judge.leader(i == mine) * o.units[i].p(Outcome::Destroyed);
+            let guard = if i == mine { judge.w.guard } else { 1.0 };
+            let risk = guard * judge.leader(i == mine) * o.units[i].p(Outcome::Destroyed);
             if i == mine { -risk } else { risk }
         })
         .sum()
 }
 
 /// Minus the inches between `units` of the side and the enemy (missile troops: between where
-/// they stand and their range).
-fn progress(b: &Battle, me: SideId, units: &[UnitId]) -> f64 {
+/// they stand and their range); with `pace` (inches, above 0), in moves of `pace` inches at
+/// each unit's own rate (a unit moving 7" gains by 7" what one moving 3" gains by 3": the
+/// half-turns to contact, not the inches, so that horse do not run ahead of the line).
+fn progress(b: &Battle, me: SideId, units: &[UnitId], pace: f64) -> f64 {
     let enemies: Vec<&Unit> = b
         .bases()
         .filter(|e| e.side != me && !e.is_leader())
@@ -739,9 +767,14 @@ fn progress(b: &Battle, me: SideId, units: &[UnitId]) -> f64 {
             if !d.is_finite() {
                 return 0.0;
             }
-            match u.profile.missile_range {
+            let inches = match u.profile.missile_range {
                 Some(range) => -(d - (range - 0.5).max(0.0)).abs(),
                 None => -d,
+            };
+            if pace > 0.0 {
+                inches * pace / u.profile.move_open
+            } else {
+                inches
             }
         })
         .sum()

@@ -25,6 +25,9 @@ pub struct Stakes {
     pub next_lose: f64,
     /// The chance that a leader whose unit is destroyed in melee is lost with it (Rallying).
     pub leader_lost: f64,
+    /// Half-turns after this one: 0 in the battle's last half-turn, where no melee has a next
+    /// round and nothing but this half-turn's count (and leaders lost) decides the battle.
+    pub left: u32,
 }
 
 impl Stakes {
@@ -45,6 +48,8 @@ impl Stakes {
             ((up / mean).min(MAX_FACTOR), (down / mean).min(MAX_FACTOR))
         };
         let (win, lose) = rel(diff, left);
+        // No half-turn after the last: a next round is never fought (the player weighs one
+        // only with a horizon: `Weights::horizon`).
         let (next_win, next_lose) = rel(diff, left.saturating_sub(1));
         Stakes {
             win,
@@ -52,7 +57,19 @@ impl Stakes {
             next_win,
             next_lose,
             leader_lost: leader_lost(),
+            left,
         }
+    }
+
+    /// How much what is left on the table (units, markers, ground) is worth now, from 1 with
+    /// `horizon` half-turns or more to play after this one down to 0 in the last half-turn:
+    /// losses dealt and taken matter for the half-turns they are still fought in, while the
+    /// battle is decided by the Morale Clocks alone.
+    pub fn future(&self, horizon: f64) -> f64 {
+        if horizon <= 0.0 {
+            return 1.0;
+        }
+        (f64::from(self.left) / horizon).min(1.0)
     }
 }
 
@@ -113,6 +130,23 @@ mod tests {
         assert_eq!(worth(1, 0), (0.0, 1.0));
         // Two ahead: nothing counts.
         assert_eq!(worth(2, 0), (0.0, 0.0));
+    }
+
+    #[test]
+    fn the_table_counts_less_as_the_battle_ends() {
+        let at = |left: u32| Stakes {
+            win: 1.0,
+            lose: 1.0,
+            next_win: 1.0,
+            next_lose: 1.0,
+            leader_lost: 0.5,
+            left,
+        };
+        assert_eq!(at(0).future(4.0), 0.0);
+        assert_eq!(at(2).future(4.0), 0.5);
+        assert_eq!(at(10).future(4.0), 1.0);
+        // No horizon: the table always counts in full.
+        assert_eq!(at(0).future(0.0), 1.0);
     }
 
     #[test]

@@ -79,6 +79,18 @@ pub struct Weights {
     /// gained towards the enemy is worth nothing: ahead by that much, the battle is won by
     /// keeping the lead, not by seeking fights.
     pub lead: f64,
+    /// The half-turns to play after this one from which the table's material (markers, units,
+    /// ground, threats) counts in full; fewer, it counts in proportion (`Stakes::future`), and
+    /// nothing in the last half-turn, where only the count and the leaders decide. 0: always
+    /// in full.
+    pub horizon: f64,
+    /// How many times its one-round risk a leader of the side riding with a unit in melee,
+    /// or within an enemy's charge, is counted at: a melee lasts until one unit is destroyed
+    /// or falls back, and a leader's unit is lost over several rounds, not one.
+    pub guard: f64,
+    /// The move (inches) the ground gained is counted in: each unit's inches times `pace`
+    /// over its own open-going move (the half-turns it takes to reach the enemy). 0: inches.
+    pub pace: f64,
 }
 
 impl Default for Weights {
@@ -93,6 +105,9 @@ impl Default for Weights {
             next_clock: 5.0,
             leader: 0.5,
             lead: 2.0,
+            horizon: 4.0,
+            guard: 3.0,
+            pace: 3.0,
         }
     }
 }
