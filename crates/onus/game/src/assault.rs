@@ -365,3 +365,31 @@ pub(crate) fn check_keep_contact(table: &onus_table::Table, enemy: UnitId) -> Ga
         None => Ok(()),
     }
 }
+
+/// T&F V "Assaulting fortresses": stones dropped on a climber directly below, "a ranged
+/// attack value of 1(0)": power 1, range 0, the climber below the wall (the shot is at short
+/// range whatever the distance, [`onus_table::Table::stones_shot`]). Ruling: the resolver
+/// takes only ranged values above 0 (VII-3), so the card's range is the contact reach, 0.05
+/// DU, which no measure uses. "Unless the assaulting unit is at the
+/// same height, the defender may perform that ranged attack with a +1/+1 bonus for being at
+/// a higher level": T&F II's shot from above (+1 power; its +1 DU of short range changes
+/// nothing here), which the shot's ground gives.
+pub const STONES: onus_model::RangedValues = onus_model::RangedValues {
+    power: 1,
+    range: onus_table::tower::TOWER_REACH,
+};
+
+/// The geometry of a shot of `shooter` at `target`: stones dropped on a climber directly
+/// below by a unit without missiles ([`onus_table::Table::drops_stones_on`]), or any shot
+/// ([`onus_table::Table::shot`]).
+pub fn shot(
+    state: &GameState,
+    shooter: UnitId,
+    target: UnitId,
+) -> Result<onus_table::ShotGeometry, onus_table::TableError> {
+    if state.table.drops_stones_on(shooter, target) {
+        state.table.stones_shot(shooter, target)
+    } else {
+        state.table.shot(shooter, target)
+    }
+}

@@ -46,7 +46,7 @@ pub fn shoot(state: &mut GameState, seat: Seat, shooter: UnitId, target: UnitId)
         ));
     }
     let defender_seat = Seat(t.owner);
-    let geo = match state.table.shot(shooter, target) {
+    let geo = match crate::assault::shot(state, shooter, target) {
         Ok(geo) => geo,
         Err(onus_table::TableError::OutOfRange {
             distance, range, ..

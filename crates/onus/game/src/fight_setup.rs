@@ -35,7 +35,7 @@ impl Shot {
     /// or the rule that makes it lost: out of range, or beyond the maximum of limited
     /// visibility (XII-A). With one nearest side, that side; otherwise none chosen yet.
     pub fn measure(state: &GameState, shooter: UnitId, target: UnitId) -> GameResult<Shot> {
-        let geo = state.table.shot(shooter, target)?;
+        let geo = crate::assault::shot(state, shooter, target)?;
         if let Some(e) = beyond_visibility(state, geo.distance) {
             return Err(e);
         }
@@ -216,6 +216,9 @@ pub(crate) fn ranged_setup_after_events(
 ) -> GameResult<RangedSetup> {
     let mut sf = fighter(state, shot.shooter)?;
     sf.los_blocked = shot.los_blocked;
+    if state.table.drops_stones_on(shot.shooter, shot.target) {
+        sf.card.ranged = Some(crate::assault::STONES);
+    }
     let mut tf = fighter(state, shot.target)?;
     // T&F II "Structures and flanking": no flanks nor rear in a village against a shooter
     // outside it.

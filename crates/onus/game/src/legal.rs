@@ -139,7 +139,8 @@ pub(crate) fn shoot_unit_at(
     if s.owner != seat.0 {
         return Err(GameError::rule(RULE, format!("{shooter} is not {seat}'s")));
     }
-    if !s.card.can_shoot() {
+    let stones = target.is_some_and(|t| state.table.drops_stones_on(shooter, t));
+    if !s.card.can_shoot() && !stones {
         let message = format!("{shooter} has no ranged attack");
         return Err(GameError::rule(RULE, message));
     }

@@ -533,3 +533,67 @@ fn tf_v_assaulting_fortresses_withdrawal_from_the_wall() {
     let (rule, why) = refusal(&s, Seat(0), &Action::TakeTop { unit: CLIMBER });
     assert_eq!(rule, "VII-2 Overlapping", "{why}");
 }
+
+/// V "Assaulting fortresses", "Defender": "A unit without projectiles may attack an enemy
+/// unit while climbing if the unit is directly below, dropping stones or any other objects
+/// with a ranged attack value of 1(0). Unless the assaulting unit is at the same height, the
+/// defender may perform that ranged attack with a +1/+1 bonus for being at a higher level":
+/// the Iberians on the wall (no missiles), not activated, in their Ranged Attack Phase, drop
+/// stones on the Triarii climbing below them: power 1, +1 from above, 4 dice at short range;
+/// with four 6s the Triarii are wounded. Not on Triarii climbing elsewhere, nor once at the
+/// top (engaged: melee).
+#[test]
+fn tf_v_assaulting_fortresses_stones_on_the_climber_below() {
+    use onus_combat::{Side, Stat};
+    let mut s = wall_defended();
+    onus_game::turn::next_turn(&mut s).unwrap();
+    assert_eq!(s.active(), Seat(1));
+    *s.phase_mut() = Phase::RangedAttack;
+    s.setup_mut().options.no_events = true;
+    assert!(s.table().drops_stones_on(GUARD, CLIMBER));
+    let shot = onus_game::fight_setup::Shot::measure(&s, GUARD, CLIMBER).unwrap();
+    assert_eq!(shot.band, onus_combat::Range::Short);
+    let setup = onus_game::fight_setup::ranged_setup(&s, &shot, None).unwrap();
+    assert_eq!(setup.shooter.card.ranged, Some(onus_game::assault::STONES));
+    assert!(modifies(
+        &setup.effects,
+        Side::Attacker,
+        Stat::Power,
+        1,
+        "higher position"
+    ));
+    s.force_dice(&[6, 6, 6, 6, 6, 6, 6, 6, 6, 6]);
+    let mut f = apply(
+        &s,
+        Seat(1),
+        &Action::Shoot {
+            shooter: GUARD,
+            target: CLIMBER,
+        },
+    );
+    assert!(f.log().iter().any(|e| matches!(
+        e,
+        GameEvent::FightDeclared {
+            ranged: true,
+            dice: 4,
+            ..
+        }
+    )));
+    while f.pending().is_some() {
+        let seat = Onus::to_act(&f).unwrap();
+        f = apply(&f, seat, &common::pass());
+    }
+    let r = common::last_fight(&f);
+    assert!(r.defender.wounds_taken >= 1, "{r:?}");
+    // A unit with missiles shoots them, not stones.
+    let mut bow = s.clone();
+    bow.table_mut().remove(GUARD).unwrap();
+    bow.table_mut()
+        .add(unit(2, 1, onus_game::testing::archers(), 10.1, 14.5, 90.0))
+        .unwrap();
+    assert!(!bow.table().drops_stones_on(GUARD, CLIMBER));
+    // At the top it is engaged: no stones, the melee.
+    let mut top = wall_defended();
+    next_own_turn(&mut top);
+    assert!(!top.table().drops_stones_on(GUARD, CLIMBER));
+}

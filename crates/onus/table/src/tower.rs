@@ -784,3 +784,65 @@ impl Table {
         Ok(None)
     }
 }
+
+impl Table {
+    /// Whether `shooter` drops stones on `target` (T&F V "Assaulting fortresses": "A unit
+    /// without projectiles may attack an enemy unit while climbing if the unit is directly
+    /// below, dropping stones or any other objects with a ranged attack value of 1(0)").
+    /// Ruling (docs/rulings.md): `shooter` has no ranged attack and stands on the wall, or
+    /// holds the tower, that `target`, an enemy, climbs and has not yet topped; "directly
+    /// below": the climber would meet the shooter at the top ([`Table::met_at_top`]'s
+    /// contacts; for a tower, its holder always).
+    pub fn drops_stones_on(&self, shooter: UnitId, target: UnitId) -> bool {
+        let (Ok(s), Ok(t)) = (self.unit(shooter), self.unit(target)) else {
+            return false;
+        };
+        let Some(c) = t.climb.as_ref().filter(|c| !c.at_top()) else {
+            return false;
+        };
+        let above = match &s.tower {
+            Some(g) => g.structure == c.structure,
+            None => self.on_wall(s).is_some_and(|w| w.id == c.structure),
+        };
+        if s.card.can_shoot() || !above || !self.are_enemies(shooter, target) {
+            return false;
+        }
+        let mut topped = t.clone();
+        if let Some(c) = topped.climb.as_mut() {
+            c.climbed = c.height;
+        }
+        self.at_top_stand_in(&topped).is_some_and(|top| {
+            !crate::contact::direct_contacts(&top, s, &std::collections::BTreeSet::new()).is_empty()
+        })
+    }
+
+    /// The geometry of `shooter`'s stones dropped on `target` ([`Table::drops_stones_on`]):
+    /// a shot at short range (the "(0)" range: the climber is directly below), with the
+    /// line of sight and side of any shot; the shooter's other conditions (not engaged, not
+    /// fleeing) as for any shot.
+    pub fn stones_shot(
+        &self,
+        shooter: UnitId,
+        target: UnitId,
+    ) -> Result<crate::ShotGeometry, TableError> {
+        let no = |reason| TableError::CannotShoot {
+            shooter,
+            target,
+            reason,
+            rule: ASSAULTS,
+        };
+        if !self.drops_stones_on(shooter, target) {
+            return Err(no("only on an enemy climbing directly below"));
+        }
+        let (s, t) = (self.unit(shooter)?, self.unit(target)?);
+        if s.state.fleeing {
+            return Err(no("fleeing units cannot shoot"));
+        }
+        if self.is_engaged(shooter) || self.is_engaged(target) {
+            return Err(no("neither may be engaged in melee combat"));
+        }
+        let mut geo = self.shot_geometry(s, t)?;
+        geo.band = crate::RangeBand::Short;
+        Ok(geo)
+    }
+}
