@@ -562,6 +562,8 @@ fn tf_v_assaulting_fortresses_stones_on_the_climber_below() {
         1,
         "higher position"
     ));
+    // XI "The wind changes" may turn the stones aside like any shot.
+    assert!(s.table().wind_changes(GUARD, CLIMBER, 1).is_ok());
     s.force_dice(&[6, 6, 6, 6, 6, 6, 6, 6, 6, 6]);
     let mut f = apply(
         &s,

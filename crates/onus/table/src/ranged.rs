@@ -411,7 +411,12 @@ impl Table {
         original: UnitId,
         active_player: u8,
     ) -> Result<WindChange, TableError> {
-        let geo = self.shot(shooter, original)?;
+        // T&F V "Assaulting fortresses": stones dropped on a climber are a shot too.
+        let geo = if self.drops_stones_on(shooter, original) {
+            self.stones_shot(shooter, original)?
+        } else {
+            self.shot(shooter, original)?
+        };
         let t = self.unit(original)?;
         let s = self.unit(shooter)?;
         let out_of_reach = |u: &TableUnit| {
