@@ -405,28 +405,33 @@ impl SqlStore {
         // WAL itself (a checkpoint syncs the database file too, which would hold up every
         // game of the batch); `checkpoint_wal` does it beside it.
         let options = move |writer: bool| {
-            AnyPoolOptions::new().after_connect(move |conn, _meta| {
-                Box::pin(async move {
-                    if conn.backend_name().eq_ignore_ascii_case("sqlite") {
-                        // WAL lets readers (listing, loading) proceed during a write. An
-                        // acknowledged write survives a power cut, not just a crash of the
-                        // process: FULL syncs the WAL on every commit, and the writer of a
-                        // file, which commits with NORMAL, is followed by `WalFile::sync`
-                        // before anything is acknowledged.
-                        conn.execute("PRAGMA journal_mode = WAL").await?;
-                        if writer && !memory {
-                            conn.execute("PRAGMA synchronous = NORMAL").await?;
-                        } else {
-                            conn.execute("PRAGMA synchronous = FULL").await?;
+            AnyPoolOptions::new()
+                // A pool pings each connection before lending it; an SQLite connection is a
+                // thread of this process that cannot go stale, and the ping is a round trip
+                // to that thread for every batch of appends and every read.
+                .test_before_acquire(!sqlite)
+                .after_connect(move |conn, _meta| {
+                    Box::pin(async move {
+                        if conn.backend_name().eq_ignore_ascii_case("sqlite") {
+                            // WAL lets readers (listing, loading) proceed during a write. An
+                            // acknowledged write survives a power cut, not just a crash of the
+                            // process: FULL syncs the WAL on every commit, and the writer of a
+                            // file, which commits with NORMAL, is followed by `WalFile::sync`
+                            // before anything is acknowledged.
+                            conn.execute("PRAGMA journal_mode = WAL").await?;
+                            if writer && !memory {
+                                conn.execute("PRAGMA synchronous = NORMAL").await?;
+                            } else {
+                                conn.execute("PRAGMA synchronous = FULL").await?;
+                            }
+                            conn.execute("PRAGMA foreign_keys = ON").await?;
+                            if writer {
+                                conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
+                            }
                         }
-                        conn.execute("PRAGMA foreign_keys = ON").await?;
-                        if writer {
-                            conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
-                        }
-                    }
-                    Ok(())
+                        Ok(())
+                    })
                 })
-            })
         };
         // An in-memory database lives while a connection to it is open: the writer keeps
         // its one connection for good.
