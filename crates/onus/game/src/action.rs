@@ -161,6 +161,9 @@ pub enum Action {
     /// whose defender is destroyed, fled or gone occupies the top (onto the wall, or into the
     /// tower; Movement or Melee Phase of its side, no activation needed).
     TakeTop { unit: UnitId },
+    /// T&F IV "Walls": an active unit on a wall climbs down its outside (all its movement;
+    /// Movement Phase).
+    ClimbDown { unit: UnitId },
     /// VII-4: a skirmisher spends its unused movement.
     SkirmishMove { unit: UnitId, order: MoveOrder },
     /// VII-5: resolve the melee between the active player's unit and an enemy it is
@@ -248,6 +251,7 @@ impl Action {
             Action::OccupyVillage { .. } => "occupy a village",
             Action::Climb { .. } => "climb",
             Action::TakeTop { .. } => "take the top",
+            Action::ClimbDown { .. } => "climb down the wall",
             Action::SkirmishMove { .. } => "skirmish move",
             Action::Fight { .. } => "fight",
             Action::ChooseSide { .. } => "choose side",

@@ -393,3 +393,44 @@ pub fn shot(
         state.table.shot(shooter, target)
     }
 }
+
+/// T&F IV "Walls": "Defenders can climb a wall from the outside, by hanging off it if they
+/// were facing it. This action consumes all movement points, as when an attacker climbs a
+/// wall. The unit completely descends the wall in one turn, provided it does not come into
+/// contact with the enemy at the end of the action". Rulings (docs/rulings.md): in the
+/// Movement Phase an active unit on the wall, not engaged, not fleeing, that has not moved this
+/// turn lands on the other side ([`onus_table::Table::descent`]); that is its movement of the
+/// turn.
+pub fn climb_down(state: &mut GameState, seat: Seat, unit: UnitId) -> GameResult<()> {
+    let rule = crate::towers::WALLS;
+    crate::structures::own_unit(state, seat, unit, rule)?;
+    let refuse = |why: &str| Err(GameError::rule(rule, format!("{unit} {why}")));
+    if !state.book.activated.contains(&unit) || state.book.recovered.contains(&unit) {
+        return refuse("is not an active unit");
+    }
+    if state.table.is_engaged(unit) {
+        return refuse("is engaged in melee combat");
+    }
+    let u = state.table.unit(unit)?;
+    if u.turn.moved {
+        return refuse("has already moved this turn: climbing down uses all its movement");
+    }
+    let from = u.pose;
+    let structure = state
+        .table
+        .on_wall(u)
+        .map(|w| w.id.clone())
+        .unwrap_or_default();
+    let to = state.table.descent(unit)?;
+    let m = state.table.unit_mut(unit)?;
+    m.pose = to;
+    m.turn.moved = true;
+    m.turn.displaced = true;
+    state.emit(GameEvent::ClimbedDown {
+        unit,
+        structure,
+        from,
+        to,
+    });
+    Ok(())
+}

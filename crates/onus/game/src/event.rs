@@ -261,6 +261,13 @@ pub enum GameEvent {
         climbed: u8,
         height: u8,
     },
+    /// T&F IV "Walls": `unit` climbed down the outside of `structure`, from `from` to `to`.
+    ClimbedDown {
+        unit: UnitId,
+        structure: String,
+        from: acies_geom::Pose,
+        to: acies_geom::Pose,
+    },
     /// T&F IV "Walls", "Defeating a defender": the climber `unit` took the top of
     /// `structure`: onto the wall, or into the tower (`tower`).
     TookTop {

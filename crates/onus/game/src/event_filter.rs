@@ -94,6 +94,7 @@ pub fn event_view(state: &GameState, event: &GameEvent, viewer: Viewer<Seat>) ->
         | E::ClimbEnded { .. }
         | E::MetAtTop { .. }
         | E::TookTop { .. }
+        | E::ClimbedDown { .. }
         | E::CaltropsRolled { .. } => Some(event.clone()),
         E::UnitDeployed { seat, .. } => Some(deployment_view(event, sight.own(*seat))),
         E::CardsDrawn { seat, .. } => Some(hand_view(event, sight.own(*seat))),

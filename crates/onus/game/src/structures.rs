@@ -844,6 +844,10 @@ pub fn legal_actions(state: &GameState, seat: Seat) -> Vec<Action> {
             out.extend(crate::field::occupations(state, unit));
             out.extend(crate::towers::moves(state, unit));
             out.extend(crate::assault::climbs(state, unit));
+            let down = Action::ClimbDown { unit };
+            if crate::turn::apply(state, seat, &down).is_ok() {
+                out.push(down);
+            }
         }
         if matches!(state.phase, Phase::Movement | Phase::Melee) {
             let take = Action::TakeTop { unit };
@@ -872,7 +876,8 @@ pub fn unit_actions(state: &GameState, seat: Seat, unit: UnitId) -> Vec<Action> 
             | Action::RemoveStructure { unit: u, .. }
             | Action::OccupyVillage { unit: u, .. }
             | Action::Climb { unit: u, .. }
-            | Action::TakeTop { unit: u } => *u == unit,
+            | Action::TakeTop { unit: u }
+            | Action::ClimbDown { unit: u } => *u == unit,
             // T&F IV "Towers": entering or leaving a tower ([`crate::towers::moves`]).
             Action::Move { unit: u, order } => {
                 *u == unit && (order.enter.is_some() || order.exit.is_some())

@@ -312,6 +312,7 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
         (Phase::Movement | Phase::Melee, Action::TakeTop { unit }) => {
             crate::assault::take_top(s, seat, *unit)
         }
+        (Phase::Movement, Action::ClimbDown { unit }) => crate::assault::climb_down(s, seat, *unit),
         (Phase::Skirmishers, Action::SkirmishMove { unit, order }) => {
             movement::skirmish_move(s, seat, *unit, order)
         }

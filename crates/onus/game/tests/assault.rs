@@ -599,3 +599,39 @@ fn tf_v_assaulting_fortresses_stones_on_the_climber_below() {
     next_own_turn(&mut top);
     assert!(!top.table().drops_stones_on(GUARD, CLIMBER));
 }
+
+/// IV "Walls": "Defenders can climb a wall from the outside, by hanging off it if they were
+/// facing it. This action consumes all movement points ... The unit completely descends the
+/// wall in one turn, provided it does not come into contact with the enemy at the end of the
+/// action. The unit will be located on the other side of the wall": Iberians of seat 0 on
+/// the west wall, facing it, active, land outside the fort facing west (their movement of
+/// the turn); not when the Triarii of seat 1 stand below, where they would land in contact.
+#[test]
+fn tf_iv_walls_defenders_climb_down_the_outside() {
+    let units = vec![unit(1, 0, infantry("Iberians"), 10.1, 14.5, 90.0)];
+    let s = fixture_on(Some(fort()), units, &[UnitId(1)], Phase::Movement);
+    let down = Action::ClimbDown { unit: UnitId(1) };
+    assert!(onus_game::structures::legal_actions(&s, Seat(0)).contains(&down));
+    let after = apply(&s, Seat(0), &down);
+    let u = after.table().unit(UnitId(1)).unwrap();
+    assert!(u.pose.centre.x < 9.0, "outside the fort: {:?}", u.pose);
+    assert!((u.pose.centre.x - 8.4).abs() < 0.06, "{:?}", u.pose);
+    assert!(after.table().on_wall(u).is_none());
+    let mv = Action::Move {
+        unit: UnitId(1),
+        order: MoveOrder::new(vec![Step::Advance(0.5)]),
+    };
+    assert!(
+        Onus::apply(&after, Seat(0), &mv).is_err(),
+        "all its movement"
+    );
+    // An enemy below: it would land in contact.
+    let units = vec![
+        unit(1, 0, infantry("Iberians"), 10.1, 14.5, 90.0),
+        unit(2, 1, infantry("Triarii"), 7.2, 14.5, -90.0),
+    ];
+    let s = fixture_on(Some(fort()), units, &[UnitId(1)], Phase::Movement);
+    let (rule, why) = refusal(&s, Seat(0), &down);
+    assert_eq!(rule, "T&F IV Walls", "{why}");
+    assert!(why.contains("contact with the enemy"), "{why}");
+}

@@ -480,6 +480,7 @@ fn structure_action_label(t: &Table, a: &Action) -> String {
         } => format!("Occupy {} (half {})", name(structure), half + 1),
         Action::Climb { structure, .. } => format!("Climb {}", name(structure)),
         Action::TakeTop { .. } => "Take the top it has climbed".to_owned(),
+        Action::ClimbDown { .. } => "Climb down the outside of the wall".to_owned(),
         Action::Move { order, .. } => match (&order.enter, &order.exit) {
             (Some(id), _) => format!("Enter {}", name(id)),
             (None, Some(p)) => format!(

@@ -846,3 +846,72 @@ impl Table {
         Ok(geo)
     }
 }
+
+impl Table {
+    /// Where `unit`, on a wall, lands climbing down its outside (T&F IV "Walls": "Defenders
+    /// can climb a wall from the outside, by hanging off it if they were facing it. This
+    /// action consumes all movement points, as when an attacker climbs a wall. The unit
+    /// completely descends the wall in one turn, provided it does not come into contact with
+    /// the enemy at the end of the action. The unit will be located on the other side of the
+    /// wall"). Rulings (docs/rulings.md): the unit stands on a standing wall or wall with a
+    /// gate ([`Table::on_wall`]), faces it at no cost ([`Table::facing_wall`], the same
+    /// wall), and its card moves straight forward over the wall until its rear lies on the
+    /// outer face: a free place outside the fortress touching no enemy; not mounted (IV
+    /// "Occupying defenses"), not artillery (V "Artillery"). Returns the new pose.
+    pub fn descent(&self, unit: UnitId) -> Result<Pose, TableError> {
+        let u = self.unit(unit)?;
+        let no = |reason| TableError::NotPossible {
+            unit,
+            reason,
+            rule: crate::fortress::WALLS,
+        };
+        if u.card.kind.is_mounted() {
+            return Err(TableError::NotPossible {
+                unit,
+                reason: "mounted units cannot climb up or down any structure",
+                rule: crate::terrain::VILLAGES,
+            });
+        }
+        not_artillery(
+            u,
+            "artillery cannot climb or change heights during the battle",
+        )?;
+        let wall = self
+            .on_wall(u)
+            .ok_or(no("only a unit on a wall climbs down its outside"))?;
+        let (pose, faced) = self.facing_wall(unit)?;
+        if faced.id != wall.id {
+            return Err(no("the unit faces another wall than the one it stands on"));
+        }
+        let r = wall
+            .rects()
+            .min_by(|a, b| {
+                let card = u.rect();
+                a.distance(&card).total_cmp(&b.distance(&card))
+            })
+            .ok_or(no("the wall has no tile"))?;
+        let mut placed = u.clone();
+        placed.pose = pose;
+        let gap = r.distance(&placed.rect());
+        placed.pose.centre += pose.forward() * (gap + r.width.min(r.depth) + u.size.depth);
+        self.check_new_place(u, &placed)?;
+        let card = placed.rect();
+        let bf = self.battlefield().ok_or(no("there is no battlefield"))?;
+        if bf
+            .fortress_at(placed.pose.centre)
+            .is_some_and(|f| wall.fortress.as_deref() == Some(f.id.as_str()))
+        {
+            return Err(no("the card does not reach the other side of the wall"));
+        }
+        if self
+            .units
+            .values()
+            .any(|o| self.are_enemies(unit, o.id) && o.rect().distance(&card) <= EPS)
+        {
+            return Err(no(
+                "the unit descends provided it does not come into contact with the enemy",
+            ));
+        }
+        Ok(placed.pose)
+    }
+}
