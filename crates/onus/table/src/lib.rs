@@ -25,6 +25,7 @@ pub mod query;
 pub mod ranged;
 pub mod sight;
 pub mod skirmish;
+mod step_walk;
 pub mod table;
 pub mod terrain;
 pub mod tower;

@@ -8,7 +8,6 @@
 //! consequences) or the [`TableError`] naming the rule that forbids it.
 
 use std::collections::BTreeSet;
-use std::f64::consts::FRAC_PI_2;
 
 use acies_geom::{Corner, Motion, OrientedRect, Pose, SweptShape, Vec2};
 use onus_model::{Ability, Formation, UnitKind, UnitState};
@@ -16,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::contact::direct_contacts;
 use crate::error::TableError;
+use crate::step_walk::StepWalk;
 use crate::table::{Obstacle, ObstacleKind, Table};
 use crate::terrain::GroundEffect;
 use crate::unit::{Flank, Stack, TableUnit, UnitId, card_rect, footprint_at};
@@ -437,14 +437,14 @@ pub(crate) fn motion_of(step: &Step, pose: Pose, size: crate::unit::CardSize) ->
 }
 
 /// Special formations that slow the unit down while active (VIII: wall of shields, phalanx).
-fn slow(f: Option<Formation>) -> bool {
+pub(crate) fn slow(f: Option<Formation>) -> bool {
     matches!(f, Some(Formation::Phalanx | Formation::WallOfShields))
 }
 
 /// Adopting these does not reduce movement: bravery (VIII "both to activate or deactivate
 /// ... without reduced movement"), arrowhead ("it can be activated during a regular
 /// movement") and diamond (same characteristics as arrowhead).
-fn adopts_freely(f: Formation) -> bool {
+pub(crate) fn adopts_freely(f: Formation) -> bool {
     matches!(
         f,
         Formation::Bravery | Formation::Arrowhead | Formation::Diamond
@@ -470,7 +470,168 @@ pub(crate) fn check_steps(steps: &[Step]) -> Result<(), TableError> {
     Ok(())
 }
 
-const FORBID_IN_FORMATION: &str = "units in a special formation (blue marker) cannot do it";
+/// What a move's path does to the units it meets (see `Table::path_through_units`).
+struct Crossings {
+    crossed: Vec<UnitId>,
+    breaks: Vec<UnitId>,
+    mover_breaks: bool,
+    provisional: Vec<UnitId>,
+}
+
+/// The kind of movement a move is (VII-2; T&F II "Limited movement": a reduced movement's
+/// rules prevail), once its steps and ground are known, with the reductions and charge bars
+/// that a slow formation, a rally, moving to shoot and a forced march add; refused where the
+/// shot or the forced march cannot be made.
+fn movement_kind(
+    u: &TableUnit,
+    order: &MoveOrder,
+    walk: &mut StepWalk,
+    ground: &GroundEffect,
+) -> Result<MovementType, TableError> {
+    if walk.slow_while_moving {
+        walk.reductions.insert(Reduction::SlowFormation);
+    }
+    if u.turn.rallied {
+        walk.reductions.insert(Reduction::Rallied);
+        walk.bar(
+            "a broken unit that reorganized this turn cannot charge",
+            "VII-1 Activating broken units",
+        );
+    }
+    if order.will_shoot {
+        moving_to_shoot(u, walk)?;
+    }
+    if order.forced_march {
+        forced_march(order, walk, ground)?;
+    }
+    let kind = if order.forced_march {
+        MovementType::ForcedMarch
+    } else if !walk.reductions.is_empty() {
+        MovementType::Reduced
+    } else if ground.limited_by().is_some() {
+        MovementType::Limited
+    } else {
+        MovementType::Regular
+    };
+    // A charge with reduced movement: in phalanx or wall of shields (VII-2.C), after
+    // adopting a formation (VIII: "it can only make reduced movement ... and they can
+    // also charge"; the VII-2.B chart: "CHARGE ▶ YES") and after a free rotation (the
+    // VII-2.B chart: "CHARGE ▶ YES"; II: "the Free Rotation option ... You can also
+    // charge"). The other reductions bar it (their charts say NO; set above).
+    if kind == MovementType::Reduced {
+        let charge_ok = slow(walk.state.formation)
+            || walk.reductions.iter().all(|r| {
+                matches!(
+                    r,
+                    Reduction::AdoptFormation | Reduction::SlowFormation | Reduction::FreeRotation
+                )
+            });
+        if !charge_ok {
+            walk.bar(
+                "a charge must always be done with regular movement",
+                "VII-2.C Charging",
+            );
+        }
+    }
+    Ok(kind)
+}
+
+/// Moving to shoot (VII-2.B "Performing a ranged attack"): only a shooter, never artillery
+/// that moves; reduced movement that bars a charge, except for skirmishers.
+fn moving_to_shoot(u: &TableUnit, walk: &mut StepWalk) -> Result<(), TableError> {
+    if !u.card.can_shoot() {
+        return Err(TableError::ManeuverForbidden {
+            what: "moving to shoot",
+            reason: "the unit has no ranged attack",
+            rule: "VII-3 Ranged attack phase",
+        });
+    }
+    if u.card.kind == UnitKind::Artillery && walk.moved {
+        return Err(TableError::ManeuverForbidden {
+            what: "moving to shoot",
+            reason: "onagers, ballistae and scorpiones can only shoot if they do not move",
+            rule: "VII-2.B Performing a ranged attack",
+        });
+    }
+    if !u.has(Ability::Skirmishers) {
+        if walk.moved {
+            walk.reductions.insert(Reduction::ToShoot);
+        }
+        walk.bar(
+            "a unit moving to shoot has reduced movement and cannot charge",
+            "VII-2.B Performing a ranged attack",
+        );
+    }
+    Ok(())
+}
+
+/// A forced march (VII-2.A): not in a special formation, with no maneuver that reduces
+/// movement, no shot, no charge, and never limited movement (T&F II).
+fn forced_march(
+    order: &MoveOrder,
+    walk: &mut StepWalk,
+    ground: &GroundEffect,
+) -> Result<(), TableError> {
+    let refuse = |reason| {
+        Err(TableError::ManeuverForbidden {
+            what: "a forced march",
+            reason,
+            rule: "VII-2.A Forced march",
+        })
+    };
+    if walk.in_formation_while_moving {
+        return refuse(
+            "units in special formations cannot do a forced march unless they get rid of that formation",
+        );
+    }
+    if !walk.reductions.is_empty() {
+        return refuse("it cannot be combined with maneuvers that reduce movement");
+    }
+    if order.will_shoot {
+        return refuse("a unit in a forced march cannot shoot");
+    }
+    walk.bar(
+        "a unit in a forced march cannot charge",
+        "VII-2.A Forced march",
+    );
+    if ground.limited_by().is_some() {
+        return Err(TableError::ManeuverForbidden {
+            what: "a forced march",
+            reason: "climbing a hill or crossing a bridge, choke point, trench or barricade is limited movement, which a forced march cannot be",
+            rule: if ground.climbs.is_some() {
+                "T&F III Hills"
+            } else if ground.crosses.is_some() {
+                "T&F III Choke Points"
+            } else {
+                crate::terrain::OBSTACLES
+            },
+        });
+    }
+    Ok(())
+}
+
+/// The distance a move of `kind` may cover (VII-2; T&F II "Limited movement": half, or
+/// skirmishers -1 DU; IX "Athletes": +1 DU when they charge).
+fn movement_budget(u: &TableUnit, opts: PathOptions, kind: MovementType, separate: bool) -> f64 {
+    let base = base_movement(u, separate);
+    let mut budget = match (opts.phase, kind) {
+        (MovePhase::Skirmishers { allowance }, _) => allowance,
+        (MovePhase::FollowUp { allowance }, _) => allowance,
+        (_, MovementType::Regular) => base,
+        (_, MovementType::Reduced) => base / 2.0,
+        (_, MovementType::ForcedMarch) => 2.0 * base,
+        (_, MovementType::Limited) if u.has(Ability::Skirmishers) => (base - 1.0).max(0.0),
+        (_, MovementType::Limited) => base / 2.0,
+    };
+    if opts.charging && u.has(Ability::Athletes) {
+        // IX "Athletes": +1 DU when they charge (extraction error "100" read as 1).
+        budget += 1.0;
+    }
+    budget
+}
+
+pub(crate) const FORBID_IN_FORMATION: &str =
+    "units in a special formation (blue marker) cannot do it";
 
 impl Table {
     /// Validates and prices a move of `unit` in the Movement Phase (VII-2). The table is not
@@ -488,6 +649,102 @@ impl Table {
         check_steps(&order.steps)?;
         let u = self.unit(unit)?;
         let stacked_partner = u.stack.map(|s| s.partner());
+        self.check_may_move(u, opts)?;
+        let separate = order.separate && stacked_partner.is_some();
+        // An auxiliary unit moving on its own leaves the stack (IX).
+        let separate = separate || matches!(u.stack, Some(Stack::AuxiliaryUnder(_)));
+
+        let exit = self.tower_exit(u, order.exit)?;
+        let start = match &exit {
+            Some((pose, _, _)) => *pose,
+            None if order.face => self.facing_pose(unit)?,
+            None => u.pose,
+        };
+        let mut walk = self.walk_steps(u, order, start, stacked_partner)?;
+        let mut ground = self.ground_effect(u, &walk.track, &walk.formation_at)?;
+        let tower = self.tower_move(u, order, opts, &walk.track, exit, &mut ground)?;
+        walk.moved |= tower.is_some();
+        if !opts.charging && !matches!(opts.phase, MovePhase::FollowUp { .. }) {
+            self.ford_defender_bar(u, start, walk.track.end())?;
+        }
+        walk.cost += ground.extra_cost;
+        for &(step, extra) in &ground.extra_by_step {
+            if let Some(p) = walk.priced.get_mut(step) {
+                p.cost += extra;
+            }
+        }
+        let kind = movement_kind(u, order, &mut walk, &ground)?;
+        let budget = movement_budget(u, opts, kind, separate);
+        if matches!(
+            tower,
+            Some(crate::tower::TowerMove::Leave { outer: true, .. })
+        ) {
+            // T&F IV "Occupying defenses": leaving from the outer side "will exhaust its
+            // available movement".
+            walk.cost = walk.cost.max(budget);
+        }
+        if walk.cost > budget + 1e-9 {
+            return Err(TableError::OverBudget {
+                cost: walk.cost,
+                budget,
+                kind: kind.as_str(),
+            });
+        }
+        let end = match &tower {
+            Some(crate::tower::TowerMove::Enter(g)) => g.rect.pose,
+            _ => walk.track.end(),
+        };
+        let through = self.path_through_units(u, opts, &walk, stacked_partner, separate)?;
+        let entering = matches!(tower, Some(crate::tower::TowerMove::Enter(_)));
+        let enemy_contacts = if entering {
+            Vec::new()
+        } else {
+            self.enemy_contacts_at(u, end, &walk.state)
+        };
+        let moved = walk.moved;
+        let artillery_moved = u.card.kind == UnitKind::Artillery && moved;
+        let may_shoot = u.card.can_shoot()
+            && !order.forced_march
+            && !walk.no_shoot
+            && !artillery_moved
+            && (u.has(Ability::Skirmishers)
+                || !moved
+                || matches!(kind, MovementType::Reduced | MovementType::Limited));
+        let mut state = walk.state;
+        if order.forced_march {
+            state.marching = true;
+        } else if u.turn.activated {
+            // VII-2.A: the Marching marker stays until the unit is activated again.
+            state.marching = false;
+        }
+        Ok(PricedMove {
+            unit,
+            kind,
+            reduced_by: walk.reductions.into_iter().collect(),
+            budget,
+            cost: walk.cost,
+            steps: walk.priced,
+            start: u.pose,
+            end,
+            state,
+            charge_bar: walk.bar,
+            may_shoot,
+            moved,
+            crossed: through.crossed,
+            breaks: through.breaks,
+            mover_breaks: through.mover_breaks,
+            provisional: through.provisional,
+            enemy_contacts,
+            carries: if separate { None } else { stacked_partner },
+            ground,
+            tower,
+        })
+    }
+
+    /// Whether `u` may move at all now (VII-2): not fleeing, not engaged, activated (or
+    /// carried by its activated main unit, brash, or following up), once a Movement Phase.
+    fn check_may_move(&self, u: &TableUnit, opts: PathOptions) -> Result<(), TableError> {
+        let unit = u.id;
         let main_activated = match u.stack {
             Some(Stack::AuxiliaryUnder(m)) => self.unit(m).is_ok_and(|m| m.turn.activated),
             _ => false,
@@ -509,433 +766,23 @@ impl Table {
                 rule: "VII-2 Movement phase",
             });
         }
-        let skirm = u.has(Ability::Skirmishers);
-        let maneuverable = u.has(Ability::Maneuverable);
-        let separate = order.separate && stacked_partner.is_some();
-        // An auxiliary unit moving on its own leaves the stack (IX).
-        let separate = separate || matches!(u.stack, Some(Stack::AuxiliaryUnder(_)));
+        Ok(())
+    }
 
-        let mut state = u.state.clone();
-        let exit = self.tower_exit(u, order.exit)?;
-        let start = match &exit {
-            Some((pose, _, _)) => *pose,
-            None if order.face => self.facing_pose(unit)?,
-            None => u.pose,
-        };
-        let mut track = Track::new(u.size, start);
-        let mut priced: Vec<PricedStep> = Vec::with_capacity(order.steps.len());
-        let mut reductions: BTreeSet<Reduction> = BTreeSet::new();
-        let mut bar: Option<ChargeBar> = None;
-        let mut no_shoot = false;
-        let mut wheel_pivot: Option<Pivot> = None;
-        let mut wheeled = 0.0;
-        let mut free_turn_used = false;
-        let mut cost = 0.0;
-        let mut moved = !start.approx_eq(&u.pose, 1e-12);
-        let mut slow_while_moving = false;
-        let mut in_formation_while_moving = false;
-        // The special formation during each motion (moving through units, VII-2).
-        let mut formation_at: Vec<bool> = Vec::new();
-
-        let first_move = order.steps.iter().position(Step::is_movement);
-        let last_move = order.steps.iter().rposition(Step::is_movement);
-        let mid = |i: usize| match (first_move, last_move) {
-            (Some(f), Some(l)) => i > f && i < l,
-            _ => false,
-        };
-        let set_bar = |bar: &mut Option<ChargeBar>, reason, rule| {
-            if bar.is_none() {
-                *bar = Some(ChargeBar { reason, rule });
-            }
-        };
-
-        for (i, step) in order.steps.iter().enumerate() {
-            let mut step_cost = 0.0;
-            let bad = |reason, rule| TableError::BadStep {
-                index: i,
-                reason,
-                rule,
-            };
-            match *step {
-                Step::Advance(d) => {
-                    if !d.is_finite() || d < 0.0 {
-                        return Err(bad(
-                            "an advance goes straight ahead; moving backwards is a movement in all directions",
-                            "VII-2.A Regular movement",
-                        ));
-                    }
-                    step_cost = d;
-                }
-                Step::Wheel { pivot, angle } => {
-                    if !angle.is_finite() || angle <= 0.0 || angle > FRAC_PI_2 + 1e-9 {
-                        return Err(bad(
-                            "a rotation turns forward by more than 0° and at most 90°",
-                            "VII-2.A Regular movement",
-                        ));
-                    }
-                    if wheel_pivot.is_some_and(|p| p != pivot) {
-                        return Err(TableError::Zigzag { index: i });
-                    }
-                    wheel_pivot = Some(pivot);
-                    // "rotate forward up to 90°": the rotations of one move add up to at
-                    // most a quarter turn, so a regular move never turns a unit round.
-                    wheeled += angle;
-                    if wheeled > FRAC_PI_2 + 1e-9 {
-                        return Err(bad(
-                            "the rotations of one move add up to at most 90°",
-                            "VII-2.A Regular movement",
-                        ));
-                    }
-                    step_cost = 1.0;
-                }
-                Step::Slide { right, forward } => {
-                    if !(right.is_finite() && forward.is_finite()) {
-                        return Err(bad(
-                            "not a displacement",
-                            "VII-2.B Movement in all directions",
-                        ));
-                    }
-                    if state.formation.is_some() {
-                        return Err(TableError::ManeuverForbidden {
-                            what: "movement in all directions",
-                            reason: FORBID_IN_FORMATION,
-                            rule: "VII-2.B Movement in all directions",
-                        });
-                    }
-                    step_cost = acies_geom::math::hypot(right, forward);
-                    if !skirm {
-                        reductions.insert(Reduction::AllDirections);
-                    }
-                    set_bar(
-                        &mut bar,
-                        "movement in all directions cannot end in a charge, not even for skirmishers",
-                        "VII-2.B Movement in all directions",
-                    );
-                }
-                Step::Turn(a) => {
-                    // Half a turn either way reaches every facing; more is not a rotation a
-                    // player makes (found by fuzzing: 1e308 radians).
-                    if !a.is_finite() || a.abs() > std::f64::consts::PI + 1e-9 {
-                        return Err(bad(
-                            "not an angle of at most half a turn either way",
-                            "VII-2.B Free rotation",
-                        ));
-                    }
-                    if state.formation == Some(Formation::Square) {
-                        return Err(TableError::ManeuverForbidden {
-                            what: "free rotation",
-                            reason: "a unit in square cannot move",
-                            rule: "VIII Square",
-                        });
-                    }
-                    let diamond_free =
-                        state.formation == Some(Formation::Diamond) && !free_turn_used;
-                    if diamond_free {
-                        free_turn_used = true;
-                    } else if skirm {
-                        step_cost = 1.0;
-                    } else {
-                        reductions.insert(Reduction::FreeRotation);
-                        if mid(i) {
-                            return Err(TableError::ManeuverMidMove { index: i });
-                        }
-                    }
-                }
-                Step::Extend(f) | Step::Reduce(f) => {
-                    let extend = matches!(step, Step::Extend(_));
-                    let what = if extend {
-                        "extending a formation"
-                    } else {
-                        "reducing a formation"
-                    };
-                    if state.formation.is_some() {
-                        return Err(TableError::ManeuverForbidden {
-                            what,
-                            reason: FORBID_IN_FORMATION,
-                            rule: "VII-2.B Extending or reducing a formation",
-                        });
-                    }
-                    let on = match f {
-                        Flank::Left => state.extended_left,
-                        Flank::Right => state.extended_right,
-                    };
-                    if on == extend {
-                        return Err(bad(
-                            if extend {
-                                "that end of the front line is already extended"
-                            } else {
-                                "there is no extended marker on that end"
-                            },
-                            "VII-2.B Extending or reducing a formation",
-                        ));
-                    }
-                    match f {
-                        Flank::Left => state.extended_left = extend,
-                        Flank::Right => state.extended_right = extend,
-                    }
-                    if !(skirm || maneuverable) {
-                        reductions.insert(Reduction::ExtendOrReduce);
-                        set_bar(
-                            &mut bar,
-                            "extending or reducing a formation prevents charging (except skirmishers and maneuverable units)",
-                            "VII-2.B Extending or reducing a formation",
-                        );
-                    }
-                    if mid(i) && !skirm {
-                        return Err(TableError::ManeuverMidMove { index: i });
-                    }
-                }
-                Step::Adopt(f) => {
-                    if !u.card.can_form(f) {
-                        return Err(TableError::ManeuverForbidden {
-                            what: "adopting a special formation",
-                            reason: "the card does not have this formation",
-                            rule: "VIII Special formations",
-                        });
-                    }
-                    if state.formation == Some(f) {
-                        return Err(bad(
-                            "the unit is already in this formation",
-                            "VII-2.B Adopting or changing a special formation",
-                        ));
-                    }
-                    if state.extended_left || state.extended_right {
-                        return Err(TableError::ManeuverForbidden {
-                            what: "adopting a special formation",
-                            reason: "an extended unit cannot be in a special formation; reduce it first",
-                            rule: "VII-2.B Extending or reducing a formation",
-                        });
-                    }
-                    if mid(i) {
-                        return Err(TableError::ManeuverMidMove { index: i });
-                    }
-                    state.formation = Some(f);
-                    if !(skirm || maneuverable || adopts_freely(f)) {
-                        reductions.insert(Reduction::AdoptFormation);
-                    }
-                    if f != Formation::Bravery {
-                        no_shoot = true;
-                    }
-                }
-                Step::Undo => {
-                    if state.formation.is_none() {
-                        return Err(bad(
-                            "the unit has no special formation to undo",
-                            "VII-2.B Adopting or changing a special formation",
-                        ));
-                    }
-                    if mid(i) {
-                        return Err(TableError::ManeuverMidMove { index: i });
-                    }
-                    // Ruling (VIII): "in subsequent turns it can be deactivated and perform
-                    // regular movement": undoing a formation does not reduce movement.
-                    state.formation = None;
-                }
-            }
-            if step.is_movement() || matches!(step, Step::Turn(_)) {
-                if state.formation == Some(Formation::Square) {
-                    return Err(TableError::ManeuverForbidden {
-                        what: "moving",
-                        reason: "a unit in square cannot move",
-                        rule: "VIII Square",
-                    });
-                }
-                if step.is_movement() {
-                    slow_while_moving |= slow(state.formation);
-                    in_formation_while_moving |= state.formation.is_some();
-                }
-                if let Some(m) = motion_of(step, track.end(), u.size) {
-                    let nonzero = match m {
-                        Motion::Translate(d) => d.length() > 0.0,
-                        Motion::Rotate { angle, .. } => angle != 0.0,
-                    };
-                    moved |= nonzero;
-                    track.push(m, (state.extended_left, state.extended_right), i);
-                    formation_at.push(state.formation.is_some());
-                }
-            } else if let Step::Extend(f) = *step {
-                // The marker needs room where it is placed.
-                let m = crate::unit::extended_marker_rect(track.end(), u.size, f);
-                if !self.contains_rect(&m) {
-                    return Err(TableError::OffTable { unit });
-                }
-                if let Some(o) = self
-                    .obstacles(&[unit])
-                    .iter()
-                    .find(|o| Some(o.owner) != stacked_partner && m.overlaps(&o.rect))
-                {
-                    return Err(TableError::Overlap {
-                        unit,
-                        other: o.owner,
-                    });
-                }
-            }
-            cost += step_cost;
-            priced.push(PricedStep {
-                step: *step,
-                cost: step_cost,
-                end: track.end(),
-            });
-        }
-        let mut ground = self.ground_effect(u, &track, &formation_at)?;
-        let tower = self.tower_move(u, order, opts, &track, exit, &mut ground)?;
-        moved |= tower.is_some();
-        if !opts.charging && !matches!(opts.phase, MovePhase::FollowUp { .. }) {
-            self.ford_defender_bar(u, start, track.end())?;
-        }
-        cost += ground.extra_cost;
-        for &(step, extra) in &ground.extra_by_step {
-            if let Some(p) = priced.get_mut(step) {
-                p.cost += extra;
-            }
-        }
-        if slow_while_moving {
-            reductions.insert(Reduction::SlowFormation);
-        }
-        if u.turn.rallied {
-            reductions.insert(Reduction::Rallied);
-            set_bar(
-                &mut bar,
-                "a broken unit that reorganized this turn cannot charge",
-                "VII-1 Activating broken units",
-            );
-        }
-        let shooter = u.card.can_shoot();
-        let artillery = u.card.kind == UnitKind::Artillery;
-        if order.will_shoot {
-            if !shooter {
-                return Err(TableError::ManeuverForbidden {
-                    what: "moving to shoot",
-                    reason: "the unit has no ranged attack",
-                    rule: "VII-3 Ranged attack phase",
-                });
-            }
-            if artillery && moved {
-                return Err(TableError::ManeuverForbidden {
-                    what: "moving to shoot",
-                    reason: "onagers, ballistae and scorpiones can only shoot if they do not move",
-                    rule: "VII-2.B Performing a ranged attack",
-                });
-            }
-            if !skirm {
-                if moved {
-                    reductions.insert(Reduction::ToShoot);
-                }
-                set_bar(
-                    &mut bar,
-                    "a unit moving to shoot has reduced movement and cannot charge",
-                    "VII-2.B Performing a ranged attack",
-                );
-            }
-        }
-        if order.forced_march {
-            if in_formation_while_moving {
-                return Err(TableError::ManeuverForbidden {
-                    what: "a forced march",
-                    reason: "units in special formations cannot do a forced march unless they get rid of that formation",
-                    rule: "VII-2.A Forced march",
-                });
-            }
-            if !reductions.is_empty() {
-                return Err(TableError::ManeuverForbidden {
-                    what: "a forced march",
-                    reason: "it cannot be combined with maneuvers that reduce movement",
-                    rule: "VII-2.A Forced march",
-                });
-            }
-            if order.will_shoot {
-                return Err(TableError::ManeuverForbidden {
-                    what: "a forced march",
-                    reason: "a unit in a forced march cannot shoot",
-                    rule: "VII-2.A Forced march",
-                });
-            }
-            set_bar(
-                &mut bar,
-                "a unit in a forced march cannot charge",
-                "VII-2.A Forced march",
-            );
-        }
-        if order.forced_march && ground.limited_by().is_some() {
-            return Err(TableError::ManeuverForbidden {
-                what: "a forced march",
-                reason: "climbing a hill or crossing a bridge, choke point, trench or barricade is limited movement, which a forced march cannot be",
-                rule: if ground.climbs.is_some() {
-                    "T&F III Hills"
-                } else if ground.crosses.is_some() {
-                    "T&F III Choke Points"
-                } else {
-                    crate::terrain::OBSTACLES
-                },
-            });
-        }
-        // T&F II "Limited movement": "if a unit is already doing a reduced movement ... the
-        // rules for this type of movement prevail".
-        let kind = if order.forced_march {
-            MovementType::ForcedMarch
-        } else if !reductions.is_empty() {
-            MovementType::Reduced
-        } else if ground.limited_by().is_some() {
-            MovementType::Limited
-        } else {
-            MovementType::Regular
-        };
-        // A charge with reduced movement: in phalanx or wall of shields (VII-2.C), after
-        // adopting a formation (VIII: "it can only make reduced movement ... and they can
-        // also charge"; the VII-2.B chart: "CHARGE ▶ YES") and after a free rotation (the
-        // VII-2.B chart: "CHARGE ▶ YES"; II: "the Free Rotation option ... You can also
-        // charge"). The other reductions bar it (their charts say NO; set above).
-        if kind == MovementType::Reduced {
-            let charge_ok = slow(state.formation)
-                || reductions.iter().all(|r| {
-                    matches!(
-                        r,
-                        Reduction::AdoptFormation
-                            | Reduction::SlowFormation
-                            | Reduction::FreeRotation
-                    )
-                });
-            if !charge_ok {
-                set_bar(
-                    &mut bar,
-                    "a charge must always be done with regular movement",
-                    "VII-2.C Charging",
-                );
-            }
-        }
-        let base = base_movement(u, separate);
-        let mut budget = match (opts.phase, kind) {
-            (MovePhase::Skirmishers { allowance }, _) => allowance,
-            (MovePhase::FollowUp { allowance }, _) => allowance,
-            (_, MovementType::Regular) => base,
-            (_, MovementType::Reduced) => base / 2.0,
-            (_, MovementType::ForcedMarch) => 2.0 * base,
-            // T&F II: "Skirmishers will only reduce their movement by -1".
-            (_, MovementType::Limited) if skirm => (base - 1.0).max(0.0),
-            (_, MovementType::Limited) => base / 2.0,
-        };
-        if opts.charging && u.has(Ability::Athletes) {
-            // IX "Athletes": +1 DU when they charge (extraction error "100" read as 1).
-            budget += 1.0;
-        }
-        if matches!(
-            tower,
-            Some(crate::tower::TowerMove::Leave { outer: true, .. })
-        ) {
-            // T&F IV "Occupying defenses": leaving from the outer side "will exhaust its
-            // available movement".
-            cost = cost.max(budget);
-        }
-        if cost > budget + 1e-9 {
-            return Err(TableError::OverBudget {
-                cost,
-                budget,
-                kind: kind.as_str(),
-            });
-        }
-
-        // Geometry: the path against everything else on the table.
-        if !track.stays_on(self) {
+    /// The path against the units on the table (VII-2 "Moving through units"): enemies are
+    /// never crossed, friends only when neither is engaged, in a special formation or a
+    /// fleeing elephant unit; the end may overlap only a friend activated this phase that
+    /// has yet to move. Who breaks for crossing whom.
+    fn path_through_units(
+        &self,
+        u: &TableUnit,
+        opts: PathOptions,
+        walk: &StepWalk,
+        stacked_partner: Option<UnitId>,
+        separate: bool,
+    ) -> Result<Crossings, TableError> {
+        let unit = u.id;
+        if !walk.track.stays_on(self) {
             return Err(TableError::OffTable { unit });
         }
         let mut except = vec![unit];
@@ -943,10 +790,9 @@ impl Table {
             except.push(p);
         }
         let obstacles = self.obstacles(&except);
-        let encounters = track.encounters(&obstacles);
         let mut crossed: Vec<UnitId> = Vec::new();
         let mut crossed_first: Vec<Encounter> = Vec::new();
-        for enc in &encounters {
+        for enc in &walk.track.encounters(&obstacles) {
             if Some(enc.owner) == stacked_partner && separate {
                 continue;
             }
@@ -961,20 +807,7 @@ impl Table {
             if crossed.contains(&enc.owner) {
                 continue;
             }
-            let mover_formation = formation_at.get(enc.step).copied().unwrap_or(false);
-            let why =
-                if matches!(enc.kind, ObstacleKind::Marker { .. }) || self.is_engaged(enc.owner) {
-                    Some("it is engaged in combat")
-                } else if other.in_formation() {
-                    Some("it is in a special formation")
-                } else if mover_formation {
-                    Some("the moving unit is in a special formation")
-                } else if other.is_fleeing_elephant() {
-                    Some("it is a fleeing elephant unit")
-                } else {
-                    None
-                };
-            if let Some(reason) = why {
+            if let Some(reason) = self.no_way_through(other, enc, walk) {
                 return Err(TableError::ThroughFriend {
                     unit,
                     other: enc.owner,
@@ -985,15 +818,11 @@ impl Table {
             crossed.push(enc.owner);
             crossed_first.push(*enc);
         }
-        let end = match &tower {
-            Some(crate::tower::TowerMove::Enter(g)) => g.rect.pose,
-            _ => track.end(),
-        };
         let end_pieces = footprint_at(
-            track.end(),
+            walk.track.end(),
             u.size,
-            state.extended_left,
-            state.extended_right,
+            walk.state.extended_left,
+            walk.state.extended_right,
         );
         let mut provisional: Vec<UnitId> = Vec::new();
         let mut overlapped: Vec<UnitId> = Vec::new();
@@ -1020,21 +849,57 @@ impl Table {
                 && other.owner == u.owner
                 && other.turn.activated
                 && !other.turn.moved;
-            if pending {
-                provisional.push(o.owner);
-            } else {
+            if !pending {
                 return Err(TableError::EndsOverlapping {
                     unit,
                     other: o.owner,
                     stop,
                 });
             }
+            provisional.push(o.owner);
         }
-        // Consequences of crossing friends, in the order crossed.
+        let (breaks, mover_breaks) = self.breaks_crossing(u, &crossed)?;
+        Ok(Crossings {
+            crossed,
+            breaks,
+            mover_breaks,
+            provisional,
+        })
+    }
+
+    /// Why the mover may not pass through the friend `other` it meets at `enc` (VII-2):
+    /// either is engaged or in a special formation, or the friend is a fleeing elephant unit.
+    fn no_way_through(
+        &self,
+        other: &TableUnit,
+        enc: &Encounter,
+        walk: &StepWalk,
+    ) -> Option<&'static str> {
+        let mover_formation = walk.formation_at.get(enc.step).copied().unwrap_or(false);
+        if matches!(enc.kind, ObstacleKind::Marker { .. }) || self.is_engaged(enc.owner) {
+            Some("it is engaged in combat")
+        } else if other.in_formation() {
+            Some("it is in a special formation")
+        } else if mover_formation {
+            Some("the moving unit is in a special formation")
+        } else if other.is_fleeing_elephant() {
+            Some("it is a fleeing elephant unit")
+        } else {
+            None
+        }
+    }
+
+    /// The consequences of crossing friends, in the order crossed (VII-2): a broken mover
+    /// breaks the unbroken friends it crosses; crossing a broken friend breaks the mover.
+    fn breaks_crossing(
+        &self,
+        u: &TableUnit,
+        crossed: &[UnitId],
+    ) -> Result<(Vec<UnitId>, bool), TableError> {
         let mut broken_now = u.state.broken || u.state.fleeing;
         let mut breaks = Vec::new();
         let mut mover_breaks = false;
-        for id in &crossed {
+        for id in crossed {
             let other = self.unit(*id)?;
             let other_broken = other.state.broken || other.state.fleeing;
             if broken_now && !other_broken {
@@ -1045,15 +910,19 @@ impl Table {
                 broken_now = true;
             }
         }
-        // Frontal contact with enemies at the end.
+        Ok((breaks, mover_breaks))
+    }
+
+    /// The enemies `u` meets front to front at the end of its move, standing at `end` with
+    /// the markers of `state`.
+    fn enemy_contacts_at(&self, u: &TableUnit, end: Pose, state: &UnitState) -> Vec<UnitId> {
         let mut mover_end = u.clone();
         mover_end.pose = end;
         mover_end.tower = None;
         mover_end.state = state.clone();
         let mut enemy_contacts = Vec::new();
-        let entering = matches!(tower, Some(crate::tower::TowerMove::Enter(_)));
         for other in self.units.values() {
-            if other.owner == u.owner || other.id == unit || entering {
+            if other.owner == u.owner || other.id == u.id {
                 continue;
             }
             if !self.reaches(other, end.centre) {
@@ -1066,40 +935,7 @@ impl Table {
                 enemy_contacts.push(other.id);
             }
         }
-        let artillery_moved = artillery && moved;
-        let may_shoot = shooter
-            && !order.forced_march
-            && !no_shoot
-            && !artillery_moved
-            && (skirm || !moved || matches!(kind, MovementType::Reduced | MovementType::Limited));
-        if order.forced_march {
-            state.marching = true;
-        } else if u.turn.activated {
-            // VII-2.A: the Marching marker stays until the unit is activated again.
-            state.marching = false;
-        }
-        Ok(PricedMove {
-            unit,
-            kind,
-            reduced_by: reductions.into_iter().collect(),
-            budget,
-            cost,
-            steps: priced,
-            start: u.pose,
-            end,
-            state,
-            charge_bar: bar,
-            may_shoot,
-            moved,
-            crossed,
-            breaks,
-            mover_breaks,
-            provisional,
-            enemy_contacts,
-            carries: if separate { None } else { stacked_partner },
-            ground,
-            tower,
-        })
+        enemy_contacts
     }
 
     /// Carries out a checked move: the card goes to its end pose with its new markers, crossed
