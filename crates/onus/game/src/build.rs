@@ -460,72 +460,185 @@ fn builtin_data() -> Result<&'static (Catalog, Vec<(ArmyList, ArmyValue)>), &'st
 pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
     setup.check()?;
     crate::siege::check_setup(setup)?;
-    let n = setup.players.len();
     let (catalog, presets) = builtin_data().map_err(|e| GameError::setup(e.clone(), None))?;
-    let mut resolved = Vec::with_capacity(n);
-    for (i, p) in setup.players.iter().enumerate() {
-        let seat = Seat(i as u8);
-        resolved.push(resolve(
-            seat,
-            p,
-            catalog,
-            presets,
-            setup.options.several_generals,
-        )?);
-    }
-    let teams: Vec<(Seat, u8)> = setup
+    let resolved = setup
         .players
         .iter()
         .enumerate()
-        .map(|(i, p)| (Seat(i as u8), p.team.unwrap_or(i as u8)))
-        .collect();
-    let mut team_ids: Vec<u8> = Vec::new();
-    for (_, t) in &teams {
-        if !team_ids.contains(t) {
-            team_ids.push(*t);
-        }
+        .map(|(i, p)| {
+            let seat = Seat(i as u8);
+            resolve(seat, p, catalog, presets, setup.options.several_generals)
+        })
+        .collect::<GameResult<Vec<_>>>()?;
+    let sides = Sides::of(setup)?;
+    let table = lay_table(setup, &sides, &resolved)?;
+    let (width, depth) = (table.width, table.depth);
+
+    let mut rng = GameRng::new(seed);
+    let deck_ref = match &setup.scenario.deck {
+        Some(text) => DeckRef::Inline(text.clone()),
+        None => DeckRef::Builtin,
+    };
+    let deck = deck_ref.load_shared()?;
+    let piles = CardPiles::new(deck.len(), setup.players.len());
+    let mut players = Vec::with_capacity(resolved.len());
+    let mut next_id = 1u32;
+    for (i, r) in resolved.into_iter().enumerate() {
+        players.push(player_state(
+            setup,
+            &sides,
+            &table,
+            i,
+            r,
+            &mut rng,
+            &mut next_id,
+        )?);
     }
-    if team_ids.len() < 2 {
-        return Err(GameError::setup(
-            "every player is on the same team: a battle needs two sides",
-            Some("XII-B"),
-        ));
-    }
-    if team_ids.len() > EDGES.len() {
-        return Err(GameError::setup(
-            format!(
-                "{} sides cannot each have a table edge; at most 4 (ruling XII-C)",
-                team_ids.len()
-            ),
-            Some("XII-C"),
-        ));
-    }
-    // VI: 70 cm of front per 1,000 points of the largest side.
-    let side_points = |t: u8| -> u32 {
-        teams
+
+    check_zones_apart(&players)?;
+    crate::siege::check_armies(setup, &players)?;
+    let order = match crate::siege::deployment_order(setup) {
+        Some(order) => order,
+        None => alternating_order(&players, &mut rng),
+    };
+    let first = order.first().copied().unwrap_or(Seat(0));
+
+    let mut state = GameState {
+        setup: Arc::new(setup.clone()),
+        rng,
+        deck: deck_ref,
+        deck_cache: DeckCache(Some(deck)),
+        piles,
+        table,
+        players: std::sync::Arc::new(players),
+        hidden: BTreeSet::new(),
+        turn: 0,
+        round: 0,
+        active: first,
+        group: vec![first],
+        rotation: rotation(&sides.teams, setup.options.turn_order),
+        rotation_index: 0,
+        phase: Phase::Deployment,
+        deployment: Some(DeployStage::Units {
+            order: order.clone(),
+            next: 0,
+        }),
+        book: TurnBook::default(),
+        pending: None,
+        decisions: Vec::new(),
+        log: Default::default(),
+        outcome: None,
+        forced_dice: Default::default(),
+        structures: Default::default(),
+    };
+    state.emit(GameEvent::GameStarted {
+        seats: state.seats(),
+        width,
+        depth,
+    });
+    state.emit(GameEvent::DeploymentOrder { first, order });
+    Ok(state)
+}
+
+/// The battle's sides (XII-B): each seat's team (its own unless the setup names one), and
+/// the teams in order of first appearance, each with its table edge (XII-C).
+struct Sides {
+    teams: Vec<(Seat, u8)>,
+    team_ids: Vec<u8>,
+}
+
+impl Sides {
+    /// The sides of `setup`: at least two (XII-B), at most one per table edge (XII-C).
+    fn of(setup: &Setup) -> GameResult<Sides> {
+        let teams: Vec<(Seat, u8)> = setup
+            .players
             .iter()
-            .zip(&resolved)
+            .enumerate()
+            .map(|(i, p)| (Seat(i as u8), p.team.unwrap_or(i as u8)))
+            .collect();
+        let mut team_ids: Vec<u8> = Vec::new();
+        for (_, t) in &teams {
+            if !team_ids.contains(t) {
+                team_ids.push(*t);
+            }
+        }
+        if team_ids.len() < 2 {
+            return Err(GameError::setup(
+                "every player is on the same team: a battle needs two sides",
+                Some("XII-B"),
+            ));
+        }
+        if team_ids.len() > EDGES.len() {
+            return Err(GameError::setup(
+                format!(
+                    "{} sides cannot each have a table edge; at most 4 (ruling XII-C)",
+                    team_ids.len()
+                ),
+                Some("XII-C"),
+            ));
+        }
+        Ok(Sides { teams, team_ids })
+    }
+
+    /// The table edge of team `t` (XII-C).
+    fn edge_of(&self, t: u8) -> TableEdge {
+        let k = self.team_ids.iter().position(|x| *x == t).unwrap_or(0);
+        EDGES[k % EDGES.len()]
+    }
+
+    /// The points of team `t`'s armies.
+    fn points(&self, t: u8, resolved: &[Resolved]) -> u32 {
+        self.teams
+            .iter()
+            .zip(resolved)
             .filter(|((_, x), _)| *x == t)
             .map(|(_, r)| r.list.points)
             .sum()
-    };
-    let biggest = team_ids
+    }
+
+    /// The deployment zone of seat `i`: the scenario's, or its share of its team's edge.
+    fn zone(&self, setup: &Setup, i: usize, width: f64, depth: f64) -> Zone {
+        let seat = Seat(i as u8);
+        let team = self.teams.get(i).map_or(i as u8, |(_, t)| *t);
+        let mates: Vec<Seat> = self
+            .teams
+            .iter()
+            .filter(|(_, t)| *t == team)
+            .map(|(s, _)| *s)
+            .collect();
+        let part = mates.iter().position(|s| *s == seat).unwrap_or(0);
+        setup
+            .scenario
+            .zones
+            .get(i)
+            .copied()
+            .unwrap_or_else(|| default_zone(self.edge_of(team), width, depth, part, mates.len()))
+    }
+}
+
+/// The table (VI "Troop deployment"): 70 cm of front per 1,000 points of the largest side
+/// unless the scenario sizes it, square with more than two sides (ruling XII-C), or the
+/// battlefield's size and terrain (T&F III); each seat's home edge.
+fn lay_table(setup: &Setup, sides: &Sides, resolved: &[Resolved]) -> GameResult<Table> {
+    let sc = &setup.scenario;
+    let biggest = sides
+        .team_ids
         .iter()
-        .map(|t| side_points(*t))
+        .map(|t| sides.points(*t, resolved))
         .max()
         .unwrap_or(1000);
-    let sc = &setup.scenario;
+    let several = sides.team_ids.len() > 2;
     let mut width = sc
         .width
         .unwrap_or_else(|| (FRONT_PER_1000 * f64::from(biggest) / 1000.0).max(FRONT_PER_1000));
     // Ruling (XII-C): with more than two sides the table is square, 26 DU at least, so that
     // the side zones hold an army too.
-    let mut depth = sc.depth.unwrap_or(if team_ids.len() > 2 {
+    let mut depth = sc.depth.unwrap_or(if several {
         DEFAULT_DEPTH.max(26.0)
     } else {
         DEFAULT_DEPTH
     });
-    if team_ids.len() > 2 && sc.width.is_none() {
+    if several && sc.width.is_none() {
         width = width.max(depth);
     }
     if !(width.is_finite() && depth.is_finite() && width > 0.0 && depth > 0.0)
@@ -566,140 +679,82 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
     }
     // T&F IV "Walls with a gate": the defending seat's units pass their own gates.
     table.set_siege_defender(sc.siege.as_ref().map(|s| s.defender.0));
-    let edge_of = |t: u8| {
-        let k = team_ids.iter().position(|x| *x == t).unwrap_or(0);
-        EDGES[k % EDGES.len()]
-    };
-    table.home_edges = teams.iter().map(|(_, t)| edge_of(*t)).collect();
+    table.home_edges = sides.teams.iter().map(|(_, t)| sides.edge_of(*t)).collect();
+    Ok(table)
+}
 
-    let mut rng = GameRng::new(seed);
-    let deck_ref = match &sc.deck {
-        Some(text) => DeckRef::Inline(text.clone()),
-        None => DeckRef::Builtin,
-    };
-    let deck = deck_ref.load_shared()?;
-    let piles = CardPiles::new(deck.len(), n);
-
-    let mut players = Vec::with_capacity(n);
-    let mut next_id = 1u32;
-    for (i, r) in resolved.into_iter().enumerate() {
-        let seat = Seat(i as u8);
-        let team = teams[i].1;
-        let mates: Vec<Seat> = teams
-            .iter()
-            .filter(|(_, t)| *t == team)
-            .map(|(s, _)| *s)
-            .collect();
-        let part = mates.iter().position(|s| *s == seat).unwrap_or(0);
-        let zone = sc
-            .zones
-            .get(i)
-            .copied()
-            .unwrap_or_else(|| default_zone(edge_of(team), width, depth, part, mates.len()));
-        check_zone(seat, &zone, width, depth, &r.units)?;
-        // Unit ids in a random order, so that an id tells nothing of the card (face-down
-        // deployment, fog of war).
-        let mut units = r.units;
-        rng.shuffle(&mut units);
-        let mut reserve = Vec::new();
-        let mut unit_costs = BTreeMap::new();
-        let mut serving = Vec::new();
-        for (card, rank, cost, contingent) in units {
-            let id = UnitId(next_id);
-            next_id += 1;
-            unit_costs.insert(id, cost);
-            serving.push((id, contingent));
-            reserve.push(Reserve {
-                id,
-                card: card.into(),
-                rank,
-            });
-        }
-        let mut generals: Vec<GeneralState> = r
-            .generals
-            .into_iter()
-            .map(|card| GeneralState {
-                card,
-                unit: None,
-                status: GeneralStatus::Healthy,
-                contingent: false,
-                commands: Vec::new(),
-            })
-            .collect();
-        let mut value = r.value;
-        if !value.contingents.is_empty() {
-            list_contingents(seat, &serving, &mut generals, &value.general)?;
-        } else if let Some(spec) = setup.players.get(i) {
-            assign_contingents(
-                seat,
-                &spec.contingents,
-                &mut generals,
-                &reserve,
-                &unit_costs,
-                &mut value,
-                r.list.points,
-            )?;
-        }
-        players.push(PlayerState {
-            seat,
-            team,
-            army_id: r.list.id.clone(),
-            army_name: r.list.name.clone(),
-            faction: r.list.faction.clone(),
-            value: Arc::new(value),
-            points_limit: r.list.points,
-            unit_costs,
-            generals,
-            reserve,
-            eliminated: BTreeMap::new(),
-            defeated: None,
-            zone,
+/// Seat `i`'s player with its army `r`: its deployment zone on `table`, its units in the
+/// reserve under ids drawn in a random order (so that an id tells nothing of the card:
+/// face-down deployment, fog of war), its Generals and the contingents they command (XII-A).
+fn player_state(
+    setup: &Setup,
+    sides: &Sides,
+    table: &Table,
+    i: usize,
+    r: Resolved,
+    rng: &mut GameRng,
+    next_id: &mut u32,
+) -> GameResult<PlayerState> {
+    let seat = Seat(i as u8);
+    let team = sides.teams.get(i).map_or(i as u8, |(_, t)| *t);
+    let zone = sides.zone(setup, i, table.width, table.depth);
+    check_zone(seat, &zone, table.width, table.depth, &r.units)?;
+    let mut units = r.units;
+    rng.shuffle(&mut units);
+    let mut reserve = Vec::new();
+    let mut unit_costs = BTreeMap::new();
+    let mut serving = Vec::new();
+    for (card, rank, cost, contingent) in units {
+        let id = UnitId(*next_id);
+        *next_id += 1;
+        unit_costs.insert(id, cost);
+        serving.push((id, contingent));
+        reserve.push(Reserve {
+            id,
+            card: card.into(),
+            rank,
         });
     }
-
-    check_zones_apart(&players)?;
-    crate::siege::check_armies(setup, &players)?;
-    let order = match crate::siege::deployment_order(setup) {
-        Some(order) => order,
-        None => alternating_order(&players, &mut rng),
-    };
-    let first = order.first().copied().unwrap_or(Seat(0));
-
-    let mut state = GameState {
-        setup: Arc::new(setup.clone()),
-        rng,
-        deck: deck_ref,
-        deck_cache: DeckCache(Some(deck)),
-        piles,
-        table,
-        players: std::sync::Arc::new(players),
-        hidden: BTreeSet::new(),
-        turn: 0,
-        round: 0,
-        active: first,
-        group: vec![first],
-        rotation: rotation(&teams, setup.options.turn_order),
-        rotation_index: 0,
-        phase: Phase::Deployment,
-        deployment: Some(DeployStage::Units {
-            order: order.clone(),
-            next: 0,
-        }),
-        book: TurnBook::default(),
-        pending: None,
-        decisions: Vec::new(),
-        log: Default::default(),
-        outcome: None,
-        forced_dice: Default::default(),
-        structures: Default::default(),
-    };
-    state.emit(GameEvent::GameStarted {
-        seats: state.seats(),
-        width,
-        depth,
-    });
-    state.emit(GameEvent::DeploymentOrder { first, order });
-    Ok(state)
+    let mut generals: Vec<GeneralState> = r
+        .generals
+        .into_iter()
+        .map(|card| GeneralState {
+            card,
+            unit: None,
+            status: GeneralStatus::Healthy,
+            contingent: false,
+            commands: Vec::new(),
+        })
+        .collect();
+    let mut value = r.value;
+    if !value.contingents.is_empty() {
+        list_contingents(seat, &serving, &mut generals, &value.general)?;
+    } else if let Some(spec) = setup.players.get(i) {
+        assign_contingents(
+            seat,
+            &spec.contingents,
+            &mut generals,
+            &reserve,
+            &unit_costs,
+            &mut value,
+            r.list.points,
+        )?;
+    }
+    Ok(PlayerState {
+        seat,
+        team,
+        army_id: r.list.id.clone(),
+        army_name: r.list.name.clone(),
+        faction: r.list.faction.clone(),
+        value: Arc::new(value),
+        points_limit: r.list.points,
+        unit_costs,
+        generals,
+        reserve,
+        eliminated: BTreeMap::new(),
+        defeated: None,
+        zone,
+    })
 }
 
 /// VI: the player with the most unit cards deploys first (random on a tie); then the players
