@@ -265,14 +265,84 @@ fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusa
         .movement_allowance(unit)
         .map_err(|e| refuse("unknown_unit", e.to_string()))?;
     let engaged = t.engaged_enemies(unit);
-    let skirmishers = phase == Phase::Skirmishers;
     let mut why_not = serde_json::Map::new();
+    let moving = move_options(k, seat, u, &allowance, &mut why_not);
+    let (may_charge, charges) = charge_options(k, seat, u, &mut why_not);
+    let (may_shoot, shots) = shot_options(k, seat, u, &mut why_not);
+    let engaged_actions = if phase == Phase::Movement && !engaged.is_empty() {
+        Some(engaged_actions(k, seat, u, &engaged))
+    } else {
+        None
+    };
+    let facing = if moving.sample.is_some() {
+        facing_option(t, unit)
+    } else {
+        None
+    };
+    // T&F IV–V: what the unit may do to the battlefield's structures, as the engine lists it.
+    let structure_actions: Vec<Value> = if my_turn {
+        onus_game::structures::unit_actions(k, seat, unit)
+            .into_iter()
+            .map(|a| json!({ "label": structure_action_label(t, &a), "action": a }))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let reorient = if k.book().may_reorient.contains(&unit) {
+        let heading = u.pose.heading;
+        Some(json!({
+            "heading": heading,
+            "verdict": verdict(k, seat, &Action::Reorient { unit, heading: heading + std::f64::consts::FRAC_PI_2 }),
+        }))
+    } else {
+        None
+    };
 
-    // Moving: the game itself says, on a few probe moves (moves roll nothing). An empty move
-    // is not enough: a unit a friend stopped on (VII-2 "Overlapping") may not stay where it
-    // is, yet may move away.
+    Ok(json!({
+        "unit": unit,
+        "phase": phase,
+        "my_turn": my_turn,
+        "activated": u.turn.activated,
+        "moved": u.turn.moved,
+        "engaged_with": engaged,
+        "allowance": allowance,
+        "left": moving.left,
+        "may_move": moving.sample.is_some(),
+        "sample_move": moving.sample,
+        "may_charge": may_charge,
+        "may_shoot": may_shoot,
+        "why_not": why_not,
+        "charges": charges,
+        "shots": shots,
+        "engaged_actions": engaged_actions,
+        "reorient": reorient,
+        "facing": facing,
+        "structure_actions": structure_actions,
+    }))
+}
+
+/// Whether a unit may move now, and how far.
+struct MoveOptions {
+    /// A move the game accepts, if any.
+    sample: Option<MoveOrder>,
+    /// What is left to move now (DU).
+    left: f64,
+}
+
+/// Moving: the game itself says, on a few probe moves (moves roll nothing). An empty move is
+/// not enough: a unit a friend stopped on (VII-2 "Overlapping") may not stay where it is, yet
+/// may move away. The game's refusal of the first probe goes in `why_not`.
+fn move_options(
+    k: &GameState,
+    seat: Seat,
+    u: &onus_table::TableUnit,
+    allowance: &onus_table::movement::Allowance,
+    why_not: &mut serde_json::Map<String, Value>,
+) -> MoveOptions {
+    let unit = u.id;
+    let skirmishers = k.phase() == Phase::Skirmishers;
     let mut first_refusal = None;
-    let mut sample_move = None;
+    let mut sample = None;
     for order in probe_moves(k, u, allowance.regular) {
         let action = if skirmishers {
             Action::SkirmishMove {
@@ -287,7 +357,7 @@ fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusa
         };
         match Onus::apply(k, seat, &action) {
             Ok(_) => {
-                sample_move = Some(order);
+                sample = Some(order);
                 break;
             }
             Err(e) => {
@@ -295,7 +365,7 @@ fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusa
             }
         }
     }
-    let may_move = sample_move.is_some();
+    let may_move = sample.is_some();
     if let (false, Some(e)) = (may_move, &first_refusal) {
         why_not.insert("move".into(), game_error(e));
     }
@@ -315,9 +385,18 @@ fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusa
     } else {
         allowance.regular
     };
+    MoveOptions { sample, left }
+}
 
-    // Charging: the game's own preconditions; then what is within reach.
-    let charge_bar = onus_game::legal::charge_preconditions(k, seat, unit)
+/// Charging: the game's own preconditions, then what is within reach; the reason there is
+/// none goes in `why_not`.
+fn charge_options(
+    k: &GameState,
+    seat: Seat,
+    u: &onus_table::TableUnit,
+    why_not: &mut serde_json::Map<String, Value>,
+) -> (bool, Vec<Value>) {
+    let charge_bar = onus_game::legal::charge_preconditions(k, seat, u.id)
         .err()
         .map(|e| game_error(&e));
     let charges = if charge_bar.is_none() {
@@ -341,8 +420,18 @@ fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusa
         }
         None => {}
     }
+    (may_charge, charges)
+}
 
-    // Shooting: every enemy with its geometry or the reason.
+/// Shooting: every enemy with its geometry or the reason it cannot be shot; the reason the
+/// unit cannot shoot at all goes in `why_not`.
+fn shot_options(
+    k: &GameState,
+    seat: Seat,
+    u: &onus_table::TableUnit,
+    why_not: &mut serde_json::Map<String, Value>,
+) -> (bool, Vec<Value>) {
+    let (t, unit) = (k.table(), u.id);
     let has_ranged = u.card.ranged.is_some();
     let mut shots = Vec::new();
     if has_ranged {
@@ -387,69 +476,21 @@ fn unit_options(k: &GameState, seat: Seat, unit: UnitId) -> Result<Value, Refusa
         }
         None => {}
     }
+    (may_shoot, shots)
+}
 
-    let engaged_actions = if phase == Phase::Movement && !engaged.is_empty() {
-        Some(engaged_actions(k, seat, u, &engaged))
-    } else {
-        None
-    };
-    // T&F II "Facing": the river, ford, bridge or choke point the card touches, else the
-    // trench or barricade, else the standing wall (T&F IV), and where facing it at no cost would put the card (the
-    // move's `face`, `Table::facing_pose`).
-    let facing = may_move
-        .then(|| {
-            t.facing_terrain(unit)
-                .map(|(pose, piece)| json!({ "piece": piece.name, "kind": piece.kind, "pose": pose }))
-                .or_else(|_| {
-                    t.facing_obstacle(unit)
-                        .or_else(|_| t.facing_wall(unit))
-                        .map(|(pose, s)| {
-                            json!({ "piece": s.label(), "kind": s.kind, "pose": pose })
-                        })
-                })
-                .ok()
+/// T&F II "Facing": the river, ford, bridge or choke point the card touches, else the trench
+/// or barricade, else the standing wall (T&F IV), and where facing it at no cost would put
+/// the card (the move's `face`, `Table::facing_pose`).
+fn facing_option(t: &Table, unit: UnitId) -> Option<Value> {
+    t.facing_terrain(unit)
+        .map(|(pose, piece)| json!({ "piece": piece.name, "kind": piece.kind, "pose": pose }))
+        .or_else(|_| {
+            t.facing_obstacle(unit)
+                .or_else(|_| t.facing_wall(unit))
+                .map(|(pose, s)| json!({ "piece": s.label(), "kind": s.kind, "pose": pose }))
         })
-        .flatten();
-    // T&F IV–V: what the unit may do to the battlefield's structures, as the engine lists it.
-    let structure_actions: Vec<Value> = if my_turn {
-        onus_game::structures::unit_actions(k, seat, unit)
-            .into_iter()
-            .map(|a| json!({ "label": structure_action_label(t, &a), "action": a }))
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let reorient = if k.book().may_reorient.contains(&unit) {
-        let heading = u.pose.heading;
-        Some(json!({
-            "heading": heading,
-            "verdict": verdict(k, seat, &Action::Reorient { unit, heading: heading + std::f64::consts::FRAC_PI_2 }),
-        }))
-    } else {
-        None
-    };
-
-    Ok(json!({
-        "unit": unit,
-        "phase": phase,
-        "my_turn": my_turn,
-        "activated": u.turn.activated,
-        "moved": u.turn.moved,
-        "engaged_with": engaged,
-        "allowance": allowance,
-        "left": left,
-        "may_move": may_move,
-        "sample_move": sample_move,
-        "may_charge": may_charge,
-        "may_shoot": may_shoot,
-        "why_not": why_not,
-        "charges": charges,
-        "shots": shots,
-        "engaged_actions": engaged_actions,
-        "reorient": reorient,
-        "facing": facing,
-        "structure_actions": structure_actions,
-    }))
+        .ok()
 }
 
 /// A button's words for a structure action, naming the structure as the battlefield does.
