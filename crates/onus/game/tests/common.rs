@@ -133,6 +133,18 @@ pub fn fort() -> onus_terrain::Battlefield {
     onus_terrain::builtin::get("fort-and-village").unwrap()
 }
 
+/// `testing::archers` with a range of 4 DU instead of 8: the towers' and walls' tests
+/// measure short and long range near a fortress.
+pub fn short_range_archers() -> onus_model::UnitCard {
+    onus_combat::CardBuilder::new("Archers", onus_model::UnitKind::Infantry)
+        .attack(1, 1)
+        .defense(3, 3)
+        .ranged(3, 4.0)
+        .morale(7)
+        .health(6)
+        .build()
+}
+
 /// Infantry with armor 3, morale 5, health 8.
 pub fn infantry(name: &str) -> onus_model::UnitCard {
     onus_combat::CardBuilder::new(name, onus_model::UnitKind::Infantry)

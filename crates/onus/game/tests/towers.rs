@@ -9,26 +9,15 @@ mod common;
 
 use acies_core::{Ruleset, Viewer};
 use acies_geom::{Pose, Vec2};
-use common::{fort, infantry};
-use onus_combat::{CardBuilder, CombatEffect, Side, Stat};
+use common::{fort, infantry, short_range_archers};
+use onus_combat::{CombatEffect, Side, Stat};
 use onus_game::fight_setup::{Shot, melee_setup, ranged_setup};
 use onus_game::structures::legal_actions;
 use onus_game::testing::{fixture_on, unit};
 use onus_game::{Action, ChargeSpec, GameState, Onus, Phase, Seat, Setup};
-use onus_model::{UnitCard, UnitKind};
 use onus_table::{EnvelopChoice, MoveOrder, Step, TableUnit, UnitId};
 
 const GUARD: UnitId = UnitId(2);
-
-fn archers() -> UnitCard {
-    CardBuilder::new("Archers", UnitKind::Infantry)
-        .attack(1, 1)
-        .defense(3, 3)
-        .ranged(3, 4.0)
-        .morale(7)
-        .health(6)
-        .build()
-}
 
 /// `s` with `u` placed in the fort's tower.
 fn garrison(s: &mut GameState, u: TableUnit) {
@@ -55,7 +44,7 @@ fn priority(effects: &[CombatEffect], side: Side) -> bool {
 /// below get no bonus of height.
 #[test]
 fn tf_iv_towers_a_unit_in_a_tower_shot_at_from_outside() {
-    let units = vec![unit(1, 0, archers(), 16.1, 16.0, 90.0)];
+    let units = vec![unit(1, 0, short_range_archers(), 16.1, 16.0, 90.0)];
     let mut s = fixture_on(Some(fort()), units, &[UnitId(1)], Phase::RangedAttack);
     garrison(&mut s, unit(2, 1, infantry("Guard"), 12.5, 16.0, 0.0));
     let shot = Shot::measure(&s, UnitId(1), GUARD).unwrap();
@@ -82,7 +71,7 @@ fn tf_iv_towers_a_unit_in_a_tower_shot_at_from_outside() {
 fn tf_iv_towers_archers_shoot_from_the_tower() {
     let units = vec![unit(1, 1, infantry("Iberians"), 16.1, 16.0, 90.0)];
     let mut s = fixture_on(Some(fort()), units, &[], Phase::RangedAttack);
-    garrison(&mut s, unit(2, 0, archers(), 12.5, 16.0, 0.0));
+    garrison(&mut s, unit(2, 0, short_range_archers(), 12.5, 16.0, 0.0));
     s.table_mut().activate(GUARD).unwrap();
     s.book_mut().activated.insert(GUARD);
     let shot = Shot::measure(&s, GUARD, UnitId(1)).unwrap();

@@ -5,35 +5,24 @@
 
 mod common;
 
-use common::{fort, infantry};
-use onus_combat::{CardBuilder, CombatEffect, Side, Stat};
+use common::{fort, infantry, short_range_archers};
+use onus_combat::{CombatEffect, Side, Stat};
 use onus_game::fight_setup::{Shot, ranged_setup};
 use onus_game::general::morale_outside_fight;
 use onus_game::setup::Siege;
 use onus_game::testing::{fixture_on, unit};
 use onus_game::{GameState, Phase, Seat};
-use onus_model::{UnitCard, UnitKind};
 use onus_table::UnitId;
 
 const OUTSIDE: UnitId = UnitId(1);
 const ON_WALL: UnitId = UnitId(2);
 
-fn archers() -> UnitCard {
-    CardBuilder::new("Archers", UnitKind::Infantry)
-        .attack(1, 1)
-        .defense(3, 3)
-        .ranged(3, 4.0)
-        .morale(7)
-        .health(6)
-        .build()
-}
-
 /// Archers of seat 0 outside, facing the west wall (their front against its outer face), and
 /// Archers of seat 1 inside, their front against its inner face: on the wall. Both active.
 fn across_the_wall() -> GameState {
     let units = vec![
-        unit(1, 0, archers(), 8.4, 14.5, -90.0),
-        unit(2, 1, archers(), 10.1, 14.5, 90.0),
+        unit(1, 0, short_range_archers(), 8.4, 14.5, -90.0),
+        unit(2, 1, short_range_archers(), 10.1, 14.5, 90.0),
     ];
     fixture_on(
         Some(fort()),
@@ -105,7 +94,7 @@ fn tf_iv_walls_ranged_attacks_across_a_wall() {
 #[test]
 fn tf_iv_walls_no_wall_bonus_against_a_shot_from_inside() {
     let units = vec![
-        unit(1, 0, archers(), 11.9, 14.5, 90.0),
+        unit(1, 0, short_range_archers(), 11.9, 14.5, 90.0),
         unit(2, 1, infantry("Iberians"), 10.1, 14.5, 90.0),
     ];
     let s = fixture_on(Some(fort()), units, &[OUTSIDE], Phase::RangedAttack);
