@@ -614,7 +614,7 @@ mod tests {
         assert!(out.contains("romans: "), "{out}");
         assert!(out.contains("8 battlefields\n"), "{out}");
         assert!(
-            out.contains("4 with structures not yet playable (T&F IV): siege-castellum"),
+            out.contains("1 with structures not yet playable (T&F IV): siege-castellum\n"),
             "{out}"
         );
         assert!(!out.contains("hamlet-and-ditches"), "{out}");

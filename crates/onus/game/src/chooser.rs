@@ -221,6 +221,8 @@ pub fn candidates(state: &GameState, seat: Seat, rng: &mut GameRng) -> Vec<Actio
         }
         None => {}
     }
+    // T&F IV-V: climbs, tower moves, shots at structures, fire (on a siege's ground only).
+    crate::chooser_siege::candidates(state, seat, rng, &mut out);
     match state.phase {
         Phase::Deployment => deployment(state, seat, rng, &mut out),
         Phase::Activation => activation(state, seat, rng, &mut out),

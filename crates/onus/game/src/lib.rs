@@ -39,6 +39,7 @@ pub mod action;
 pub mod assault;
 pub mod build;
 pub mod chooser;
+mod chooser_siege;
 pub mod combat;
 pub mod deploy;
 pub mod engaged;

@@ -213,9 +213,10 @@ impl Battlefield {
 impl Battlefield {
     /// Whether a game can be played on it: every structure on it is of a kind whose rules of
     /// play are in the game ([`StructureKind::in_play`]: villages, trenches, barricades,
-    /// caltrops), and no fortress.
+    /// caltrops, fortresses' walls, gates and towers, watchtowers). A fortress is played
+    /// when its elements are (T&F VI "Scenarios with fortresses").
     pub fn playable(&self) -> bool {
-        self.fortresses.is_empty() && self.structures.iter().all(|s| s.kind.in_play())
+        self.structures.iter().all(|s| s.kind.in_play())
     }
 
     /// Whether any structure stands on it (T&F IV); whether the game plays them all is

@@ -38,9 +38,8 @@ pub fn all() -> Result<Vec<Battlefield>, String> {
 }
 
 /// The shipped battlefields a game can be played on now: those whose structures, if any, are
-/// villages, trenches, barricades and caltrops ([`Battlefield::playable`]; T&F IV: the rules
-/// of play of the others are still to come, and `onus-game` refuses a battlefield with any).
-/// What a lobby offers.
+/// of kinds the game plays ([`Battlefield::playable`]; T&F IV: siege towers and rams are still
+/// to come, and `onus-game` refuses a battlefield with any). What a lobby offers.
 pub fn playable() -> Result<Vec<Battlefield>, String> {
     Ok(all()?.into_iter().filter(Battlefield::playable).collect())
 }

@@ -136,11 +136,21 @@ impl StructureKind {
         matches!(self, StructureKind::Trench | StructureKind::Barricade)
     }
 
-    /// A field structure whose rules of play are in the game: villages, trenches,
-    /// barricades and caltrops (IV "Villages", "Trenches and barricades", "Caltrops"). The
-    /// others (fortresses, watchtowers, siege towers, rams) are not playable yet.
+    /// A structure whose rules of play are in the game: villages, trenches, barricades and
+    /// caltrops (IV "Villages", "Trenches and barricades", "Caltrops"); a fortress's walls,
+    /// corner walls, gates and towers, and watchtowers (IV "Walls", "Walls with a gate",
+    /// "Towers", "Watchtowers"; V "Assaulting fortresses"; VI "Scenarios with fortresses").
+    /// Siege towers and rams are not playable yet.
     pub fn in_play(self) -> bool {
-        matches!(self, StructureKind::Village) || self.is_obstacle() || self.is_caltrops()
+        matches!(self, StructureKind::Village)
+            || self.is_obstacle()
+            || self.is_caltrops()
+            || self.fortress_in_play()
+    }
+
+    /// The fortress's elements and watchtowers: their arm of [`StructureKind::in_play`].
+    fn fortress_in_play(self) -> bool {
+        self.is_fortress_element() || self == StructureKind::Watchtower
     }
 
     /// Caltrops, small or large (IV "Caltrops").

@@ -17,18 +17,13 @@ const FORTRESS_FIELDS: [&str; 4] = [
 ];
 
 #[test]
-fn shipped_structure_battlefields_load_with_no_problem_and_only_field_ones_are_offered() {
+fn shipped_structure_battlefields_load_with_no_problem_and_only_playable_ones_are_offered() {
     for id in FORTRESS_FIELDS {
         let b = shipped(id);
         assert!(b.has_structures(), "{id}");
         assert_eq!(b.problems(), Vec::new(), "{id}");
     }
     let playable = builtin::playable().unwrap();
-    assert_eq!(
-        playable.len(),
-        builtin::SOURCES.len() - FORTRESS_FIELDS.len()
-    );
-    // T&F IV: only villages, trenches, barricades and caltrops are played.
     assert!(
         playable
             .iter()
@@ -37,9 +32,26 @@ fn shipped_structure_battlefields_load_with_no_problem_and_only_field_ones_are_o
     let field = shipped("hamlet-and-ditches");
     assert_eq!(field.problems(), Vec::new());
     assert!(field.has_structures() && playable.iter().any(|b| b.id == field.id));
-    for id in FORTRESS_FIELDS {
-        assert!(!shipped(id).playable(), "{id}");
+    // T&F IV, VI: fortresses and watchtowers are played; the siege tower and the ram of the
+    // castellum are not yet, so that battlefield waits for them.
+    for id in ["fort-and-village", "stone-citadel", "watchtower-line"] {
+        assert!(shipped(id).playable(), "{id}");
+        assert!(playable.iter().any(|b| b.id == id), "{id}");
     }
+    for k in [
+        StructureKind::Wall,
+        StructureKind::CornerWall,
+        StructureKind::GateWall,
+        StructureKind::Tower,
+        StructureKind::Watchtower,
+    ] {
+        assert!(k.in_play(), "{k}");
+    }
+    let castellum = shipped("siege-castellum");
+    assert_eq!(
+        castellum.playable(),
+        castellum.structures.iter().all(|s| s.kind.in_play())
+    );
     let kinds: Vec<StructureKind> = builtin::all()
         .unwrap()
         .iter()
