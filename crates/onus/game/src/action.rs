@@ -164,6 +164,27 @@ pub enum Action {
     /// T&F IV "Walls": an active unit on a wall climbs down its outside (all its movement;
     /// Movement Phase).
     ClimbDown { unit: UnitId },
+    /// T&F V "Rams and Elephants": an active unit in contact with a ram nobody carries takes
+    /// it up (its move of the turn; Movement Phase).
+    TakeRam { unit: UnitId, ram: String },
+    /// T&F V "Rams and Elephants": an active unit drops its ram where it stands, before its
+    /// move (Movement Phase).
+    DropRam { unit: UnitId },
+    /// T&F V "Rams and Elephants": a unit with a ram, or elephants, attacks structure
+    /// `structure` it touches (`gate`: its gate, IV "Walls with a gate"); Melee Phase, without
+    /// activation when it goes on battering the same structure.
+    Batter {
+        unit: UnitId,
+        structure: String,
+        gate: bool,
+    },
+    /// T&F IV "Siege towers": the active unit in a siege tower moves the tower along `steps`
+    /// (as a unit card of movement 2; Movement Phase).
+    MoveSiegeTower { unit: UnitId, steps: Vec<Step> },
+    /// T&F IV "Siege towers", "Walls" ("Defeating a defender"): the unit in a siege tower
+    /// against a wall no enemy holds crosses onto it (Movement or Melee Phase of its side, no
+    /// activation needed, not after moving this turn).
+    CrossToWall { unit: UnitId },
     /// VII-4: a skirmisher spends its unused movement.
     SkirmishMove { unit: UnitId, order: MoveOrder },
     /// VII-5: resolve the melee between the active player's unit and an enemy it is
@@ -252,6 +273,11 @@ impl Action {
             Action::Climb { .. } => "climb",
             Action::TakeTop { .. } => "take the top",
             Action::ClimbDown { .. } => "climb down the wall",
+            Action::TakeRam { .. } => "take up a ram",
+            Action::DropRam { .. } => "drop the ram",
+            Action::Batter { .. } => "batter a structure",
+            Action::MoveSiegeTower { .. } => "move the siege tower",
+            Action::CrossToWall { .. } => "cross from the siege tower onto the wall",
             Action::SkirmishMove { .. } => "skirmish move",
             Action::Fight { .. } => "fight",
             Action::ChooseSide { .. } => "choose side",
@@ -352,6 +378,7 @@ impl Action {
             Action::Move { order, .. } | Action::SkirmishMove { order, .. } => {
                 check_steps("order.steps", &order.steps)
             }
+            Action::MoveSiegeTower { steps, .. } => check_steps("steps", steps),
             Action::LungeFollowUp { order } => order
                 .as_ref()
                 .map_or(Ok(()), |o| check_steps("order.steps", &o.steps)),
@@ -374,7 +401,9 @@ impl Action {
             Action::ShootStructure { structure, .. }
             | Action::SetOnFire { structure, .. }
             | Action::RemoveStructure { structure, .. }
-            | Action::Climb { structure, .. } => {
+            | Action::Climb { structure, .. }
+            | Action::Batter { structure, .. }
+            | Action::TakeRam { ram: structure, .. } => {
                 if structure.len() > crate::structures::MAX_STRUCTURE_ID {
                     return Err(out_of_bounds(
                         "structure",

@@ -197,6 +197,10 @@ pub fn melee_effects(state: &GameState, attacker: UnitId, defender: UnitId) -> V
             }
         }
     }
+    // T&F IV "Siege towers", "Melee": from the siege tower against a wall.
+    out.extend(crate::siege_engines::melee_effects(
+        state, attacker, defender,
+    ));
     out
 }
 

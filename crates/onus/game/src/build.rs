@@ -530,6 +530,7 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
         outcome: None,
         forced_dice: Default::default(),
         structures: Default::default(),
+        engines: Default::default(),
     };
     state.emit(GameEvent::GameStarted {
         seats: state.seats(),

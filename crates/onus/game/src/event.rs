@@ -246,6 +246,41 @@ pub enum GameEvent {
         structure: String,
         kind: onus_terrain::StructureKind,
     },
+    /// T&F V "Rams and Elephants": `unit` took up the battering ram `ram`.
+    RamTaken {
+        unit: UnitId,
+        ram: String,
+    },
+    /// T&F V "Rams and Elephants": `unit` no longer carries `ram`, which stays where it is,
+    /// and why (dropped, fled, destroyed).
+    RamDropped {
+        unit: UnitId,
+        ram: String,
+        why: String,
+    },
+    /// T&F IV "Siege towers": the unit in siege tower `structure` moved it from `from` to
+    /// `to`, spending `cost` DU.
+    SiegeTowerMoved {
+        unit: UnitId,
+        structure: String,
+        from: acies_geom::Pose,
+        to: acies_geom::Pose,
+        cost: f64,
+    },
+    /// T&F IV "Siege towers", "Melee": the unit in siege tower `structure` engaged `enemy`
+    /// on the wall or in the tower the tower came against.
+    SiegeTowerMet {
+        unit: UnitId,
+        structure: String,
+        enemy: UnitId,
+    },
+    /// T&F IV "Siege towers", "Walls": the unit in siege tower `structure` crossed onto the
+    /// wall `wall`.
+    CrossedToWall {
+        unit: UnitId,
+        structure: String,
+        wall: String,
+    },
     /// T&F V "Assaulting fortresses": a Climbing marker placed on `unit`'s card, facing
     /// `structure` (`height` levels) from outside.
     ClimbStarted {

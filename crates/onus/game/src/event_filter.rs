@@ -95,6 +95,13 @@ pub fn event_view(state: &GameState, event: &GameEvent, viewer: Viewer<Seat>) ->
         | E::MetAtTop { .. }
         | E::TookTop { .. }
         | E::ClimbedDown { .. }
+        // T&F IV "Siege towers", V "Rams and Elephants": the ram and siege tower markers and
+        // the unit markers on them are public, their units revealed when they act.
+        | E::RamTaken { .. }
+        | E::RamDropped { .. }
+        | E::SiegeTowerMoved { .. }
+        | E::SiegeTowerMet { .. }
+        | E::CrossedToWall { .. }
         | E::CaltropsRolled { .. } => Some(event.clone()),
         E::UnitDeployed { seat, .. } => Some(deployment_view(event, sight.own(*seat))),
         E::CardsDrawn { seat, .. } => Some(hand_view(event, sight.own(*seat))),

@@ -61,6 +61,7 @@ pub mod rulebook;
 pub mod secrets;
 pub mod setup;
 pub mod siege;
+pub mod siege_engines;
 pub mod state;
 pub mod structures;
 pub mod takeback;

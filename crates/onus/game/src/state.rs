@@ -572,6 +572,13 @@ pub struct GameState {
     /// without structures, so that such a game is the same as before, bit for bit.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub(crate) structures: BTreeMap<String, onus_combat::StructureDamage>,
+    /// Who carries which ram and who batters what (T&F V "Rams and Elephants"); empty
+    /// without rams and elephants at work.
+    #[serde(
+        default,
+        skip_serializing_if = "crate::siege_engines::Engines::is_empty"
+    )]
+    pub(crate) engines: crate::siege_engines::Engines,
 }
 
 impl GameState {

@@ -417,6 +417,28 @@ pub fn set_on_fire(state: &mut GameState, seat: Seat, unit: UnitId, id: &str) ->
     settle_attack(state, unit, &s, occupant.map(|o| o.0), result)
 }
 
+/// An attack of `unit` on structure `s` in contact, with a ram or as elephants (T&F V "Rams
+/// and Elephants"; the conditions are [`crate::siege_engines::batter`]'s), aimed at the
+/// structure or its gate: rolled against the unit in it (not of `seat`'s team), settled like
+/// every attack on a structure.
+pub(crate) fn attack_structure(
+    state: &mut GameState,
+    seat: Seat,
+    unit: UnitId,
+    s: &Structure,
+    how: StructureAttack,
+    aim: onus_combat::Aim,
+) -> GameResult<()> {
+    let target = target(s)?;
+    let me = fighter(state, unit)?;
+    let occupant = occupant(state, s, Holder::NotOf(seat));
+    let them = occupant.map(|(o, _)| fighter(state, o)).transpose()?;
+    let (setup, armor) = attack_setup(&me, them.as_ref(), how, target, &rule_options(state));
+    let setup = setup.aim(aim).state(state.structure_damage(&s.id));
+    let result = attack(state, unit, setup, occupant, armor)?;
+    settle_attack(state, unit, s, occupant.map(|o| o.0), result)
+}
+
 /// Rolls an attack on a structure by `unit` once the rules accept it: the unit in the
 /// structure (with its armor) added, the unit revealed (XII-A) and marked as having attacked a
 /// structure this turn. Nothing changes when it is refused.
@@ -838,12 +860,17 @@ pub fn legal_actions(state: &GameState, seat: Seat) -> Vec<Action> {
                 _ => {}
             }
         }
+        if state.phase == Phase::Melee {
+            // T&F V "Rams and Elephants".
+            out.extend(crate::siege_engines::actions(state, seat, unit));
+        }
         if state.phase == Phase::Movement {
             candidates.push(Action::Extinguish { unit });
             out.extend(crate::field::removals(state, unit));
             out.extend(crate::field::occupations(state, unit));
             out.extend(crate::towers::moves(state, unit));
             out.extend(crate::assault::climbs(state, unit));
+            out.extend(crate::siege_engines::actions(state, seat, unit));
             let down = Action::ClimbDown { unit };
             if crate::turn::apply(state, seat, &down).is_ok() {
                 out.push(down);
@@ -877,7 +904,12 @@ pub fn unit_actions(state: &GameState, seat: Seat, unit: UnitId) -> Vec<Action> 
             | Action::OccupyVillage { unit: u, .. }
             | Action::Climb { unit: u, .. }
             | Action::TakeTop { unit: u }
-            | Action::ClimbDown { unit: u } => *u == unit,
+            | Action::ClimbDown { unit: u }
+            | Action::TakeRam { unit: u, .. }
+            | Action::DropRam { unit: u }
+            | Action::Batter { unit: u, .. }
+            | Action::MoveSiegeTower { unit: u, .. }
+            | Action::CrossToWall { unit: u } => *u == unit,
             // T&F IV "Towers": entering or leaving a tower ([`crate::towers::moves`]).
             Action::Move { unit: u, order } => {
                 *u == unit && (order.enter.is_some() || order.exit.is_some())

@@ -161,6 +161,8 @@ pub fn apply(
         flight::resume(&mut s)?;
         // T&F V "Assaulting fortresses": the climbs the action ended.
         crate::assault::sync(&mut s);
+        // T&F V "Rams and Elephants": rams follow their units or stay where they fell.
+        crate::siege_engines::sync(&mut s)?;
         victory::check_end(&mut s);
     }
     let events = s.log.open().to_vec();
@@ -209,6 +211,7 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
             (Pending::HandLimit { excess, .. }, a) => Err(limit_waiting(s, excess, a.name())),
         };
     }
+    crate::siege_engines::check_action(s, action)?;
     match (s.phase, action) {
         (
             Phase::Deployment,
@@ -313,6 +316,26 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
             crate::assault::take_top(s, seat, *unit)
         }
         (Phase::Movement, Action::ClimbDown { unit }) => crate::assault::climb_down(s, seat, *unit),
+        (Phase::Movement, Action::TakeRam { unit, ram }) => {
+            crate::siege_engines::take_ram(s, seat, *unit, ram)
+        }
+        (Phase::Movement, Action::DropRam { unit }) => {
+            crate::siege_engines::drop_ram(s, seat, *unit)
+        }
+        (
+            Phase::Melee,
+            Action::Batter {
+                unit,
+                structure,
+                gate,
+            },
+        ) => crate::siege_engines::batter(s, seat, *unit, structure, *gate),
+        (Phase::Movement, Action::MoveSiegeTower { unit, steps }) => {
+            crate::siege_engines::move_siege_tower(s, seat, *unit, steps)
+        }
+        (Phase::Movement | Phase::Melee, Action::CrossToWall { unit }) => {
+            crate::siege_engines::cross_to_wall(s, seat, *unit)
+        }
         (Phase::Skirmishers, Action::SkirmishMove { unit, order }) => {
             movement::skirmish_move(s, seat, *unit, order)
         }

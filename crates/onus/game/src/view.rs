@@ -39,6 +39,10 @@ pub struct UnitView {
     /// every marker's place: the structure climbed and the levels climbed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub climb: Option<onus_table::tower::Climb>,
+    /// The battering ram the unit carries, by structure id (T&F V "Rams and Elephants"),
+    /// public like the ram marker; where each ram lies is its tile on the battlefield.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ram: Option<String>,
 }
 
 /// A General as everybody sees it (the card and the marker are public).
@@ -206,6 +210,7 @@ pub fn view_since(state: &GameState, viewer: Viewer<Seat>, from: usize) -> GameV
                 turn: (!hidden).then(|| u.turn.clone()),
                 tower: u.tower.as_ref().map(|g| g.structure.clone()),
                 climb: u.climb.clone(),
+                ram: state.engines.ram_of(u.id).map(str::to_owned),
             }
         })
         .collect();

@@ -145,6 +145,17 @@ pub fn short_range_archers() -> onus_model::UnitCard {
         .build()
 }
 
+/// The Roman Onager: artillery, ranged 5 at 8 DU.
+pub fn onager() -> onus_model::UnitCard {
+    onus_combat::CardBuilder::new("Onager", onus_model::UnitKind::Artillery)
+        .attack(1, 1)
+        .defense(3, 3)
+        .ranged(5, 8.0)
+        .morale(6)
+        .health(6)
+        .build()
+}
+
 /// Infantry with armor 3, morale 5, health 8.
 pub fn infantry(name: &str) -> onus_model::UnitCard {
     onus_combat::CardBuilder::new(name, onus_model::UnitKind::Infantry)

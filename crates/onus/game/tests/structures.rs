@@ -6,29 +6,16 @@
 mod common;
 
 use acies_core::Ruleset;
-use common::{fort, infantry};
-use onus_combat::CardBuilder;
+use common::{fort, infantry, onager};
 use onus_game::structures::legal_actions;
 use onus_game::testing::{archers, fixture_on, unit};
 use onus_game::{Action, GameError, GameEvent, GameState, Onus, Phase, Seat};
-use onus_model::{UnitCard, UnitKind};
 use onus_table::UnitId;
 use onus_terrain::{Battlefield, Material};
 
 const ONAGER: UnitId = UnitId(1);
 const DEFENDER: UnitId = UnitId(2);
 const TORCHES: UnitId = UnitId(3);
-
-/// The Roman Onager: artillery, ranged 5 at 8 DU.
-fn onager() -> UnitCard {
-    CardBuilder::new("Onager", UnitKind::Artillery)
-        .attack(1, 1)
-        .defense(3, 3)
-        .ranged(5, 8.0)
-        .morale(6)
-        .health(6)
-        .build()
-}
 
 /// West of the fort (wall-w spans x 9..9.5, y 13.5..15.5): the Onager faces east, its front
 /// 3.4 DU from the wall (short range); the defender stands inside, its front against the

@@ -23,6 +23,7 @@ pub mod fortress;
 pub mod movement;
 pub mod query;
 pub mod ranged;
+pub mod siege_engines;
 pub mod sight;
 pub mod skirmish;
 mod step_walk;
@@ -48,6 +49,7 @@ pub use movement::{
 };
 pub use query::{ChargeOption, ShotOption};
 pub use ranged::{RangeBand, ShotGeometry, Sight, WindChange, flank_determination};
+pub use siege_engines::{SIEGE_TOWER_MOVEMENT, SiegeTowerMove};
 pub use sight::{CoverEffect, CoverKind, FOREST_SIGHT, GroundCover, TerrainShot, parabolic};
 pub use table::{EnvelopChoice, EnvelopOptions, Obstacle, ObstacleKind, Table, TableEdge};
 pub use terrain::{

@@ -43,10 +43,14 @@ pub enum TowerMove {
     Leave { structure: String, outer: bool },
 }
 
-/// Whether a unit may hold a structure of `kind` by a unit marker in the game: a tower or a
-/// watchtower (siege towers move with their unit, not played yet).
+/// Whether a unit may hold a structure of `kind` by a unit marker in the game: a tower, a
+/// watchtower or a siege tower (T&F IV "Siege towers": "It is treated like a fortress tower or
+/// watchtower"; it moves with its unit, `crate::siege_engines`).
 pub fn holdable(kind: StructureKind) -> bool {
-    matches!(kind, StructureKind::Tower | StructureKind::Watchtower)
+    matches!(
+        kind,
+        StructureKind::Tower | StructureKind::Watchtower | StructureKind::SiegeTower
+    )
 }
 
 /// V "Artillery": artillery neither climbs a tower nor leaves one during the battle.
@@ -62,10 +66,10 @@ fn not_artillery(u: &TableUnit, reason: &'static str) -> Result<(), TableError> 
 }
 
 fn rule_of(s: &Structure) -> &'static str {
-    if s.kind == StructureKind::Watchtower {
-        WATCHTOWERS
-    } else {
-        TOWERS
+    match s.kind {
+        StructureKind::Watchtower => WATCHTOWERS,
+        StructureKind::SiegeTower => crate::fortress::SIEGE_TOWERS,
+        _ => TOWERS,
     }
 }
 
@@ -574,10 +578,11 @@ impl Table {
                         | StructureKind::GateWall
                         | StructureKind::Tower
                         | StructureKind::Watchtower
+                        | StructureKind::SiegeTower
                 )
             })
             .ok_or(no(
-                "only a wall, a wall with a gate, a tower or a watchtower is climbed",
+                "only a wall, a wall with a gate, a tower, a watchtower or a siege tower is climbed",
                 ASSAULTS,
             ))?;
         if self.breach(id) == Some(crate::fortress::Breach::Collapsed) {
