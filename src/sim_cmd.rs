@@ -38,7 +38,10 @@ pub struct SimArgs {
     /// The army of seat b (default parthians-1000 for ONUS!).
     #[arg(long, value_name = "ARMY")]
     pub army_b: Option<String>,
-    /// The scenario, for the systems that name one (command-points, morale-clock).
+    /// The scenario: for ONUS!, a siege of *Terrain & Fortresses* VI by id (castellum-2000,
+    /// fort-and-village, stone-citadel, watchtower-line: data/onus/scenarios), its armies,
+    /// battlefield and zones, seat a the attacker and seat b the defender; for the other
+    /// systems, their own scenarios.
     #[arg(long, value_name = "ID")]
     pub scenario: Option<String>,
     /// ONUS!: the battlefield (*Terrain & Fortresses*): a shipped one by id
@@ -101,11 +104,49 @@ fn armies(args: &SimArgs, defaults: (&str, &str)) -> (String, String) {
     )
 }
 
-/// The ONUS! setup `args` describe: two preset armies and the optional rules named.
+/// The ONUS! siege scenario `--scenario` names (T&F VI), read by the engine; the armies
+/// named replace its own.
+fn siege_scenario(args: &SimArgs, id: &str) -> anyhow::Result<onus_game::scenarios::SiegeScenario> {
+    if args.battlefield.is_some() {
+        bail!("--scenario {id} sets the battlefield; leave --battlefield out");
+    }
+    let mut sc = onus_game::scenarios::get(id).map_err(|e| anyhow!("{e}"))?;
+    if let Some(a) = &args.army_a {
+        sc.attacker.army.clone_from(a);
+    }
+    if let Some(b) = &args.army_b {
+        sc.defender.army.clone_from(b);
+    }
+    Ok(sc)
+}
+
+/// The armies of an ONUS! simulation, labelled by their side in a siege.
+fn onus_armies(args: &SimArgs) -> anyhow::Result<(String, String)> {
+    match &args.scenario {
+        Some(id) => {
+            let sc = siege_scenario(args, id)?;
+            Ok((
+                format!("{} (attacker)", sc.attacker.army),
+                format!("{} (defender)", sc.defender.army),
+            ))
+        }
+        None => Ok(armies(args, DEFAULT_ARMIES)),
+    }
+}
+
+/// The ONUS! setup `args` describe: two preset armies, or a siege scenario (`--scenario`),
+/// and the optional rules named.
 pub fn setup(args: &SimArgs) -> anyhow::Result<Setup> {
-    let (a, b) = armies(args, DEFAULT_ARMIES);
-    let mut setup = Setup::two_presets(&a, &b);
-    setup.scenario.battlefield = args.battlefield.as_deref().map(battlefield).transpose()?;
+    let mut setup = match &args.scenario {
+        Some(id) => siege_scenario(args, id)?.setup(),
+        None => {
+            let (a, b) = armies(args, DEFAULT_ARMIES);
+            let mut setup = Setup::two_presets(&a, &b);
+            setup.scenario.battlefield =
+                args.battlefield.as_deref().map(battlefield).transpose()?;
+            setup
+        }
+    };
     if args.options.is_empty() {
         return Ok(setup);
     }
@@ -169,13 +210,10 @@ fn onus_only(args: &SimArgs, states_invariants: bool) -> anyhow::Result<()> {
 pub fn run(args: &SimArgs) -> anyhow::Result<String> {
     match args.system.as_str() {
         "onus" => {
-            if args.scenario.is_some() {
-                bail!("ONUS! battles take no --scenario (the armies set the table)");
-            }
             let setup = setup(args)?;
             // A bad army name is reported once, before any thread starts.
             Onus::new_game(&setup, args.seed).map_err(|e| anyhow!("{e}"))?;
-            simulate::<onus_bot::OnusArena>(args, &setup, armies(args, DEFAULT_ARMIES))
+            simulate::<onus_bot::OnusArena>(args, &setup, onus_armies(args)?)
         }
         "command-points" => {
             onus_only(args, true)?;
@@ -474,6 +512,39 @@ mod tests {
         let msg = format!("{:#}", bad.err().map(|e| e.to_string()).unwrap_or_default());
         assert!(msg.contains("atlanteans"), "{msg}");
         assert!(Cli::try_parse_from(["sim", "--bot-a", "clever"]).is_err());
+    }
+
+    /// T&F VI: `--scenario ID` plays an ONUS! siege of data/onus/scenarios, seat a the
+    /// attacker, seat b the defender, each ending by a victory condition.
+    #[test]
+    fn sim_plays_an_onus_siege_scenario() {
+        let a = args(&[
+            "--scenario",
+            "fort-and-village",
+            "--games",
+            "2",
+            "--bot-a",
+            "random",
+            "--bot-b",
+            "random",
+            "--check",
+            "--quiet",
+        ]);
+        let out = run(&a).unwrap_or_else(|e| panic!("{e:#}"));
+        assert!(out.contains("romans-1000 (attacker)"), "{out}");
+        assert!(out.contains("dacians-1000 (defender)"), "{out}");
+        assert!(out.contains("unfinished 0"), "{out}");
+        let bad = run(&args(&["--scenario", "troy", "--games", "1"]));
+        let msg = bad.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(msg.contains("no ONUS! scenario `troy`"), "{msg}");
+        let both = run(&args(&[
+            "--scenario",
+            "stone-citadel",
+            "--battlefield",
+            "forest-and-hill",
+        ]));
+        let msg = both.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(msg.contains("leave --battlefield out"), "{msg}");
     }
 
     #[test]

@@ -58,6 +58,7 @@ pub mod movement;
 pub mod orders;
 pub mod replay;
 pub mod rulebook;
+pub mod scenarios;
 pub mod secrets;
 pub mod setup;
 pub mod siege;
