@@ -715,3 +715,154 @@ fn tf_iv_siege_towers_occupied_at_deployment() {
     let u = other.units.iter().find(|u| u.id == foot).unwrap();
     assert_eq!(u.tower.as_deref(), Some("siege-tower"));
 }
+
+/// Random play around the ram, the siege tower and the castellum's gate, from three starts
+/// (the ram on the ground, its carrier at the gate, the siege tower below wall-s1 with the
+/// Iberians on the wall): at each step an action of the engine's own siege-engine list
+/// (`structures::legal_actions`) when there is one (two times in three), the random player's
+/// otherwise. Every proposal is accepted, and after each action the invariants hold
+/// (`onus_game::invariants::check`: cards, wounds, overlaps, views that leak nothing).
+#[test]
+fn siege_engines_random_play_keeps_the_rules_and_the_invariants() {
+    let mut starts = vec![
+        fixture_on(
+            Some(castellum()),
+            vec![
+                unit(1, 0, infantry("Triarii"), 19.0, 2.85, 0.0),
+                unit(3, 0, short_range_archers(), 9.0, 3.1, 180.0),
+                unit(4, 0, elephants(), 16.0, 4.0, 0.0),
+                unit(2, 1, infantry("Iberians"), 14.0, 12.6, 180.0),
+            ],
+            &[CARRIER, TOWER_UNIT, UnitId(4)],
+            Phase::Movement,
+        ),
+        at_the_gate(infantry("Triarii")),
+        below_the_wall(),
+    ];
+    let mut gate_defended = starts[1].clone();
+    gate_defended
+        .table_mut()
+        .add(unit(2, 1, infantry("Iberians"), 14.0, 12.6, 180.0))
+        .unwrap();
+    starts.push(gate_defended);
+    let mut seen = std::collections::BTreeMap::new();
+    for (i, start) in starts.into_iter().enumerate() {
+        for seed in 0..4u64 {
+            let mut s = start.clone();
+            let mut rng = acies_core::GameRng::new(seed);
+            for _ in 0..300 {
+                let Some(seat) = Onus::to_act(&s) else {
+                    break;
+                };
+                let own = legal_actions(&s, seat)
+                    .into_iter()
+                    .filter(|a| {
+                        matches!(
+                            a,
+                            Action::TakeRam { .. }
+                                | Action::DropRam { .. }
+                                | Action::Batter { .. }
+                                | Action::MoveSiegeTower { .. }
+                                | Action::CrossToWall { .. }
+                        )
+                    })
+                    .collect::<Vec<_>>();
+                let action = if !own.is_empty() && rng.below(3) > 0 {
+                    own[rng.below(own.len() as u32) as usize].clone()
+                } else {
+                    match onus_game::chooser::choose(&s, &mut rng) {
+                        Some((_, a)) => a,
+                        None => break,
+                    }
+                };
+                let next = Onus::apply(&s, seat, &action)
+                    .unwrap_or_else(|e| panic!("start {i} seed {seed}: {action:?} refused: {e}"))
+                    .state;
+                onus_game::invariants::check(&s, &next)
+                    .unwrap_or_else(|e| panic!("start {i} seed {seed} after {action:?}: {e}"));
+                *seen.entry(action.name()).or_insert(0) += 1;
+                s = next;
+            }
+        }
+    }
+    for name in [
+        "take up a ram",
+        "drop the ram",
+        "batter a structure",
+        "move the siege tower",
+        "fight",
+    ] {
+        assert!(seen.contains_key(name), "never played: {name} ({seen:?})");
+    }
+}
+
+/// T&F IV "Siege towers", V "Rams and Elephants", VI "Scenarios with fortresses": whole sieges
+/// on the shipped "siege-castellum" (its siege tower and ram are played) end without a panic or
+/// a broken invariant. The random player is the engine's chooser, with the engine's own
+/// siege-engine actions (`structures::legal_actions`) taken one time in two when there are
+/// some; across the battles the siege tower is entered (the random deployments seldom put a
+/// unit at the ram: the ram's actions are played from the positions of
+/// `siege_engines_random_play_keeps_the_rules_and_the_invariants`).
+#[test]
+fn sieges_on_the_castellum_with_its_ram_and_siege_tower_end() {
+    assert!(castellum().playable());
+    let mut setup = onus_game::Setup::two_presets("romans-1000", "celts-1000");
+    setup.scenario.battlefield = Some(onus_game::BattlefieldChoice::Shipped(
+        "siege-castellum".into(),
+    ));
+    setup.scenario.siege = Some(onus_game::setup::Siege {
+        defender: Seat(1),
+        deck_runs: None,
+    });
+    let mut seen = std::collections::BTreeMap::new();
+    for seed in [21, 22, 23] {
+        let mut s = Onus::new_game(&setup, seed).unwrap();
+        let mut rng = acies_core::GameRng::new(seed);
+        for _ in 0..30_000 {
+            if s.outcome().is_some() {
+                break;
+            }
+            let Some(seat) = Onus::to_act(&s) else {
+                break;
+            };
+            let own: Vec<Action> = legal_actions(&s, seat)
+                .into_iter()
+                .filter(|a| {
+                    matches!(
+                        a,
+                        Action::TakeRam { .. }
+                            | Action::DropRam { .. }
+                            | Action::Batter { .. }
+                            | Action::MoveSiegeTower { .. }
+                            | Action::CrossToWall { .. }
+                    ) || matches!(a, Action::Move { order, .. }
+                        if order.enter.as_deref() == Some("siege-tower"))
+                })
+                .collect();
+            let action = if !own.is_empty() && rng.below(2) == 0 {
+                own[rng.below(own.len() as u32) as usize].clone()
+            } else {
+                match onus_game::chooser::choose(&s, &mut rng) {
+                    Some((_, a)) => a,
+                    None => panic!("seed {seed}: nothing to play in {:?}", s.phase()),
+                }
+            };
+            let next = Onus::apply(&s, seat, &action)
+                .unwrap_or_else(|e| panic!("seed {seed}: {action:?} refused: {e}"))
+                .state;
+            onus_game::invariants::check(&s, &next)
+                .unwrap_or_else(|e| panic!("seed {seed} after {action:?}: {e}"));
+            let name = match &action {
+                Action::Move { order, .. } if order.enter.is_some() => "enter",
+                a => a.name(),
+            };
+            *seen.entry(name).or_insert(0u32) += 1;
+            s = next;
+        }
+        assert!(s.outcome().is_some(), "seed {seed}: no end");
+    }
+    assert!(
+        seen.contains_key("enter"),
+        "the siege tower never entered: {seen:?}"
+    );
+}

@@ -139,11 +139,14 @@ impl StructureKind {
     /// A structure whose rules of play are in the game: villages, trenches, barricades and
     /// caltrops (IV "Villages", "Trenches and barricades", "Caltrops"); a fortress's walls,
     /// corner walls, gates and towers, and watchtowers (IV "Walls", "Walls with a gate",
-    /// "Towers", "Watchtowers"; V "Assaulting fortresses"; VI "Scenarios with fortresses").
-    /// Siege towers and rams are not playable yet.
+    /// "Towers", "Watchtowers"; V "Assaulting fortresses"; VI "Scenarios with fortresses");
+    /// siege towers and rams (IV "Siege towers", V "Rams and Elephants": the game's
+    /// `siege_engines`). Every kind is played.
     pub fn in_play(self) -> bool {
-        matches!(self, StructureKind::Village)
-            || self.is_obstacle()
+        matches!(
+            self,
+            StructureKind::Village | StructureKind::SiegeTower | StructureKind::Ram
+        ) || self.is_obstacle()
             || self.is_caltrops()
             || self.fortress_in_play()
     }
