@@ -395,8 +395,8 @@ fn tf_iv_siege_towers_the_tower_moves_with_its_unit() {
 
 /// T&F IV "Siege towers": "Siege towers cannot enter forests, climb hills, cross rivers or
 /// bridges, barricades or trenches, or any type of structures": 1 DU ahead from (4, 5.9)
-/// would take the tile into West Wood; it would go through a unit; with no unit in it, it does not
-/// move; "it cannot move in the same turn that a unit enters it".
+/// would take the tile into West Wood; it would go through a unit, or over a ram's tile; "it
+/// cannot move in the same turn that a unit enters it".
 #[test]
 fn tf_iv_siege_towers_where_the_tower_cannot_go() {
     let s = in_siege_tower(
@@ -417,6 +417,20 @@ fn tf_iv_siege_towers_where_the_tower_cannot_go() {
         vec![friend],
     );
     assert!(apply(&s, 0, roll(vec![Step::Advance(2.0)])).is_err());
+
+    // A ram lying in the way is a structure too.
+    let mut s = in_siege_tower(
+        infantry("Hastati"),
+        Vec2::new(9.0, 2.0),
+        Phase::Movement,
+        vec![],
+    );
+    s.table_mut()
+        .place_structure("ram", Vec2::new(9.0, 3.8), 0.0)
+        .unwrap();
+    let e = apply(&s, 0, roll(vec![Step::Advance(2.0)])).unwrap_err();
+    assert!(e.to_string().contains("ram lies in the way"), "{e}");
+    assert!(apply(&s, 0, roll(vec![Step::Advance(1.0)])).is_ok());
 
     // Entering the empty tower is the unit's move (limited movement, any side): the tower
     // then stays where it is this turn.
@@ -607,7 +621,8 @@ fn tf_iv_siege_towers_the_tower_burns_and_falls_with_its_unit() {
 /// at the start of the game, but they cannot move up or get off a siege tower during the
 /// battle"; ruling: the tower hauls it, and artillery that moved does not shoot (V
 /// "Artillery"). "If a siege tower is attacked, it does not move and the same rules for
-/// storming a watchtower apply": an enemy touching it climbs two levels.
+/// storming a watchtower apply": an enemy touching it climbs two levels, and the tower then
+/// stays where it is.
 #[test]
 fn tf_iv_siege_towers_artillery_inside_and_storming_the_tower() {
     let s = in_siege_tower(onager(), Vec2::new(9.0, 2.0), Phase::Movement, vec![]);
@@ -644,6 +659,18 @@ fn tf_iv_siege_towers_artillery_inside_and_storming_the_tower() {
     .unwrap();
     assert!(new_events(&s, &after).iter().any(|e| matches!(e,
         GameEvent::ClimbStarted { height: 2, structure, .. } if structure == "siege-tower")));
+    // "If a siege tower is attacked, it does not move": stormed, it stays.
+    let mut ours = after.clone();
+    *ours.active_mut() = Seat(0);
+    *ours.group_mut() = vec![Seat(0)];
+    *ours.phase_mut() = Phase::Movement;
+    *ours.book_mut() = Default::default();
+    ours.table_mut().unit_mut(TOWER_UNIT).unwrap().turn = Default::default();
+    ours.table_mut().activate(TOWER_UNIT).unwrap();
+    ours.book_mut().activated.insert(TOWER_UNIT);
+    let e = apply(&ours, 0, roll(vec![Step::Advance(1.0)])).unwrap_err();
+    assert_eq!(rule_of(&e), "T&F IV Siege towers", "{e}");
+    assert!(e.to_string().contains("does not move"), "{e}");
 }
 
 /// T&F II "Melee" (with a siege tower the facing units are at the same height), IV "Walls",

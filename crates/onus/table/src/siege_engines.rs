@@ -8,8 +8,9 @@
 //! movement rules as a standard unit, using any corner of the tile to rotate"), so that its
 //! sideways, diagonal and backward moves are reduced movement, 1 DU ("it can do a reduced
 //! movement of 1 DU when moving sideways, diagonally or backwards"); its tile's front is the
-//! zone's heading. It crosses no unit, ends in contact with no enemy unit (it does not
-//! charge), and its path meets no terrain that changes a move (forests, fords, hills, rivers,
+//! zone's heading. It crosses no unit and no ram's tile, ends in contact with no enemy unit (it
+//! does not charge), does not move while an enemy climbs it ("If a siege tower is attacked, it
+//! does not move"), and its path meets no terrain that changes a move (forests, fords, hills, rivers,
 //! bridges, barricades, trenches, villages, caltrops, openings, towers: "cannot enter forests,
 //! climb hills, cross rivers or bridges, barricades or trenches, or any type of structures,
 //! and cannot change height level"); it makes no forced march and changes no formation.
@@ -127,6 +128,14 @@ impl Table {
         if self.is_engaged(unit) {
             return Err(TableError::Engaged { unit });
         }
+        if self
+            .units()
+            .any(|c| c.climb.as_ref().is_some_and(|c| c.structure == id))
+        {
+            return Err(no(
+                "the siege tower is being stormed: if a siege tower is attacked, it does not move",
+            ));
+        }
         if steps.iter().any(|s| {
             matches!(
                 s,
@@ -171,6 +180,11 @@ impl Table {
                 "siege towers cannot enter forests, climb hills, cross rivers or bridges, barricades or trenches, or any type of structures",
             ));
         }
+        if self.sweeps_a_ram(&r, &mv) {
+            return Err(no(
+                "siege towers cannot enter any type of structures: a battering ram lies in the way",
+            ));
+        }
         if !mv.crossed.is_empty() || !mv.provisional.is_empty() {
             return Err(no("a siege tower passes through no unit"));
         }
@@ -188,6 +202,40 @@ impl Table {
             cost: mv.cost,
             budget: mv.budget,
         })
+    }
+
+    /// Whether the tile `r` moved along `mv` overlaps a ram's tile at any point (each step's
+    /// motion sampled at tenths, the rotations' poses interpolated).
+    fn sweeps_a_ram(&self, r: &OrientedRect, mv: &crate::movement::PricedMove) -> bool {
+        let Some(bf) = self.battlefield() else {
+            return false;
+        };
+        let rams: Vec<&OrientedRect> = bf
+            .structures
+            .iter()
+            .filter(|s| s.kind == StructureKind::Ram)
+            .flat_map(|s| s.rects())
+            .collect();
+        if rams.is_empty() {
+            return false;
+        }
+        let mut from = r.pose;
+        for p in &mv.steps {
+            for k in 0..=10 {
+                let t = f64::from(k) / 10.0;
+                let turn = acies_geom::normalize_angle(p.end.heading - from.heading);
+                let pose = Pose::new(
+                    from.centre + (p.end.centre - from.centre) * t,
+                    from.heading + turn * t,
+                );
+                let tile = OrientedRect::new(pose, r.width, r.depth);
+                if rams.iter().any(|ram| ram.overlaps(&tile)) {
+                    return true;
+                }
+            }
+            from = p.end;
+        }
+        false
     }
 
     /// Applies a siege tower's move: the tile and the unit in it (its marker, turned as the
