@@ -458,8 +458,9 @@ fn tf_iv_siege_towers_where_the_tower_cannot_go() {
 }
 
 /// T&F IV "Siege towers", "Ranged attacks": "If there is a unit capable of a ranged attack
-/// inside the tower, it can attack as usual"; "They are considered 2 levels high" (II "Ranged
-/// attacks from different heights": +1 from above); its unit is seen by every viewer.
+/// inside the tower, it can attack as usual, with 4 dice at close range and 2 dice at long
+/// range"; "They are considered 2 levels high" (II "Ranged attacks from different heights":
+/// +1 from above); its unit is seen by every viewer.
 #[test]
 fn tf_iv_siege_towers_shooting_from_the_tower() {
     let target = unit(2, 1, infantry("Iberians"), 9.0, 5.0, 180.0);
@@ -488,6 +489,21 @@ fn tf_iv_siege_towers_shooting_from_the_tower() {
     let v = Onus::view(&s, Viewer::Seat(Seat(1)));
     let u = v.units.iter().find(|u| u.id == TOWER_UNIT).unwrap();
     assert_eq!(u.tower.as_deref(), Some("siege-tower"));
+    // "With 4 dice at close range and 2 dice at long range": the target 1.9 DU from the
+    // tile's north side, then 3.6 DU (the Archers' 4 DU range, short range 2 DU +1 from
+    // above).
+    assert_eq!(shot.band, onus_combat::Range::Short);
+    assert_eq!(setup.dice(), 4);
+    let far = unit(2, 1, infantry("Iberians"), 9.0, 6.7, 180.0);
+    let s = in_siege_tower(
+        short_range_archers(),
+        Vec2::new(9.0, 2.0),
+        Phase::RangedAttack,
+        vec![far],
+    );
+    let shot = Shot::measure(&s, TOWER_UNIT, DEFENDER).unwrap();
+    assert_eq!(shot.band, onus_combat::Range::Long, "{}", shot.distance);
+    assert_eq!(ranged_setup(&s, &shot, None).unwrap().dice(), 2);
 }
 
 /// The siege tower 1.5 DU south of wall-s1 (its front 0.5 DU from it), Hastati in it, and
@@ -506,7 +522,8 @@ fn below_the_wall() -> GameState {
 /// contact with the defender on the wall, 2 dice a side ("It will attack with 2 dice for each
 /// side of the tower"); "When attacking a wall, you will have attack priority and you will get
 /// a +1/+1 attack bonus due to the height level difference"; the unit on the wall keeps the
-/// wall's +2/+0 (ruling).
+/// wall's +2/+0 (ruling). The fight: the Hastati strike first with 2 dice, hits 6 6, damage
+/// 6 6; the Iberians' morale check 1, their hits 1 1.
 #[test]
 fn tf_iv_siege_towers_the_tower_against_a_wall() {
     let s = below_the_wall();
@@ -543,18 +560,33 @@ fn tf_iv_siege_towers_the_tower_against_a_wall() {
             ..
         }
     )));
-    // The fight is the game's, in the Melee Phase.
+    // The fight is the game's, in the Melee Phase: the Hastati strike first, with 2 dice.
+    melee.force_dice(&[6, 6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1]);
+    let mut f = apply(
+        &melee,
+        0,
+        Action::Fight {
+            attacker: TOWER_UNIT,
+            defender: DEFENDER,
+        },
+    )
+    .unwrap();
+    while f.pending().is_some() {
+        let seat = Onus::to_act(&f).unwrap();
+        f = Onus::apply(&f, seat, &common::pass()).unwrap().state;
+    }
+    let r = common::last_fight(&f);
+    assert_eq!(r.kind, onus_combat::CombatKind::Priority(Side::Attacker));
+    let first = &r.log.records[0];
     assert!(
-        apply(
-            &melee,
-            0,
-            Action::Fight {
-                attacker: TOWER_UNIT,
-                defender: DEFENDER
-            }
-        )
-        .is_ok()
+        first.purpose.starts_with("melee hit: Hastati"),
+        "{}",
+        first.purpose
     );
+    assert_eq!(first.dice.len(), 2);
+    // Hits 6 6, damage 6 6: two wounds on the Iberians; their 1 1 miss.
+    assert_eq!(r.defender.wounds_taken, 2);
+    assert_eq!(r.attacker.wounds_taken, 0);
 }
 
 /// T&F IV "Siege towers": "6 resistance and 7 durability. They can be set on fire"; V
