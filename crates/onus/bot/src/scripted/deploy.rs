@@ -206,7 +206,8 @@ fn units(ctx: &Ctx<'_>) -> Vec<Action> {
     army.extend(p.reserve.iter().map(|r| (r.id, UnitCard::clone(&r.card))));
     army.sort_by_key(|a| a.0);
     let slots = plan(&army, f.half_width);
-    let mut out = Vec::new();
+    // T&F VI: a siege's defender deploys in its fortress first, the line where nothing fits.
+    let mut out = super::siege::deployment(ctx).unwrap_or_default();
     // The next unit of the plan still in reserve, at its place, then nudged sideways.
     for (id, slot) in &slots {
         let Some(r) = p.reserve.iter().find(|r| r.id == *id) else {

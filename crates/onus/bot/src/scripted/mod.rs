@@ -31,6 +31,7 @@ mod fights;
 mod ground;
 mod moves;
 mod orders;
+mod siege;
 
 use acies_bot::Bot;
 use acies_core::{GameRng, Ruleset};
@@ -277,24 +278,39 @@ impl<'a> Ctx<'a> {
         }
         let mut out = match self.s.phase() {
             Phase::Deployment => deploy::candidates(self),
+            // T&F VI: the siege's defender plays no orders (it holds out for the deck).
+            Phase::Activation if siege::defending(self) => decisions::reorients(self),
             Phase::Activation => {
                 let mut v = orders::candidates(self);
                 v.extend(decisions::reorients(self));
                 v
             }
             Phase::Movement => moves::candidates(self),
-            Phase::RangedAttack => fights::shots(self),
-            Phase::Melee => fights::melees(self),
+            Phase::RangedAttack => {
+                let mut v = fights::shots(self);
+                v.extend(siege::free_shots(self));
+                v.extend(siege::structure_shots(self));
+                v
+            }
+            Phase::Melee => {
+                let mut v = siege::take_tops(self);
+                v.extend(fights::melees(self));
+                v.extend(siege::fires(self));
+                v
+            }
             Phase::EndOfTurn if onus_game::teams::may_give(self.s, self.seat) => self.gifts(),
             Phase::EndOfTurn => {
                 let played = self.s.book().orders.iter().any(|o| o.seat == self.seat);
-                vec![Action::Draw {
-                    choice: if played {
-                        TurnDraw::OrderPlayed
-                    } else {
-                        TurnDraw::DrawThree
-                    },
-                }]
+                let choice = if played {
+                    TurnDraw::OrderPlayed
+                } else if siege::defending(self) {
+                    // T&F VI "Victory conditions": the defender discards its hand to run the
+                    // deck out sooner.
+                    TurnDraw::Discard(self.hand())
+                } else {
+                    TurnDraw::DrawThree
+                };
+                vec![Action::Draw { choice }]
             }
             Phase::Flight => {
                 let mut v = decisions::reorients(self);

@@ -47,6 +47,11 @@ pub(super) fn candidates(ctx: &mut Ctx<'_>) -> Vec<Action> {
             return out;
         }
     }
+    // T&F IV "Walls": climbers whose defender is gone take the top.
+    let tops = super::siege::take_tops(ctx);
+    if !tops.is_empty() {
+        return tops;
+    }
     let mut order: Vec<(u8, f64, UnitId)> = ctx
         .mine()
         .filter(|u| u.turn.activated && !u.turn.moved && !u.state.fleeing)
@@ -169,6 +174,13 @@ fn decide_free_unit(ctx: &mut Ctx<'_>, id: UnitId) -> Option<Action> {
             return Some(a);
         }
     }
+    // T&F V: the siege's attacker climbs or closes on the walls; its defender holds them.
+    if let Some(a) = super::siege::assault(ctx, id) {
+        return Some(a);
+    }
+    if super::siege::holds_post(ctx, &u) {
+        return None;
+    }
     // Moves.
     let enemies = ctx.standing_enemies_by_distance(&u);
     let &(_, target) = enemies.first()?;
@@ -224,6 +236,21 @@ fn decide_free_unit(ctx: &mut Ctx<'_>, id: UnitId) -> Option<Action> {
         }
     }
     let stay = position_score(ctx, s, id);
+    let best = best_move(ctx, id, orders, |ctx, next| position_score(ctx, next, id));
+    match best {
+        Some((sc, a)) if sc > stay + 0.5 => Some(a),
+        _ => None,
+    }
+}
+
+/// Of `orders` for `id`, the move the rules accept, leaving no overlap, that `score` rates
+/// best (the first of equals), with its score.
+pub(super) fn best_move(
+    ctx: &mut Ctx<'_>,
+    id: UnitId,
+    orders: Vec<MoveOrder>,
+    mut score: impl FnMut(&mut Ctx<'_>, &GameState) -> f64,
+) -> Option<(f64, Action)> {
     let mut best: Option<(f64, Action)> = None;
     for order in orders {
         let a = Action::Move { unit: id, order };
@@ -233,15 +260,12 @@ fn decide_free_unit(ctx: &mut Ctx<'_>, id: UnitId) -> Option<Action> {
         if next.table().first_overlap().is_some() {
             continue;
         }
-        let sc = position_score(ctx, &next, id);
+        let sc = score(ctx, &next);
         if best.as_ref().is_none_or(|b| sc > b.0 + 1e-9) {
             best = Some((sc, a));
         }
     }
-    match best {
-        Some((sc, a)) if sc > stay + 0.5 => Some(a),
-        _ => None,
-    }
+    best
 }
 
 /// Moves that only terrain calls for (none on the open field): facing a bridge, pass or

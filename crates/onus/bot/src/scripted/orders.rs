@@ -65,6 +65,8 @@ fn activation_value(ctx: &mut Ctx<'_>, u: &TableUnit) -> f64 {
         }
         v += best.max(0.0);
     }
+    // T&F V: the siege's attacker's foot near the walls climbs.
+    v += super::siege::activation_bonus(ctx, u, w);
     // Advancing: worth something while the enemy is far, more when the battle drags on.
     if nearest > reach {
         let urgency = 1.0 + f64::from(ctx.round()) / 4.0;
