@@ -275,7 +275,8 @@ fn within_budget(state: &GameState, unit: UnitId, mv: &PricedMove) -> GameResult
 /// What a unit carrying a ram may not do (T&F V "Rams and Elephants"): move or charge farther
 /// than its movement -1 ([`penalty`]), make a ranged attack ("A unit equipped with a ram
 /// cannot make ranged attacks"), adopt a special formation ("and it cannot adopt special
-/// formations"). Rulings (docs/rulings.md): it withdraws at most half its movement -1; it
+/// formations"). Rulings (docs/rulings.md): it withdraws, and follows up a lunge (IX), at most
+/// half its movement -1; it
 /// makes no skirmish move (its unused movement is not counted with the ram), climbs nothing
 /// and enters no tower: it drops the ram first. Called before the action; the action's own
 /// checks come after.
@@ -324,6 +325,26 @@ pub(crate) fn check_action(state: &GameState, action: &Action) -> GameResult<()>
             {
                 Ok(plan) => within_budget(state, *unit, &plan.approach),
                 Err(_) => Ok(()),
+            }
+        }
+        Action::LungeFollowUp { order: Some(order) } => {
+            let Some(crate::state::Decision::LungeFollowUp { unit }) = state.decisions.first()
+            else {
+                return Ok(());
+            };
+            if !carries(unit) {
+                return Ok(());
+            }
+            match state.table.check_lunge_follow_up(*unit, order) {
+                // Half the movement: half the ram's DU too.
+                Ok(mv) if mv.cost > mv.budget - RAM_PENALTY / 2.0 + 1e-9 => refuse(
+                    RAMS,
+                    format!(
+                        "{unit} carries a ram (-1 movement): its follow-up goes at most {:.2} DU",
+                        (mv.budget - RAM_PENALTY / 2.0).max(0.0)
+                    ),
+                ),
+                _ => Ok(()),
             }
         }
         Action::Withdraw { unit, distance } if carries(unit) => {

@@ -171,6 +171,8 @@ pub fn apply(
 }
 
 fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
+    // T&F V "Rams and Elephants": what a unit carrying a ram may not do.
+    crate::siege_engines::check_action(s, action)?;
     if let Some(d) = s.decisions.first().cloned() {
         return match (&d, action) {
             (Decision::Withdrawal { .. }, Action::AnswerWithdrawal { keep_contact }) => {
@@ -211,7 +213,6 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
             (Pending::HandLimit { excess, .. }, a) => Err(limit_waiting(s, excess, a.name())),
         };
     }
-    crate::siege_engines::check_action(s, action)?;
     match (s.phase, action) {
         (
             Phase::Deployment,

@@ -153,6 +153,31 @@ fn tf_v_rams_and_elephants_the_ram_costs_one_du() {
     assert!(apply(&s, 0, back(0.5)).is_ok());
 }
 
+/// T&F V "Rams and Elephants": the ram's -1 movement in half for half a move: a carrier with
+/// the Lunge ability (IX: "an additional move with half its movement value") follows up 0.5
+/// DU, not 1 (ruling: half the resulting value, as for reduced and limited movement).
+#[test]
+fn tf_v_rams_and_elephants_a_lunge_follow_up_with_the_ram() {
+    let card = CardBuilder::new("Lungers", UnitKind::Infantry)
+        .attack(3, 3)
+        .defense(4, 3)
+        .morale(5)
+        .health(8)
+        .ability(onus_model::Ability::Lunge)
+        .build();
+    let mut s = carrying(card);
+    *s.phase_mut() = Phase::Melee;
+    s.decisions_mut()
+        .push(onus_game::state::Decision::LungeFollowUp { unit: CARRIER });
+    let follow = |d: f64| Action::LungeFollowUp {
+        order: Some(MoveOrder::new(vec![Step::Advance(d)])),
+    };
+    let e = apply(&s, 0, follow(1.0)).unwrap_err();
+    assert_eq!(rule_of(&e), "T&F V Rams and Elephants", "{e}");
+    let after = apply(&s, 0, follow(0.5)).unwrap();
+    assert!((ram_tile(&after) - Vec2::new(19.0, 3.35)).length() < 1e-9);
+}
+
 /// T&F V "Rams and Elephants": "A unit equipped with a ram cannot make ranged attacks, and
 /// it cannot adopt special formations".
 #[test]
