@@ -3,7 +3,7 @@
 //! table; recovery checks; fleeing elephants that trample.
 
 use acies_core::{Comparison, Dice, DieResult, RollRecord, Target, Value};
-use acies_geom::{Motion, Pose, Vec2, normalize_angle};
+use acies_geom::{EPS, Motion, Pose, Vec2, normalize_angle};
 use onus_model::UnitKind;
 use serde::Serialize;
 
@@ -204,6 +204,10 @@ impl Table {
         legs.push(vec![Leg::Slide(rear * budget)]);
         let mut best: Option<Sim> = None;
         let obstacles = self.flight_obstacles(u);
+        // No route gets farther than off the rear edge: the card then ends at most the
+        // table's tolerance (EPS) beyond it, plus rounding. A route that far is not beaten by
+        // a later one (which must be 1e-9 better), so the rest are not simulated.
+        let farthest = self.distance_home(edge, u.pose, u) + EPS + 1e-12;
         for route in &legs {
             let sim = self.simulate_flight(u, route, edge, &obstacles);
             let better = match &best {
@@ -215,6 +219,12 @@ impl Table {
             };
             if better {
                 best = Some(sim);
+            }
+            if best
+                .as_ref()
+                .is_some_and(|b| b.off_table && b.progress + 1e-9 >= farthest)
+            {
+                break;
             }
         }
         let Some(sim) = best else {
@@ -612,7 +622,7 @@ impl Table {
     /// After a trampling attack has been resolved (VII-6): a unit still operational (not
     /// eliminated, not fleeing) is broken.
     pub fn after_trampling(&mut self, victim: UnitId) -> Result<(), TableError> {
-        if let Some(v) = self.units.get_mut(&victim) {
+        if let Ok(v) = self.unit_mut(victim) {
             if !v.state.fleeing {
                 v.state.broken = true;
             }

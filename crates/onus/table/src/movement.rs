@@ -1037,7 +1037,8 @@ impl Table {
         let obstacles = self.obstacles(&[]);
         for (i, a) in obstacles.iter().enumerate() {
             for b in &obstacles[i + 1..] {
-                if a.owner == b.owner {
+                // The geometry first: most pairs lie apart, told by their circles.
+                if a.owner == b.owner || !a.rect.overlaps(&b.rect) {
                     continue;
                 }
                 let stacked = self
@@ -1057,9 +1058,7 @@ impl Table {
                 if touching_own_target(a, b) || touching_own_target(b, a) {
                     continue;
                 }
-                if a.rect.overlaps(&b.rect) {
-                    return Some((a.owner, b.owner));
-                }
+                return Some((a.owner, b.owner));
             }
         }
         None

@@ -126,7 +126,7 @@ impl Table {
             if let Some((mut option, mut plan)) = best {
                 plan.envelop = EnvelopChoice::Max;
                 let mut trial = self.clone();
-                if let Some(u) = trial.units.get_mut(&unit) {
+                if let Ok(u) = trial.unit_mut(unit) {
                     u.turn.activated = true;
                 }
                 if trial.apply_charge(&plan).is_ok() {

@@ -1,6 +1,7 @@
 //! The table: units, their engagements and the markers on it.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use acies_geom::{Aabb, EPS, Edge, OrientedRect};
 use serde::{Deserialize, Serialize};
@@ -95,7 +96,9 @@ pub struct Table {
     pub depth: f64,
     /// Each player's own rear edge, by owner index (default: player 0 south, player 1 north).
     pub home_edges: Vec<TableEdge>,
-    pub(crate) units: BTreeMap<UnitId, TableUnit>,
+    /// Shared per unit, so that copying a table (each candidate action a player tries is
+    /// applied to a copy) copies no card until it changes ([`Table::unit_mut`]).
+    pub(crate) units: BTreeMap<UnitId, Arc<TableUnit>>,
     pub(crate) engagements: Vec<Engagement>,
     /// Overlaps left during the Movement Phase by a unit moving onto an activated friend that
     /// has not moved yet (VII-2 "Overlapping"): `(mover, other)`.
@@ -161,24 +164,30 @@ impl Table {
                 });
             }
         }
-        self.units.insert(unit.id, unit);
+        self.units.insert(unit.id, Arc::new(unit));
         Ok(())
     }
 
     /// A unit, or the error naming it.
     pub fn unit(&self, id: UnitId) -> Result<&TableUnit, TableError> {
-        self.units.get(&id).ok_or(TableError::UnknownUnit(id))
+        self.units
+            .get(&id)
+            .map(Arc::as_ref)
+            .ok_or(TableError::UnknownUnit(id))
     }
 
     /// A unit to change its markers (wounds, broken...); moving it is the business of the
     /// movement functions.
     pub fn unit_mut(&mut self, id: UnitId) -> Result<&mut TableUnit, TableError> {
-        self.units.get_mut(&id).ok_or(TableError::UnknownUnit(id))
+        self.units
+            .get_mut(&id)
+            .map(Arc::make_mut)
+            .ok_or(TableError::UnknownUnit(id))
     }
 
     /// All units, by id.
     pub fn units(&self) -> impl Iterator<Item = &TableUnit> {
-        self.units.values()
+        self.units.values().map(Arc::as_ref)
     }
 
     /// Removes a unit (eliminated, or fled off the table) with every contact involving it.
@@ -186,7 +195,7 @@ impl Table {
         let u = self.units.remove(&id).ok_or(TableError::UnknownUnit(id))?;
         self.engagements.retain(|e| !e.involves(id));
         self.provisional.retain(|(a, b)| *a != id && *b != id);
-        Ok(u)
+        Ok(Arc::unwrap_or_clone(u))
     }
 
     /// Every engagement.
@@ -520,7 +529,7 @@ impl Table {
             if let Some(i) = self.engagement_index(initiator, target) {
                 self.engagements[i].charged_by = Some(initiator);
             }
-            if let Some(u) = self.units.get_mut(&initiator) {
+            if let Ok(u) = self.unit_mut(initiator) {
                 u.turn.charged = true;
             }
         }
@@ -593,7 +602,9 @@ impl Table {
             e.charged_by = None;
         }
         for u in self.units.values_mut() {
-            u.turn = Default::default();
+            if u.turn != Default::default() {
+                Arc::make_mut(u).turn = Default::default();
+            }
         }
         self.provisional.clear();
     }
