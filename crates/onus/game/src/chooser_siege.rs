@@ -1,10 +1,13 @@
-//! The random player's siege actions (T&F IV "Walls", "Towers", "Watchtowers", V
-//! "Assaulting fortresses", "Damaging and setting structures on fire"): climbing, taking the
-//! top, climbing down, entering and leaving towers, shooting at structures and setting them on
-//! fire, putting fires out, and the defender's free shots from its walls.
+//! The random player's siege actions (T&F IV "Walls", "Towers", "Watchtowers", "Siege
+//! towers", V "Assaulting fortresses", "Rams and Elephants", "Damaging and setting structures
+//! on fire"): climbing, taking the top, climbing down, entering and leaving towers, shooting
+//! at structures and setting them on fire, putting fires out, the defender's free shots from
+//! its walls, and the siege engines' actions the engine lists (taking up, dropping and
+//! battering with a ram, moving a siege tower, crossing from it to a wall).
 //!
-//! Nothing here says what is legal: the climbs and tower moves are the engine's own lists
-//! ([`crate::assault::climbs`], [`crate::towers::moves`]); every other action is only proposed,
+//! Nothing here says what is legal: the climbs, tower moves and siege-engine actions are the
+//! engine's own lists ([`crate::assault::climbs`], [`crate::towers::moves`],
+//! [`crate::siege_engines::actions`]); every other action is only proposed,
 //! and [`crate::chooser`] keeps what [`crate::Onus::apply`] accepts. What is here is which
 //! proposals are worth the time of applying (the unit's own climb, the structures nearest a
 //! shooter, the ones a unit touches) and how often the random player prefers them to its
@@ -102,6 +105,8 @@ fn movement(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Acti
             .any(|s| state.structure_damage(&s.id).fire.total() > 0)
     });
     for unit in active {
+        // T&F IV "Siege towers", V "Rams and Elephants": the engine's own list.
+        out.extend(crate::siege_engines::actions(state, seat, unit));
         out.extend(crate::assault::climbs(state, unit));
         out.extend(crate::towers::moves(state, unit));
         if burning {
@@ -163,6 +168,15 @@ fn melee(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Action>
     let Some(bf) = state.table.battlefield() else {
         return;
     };
+    let batterers: Vec<UnitId> = mine(state, seat)
+        .filter(|u| {
+            state.engines().ram_of(u.id).is_some() || u.card.kind == onus_model::UnitKind::Elephant
+        })
+        .map(|u| u.id)
+        .collect();
+    for unit in batterers {
+        out.extend(crate::siege_engines::actions(state, seat, unit));
+    }
     for u in mine(state, seat).filter(|u| state.book.activated.contains(&u.id)) {
         for s in &bf.structures {
             if crate::structures::sections_in_contact(u, s) > 0 && chance(rng, 40) {

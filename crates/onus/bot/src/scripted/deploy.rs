@@ -208,6 +208,7 @@ fn units(ctx: &Ctx<'_>) -> Vec<Action> {
     let slots = plan(&army, f.half_width);
     // T&F VI: a siege's defender deploys in its fortress first, the line where nothing fits.
     let mut out = super::siege::deployment(ctx).unwrap_or_default();
+    out.extend(super::siege::attacker_deployment(ctx));
     // The next unit of the plan still in reserve, at its place, then nudged sideways.
     for (id, slot) in &slots {
         let Some(r) = p.reserve.iter().find(|r| r.id == *id) else {

@@ -294,6 +294,7 @@ impl<'a> Ctx<'a> {
             }
             Phase::Melee => {
                 let mut v = siege::take_tops(self);
+                v.extend(siege::batters(self));
                 v.extend(fights::melees(self));
                 v.extend(siege::fires(self));
                 v

@@ -268,14 +268,14 @@ pub(super) fn take_tops(ctx: &Ctx<'_>) -> Vec<Action> {
 
 /// The defender's standing walls, gates and towers, nearest `u` first, with the place in
 /// front of each where `u`'s card would stand against its outer face.
-fn assault_points(ctx: &Ctx<'_>, u: &TableUnit) -> Vec<(f64, Pose, String)> {
+fn assault_points(ctx: &Ctx<'_>, u: &TableUnit) -> Vec<(f64, Pose, String, StructureKind)> {
     let Some(bf) = ctx.s.table().battlefield() else {
         return Vec::new();
     };
     let Some(c) = fortress_centre(bf) else {
         return watchtower_points(ctx, bf, u);
     };
-    let mut out: Vec<(f64, Pose, String)> = defences(bf)
+    let mut out: Vec<(f64, Pose, String, StructureKind)> = defences(bf)
         .filter(|s| {
             matches!(
                 s.kind,
@@ -293,7 +293,7 @@ fn assault_points(ctx: &Ctx<'_>, u: &TableUnit) -> Vec<(f64, Pose, String)> {
             let reach = radius_along(&r, n) + u.size.depth / 2.0 + FACE_GAP;
             let spot = r.centre() + n * reach;
             let pose = Pose::new(spot, (n * -1.0).heading());
-            Some((spot.distance(u.pose.centre), pose, s.id.clone()))
+            Some((spot.distance(u.pose.centre), pose, s.id.clone(), s.kind))
         })
         .collect();
     out.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.2.cmp(&b.2)));
@@ -301,8 +301,12 @@ fn assault_points(ctx: &Ctx<'_>, u: &TableUnit) -> Vec<(f64, Pose, String)> {
 }
 
 /// The defender's watchtowers held by an enemy, with the place in front of each facing it.
-fn watchtower_points(ctx: &Ctx<'_>, bf: &Battlefield, u: &TableUnit) -> Vec<(f64, Pose, String)> {
-    let mut out: Vec<(f64, Pose, String)> = defences(bf)
+fn watchtower_points(
+    ctx: &Ctx<'_>,
+    bf: &Battlefield,
+    u: &TableUnit,
+) -> Vec<(f64, Pose, String, StructureKind)> {
+    let mut out: Vec<(f64, Pose, String, StructureKind)> = defences(bf)
         .filter(|s| s.kind == StructureKind::Watchtower && !collapsed(ctx.s, s))
         .filter(|s| {
             ctx.s
@@ -321,6 +325,7 @@ fn watchtower_points(ctx: &Ctx<'_>, bf: &Battlefield, u: &TableUnit) -> Vec<(f64
                 spot.distance(u.pose.centre),
                 Pose::new(spot, (n * -1.0).heading()),
                 s.id.clone(),
+                s.kind,
             ))
         })
         .collect();
@@ -343,13 +348,30 @@ pub(super) fn assault(ctx: &mut Ctx<'_>, id: UnitId) -> Option<Action> {
     }
     let s = ctx.s;
     let u = s.table().unit(id).ok()?;
+    if let Some(a) = engine_action(ctx, id) {
+        return Some(a);
+    }
     if !climber(u) || u.climb.is_some() {
         return None;
     }
-    if let Some(a) = onus_game::assault::climbs(s, id).into_iter().next() {
-        return Some(a);
+    let carrier = s.engines().ram_of(id).is_some();
+    if !carrier {
+        if let Some(a) = onus_game::assault::climbs(s, id).into_iter().next() {
+            return Some(a);
+        }
     }
-    let (_, goal, _) = assault_points(ctx, u).into_iter().next()?;
+    let goal = match (carrier, ram_to_take(ctx, u)) {
+        // V "Rams and Elephants": the ram goes to the gate.
+        (true, _) => {
+            assault_points(ctx, u)
+                .into_iter()
+                .find(|p| p.3 == StructureKind::GateWall)
+                .or_else(|| assault_points(ctx, u).into_iter().next())?
+                .1
+        }
+        (false, Some(ram)) => ram,
+        (false, None) => assault_points(ctx, u).into_iter().next()?.1,
+    };
     let mv = s.table().movement_allowance(id).ok()?.regular;
     let local = u.pose.to_local(goal.centre);
     let angle = acies_geom::math::atan2(local.x, local.y);
@@ -374,7 +396,7 @@ pub(super) fn assault(ctx: &mut Ctx<'_>, id: UnitId) -> Option<Action> {
             return f64::NEG_INFINITY;
         };
         let mut sc = -moved.pose.centre.distance(goal.centre);
-        if !onus_game::assault::climbs(next, id).is_empty() {
+        if !carrier && !onus_game::assault::climbs(next, id).is_empty() {
             // Touching its wall: it climbs next turn.
             sc += 2.0;
         }
@@ -393,7 +415,7 @@ pub(super) fn activation_bonus(ctx: &Ctx<'_>, u: &TableUnit, worth: f64) -> f64 
         return 0.0;
     }
     match assault_points(ctx, u).first() {
-        Some((d, _, _)) if *d <= u.card.movement + 0.5 => 0.35 * worth,
+        Some((d, ..)) if *d <= u.card.movement + 0.5 => 0.35 * worth,
         Some(_) => 0.1 * worth,
         None => 0.0,
     }
@@ -464,4 +486,113 @@ pub(super) fn structure_shots(ctx: &Ctx<'_>) -> Vec<Action> {
         }
     }
     out
+}
+
+/// V "Rams and Elephants": where `u` goes to take up a ram of its side lying on the table,
+/// when it is the attacker's foot unit nearest it (the others go on with the assault).
+fn ram_to_take(ctx: &Ctx<'_>, u: &TableUnit) -> Option<Pose> {
+    let s = ctx.s;
+    let bf = s.table().battlefield()?;
+    let carried = &s.engines().carried;
+    let ram = bf
+        .structures
+        .iter()
+        .filter(|r| r.kind == StructureKind::Ram && !carried.contains_key(&r.id))
+        .find(|r| bf.owner_of(r) == Some(Side::Attacker))?;
+    let spot = ram.rects().next()?.centre();
+    let nearest = ctx
+        .mine()
+        .filter(|f| climber(f) && f.climb.is_none() && !f.state.fleeing && f.tower.is_none())
+        .min_by(|a, b| {
+            a.pose
+                .centre
+                .distance(spot)
+                .total_cmp(&b.pose.centre.distance(spot))
+                .then(a.id.cmp(&b.id))
+        })?;
+    (nearest.id == u.id).then(|| {
+        let away = (u.pose.centre - spot).normalize_or_zero();
+        let away = if away == Vec2::ZERO {
+            Vec2::new(0.0, -1.0)
+        } else {
+            away
+        };
+        let at = spot + away * (0.5 + u.size.depth / 2.0);
+        Pose::new(at, (away * -1.0).heading())
+    })
+}
+
+/// T&F IV "Siege towers", V "Rams and Elephants": of the siege-engine actions the engine
+/// lists for the attacker's unit in the Movement Phase, the one to take: crossing from its
+/// siege tower to the wall, moving the tower ahead (the farthest first), taking up the ram
+/// it touches.
+fn engine_action(ctx: &Ctx<'_>, id: UnitId) -> Option<Action> {
+    let listed = onus_game::siege_engines::actions(ctx.s, ctx.seat, id);
+    let rank = |a: &Action| match a {
+        Action::CrossToWall { .. } => Some(0),
+        Action::MoveSiegeTower { steps, .. } => match steps.first() {
+            Some(Step::Advance(d)) if *d >= 2.0 => Some(1),
+            Some(Step::Advance(_)) => Some(2),
+            _ => None,
+        },
+        Action::TakeRam { .. } => Some(3),
+        _ => None,
+    };
+    listed
+        .into_iter()
+        .filter_map(|a| rank(&a).map(|r| (r, a)))
+        .min_by_key(|(r, _)| *r)
+        .map(|(_, a)| a)
+}
+
+/// V "Rams and Elephants": the attacker's rams and elephants batter what they touch, the gate
+/// first (the engine's list).
+pub(super) fn batters(ctx: &Ctx<'_>) -> Vec<Action> {
+    if !attacking(ctx) {
+        return Vec::new();
+    }
+    let mut out: Vec<Action> = ctx
+        .mine()
+        .filter(|u| ctx.s.engines().ram_of(u.id).is_some() || u.card.kind == UnitKind::Elephant)
+        .flat_map(|u| onus_game::siege_engines::actions(ctx.s, ctx.seat, u.id))
+        .filter(|a| matches!(a, Action::Batter { .. }))
+        .collect();
+    out.sort_by_key(|a| match a {
+        Action::Batter { gate, .. } => u8::from(!*gate),
+        _ => 2,
+    });
+    out
+}
+
+/// IV "Siege towers": "you can place a unit inside a siege tower before the battle begins":
+/// the attacker's next foot unit in its free siege tower, if any.
+pub(super) fn attacker_deployment(ctx: &Ctx<'_>) -> Vec<Action> {
+    if !attacking(ctx) {
+        return Vec::new();
+    }
+    let (Some(bf), Ok(p)) = (ctx.s.table().battlefield(), ctx.s.player(ctx.seat)) else {
+        return Vec::new();
+    };
+    let Some(r) = p
+        .reserve
+        .iter()
+        .filter(|r| r.card.kind == UnitKind::Infantry)
+        .min_by_key(|r| r.id)
+    else {
+        return Vec::new();
+    };
+    let heading = home_heading(ctx);
+    bf.structures
+        .iter()
+        .filter(|s| s.kind == StructureKind::SiegeTower && bf.owner_of(s) == Some(Side::Attacker))
+        .filter(|s| ctx.s.table().tower_holder(&s.id).is_none())
+        .filter_map(|s| s.rects().next().map(|t| t.centre()))
+        .map(|c| Action::Deploy {
+            unit: r.id,
+            pose: Pose::new(c, heading),
+            formation: None,
+            extend_left: false,
+            extend_right: false,
+        })
+        .collect()
 }
