@@ -138,9 +138,13 @@ fn sees_own(viewer: Viewer<Seat>, seat: Seat) -> bool {
 /// revealed, on the table or out of the battle (VI, XII-A "Fog of war"); nobody sees the
 /// others' undeployed units.
 pub fn sees_face(state: &GameState, viewer: Viewer<Seat>, unit: UnitId) -> bool {
+    // A card on the table names its owner: one look-up (this is asked for every unit of
+    // every view and observation).
+    if let Ok(u) = state.table.unit(unit) {
+        return sees_own(viewer, Seat(u.owner)) || !state.hidden.contains(&unit);
+    }
     match state.owner_of(unit) {
         Some(owner) if sees_own(viewer, owner) => true,
-        Some(_) if state.table.unit(unit).is_ok() => !state.hidden.contains(&unit),
         Some(owner) => state
             .player(owner)
             .is_ok_and(|p| p.eliminated.contains_key(&unit)),
