@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use acies_core::Ruleset;
 use onus_bot::{Observation, ScriptedBot};
-use onus_game::{Action, GameState, Onus, Seat, scenarios};
+use onus_game::{Action, GameState, Onus, scenarios};
 
 /// The action's name, tower moves told apart.
 fn name(a: &Action) -> String {
@@ -52,14 +52,10 @@ fn vi_scripted_sieges_end_by_a_victory_condition() {
         .iter()
         .filter(|s| s.playable())
     {
-        for seed in 0..3 {
+        for seed in 0..10 {
             let (state, names) = play(sc, seed);
             let outcome = state.outcome();
             assert!(outcome.is_some(), "{} seed {seed}: unfinished", sc.id);
-            eprintln!(
-                "{} seed {seed}: {outcome:?}\n  attacker {:?}\n  defender {:?}",
-                sc.id, names[0], names[1]
-            );
             for (t, n) in total.iter_mut().zip(names) {
                 for (k, v) in n {
                     *t.entry(k).or_default() += v;
@@ -68,7 +64,56 @@ fn vi_scripted_sieges_end_by_a_victory_condition() {
         }
     }
     let [attacker, defender] = &total;
-    assert!(attacker.contains_key("climb"), "{attacker:?}");
-    assert!(defender.contains_key("deploy"), "{defender:?}");
-    let _ = Seat(0);
+    for siege_action in [
+        "climb",
+        "shoot at a structure",
+        "take up a ram",
+        "move the siege tower",
+    ] {
+        assert!(
+            attacker.contains_key(siege_action),
+            "{siege_action}: {attacker:?}"
+        );
+    }
+    // T&F VI: the defender plays no orders (it runs the deck out) and shoots from its walls.
+    assert!(!defender.contains_key("play order"), "{defender:?}");
+    assert!(defender.contains_key("shoot"), "{defender:?}");
+}
+
+/// T&F VI "Deployment": the scripted defender deploys in its fortress, shooters in its
+/// towers, foot against its walls: no defender's unit stands outside the castellum.
+#[test]
+fn vi_the_scripted_defender_deploys_in_its_fortress() {
+    let sc = scenarios::get("castellum-2000").unwrap();
+    let mut state = Onus::new_game(&sc.setup(), 3).unwrap();
+    let mut bot = ScriptedBot::new(3);
+    while state.phase() == onus_game::Phase::Deployment {
+        let seat = Onus::to_act(&state).unwrap();
+        if seat != scenarios::DEFENDER {
+            break;
+        }
+        let obs = Observation::new(&state, seat).unwrap();
+        let a = bot.decide(obs.state(), seat).unwrap();
+        state = Onus::apply(&state, seat, &a).unwrap().state;
+    }
+    let t = state.table();
+    let bf = t.battlefield().unwrap();
+    let mine: Vec<_> = t.units().filter(|u| u.owner == 1).collect();
+    assert_eq!(
+        mine.len(),
+        state.player(scenarios::DEFENDER).map_or(0, |_| mine.len())
+    );
+    assert!(mine.len() >= 8);
+    let in_towers = mine.iter().filter(|u| u.tower.is_some()).count();
+    let on_walls = mine.iter().filter(|u| t.on_wall(u).is_some()).count();
+    assert_eq!(in_towers, 4, "the castellum's four towers are held");
+    assert!(on_walls >= 2, "{on_walls}");
+    for u in &mine {
+        let held = u.tower.is_some() || bf.fortress_at(u.pose.centre).is_some();
+        assert!(
+            held,
+            "{} stands outside the fortress at {:?}",
+            u.id, u.pose.centre
+        );
+    }
 }

@@ -388,6 +388,16 @@ pub(super) fn assault(ctx: &mut Ctx<'_>, id: UnitId) -> Option<Action> {
             ]));
         }
     }
+    if dist > 2.0 * mv + 1.0 {
+        // VII-2 "Forced march": the deck is the defender's clock.
+        for frac in [2.0, 1.5] {
+            orders.push(MoveOrder::new(vec![Step::Advance(frac * mv)]).forced_march());
+            if angle.abs() > 0.05 {
+                let steps = vec![Step::Turn(-angle), Step::Advance(frac * mv - 1.0)];
+                orders.push(MoveOrder::new(steps).forced_march());
+            }
+        }
+    }
     orders.push(MoveOrder::new(vec![Step::Advance(mv.min(dist))]).facing());
     orders.push(MoveOrder::new(Vec::new()).facing());
     let now = dist;
@@ -416,7 +426,8 @@ pub(super) fn activation_bonus(ctx: &Ctx<'_>, u: &TableUnit, worth: f64) -> f64 
     }
     match assault_points(ctx, u).first() {
         Some((d, ..)) if *d <= u.card.movement + 0.5 => 0.35 * worth,
-        Some(_) => 0.1 * worth,
+        // The deck is the defender's clock: closing in is worth an order.
+        Some(_) => 0.2 * worth,
         None => 0.0,
     }
 }
