@@ -128,8 +128,8 @@ impl SiegeScenario {
         }
     }
 
-    /// Whether the game plays every structure of its battlefield now (T&F IV: siege towers
-    /// and rams are not yet played).
+    /// Whether the game plays every structure of its battlefield
+    /// ([`onus_terrain::Battlefield::playable`]).
     pub fn playable(&self) -> bool {
         onus_terrain::builtin::get(&self.battlefield).is_ok_and(|b| b.playable())
     }
