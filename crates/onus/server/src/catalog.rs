@@ -198,10 +198,35 @@ fn build() -> Result<Value, String> {
             "text_chars": army::MAX_TEXT_CHARS,
         },
         "seats": { "min": onus_game::setup::PLAYERS.start(), "max": onus_game::setup::PLAYERS.end() },
-        // Only those a game can be played on (T&F IV: villages, trenches, barricades, caltrops).
+        // Only those a game can be played on (T&F IV: every kind the game plays).
         "battlefields": onus_terrain::builtin::playable()?,
+        // T&F VI: the siege scenarios (ours), each with the engine's setup that starts it.
+        "scenarios": scenarios()?,
         "help": crate::help::help(),
     }))
+}
+
+/// The shipped siege scenarios (T&F VI "Scenarios with fortresses", `onus_game::scenarios`)
+/// the game plays: what a lobby shows, and the setup the engine makes of each.
+fn scenarios() -> Result<Vec<Value>, String> {
+    onus_game::scenarios::builtin()?
+        .into_iter()
+        .filter(onus_game::scenarios::SiegeScenario::playable)
+        .map(|s| {
+            let setup = serde_json::to_value(s.setup()).map_err(|e| e.to_string())?;
+            Ok(json!({
+                "id": s.id,
+                "name": s.name,
+                "description": s.description,
+                "origin": s.origin.id(),
+                "battlefield": s.battlefield,
+                "points": s.points,
+                "attacker": s.attacker.army,
+                "defender": s.defender.army,
+                "setup": setup,
+            }))
+        })
+        .collect()
 }
 
 /// The catalog as JSON (built once; the built-in data is compiled in).

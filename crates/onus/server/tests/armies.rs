@@ -214,6 +214,27 @@ fn the_catalog_serves_what_the_builder_needs() {
     assert_eq!(c["army_bounds"]["max_units"], 100);
 }
 
+/// T&F VI: the catalog lists the siege scenarios with the engine's setup of each, which
+/// starts the battle.
+#[test]
+fn the_catalog_lists_the_siege_scenarios_with_their_setup() {
+    let c = onus_server::catalog().unwrap();
+    let list = c["scenarios"].as_array().unwrap();
+    assert!(list.len() >= 4, "{list:?}");
+    let castellum = list.iter().find(|s| s["id"] == "castellum-2000").unwrap();
+    assert_eq!(castellum["origin"], "recommended");
+    assert_eq!(castellum["battlefield"], "siege-castellum");
+    for s in list {
+        let setup: onus_game::Setup = serde_json::from_value(s["setup"].clone()).unwrap();
+        assert!(setup.scenario.siege.is_some());
+        assert!(
+            <onus_game::Onus as acies_core::Ruleset>::new_game(&setup, 1).is_ok(),
+            "{}",
+            s["id"]
+        );
+    }
+}
+
 /// Random drafts (cards of every faction and made-up ones, any rank, counts around the bounds,
 /// contingents under any General or none): every one is answered without a panic, and an
 /// army the check accepts is one the game starts with, within its points.
