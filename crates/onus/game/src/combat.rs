@@ -234,6 +234,16 @@ fn reveal_random(state: &mut GameState) -> GameResult<()> {
     if no_random {
         return Ok(());
     }
+    if let Some(c) = draw_random_event(state) {
+        pending_fight(state)?.random = RandomEvent::Drawn(c);
+    }
+    Ok(())
+}
+
+/// Reveals the top card of the deck as a random event (VII-3 step 3, VII-5 "Events"; also
+/// for an attack on a structure, T&F V "Events"), telling everybody, the deck reshuffled if
+/// it ran out (V). `None` when there is no card left.
+pub(crate) fn draw_random_event(state: &mut GameState) -> Option<CardId> {
     let before = state.piles.exhaustions();
     let card = state.piles.reveal(&mut state.rng);
     if state.piles.exhaustions() != before {
@@ -242,13 +252,12 @@ fn reveal_random(state: &mut GameState) -> GameResult<()> {
         });
     }
     if let Some(c) = card {
-        pending_fight(state)?.random = RandomEvent::Drawn(c);
         state.emit(GameEvent::RandomEventRevealed {
             card: c,
             redraw: false,
         });
     }
-    Ok(())
+    card
 }
 
 /// Card sides for people: "left side", "left and rear sides".

@@ -193,6 +193,15 @@ pub enum GameEvent {
         structure: String,
         result: Box<onus_combat::StructureAttackResult>,
     },
+    /// T&F V "Events": what the random event did to an attack on a structure (the defender
+    /// plays none; an event tied to a unit has no effect). `cancelled`: the attack was not
+    /// rolled.
+    StructureEventsResolved {
+        attacker: UnitId,
+        structure: String,
+        log: Vec<onus_cards::EventLog>,
+        cancelled: bool,
+    },
     /// T&F V "Collateral damages", "Razing structures": what a structure's damage or collapse
     /// did to the unit in it (its morale check follows as a [`GameEvent::MoraleCheck`]).
     StructureCasualties {

@@ -83,6 +83,7 @@ pub fn event_view(state: &GameState, event: &GameEvent, viewer: Viewer<Seat>) ->
         | E::GameOver { .. }
         // T&F V: structures are public, and the units acting on them are revealed first.
         | E::StructureAttacked { .. }
+        | E::StructureEventsResolved { .. }
         | E::Misfire { .. }
         | E::FireDamage { .. }
         | E::FireSpread { .. }

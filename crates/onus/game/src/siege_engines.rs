@@ -196,8 +196,9 @@ pub fn drop_ram(state: &mut GameState, seat: Seat, unit: UnitId) -> GameResult<(
 /// Rulings (docs/rulings.md): in the Melee Phase, an active unit, or one that battered the
 /// same structure in an earlier turn and has not left it, its card in contact with the
 /// structure, not engaged with an enemy unit (it fights that one), once a turn; the elephants'
-/// "charge" is their move into contact (the charges of the game are at units); the attack is
-/// rolled without events, as every attack on a structure here (V "Events" ruling).
+/// "charge" is their move into contact (the charges of the game are at units); the attack
+/// draws its random event as a melee without a charge (V "Events",
+/// [`crate::structures::structure_events`]).
 pub fn batter(
     state: &mut GameState,
     seat: Seat,

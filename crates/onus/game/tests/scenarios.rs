@@ -150,7 +150,7 @@ fn vi_random_sieges_keep_the_invariants() {
         .iter()
         .filter(|s| s.playable())
     {
-        for seed in 0..2 {
+        for seed in 0..3 {
             let mut state = Onus::new_game(&sc.setup(), seed).unwrap();
             let mut rng = acies_core::GameRng::new(seed + 100);
             for i in 0..3_000 {

@@ -950,3 +950,173 @@ fn sieges_on_the_castellum_with_its_ram_and_siege_tower_end() {
         "the siege tower never entered: {seen:?}"
     );
 }
+
+/// The card of the draw pile whose event is `event`, put on top: the next random event.
+fn next_random_event(s: &mut GameState, event: &str) -> onus_cards::CardId {
+    let card = common::card_in_draw_pile(s, |c| c.event.id == event);
+    common::on_top(s, card);
+    card
+}
+
+fn structure_events(before: &GameState, after: &GameState) -> Vec<onus_cards::EventLog> {
+    new_events(before, after)
+        .into_iter()
+        .filter_map(|e| match e {
+            GameEvent::StructureEventsResolved { log, .. } => Some(log),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+fn batter_gate() -> Action {
+    Action::Batter {
+        unit: CARRIER,
+        structure: "gate".into(),
+        gate: true,
+    }
+}
+
+/// T&F V "Rams and Elephants": "An attack with a battering ram is resolved as a melee, with a
+/// random event ... (which must be applied in a logical way to the structure)"; V "Events".
+/// The random event "Press the attack" (sword: +1 die) gives the ram 5 dice: hits 6 2 3 1 2
+/// (4 hits at 2+), damage 2 4 1 3: 3 Wound markers on the gate, where 4 dice made 2
+/// (`tf_v_rams_and_elephants_the_ram_batters_the_gate_and_goes_on`). Everybody sees the
+/// random event and what it did.
+#[test]
+fn tf_v_events_the_random_event_adds_a_die_to_the_ram() {
+    let mut s = at_the_gate(infantry("Triarii"));
+    let card = next_random_event(&mut s, "press_the_attack");
+    s.force_dice(&[6, 2, 3, 1, 2, 2, 4, 1, 3]);
+    let after = apply(&s, 0, batter_gate()).unwrap();
+    assert!(after.forced_dice().is_empty(), "every die rolled");
+    assert_eq!(after.structure_damage("gate").wounds, 3);
+    let events = new_events(&s, &after);
+    assert!(events.iter().any(|e| matches!(e,
+        GameEvent::RandomEventRevealed { card: c, .. } if *c == card)));
+    assert!(events.iter().any(|e| matches!(e,
+        GameEvent::StructureAttacked { result, .. } if result.dice == 5)));
+    let log = structure_events(&s, &after);
+    assert_eq!(log.len(), 1);
+    assert_eq!(
+        log[0].status,
+        onus_cards::EventStatus::Applied {
+            for_sides: vec![Side::Attacker]
+        }
+    );
+    // The card is discarded after the attack, like a fight's.
+    assert!(after.piles().discard_pile().contains(&card));
+    let seen = Onus::view(&after, Viewer::Seat(Seat(1)));
+    assert!(seen.log.iter().any(|e| matches!(
+        e,
+        GameEvent::StructureEventsResolved {
+            cancelled: false,
+            ..
+        }
+    )));
+}
+
+/// T&F V "Events": "if a structure is under attack, the defender cannot use an event from
+/// their hand. The random event only applies if it is not linked to any specific unit, since
+/// the target is a structure". "Shield wall" (the defender's armor), "Hero" (a marker on a
+/// unit) and "Take cover" (shield and bow: the shooter's power -1, for the target) do nothing:
+/// the ram rolls its 4 dice as without events (2 Wound markers), the Onager's shot at the
+/// wall its 4 dice at power 5. No fight waits for the defender's events.
+#[test]
+fn tf_v_events_an_event_tied_to_a_unit_does_nothing_to_a_structure() {
+    for event in ["shield_wall", "hero"] {
+        let mut s = at_the_gate(infantry("Triarii"));
+        next_random_event(&mut s, event);
+        s.force_dice(&[6, 2, 3, 1, 2, 4, 1]);
+        let after = apply(&s, 0, batter_gate()).unwrap();
+        assert!(after.forced_dice().is_empty(), "{event}: every die rolled");
+        assert_eq!(after.structure_damage("gate").wounds, 2, "{event}");
+        let log = structure_events(&s, &after);
+        assert!(
+            matches!(&log[..], [l] if matches!(&l.status,
+                onus_cards::EventStatus::NoEffect { reason } if reason.contains("T&F V Events"))),
+            "{event}: {log:?}"
+        );
+        assert!(
+            after.pending().is_none(),
+            "{event}: no fight waits for events"
+        );
+        let e = apply(
+            &after,
+            1,
+            Action::PlayEvents {
+                cards: vec![],
+                redraw: false,
+                flee_if_wounded: false,
+                wind_target: None,
+            },
+        );
+        assert!(e.is_err(), "{event}: the defender has nothing to play");
+    }
+    // The Onager (power 5 against the wall's resistance 6: 2+) 3.4 DU from wall-s1.
+    let units = vec![unit(1, 0, onager(), 12.0, 8.1, 0.0)];
+    let mut s = fixture_on(Some(castellum()), units, &[CARRIER], Phase::RangedAttack);
+    next_random_event(&mut s, "take_cover");
+    // Hits 2 2 2 2 (all at 2+; at power 4 none would), damage 3 3 3 3: 4 Wound markers.
+    s.force_dice(&[2, 2, 2, 2, 3, 3, 3, 3]);
+    let after = apply(
+        &s,
+        0,
+        Action::ShootStructure {
+            shooter: CARRIER,
+            structure: "wall-s1".into(),
+            incendiary: false,
+        },
+    )
+    .unwrap();
+    let result = new_events(&s, &after)
+        .into_iter()
+        .find_map(|e| match e {
+            GameEvent::StructureAttacked { result, .. } => Some(result),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(result.dice, 4);
+    assert_eq!(after.structure_damage("wall-s1").wounds, 4);
+    assert!(matches!(&structure_events(&s, &after)[..], [l]
+            if matches!(l.status, onus_cards::EventStatus::NoEffect { .. })),);
+}
+
+/// T&F V "Events" (ruling, docs/rulings.md): a random event that cancels the combat is tied
+/// to no unit, so "Sound the recall" cancels the ram's attack: no die is rolled, the gate is
+/// untouched, and the carrier has made its attack this turn.
+#[test]
+fn tf_v_events_the_random_event_cancels_the_attack() {
+    let mut s = at_the_gate(infantry("Triarii"));
+    next_random_event(&mut s, "sound_the_recall");
+    s.force_dice(&[6, 6, 6, 6]);
+    let after = apply(&s, 0, batter_gate()).unwrap();
+    assert_eq!(after.forced_dice().len(), 4, "no die rolled");
+    assert_eq!(after.structure_damage("gate").wounds, 0);
+    assert!(new_events(&s, &after).iter().any(|e| matches!(
+        e,
+        GameEvent::StructureEventsResolved {
+            cancelled: true,
+            ..
+        }
+    )));
+    assert!(
+        !new_events(&s, &after)
+            .iter()
+            .any(|e| matches!(e, GameEvent::StructureAttacked { .. }))
+    );
+    assert!(apply(&after, 0, batter_gate()).is_err(), "once a turn");
+}
+
+/// XII-A "Playing without events": an attack on a structure draws no random event either.
+#[test]
+fn tf_v_events_none_without_events() {
+    let mut s = at_the_gate(infantry("Triarii"));
+    s.setup_mut().options.no_events = true;
+    let top = s.piles().draw_pile().last().copied();
+    s.force_dice(&[6, 2, 3, 1, 2, 4, 1]);
+    let after = apply(&s, 0, batter_gate()).unwrap();
+    assert_eq!(after.structure_damage("gate").wounds, 2);
+    assert_eq!(after.piles().draw_pile().last().copied(), top);
+    assert!(structure_events(&s, &after).is_empty());
+}

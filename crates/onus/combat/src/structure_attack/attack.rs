@@ -69,8 +69,12 @@ pub struct StructureAttackSetup {
     pub damage: Value,
     /// The unit is professional (artillery always counts as one, T&F V "Artillery").
     pub professional: bool,
-    /// A re-roll given by the attacker's event (T&F V "Events": the defender plays none).
+    /// A re-roll of the hit roll given by the attacker's event (T&F V "Events": the defender
+    /// plays none).
     pub event_reroll: Reroll,
+    /// A re-roll of the damage roll given by the attacker's event.
+    #[serde(default)]
+    pub event_damage_reroll: Reroll,
     /// Dice added by the attacker's event.
     pub extra_dice: u32,
     pub target: StructureTarget,
@@ -135,6 +139,7 @@ impl StructureAttackSetup {
             damage,
             professional: false,
             event_reroll: Reroll::None,
+            event_damage_reroll: Reroll::None,
             extra_dice: 0,
             target,
             aim: Aim::Structure,
@@ -265,6 +270,7 @@ impl StructureAttackSetup {
     /// random event when it is tied to no unit).
     pub fn event_reroll(mut self, reroll: Reroll) -> Self {
         self.event_reroll = reroll;
+        self.event_damage_reroll = reroll;
         self
     }
     /// Dice from the attacker's event (T&F V "Events").
@@ -351,16 +357,25 @@ impl StructureAttackSetup {
         }
     }
 
-    /// The re-roll rules of the hit and damage rolls: artillery re-rolls its 1s (T&F V
-    /// "Artillery": "you may roll again as this is a professional unit"), other units when
-    /// professional (IX); an event's re-roll when better.
+    /// The re-roll rule of the hit roll: artillery re-rolls its 1s (T&F V "Artillery": "you
+    /// may roll again as this is a professional unit"), other units when professional (IX);
+    /// an event's re-roll when better.
     pub fn rerolls(&self) -> Reroll {
-        let own = if self.kind() == StructureAttackKind::Artillery || self.professional {
+        self.own_rerolls().max(self.event_reroll)
+    }
+
+    /// The re-roll rule of the damage roll: as [`Self::rerolls`], with the event's damage
+    /// re-roll (an event may re-roll the hits only, T&F V "Events").
+    pub fn damage_rerolls(&self) -> Reroll {
+        self.own_rerolls().max(self.event_damage_reroll)
+    }
+
+    fn own_rerolls(&self) -> Reroll {
+        if self.kind() == StructureAttackKind::Artillery || self.professional {
             Reroll::Ones
         } else {
             Reroll::None
-        };
-        own.max(self.event_reroll)
+        }
     }
 
     /// Every rule of T&F IV-V this attack breaks; `Ok` when it may be rolled.
@@ -473,6 +488,7 @@ pub fn resolve_structure_attack<C: Chance + ?Sized>(
     let (hit, damage) = setup.attack_values();
     let resistance = setup.resistance();
     let reroll = setup.rerolls();
+    let damage_reroll = setup.damage_rerolls();
     let fire = setup.is_fire();
     let target_name = match setup.aim {
         Aim::Gate => format!("{} (gate)", setup.target.name),
@@ -488,7 +504,7 @@ pub fn resolve_structure_attack<C: Chance + ?Sized>(
         damage: &damage,
         resistance: &resistance,
         hit_reroll: reroll,
-        damage_reroll: reroll,
+        damage_reroll,
         artillery: kind == StructureAttackKind::Artillery,
         fire,
     };
