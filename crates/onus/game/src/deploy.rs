@@ -130,7 +130,7 @@ pub fn deploy(
 /// VI: "Afterwards, the players reveal their troops"; then the player who deployed the last
 /// unit places their General first, then the others in turn.
 fn finish_units(state: &mut GameState, last: Seat) -> GameResult<()> {
-    if state.setup.options.fog_of_war.is_none() {
+    if state.setup.options.fog_of_war.is_none() && crate::siege::defender(state).is_none() {
         let units: Vec<(UnitId, String)> = state
             .table
             .units()
@@ -138,14 +138,15 @@ fn finish_units(state: &mut GameState, last: Seat) -> GameResult<()> {
             .collect();
         state.hidden.clear();
         state.emit(GameEvent::UnitsRevealed { units });
-    } else {
-        crate::fog::update(state);
     }
     let n = state.players.len();
     let order: Vec<Seat> = (0..n)
         .map(|k| Seat(((last.index() + k) % n) as u8))
         .collect();
     state.deployment = Some(DeployStage::Generals { order, next: 0 });
+    // The units are all placed: those that cannot stay face down turn now (XII-A distance,
+    // T&F VI "Deployment").
+    crate::fog::update(state);
     Ok(())
 }
 

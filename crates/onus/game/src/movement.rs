@@ -130,6 +130,7 @@ fn after_move(state: &mut GameState, unit: UnitId, mv: &onus_table::PricedMove) 
             None => mv.kind.as_str().to_string(),
         },
     });
+    crate::fog::moved(state, unit, mv.cost);
     for b in &mv.breaks {
         state.emit(GameEvent::UnitBroken {
             unit: *b,

@@ -306,6 +306,10 @@ pub struct TurnBook {
     /// "Fire extinguishing": "This unit cannot perform any other action").
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub structure_acts: BTreeSet<UnitId>,
+    /// DU moved this turn by the face-down units of a fortress's defender (T&F VI
+    /// "Deployment": they stay hidden if they "move a maximum of 1DU per turn").
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub hidden_moved: BTreeMap<UnitId, f64>,
 }
 
 /// What an activated unit engaged in combat did in the Movement Phase (VII-2.D: "it can

@@ -123,12 +123,19 @@ fn audit_events(
 fn audit_battle(seed: u64, tally: &mut Tally) {
     let mut rng = GameRng::new(seed);
     let setup = random_setup(&mut rng);
-    let mut state = Onus::new_game(&setup, seed).expect("a game");
+    audit_game(&setup, seed, &mut rng, tally);
+}
+
+/// Plays `setup` with the random player, auditing every action for every viewer; returns
+/// how many actions ended with a unit face down after deployment.
+fn audit_game(setup: &Setup, seed: u64, rng: &mut GameRng, tally: &mut Tally) -> usize {
+    let mut state = Onus::new_game(setup, seed).expect("a game");
+    let mut face_down = 0;
     for step in 0..MAX_ACTIONS {
         if state.outcome().is_some() {
             break;
         }
-        let (seat, action) = onus_game::chooser::choose(&state, &mut rng).expect("an action");
+        let (seat, action) = onus_game::chooser::choose(&state, rng).expect("an action");
         let applied = Onus::apply(&state, seat, &action).expect("a legal action");
         tally.named(&state, &applied.state, &applied.events);
         let what = format!("seed {seed}, action {step} ({})", action.name());
@@ -140,11 +147,41 @@ fn audit_battle(seed: u64, tally: &mut Tally) {
             }
         }
         state = applied.state;
+        if state.phase() != Phase::Deployment && !state.hidden().is_empty() {
+            face_down += 1;
+        }
     }
     for viewer in viewers(&state) {
         let view = Onus::view(&state, viewer);
         audit_message(&state, viewer, &format!("seed {seed}, final view"), &view);
     }
+    face_down
+}
+
+/// T&F VI "Deployment": the defender's units face down inside the fortress, audited as the
+/// fog of war's are (every action, every viewer): each playable siege scenario twice, without
+/// the fog of war, the random player on both sides. The defender's units stay face down for
+/// part of each siege, and no viewer learns them.
+#[test]
+fn tf_vi_no_viewer_learns_a_face_down_defender_in_random_sieges() {
+    let mut tally = Tally::default();
+    let mut face_down = 0;
+    let scenarios = onus_game::scenarios::builtin().unwrap();
+    for sc in scenarios.iter().filter(|s| s.playable()) {
+        for seed in 0..2 {
+            let mut rng = GameRng::new(seed + 300);
+            let mut setup = sc.setup();
+            setup.scenario.victory.round_limit = Some(12);
+            face_down += audit_game(&setup, seed, &mut rng, &mut tally);
+        }
+    }
+    eprintln!("{tally:#?} {face_down} actions with a unit face down");
+    assert!(face_down > 0, "no defender unit stayed face down");
+    assert_met(
+        &tally.named,
+        &["unit_deployed", "moved"],
+        "no event of this kind named a face-down unit",
+    );
 }
 
 /// `ACIES_FOG_BATTLES` battles (default [`BATTLES`]; the README gives a long run).

@@ -273,3 +273,130 @@ fn vi_the_attacker_wins_when_no_defender_holds_the_fortress() {
     onus_game::victory::check_end(&mut open);
     assert!(open.outcome().is_none());
 }
+
+// ---------------------------------------------------------------------------------------
+// T&F VI "Deployment": the defender's units face down inside the fortress.
+
+/// Infantry of movement 2 for the face-down tests.
+fn iberians() -> onus_model::UnitCard {
+    let mut c = onus_combat::CardBuilder::new("Iberians", onus_model::UnitKind::Infantry)
+        .attack(3, 3)
+        .defense(4, 3)
+        .morale(5)
+        .health(8)
+        .build();
+    c.movement = 2.0;
+    c
+}
+
+/// A siege on "fort-and-village" (the fort's inside x 9.5..12.5, y 13..16; wall-n's inner
+/// face at y 16) defended by seat 0, in its Movement Phase: its Iberians (unit 2) face down at
+/// (`x`, `y`) facing north, active; the attacker's Iberians (unit 1) far south.
+fn face_down_defender(x: f64, y: f64) -> GameState {
+    use onus_game::testing::{fixture_on, unit};
+    let fort = onus_terrain::builtin::get("fort-and-village").unwrap();
+    let units = vec![
+        unit(1, 1, iberians(), 11.0, 4.0, 180.0),
+        unit(2, 0, iberians(), x, y, 0.0),
+    ];
+    let mut s = fixture_on(Some(fort), units, &[onus_table::UnitId(2)], Phase::Movement);
+    s.setup_mut().scenario.siege = Some(Siege {
+        defender: Seat(0),
+        deck_runs: None,
+    });
+    s.hidden_mut().insert(onus_table::UnitId(2));
+    s
+}
+
+fn advance(s: &GameState, du: f64) -> GameState {
+    let a = onus_game::Action::Move {
+        unit: onus_table::UnitId(2),
+        order: onus_table::MoveOrder::new(vec![onus_table::Step::Advance(du)]),
+    };
+    Onus::apply(s, Seat(0), &a).unwrap().state
+}
+
+fn face_down_to_attacker(s: &GameState) -> bool {
+    let view = Onus::view(s, acies_core::Viewer::Seat(Seat(1)));
+    let u = view
+        .units
+        .iter()
+        .find(|u| u.id == onus_table::UnitId(2))
+        .unwrap();
+    u.hidden && u.card.is_none()
+}
+
+/// T&F VI "Deployment": "Hidden units can remain hidden as long as they are inside the
+/// fortress or if they move a maximum of 1DU per turn". Inside the fort, 1 DU keeps the unit
+/// face down (the attacker's view has no card); 1.5 DU reveals it (ruling: a longer move is
+/// allowed and reveals, both conditions hold together).
+#[test]
+fn tf_vi_deployment_a_face_down_defender_moves_1_du_and_stays_hidden() {
+    let s = face_down_defender(11.0, 13.75);
+    assert!(face_down_to_attacker(&s));
+    let one = advance(&s, 1.0);
+    assert!(one.hidden().contains(&onus_table::UnitId(2)));
+    assert!(face_down_to_attacker(&one));
+    let farther = advance(&s, 1.5);
+    assert!(!farther.hidden().contains(&onus_table::UnitId(2)));
+    assert!(!face_down_to_attacker(&farther));
+    assert!(onus_game::testing::events_since(&s, &farther).iter().any(
+        |e| matches!(e, onus_game::GameEvent::UnitsRevealed { units }
+                if units.iter().any(|(u, _)| *u == onus_table::UnitId(2)))
+    ));
+}
+
+/// T&F VI "Deployment": the defender's units are "face up if outside, or on towers and
+/// walls". A face-down unit that reaches the north wall's inner face (0.9 DU) stands on the
+/// wall (IV "Walls": "on both the top and the bottom") and is revealed; one outside the fort
+/// is revealed by its first move, however short.
+#[test]
+fn tf_vi_deployment_on_a_wall_or_outside_the_defender_is_face_up() {
+    let s = face_down_defender(11.0, 14.5);
+    let on_wall = advance(&s, 0.9);
+    assert!(!on_wall.hidden().contains(&onus_table::UnitId(2)));
+    let outside = face_down_defender(11.0, 9.0);
+    let moved = advance(&outside, 0.5);
+    assert!(!moved.hidden().contains(&onus_table::UnitId(2)));
+}
+
+/// T&F VI "Deployment" and "Point value": in a real siege the defender deploys face down, and
+/// once the units are all placed only its units wholly inside the fortress (on no wall, in no
+/// tower) stay face down; the attacker's are face up. Played on each playable scenario by the
+/// random player up to the end of deployment.
+#[test]
+fn tf_vi_deployment_the_defender_stays_face_down_inside() {
+    let mut hidden_somewhere = false;
+    for sc in onus_game::scenarios::builtin()
+        .unwrap()
+        .iter()
+        .filter(|s| s.playable())
+    {
+        let mut state = Onus::new_game(&sc.setup(), 5).unwrap();
+        let mut rng = acies_core::GameRng::new(5);
+        while state.deployment().is_some() {
+            let (seat, a) = onus_game::chooser::choose(&state, &mut rng).unwrap();
+            state = Onus::apply(&state, seat, &a).unwrap().state;
+        }
+        let defender = siege::defender(&state).unwrap();
+        for u in state.table().units() {
+            let hides = onus_game::fog::hides_in_fortress(&state, u);
+            assert_eq!(
+                state.hidden().contains(&u.id),
+                hides,
+                "{}: {} ({})",
+                sc.id,
+                u.id,
+                u.card.name
+            );
+            if hides {
+                assert_eq!(Seat(u.owner), defender);
+                hidden_somewhere = true;
+            }
+        }
+    }
+    assert!(
+        hidden_somewhere,
+        "some defender unit deployed inside a fortress"
+    );
+}
