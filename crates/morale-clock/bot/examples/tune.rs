@@ -2,7 +2,7 @@
 //! `acies sim --system morale-clock` (the same seeds as the simulation), one thread: each
 //! battle's result, the clocks' difference (the scripted side's less the other's) after every
 //! half-turn that changed it, and the slowest decision (thread CPU time). Weights may be overridden with
-//! `MC_WEIGHTS=progress,line,threat,clock,threshold,next,next_clock,leader,lead,horizon,guard,pace`.
+//! `MC_WEIGHTS=progress,line,threat,clock,threshold,next,next_clock,leader,lead,horizon,guard,pace,threat_clock,standoff,threat_late`.
 //! `cargo run --release -p morale-clock-bot --example tune -- SEAT GAMES [SEED] [FIRST]`
 
 use std::time::{Duration, Instant};
@@ -69,9 +69,16 @@ fn weights() -> Weights {
             &mut w.horizon,
             &mut w.guard,
             &mut w.pace,
+            &mut w.threat_clock,
         ];
-        for (f, x) in fields.into_iter().zip(v) {
-            *f = x;
+        for (f, x) in fields.into_iter().zip(&v) {
+            *f = *x;
+        }
+        if let Some(x) = v.get(13) {
+            w.standoff = *x != 0.0;
+        }
+        if let Some(x) = v.get(14) {
+            w.threat_late = *x != 0.0;
         }
     }
     w

@@ -65,7 +65,7 @@ fn may_move(b: &Battle, u: &Unit) -> bool {
 
 /// A leader whose free order is unspent (Movement / Orders, Basics): it saves one of the
 /// clock's orders.
-fn free_leader(b: &Battle) -> Option<morale_clock_game::UnitId> {
+pub(crate) fn free_leader(b: &Battle) -> Option<morale_clock_game::UnitId> {
     b.units
         .iter()
         .find(|l| {

@@ -36,7 +36,7 @@ pub struct ScriptedBot {
     weights: Weights,
     /// The worth of hypothetical charges already enumerated, by the two fighters as JSON
     /// (the same fighters have the same odds).
-    known: HashMap<String, (f64, f64)>,
+    known: HashMap<String, (f64, f64, [f64; 2])>,
     /// The exact odds of melees already enumerated, by the two fighters and their retreats
     /// as text (the same fighters have the same odds).
     odds: HashMap<String, MeleeOdds>,
@@ -65,7 +65,11 @@ impl ScriptedBot {
     /// action is worth 0). For a trace of the player's judgement.
     pub fn ranked(&mut self, state: &GameState, seat: SideId) -> Vec<(Action, f64)> {
         let mut candidates = MoraleClock::candidates(state, seat, &mut self.rng, CANDIDATES);
-        for a in crate::attacks::attacks(state, seat) {
+        let mut extra = crate::attacks::attacks(state, seat);
+        if self.weights.standoff {
+            extra.extend(crate::standoff::standoffs(state, seat));
+        }
+        for a in extra {
             if !candidates.contains(&a) {
                 candidates.push(a);
             }
@@ -143,7 +147,7 @@ impl Bot<MoraleClock> for ScriptedBot {
 struct Eval<'a> {
     before: &'a Battle,
     engagements: Vec<geometry::Engagement>,
-    known: &'a mut HashMap<String, (f64, f64)>,
+    known: &'a mut HashMap<String, (f64, f64, [f64; 2])>,
     odds: &'a mut HashMap<String, MeleeOdds>,
     me: SideId,
     w: Weights,
@@ -207,7 +211,7 @@ impl<'a> Eval<'a> {
         before: &'a Battle,
         me: SideId,
         w: Weights,
-        known: &'a mut HashMap<String, (f64, f64)>,
+        known: &'a mut HashMap<String, (f64, f64, [f64; 2])>,
         odds: &'a mut HashMap<String, MeleeOdds>,
     ) -> Eval<'a> {
         Eval {
@@ -565,21 +569,44 @@ impl<'a> Eval<'a> {
         };
         let blocked = retreat_blocked(before, u);
         let key = format!("{fe:?}|{fu:?}|{blocked}");
-        let (v, destroyed) = match self.known.get(&key) {
+        let (v, destroyed, wins) = match self.known.get(&key) {
             Some(&known) => known,
             None => {
                 let known = match odds::melee(&fe, &fu, [false, blocked]) {
-                    // Only a charge the enemy gains by is a threat.
                     Ok(o) => (
-                        (-melee_value(&o, 1, [eu.dmz, uu.dmz])).max(0.0),
+                        -melee_value(&o, 1, [eu.dmz, uu.dmz]),
                         o.units[1].p(Outcome::Destroyed),
+                        [o.wins[0], o.wins[1]],
                     ),
-                    Err(_) => (0.0, 0.0),
+                    Err(_) => (0.0, 0.0, [0.0, 0.0]),
                 };
                 self.known.insert(key, known);
                 known
             }
         };
+        // The step the charge may decide in the enemy's half-turn (Turn Sequence 5;
+        // Skirmishers neither count nor make count: Melee Combat).
+        let skirmish = |x: &Unit| x.profile.troop == morale_clock_model::TroopType::Skirmishers;
+        // No half-turn follows the battle's last: no charge comes.
+        let step = if self.w.threat_clock > 0.0
+            && self.stakes.left > 0
+            && !skirmish(eu)
+            && !skirmish(uu)
+        {
+            let st = self.stakes;
+            let late = if self.w.threat_late {
+                1.0 - self.future()
+            } else {
+                1.0
+            };
+            late * self.w.threat_clock
+                * self.w.clock
+                * (wins[0] * st.next_lose - wins[1] * st.next_win)
+        } else {
+            0.0
+        };
+        // Only a charge the enemy gains by is a threat.
+        let v = (self.future() * v + step).max(0.0);
         // A leader riding with the unit charged is lost with it half the time (counted when
         // leaders are guarded: the player before counted none).
         let leader = if self.w.guard > 1.0 && before.leader_with(u).is_some() {
@@ -587,7 +614,7 @@ impl<'a> Eval<'a> {
         } else {
             0.0
         };
-        self.future() * v + leader
+        v + leader
     }
 }
 

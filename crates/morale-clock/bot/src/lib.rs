@@ -19,6 +19,7 @@ mod attacks;
 mod battle;
 mod decide;
 mod stakes;
+mod standoff;
 mod value;
 
 pub use battle::{MAX_ACTIONS, MoraleClockArena, RANDOM_CHOICES, setups};

@@ -91,6 +91,17 @@ pub struct Weights {
     /// The move (inches) the ground gained is counted in: each unit's inches times `pace`
     /// over its own open-going move (the half-turns it takes to reach the enemy). 0: inches.
     pub pace: f64,
+    /// Share of the Morale Clock step (`clock` times the next half-turn's stakes) that an
+    /// enemy charge threatening a unit which moved may win or lose in the enemy's half-turn
+    /// (its chance of winning the melee less the unit's), counted in the threat with the
+    /// charge's material loss: a charge decides a half-turn's count, not only markers.
+    pub threat_clock: f64,
+    /// Whether the player also considers advances that stop just outside the enemies' charge
+    /// reach (`standoff.rs`).
+    pub standoff: bool,
+    /// Whether `threat_clock` counts only as the table's material stops counting (times one
+    /// less `Stakes::future`): in the battle's last half-turns, where the count decides.
+    pub threat_late: bool,
 }
 
 impl Default for Weights {
@@ -108,6 +119,9 @@ impl Default for Weights {
             horizon: 4.0,
             guard: 3.0,
             pace: 3.0,
+            threat_clock: 0.0,
+            standoff: false,
+            threat_late: false,
         }
     }
 }

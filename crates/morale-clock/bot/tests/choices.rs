@@ -116,3 +116,69 @@ fn remembered_odds_rank_as_fresh_ones() {
     // The best is worth more than ending the orders (which is worth 0).
     assert!(first[0].1 > 0.0, "{:?}", first[0]);
 }
+
+/// A Roman legion base facing a Gallic warband `gap` inches away, front to front, in the
+/// Romans' orders.
+fn face_off(gap: f64) -> morale_clock_game::GameState {
+    let depth = legion().depth / 2.0 + warband().depth / 2.0;
+    battle(
+        vec![
+            at(A, legion(), 24.0, 10.0, 0.0),
+            at(B, warband(), 24.0, 10.0 + depth + gap, 180.0),
+        ],
+        vec![],
+        1,
+    )
+}
+
+/// With `Weights::standoff`, the player also weighs a straight advance that stops just outside
+/// the enemy's charge (its 4" move and the threat's half inch): a legion 7" from a warband may
+/// close to 4.6", where a full 3" advance would end 4" away, within the warband's reach.
+#[test]
+fn a_standoff_stops_just_outside_the_enemys_charge() {
+    let state = face_off(7.0);
+    let gaps = |w: Weights| -> Vec<f64> {
+        let mut bot = ScriptedBot::with_weights(1, w);
+        bot.ranked(&state, A)
+            .into_iter()
+            .filter_map(|(a, _)| MoraleClock::apply(&state, A, &a).ok())
+            .map(|s| {
+                s.state.battle.units[0]
+                    .rect()
+                    .distance(&s.state.battle.units[1].rect())
+            })
+            .collect()
+    };
+    let just_out = |g: &f64| (4.5..4.7).contains(g);
+    let with = Weights {
+        standoff: true,
+        ..Weights::default()
+    };
+    assert!(gaps(with).iter().any(just_out), "{:?}", gaps(with));
+    assert!(!gaps(Weights::default()).iter().any(just_out));
+}
+
+/// With `Weights::threat_clock`, a warband's charge threatening the legion that closed within
+/// its reach also counts the Morale Clock step that charge may win in the Gauls' half-turn:
+/// closing from 7" to 4" is worth less than without it.
+#[test]
+fn a_threat_counts_the_step_its_charge_may_win() {
+    let state = face_off(7.0);
+    let closing = |w: Weights| -> Option<f64> {
+        let mut bot = ScriptedBot::with_weights(1, w);
+        bot.ranked(&state, A).into_iter().find_map(|(a, v)| {
+            let s = MoraleClock::apply(&state, A, &a).ok()?;
+            let b = &s.state.battle;
+            let gap = b.units[0].rect().distance(&b.units[1].rect());
+            ((gap - 4.0).abs() < 1e-6).then_some(v)
+        })
+    };
+    let with = Weights {
+        threat_clock: 0.3,
+        ..Weights::default()
+    };
+    let (Some(plain), Some(counted)) = (closing(Weights::default()), closing(with)) else {
+        panic!("no full advance among the options");
+    };
+    assert!(counted < plain, "{counted} against {plain}");
+}
