@@ -622,6 +622,56 @@ pub fn actions(state: &GameState, seat: Seat, unit: UnitId) -> Vec<Action> {
         .collect()
 }
 
+/// A person's words for moving a siege tower along `steps` (T&F IV "Siege towers",
+/// "Movement": up to 2 DU ahead, a reduced 1 DU "sideways, diagonally or backwards"), e.g.
+/// "Move the siege tower 2 DU ahead", "Move the siege tower 1 DU back"; so each move
+/// [`actions`] lists reads differently.
+pub fn tower_move_label(steps: &[Step]) -> String {
+    let du = |d: f64| format!("{} DU", (d.abs() * 100.0).round() / 100.0);
+    let turn = |what: &str, a: f64| {
+        let side = if a >= 0.0 { "left" } else { "right" };
+        format!("{what} {}° to the {side}", a.abs().to_degrees().round())
+    };
+    let parts: Vec<String> = steps
+        .iter()
+        .map(|s| match s {
+            Step::Advance(d) if *d >= 0.0 => format!("{} ahead", du(*d)),
+            Step::Advance(d) => format!("{} back", du(*d)),
+            Step::Slide { right, forward } => {
+                let mut p = Vec::new();
+                if forward.abs() > acies_geom::EPS {
+                    let way = if *forward > 0.0 { "ahead" } else { "back" };
+                    p.push(format!("{} {way}", du(*forward)));
+                }
+                if right.abs() > acies_geom::EPS {
+                    let way = if *right > 0.0 {
+                        "to the right"
+                    } else {
+                        "to the left"
+                    };
+                    p.push(format!("{} {way}", du(*right)));
+                }
+                p.join(" and ")
+            }
+            Step::Turn(a) => turn("turning", *a),
+            Step::Wheel { pivot, angle } => {
+                let left = matches!(
+                    pivot,
+                    onus_table::Pivot::FrontLeft | onus_table::Pivot::RearLeft
+                );
+                turn("wheeling", if left { angle.abs() } else { -angle.abs() })
+            }
+            other => format!("{other:?}"),
+        })
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.is_empty() {
+        "Move the siege tower".to_owned()
+    } else {
+        format!("Move the siege tower {}", parts.join(", then "))
+    }
+}
+
 impl GameState {
     /// Who carries which ram and who batters what (T&F V "Rams and Elephants").
     pub fn engines(&self) -> &Engines {

@@ -1120,3 +1120,39 @@ fn tf_v_events_none_without_events() {
     assert_eq!(after.piles().draw_pile().last().copied(), top);
     assert!(structure_events(&s, &after).is_empty());
 }
+
+/// T&F IV "Siege towers", "Movement": the engine's words for a tower's moves, one per kind of
+/// step, so that each move it lists reads differently.
+#[test]
+fn tf_iv_siege_towers_each_move_has_its_words() {
+    use onus_game::siege_engines::tower_move_label;
+    assert_eq!(
+        tower_move_label(&[Step::Advance(2.0)]),
+        "Move the siege tower 2 DU ahead"
+    );
+    assert_eq!(
+        tower_move_label(&[Step::Slide {
+            right: 0.0,
+            forward: -1.0
+        }]),
+        "Move the siege tower 1 DU back"
+    );
+    assert_eq!(
+        tower_move_label(&[Step::Slide {
+            right: -1.0,
+            forward: 0.0
+        }]),
+        "Move the siege tower 1 DU to the left"
+    );
+    assert_eq!(
+        tower_move_label(&[Step::Slide {
+            right: 0.5,
+            forward: 0.5
+        }]),
+        "Move the siege tower 0.5 DU ahead and 0.5 DU to the right"
+    );
+    assert_eq!(
+        tower_move_label(&[Step::Turn(-std::f64::consts::FRAC_PI_4), Step::Advance(1.0)]),
+        "Move the siege tower turning 45° to the right, then 1 DU ahead"
+    );
+}

@@ -522,6 +522,7 @@ fn structure_action_label(t: &Table, a: &Action) -> String {
         Action::Climb { structure, .. } => format!("Climb {}", name(structure)),
         Action::TakeTop { .. } => "Take the top it has climbed".to_owned(),
         Action::ClimbDown { .. } => "Climb down the outside of the wall".to_owned(),
+        Action::MoveSiegeTower { steps, .. } => onus_game::siege_engines::tower_move_label(steps),
         Action::Move { order, .. } => match (&order.enter, &order.exit) {
             (Some(id), _) => format!("Enter {}", name(id)),
             (None, Some(p)) => format!(

@@ -46,6 +46,15 @@ fn at_the_bridge() -> GameState {
     fixture_on(Some(field), units, &[UnitId(1)], Phase::Movement)
 }
 
+fn hastati() -> onus_model::UnitCard {
+    onus_combat::CardBuilder::new("Hastati", onus_model::UnitKind::Infantry)
+        .attack(3, 3)
+        .defense(4, 3)
+        .morale(6)
+        .health(6)
+        .build()
+}
+
 fn ask(state: &GameState, q: Value) -> Value {
     answer(state, Viewer::Seat(Seat(0)), q).unwrap_or_else(|e| panic!("{e:?}"))
 }
@@ -89,12 +98,7 @@ fn a_unit_at_a_trench_is_offered_to_face_it_and_to_remove_it() {
         owner: None,
         fortress: None,
     }];
-    let card = onus_combat::CardBuilder::new("Hastati", onus_model::UnitKind::Infantry)
-        .attack(3, 3)
-        .defense(4, 3)
-        .morale(6)
-        .health(6)
-        .build();
+    let card = hastati();
     // The trench's near edge is at y = 11.75; the card's front touches it.
     let units = vec![unit(1, 0, card, 10.3, 11.15, 0.0)];
     let state = fixture_on(Some(field), units, &[UnitId(1)], Phase::Movement);
@@ -114,4 +118,52 @@ fn a_unit_at_a_trench_is_offered_to_face_it_and_to_remove_it() {
     );
     let verdict = ask(&state, json!({ "kind": "check_action", "action": action }));
     assert_eq!(verdict["ok"], true, "{verdict}");
+}
+
+/// T&F IV "Siege towers", "Movement" through the unit options: the unit in a siege tower is
+/// offered each of the engine's tower moves (2 DU ahead, 1 DU ahead, the reduced 1 DU back)
+/// under its own label, from the engine's words for the steps
+/// (`siege_engines::tower_move_label`), each accepted as it stands.
+#[test]
+fn the_siege_tower_moves_have_their_own_labels() {
+    let castellum = onus_terrain::builtin::get("siege-castellum").unwrap();
+    let mut state = fixture_on(Some(castellum), Vec::new(), &[], Phase::Movement);
+    let at = acies_geom::Vec2::new(9.0, 2.0);
+    state
+        .table_mut()
+        .place_structure("siege-tower", at, 0.0)
+        .unwrap();
+    let card = hastati();
+    let u = state
+        .table()
+        .into_tower(unit(3, 0, card, at.x, at.y, 0.0), "siege-tower")
+        .unwrap();
+    state.table_mut().add(u).unwrap();
+    state.table_mut().activate(UnitId(3)).unwrap();
+    state.book_mut().activated.insert(UnitId(3));
+    let opts = ask(&state, json!({ "kind": "unit_options", "unit": 3 }));
+    let moves: Vec<Value> = opts["structure_actions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|a| a["action"]["action"] == "move_siege_tower")
+        .collect();
+    let labels: Vec<&str> = moves.iter().filter_map(|a| a["label"].as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "Move the siege tower 2 DU ahead",
+            "Move the siege tower 1 DU ahead",
+            "Move the siege tower 1 DU back",
+        ],
+        "{opts}"
+    );
+    for m in &moves {
+        let verdict = ask(
+            &state,
+            json!({ "kind": "check_action", "action": m["action"] }),
+        );
+        assert_eq!(verdict["ok"], true, "{verdict}");
+    }
 }
