@@ -40,6 +40,7 @@ export function describeEvent(e, n) {
     case 'random_event_revealed': return `Random event: ${n.eventTitle(e.card)}${e.redraw ? ' (redrawn)' : ''}.`;
     case 'event_played': return `${seat(e.seat)} plays ${e.cards.map((c) => n.eventTitle(c)).join(', ') || 'no event'}.`;
     case 'events_resolved': return `Events: ${(e.log || []).map((l) => `${l.title || words(l.event)} — ${words(l.status?.status)}${l.status?.reason ? ` (${l.status.reason})` : ''}`).join('; ') || 'none'}.`;
+    case 'structure_events_resolved': return `Events of ${u(e.attacker)} against ${e.structure}: ${(e.log || []).map((l) => `${l.title || words(l.event)} — ${words(l.status?.status)}${l.status?.reason ? ` (${l.status.reason})` : ''}`).join('; ') || 'none'}${e.cancelled ? '; the attack is cancelled' : ''}.`;
     case 'fight_resolved': {
       const r = e.result;
       const hidden = e.undisclosed || [];
