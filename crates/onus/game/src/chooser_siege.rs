@@ -92,6 +92,14 @@ fn movement(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Acti
     for u in mine(state, seat).filter(|u| u.climb.is_some()) {
         out.push(Action::TakeTop { unit: u.id });
     }
+    // A brash unit carrying a ram may have to charge farther than the ram lets it (IX
+    // "Brash", V "Rams and Elephants"): dropping the ram is always offered to it, so that the
+    // phase can end.
+    for u in mine(state, seat) {
+        if u.has(onus_model::Ability::Brash) && state.engines().ram_of(u.id).is_some() {
+            out.push(Action::DropRam { unit: u.id });
+        }
+    }
     if !chance(rng, 60) {
         return;
     }
