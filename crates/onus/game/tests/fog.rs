@@ -545,3 +545,43 @@ fn xii_a_a_generals_command_list_shows_only_units_seen() {
     onus_game::fog::reveal(&mut s, varro[0]);
     assert_eq!(listed(&s, 1), vec![varro[0]]);
 }
+
+/// Deploys both armies of a fog-of-war game of distance `fog` with the random player, up to
+/// the Generals' placement (every unit placed).
+fn deployed_with_fog(fog: f64) -> GameState {
+    let mut setup = Setup::two_presets("romans-1000", "celts-1000");
+    setup.options.fog_of_war = Some(fog);
+    let mut state = Onus::new_game(&setup, 5).expect("a game");
+    let mut rng = GameRng::new(5);
+    while matches!(
+        state.deployment(),
+        Some(onus_game::state::DeployStage::Units { .. })
+    ) {
+        let (seat, action) = onus_game::chooser::choose(&state, &mut rng).expect("an action");
+        state = Onus::apply(&state, seat, &action)
+            .expect("a legal action")
+            .state;
+    }
+    state
+}
+
+/// XII-A "Fog of war": "All enemy units that are at a distance greater than the fog of war
+/// from any of your own units remain hidden face down". Ruling: once every unit is placed,
+/// a unit already within the distance of an enemy turns face up at once (not at the first
+/// move); the others stay face down.
+#[test]
+fn xii_a_fog_of_war_units_within_the_distance_at_the_end_of_deployment_are_revealed() {
+    let near = deployed_with_fog(1_000.0);
+    assert!(near.table().units().count() > 0);
+    assert!(
+        near.hidden().is_empty(),
+        "every enemy is within 1,000 DU: all face up"
+    );
+    let far = deployed_with_fog(1.0);
+    let hidden = far.hidden().len();
+    assert_eq!(
+        hidden,
+        far.table().units().count(),
+        "no enemy within 1 DU of the zones: all face down"
+    );
+}
