@@ -187,10 +187,14 @@ fn vi_random_sieges_keep_the_invariants() {
         }
     }
     eprintln!("{names:?}");
-    for siege_action in ["climb", "shoot at a structure", "enter tower"] {
+    for siege_action in ["climb", "shoot at a structure", "set on fire"] {
         assert!(
             names.contains_key(siege_action),
             "{siege_action}: {names:?}"
         );
     }
+    assert!(
+        names.contains_key("enter tower") || names.contains_key("leave tower"),
+        "{names:?}"
+    );
 }
