@@ -7,7 +7,7 @@ use acies_geom::{EPS, Vec2, normalize_angle};
 use onus_model::Ability;
 use onus_table::{ChargeKind, EnvelopChoice, MoveOrder, Pivot, PricedMove, Step, Table, UnitId};
 
-use crate::action::ChargeSpec;
+use crate::action::{Action, ChargeSpec};
 use crate::error::{GameError, GameResult};
 use crate::event::{GameEvent, Removal};
 use crate::state::{GameState, Seat};
@@ -178,7 +178,9 @@ pub fn skirmish_move(
 ///
 /// IX "Brash": a brash unit's charge in the Movement Phase brings "as many sections as
 /// possible" into contact: one that brings fewer than the best charge at the same target is
-/// refused (the owner still picks the target).
+/// refused (the owner still picks the target). Ruling: the sections are counted at the
+/// contact, before what the charge then rolls (caltrops), so that which charges are allowed
+/// never hangs on dice still to come.
 pub fn charge(
     state: &mut GameState,
     seat: Seat,
@@ -188,9 +190,8 @@ pub fn charge(
     let best = brash_bound(state, unit)
         .then(|| brash_options(state, unit, spec.target))
         .and_then(|options| options.iter().map(|(_, n)| *n).max());
-    charge_unchecked(state, seat, unit, spec)?;
+    let got = charge_unchecked(state, seat, unit, spec)?;
     if let Some(best) = best {
-        let got = sections_in_contact(state, unit, spec.target);
         if got < best {
             return Err(GameError::rule(
                 "IX Brash",
@@ -216,17 +217,29 @@ fn sections_in_contact(state: &GameState, unit: UnitId, target: UnitId) -> u32 {
 
 /// [`charge`] without the brash unit's "as many sections as possible" (which compares with
 /// the charges this makes).
+/// Returns the sections in contact with the target right after the charge's contact (IX
+/// Brash), before its swept markers' wounds and its caltrops' dice.
 fn charge_unchecked(
     state: &mut GameState,
     seat: Seat,
     unit: UnitId,
     spec: &ChargeSpec,
-) -> GameResult<()> {
+) -> GameResult<u32> {
     crate::legal::charge_unit(state, seat, unit)?;
     crate::towers::check_charge(state, unit, spec.target)?;
+    // T&F V "Rams and Elephants": a ram's -1 movement binds the charge itself, so the brash
+    // rule's search (IX) never asks for a charge the ram forbids.
+    crate::siege_engines::check_action(
+        state,
+        &Action::Charge {
+            unit,
+            charge: spec.clone(),
+        },
+    )?;
     let plan = charge_plan(state, unit, spec)?;
     let direction = check_line(state, unit, &plan.approach)?;
     state.table.apply_charge(&plan)?;
+    let sections = sections_in_contact(state, unit, spec.target);
     record_line_direction(state, direction);
     let engaged: Vec<UnitId> = state.table.engaged_enemies(unit);
     state.emit(GameEvent::Charged {
@@ -246,7 +259,8 @@ fn charge_unchecked(
             crate::flight::remove_unit(state, spec.target, Removal::Eliminated)?;
         }
     }
-    crate::field::caltrops_after_move(state, unit, &plan.approach.ground.caltrops)
+    crate::field::caltrops_after_move(state, unit, &plan.approach.ground.caltrops)?;
+    Ok(sections)
 }
 
 /// The table's check of a charge (VII-2.C; VII-4 in the Skirmishers Phase; IX "Brash").
@@ -392,7 +406,7 @@ pub fn brash_approaches(table: &Table, unit: UnitId, target: UnitId) -> Vec<Char
 
 /// IX "Brash": the charges `unit` can make now at `target` (every approach of
 /// [`brash_approaches`], with each side of the target it could line up with), each with the
-/// sections it brings into contact once the whole charge action is done. Empty when the
+/// sections it brings into contact at the contact (the whole charge action must succeed). Empty when the
 /// brash rule does not bind the unit.
 fn brash_options(state: &GameState, unit: UnitId, target: UnitId) -> Vec<(ChargeSpec, u32)> {
     let Ok(u) = state.table.unit(unit) else {
@@ -427,8 +441,7 @@ fn brash_options(state: &GameState, unit: UnitId, target: UnitId) -> Vec<(Charge
             // the distance, applying the charge may still be refused): anything less could
             // forbid ending the phase with no charge the player is allowed to make.
             let mut trial = state.clone();
-            if charge_unchecked(&mut trial, seat, unit, &spec).is_ok() {
-                let n = sections_in_contact(&trial, unit, target);
+            if let Ok(n) = charge_unchecked(&mut trial, seat, unit, &spec) {
                 out.push((spec, n));
             }
         }

@@ -172,3 +172,36 @@ fn ix_the_movement_phase_ends_only_after_the_brash_charge() {
     let u = act(&t, Action::EndPhase).expect("the phase ends after the charge");
     assert_eq!(u.phase(), Phase::RangedAttack);
 }
+
+/// IX "Brash", ruling: "as many sections as possible" counts the sections at the contact,
+/// before what the charge then rolls. In this scripted siege on watchtower-line (seed and
+/// actions as played), the brash Galatian Warriors' last charge crosses large caltrops: with
+/// the game's dice a wound and a failed morale check make them flee, so counted after the
+/// dice it brought 0 sections and was refused, while the same charge had been the best on
+/// the player's own view (other dice). Counted at the contact it is allowed whatever the
+/// dice, as the player could know.
+#[test]
+fn ix_brash_sections_are_counted_at_the_contact_not_after_the_caltrops() {
+    let text = include_str!("records/brash-charge-over-caltrops.json");
+    let record: onus_game::replay::GameRecord = serde_json::from_str(text).unwrap();
+    let (state, events) = onus_game::replay::replay(&record).unwrap();
+    let charged = events.iter().rposition(
+        |e| matches!(e, onus_game::GameEvent::Charged { unit, .. } if *unit == UnitId(19)),
+    );
+    let charged = charged.expect("the last charge is played");
+    let after: Vec<String> = events[charged..]
+        .iter()
+        .map(|e| serde_json::to_string(e).unwrap())
+        .collect();
+    assert!(
+        after.iter().any(|e| e.contains("caltrops_rolled")),
+        "{after:#?}"
+    );
+    assert!(after.iter().any(|e| e.contains("unit_fled")), "{after:#?}");
+    assert!(
+        state
+            .table()
+            .unit(UnitId(19))
+            .is_ok_and(|u| u.state.fleeing)
+    );
+}

@@ -1156,3 +1156,44 @@ fn tf_iv_siege_towers_each_move_has_its_words() {
         "Move the siege tower turning 45° to the right, then 1 DU ahead"
     );
 }
+
+/// T&F V "Rams and Elephants" with IX "Brash": a brash unit carrying a ram is bound to
+/// charge only where its movement less the ram's DU takes it. An enemy 2.4 DU ahead of a
+/// carrier of movement 2 is within a brash charge without the ram (a wheel, then ahead) and
+/// out of reach with it: the charge is refused for the ram, and the Movement Phase ends
+/// without it (before, the brash search ignored the ram and the phase could never end).
+#[test]
+fn tf_v_rams_and_elephants_a_brash_carrier_is_bound_only_within_its_reach() {
+    let brash = CardBuilder::new("Galatians", UnitKind::Infantry)
+        .attack(3, 3)
+        .defense(3, 3)
+        .morale(5)
+        .health(8)
+        .ability(onus_model::Ability::Brash)
+        .build();
+    let units = vec![
+        unit(1, 0, brash, 19.0, 2.85, 0.0),
+        unit(2, 1, infantry("Foes"), 19.0, 6.25, std::f64::consts::PI),
+    ];
+    let free = fixture_on(Some(castellum()), units, &[CARRIER], Phase::Movement);
+    let unbound = onus_game::movement::brash_charge(&free, CARRIER).unwrap();
+    let mut s = apply(
+        &free,
+        0,
+        Action::TakeRam {
+            unit: CARRIER,
+            ram: "ram".into(),
+        },
+    )
+    .unwrap();
+    s.table_mut().unit_mut(CARRIER).unwrap().turn.moved = false;
+    assert_eq!(onus_game::movement::brash_charge(&s, CARRIER), None);
+    let charge = Action::Charge {
+        unit: CARRIER,
+        charge: unbound,
+    };
+    let e = apply(&s, 0, charge).unwrap_err();
+    assert_eq!(rule_of(&e), "T&F V Rams and Elephants", "{e}");
+    let end = apply(&s, 0, Action::EndPhase);
+    assert!(end.is_ok(), "{end:?}");
+}
