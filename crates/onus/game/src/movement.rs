@@ -217,6 +217,7 @@ fn sections_in_contact(state: &GameState, unit: UnitId, target: UnitId) -> u32 {
 
 /// [`charge`] without the brash unit's "as many sections as possible" (which compares with
 /// the charges this makes).
+///
 /// Returns the sections in contact with the target right after the charge's contact (IX
 /// Brash), before its swept markers' wounds and its caltrops' dice.
 fn charge_unchecked(
@@ -406,8 +407,8 @@ pub fn brash_approaches(table: &Table, unit: UnitId, target: UnitId) -> Vec<Char
 
 /// IX "Brash": the charges `unit` can make now at `target` (every approach of
 /// [`brash_approaches`], with each side of the target it could line up with), each with the
-/// sections it brings into contact at the contact (the whole charge action must succeed). Empty when the
-/// brash rule does not bind the unit.
+/// sections it brings into contact (counted at the contact; the whole charge action must
+/// succeed). Empty when the brash rule does not bind the unit.
 fn brash_options(state: &GameState, unit: UnitId, target: UnitId) -> Vec<(ChargeSpec, u32)> {
     let Ok(u) = state.table.unit(unit) else {
         return Vec::new();
