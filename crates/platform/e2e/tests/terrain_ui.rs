@@ -6,10 +6,29 @@
 
 use std::time::Duration;
 
-use acies_e2e::{Page, Server, browser, css, testid};
+use acies_e2e::{Browser, Page, Server, browser, css, testid};
 
 mod onus_ui;
 use onus_ui::*;
+
+/// The lobby of `server` with seed `seed`, its new-battle form loaded.
+fn new_battle_form(browser: &Browser, server: &Server, seed: u32) -> Page {
+    let page = browser
+        .page(&server.url(&format!("/?seed={seed}")))
+        .expect("lobby");
+    page.wait_for(testid("create-game"))
+        .expect("the new-game form");
+    page
+}
+
+/// The kinds of the structures in the engine's view of the game the page shows.
+fn structure_kinds(page: &Page) -> Vec<String> {
+    wait(page, "window.__acies && window.__acies.view").unwrap();
+    let kinds = page
+        .eval("return window.__acies.view.terrain.structures.map(s => s.kind)")
+        .unwrap();
+    serde_json::from_value(kinds).unwrap()
+}
 
 /// Adds a wood across the table centred at `y`, 20 DU wide and 2.2 deep, in the editor.
 fn add_wood(page: &Page, y: f64) {
@@ -38,9 +57,7 @@ fn editor_verdict(page: &Page) -> String {
 fn a_battlefield_from_the_editor_and_a_move_into_a_wood() {
     let browser = browser();
     let server = Server::start();
-    let page = browser.page(&server.url("/?seed=3")).expect("lobby");
-    page.wait_for(testid("create-game"))
-        .expect("the new-game form");
+    let page = new_battle_form(&browser, &server, 3);
     page.select(testid("army-0"), "romans-1000").unwrap();
     page.select(testid("army-1"), "carthaginians-1000").unwrap();
     // The shipped battlefields are offered; the editor starts from the open field.
@@ -186,20 +203,14 @@ fn a_battlefield_from_the_editor_and_a_move_into_a_wood() {
 fn a_battle_among_a_village_trenches_barricades_and_caltrops() {
     let browser = browser();
     let server = Server::start();
-    let page = browser.page(&server.url("/?seed=5")).expect("lobby");
-    page.wait_for(testid("create-game"))
-        .expect("the new-game form");
+    let page = new_battle_form(&browser, &server, 5);
     page.select(testid("army-0"), "romans-1000").unwrap();
     page.select(testid("army-1"), "carthaginians-1000").unwrap();
     page.select(testid("battlefield"), "hamlet-and-ditches")
         .expect("the lobby offers the field of villages and ditches");
     page.click(testid("create-game")).unwrap();
     page.wait_for(testid("table")).expect("the table");
-    wait(&page, "window.__acies && window.__acies.view").unwrap();
-    let kinds = page
-        .eval("return window.__acies.view.terrain.structures.map(s => s.kind)")
-        .unwrap();
-    let kinds: Vec<String> = serde_json::from_value(kinds).unwrap();
+    let kinds = structure_kinds(&page);
     for k in ["village", "trench", "barricade", "caltrops"] {
         assert!(kinds.iter().any(|x| x == k), "{k} in {kinds:?}");
     }
@@ -234,6 +245,37 @@ fn a_battle_among_a_village_trenches_barricades_and_caltrops() {
         "return Array.isArray(window.__acies.sel?.options?.structure_actions)",
     )
     .expect("the unit's options list its structure actions");
+    assert!(
+        real_problems(&page).is_empty(),
+        "{:?}",
+        real_problems(&page)
+    );
+}
+
+/// T&F VI "Scenarios with fortresses": the lobby offers the siege scenarios the server's
+/// catalog lists; the recommended 2,000-point siege starts on its battlefield with its
+/// fortress, siege tower and ram drawn, and the defender (seat 1) deploys first.
+#[test]
+fn a_siege_scenario_from_the_lobby() {
+    let browser = browser();
+    let server = Server::start();
+    let page = new_battle_form(&browser, &server, 5);
+    assert!(page.count(css("[data-testid=siege] option")).unwrap() >= 5);
+    page.select(testid("siege"), "castellum-2000")
+        .expect("the lobby offers the recommended siege");
+    let about = page.text(testid("siege-description")).unwrap();
+    assert!(about.contains("defender deploys first"), "{about}");
+    page.screenshot("terrain-siege-lobby").unwrap();
+    page.click(testid("create-game")).unwrap();
+    page.wait_for(testid("table")).expect("the table");
+    let kinds = structure_kinds(&page);
+    for k in ["tower", "gate_wall", "wall", "siege_tower", "ram"] {
+        assert!(kinds.iter().any(|x| x == k), "{k} in {kinds:?}");
+    }
+    let to_act = page.eval("return window.__acies.view.to_act").unwrap();
+    assert_eq!(to_act, serde_json::json!(1), "the defender deploys first");
+    pass_handover(&page);
+    page.screenshot("terrain-siege-table").unwrap();
     assert!(
         real_problems(&page).is_empty(),
         "{:?}",

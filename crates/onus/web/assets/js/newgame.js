@@ -152,6 +152,28 @@ function optionInputs(cat, state) {
   return boxes;
 }
 
+/**
+ * A siege (Terrain & Fortresses VI "Scenarios with fortresses"): one of the scenarios the
+ * server's catalog lists with the engine's setup of each, or none (a field battle). A siege
+ * brings its armies, battlefield, zones and victory conditions.
+ */
+function siegeForm(cat) {
+  const sieges = cat.scenarios || [];
+  const sel = h('select', { 'data-testid': 'siege', 'aria-label': 'Siege scenario' },
+    h('option', { value: '' }, 'None: a field battle'),
+    sieges.map((s) => h('option', { value: s.id }, `${s.name} (${s.points} points)`)));
+  const info = h('div', { class: 'muted', 'data-testid': 'siege-description' });
+  sel.addEventListener('change', () => {
+    const s = sieges.find((x) => x.id === sel.value);
+    replace(info, s ? `${s.description} Attacker (seat 0): ${s.attacker}; defender (seat 1): ${s.defender}. `
+      + 'The scenario brings the armies and the battlefield; the defender deploys first.' : '');
+  });
+  return {
+    box: h('fieldset', {}, h('legend', {}, 'Siege (Terrain & Fortresses VI)'), sel, info),
+    chosen: () => sieges.find((x) => x.id === sel.value) || null,
+  };
+}
+
 function battleForm(cat, create) {
   const state = { sides: [], refill: [], needs: [], options: {}, points: 1000, needsChanged: () => {} };
   const pointsSel = h('select', { 'data-testid': 'points', 'aria-label': 'Points', onchange: (e) => { state.points = Number(e.target.value); state.refill.forEach((f) => f()); } },
@@ -165,6 +187,7 @@ function battleForm(cat, create) {
   const errorBox = h('div', { class: 'form-error', role: 'alert', 'data-testid': 'create-error' });
   const button = h('button', { class: 'primary', type: 'submit', 'data-testid': 'create-game' }, 'Create the game');
   const computer = levelField();
+  const siege = siegeForm(cat);
   const form = h('form', { class: 'new-game', 'data-testid': 'new-game' },
     h('h2', {}, 'New battle'),
     h('label', {}, 'Size ', pointsSel),
@@ -175,6 +198,7 @@ function battleForm(cat, create) {
       oninput: (e) => { state.depth = e.target.value ? Number(e.target.value) : null; },
     }), ' DU ', h('span', { class: 'muted' }, '(empty: 18 DU, VI; less brings the armies closer; a battlefield sets its own)')),
     battlefieldForm(cat, state),
+    siege.box,
     h('fieldset', {}, h('legend', {}, 'Optional rules (XII-A)'), h('div', { class: 'opts' }, optionInputs(cat, state))),
     h('fieldset', {}, h('legend', {}, 'Players'), modeInputs, computer.box),
     errorBox,
@@ -194,18 +218,8 @@ function battleForm(cat, create) {
     ev.preventDefault();
     replace(errorBox);
     const mode = form.querySelector('input[name=mode]:checked').value;
-    let players;
-    try {
-      players = state.sides.map((f) => f());
-    } catch (e) {
-      replace(errorBox, e.message);
-      return;
-    }
-    const body = { setup: { players, options: { ...state.options } } };
-    const battlefield = state.battlefield();
-    // A battlefield sets the table's size; otherwise the depth asked for, if any.
-    if (battlefield) body.setup.scenario = { battlefield };
-    else if (state.depth) body.setup.scenario = { depth: state.depth };
+    const body = siegeBody(siege.chosen(), state) || fieldBody(state, errorBox);
+    if (!body) return;
     if (mode === 'computer') body.seats = [{ seat: '1', kind: 'computer', name: 'computer', level: computer.level() }];
     button.disabled = true;
     try {
@@ -217,6 +231,33 @@ function battleForm(cat, create) {
     }
   });
   return form;
+}
+
+/** The new game's body for a siege: the engine's setup of the scenario, with the optional
+ * rules ticked; `null` for a field battle. */
+function siegeBody(siege, state) {
+  if (!siege) return null;
+  const setup = JSON.parse(JSON.stringify(siege.setup));
+  setup.options = { ...(setup.options || {}), ...state.options };
+  return { setup };
+}
+
+/** The new game's body for a field battle from the form; `null` (the reason shown) when a
+ * side is not ready. */
+function fieldBody(state, errorBox) {
+  let players;
+  try {
+    players = state.sides.map((f) => f());
+  } catch (e) {
+    replace(errorBox, e.message);
+    return null;
+  }
+  const body = { setup: { players, options: { ...state.options } } };
+  const battlefield = state.battlefield();
+  // A battlefield sets the table's size; otherwise the depth asked for, if any.
+  if (battlefield) body.setup.scenario = { battlefield };
+  else if (state.depth) body.setup.scenario = { depth: state.depth };
+  return body;
 }
 
 /**
