@@ -174,45 +174,61 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
     // T&F V "Rams and Elephants": what a unit carrying a ram may not do.
     crate::siege_engines::check_action(s, action)?;
     if let Some(d) = s.decisions.first().cloned() {
-        return match (&d, action) {
-            (Decision::Withdrawal { .. }, Action::AnswerWithdrawal { keep_contact }) => {
-                engaged::answer_withdrawal(s, *keep_contact)
-            }
-            (Decision::FightElephants { .. }, Action::FightElephants { fight }) => {
-                flight::answer_fight_elephants(s, *fight)
-            }
-            (Decision::Drivers { .. }, Action::KillElephants { kill }) => {
-                flight::answer_drivers(s, *kill)
-            }
-            (Decision::LungeFollowUp { .. }, Action::LungeFollowUp { order }) => {
-                movement::lunge_follow_up(s, order.as_ref())
-            }
-            (d, a) => Err(decision_waiting(s, d, a.name())),
-        };
+        return answer_decision(s, &d, action);
     }
     if let Some(p) = s.pending.clone() {
-        return match (p, action) {
-            (Pending::Fight(_), Action::ChooseSide { side }) => combat::choose_side(s, *side),
-            (Pending::Fight(_), Action::EliteDrawTwo) => combat::elite_draw(s),
-            (Pending::Fight(_), Action::KeepRandomEvent { card }) => {
-                combat::keep_random_event(s, *card)
-            }
-            (
-                Pending::Fight(_),
-                Action::PlayEvents {
-                    cards,
-                    redraw,
-                    flee_if_wounded,
-                    wind_target,
-                },
-            ) => combat::play_events(s, seat, cards, *redraw, *flee_if_wounded, *wind_target),
-            (Pending::HandLimit { .. }, Action::DiscardExcess { cards }) => {
-                discard_excess(s, seat, cards)
-            }
-            (Pending::Fight(f), a) => Err(fight_waiting(s, &f, a.name())),
-            (Pending::HandLimit { excess, .. }, a) => Err(limit_waiting(s, excess, a.name())),
-        };
+        return answer_pending(s, seat, p, action);
     }
+    phase_action(s, seat, action)
+}
+
+/// The answer to the decision the game waits for (a withdrawal, elephants, a lunge's
+/// follow-up), or why `action` is not it.
+fn answer_decision(s: &mut GameState, d: &Decision, action: &Action) -> GameResult<()> {
+    match (d, action) {
+        (Decision::Withdrawal { .. }, Action::AnswerWithdrawal { keep_contact }) => {
+            engaged::answer_withdrawal(s, *keep_contact)
+        }
+        (Decision::FightElephants { .. }, Action::FightElephants { fight }) => {
+            flight::answer_fight_elephants(s, *fight)
+        }
+        (Decision::Drivers { .. }, Action::KillElephants { kill }) => {
+            flight::answer_drivers(s, *kill)
+        }
+        (Decision::LungeFollowUp { .. }, Action::LungeFollowUp { order }) => {
+            movement::lunge_follow_up(s, order.as_ref())
+        }
+        (d, a) => Err(decision_waiting(s, d, a.name())),
+    }
+}
+
+/// The answer to the pending fight or hand limit, or why `action` is not one.
+fn answer_pending(s: &mut GameState, seat: Seat, p: Pending, action: &Action) -> GameResult<()> {
+    match (p, action) {
+        (Pending::Fight(_), Action::ChooseSide { side }) => combat::choose_side(s, *side),
+        (Pending::Fight(_), Action::EliteDrawTwo) => combat::elite_draw(s),
+        (Pending::Fight(_), Action::KeepRandomEvent { card }) => {
+            combat::keep_random_event(s, *card)
+        }
+        (
+            Pending::Fight(_),
+            Action::PlayEvents {
+                cards,
+                redraw,
+                flee_if_wounded,
+                wind_target,
+            },
+        ) => combat::play_events(s, seat, cards, *redraw, *flee_if_wounded, *wind_target),
+        (Pending::HandLimit { .. }, Action::DiscardExcess { cards }) => {
+            discard_excess(s, seat, cards)
+        }
+        (Pending::Fight(f), a) => Err(fight_waiting(s, &f, a.name())),
+        (Pending::HandLimit { excess, .. }, a) => Err(limit_waiting(s, excess, a.name())),
+    }
+}
+
+/// An action of the phase, the game waiting for nothing else.
+fn phase_action(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
     match (s.phase, action) {
         (
             Phase::Deployment,
