@@ -6,7 +6,7 @@
 //! adopts a special formation, flees, or the structure burns or collapses ([`sync`]). Where the
 //! card must stand is the table's ([`onus_table::Table::climb_start`]).
 
-use onus_combat::{CombatEffect, Side, Stat};
+use onus_combat::{CombatEffect, Side};
 use onus_table::UnitId;
 use onus_table::tower::Climb;
 
@@ -14,7 +14,7 @@ use crate::action::Action;
 use crate::error::{GameError, GameResult};
 use crate::event::GameEvent;
 use crate::state::{GameState, Seat};
-use crate::terrain::modify;
+use crate::terrain::{higher_position, structure_bonus};
 
 /// T&F V "Assaulting fortresses".
 pub const ASSAULTS: &str = onus_table::tower::ASSAULTS;
@@ -178,23 +178,11 @@ pub fn melee_effects(state: &GameState, attacker: UnitId, defender: UnitId) -> V
             "defending the top of {} against its climber ({rule}; T&F II Melee from different heights)",
             s.label()
         );
-        out.push(modify(side, Stat::Hit, 1, &source));
-        out.push(modify(side, Stat::Damage, 1, &source));
-        out.push(CombatEffect::GrantPriority {
-            side,
-            source: source.clone(),
-        });
+        out.extend(higher_position(side, &source));
         let own_bonus = !tower || side == Side::Attacker;
         if let (true, Some(v)) = (own_bonus, s.values()) {
             let place = format!("on {} against its climber ({rule})", s.label());
-            for (stat, delta) in [
-                (Stat::Dodge, v.defence.dodge),
-                (Stat::Armor, v.defence.armor),
-            ] {
-                if delta != 0 {
-                    out.push(modify(side, stat, delta.into(), &place));
-                }
-            }
+            out.extend(structure_bonus(side, v.defence, &place));
         }
     }
     // T&F IV "Siege towers", "Melee": from the siege tower against a wall.

@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use onus_combat::{Aim, CombatEffect, Side, Stat};
+use onus_combat::{Aim, CombatEffect, Side};
 use onus_model::{Ability, UnitKind};
 use onus_table::{ChargeKind, MovementType, PricedMove, Step, UnitId};
 use onus_terrain::StructureKind;
@@ -24,7 +24,7 @@ use crate::error::{GameError, GameResult};
 use crate::event::GameEvent;
 use crate::state::{GameState, Phase, Seat};
 use crate::structures::{StructureAttack, check_id, own_unit, sections_in_contact};
-use crate::terrain::modify;
+use crate::terrain::{higher_position, structure_bonus};
 
 /// T&F V "Rams and Elephants".
 pub const RAMS: &str = onus_combat::RAMS_AND_ELEPHANTS;
@@ -533,26 +533,14 @@ pub fn melee_effects(state: &GameState, attacker: UnitId, defender: UnitId) -> V
             "attacking {} from the siege tower {tower} ({SIEGE_TOWERS}; T&F II Melee from different heights)",
             wall.label()
         );
-        out.push(modify(high_side, Stat::Hit, 1, &source));
-        out.push(modify(high_side, Stat::Damage, 1, &source));
-        out.push(CombatEffect::GrantPriority {
-            side: high_side,
-            source,
-        });
+        out.extend(higher_position(high_side, &source));
         if let Some(v) = wall.values() {
             let place = format!(
                 "on {} against the siege tower {tower} ({})",
                 wall.label(),
                 crate::towers::WALLS
             );
-            for (stat, delta) in [
-                (Stat::Dodge, v.defence.dodge),
-                (Stat::Armor, v.defence.armor),
-            ] {
-                if delta != 0 {
-                    out.push(modify(low_side, stat, delta.into(), &place));
-                }
-            }
+            out.extend(structure_bonus(low_side, v.defence, &place));
         }
     }
     out

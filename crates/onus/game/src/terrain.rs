@@ -22,6 +22,31 @@ pub(crate) fn modify(side: Side, stat: Stat, delta: i32, source: &str) -> Combat
     }
 }
 
+/// T&F II "Melee from different heights" (the Summary's "Melee from a higher position +1/+1,
+/// ... attack priority"): `side` stands higher, +1 hit, +1 damage and attack priority. Hills'
+/// tops, fords' banks, the top of a wall against its climber and a siege tower against a wall
+/// all give it; `source` says which.
+pub(crate) fn higher_position(side: Side, source: &str) -> [CombatEffect; 3] {
+    [
+        modify(side, Stat::Hit, 1, source),
+        modify(side, Stat::Damage, 1, source),
+        CombatEffect::GrantPriority {
+            side,
+            source: source.to_owned(),
+        },
+    ]
+}
+
+/// A structure's defence bonus (the Summary of Modifiers and Costs: a wall's or tower's
+/// +2/+0) to `side`, each non-zero part with `source`.
+pub(crate) fn structure_bonus(side: Side, bonus: DefenceBonus, source: &str) -> Vec<CombatEffect> {
+    [(Stat::Dodge, bonus.dodge), (Stat::Armor, bonus.armor)]
+        .into_iter()
+        .filter(|(_, delta)| *delta != 0)
+        .map(|(stat, delta)| modify(side, stat, delta.into(), source))
+        .collect()
+}
+
 /// Where a fight stands on the ground: read off the table by the game
 /// ([`melee_ground`], [`ranged_ground`]) or told to `acies odds`, turned into the fight's
 /// effects by [`FightGround::effects`] (one source for both).
@@ -74,12 +99,7 @@ impl FightGround {
                 Height::HillTop => "on the hill's top (T&F III Hills)",
                 Height::FordBank => "on the bank of the ford (T&F III Fords)",
             };
-            out.push(modify(side, Stat::Hit, 1, source));
-            out.push(modify(side, Stat::Damage, 1, source));
-            out.push(CombatEffect::GrantPriority {
-                side,
-                source: source.to_owned(),
-            });
+            out.extend(higher_position(side, source));
         }
         if self.from_above {
             out.push(modify(

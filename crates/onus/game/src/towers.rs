@@ -46,16 +46,7 @@ impl StructureDefence {
                 "on the wall"
             };
             let source = format!("{place} {} ({})", self.name, self.rule);
-            for (stat, delta) in [(Stat::Dodge, b.dodge), (Stat::Armor, b.armor)] {
-                if delta != 0 {
-                    out.push(CombatEffect::Modify {
-                        side: Side::Defender,
-                        stat,
-                        delta: delta.into(),
-                        source: source.clone(),
-                    });
-                }
-            }
+            out.extend(crate::terrain::structure_bonus(Side::Defender, b, &source));
         }
         if self.priority {
             out.push(CombatEffect::GrantPriority {
