@@ -13,8 +13,15 @@ use acies_data::DataError;
 use acies_data::DataErrorKind as K;
 use acies_data::located::{Ctx, Entry, Got};
 
+use onus_terrain::Battlefield;
+
 use crate::setup::{BattlefieldChoice, PlayerSetup, Scenario, Setup, Siege, Zone};
 use crate::state::Seat;
+
+mod design;
+pub use design::{
+    ATTACKER_DEPTH, DEFENDER_MARGIN, Design, POINT_VALUE, Spending, ZONE_GAP, design, zones_for,
+};
 
 /// The section the scenarios follow.
 pub const SCENARIOS: &str = "T&F VI Scenarios with fortresses";
@@ -42,10 +49,11 @@ pub const DEFENDER: Seat = Seat(1);
 pub const ATTACKER: Seat = Seat(0);
 
 /// Longest name or description, in characters.
-const MAX_NAME: usize = 64;
+pub(crate) const MAX_NAME: usize = 64;
 const MAX_DESCRIPTION: usize = 2_000;
 
-/// Where a scenario comes from: all are laid out by us.
+/// Where a scenario comes from: the shipped ones are laid out by us; a player designs others
+/// in the fortress editor ([`design`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Origin {
     /// VI's recommendation ("battles with fortresses of about 2,000 points, in which the
@@ -53,6 +61,9 @@ pub enum Origin {
     Recommended,
     /// A scenario of our own.
     Ours,
+    /// A player's, on a fortress of their design (VI "Fortress design": "and you? How will
+    /// you set up your fortress?").
+    Player,
 }
 
 impl Origin {
@@ -60,6 +71,7 @@ impl Origin {
         match self {
             Origin::Recommended => "recommended",
             Origin::Ours => "ours",
+            Origin::Player => "player",
         }
     }
 }
@@ -87,8 +99,12 @@ pub struct SiegeScenario {
     pub name: String,
     pub description: String,
     pub origin: Origin,
-    /// A shipped battlefield's id (`onus_terrain::builtin`).
+    /// The battlefield's id: a shipped battlefield's (`onus_terrain::builtin`), or the id in
+    /// [`SiegeScenario::battlefield_file`].
     pub battlefield: String,
+    /// The battlefield file itself, for a battlefield that does not ship (one made in the
+    /// fortress editor); none: the shipped battlefield [`SiegeScenario::battlefield`].
+    pub battlefield_file: Option<String>,
     /// The battle's points as the scenario counts them (armies and structures).
     pub points: u32,
     pub defender: ScenarioSide,
@@ -118,7 +134,10 @@ impl SiegeScenario {
                     First::Attacker => ATTACKER,
                     First::Defender => DEFENDER,
                 }),
-                battlefield: Some(BattlefieldChoice::Shipped(self.battlefield.clone())),
+                battlefield: Some(match &self.battlefield_file {
+                    Some(text) => BattlefieldChoice::Toml(text.clone()),
+                    None => BattlefieldChoice::Shipped(self.battlefield.clone()),
+                }),
                 siege: Some(Siege {
                     defender: DEFENDER,
                     deck_runs: self.deck_runs,
@@ -131,7 +150,16 @@ impl SiegeScenario {
     /// Whether the game plays every structure of its battlefield
     /// ([`onus_terrain::Battlefield::playable`]).
     pub fn playable(&self) -> bool {
-        onus_terrain::builtin::get(&self.battlefield).is_ok_and(|b| b.playable())
+        self.battlefield_read().is_ok_and(|b| b.playable())
+    }
+
+    /// The battlefield: its file's, or the shipped one.
+    pub fn battlefield_read(&self) -> Result<Battlefield, String> {
+        match &self.battlefield_file {
+            Some(text) => onus_terrain::load::parse("scenario battlefield_file", text)
+                .map_err(|e| acies_data::render_all("battlefield", &e)),
+            None => onus_terrain::builtin::get(&self.battlefield),
+        }
     }
 }
 
@@ -191,6 +219,7 @@ pub fn parse(file: &str, text: &str) -> Result<SiegeScenario, Vec<DataError>> {
                 description: head.description,
                 origin: head.origin,
                 battlefield: head.battlefield,
+                battlefield_file: head.battlefield_file,
                 points: head.points,
                 defender,
                 attacker,
@@ -207,6 +236,7 @@ struct Head {
     description: String,
     origin: Origin,
     battlefield: String,
+    battlefield_file: Option<String>,
     /// The battlefield's table, width and depth.
     table: Option<(f64, f64)>,
     points: u32,
@@ -236,6 +266,7 @@ fn read_head(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<Head> {
             "points",
             "first",
             "deck_runs",
+            "battlefield_file",
         ],
         "",
     );
@@ -246,11 +277,12 @@ fn read_head(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<Head> {
         ctx,
         "origin",
         "origin",
-        &["recommended", "ours"],
+        &["recommended", "ours", "player"],
         None,
         |s| match s {
             "recommended" => Some(Origin::Recommended),
             "ours" => Some(Origin::Ours),
+            "player" => Some(Origin::Player),
             _ => None,
         },
     );
@@ -279,15 +311,38 @@ fn read_head(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<Head> {
             .flatten()
             .map(Some),
     };
-    let (battlefield, table) = match e.req_string(ctx, "battlefield", "a shipped battlefield id") {
-        Some((b, span)) => match onus_terrain::builtin::get(&b) {
+    // The battlefield file given in full (one made in the fortress editor), or none.
+    let file = match e.string(ctx, "battlefield_file") {
+        Got::Absent => Some(None),
+        Got::Bad => None,
+        Got::Val(text, span) => match onus_terrain::load::parse("battlefield_file", &text) {
+            Ok(b) => Some(Some((text, b))),
+            Err(errors) => {
+                let m = acies_data::render_all("battlefield", &errors);
+                e.bad(ctx, K::BadValue, "battlefield_file", &span, m);
+                None
+            }
+        },
+    };
+    let want = "a shipped battlefield id, or the id of battlefield_file's battlefield";
+    let (battlefield, table) = match (e.req_string(ctx, "battlefield", want), &file) {
+        (Some((b, span)), Some(Some((_, f)))) if f.id != b => {
+            let m = format!(
+                "battlefield is \"{b}\" but battlefield_file holds the battlefield \"{}\"; give the same id",
+                f.id
+            );
+            e.bad(ctx, K::BadValue, "battlefield", &span, m);
+            (None, None)
+        }
+        (Some((b, _)), Some(Some((_, f)))) => (Some(b), Some((f.width, f.depth))),
+        (Some((b, span)), _) => match onus_terrain::builtin::get(&b) {
             Ok(f) => (Some(b), Some((f.width, f.depth))),
             Err(m) => {
                 e.bad(ctx, K::UnknownName, "battlefield", &span, m);
                 (None, None)
             }
         },
-        None => (None, None),
+        (None, _) => (None, None),
     };
     Some(Head {
         id: id?,
@@ -295,6 +350,7 @@ fn read_head(ctx: &mut Ctx<'_>, e: &Entry<'_, '_>) -> Option<Head> {
         description: description?,
         origin: origin?,
         battlefield: battlefield?,
+        battlefield_file: file?.map(|(text, _)| text),
         table,
         points: points?,
         first: first?,
