@@ -178,7 +178,7 @@ fn shipped() -> Vec<Value> {
 
 /// One problem: where (line, column, field), what it concerns (`subject` piece, structure or
 /// fortress, and its `id`), the rule it cites, the message alone and located (`text`).
-fn problem(e: &acies_data::DataError) -> Value {
+pub fn problem(e: &acies_data::DataError) -> Value {
     let about = e.field.as_deref().and_then(|f| {
         let (subject, rest) = f.split_once(" \"")?;
         let (id, _) = rest.split_once("\".")?;

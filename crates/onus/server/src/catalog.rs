@@ -255,8 +255,8 @@ fn answer(result: Result<Value, &'static str>) -> Response {
     }
 }
 
-/// `GET /catalog`, `GET /presets`, `POST /battlefields/check` and `POST /armies/check`
-/// ([`crate::battlefields`], [`crate::armies`]), mounted under `/api/onus` ([`crate::OnusHost`]'s routes).
+/// `GET /catalog`, `GET /presets`, `POST /battlefields/check`, `POST /armies/check` and `POST
+/// /scenarios/check` ([`crate::battlefields`], [`crate::armies`], [`crate::sieges`]), mounted under `/api/onus` ([`crate::OnusHost`]'s routes).
 pub fn api_routes() -> Router {
     Router::new()
         .route("/catalog", get(|| async { answer(catalog().cloned()) }))
@@ -266,4 +266,5 @@ pub fn api_routes() -> Router {
             post(crate::battlefields::check_route),
         )
         .route("/armies/check", post(crate::armies::check_route))
+        .route("/scenarios/check", post(crate::sieges::check_route))
 }

@@ -15,6 +15,7 @@ pub mod catalog;
 pub mod help;
 pub mod knowledge;
 pub mod query;
+pub mod sieges;
 
 use acies_bot::Arena;
 use acies_core::{GameRng, Ruleset, Viewer};
