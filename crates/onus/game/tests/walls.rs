@@ -1,7 +1,8 @@
 //! The defenders of a fortress in the game (*Terrain & Fortresses* IV "Walls"; V "Assaulting
 //! fortresses", "Defender"), on the shipped "fort-and-village" (its west wall x 9..9.5, y
-//! 13.5..15.5; the fort's inside x 9.5..12.5, y 13..16). A real game still refuses the
-//! battlefield (climbing is not in the game); the positions come from `onus_game::testing`.
+//! 13.5..15.5; the fort's inside x 9.5..12.5, y 13..16). Sieges on it are played end to end
+//! (`StructureKind::in_play`, `Battlefield::playable`); these positions come from
+//! `onus_game::testing`.
 
 mod common;
 
@@ -167,4 +168,78 @@ fn tf_v_assaulting_fortresses_the_defenders_morale_in_a_fight() {
         ),
         None
     );
+}
+
+/// IV "Walls", "Collapsed wall": "if a wall collapses, all defending units will suffer 1
+/// damage for each section in contact with the wall and must make a morale check"; V
+/// "Assaulting fortresses", "Defender": "All units defending the fortress will get a +1
+/// morale bonus". In a siege the Onager outside batters the west wall (5 Wound markers
+/// already) to collapse: the Veterans on it (morale 9) take 1 collateral wound and 4 for
+/// the collapse (their 4 sections against the wall) and check their morale at 9 - 5 (X
+/// casualties) + 1 = 5, the bonus of the fortress they still stand in (its inside is the
+/// ground it encloses, a breach or not; ruling): a 5 passes.
+#[test]
+fn tf_iv_walls_a_collapsed_wall_wounds_its_defender_who_checks_with_the_fortress_bonus() {
+    use acies_core::Ruleset;
+    use onus_game::{Action, GameEvent, Onus};
+    let veterans = onus_combat::CardBuilder::new("Veterans", onus_model::UnitKind::Infantry)
+        .attack(3, 3)
+        .defense(4, 3)
+        .morale(9)
+        .health(10)
+        .build();
+    let units = vec![
+        unit(1, 0, common::onager(), 5.0, 14.5, -90.0),
+        unit(2, 1, veterans, 10.1, 14.5, 90.0),
+    ];
+    let mut s = fixture_on(Some(fort()), units, &[OUTSIDE], Phase::RangedAttack);
+    s.setup_mut().options.no_events = true;
+    s.setup_mut().scenario.siege = Some(Siege {
+        defender: Seat(1),
+        deck_runs: None,
+    });
+    s.structures_mut().insert(
+        "wall-w".into(),
+        onus_combat::StructureDamage {
+            wounds: 5,
+            ..Default::default()
+        },
+    );
+    // Hits 4 2 3 5, damage 2 2 4 3 (4: 9 >= 7), collateral 1 1 1 2 (1 wound), the
+    // collapse's 4 wounds, morale 5.
+    s.force_dice(&[4, 2, 3, 5, 2, 2, 4, 3, 1, 1, 1, 2, 5]);
+    let shoot = Action::ShootStructure {
+        shooter: OUTSIDE,
+        structure: "wall-w".into(),
+        incendiary: false,
+    };
+    let after = Onus::apply(&s, Seat(0), &shoot).unwrap().state;
+    assert!(after.forced_dice().is_empty(), "every die rolled");
+    assert!(after.structure_damage("wall-w").collapsed);
+    let def = after.table().unit(ON_WALL).unwrap();
+    assert_eq!(def.state.wounds, 1 + 4);
+    assert!(!def.state.broken, "a 5 passes at 9 - 5 + 1");
+    let events = onus_game::testing::events_since(&s, &after);
+    let check = events
+        .iter()
+        .find_map(|e| match e {
+            GameEvent::MoraleCheck {
+                unit, roll, passed, ..
+            } if *unit == ON_WALL => Some((roll.clone(), *passed)),
+            _ => None,
+        })
+        .expect("the collapse's morale check");
+    assert!(check.1);
+    let morale = &check.0.target.operands[0];
+    assert_eq!((morale.base, morale.total()), (9, 5));
+    assert!(
+        morale
+            .modifiers
+            .iter()
+            .any(|m| m.delta == 1 && m.source.contains("T&F V Assaulting fortresses")),
+        "{morale:?}"
+    );
+    assert!(events.iter().any(|e| matches!(e,
+        GameEvent::StructureCasualties { unit, wounds: 5, rule, .. }
+            if *unit == ON_WALL && rule == "T&F V Razing structures")));
 }

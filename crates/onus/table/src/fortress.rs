@@ -274,6 +274,52 @@ impl Table {
     }
 }
 
+impl Table {
+    /// T&F V "Artillery": "Artillery cannot be positioned facing a wall." Ruling
+    /// (docs/rulings.md): an artillery unit may not be placed (deployed) nor end a move with
+    /// its front edge against (within the facing's reach of) what stands of a wall, wall with
+    /// a gate or corner wall ahead of it, from outside or from inside (where it would stand on
+    /// the wall, a change of height artillery never makes: "they cannot climb a tower or
+    /// change heights within the fortress"); a collapsed section is open ground. `pose` is
+    /// where `unit` would stand.
+    pub(crate) fn check_artillery_facing_wall(
+        &self,
+        unit: &TableUnit,
+        pose: Pose,
+    ) -> Result<(), TableError> {
+        if unit.card.kind != onus_model::UnitKind::Artillery || unit.tower.is_some() {
+            return Ok(());
+        }
+        let Some(bf) = self.battlefield() else {
+            return Ok(());
+        };
+        let mut placed = unit.clone();
+        placed.pose = pose;
+        let card = placed.rect();
+        let front = card.edge(acies_geom::Edge::Front);
+        let fwd = pose.forward();
+        let against = |r: &OrientedRect| {
+            let near = acies_geom::Edge::ALL
+                .iter()
+                .map(|e| r.edge(*e).distance(&front))
+                .fold(f64::INFINITY, f64::min);
+            near <= crate::terrain::FACING_REACH && (r.centre() - card.centre()).dot(fwd) > 0.0
+        };
+        let faced = bf.structures.iter().any(|s| {
+            (wall_section(s.kind) || corner_wall(s.kind))
+                && self.blocking_parts(s, None).iter().any(against)
+        });
+        if faced {
+            return Err(TableError::NotPossible {
+                unit: unit.id,
+                reason: "artillery cannot be positioned facing a wall",
+                rule: crate::tower::ARTILLERY,
+            });
+        }
+        Ok(())
+    }
+}
+
 fn impassable_error(unit: UnitId, s: &Structure, stop: Option<Pose>) -> TableError {
     TableError::Impassable {
         unit,
@@ -283,10 +329,20 @@ fn impassable_error(unit: UnitId, s: &Structure, stop: Option<Pose>) -> TableErr
     }
 }
 
-/// A wall section a unit stands on or faces: a wall or a wall with a gate (IV "Walls"; a
-/// corner wall's own rule, "Corner walls", is not played yet).
+/// A wall section a unit stands on, faces or climbs: a wall or a wall with a gate (IV
+/// "Walls"); a corner wall is faced and stood on too, not climbed ([`corner_wall`]).
 fn wall_section(kind: StructureKind) -> bool {
     matches!(kind, StructureKind::Wall | StructureKind::GateWall)
+}
+
+/// How much of a unit's front must lie against a corner wall for the unit to stand on it:
+/// half a section, DU (ruling, docs/rulings.md, T&F IV "Walls", "Corner walls": "the corner
+/// wall section has space to be occupied by a unit section").
+pub const CORNER_HOLD: f64 = 0.25;
+
+/// A corner wall (IV "Walls", "Corner walls").
+fn corner_wall(kind: StructureKind) -> bool {
+    kind == StructureKind::CornerWall
 }
 
 impl Table {
@@ -296,7 +352,23 @@ impl Table {
     /// section"; II "Facing"). Ruling (docs/rulings.md, as for trenches): its front on the
     /// wall's long side nearest its front, facing across it, without overlapping it; from
     /// either side; not a collapsed wall, nor a unit in a tower.
+    ///
+    /// A corner wall is faced alike (IV "Walls", "Corner walls": it "would defend both
+    /// exterior sides of the wall, ignoring the orientation"); ruling (docs/rulings.md): any of
+    /// its four sides, the one nearest the middle of the card's front; the card must still
+    /// stand clear of the walls beside it.
     pub fn facing_wall(&self, unit: UnitId) -> Result<(Pose, &Structure), TableError> {
+        self.facing_wall_among(unit, true)
+    }
+
+    /// [`Table::facing_wall`] among the walls and walls with a gate only (what a climber
+    /// faces: a corner wall is not climbed), or with the corner walls too (`corners`).
+    pub(crate) fn facing_wall_among(
+        &self,
+        unit: UnitId,
+        corners: bool,
+    ) -> Result<(Pose, &Structure), TableError> {
+        use acies_geom::Edge;
         let held = self.unit(unit)?.tower.is_some();
         self.face(
             unit,
@@ -306,13 +378,19 @@ impl Table {
                     .iter()
                     .filter(|s| {
                         !held
-                            && wall_section(s.kind)
+                            && (wall_section(s.kind) || (corners && corner_wall(s.kind)))
                             && self.breach(&s.id) != Some(Breach::Collapsed)
                             && !s.overlaps(card)
                     })
                     .flat_map(|s| {
-                        s.rects()
-                            .map(move |r| (s, r, crate::terrain::long_edges(r), false))
+                        s.rects().map(move |r| {
+                            let edges = if corner_wall(s.kind) {
+                                vec![Edge::Front, Edge::Right, Edge::Rear, Edge::Left]
+                            } else {
+                                crate::terrain::long_edges(r)
+                            };
+                            (s, r, edges, false)
+                        })
                     })
                     .collect()
             },
@@ -323,8 +401,42 @@ impl Table {
     /// on the inner side of a fortress, it is considered to be on both the top and the bottom
     /// of the wall"). Ruling (docs/rulings.md): its card touches a standing wall or wall with
     /// a gate (within the facing's reach) with its centre inside that wall's fortress; a unit
-    /// in a tower stands in the tower, not on a wall.
+    /// in a tower stands in the tower, not on a wall. A unit touching no such wall but a
+    /// standing corner wall so stands on that corner wall (IV "Walls", "Corner walls": "the
+    /// corner wall section has space to be occupied by a unit section"; ruling).
     pub fn on_wall(&self, unit: &TableUnit) -> Option<&Structure> {
+        self.touched_from_inside(unit, wall_section)
+            .or_else(|| self.corner_wall_of(unit))
+    }
+
+    /// The standing corner wall `unit` touches from inside its fortress, as [`Table::on_wall`]
+    /// finds walls (IV "Walls", "Corner walls"): its section there defends "both exterior
+    /// sides of the wall"; "If attacked, it is not considered flanked"
+    /// ([`Table::sheltered`]).
+    ///
+    /// Ruling (docs/rulings.md): the unit's front lies against the corner wall's side along
+    /// at least half a section ([`CORNER_HOLD`]); a card merely touching it with a corner of
+    /// its own does not stand on it.
+    pub fn corner_wall_of(&self, unit: &TableUnit) -> Option<&Structure> {
+        let s = self.touched_from_inside(unit, corner_wall)?;
+        let front = unit.rect().edge(acies_geom::Edge::Front);
+        let reach = crate::terrain::FACING_REACH;
+        let along = s.rects().any(|r| {
+            let near = OrientedRect::new(r.pose, r.width + 2.0 * reach, r.depth + 2.0 * reach);
+            near.segment_span(&front)
+                .is_some_and(|(a, b)| (b - a) * front.length() >= CORNER_HOLD - acies_geom::EPS)
+        });
+        along.then_some(s)
+    }
+
+    /// The first standing structure of a kind `kinds` accepts that `unit`'s card touches
+    /// (within the facing's reach), its card's centre inside that structure's fortress; none
+    /// for a unit in a tower.
+    fn touched_from_inside(
+        &self,
+        unit: &TableUnit,
+        kinds: fn(StructureKind) -> bool,
+    ) -> Option<&Structure> {
         if unit.tower.is_some() {
             return None;
         }
@@ -332,12 +444,25 @@ impl Table {
         let card = unit.rect();
         let inside = bf.fortress_at(unit.pose.centre)?;
         bf.structures.iter().find(|s| {
-            wall_section(s.kind)
+            kinds(s.kind)
                 && s.fortress.as_deref() == Some(inside.id.as_str())
                 && self.breach(&s.id) != Some(Breach::Collapsed)
                 && s.rects()
                     .any(|r| r.distance(&card) <= crate::terrain::FACING_REACH)
         })
+    }
+
+    /// Whether `attacker` stands outside the fortress of the corner wall `unit` stands on
+    /// (IV "Walls", "Corner walls": "If attacked, it is not considered flanked"). Ruling
+    /// (docs/rulings.md): a unit whose card touches a standing corner wall from inside its
+    /// fortress has neither flanks nor rear against an attacker (melee or ranged) whose
+    /// card's centre is not inside that fortress.
+    pub(crate) fn corner_shelters(&self, unit: &TableUnit, attacker: &TableUnit) -> bool {
+        let (Some(bf), Some(c)) = (self.battlefield(), self.corner_wall_of(unit)) else {
+            return false;
+        };
+        bf.fortress_at(attacker.pose.centre)
+            .is_none_or(|f| Some(f.id.as_str()) != c.fortress.as_deref())
     }
 
     /// Whether `attacker` attacks `defender`, on a wall, from outside that wall's fortress

@@ -694,6 +694,8 @@ impl Table {
             Some(crate::tower::TowerMove::Enter(g)) => g.rect.pose,
             _ => walk.track.end(),
         };
+        // T&F V "Artillery": "cannot be positioned facing a wall".
+        self.check_artillery_facing_wall(u, end)?;
         let through = self.path_through_units(u, opts, &walk, stacked_partner, separate)?;
         let entering = matches!(tower, Some(crate::tower::TowerMove::Enter(_)));
         let enemy_contacts = if entering {

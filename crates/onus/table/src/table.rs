@@ -152,6 +152,7 @@ impl Table {
         let rects: Vec<OrientedRect> = unit.footprint().into_iter().map(|(_, r)| r).collect();
         self.check_ground(&unit, &rects)?;
         self.check_structures_at(&unit, &rects)?;
+        self.check_artillery_facing_wall(&unit, unit.pose)?;
         let partner = unit.stack.map(|s| s.partner());
         for o in self.obstacles(&[]) {
             if Some(o.owner) == partner {

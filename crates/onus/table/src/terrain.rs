@@ -285,13 +285,15 @@ impl Table {
     /// "Villages": "it will have no flanks or rearguard"): `unit` is in a village
     /// ([`Battlefield::village_at`]) and `attacker` is not in the same one.
     /// A unit in a tower has neither flanks nor rear against anyone (IV "Towers": "Like
-    /// villages, towers have no flanks or rearguard").
+    /// villages, towers have no flanks or rearguard"); a unit on a corner wall none against
+    /// an attacker outside its fortress (IV "Walls", "Corner walls":
+    /// [`Table::corner_shelters`]).
     pub fn sheltered(&self, unit: UnitId, attacker: UnitId) -> bool {
         let (Some(bf), Ok(u), Ok(a)) = (self.battlefield(), self.unit(unit), self.unit(attacker))
         else {
             return false;
         };
-        if u.tower.is_some() {
+        if u.tower.is_some() || self.corner_shelters(u, a) {
             return true;
         }
         let Some((v, _)) = bf.village_at(u.pose.centre) else {

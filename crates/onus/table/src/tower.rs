@@ -601,7 +601,7 @@ impl Table {
             }
             u.pose
         } else {
-            let (pose, wall) = self.facing_wall(unit)?;
+            let (pose, wall) = self.facing_wall_among(unit, false)?;
             if wall.id != id {
                 return Err(no(
                     "the wall the unit faces is another one: it climbs the wall it faces",
@@ -884,7 +884,7 @@ impl Table {
         let wall = self
             .on_wall(u)
             .ok_or(no("only a unit on a wall climbs down its outside"))?;
-        let (pose, faced) = self.facing_wall(unit)?;
+        let (pose, faced) = self.facing_wall_among(unit, false)?;
         if faced.id != wall.id {
             return Err(no("the unit faces another wall than the one it stands on"));
         }

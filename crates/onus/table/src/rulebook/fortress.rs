@@ -337,3 +337,108 @@ fn tf_iv_walls_a_wall_covers_what_stands_behind_it() -> Result<(), TableError> {
     assert!(t.shot(top, bow)?.terrain.and_then(|x| x.cover).is_none());
     Ok(())
 }
+
+/// IV "Walls", "Corner walls": "the corner wall section has space to be occupied by a unit
+/// section that would defend both exterior sides of the wall, ignoring the orientation. If
+/// attacked, it is not considered flanked." Rulings (docs/rulings.md): inside the fort, a
+/// unit whose card touches only the corner wall north-west (x 9..10, y 15.5..16.5) stands on
+/// it, one level up; it has neither flanks nor rear against an attacker outside the fort,
+/// but has them against one inside. Outside, a unit touching the corner faces it at no cost
+/// on its nearest side, standing clear of the north wall beside it; a climber still faces
+/// (and climbs) the wall, never the corner.
+#[test]
+fn tf_iv_walls_corner_walls_stood_on_faced_and_never_flanked() -> Result<(), TableError> {
+    let mut t = fort()?;
+    // Inside, facing north, its front on the corner's south side (y 15.5), 0.1 DU east of
+    // the west wall's inner face.
+    let d = put(
+        &mut t,
+        1,
+        1,
+        card("Iberians", UnitKind::Infantry, 4.0),
+        pose(10.6, 14.9, 0.0),
+    );
+    let on = t.on_wall(t.unit(d)?).map(|s| s.id.clone());
+    assert_eq!(on.as_deref(), Some("corner-nw"));
+    assert_eq!(t.level_of(t.unit(d)?), 1);
+    let outside = put(
+        &mut t,
+        2,
+        0,
+        card("Triarii", UnitKind::Infantry, 4.0),
+        pose(9.3, 17.2, 180.0),
+    );
+    let inside = put(
+        &mut t,
+        3,
+        0,
+        card("Hastati", UnitKind::Infantry, 4.0),
+        pose(11.0, 13.7, 0.0),
+    );
+    assert!(t.sheltered(d, outside), "not flanked from outside");
+    assert!(!t.sheltered(d, inside), "flanked from inside the fort");
+    // Outside, north of the corner, its front 0.02 DU from it: it faces the corner's north
+    // side at no cost, its front centred where it stood, clear of the north wall.
+    t.unit_mut(outside)?.pose = pose(9.3, 17.12, 180.0);
+    t.unit_mut(outside)?.turn.activated = true;
+    let (faced, wall) = t.facing_wall(outside)?;
+    assert_eq!(wall.id, "corner-nw");
+    assert!(faced.approx_eq(&pose(9.3, 17.1, 180.0), 1e-9), "{faced:?}");
+    // A climber faces the wall beside the corner, not the corner.
+    let (_, climbed) = t.facing_wall_among(outside, false)?;
+    assert_eq!(climbed.id, "wall-n");
+    Ok(())
+}
+
+/// V "Artillery": "Artillery cannot be positioned facing a wall." Ruling (docs/rulings.md):
+/// an artillery unit is neither placed nor ends a move with its front against a standing
+/// wall, wall with a gate or corner wall ahead of it, from outside or inside; its rear or
+/// flank against one, or a front 0.1 DU short of it, is allowed; a collapsed section is open
+/// ground.
+#[test]
+fn tf_v_artillery_cannot_be_positioned_facing_a_wall() -> Result<(), TableError> {
+    let mut t = fort()?;
+    let onager = || {
+        let mut c = card("Onager", UnitKind::Artillery, 2.0);
+        c.ranged = Some(onus_model::RangedValues {
+            power: 5,
+            range: 8.0,
+        });
+        c
+    };
+    let refused = |r: Result<(), TableError>| match r {
+        Err(e @ TableError::NotPossible { .. }) => e.rule(),
+        _ => None,
+    };
+    // Outside, its front on the west wall's outer face (x 9): refused; its rear there: placed.
+    let facing = TableUnit::new(UnitId(1), 0, onager(), pose(8.4, 14.5, -90.0));
+    assert_eq!(refused(t.add(facing)), Some(crate::tower::ARTILLERY));
+    let back = TableUnit::new(UnitId(1), 0, onager(), pose(8.4, 14.5, 90.0));
+    t.add(back)?;
+    // Inside, its front on the wall's inner face: refused too.
+    let inside = TableUnit::new(UnitId(2), 0, onager(), pose(10.1, 14.5, 90.0));
+    assert_eq!(refused(t.add(inside)), Some(crate::tower::ARTILLERY));
+    // A move may come up to 0.1 DU short of the wall, not against it.
+    t.remove(UnitId(1))?;
+    let u = put(&mut t, 3, 0, onager(), pose(7.0, 14.5, -90.0));
+    t.unit_mut(u)?.turn.activated = true;
+    assert!(advance(&t, u, 1.3).is_ok());
+    let err = advance(&t, u, 1.4).err();
+    assert_eq!(
+        err.as_ref().and_then(TableError::rule),
+        Some(crate::tower::ARTILLERY),
+        "{err:?}"
+    );
+    // The wall and the corner south of it collapsed, their place is open ground: an Onager
+    // may stand facing it.
+    t.remove(u)?;
+    t.set_breach("wall-w", Breach::Collapsed)?;
+    t.set_breach("corner-sw", Breach::Collapsed)?;
+    t.add(TableUnit::new(
+        UnitId(4),
+        0,
+        onager(),
+        pose(8.4, 14.3, -90.0),
+    ))?;
+    Ok(())
+}
