@@ -20,7 +20,8 @@ use crate::state::Seat;
 
 mod design;
 pub use design::{
-    ATTACKER_DEPTH, DEFENDER_MARGIN, Design, POINT_VALUE, Spending, ZONE_GAP, design, zones_for,
+    ATTACKER_DEPTH, DEFENDER_FRONT, DEFENDER_MARGIN, Design, POINT_VALUE, Spending, ZONE_GAP,
+    design, zones_for,
 };
 
 /// The section the scenarios follow.

@@ -57,7 +57,8 @@ fn vi_fortress_design_a_siege_on_a_designed_fort_reads_back_and_starts() {
     assert_eq!(sc.origin, Origin::Player);
     assert_eq!(sc.battlefield, "my-fort");
     assert_eq!(sc.name, "Siege of My fort");
-    // The zones: the attacker along the south, 3 DU deep; the defender around its fort.
+    // The zones: the attacker along the south, 3 DU deep; the defender around its fort, 3 DU
+    // beside and behind it, 0.5 DU in front.
     assert_eq!(
         (
             sc.attacker.zone.y0,
@@ -66,7 +67,7 @@ fn vi_fortress_design_a_siege_on_a_designed_fort_reads_back_and_starts() {
         ),
         (0.0, 3.0, 20.0)
     );
-    assert_eq!(sc.defender.zone.y0, 6.0);
+    assert_eq!(sc.defender.zone.y0, 8.5);
     assert_eq!(sc.defender.zone.y1, 16.0);
     assert_eq!((sc.defender.zone.x0, sc.defender.zone.x1), (4.0, 16.0));
     // The file reads back as the same scenario, and starts the same game.
@@ -95,10 +96,13 @@ fn vi_point_value_each_side_spends_within_the_points() {
         sc.check_points()
             .unwrap_or_else(|e| panic!("{}: {e}", sc.id));
     }
-    let err = scenarios::design(&design(fort(9.0), 1000)).unwrap_err();
-    let shown = acies_data::render_all("scenario", &err);
-    assert!(shown.contains("the defender spends"), "{shown}");
-    assert!(shown.contains("T&F VI Point value"), "{shown}");
+    let sc = scenarios::design(&design(fort(9.0), 1000)).unwrap();
+    let err = sc.check_points().unwrap_err();
+    assert!(err.contains("the defender spends"), "{err}");
+    assert!(err.contains("T&F VI Point value"), "{err}");
+    let err = sc.check().unwrap_err();
+    assert_eq!(err.section(), Some("T&F VI Point value"));
+    assert!(err.to_string().contains("scenario.points"), "{err}");
 }
 
 #[test]
@@ -112,7 +116,7 @@ fn vi_fortress_design_the_design_rules_and_the_zones_are_the_engines() {
     // Too near the attacker's zone.
     let err = scenarios::design(&design(fort(4.0), 2000)).unwrap_err();
     let shown = acies_data::render_all("scenario", &err);
-    assert!(shown.contains("5 DU or more"), "{shown}");
+    assert!(shown.contains("5.5 DU or more"), "{shown}");
     assert!(shown.contains("T&F VI Deployment"), "{shown}");
     // No structure of the defender's.
     let bare = "[battlefield]\nid = \"bare\"\nname = \"Bare\"\ntable = [20, 16]\n";

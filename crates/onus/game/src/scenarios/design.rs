@@ -26,8 +26,11 @@ pub const POINT_VALUE: &str = crate::siege::POINT_VALUE;
 pub const ATTACKER_DEPTH: f64 = 3.0;
 /// The gap kept between the attacker's zone and the defender's, DU.
 pub const ZONE_GAP: f64 = 2.0;
-/// How far around the defender's structures the defender deploys, DU.
+/// How far beside and behind the defender's structures the defender deploys, DU.
 pub const DEFENDER_MARGIN: f64 = 3.0;
+/// How far in front of them (towards the attacker's edge), DU: half a DU, as the shipped
+/// castellum's scenario has it.
+pub const DEFENDER_FRONT: f64 = 0.5;
 
 /// What the player chooses for a siege on their battlefield.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,9 +72,10 @@ fn problem(file: &str, field: &str, message: String) -> DataError {
 ///
 /// Ruling (docs/rulings.md, T&F VI "Deployment"): the attacker deploys along the southern edge
 /// (seat 0's), [`ATTACKER_DEPTH`] deep across the table; the defender in and around what it
-/// built, the box of its structures grown by [`DEFENDER_MARGIN`] on the table, kept
-/// [`ZONE_GAP`] from the attacker's zone. A battlefield with no structure of the defender's,
-/// or whose defender's structures come within that gap of the attacker's zone, has no siege.
+/// built ("inside the fortress ... or outside, or on towers and walls"): the box of its
+/// structures grown by [`DEFENDER_MARGIN`] beside and behind them and [`DEFENDER_FRONT`] in
+/// front, on the table. The zones stay [`ZONE_GAP`] apart: a battlefield with no structure of
+/// the defender's, or whose defender's zone would come nearer the attacker's, has no siege.
 pub fn zones_for(b: &Battlefield) -> Result<(Zone, Zone), String> {
     const RULE: &str = "(T&F VI Deployment)";
     let boxes: Vec<_> = b
@@ -87,17 +91,17 @@ pub fn zones_for(b: &Battlefield) -> Result<(Zone, Zone), String> {
         ));
     };
     let all = boxes.iter().fold(first, |a, o| a.union(*o));
-    let south = ATTACKER_DEPTH + ZONE_GAP;
+    let south = ATTACKER_DEPTH + ZONE_GAP + DEFENDER_FRONT;
     if all.min.y < south - 1e-9 {
         return Err(format!(
-            "the defender's structures reach {:.2} DU from the southern edge; they must stand {south} DU or more from it, beyond the attacker's {ATTACKER_DEPTH}-DU deployment zone and a {ZONE_GAP}-DU gap {RULE}",
+            "the defender's structures reach {:.2} DU from the southern edge; they must stand {south} DU or more from it: the attacker's {ATTACKER_DEPTH}-DU deployment zone, a {ZONE_GAP}-DU gap and the defender's {DEFENDER_FRONT} DU in front of its walls {RULE}",
             all.min.y.max(0.0)
         ));
     }
     let grown = all.expanded(DEFENDER_MARGIN);
     let defender = Zone {
         x0: grown.min.x.max(0.0),
-        y0: grown.min.y.max(south),
+        y0: all.min.y - DEFENDER_FRONT,
         x1: grown.max.x.min(b.width),
         y1: grown.max.y.min(b.depth),
     };
@@ -112,8 +116,8 @@ pub fn zones_for(b: &Battlefield) -> Result<(Zone, Zone), String> {
 
 /// The siege scenario of a design, as its file reads back: the battlefield file read (the
 /// design rules of T&F VI "Fortress design" and every rule of laying structures), the zones
-/// ([`zones_for`]), the armies known, and what each side spends within the points. Every
-/// problem found is returned.
+/// ([`zones_for`]) and the armies known; every problem found is returned. What each side
+/// spends and the game's own checks are [`SiegeScenario::check`]'s.
 pub fn design(d: &Design) -> Result<SiegeScenario, Vec<DataError>> {
     const FILE: &str = "battlefield.toml";
     let b = onus_terrain::load::parse(FILE, &d.battlefield)?;
@@ -147,10 +151,7 @@ pub fn design(d: &Design) -> Result<SiegeScenario, Vec<DataError>> {
         deck_runs: d.deck_runs,
     };
     // The file is the scenario: what is started is what it reads back as.
-    let read = super::parse("scenario.toml", &sc.to_toml())?;
-    read.check_points()
-        .map_err(|m| vec![problem("scenario.toml", "scenario.points", m)])?;
-    Ok(read)
+    super::parse("scenario.toml", &sc.to_toml())
 }
 
 /// A TOML string: basic, escaped, or a multi-line literal for a text of several lines that

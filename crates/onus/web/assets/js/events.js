@@ -78,6 +78,18 @@ export function describeEvent(e, n) {
     case 'fire_extinguished': return `${u(e.unit)} puts out ${(e.removed || []).map(([id, n]) => `${n} fire on ${id}`).join(', ') || 'no fire'}.`;
     case 'caltrops_rolled': return `Caltrops (${(e.structures || []).join(', ')}): ${e.dice} dice against ${u(e.unit)}, ${e.wounds} wound${e.wounds === 1 ? '' : 's'}.`;
     case 'structure_removed': return `${u(e.unit)} removes ${words(e.kind)} ${e.structure}.`;
+    // T&F IV–V: siege engines, climbs and the tops of walls and towers.
+    case 'ram_taken': return `${u(e.unit)} takes up the ram ${e.ram}.`;
+    case 'ram_dropped': return `${u(e.unit)} drops the ram ${e.ram} (${e.why}).`;
+    case 'siege_tower_moved': return `${u(e.unit)} pushes the siege tower ${e.structure} (${num(e.cost)} DU).`;
+    case 'siege_tower_met': return `${u(e.unit)}, in the siege tower ${e.structure}, engages ${u(e.enemy)}.`;
+    case 'crossed_to_wall': return `${u(e.unit)} crosses from the siege tower ${e.structure} onto the wall ${e.wall}.`;
+    case 'climb_started': return `${u(e.unit)} starts climbing ${e.structure} (${e.height} level${e.height === 1 ? '' : 's'}): Climbing marker placed.`;
+    case 'climbed': return `${u(e.unit)} climbs ${e.structure}: ${e.climbed} of ${e.height} level${e.height === 1 ? '' : 's'}${e.climbed >= e.height ? ' — Climbed' : ''}.`;
+    case 'climbed_down': return `${u(e.unit)} climbs down ${e.structure}.`;
+    case 'took_top': return `${u(e.unit)} takes the top of ${e.structure}${e.tower ? ' (into the tower)' : ''}.`;
+    case 'met_at_top': return `${u(e.unit)}, at the top, engages ${u(e.enemy)}.`;
+    case 'climb_ended': return `${u(e.unit)} stops climbing ${e.structure} (${e.reason}).`;
     default: return `${words(e.event)}: ${JSON.stringify(Object.fromEntries(Object.entries(e).filter(([k]) => k !== 'event'))).slice(0, 160)}`;
   }
 }

@@ -7,11 +7,17 @@
 // which the editor saves. Loads a file or starts from a shipped battlefield.
 //
 // The editor decides nothing: the prices, the tiles' sizes and whether a design may be built
-// are the engine's answer; this module only draws, places by geometry and sends. Structures
-// are not yet playable, so it designs and saves, and offers no battle.
+// are the engine's answer; this module only draws, places by geometry and sends.
+//
+// A siege on the fortress designed (T&F VI "Scenarios with fortresses"): the defender's and
+// the attacker's preset armies, the battle's points, who plays first and the players; the
+// engine makes the scenario (`POST /api/onus/scenarios/check`: zones, points, the
+// defender's artillery, the design rules), whose setup starts the game and whose file the
+// editor saves.
 
 import { h, s, replace } from '/assets/js/dom.js';
 import { modal } from '/assets/js/dialogs.js';
+import { levelField } from '/assets/js/computer.js';
 import { api } from './onusapi.js';
 
 /** The kinds the palette offers, in its order (siege towers and rams are the attacker's). */
@@ -70,8 +76,129 @@ function newZones(kind, tile, at, angle) {
   return [{ centre: at, size: [side, round(tile.area.max / side)], angle }];
 }
 
-/** Opens the editor in a dialog. */
-export function openFortressEditor() {
+/**
+ * The siege on the battlefield edited (T&F VI): its form, and the engine's answer for the
+ * design (`siege.ask(battlefieldToml)` after each check of the battlefield). `start(body,
+ * mode)` creates the game (the lobby's).
+ */
+function siegeSection(cat, start, onAnswer) {
+  const presets = cat?.presets || [];
+  const option = (p) => h('option', { value: p.id }, `${p.name} — ${p.value}/${p.points} pts`);
+  const defenderSel = h('select', { 'data-testid': 'siege-defender', 'aria-label': 'The defender\'s army (seat 1)' }, presets.map(option));
+  const attackerSel = h('select', { 'data-testid': 'siege-attacker', 'aria-label': 'The attacker\'s army (seat 0)' }, presets.map(option));
+  const first1000 = presets.find((p) => p.points === 1000) || presets[0];
+  if (first1000) defenderSel.value = first1000.id;
+  const other = presets.find((p) => p.points === 1000 && p.faction !== first1000?.faction);
+  if (other) attackerSel.value = other.id;
+  const pointsIn = h('input', { type: 'number', min: '1', max: '100000', step: '10', value: '2000', class: 'narrow', 'data-testid': 'siege-points', 'aria-label': 'The battle\'s points' });
+  const firstSel = h('select', { 'data-testid': 'siege-first', 'aria-label': 'Who plays first' },
+    h('option', { value: 'attacker' }, 'the attacker (VI)'), h('option', { value: 'defender' }, 'the defender'));
+  const modes = [
+    ['hotseat', 'Hotseat', 'both players at this browser'],
+    ['online', 'Online', 'a secret link for each seat'],
+    ['computer', 'Vs computer', 'the computer defends (seat 1)'],
+  ].map(([v, label, hint], i) => h('label', { class: 'mode' },
+    h('input', { type: 'radio', name: 'siege-mode', value: v, checked: i === 0, 'data-testid': `siege-mode-${v}` }), ` ${label}`, h('span', { class: 'muted' }, ` — ${hint}`)));
+  const computer = levelField();
+  const verdict = h('div', { class: 'fortress-verdict', 'data-testid': 'siege-verdict', role: 'status' });
+  const tomlBox = h('textarea', { rows: 6, readonly: true, 'data-testid': 'siege-toml', 'aria-label': 'The siege scenario file' });
+  const save = h('a', { class: 'button', 'data-testid': 'siege-save', download: 'my-siege.toml' }, 'Save siege TOML');
+  const errorBox = h('div', { class: 'form-error', role: 'alert', 'data-testid': 'siege-error' });
+  const startButton = h('button', { type: 'button', class: 'primary', 'data-testid': 'siege-start', disabled: true }, 'Start the siege');
+  let battlefield = null;
+  let answer = null;
+  let asked = 0;
+
+  function show() {
+    const a = answer;
+    startButton.disabled = !a?.ok;
+    if (!a) return;
+    const sp = a.spending;
+    const spent = (who, x) => (x ? h('li', { 'data-testid': `siege-spent-${who}` },
+      `${who === 'defender' ? 'Defender (seat 1)' : 'Attacker (seat 0)'}: army ${x.army} + structures ${x.structures} = `,
+      h('strong', {}, String(x.total)), ` of ${a.scenario?.points ?? pointsIn.value} points`) : null);
+    const problems = a.problems || [];
+    replace(verdict,
+      sp ? h('ul', { class: 'siege-spending' }, spent('defender', sp.defender), spent('attacker', sp.attacker)) : null,
+      a.ok
+        ? h('p', { class: 'editor-ok', 'data-testid': 'siege-ok' }, `The engine accepts this siege: ${a.scenario.name}.`)
+        : h('ul', { class: 'fortress-problems', 'data-testid': 'siege-problems' }, problems.map((p) => h('li', { class: 'fortress-problem', 'data-testid': 'siege-problem' },
+          p.column != null ? h('span', { class: 'where' }, `line ${p.line}${p.field ? ` · ${p.field}` : ''}: `) : null, p.message, p.rule ? h('span', { class: 'rule' }, ` [${p.rule}]`) : null))));
+    tomlBox.value = a.toml || '';
+    if (save.href) URL.revokeObjectURL(save.href);
+    if (a.toml) {
+      save.href = URL.createObjectURL(new Blob([a.toml], { type: 'application/toml' }));
+      save.download = `${a.scenario?.id || 'siege'}.toml`;
+    } else save.removeAttribute('href');
+  }
+
+  async function ask(toml) {
+    if (toml !== undefined) battlefield = toml;
+    if (!battlefield) {
+      answer = null;
+      startButton.disabled = true;
+      return;
+    }
+    const mine = ++asked;
+    const design = {
+      battlefield, defender: defenderSel.value, attacker: attackerSel.value,
+      points: Math.max(1, Math.round(Number(pointsIn.value) || 0)), first: firstSel.value,
+    };
+    let a;
+    try {
+      a = await api.post('/scenarios/check', { design });
+    } catch (e) {
+      if (mine === asked) replace(errorBox, `The server could not check the siege: ${e.message}`);
+      return;
+    }
+    if (mine !== asked) return;
+    replace(errorBox);
+    answer = a;
+    window.__acies = window.__acies || {};
+    window.__acies.siege = { answer: a, design, checks: mine };
+    show();
+    onAnswer?.();
+  }
+
+  startButton.addEventListener('click', async () => {
+    if (!answer?.ok || !start) return;
+    const mode = box.querySelector('input[name=siege-mode]:checked')?.value || 'hotseat';
+    const body = { setup: JSON.parse(JSON.stringify(answer.setup)) };
+    if (mode === 'computer') body.seats = [{ seat: '1', kind: 'computer', name: 'computer', level: computer.level() }];
+    startButton.disabled = true;
+    replace(errorBox);
+    try {
+      await start(body, mode);
+    } catch (e) {
+      replace(errorBox, e.describe ? e.describe() : e.message);
+    } finally {
+      startButton.disabled = !answer?.ok;
+    }
+  });
+  for (const el of [defenderSel, attackerSel, firstSel]) el.addEventListener('change', () => ask());
+  pointsIn.addEventListener('change', () => ask());
+
+  const box = h('fieldset', { class: 'fortress-siege', 'data-testid': 'fortress-siege' },
+    h('legend', {}, 'A siege on this fortress (T&F VI)'),
+    h('label', {}, 'Defender (seat 1) ', defenderSel),
+    h('label', {}, 'Attacker (seat 0) ', attackerSel),
+    h('label', {}, 'Points ', pointsIn),
+    h('label', {}, 'First turn: ', firstSel),
+    h('div', { class: 'siege-modes' }, modes, computer.box),
+    verdict,
+    errorBox,
+    h('p', { class: 'tools' }, startButton, ' ', save),
+    h('details', {}, h('summary', {}, 'The siege scenario file'), tomlBox),
+    h('p', { class: 'muted' }, 'The engine lays the zones: the attacker along the southern edge, the defender in and around its structures.'));
+  computer.follow(box);
+  // The deployment zones the engine laid for the siege, when it made one.
+  const zones = () => (answer?.scenario ? [['attacker', answer.scenario.attacker.zone], ['defender', answer.scenario.defender.zone]] : []);
+  return { box, ask, zones };
+}
+
+/** Opens the editor in a dialog; `cat` (the catalog) and `start(body, mode)` (the lobby's
+ * game creation) offer a siege on the fortress designed. */
+export function openFortressEditor({ cat = null, start = null } = {}) {
   let bf = blank();
   let answer = null;
   let selected = null; // a structure's id
@@ -80,6 +207,12 @@ export function openFortressEditor() {
   let material = 'wood';
   let checking = 0;
   const kinds = () => new Map((answer?.kinds || []).map((k) => [k.id, k]));
+  // The siege on it, when the lobby opened the editor; the dialog closes as the game starts.
+  let dlg = null;
+  const siege = start ? siegeSection(cat, async (body, mode) => {
+    await start(body, mode);
+    dlg?.close();
+  }, () => drawTable()) : null;
 
   const svg = s('svg', { class: 'fortress-svg', 'data-testid': 'fortress-table', role: 'img', 'aria-label': 'The table, in DU' });
   const tableBox = h('div', { class: 'fortress-table', tabindex: '0', 'aria-label': 'The table: click to place or move; R turns, Delete removes, arrows nudge' }, svg);
@@ -223,7 +356,11 @@ export function openFortressEditor() {
       if (st.kind === 'tower' || st.kind === 'watchtower') g.append(s('text', { x: c[0], y: Y(c[1]) + 0.15, class: 'mark' }, st.kind === 'tower' ? 'T' : 'W'));
       return g;
     });
-    replace(svg, s('rect', { x: 0, y: 0, width: W, height: D, class: 'ground' }), s('g', { class: 'grid' }, grid), labels, pieces, structures);
+    // The siege's deployment zones, as the engine laid them (T&F VI "Deployment").
+    const zones = (siege?.zones() || []).map(([who, z]) => s('g', { class: `siege-zone zone-${who}`, 'data-testid': `siege-zone-${who}` },
+      s('rect', { x: z.x0, y: Y(z.y1), width: z.x1 - z.x0, height: z.y1 - z.y0 }),
+      s('text', { x: (z.x0 + z.x1) / 2, y: Y(who === 'attacker' ? z.y0 : z.y1) + (who === 'attacker' ? -0.25 : 0.55) }, `${who}'s deployment zone`)));
+    replace(svg, s('rect', { x: 0, y: 0, width: W, height: D, class: 'ground' }), s('g', { class: 'grid' }, grid), labels, zones, pieces, structures);
   }
 
   function drawPalette() {
@@ -316,6 +453,7 @@ export function openFortressEditor() {
     }
     if (mine !== checking) return;
     answer = a;
+    siege?.ask(a.toml || null);
     if (adopt && a.battlefield) {
       bf = { pieces: [], structures: [], fortresses: [], ...a.battlefield };
       selected = null;
@@ -440,11 +578,11 @@ export function openFortressEditor() {
         verdict,
         h('div', { class: 'fortress-at' }, 'x ', xIn, ' y ', yIn, ' DU ', placeButton),
         pickedBox,
+        siege?.box,
         h('p', { class: 'tools' }, save),
         load,
-        h('details', {}, h('summary', {}, 'The battlefield file'), tomlBox),
-        h('p', { class: 'muted' }, 'Structures are not yet playable in a battle: the editor designs and saves them.'))));
-  const dlg = modal({ title: 'Fortress editor', body, testid: 'fortress-editor-dialog', wide: true });
+        h('details', {}, h('summary', {}, 'The battlefield file'), tomlBox))));
+  dlg = modal({ title: 'Fortress editor', body, testid: 'fortress-editor-dialog', wide: true });
   changed();
   return dlg;
 }

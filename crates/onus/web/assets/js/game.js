@@ -1372,10 +1372,15 @@ export function sizeOf(card) {
 /** A place in the zone that no unit covers, scanning rows from the front of the zone. */
 function freeSpot(view, zone, size, heading) {
   if (!zone) return { centre: { x: view.width / 2, y: 3.5 }, heading };
-  const boxes = view.units.map((u) => {
-    const cs = corners(u.pose, u.size);
-    return { x0: Math.min(...cs.map((c) => c.x)), x1: Math.max(...cs.map((c) => c.x)), y0: Math.min(...cs.map((c) => c.y)), y1: Math.max(...cs.map((c) => c.y)) };
-  });
+  const box = (cs) => ({ x0: Math.min(...cs.map((c) => c.x)), x1: Math.max(...cs.map((c) => c.x)), y0: Math.min(...cs.map((c) => c.y)), y1: Math.max(...cs.map((c) => c.y)) });
+  // Clear of the units and of the structures standing (a first place to suggest, not a
+  // rule: the engine judges the deployment).
+  const standing = (view.terrain?.structures || []).filter((st) => !view.structures?.[st.id]?.collapsed);
+  const boxes = [
+    ...view.units.map((u) => box(corners(u.pose, u.size))),
+    ...standing.flatMap((st) => (st.zones || []).map((z) => box(corners(
+      { centre: { x: z.centre[0], y: z.centre[1] }, heading: ((z.angle || 0) * Math.PI) / 180 }, { width: z.size[0], depth: z.size[1] })))),
+  ];
   const quarter = Math.abs(Math.sin(heading)) > 0.7;
   const hw = (quarter ? size.depth : size.width) / 2 + 0.05;
   const hd = (quarter ? size.width : size.depth) / 2 + 0.05;

@@ -43,8 +43,8 @@ function battlefieldForm(cat, state) {
     if (sel.value === '__custom') return { toml: state.custom.toml };
     return { shipped: sel.value };
   };
-  // Structures are designed and saved, not yet played (T&F IV): no battle is offered from it.
-  const fortress = h('button', { type: 'button', 'data-testid': 'open-fortress-editor', onclick: () => openFortressEditor() }, 'Fortress editor…');
+  // The fortress editor designs, saves and starts a siege on the fortress (T&F VI).
+  const fortress = h('button', { type: 'button', 'data-testid': 'open-fortress-editor', onclick: () => openFortressEditor({ cat, start: state.create }) }, 'Fortress editor…');
   return h('fieldset', {}, h('legend', {}, 'Battlefield (Terrain & Fortresses)'), h('label', {}, 'Terrain ', sel), ' ', editor, ' ', fortress, describe);
 }
 
@@ -157,7 +157,7 @@ function optionInputs(cat, state) {
  * server's catalog lists with the engine's setup of each, or none (a field battle). A siege
  * brings its armies, battlefield, zones and victory conditions.
  */
-function siegeForm(cat) {
+function siegeForm(cat, onChange) {
   const sieges = cat.scenarios || [];
   const sel = h('select', { 'data-testid': 'siege', 'aria-label': 'Siege scenario' },
     h('option', { value: '' }, 'None: a field battle'),
@@ -167,6 +167,7 @@ function siegeForm(cat) {
     const s = sieges.find((x) => x.id === sel.value);
     replace(info, s ? `${s.description} Attacker (seat 0): ${s.attacker}; defender (seat 1): ${s.defender}. `
       + 'The scenario brings the armies and the battlefield; the defender deploys first.' : '');
+    onChange(!!s);
   });
   return {
     box: h('fieldset', {}, h('legend', {}, 'Siege (Terrain & Fortresses VI)'), sel, info),
@@ -176,6 +177,11 @@ function siegeForm(cat) {
 
 function battleForm(cat, create) {
   const state = { sides: [], refill: [], needs: [], options: {}, points: 1000, needsChanged: () => {} };
+  // A siege started from the fortress editor: the form's optional rules ticked, then created.
+  state.create = (body, mode) => {
+    body.setup.options = { ...(body.setup.options || {}), ...state.options };
+    return create(body, mode);
+  };
   const pointsSel = h('select', { 'data-testid': 'points', 'aria-label': 'Points', onchange: (e) => { state.points = Number(e.target.value); state.refill.forEach((f) => f()); } },
     [...new Set((cat.presets || []).map((p) => p.points))].sort((a, b) => a - b).map((p) => h('option', { value: p, selected: p === 1000 }, `${p} points`)));
   const modeInputs = [
@@ -187,7 +193,16 @@ function battleForm(cat, create) {
   const errorBox = h('div', { class: 'form-error', role: 'alert', 'data-testid': 'create-error' });
   const button = h('button', { class: 'primary', type: 'submit', 'data-testid': 'create-game' }, 'Create the game');
   const computer = levelField();
-  const siege = siegeForm(cat);
+  // While a siege scenario is chosen, what it decides (the armies, the points, the table and
+  // the battlefield) is not asked here: those fields are disabled, with a note.
+  const siegeNote = h('p', { class: 'muted siege-note', 'data-testid': 'siege-overrides', hidden: true },
+    'The siege scenario brings both armies, the points and the battlefield: the fields above are not used.');
+  const overridden = () => form.querySelectorAll('[data-testid^=army-]:is(select, button), [data-testid=points], [data-testid=table-depth], [data-testid=battlefield], [data-testid=open-editor]');
+  const siege = siegeForm(cat, (on) => {
+    siegeNote.hidden = !on;
+    for (const el of overridden()) el.disabled = on;
+    form.querySelectorAll('.side-form').forEach((f) => f.classList.toggle('overridden', on));
+  });
   const form = h('form', { class: 'new-game', 'data-testid': 'new-game' },
     h('h2', {}, 'New battle'),
     h('label', {}, 'Size ', pointsSel),
@@ -199,6 +214,7 @@ function battleForm(cat, create) {
     }), ' DU ', h('span', { class: 'muted' }, '(empty: 18 DU, VI; less brings the armies closer; a battlefield sets its own)')),
     battlefieldForm(cat, state),
     siege.box,
+    siegeNote,
     h('fieldset', {}, h('legend', {}, 'Optional rules (XII-A)'), h('div', { class: 'opts' }, optionInputs(cat, state))),
     h('fieldset', {}, h('legend', {}, 'Players'), modeInputs, computer.box),
     errorBox,

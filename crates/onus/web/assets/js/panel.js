@@ -79,6 +79,13 @@ function unitCard(game, u) {
   if (st.rank && st.rank !== 'regular') mark(st.rank, st.rank);
   if (u.turn?.activated) mark('activated', 'active');
   if (u.turn?.moved) markers.push(['moved', 'It has moved this turn.']);
+  // T&F V "Assaulting fortresses": the Climbing marker, as the engine's view has it.
+  if (u.climb) {
+    const top = u.climb.climbed >= u.climb.height;
+    markers.push([top ? `climbed ${u.climb.structure}` : `climbing ${u.climb.structure} (${u.climb.climbed}/${u.climb.height})`,
+      top ? 'At the top of the structure: it may fight the defenders there (T&F V Assaulting fortresses).'
+        : 'One level a turn, at the start of its side\'s turn, without activation (T&F V Assaulting fortresses).']);
+  }
   const general = game.view.players.flatMap((p) => p.generals).find((g) => g.unit === u.id);
   if (general) mark(`General ${general.card.name}`, 'general');
   const chief = commanderOf(game, u);

@@ -559,6 +559,10 @@ export class TableView {
     }));
     // The front edge, emphasised.
     g.append(s('line', { x1: -w / 2, y1: -d / 2, x2: w / 2, y2: -d / 2, class: 'front-edge', stroke: col }));
+    // T&F V "Assaulting fortresses": the Climbing marker (red arrows) against the front edge,
+    // flipped to its Climbed side (green arrows) at the top; the engine's view gives the
+    // structure and the levels climbed.
+    if (u.climb) g.append(this.climbMarker(u, w, d));
     // Section ticks: 4 on the front and rear, 2 on each side.
     const tick = 0.12;
     for (const i of [1, 2, 3]) {
@@ -651,6 +655,23 @@ export class TableView {
         s('text', { x, y: by + 0.06 }, text)));
     });
     return g;
+  }
+
+  /** The Climbing / Climbed marker of a climbing unit, just beyond its front edge. */
+  climbMarker(u, w, d) {
+    const c = u.climb;
+    const top = c.climbed >= c.height;
+    const mw = Math.min(0.9, w * 0.6);
+    const what = top
+      ? `Climbed: at the top of ${c.structure} (${c.height} level${c.height > 1 ? 's' : ''})`
+      : `Climbing ${c.structure}: ${c.climbed} of ${c.height} level${c.height > 1 ? 's' : ''}`;
+    return s('g', {
+      class: ['climb-marker', top ? 'climbed' : 'climbing'], 'data-testid': `climbing-${u.id}`,
+      'data-structure': c.structure, 'data-climbed': String(c.climbed), 'data-height': String(c.height),
+    },
+    s('title', {}, what),
+    s('rect', { x: -mw / 2, y: -d / 2 - 0.34, width: mw, height: 0.3, rx: 0.05 }),
+    s('text', { x: 0, y: -d / 2 - 0.12 }, `▲▲ ${c.climbed}/${c.height}`));
   }
 
   drawEngagements(v, help = {}) {

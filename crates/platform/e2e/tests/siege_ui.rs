@@ -1,0 +1,542 @@
+//! Browser test of a siege on a fortress made in the editor (issue 12, ONUS! *Terrain &
+//! Fortresses* VI "Scenarios with fortresses", "Fortress design"; V "Assaulting fortresses"):
+//! a siege scenario chosen in the lobby disables the fields it decides; in the lobby's
+//! fortress editor a small wooden fort (4 towers, 4 walls and a wall with a
+//! gate) is laid element by element; the siege on it is checked by the engine (the points
+//! refused, naming T&F VI Point value, then accepted), its scenario file reads back as the
+//! same setup, and a hotseat siege is started from the editor. Both sides deploy through the
+//! reserve lists (the defender first), the attacker's foot unit marches on the southern wall
+//! and, touching it, the Climb its panel offers puts the Climbing marker on its card; every
+//! seat's view is the engine's (the actions the page sent replayed on the engine).
+//!
+//! Screenshots go to `artifacts/e2e/siege-*.png`.
+
+use std::time::Duration;
+
+use acies_core::{Ruleset, Viewer};
+use acies_e2e::{Page, Server, browser, css, testid};
+use onus_game::{Action, GameState, Onus, Seat, Setup, scenarios};
+use serde_json::{Value, json};
+
+mod onus_ui;
+use onus_ui::*;
+
+/// The seed the lobby passes on (`/?seed=N`).
+const SEED: u64 = 7;
+
+/// How many answers the editor has had from the engine about the battlefield.
+fn checks(page: &Page) -> u64 {
+    page.eval("return window.__acies?.fortress?.checks ?? 0")
+        .unwrap()
+        .as_u64()
+        .unwrap_or(0)
+}
+
+/// Lays an element of `kind` at (x, y) with the palette and the x / y fields.
+fn place(page: &Page, kind: &str, x: f64, y: f64) {
+    page.click(testid(&format!("fortress-tool-{kind}")))
+        .unwrap();
+    page.fill(testid("fortress-x"), &x.to_string()).unwrap();
+    page.fill(testid("fortress-y"), &y.to_string()).unwrap();
+    let before = checks(page);
+    page.click(testid("fortress-place")).unwrap();
+    wait(
+        page,
+        &format!("return (window.__acies?.fortress?.checks ?? 0) > {before}"),
+    )
+    .expect("the engine's answer");
+}
+
+/// Turns the next elements a quarter (a tool chosen first: the turn is then the tool's, not
+/// the element last laid).
+fn turn(page: &Page, to: &str) {
+    page.click(testid("fortress-tool-wall")).unwrap();
+    page.click(testid("fortress-rotate")).unwrap();
+    let label = page.text(testid("fortress-rotate")).unwrap();
+    assert!(label.contains(&format!("new: {to}°")), "{label}");
+}
+
+/// The engine's answer about the siege once it has answered for the form as it stands.
+fn siege_answer(page: &Page, before: u64) -> Value {
+    wait(
+        page,
+        &format!("return (window.__acies?.siege?.checks ?? 0) > {before}"),
+    )
+    .expect("the engine's answer about the siege");
+    page.eval("return window.__acies.siege.answer").unwrap()
+}
+
+fn siege_checks(page: &Page) -> u64 {
+    page.eval("return window.__acies?.siege?.checks ?? 0")
+        .unwrap()
+        .as_u64()
+        .unwrap_or(0)
+}
+
+/// Records every action the page's controller sends and the engine accepts: `[seat, token,
+/// action]` (the hotseat page changes seats at each hand-over).
+const RECORDER: &str = "const g = window.__acies; if (g.__recording) return true; \
+    g.__recording = true; window.__sent = []; const act = g.act.bind(g); \
+    g.act = async (a, o) => { const seat = g.mySeat; const token = g.token; \
+      const ok = await act(a, o); if (ok) window.__sent.push([seat, token, a]); return ok; }; \
+    return true";
+
+/// The actions sent so far: `(seat, token, action)`.
+fn sent(page: &Page) -> Vec<(u8, String, Action)> {
+    let v = page.eval("return window.__sent || []").unwrap();
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x[0].as_u64().unwrap() as u8,
+                x[1].as_str().unwrap().to_owned(),
+                serde_json::from_value(x[2].clone())
+                    .unwrap_or_else(|e| panic!("an action the page sent: {e}: {}", x[2])),
+            )
+        })
+        .collect()
+}
+
+/// The game the engine makes of `setup` with the actions the page sent; every seat's view
+/// from the server, and the page's own view, are that game's.
+fn assert_views_are_the_engines(server: &Server, page: &Page, game_id: &str, setup: &Setup) {
+    let actions = sent(page);
+    let mut state: GameState = Onus::new_game(setup, SEED).expect("the siege's setup");
+    for (seat, _, action) in &actions {
+        state = Onus::apply(&state, Seat(*seat), action)
+            .unwrap_or_else(|e| panic!("{action:?} of seat {seat}: {e}"))
+            .state;
+    }
+    for seat in [Seat(0), Seat(1)] {
+        let token = actions
+            .iter()
+            .find(|(s, ..)| *s == seat.0)
+            .map(|(_, t, _)| t.clone())
+            .expect("each seat acted");
+        let (status, body) = server
+            .get_json(&format!("/api/onus/games/{game_id}/view?token={token}"))
+            .unwrap();
+        assert_eq!(status, 200, "{body}");
+        let want = serde_json::to_value(Onus::view(&state, Viewer::Seat(seat))).unwrap();
+        assert_eq!(body["view"], want, "{seat}'s view from the server");
+    }
+    let shown = page
+        .eval("return {seat: window.__acies.mySeat, view: window.__acies.view}")
+        .unwrap();
+    let seat = Seat(shown["seat"].as_u64().unwrap() as u8);
+    let want = serde_json::to_value(Onus::view(&state, Viewer::Seat(seat))).unwrap();
+    // The page holds the view as JavaScript numbers (16, not 16.0): compared as numbers.
+    assert_eq!(
+        numbers(&shown["view"]),
+        numbers(&want),
+        "the page's view of {seat}"
+    );
+}
+
+/// `v` with every number as a float.
+fn numbers(v: &Value) -> Value {
+    match v {
+        Value::Number(n) => json!(n.as_f64()),
+        Value::Array(a) => Value::Array(a.iter().map(numbers).collect()),
+        Value::Object(o) => Value::Object(o.iter().map(|(k, x)| (k.clone(), numbers(x))).collect()),
+        x => x.clone(),
+    }
+}
+
+/// Plays an activation order of the hand on `unit` alone; false when the hand has none.
+fn activate(page: &Page, unit: u64) -> bool {
+    let card = page
+        .eval(
+            "const g = window.__acies; \
+             const count = (c) => { const m = /^Activate (\\d) unit/.exec(g.names.card(c).order.text); return m ? Number(m[1]) : 0; }; \
+             const cs = g.me().hand.filter(c => count(c) > 0).sort((a, b) => count(a) - count(b)); \
+             return cs.length ? cs[0] : null;",
+        )
+        .unwrap();
+    let Some(card) = card.as_u64() else {
+        return false;
+    };
+    page.click(testid(&format!("play-order-{card}"))).unwrap();
+    page.wait_for(testid("order-units")).unwrap();
+    page.click(testid(&format!("order-unit-{unit}"))).unwrap();
+    act(page, testid("commit-order"));
+    true
+}
+
+/// Ends this seat's turn: the remaining phases, the draw, the hand limit, the hand-over.
+fn finish_turn(page: &Page) {
+    end_turn_to_draw(page);
+    wait(
+        page,
+        "return !!document.querySelector('[data-testid=draw-order-played], [data-testid=draw-three]')",
+    )
+    .expect("the draw's choices");
+    let v0 = version(page);
+    if page
+        .is_visible(testid("draw-order-played"))
+        .unwrap_or(false)
+    {
+        page.click(testid("draw-order-played")).unwrap();
+    } else {
+        page.click(testid("draw-three")).unwrap();
+    }
+    wait_version_above(page, v0);
+    let excess = wait(
+        page,
+        "const p = window.__acies.view.pending; if (p && p.hand_limit) return p.hand_limit.excess; \
+         return window.__acies.view.phase !== 'end_of_turn' ? -1 : null",
+    )
+    .expect("the draw went through");
+    if let Some(n) = excess.as_u64() {
+        page.wait_for(testid("hand-limit-dialog")).unwrap();
+        for i in 0..n as usize {
+            page.click(css("[data-testid=hand-limit-dialog] input[type=checkbox]").nth(i))
+                .unwrap();
+        }
+        act(page, testid("discard-excess"));
+    }
+    pass_handover(page);
+}
+
+/// The attacker's first foot unit in its reserve, if any.
+fn foot_in_reserve(page: &Page) -> Option<u64> {
+    page.eval(
+        "const r = window.__acies.me().reserve.find(r => r.card.kind === 'infantry'); return r ? r.id : null",
+    )
+    .unwrap()
+    .as_u64()
+}
+
+/// Deploys both sides through the reserve lists (the defender first, VI), the attacker's
+/// first foot unit straight south of the fort's wall at x = `wall_x`; that unit.
+fn deploy(page: &Page, wall_x: f64) -> u64 {
+    let mut climber = None;
+    for _ in 0..300 {
+        pass_handover(page);
+        let st = state(page);
+        if st["phase"] != "deployment" {
+            return climber.expect("the attacker deployed a foot unit");
+        }
+        if st["to"] != st["me"] || st["busy"] == true {
+            std::thread::sleep(Duration::from_millis(150));
+            continue;
+        }
+        if st["deployment"].get("units").is_none() {
+            page.click(css("[data-testid^=select-]").first()).unwrap();
+            act(page, testid("place-general-0"));
+            continue;
+        }
+        let foot = (st["me"] == 0 && climber.is_none())
+            .then(|| foot_in_reserve(page))
+            .flatten();
+        match foot {
+            Some(id) => {
+                page.click(testid(&format!("reserve-{id}"))).unwrap();
+                page.wait_for(testid("ghost")).unwrap();
+                let x = page
+                    .eval("return window.__acies.ghost.pose.centre.x")
+                    .unwrap()
+                    .as_f64()
+                    .unwrap();
+                let presses = ((wall_x - x) / 0.25).round() as i64;
+                let key = if presses > 0 { "d" } else { "a" };
+                for _ in 0..presses.abs() {
+                    page.press(testid("table"), key).unwrap();
+                }
+                let x = page
+                    .eval("return window.__acies.ghost.pose.centre.x")
+                    .unwrap()
+                    .as_f64()
+                    .unwrap();
+                assert!((x - wall_x).abs() < 0.2, "the ghost at x = {x}");
+                act(page, testid("commit-deploy"));
+                climber = Some(id);
+            }
+            None => {
+                page.click(css("[data-testid^=reserve-]:not([disabled])").first())
+                    .unwrap();
+                page.wait_for(testid("ghost")).unwrap();
+                act(page, testid("commit-deploy"));
+            }
+        }
+    }
+    panic!("the deployment did not end: {}", state(page));
+}
+
+/// Selects `unit` from the panel's list of this seat's units (clearing a selection first).
+fn select_unit(page: &Page, unit: u64) {
+    if page.is_visible(testid("deselect")).unwrap_or(false) {
+        page.click(testid("deselect")).unwrap();
+    }
+    page.click(testid(&format!("select-{unit}"))).unwrap();
+}
+
+/// The engine's verdict on the move ghost once it has answered.
+fn verdict(page: &Page) -> String {
+    wait_js(
+        page,
+        "return document.querySelector('[data-testid=move-verdict]')?.dataset.state !== 'checking'",
+        Duration::from_secs(10),
+    )
+    .expect("the engine's verdict");
+    page.text(testid("move-verdict")).unwrap()
+}
+
+fn legal(page: &Page) -> bool {
+    verdict(page).starts_with("Legal")
+}
+
+/// Moves the selected unit straight ahead as far as the engine allows (quarter DU steps,
+/// then twentieths), and commits the move; false when it could not move at all.
+fn advance_to_the_limit(page: &Page, unit: u64) -> bool {
+    select_unit(page, unit);
+    page.wait_for(testid("ghost")).expect("the move ghost");
+    let mut moved = false;
+    for (key, back) in [("w", "s"), ("Shift+W", "Shift+S")] {
+        for _ in 0..40 {
+            page.press(testid("table"), key).unwrap();
+            if !legal(page) {
+                page.press(testid("table"), back).unwrap();
+                break;
+            }
+            moved = true;
+        }
+    }
+    if moved && legal(page) {
+        act(page, testid("commit-move"));
+    }
+    moved
+}
+
+/// The climbs the selected unit's panel offers (the engine's `structure_actions`).
+fn climbs_offered(page: &Page, unit: u64) -> Vec<Value> {
+    select_unit(page, unit);
+    wait(
+        page,
+        &format!(
+            "return window.__acies.sel?.unit === {unit} && Array.isArray(window.__acies.sel?.options?.structure_actions)"
+        ),
+    )
+    .expect("the unit's options");
+    let v = page
+        .eval("return window.__acies.sel.options.structure_actions.filter(a => a.action.action === 'climb')")
+        .unwrap();
+    v.as_array().cloned().unwrap_or_default()
+}
+
+#[test]
+fn a_siege_on_a_fortress_from_the_editor_up_to_a_climb() {
+    let browser = browser();
+    let server = Server::start();
+    let page = browser
+        .page_sized(&server.url(&format!("/?seed={SEED}")), 1400, 900)
+        .expect("lobby");
+    page.wait_for(testid("create-game")).expect("the form");
+    // A siege scenario chosen in the lobby brings its armies, points and battlefield: those
+    // fields are disabled, with a note, until no scenario is chosen again.
+    let disabled = |id: &str| page.attribute(testid(id), "disabled").unwrap().is_some();
+    page.select(testid("siege"), "castellum-2000").unwrap();
+    page.wait_for(testid("siege-overrides")).unwrap();
+    for id in ["army-0", "army-1", "points", "battlefield", "table-depth"] {
+        assert!(disabled(id), "{id} disabled by the siege scenario");
+    }
+    page.screenshot("siege-lobby-overrides").unwrap();
+    page.select(testid("siege"), "").unwrap();
+    assert!(!page.is_visible(testid("siege-overrides")).unwrap());
+    for id in ["army-0", "army-1", "points", "battlefield", "table-depth"] {
+        assert!(!disabled(id), "{id} enabled again");
+    }
+    page.click(testid("open-fortress-editor")).unwrap();
+    page.wait_for(testid("fortress-editor"))
+        .expect("the editor");
+    page.wait_for(testid("fortress-tool-gate_wall")).unwrap();
+
+    // A small wooden fort, 2 sections by 1, 7 DU from the southern edge: its south side
+    // (towers, a wall, the gate), its short sides turned a quarter, its northern towers and
+    // wall.
+    for (kind, x, y) in [
+        ("tower", 10.5, 7.5),
+        ("wall", 12.0, 7.25),
+        ("gate_wall", 14.0, 7.25),
+        ("tower", 15.5, 7.5),
+    ] {
+        place(&page, kind, x, y);
+    }
+    turn(&page, "90");
+    for (kind, x, y) in [
+        ("wall", 10.25, 9.0),
+        ("wall", 15.75, 9.0),
+        ("tower", 10.5, 10.5),
+        ("tower", 15.5, 10.5),
+    ] {
+        place(&page, kind, x, y);
+    }
+    turn(&page, "0");
+    for (kind, x, y) in [("wall", 12.0, 10.75), ("wall", 14.0, 10.75)] {
+        place(&page, kind, x, y);
+    }
+    page.wait_for(testid("fortress-ok"))
+        .unwrap_or_else(|e| panic!("{e:?}: {:?}", page.text(testid("fortress-verdict"))));
+    let fort = page.eval("return window.__acies.fortress.answer").unwrap();
+    let cost = fort["fortresses"][0]["cost"].as_u64().unwrap();
+    assert!(cost > 0, "{fort}");
+
+    // The siege on it: Romans defend, Celts attack. Too few points for the defender's army
+    // and fort: the engine refuses, naming the rule, and the siege cannot start.
+    page.wait_for(testid("fortress-siege")).unwrap();
+    let before = siege_checks(&page);
+    page.select(testid("siege-defender"), "romans-1000")
+        .unwrap();
+    siege_answer(&page, before);
+    let before = siege_checks(&page);
+    page.select(testid("siege-attacker"), "celts-1000").unwrap();
+    siege_answer(&page, before);
+    let before = siege_checks(&page);
+    page.fill(testid("siege-points"), "1000").unwrap();
+    page.press(testid("siege-points"), "Tab").unwrap();
+    let refused = siege_answer(&page, before);
+    assert_eq!(refused["ok"], false, "{refused}");
+    page.wait_for(testid("siege-problems")).unwrap();
+    let shown = page.text(testid("siege-problems")).unwrap();
+    assert!(
+        shown.contains("T&F VI Point value") && shown.contains("the defender spends"),
+        "{shown}"
+    );
+    assert_eq!(
+        page.attribute(testid("siege-start"), "disabled").unwrap(),
+        Some(String::new())
+    );
+    page.screenshot("siege-editor-refused").unwrap();
+    let before = siege_checks(&page);
+    page.fill(testid("siege-points"), "2000").unwrap();
+    page.press(testid("siege-points"), "Tab").unwrap();
+    let answer = siege_answer(&page, before);
+    assert_eq!(answer["ok"], true, "{answer}");
+    page.wait_for(testid("siege-ok")).unwrap();
+    assert_eq!(
+        answer["spending"]["defender"]["structures"].as_u64(),
+        Some(cost)
+    );
+    // The scenario file saved reads back, in the engine, as the same setup.
+    let toml = page
+        .eval("return document.querySelector('[data-testid=siege-toml]').value")
+        .unwrap();
+    let toml = toml.as_str().unwrap();
+    let read = scenarios::parse("saved.toml", toml)
+        .unwrap_or_else(|e| panic!("{}", acies_data_render(&e)));
+    let setup: Setup = serde_json::from_value(answer["setup"].clone()).unwrap();
+    assert_eq!(read.setup(), setup);
+    assert!(
+        page.attribute(testid("siege-save"), "href")
+            .unwrap()
+            .is_some_and(|h| h.starts_with("blob:"))
+    );
+    page.screenshot("siege-editor").unwrap();
+
+    // Hotseat, from the editor.
+    page.click(testid("siege-start")).unwrap();
+    page.wait_for(testid("table")).expect("the table");
+    wait(&page, "window.__acies && window.__acies.view").unwrap();
+    page.eval(RECORDER).unwrap();
+    let game_id = page
+        .url()
+        .unwrap()
+        .split("/games/")
+        .nth(1)
+        .and_then(|r| r.split(['?', '/', '#']).next())
+        .map(str::to_owned)
+        .expect("the game's id in the address");
+    let kinds = page
+        .eval("return window.__acies.view.terrain.structures.map(s => s.kind)")
+        .unwrap();
+    assert_eq!(
+        kinds.as_array().map(Vec::len),
+        Some(10),
+        "the fort as designed: {kinds}"
+    );
+    assert_eq!(
+        page.eval("return window.__acies.view.to_act").unwrap(),
+        json!(1),
+        "the defender deploys first"
+    );
+
+    let climber = deploy(&page, 12.0);
+    page.screenshot("siege-deployed").unwrap();
+    assert_views_are_the_engines(&server, &page, &game_id, &setup);
+
+    // The attacker plays first (VI): its foot unit marches on the wall until it touches it,
+    // then climbs it; the defender passes its turns.
+    let mut climbed = false;
+    for turn in 0..6 {
+        wait_my_activation(&page, Duration::from_secs(30));
+        let me = state(&page)["me"].as_u64().unwrap();
+        if me == 1 {
+            finish_turn(&page);
+            continue;
+        }
+        if !activate(&page, climber) {
+            finish_turn(&page);
+            continue;
+        }
+        end_phase_until(&page, "movement");
+        let mut offered = climbs_offered(&page, climber);
+        if offered.is_empty() {
+            advance_to_the_limit(&page, climber);
+            offered = climbs_offered(&page, climber);
+        }
+        page.screenshot(&format!("siege-attacker-turn-{turn}"))
+            .unwrap();
+        if let Some(climb) = offered.first() {
+            let structure = climb["action"]["structure"].as_str().unwrap().to_owned();
+            assert!(
+                structure.starts_with("wall-"),
+                "a wall of the fort: {climb}"
+            );
+            let key = format!("structure-action-climb-{structure}");
+            page.wait_for(testid(&key))
+                .expect("the Climb button in the unit's panel");
+            let label = page.text(testid(&key)).unwrap();
+            assert!(label.to_lowercase().contains("climb"), "{label}");
+            act(&page, testid(&key));
+            page.wait_for(testid(&format!("climbing-{climber}")))
+                .expect("the Climbing marker");
+            let marker = page
+                .eval(&format!(
+                    "const m = document.querySelector('[data-testid=climbing-{climber}]'); \
+                     return {{structure: m.dataset.structure, climbed: m.dataset.climbed, height: m.dataset.height, cls: m.getAttribute('class')}}"
+                ))
+                .unwrap();
+            assert_eq!(marker["structure"], json!(structure), "{marker}");
+            assert_eq!(marker["climbed"], json!("0"), "{marker}");
+            assert!(
+                marker["cls"].as_str().unwrap().contains("climbing"),
+                "{marker}"
+            );
+            let unit = page
+                .eval(&format!(
+                    "return window.__acies.view.units.find(u => u.id === {climber}).climb"
+                ))
+                .unwrap();
+            assert_eq!(unit["structure"], json!(structure), "{unit}");
+            page.screenshot("siege-climbing").unwrap();
+            climbed = true;
+            break;
+        }
+        finish_turn(&page);
+    }
+    assert!(climbed, "the foot unit never reached the wall");
+    assert_views_are_the_engines(&server, &page, &game_id, &setup);
+    assert!(
+        real_problems(&page).is_empty(),
+        "{:?}",
+        real_problems(&page)
+    );
+}
+
+fn acies_data_render(e: &[impl std::fmt::Display]) -> String {
+    e.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
