@@ -139,6 +139,11 @@ fn defends_top(
         .climb
         .as_ref()
         .filter(|c| c.at_top())?;
+    // T&F V "Razing structures": a climber also facing a collapsed section (or a fallen
+    // gate's place) takes from the unit on top its bonuses and its attack priority.
+    if t.faces_opening(t.unit(climber).ok()?).is_some() {
+        return None;
+    }
     let u = t.unit(unit).ok()?;
     let s = t.battlefield()?.structure(&c.structure)?;
     let holds = match &u.tower {
@@ -158,7 +163,10 @@ fn defends_top(
 /// ... +2/+0") holds too (the example: enveloped, the defender "will lose the +2/+0 defense
 /// bonus granted by the wall, the attack priority"); a tower's +2/+0 is
 /// [`crate::towers::defence`]'s when the unit in it is the fight's defender, added here when
-/// it strikes. Whoever's turn it is: the unit on top has them.
+/// it strikes. Whoever's turn it is: the unit on top has them. None of them against a
+/// climber whose front also faces a collapsed section or a fallen gate's place (T&F V
+/// "Razing structures": "any bonus the defender had does not apply and it loses attack
+/// priority"; `onus_table::Table::faces_opening`).
 pub fn melee_effects(state: &GameState, attacker: UnitId, defender: UnitId) -> Vec<CombatEffect> {
     let mut out = Vec::new();
     for (top, side, climber) in [

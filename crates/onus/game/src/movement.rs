@@ -324,12 +324,32 @@ pub fn envelop(
 
 /// Simple charge approaches of `unit` at `target`: straight ahead, or one forward rotation
 /// towards it and then straight ahead. The table cuts the approach at the first contact and
-/// lines the units up (VII-2.C).
+/// lines the units up (VII-2.C). A unit holding a tower is offered them from each of the
+/// tower's exits (T&F IV "Occupying defenses": it charges out of the tower,
+/// `onus_table::Table::tower_exits`).
 pub fn charge_candidates(table: &Table, unit: UnitId, target: UnitId) -> Vec<ChargeSpec> {
     let (Ok(u), Ok(t)) = (table.unit(unit), table.unit(target)) else {
         return Vec::new();
     };
-    let local: Vec2 = u.pose.to_local(t.pose.centre);
+    let starts: Vec<acies_geom::Pose> = if u.tower.is_some() {
+        table
+            .tower_exits(unit)
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect()
+    } else {
+        vec![u.pose]
+    };
+    let mut out = Vec::new();
+    for start in starts {
+        out.extend(approaches_from(start, t.pose.centre, target));
+    }
+    out
+}
+
+/// [`charge_candidates`] from `start` at `target`, whose card's centre is `centre`.
+fn approaches_from(start: acies_geom::Pose, centre: Vec2, target: UnitId) -> Vec<ChargeSpec> {
+    let local: Vec2 = start.to_local(centre);
     let dist = local.length();
     let mut out = Vec::new();
     let ahead = local.y;

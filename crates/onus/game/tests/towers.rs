@@ -1,9 +1,9 @@
 //! Towers and watchtowers held by a unit in the game (*Terrain & Fortresses* IV "Towers",
 //! "Watchtowers", "Occupying defenses", "Unit markers"; V "Assaulting fortresses"), on the
 //! shipped "fort-and-village" (the fort's inside x 9.5..12.5, y 13..16; its tower x 12..13,
-//! y 15.5..16.5) and "watchtower-line" (a watchtower at (12, 11)). A real game still
-//! refuses these battlefields (climbing is not in the game); the positions come from
-//! `onus_game::testing`.
+//! y 15.5..16.5) and "watchtower-line" (a watchtower at (12, 11)). Sieges on them are
+//! played end to end (`StructureKind::in_play`, `Battlefield::playable`); these positions come
+//! from `onus_game::testing`.
 
 mod common;
 
@@ -249,4 +249,40 @@ fn tf_iv_towers_an_engaged_unit_stays_in_its_tower() {
         let e = Onus::apply(&s, Seat(0), &a).unwrap_err();
         assert_eq!(e.section(), Some("T&F IV Towers"), "{e}");
     }
+}
+
+/// IV "Occupying defenses": leaving the tower from an inner side is limited movement, "the
+/// unit can ... attack the enemy if it comes into contact with it". In the game the Iberians
+/// holding the tower charge out of it at the enemy on the west wall inside the fort: the
+/// engine offers the charge, the tower is empty after it and the two are engaged (the
+/// table's `rulebook::towers::tf_iv_towers_charging_out_of_a_tower` has the geometry).
+#[test]
+fn tf_iv_towers_charging_out_of_a_tower_in_the_game() {
+    let units = vec![unit(2, 1, infantry("Guard"), 10.1, 14.5, -90.0)];
+    let mut s = fixture_on(Some(fort()), units, &[], Phase::Movement);
+    garrison(&mut s, unit(1, 0, infantry("Iberians"), 12.5, 16.0, 0.0));
+    s.table_mut().activate(UnitId(1)).unwrap();
+    let options = s.table().charge_options(UnitId(1)).unwrap();
+    assert!(options.iter().any(|o| o.target == GUARD), "{options:?}");
+    // The random player's candidates, from the tower's exits, include a legal one.
+    let offered = onus_game::movement::charge_candidates(s.table(), UnitId(1), GUARD);
+    assert!(offered.iter().any(|c| {
+        let a = Action::Charge {
+            unit: UnitId(1),
+            charge: c.clone(),
+        };
+        Onus::apply(&s, Seat(0), &a).is_ok()
+    }));
+    let charge = Action::Charge {
+        unit: UnitId(1),
+        charge: ChargeSpec {
+            target: GUARD,
+            steps: vec![Step::Advance(1.0)],
+            side: None,
+            envelop: EnvelopChoice::None,
+        },
+    };
+    let after = Onus::apply(&s, Seat(0), &charge).unwrap().state;
+    assert_eq!(after.table().tower_holder("tower"), None);
+    assert!(after.table().engagement(UnitId(1), GUARD).is_some());
 }

@@ -243,3 +243,73 @@ fn tf_iv_walls_a_collapsed_wall_wounds_its_defender_who_checks_with_the_fortress
         GameEvent::StructureCasualties { unit, wounds: 5, rule, .. }
             if *unit == ON_WALL && rule == "T&F V Razing structures")));
 }
+
+/// T&F V "Razing structures": "If an attacking unit faces both a collapsed and an uncollapsed
+/// section of the wall when engaging a defending unit, any bonus the defender had does not
+/// apply and it loses attack priority." The Triarii climb the west wall with their front
+/// also along the south-west corner wall (0.6 DU of it); at the top they meet the Iberians on
+/// the wall, who strike first with +1/+1 and the wall's +2/+0. Once the corner has collapsed,
+/// the Triarii face a collapsed and a standing section: the Iberians have none of it.
+#[test]
+fn tf_v_razing_structures_a_defender_beside_a_collapsed_section_loses_its_bonus() {
+    use acies_core::Ruleset;
+    use onus_game::{Action, Onus};
+    let climber = OUTSIDE;
+    let guard = ON_WALL;
+    let units = vec![
+        unit(1, 0, infantry("Triarii"), 8.4, 13.9, -90.0),
+        unit(2, 1, infantry("Iberians"), 10.1, 14.5, 90.0),
+    ];
+    let s = fixture_on(Some(fort()), units, &[climber], Phase::Movement);
+    let climb = Action::Climb {
+        unit: climber,
+        structure: "wall-w".into(),
+    };
+    let mut s = Onus::apply(&s, Seat(0), &climb).unwrap().state;
+    for _ in 0..2 {
+        onus_game::turn::next_turn(&mut s).unwrap();
+    }
+    assert!(
+        s.table().engagement(climber, guard).is_some(),
+        "met at the top"
+    );
+    let effects = |s: &GameState| {
+        onus_game::fight_setup::melee_setup(s, climber, guard, None)
+            .unwrap()
+            .effects
+    };
+    let priority = |fx: &[CombatEffect]| {
+        fx.iter().any(|e| {
+            matches!(e, CombatEffect::GrantPriority { side: Side::Defender, source }
+                if source.contains("T&F"))
+        })
+    };
+    let fx = effects(&s);
+    assert_eq!(
+        modified(&fx, Side::Defender, Stat::Dodge, "T&F IV Walls"),
+        Some(2)
+    );
+    assert_eq!(
+        modified(&fx, Side::Defender, Stat::Hit, "T&F IV Walls"),
+        Some(1)
+    );
+    assert!(priority(&fx), "{fx:?}");
+    s.table_mut()
+        .set_breach("corner-sw", onus_table::fortress::Breach::Collapsed)
+        .unwrap();
+    assert!(
+        s.table()
+            .faces_opening(s.table().unit(climber).unwrap())
+            .is_some()
+    );
+    let fx = effects(&s);
+    assert_eq!(
+        modified(&fx, Side::Defender, Stat::Dodge, "T&F IV Walls"),
+        None
+    );
+    assert_eq!(
+        modified(&fx, Side::Defender, Stat::Hit, "T&F IV Walls"),
+        None
+    );
+    assert!(!priority(&fx), "{fx:?}");
+}

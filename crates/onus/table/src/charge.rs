@@ -274,12 +274,50 @@ impl Table {
     }
 
     /// [`Table::plan_charge`] up to `stage`: `None` when it stopped before the alignment.
+    ///
+    /// A unit holding a tower charges out of it (T&F IV "Occupying defenses": leaving it is a
+    /// limited movement from an inner side, all its movement from the outer side, and "the
+    /// unit can ... attack the enemy if it comes into contact with it"). Ruling
+    /// (docs/rulings.md): its approach starts from one of the tower's exits
+    /// ([`Table::tower_exits`], its card placed against the tower facing away from it): the
+    /// first, inner sides before outer ones, from which the charge's steps reach the target.
     fn plan_charge_to(
         &self,
         unit: UnitId,
         order: &ChargeOrder,
         opts: PathOptions,
         stage: Stage,
+    ) -> Result<Option<ChargePlan>, TableError> {
+        if self.unit(unit)?.tower.is_none() {
+            return self.plan_charge_from(unit, order, opts, stage, None);
+        }
+        let mut exits = self.tower_exits(unit);
+        exits.sort_by_key(|(_, outer)| *outer);
+        let mut refusal = None;
+        for (pose, _) in exits {
+            match self.plan_charge_from(unit, order, opts, stage, Some(pose)) {
+                Ok(plan) => return Ok(plan),
+                Err(e) => {
+                    refusal.get_or_insert(e);
+                }
+            }
+        }
+        Err(refusal.unwrap_or(TableError::NotPossible {
+            unit,
+            reason: "the unit cannot leave its tower: no side has room for its card",
+            rule: crate::fortress::TOWERS,
+        }))
+    }
+
+    /// [`Table::plan_charge_to`] with the approach starting from `exit`, the place the unit
+    /// leaves its tower by, if it holds one.
+    fn plan_charge_from(
+        &self,
+        unit: UnitId,
+        order: &ChargeOrder,
+        opts: PathOptions,
+        stage: Stage,
+        exit: Option<Pose>,
     ) -> Result<Option<ChargePlan>, TableError> {
         crate::movement::check_steps(&order.steps)?;
         let target = order.target;
@@ -301,9 +339,20 @@ impl Table {
         // marker touched from its flank or rear is swept away and the approach goes on.
         for _ in 0..16 {
             let table: &Table = owned.as_ref().unwrap_or(self);
-            let u = table.unit(unit)?.clone();
+            let mut u = table.unit(unit)?.clone();
+            if let Some(pose) = exit {
+                u.pose = pose;
+                u.tower = None;
+            }
             let (steps, cut) = table.cut_at_target(&u, &order.steps, target)?;
-            let approach = table.check_path(unit, &MoveOrder::new(steps), opts)?;
+            let approach = table.check_path(
+                unit,
+                &MoveOrder {
+                    exit,
+                    ..MoveOrder::new(steps)
+                },
+                opts,
+            )?;
             if let Some(bar) = approach.charge_bar {
                 return Err(TableError::ChargeForbidden {
                     unit,

@@ -320,6 +320,14 @@ impl Table {
     }
 }
 
+/// How much of `front` lies against `r` (within the facing's reach), DU.
+fn along(front: &acies_geom::Segment, r: &OrientedRect) -> f64 {
+    let reach = crate::terrain::FACING_REACH;
+    let near = OrientedRect::new(r.pose, r.width + 2.0 * reach, r.depth + 2.0 * reach);
+    near.segment_span(front)
+        .map_or(0.0, |(a, b)| (b - a) * front.length())
+}
+
 fn impassable_error(unit: UnitId, s: &Structure, stop: Option<Pose>) -> TableError {
     TableError::Impassable {
         unit,
@@ -420,13 +428,25 @@ impl Table {
     pub fn corner_wall_of(&self, unit: &TableUnit) -> Option<&Structure> {
         let s = self.touched_from_inside(unit, corner_wall)?;
         let front = unit.rect().edge(acies_geom::Edge::Front);
-        let reach = crate::terrain::FACING_REACH;
-        let along = s.rects().any(|r| {
-            let near = OrientedRect::new(r.pose, r.width + 2.0 * reach, r.depth + 2.0 * reach);
-            near.segment_span(&front)
-                .is_some_and(|(a, b)| (b - a) * front.length() >= CORNER_HOLD - acies_geom::EPS)
-        });
-        along.then_some(s)
+        s.rects()
+            .any(|r| along(&front, r) >= CORNER_HOLD - acies_geom::EPS)
+            .then_some(s)
+    }
+
+    /// The wall, corner wall, wall with a gate or tower whose opening (its collapsed place,
+    /// or the place of its fallen gate) `unit`'s front faces (T&F V "Razing structures": "If
+    /// an attacking unit faces both a collapsed and an uncollapsed section of the wall when
+    /// engaging a defending unit, any bonus the defender had does not apply and it loses
+    /// attack priority"). Ruling (docs/rulings.md): the front lies against the opening along
+    /// at least half a section ([`CORNER_HOLD`]).
+    pub fn faces_opening(&self, unit: &TableUnit) -> Option<&Structure> {
+        let bf = self.battlefield()?;
+        let front = unit.rect().edge(acies_geom::Edge::Front);
+        bf.structures.iter().find(|s| {
+            self.opening_parts(s, None)
+                .iter()
+                .any(|r| along(&front, r) >= CORNER_HOLD - acies_geom::EPS)
+        })
     }
 
     /// The first standing structure of a kind `kinds` accepts that `unit`'s card touches

@@ -424,8 +424,9 @@ impl Table {
     /// What a move of `u` does with a tower: its exit (`exit`, from [`Table::tower_exit`]) or
     /// its entry into `order.enter` at the end of `track` (T&F IV "Occupying defenses",
     /// "Towers", "Watchtowers"). Entering and leaving are limited movement, marked on
-    /// `ground`; leaving a fortress tower from its outer side spends all of it. Only a move of the Movement or Skirmishers Phase, no forced march
-    /// (it cannot be limited movement, T&F II), enters or leaves a tower.
+    /// `ground`; leaving a fortress tower from its outer side spends all of it. Only a move of the
+    /// Movement or Skirmishers Phase, no forced march (it cannot be limited movement, T&F
+    /// II), enters or leaves a tower; a charge may leave one, not enter it.
     pub(crate) fn tower_move(
         &self,
         u: &TableUnit,
@@ -447,7 +448,9 @@ impl Table {
             opts.phase,
             MovePhase::Movement | MovePhase::Skirmishers { .. }
         );
-        if opts.charging || !moving {
+        // A charge may leave a tower (IV "Occupying defenses": "attack the enemy if it comes
+        // into contact with it"; `Table::plan_charge_to`), never enter one.
+        if !moving || (opts.charging && order.enter.is_some()) {
             return Err(no("a unit enters or leaves a tower with a move"));
         }
         if order.forced_march {

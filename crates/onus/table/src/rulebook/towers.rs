@@ -242,3 +242,42 @@ fn tf_iv_towers_a_fleeing_unit_leaves_its_tower_into_the_fortress() -> Result<()
     assert!(bf.fortress_at(c).is_some(), "inside the fort: {c:?}");
     Ok(())
 }
+
+/// IV "Occupying defenses": "To exit the tower, the unit has limited movement to exit from
+/// the inner side ... In any case, being a limited movement (not a reduced movement) the unit
+/// can perform ranged attacks or attack the enemy if it comes into contact with it". Ruling
+/// (docs/rulings.md): the unit in the tower charges out of it, its approach starting from the
+/// first exit (inner sides first) from which it reaches the target: the Iberians in the tower
+/// (movement 4) charge the enemy on the west wall inside the fort, 0.1 DU west of the tower's
+/// inner west exit, with limited movement (2 DU); they leave the tower, the tower is empty and
+/// the two are engaged front to front. A charge too long for the limited movement is refused.
+#[test]
+fn tf_iv_towers_charging_out_of_a_tower() -> Result<(), TableError> {
+    let mut t = fort()?;
+    let u = in_tower(&mut t, 1, 0, card("Iberians", UnitKind::Infantry, 4.0))?;
+    let e = foot(&mut t, 2, 1, 10.1, 14.5, -90.0)?;
+    let order = crate::ChargeOrder::new(e, vec![Step::Advance(1.0)]);
+    let plan = t.check_charge(u, &order)?;
+    assert_eq!(plan.approach.kind, MovementType::Limited);
+    assert!(
+        matches!(
+            &plan.approach.tower,
+            Some(TowerMove::Leave { outer: false, .. })
+        ),
+        "{:?}",
+        plan.approach.tower
+    );
+    assert!(plan.side.is_some());
+    t.apply_charge(&plan)?;
+    assert_eq!(t.tower_holder("tower"), None);
+    assert!(t.unit(u)?.tower.is_none());
+    assert!(t.engagement(u, e).is_some());
+    // The charge options offer it too, and nothing from farther than the limited movement.
+    let mut t = fort()?;
+    let u = in_tower(&mut t, 1, 0, card("Iberians", UnitKind::Infantry, 4.0))?;
+    let e = foot(&mut t, 2, 1, 10.1, 14.5, -90.0)?;
+    assert!(t.charge_options(u)?.iter().any(|o| o.target == e));
+    t.unit_mut(e)?.pose = pose(7.0, 8.0, 0.0);
+    assert!(t.charge_options(u)?.iter().all(|o| o.target != e));
+    Ok(())
+}
