@@ -485,6 +485,42 @@ impl Table {
             .is_none_or(|f| Some(f.id.as_str()) != c.fortress.as_deref())
     }
 
+    /// The wall `unit` moves along with `order` (T&F IV "Walls", "Lateral attack": "you can
+    /// move a unit placed on a wall laterally with limited movement"). Ruling
+    /// (docs/rulings.md): the unit stands on a wall or wall with a gate ([`Table::on_wall`],
+    /// not a corner wall), its front along the wall (its card's width parallel to the wall's
+    /// length), and every step of the move is a sideways slide (no forward or backward
+    /// part); not for skirmishers, whose moves in all directions are not reduced anyway.
+    /// Such a move is limited movement, not the reduced movement of VII-2.B.
+    pub(crate) fn along_wall(
+        &self,
+        unit: &TableUnit,
+        order: &crate::MoveOrder,
+    ) -> Option<&Structure> {
+        use crate::movement::Step;
+        let sideways = !order.steps.is_empty()
+            && order.steps.iter().all(|s| {
+                matches!(s, Step::Slide { right, forward }
+                    if forward.abs() <= acies_geom::EPS && right.abs() > acies_geom::EPS)
+            });
+        if !sideways || unit.has(onus_model::Ability::Skirmishers) {
+            return None;
+        }
+        let wall = self.on_wall(unit).filter(|w| wall_section(w.kind))?;
+        let right = unit.pose.right();
+        wall.rects()
+            .any(|r| {
+                let axis = if r.width >= r.depth {
+                    r.pose.right()
+                } else {
+                    r.pose.forward()
+                };
+                (axis.dot(right).abs() - 1.0).abs() <= 1e-6
+                    && r.distance(&unit.rect()) <= crate::terrain::FACING_REACH
+            })
+            .then_some(wall)
+    }
+
     /// Whether `attacker` attacks `defender`, on a wall, from outside that wall's fortress
     /// (its card's centre not inside it): over the wall (IV "Walls").
     pub fn attacks_wall_from_outside(&self, defender: UnitId, attacker: UnitId) -> bool {

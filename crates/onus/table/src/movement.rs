@@ -508,7 +508,7 @@ fn movement_kind(
         MovementType::ForcedMarch
     } else if !walk.reductions.is_empty() {
         MovementType::Reduced
-    } else if ground.limited_by().is_some() {
+    } else if ground.limited_by().is_some() || walk.along_wall.is_some() {
         MovementType::Limited
     } else {
         MovementType::Regular

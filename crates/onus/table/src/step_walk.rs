@@ -38,6 +38,9 @@ pub(crate) struct StepWalk {
     pub in_formation_while_moving: bool,
     /// The special formation during each motion (moving through units, VII-2).
     pub formation_at: Vec<bool>,
+    /// The wall a unit standing on it moves along, sideways (T&F IV "Walls", "Lateral
+    /// attack": limited movement).
+    pub along_wall: Option<String>,
 }
 
 impl StepWalk {
@@ -62,6 +65,8 @@ struct Walker<'a> {
     wheeled: f64,
     /// A diamond's free rotation used (VIII).
     free_turn_used: bool,
+    /// The move is a lateral move along the wall the unit stands on ([`Table::along_wall`]).
+    along_wall: bool,
 }
 
 impl Walker<'_> {
@@ -105,7 +110,11 @@ impl Table {
             slow_while_moving: false,
             in_formation_while_moving: false,
             formation_at: Vec::new(),
+            along_wall: None,
         };
+        if start.approx_eq(&u.pose, 1e-12) {
+            walk.along_wall = self.along_wall(u, order).map(|s| s.label());
+        }
         let mut walker = Walker {
             u,
             skirm: u.has(Ability::Skirmishers),
@@ -115,6 +124,7 @@ impl Table {
             wheel_pivot: None,
             wheeled: 0.0,
             free_turn_used: false,
+            along_wall: walk.along_wall.is_some(),
         };
         for (i, step) in order.steps.iter().enumerate() {
             let step_cost = walker.price(&mut walk, i, step)?;
@@ -214,7 +224,8 @@ impl Walker<'_> {
                         rule: "VII-2.B Movement in all directions",
                     });
                 }
-                if !self.skirm {
+                // T&F IV "Walls", "Lateral attack": along its wall, limited movement instead.
+                if !self.skirm && !self.along_wall {
                     walk.reductions.insert(Reduction::AllDirections);
                 }
                 walk.bar(

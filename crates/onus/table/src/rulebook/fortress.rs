@@ -442,3 +442,36 @@ fn tf_v_artillery_cannot_be_positioned_facing_a_wall() -> Result<(), TableError>
     ))?;
     Ok(())
 }
+
+/// IV "Walls", "Lateral attack": "you can move a unit placed on a wall laterally with limited
+/// movement". Ruling (docs/rulings.md): a unit on the west wall (a card 1 DU wide, its front
+/// on the wall's inner face) sliding sideways along it makes limited movement (half its 4
+/// DU), not the reduced movement of VII-2.B; a slide with a backward part, or a unit off the
+/// wall, stays reduced movement; the charge bar of a move in all directions stays (the
+/// lateral charge is not played).
+#[test]
+fn tf_iv_walls_lateral_moves_along_a_wall_are_limited_movement() -> Result<(), TableError> {
+    let mut t = fort()?;
+    let mut c = card("Iberians", UnitKind::Infantry, 4.0);
+    c.size = Some((1.0, 0.5));
+    let u = put(&mut t, 1, 1, c.clone(), pose(9.75, 14.0, 90.0));
+    t.unit_mut(u)?.turn.activated = true;
+    assert!(t.on_wall(t.unit(u)?).is_some());
+    let slide = |right: f64, forward: f64| MoveOrder::new(vec![Step::Slide { right, forward }]);
+    let mv = t.check_move(u, &slide(0.8, 0.0))?;
+    assert_eq!((mv.kind, mv.budget), (MovementType::Limited, 2.0));
+    assert!(mv.charge_bar.is_some());
+    assert_eq!(
+        t.check_move(u, &slide(0.5, -0.1))?.kind,
+        MovementType::Reduced
+    );
+    // Off the wall, a sideways slide is reduced movement.
+    let off = put(&mut t, 2, 1, c, pose(11.5, 14.0, 90.0));
+    t.unit_mut(off)?.turn.activated = true;
+    assert!(t.on_wall(t.unit(off)?).is_none());
+    assert_eq!(
+        t.check_move(off, &slide(0.5, 0.0))?.kind,
+        MovementType::Reduced
+    );
+    Ok(())
+}
