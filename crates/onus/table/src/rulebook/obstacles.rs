@@ -497,3 +497,40 @@ fn tf_iv_placing_a_unit_keeps_the_structures_rules() -> Result<(), TableError> {
     );
     Ok(())
 }
+
+/// T&F IV "Villages": "units can cross a village already occupied by a friendly unit (even
+/// with mounted or siege units) without any additional effect, but you cannot end your turn
+/// overlapping those units". Ruling (docs/rulings.md): crossing is the village's passage
+/// (difficult terrain) and the core rules of moving through a friend (VII-2: nothing for
+/// unbroken units), whatever the mover's kind. Cavalry and an Onager (movement 8 here, for
+/// the geometry) cross the west half held by friendly foot: no break either way; the cavalry
+/// may not stop on the foot.
+#[test]
+fn tf_iv_villages_mounted_or_siege_units_cross_a_friend_in_a_village() -> Result<(), TableError> {
+    for kind in [UnitKind::Mounted, UnitKind::Artillery] {
+        let mut t = village()?;
+        let foot = put(
+            &mut t,
+            2,
+            0,
+            card("Iberians", UnitKind::Infantry, 4.0),
+            pose(8.75, 14.0, 0.0),
+        );
+        let u = put(
+            &mut t,
+            1,
+            0,
+            card("Riders", kind, 8.0),
+            pose(8.75, 11.8, 0.0),
+        );
+        t.unit_mut(u)?.turn.activated = true;
+        let through = advance(&t, u, 4.0)?;
+        assert_eq!(through.kind, MovementType::Regular, "{kind:?}");
+        assert_eq!(through.ground.difficult.as_deref(), Some("Village"));
+        assert_eq!(through.crossed, vec![foot]);
+        assert!(through.breaks.is_empty() && !through.mover_breaks);
+        // Stopping on the friend in its half is refused.
+        assert!(advance(&t, u, 2.2).is_err(), "{kind:?}");
+    }
+    Ok(())
+}
