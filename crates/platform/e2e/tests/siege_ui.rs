@@ -291,6 +291,16 @@ fn legal(page: &Page) -> bool {
 /// then twentieths), and commits the move; false when it could not move at all.
 fn advance_to_the_limit(page: &Page, unit: u64) -> bool {
     select_unit(page, unit);
+    let may = wait(
+        page,
+        &format!(
+            "const s = window.__acies.sel; return s?.unit === {unit} && s.options ? {{may: !!s.options.may_move}} : null"
+        ),
+    )
+    .expect("the unit's options");
+    if may["may"] != Value::Bool(true) {
+        return false;
+    }
     page.wait_for(testid("ghost")).expect("the move ghost");
     let mut moved = false;
     for (key, back) in [("w", "s"), ("Shift+W", "Shift+S")] {
@@ -307,22 +317,6 @@ fn advance_to_the_limit(page: &Page, unit: u64) -> bool {
         act(page, testid("commit-move"));
     }
     moved
-}
-
-/// The climbs the selected unit's panel offers (the engine's `structure_actions`).
-fn climbs_offered(page: &Page, unit: u64) -> Vec<Value> {
-    select_unit(page, unit);
-    wait(
-        page,
-        &format!(
-            "return window.__acies.sel?.unit === {unit} && Array.isArray(window.__acies.sel?.options?.structure_actions)"
-        ),
-    )
-    .expect("the unit's options");
-    let v = page
-        .eval("return window.__acies.sel.options.structure_actions.filter(a => a.action.action === 'climb')")
-        .unwrap();
-    v.as_array().cloned().unwrap_or_default()
 }
 
 #[test]
@@ -347,37 +341,9 @@ fn a_siege_on_a_fortress_from_the_editor_up_to_a_climb() {
     for id in ["army-0", "army-1", "points", "battlefield", "table-depth"] {
         assert!(!disabled(id), "{id} enabled again");
     }
-    page.click(testid("open-fortress-editor")).unwrap();
-    page.wait_for(testid("fortress-editor"))
-        .expect("the editor");
-    page.wait_for(testid("fortress-tool-gate_wall")).unwrap();
-
-    // A small wooden fort, 2 sections by 1, 7 DU from the southern edge: its south side
-    // (towers, a wall, the gate), its short sides turned a quarter, its northern towers and
-    // wall.
-    for (kind, x, y) in [
-        ("tower", 10.5, 7.5),
-        ("wall", 12.0, 7.25),
-        ("gate_wall", 14.0, 7.25),
-        ("tower", 15.5, 7.5),
-    ] {
-        place(&page, kind, x, y);
-    }
-    turn(&page, "90");
-    for (kind, x, y) in [
-        ("wall", 10.25, 9.0),
-        ("wall", 15.75, 9.0),
-        ("tower", 10.5, 10.5),
-        ("tower", 15.5, 10.5),
-    ] {
-        place(&page, kind, x, y);
-    }
-    turn(&page, "0");
-    for (kind, x, y) in [("wall", 12.0, 10.75), ("wall", 14.0, 10.75)] {
-        place(&page, kind, x, y);
-    }
-    page.wait_for(testid("fortress-ok"))
-        .unwrap_or_else(|e| panic!("{e:?}: {:?}", page.text(testid("fortress-verdict"))));
+    // A small wooden fort, 2 sections by 1, 7 DU from the southern edge (walls, a gate,
+    // towers), laid element by element.
+    lay_the_small_fort(&page);
     let fort = page.eval("return window.__acies.fortress.answer").unwrap();
     let cost = fort["fortresses"][0]["cost"].as_u64().unwrap();
     assert!(cost > 0, "{fort}");
@@ -480,10 +446,10 @@ fn a_siege_on_a_fortress_from_the_editor_up_to_a_climb() {
             continue;
         }
         end_phase_until(&page, "movement");
-        let mut offered = climbs_offered(&page, climber);
+        let mut offered = structure_actions(&page, climber, "climb");
         if offered.is_empty() {
             advance_to_the_limit(&page, climber);
-            offered = climbs_offered(&page, climber);
+            offered = structure_actions(&page, climber, "climb");
         }
         page.screenshot(&format!("siege-attacker-turn-{turn}"))
             .unwrap();
@@ -526,6 +492,7 @@ fn a_siege_on_a_fortress_from_the_editor_up_to_a_climb() {
         finish_turn(&page);
     }
     assert!(climbed, "the foot unit never reached the wall");
+    no_raw_log_lines(&page);
     assert_views_are_the_engines(&server, &page, &game_id, &setup);
     assert!(
         real_problems(&page).is_empty(),
@@ -534,9 +501,249 @@ fn a_siege_on_a_fortress_from_the_editor_up_to_a_climb() {
     );
 }
 
+/// Every event of the log is told in words (none falls back to its raw fields).
+fn no_raw_log_lines(page: &Page) {
+    let raw = page
+        .eval(
+            "const lines = [...document.querySelectorAll('[data-testid=dice-log] > li')].map(l => l.textContent); \
+             return {lines: lines.length, raw: lines.filter(t => t.includes('{\"'))}",
+        )
+        .unwrap();
+    assert!(raw["lines"].as_u64().unwrap_or(0) > 10, "{raw}");
+    assert_eq!(raw["raw"], json!([]), "log lines in raw JSON");
+}
+
 fn acies_data_render(e: &[impl std::fmt::Display]) -> String {
     e.iter()
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Opens the fortress editor from `page`'s lobby and lays a small wooden fort, 2 sections by
+/// 1, 7 DU from the southern edge: its south side (towers, a wall, the gate), its short sides
+/// turned a quarter, its northern towers and walls; the engine accepts it.
+/// An element to lay: its kind and where.
+type Element = (&'static str, f64, f64);
+
+fn lay_the_small_fort(page: &Page) {
+    page.click(testid("open-fortress-editor")).unwrap();
+    page.wait_for(testid("fortress-editor"))
+        .expect("the editor");
+    page.wait_for(testid("fortress-tool-gate_wall")).unwrap();
+    let sides: [(Option<&str>, &[Element]); 3] = [
+        (
+            None,
+            &[
+                ("tower", 10.5, 7.5),
+                ("wall", 12.0, 7.25),
+                ("gate_wall", 14.0, 7.25),
+                ("tower", 15.5, 7.5),
+            ],
+        ),
+        (
+            Some("90"),
+            &[
+                ("wall", 10.25, 9.0),
+                ("wall", 15.75, 9.0),
+                ("tower", 10.5, 10.5),
+                ("tower", 15.5, 10.5),
+            ],
+        ),
+        (Some("0"), &[("wall", 12.0, 10.75), ("wall", 14.0, 10.75)]),
+    ];
+    for (angle, elements) in sides {
+        if let Some(angle) = angle {
+            turn(page, angle);
+        }
+        for &(kind, x, y) in elements {
+            place(page, kind, x, y);
+        }
+    }
+    page.wait_for(testid("fortress-ok"))
+        .unwrap_or_else(|e| panic!("{e:?}: {:?}", page.text(testid("fortress-verdict"))));
+}
+
+/// The structure actions of `unit`'s panel whose action is `name` (the engine's list).
+fn structure_actions(page: &Page, unit: u64, name: &str) -> Vec<Value> {
+    select_unit(page, unit);
+    wait(
+        page,
+        &format!(
+            "return window.__acies.sel?.unit === {unit} && Array.isArray(window.__acies.sel?.options?.structure_actions)"
+        ),
+    )
+    .expect("the unit's options");
+    let v = page
+        .eval(&format!(
+            "return window.__acies.sel.options.structure_actions.filter(a => a.action.action === '{name}')"
+        ))
+        .unwrap();
+    v.as_array().cloned().unwrap_or_default()
+}
+
+/// Clicks the panel's button for a structure action the engine listed.
+fn click_structure_action(page: &Page, action: &Value) {
+    let a = &action["action"];
+    let key: Vec<String> = ["action", "structure", "half", "incendiary"]
+        .iter()
+        .filter_map(|k| match &a[*k] {
+            Value::Null => None,
+            Value::String(s) => Some(s.clone()),
+            x => Some(x.to_string()),
+        })
+        .collect();
+    act(page, testid(&format!("structure-action-{}", key.join("-"))));
+}
+
+/// Charges with `unit` the first enemy the engine offers, when its verdict is yes; whether
+/// it charged.
+fn try_charge(page: &Page, unit: u64) -> bool {
+    select_unit(page, unit);
+    let n = wait(
+        page,
+        &format!(
+            "const s = window.__acies.sel; return s?.unit === {unit} && s.options ? {{n: (s.options.charges || []).length, may: !!s.options.may_charge}} : null"
+        ),
+    )
+    .expect("the unit's options");
+    if n["may"] != Value::Bool(true) || n["n"].as_u64().unwrap_or(0) == 0 {
+        return false;
+    }
+    page.click(css("[data-testid=charge-options] button").first())
+        .unwrap();
+    let ok = wait(
+        page,
+        "const v = document.querySelector('[data-testid=charge-verdict]');          return v && !v.classList.contains('checking') ? {ok: v.classList.contains('ok')} : null",
+    )
+    .expect("the engine's verdict on the charge");
+    if ok["ok"] != Value::Bool(true) {
+        page.click(testid("cancel-charge")).ok();
+        return false;
+    }
+    act(page, testid("commit-charge"));
+    true
+}
+
+/// Issue 12's play-through against the computer: a siege on the small fort, started from the
+/// editor with the computer defending; the attacker's turns played through the page (orders
+/// on the units nearest the enemy, each active unit marched on the fort as far as the engine
+/// allows, climbs started and tops taken from the panels), the computer's answered, for up to
+/// 8 of the attacker's turns: a climb reaches the top of a tower. The page's view is the
+/// server's each turn; every log line is in words; no page error.
+#[test]
+fn a_siege_against_the_computer_from_the_editor() {
+    let browser = browser();
+    let server = Server::start();
+    let page = browser
+        .page_sized(&server.url("/?seed=11"), 1400, 900)
+        .expect("lobby");
+    page.wait_for(testid("create-game")).expect("the form");
+    lay_the_small_fort(&page);
+    page.wait_for(testid("fortress-siege")).unwrap();
+    let before = siege_checks(&page);
+    page.select(testid("siege-attacker"), "romans-1000")
+        .unwrap();
+    siege_answer(&page, before);
+    let before = siege_checks(&page);
+    page.select(testid("siege-defender"), "celts-1000").unwrap();
+    let answer = siege_answer(&page, before);
+    assert_eq!(answer["ok"], true, "{answer}");
+    page.click(testid("siege-mode-computer")).unwrap();
+    page.click(testid("siege-start")).unwrap();
+    page.wait_for(testid("table")).expect("the table");
+    wait(&page, "window.__acies && window.__acies.view").unwrap();
+    deploy_all(&page);
+    page.screenshot("siege-cpu-deployed").unwrap();
+
+    let mut climbs = 0;
+    let mut tops = 0;
+    let mut charges = 0;
+    let mut at_top = 0;
+    let mut turns = 0;
+    for turn in 0..8 {
+        if state(&page)["outcome"] != Value::Null {
+            break;
+        }
+        wait_my_activation(&page, Duration::from_secs(120));
+        turns += 1;
+        let active = play_activation_orders(&page, 6);
+        end_phase_until(&page, "movement");
+        for &unit in &active {
+            let alive = page
+                .eval(&format!(
+                    "return window.__acies.view.units.some(u => u.id === {unit})"
+                ))
+                .unwrap();
+            if alive != Value::Bool(true) {
+                continue;
+            }
+            if let Some(top) = structure_actions(&page, unit, "take_top").first() {
+                click_structure_action(&page, top);
+                tops += 1;
+                continue;
+            }
+            if structure_actions(&page, unit, "climb").is_empty() {
+                if try_charge(&page, unit) {
+                    charges += 1;
+                    continue;
+                }
+                advance_to_the_limit(&page, unit);
+            }
+            if let Some(climb) = structure_actions(&page, unit, "climb").first() {
+                click_structure_action(&page, climb);
+                climbs += 1;
+            }
+        }
+        page.screenshot(&format!("siege-cpu-turn-{turn}")).unwrap();
+        // A climber at the top: the marker shows its Climbed side (green).
+        let top = page
+            .eval(
+                "const u = window.__acies.view.units.find(u => u.owner === 0 && u.climb && u.climb.climbed >= u.climb.height); \
+                 return u ? !!document.querySelector(`[data-testid=climbing-${u.id}].climbed`) : null",
+            )
+            .unwrap();
+        if top != Value::Null {
+            assert_eq!(top, Value::Bool(true), "the Climbed marker drawn");
+            at_top += 1;
+        }
+        let (status, body) = server
+            .get_json(&format!(
+                "/api/onus/games/{}/view?token={}",
+                page.eval("return window.__acies.gameId")
+                    .unwrap()
+                    .as_str()
+                    .unwrap(),
+                page.eval("return window.__acies.token")
+                    .unwrap()
+                    .as_str()
+                    .unwrap()
+            ))
+            .unwrap();
+        assert_eq!(status, 200);
+        let shown = page.eval("return window.__acies.view").unwrap();
+        assert_eq!(numbers(&shown), numbers(&body["view"]), "the page's view");
+        if page.is_visible(testid("deselect")).unwrap_or(false) {
+            page.click(testid("deselect")).unwrap();
+        }
+        finish_turn(&page);
+    }
+    eprintln!(
+        "against the computer: {turns} attacker turns, {charges} charges, {climbs} climbs started, {at_top} turns with a climber at the top, {tops} tops taken; {}",
+        state(&page)
+    );
+    page.screenshot("siege-cpu-end").unwrap();
+    no_raw_log_lines(&page);
+    assert!(turns >= 2, "{}", state(&page));
+    // Seed 11: a legion climbs tower-1 on the attacker's 6th turn and is at its top (2
+    // levels) two turns later, where it meets the javelinmen holding it.
+    assert!(
+        climbs >= 1 && at_top >= 1,
+        "climbs {climbs}, at the top {at_top}"
+    );
+    assert!(
+        real_problems(&page).is_empty(),
+        "{:?}",
+        real_problems(&page)
+    );
 }
