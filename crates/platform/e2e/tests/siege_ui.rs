@@ -747,3 +747,43 @@ fn a_siege_against_the_computer_from_the_editor() {
         real_problems(&page)
     );
 }
+
+/// Online from the fortress editor: the siege is created, the editor closes and the lobby
+/// shows each seat's link; the siege is the engine's (its defender at seat 1).
+#[test]
+fn an_online_siege_from_the_editor_shows_the_seat_links() {
+    let browser = browser();
+    let server = Server::start();
+    let page = browser
+        .page_sized(&server.url("/"), 1400, 900)
+        .expect("lobby");
+    page.wait_for(testid("create-game")).expect("the form");
+    lay_the_small_fort(&page);
+    page.wait_for(testid("siege-ok"))
+        .expect("the engine accepts the siege");
+    page.click(testid("siege-mode-online")).unwrap();
+    page.click(testid("siege-start")).unwrap();
+    page.wait_for(testid("links")).expect("the seat links");
+    page.wait_for_state(
+        testid("fortress-editor-dialog"),
+        "hidden",
+        Duration::from_secs(10),
+    )
+    .expect("the editor closed");
+    let link = page.text(testid("seat-link-1")).unwrap();
+    page.screenshot("siege-online-links").unwrap();
+    let defender = browser.page(&link).expect("the defender's link");
+    wait(&defender, "window.__acies && window.__acies.view").unwrap();
+    assert_eq!(
+        defender
+            .eval("return [window.__acies.mySeat, window.__acies.view.to_act, window.__acies.view.phase]")
+            .unwrap(),
+        json!([1, 1, "deployment"]),
+        "the defender deploys first"
+    );
+    assert!(
+        real_problems(&page).is_empty(),
+        "{:?}",
+        real_problems(&page)
+    );
+}
