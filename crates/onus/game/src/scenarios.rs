@@ -2,7 +2,9 @@
 //! each naming its battlefield, the defender's and the attacker's preset armies and
 //! deployment zones, its points and who plays first. Ours, not the publisher's: the
 //! recommended siege of VI (about 2,000 points, a 5 by 3 fortress with 4 towers) laid out by
-//! us, and others of our own on the other shipped fortress battlefields. Every problem is
+//! us, and others of our own on the other shipped fortress battlefields. A player's siege on a
+//! fortress of their design ([`design`]) is a file of the same format holding its battlefield
+//! in full (`battlefield_file`). Every problem is
 //! reported with its file, line and field; [`SiegeScenario::setup`] is the game's setup, so
 //! the CLI, the server and the bots start the same battle.
 //!
