@@ -595,8 +595,9 @@ export class TableView {
     const room = boxW - 0.12;
     const perChar = 0.16;
     let nameLines = [c.name];
-    // Two lines only when the card has the height for them (lying across the screen).
-    if (c.name.length * perChar > room && c.name.includes(' ') && boxH >= 1.6) {
+    // Two lines only when the card has the height for them (lying across the screen, or a
+    // tower's marker, which shows nothing else but its health).
+    if (c.name.length * perChar > room && c.name.includes(' ') && (boxH >= 1.6 || (boxW < 1.2 && boxH >= 0.9))) {
       const mid = c.name.length / 2;
       let cut = -1;
       for (let i = 0; i < c.name.length; i++) if (c.name[i] === ' ' && (cut < 0 || Math.abs(i - mid) < Math.abs(cut - mid))) cut = i;
@@ -613,7 +614,9 @@ export class TableView {
     txt.append(name);
     y += (nameLines.length - 1) * 0.29 + 0.26;
     const ranged = c.ranged ? `R ${c.ranged.power}·${num(c.ranged.range, 1)}` : '';
-    const values = boxW >= 1.6
+    // A unit holding a tower is drawn the tower's size (1 DU): its name and health only, the
+    // rest in its panel (three lines of values there were squeezed past reading).
+    const values = boxW < 1.2 ? [`H ${hp}/${c.health}`] : boxW >= 1.6
       ? [`A ${c.attack.hit}/${c.attack.damage}  D ${c.defense.dodge}/${c.defense.armor}`, `M ${c.morale}  H ${hp}/${c.health}${ranged ? `  ${ranged}` : ''}`]
       : [`A ${c.attack.hit}/${c.attack.damage}  D ${c.defense.dodge}/${c.defense.armor}`, `M ${c.morale}  H ${hp}/${c.health}`, ranged].filter(Boolean);
     // The values keep clear of the card's border and its section ticks.
