@@ -77,6 +77,22 @@ fn vi_a_designed_siege_round_trips_through_its_file() {
     let sc = scenarios::parse("mine.toml", toml).unwrap();
     assert_eq!(serde_json::to_value(sc.setup()).unwrap(), a["setup"]);
     Onus::new_game(&setup, 1).unwrap();
+    // Who plays first and the deck's runs are the design's.
+    let mut d = design(2000);
+    d["design"]["first"] = json!("defender");
+    d["design"]["deck_runs"] = json!(4);
+    d["design"]["name"] = json!("The last stand");
+    let a = check(&d).unwrap();
+    assert_eq!(a["ok"], true, "{a}");
+    let setup: Setup = serde_json::from_value(a["setup"].clone()).unwrap();
+    assert_eq!(setup.scenario.starting_player, Some(Seat(1)));
+    assert_eq!(
+        setup.scenario.siege.as_ref().and_then(|s| s.deck_runs),
+        Some(4)
+    );
+    assert_eq!(setup.scenario.name.as_deref(), Some("The last stand"));
+    let back = check(&json!({ "toml": a["toml"] })).unwrap();
+    assert_eq!(back["setup"], a["setup"]);
 }
 
 #[test]
