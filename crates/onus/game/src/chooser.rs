@@ -154,7 +154,11 @@ fn enemies_by_distance(state: &GameState, unit: UnitId, nearest: usize) -> Vec<U
 pub fn candidates(state: &GameState, seat: Seat, rng: &mut GameRng) -> Vec<Action> {
     let mut out = Vec::new();
     if let Some(d) = state.decisions.first() {
-        decision(d, rng, &mut out);
+        if let Decision::StructureEvents { attack } = d {
+            structure_events(state, seat, attack, rng, &mut out);
+        } else {
+            decision(d, rng, &mut out);
+        }
         return out;
     }
     match &state.pending {
@@ -326,6 +330,47 @@ fn elite_option_open(state: &GameState, f: &crate::state::PendingFight) -> bool 
         && rank(them).is_some_and(|r| r != Rank::Elite)
 }
 
+/// T&F V "Events": the attacker's answers to its attack on a structure waiting for its
+/// events: keep one of an elite's two random events; now and then draw a second one
+/// (elite) or redraw (veteran); now and then a card from hand; always "no event". The
+/// engine refuses what does not apply (a card acting on nothing of the attack).
+fn structure_events(
+    state: &GameState,
+    seat: Seat,
+    held: &crate::structure_events::HeldAttack,
+    rng: &mut GameRng,
+    out: &mut Vec<Action>,
+) {
+    let none = |redraw| Action::PlayEvents {
+        cards: Vec::new(),
+        redraw,
+        flee_if_wounded: false,
+        wind_target: None,
+    };
+    if let (Some(second), onus_cards::RandomEvent::Drawn(first)) = (held.elite_second, &held.random)
+    {
+        let keep = if chance(rng, 50) { *first } else { second };
+        out.push(Action::KeepRandomEvent { card: keep });
+        return;
+    }
+    if matches!(held.random, onus_cards::RandomEvent::Drawn(_)) && chance(rng, 20) {
+        out.push(Action::EliteDrawTwo);
+        out.push(none(true));
+    }
+    if chance(rng, 50) {
+        let hand = state.piles.hand(seat.index()).unwrap_or_default();
+        for &c in hand {
+            out.push(Action::PlayEvents {
+                cards: vec![c],
+                redraw: false,
+                flee_if_wounded: false,
+                wind_target: None,
+            });
+        }
+    }
+    out.push(none(false));
+}
+
 /// Answers to a decision waiting outside a fight.
 fn decision(d: &Decision, rng: &mut GameRng, out: &mut Vec<Action>) {
     match d {
@@ -354,6 +399,13 @@ fn decision(d: &Decision, rng: &mut GameRng, out: &mut Vec<Action>) {
             });
             out.push(Action::LungeFollowUp { order: None });
         }
+        // Answered by `structure_events`, which needs the state.
+        Decision::StructureEvents { .. } => out.push(Action::PlayEvents {
+            cards: Vec::new(),
+            redraw: false,
+            flee_if_wounded: false,
+            wind_target: None,
+        }),
     }
 }
 

@@ -171,6 +171,9 @@ pub fn fight(
     }
     let defender_seat = Seat(state.table.unit(defender)?.owner);
     state.book.fought.insert((attacker, defender));
+    if state.book.extinguished.contains(&attacker) {
+        return extinguisher_attacked(state, attacker, defender, dice);
+    }
     // Ruling (XII-A): units in contact are within any fog distance; a melee reveals both.
     crate::fog::reveal(state, attacker);
     crate::fog::reveal(state, defender);
@@ -197,6 +200,32 @@ pub fn fight(
         elite_second: None,
     })));
     reveal_random(state)
+}
+
+/// T&F V "Fire extinguishing": a unit that fought a fire this turn, "if it is in contact with
+/// an enemy unit, it will receive an attack in its turn but will not be able to
+/// counterattack". Ruling (docs/rulings.md): its melee of this Melee Phase is the enemy's
+/// free attack on it, with the melee's dice and situation (flanks, rear, markers), no event
+/// (VII-2.D's free attacks: one side attacks, the other does not answer).
+fn extinguisher_attacked(
+    state: &mut GameState,
+    unit: UnitId,
+    enemy: UnitId,
+    dice: u32,
+) -> GameResult<()> {
+    let sit = state.table.melee_situation(enemy, unit).ok();
+    let (_, outcome) = free_attack(
+        state,
+        enemy,
+        unit,
+        dice,
+        onus_combat::FIRE_EXTINGUISHING,
+        sit.as_ref(),
+    )?;
+    if outcome == Outcome::Fled {
+        crate::flight::fled(state, unit)?;
+    }
+    Ok(())
 }
 
 /// VII-5: every engagement of the active player's units must be fought before the phase ends.
@@ -403,32 +432,78 @@ pub fn elite_draw(state: &mut GameState) -> GameResult<()> {
             "there is no random event to draw a second one for (no events, or it was redrawn or chosen already)",
         ));
     };
+    let second = draw_for_rank(state, unit, false)?;
+    pending_fight(state)?.elite_second = Some(second);
+    Ok(())
+}
+
+/// XI "Veterans and elites": `unit` uses its rank to draw another random event (a
+/// veteran's replacement, `redraw`, or an elite's second one), shown to everybody; the
+/// deck reshuffled if it ran out. Ruling (XII-A): a face-down unit that uses its rank shows
+/// its card.
+pub(crate) fn draw_for_rank(
+    state: &mut GameState,
+    unit: UnitId,
+    redraw: bool,
+) -> GameResult<CardId> {
     let before = state.piles.exhaustions();
-    let Some(second) = state.piles.reveal(&mut state.rng) else {
-        return Err(GameError::rule(RULE, "the deck is empty"));
+    let Some(card) = state.piles.reveal(&mut state.rng) else {
+        return Err(GameError::rule(
+            "XI Veterans and elites",
+            "the deck is empty",
+        ));
     };
-    // Ruling (XII-A): a face-down unit that uses its rank shows its card.
     crate::fog::reveal(state, unit);
     if state.piles.exhaustions() != before {
         state.emit(GameEvent::DeckReshuffled {
             exhaustions: state.piles.exhaustions(),
         });
     }
-    pending_fight(state)?.elite_second = Some(second);
-    state.emit(GameEvent::RandomEventRevealed {
-        card: second,
-        redraw: false,
-    });
-    Ok(())
+    state.emit(GameEvent::RandomEventRevealed { card, redraw });
+    Ok(card)
 }
 
-/// XI "Elite": the elite side keeps one of its two random events (`card`); the other is set
-/// aside.
-pub fn keep_random_event(state: &mut GameState, card: CardId) -> GameResult<()> {
+/// XI "Veterans": whether `unit` may discard the random event `random` for another, with
+/// `cards` from hand played at the same time (none: it redraws first, then plays); the event
+/// discarded.
+pub(crate) fn check_redraw(
+    state: &GameState,
+    unit: UnitId,
+    random: &RandomEvent,
+    cards: &[CardId],
+) -> GameResult<CardId> {
+    let RandomEvent::Drawn(first) = *random else {
+        return Err(GameError::rule(
+            "XI Veterans and elites",
+            "there is no random event to discard (or it was already redrawn)",
+        ));
+    };
+    if state.table.unit(unit)?.state.rank == Rank::Regular {
+        return Err(GameError::rule(
+            "XI Veterans and elites",
+            format!("only a veteran or elite unit may redraw the random event; {unit} is regular"),
+        ));
+    }
+    if !cards.is_empty() {
+        return Err(GameError::rule(
+            "XI Veterans and elites",
+            "redraw first, then play events from hand once the new event is seen",
+        ));
+    }
+    Ok(first)
+}
+
+/// XI "Elite": `by`'s elite unit keeps `card`, one of its two random events (`random`, the
+/// first, and `second`); the other is set aside. The fight's new random event.
+pub(crate) fn keep_one(
+    state: &mut GameState,
+    by: Side,
+    random: &RandomEvent,
+    second: Option<CardId>,
+    card: CardId,
+) -> GameResult<RandomEvent> {
     const RULE: &str = "XI Veterans and elites";
-    let f = pending_fight(state)?.clone();
-    let (side, _) = stage_side(&f, RULE)?;
-    let (Some(second), RandomEvent::Drawn(first)) = (f.elite_second, f.random.clone()) else {
+    let (Some(second), RandomEvent::Drawn(first)) = (second, random.clone()) else {
         return Err(GameError::rule(
             RULE,
             "no second random event was drawn: there is nothing to choose",
@@ -444,17 +519,27 @@ pub fn keep_random_event(state: &mut GameState, card: CardId) -> GameResult<()> 
             format!("{card} is not one of the two random events ({first}, {second})"),
         ));
     };
-    let p = pending_fight(state)?;
-    p.random = RandomEvent::EliteDrawTwo {
-        by: side,
-        drawn: [first, second],
-        chosen,
-    };
-    p.elite_second = None;
     state.emit(GameEvent::RandomEventKept {
         kept: card,
         set_aside: if chosen == 0 { second } else { first },
     });
+    Ok(RandomEvent::EliteDrawTwo {
+        by,
+        drawn: [first, second],
+        chosen,
+    })
+}
+
+/// XI "Elite": the elite side keeps one of its two random events (`card`); the other is set
+/// aside.
+pub fn keep_random_event(state: &mut GameState, card: CardId) -> GameResult<()> {
+    const RULE: &str = "XI Veterans and elites";
+    let f = pending_fight(state)?.clone();
+    let (side, _) = stage_side(&f, RULE)?;
+    let random = keep_one(state, side, &f.random, f.elite_second, card)?;
+    let p = pending_fight(state)?;
+    p.random = random;
+    p.elite_second = None;
     Ok(())
 }
 
@@ -488,50 +573,13 @@ pub fn play_events(
         // XI "Veterans": discard the random event and draw another, which must be played.
         let (a, d) = fight_units(&f);
         let unit = if side == Side::Attacker { a } else { d };
-        let rank = state.table.unit(unit)?.state.rank;
-        let RandomEvent::Drawn(first) = f.random else {
-            return Err(GameError::rule(
-                "XI Veterans and elites",
-                "there is no random event to discard (or it was already redrawn)",
-            ));
-        };
-        if rank == Rank::Regular {
-            return Err(GameError::rule(
-                "XI Veterans and elites",
-                format!(
-                    "only a veteran or elite unit may redraw the random event; {unit} is regular"
-                ),
-            ));
-        }
-        if !cards.is_empty() {
-            return Err(GameError::rule(
-                "XI Veterans and elites",
-                "redraw first, then play events from hand once the new event is seen",
-            ));
-        }
-        let before = state.piles.exhaustions();
-        let Some(replacement) = state.piles.reveal(&mut state.rng) else {
-            return Err(GameError::rule(
-                "XI Veterans and elites",
-                "the deck is empty",
-            ));
-        };
-        // Ruling (XII-A): a face-down unit that uses its rank shows its card.
-        crate::fog::reveal(state, unit);
-        if state.piles.exhaustions() != before {
-            state.emit(GameEvent::DeckReshuffled {
-                exhaustions: state.piles.exhaustions(),
-            });
-        }
+        let discarded = check_redraw(state, unit, &f.random, cards)?;
+        let replacement = draw_for_rank(state, unit, true)?;
         pending_fight(state)?.random = RandomEvent::Redrawn {
             by: side,
-            discarded: first,
+            discarded,
             replacement,
         };
-        state.emit(GameEvent::RandomEventRevealed {
-            card: replacement,
-            redraw: true,
-        });
         return Ok(());
     }
     for &c in cards {

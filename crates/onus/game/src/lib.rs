@@ -64,6 +64,7 @@ pub mod setup;
 pub mod siege;
 pub mod siege_engines;
 pub mod state;
+pub mod structure_events;
 pub mod structures;
 pub mod takeback;
 pub mod teams;

@@ -198,7 +198,7 @@ pub fn drop_ram(state: &mut GameState, seat: Seat, unit: UnitId) -> GameResult<(
 /// structure, not engaged with an enemy unit (it fights that one), once a turn; the elephants'
 /// "charge" is their move into contact (the charges of the game are at units); the attack
 /// draws its random event as a melee without a charge (V "Events",
-/// [`crate::structures::structure_events`]).
+/// [`crate::structure_events`]).
 pub fn batter(
     state: &mut GameState,
     seat: Seat,

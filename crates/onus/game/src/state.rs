@@ -306,6 +306,10 @@ pub struct TurnBook {
     /// "Fire extinguishing": "This unit cannot perform any other action").
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub structure_acts: BTreeSet<UnitId>,
+    /// Units that fought a fire this turn (T&F V "Fire extinguishing": in contact with an
+    /// enemy, it "will receive an attack in its turn but will not be able to counterattack").
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub extinguished: BTreeSet<UnitId>,
     /// DU moved this turn by the face-down units of a fortress's defender (T&F VI
     /// "Deployment": they stay hidden if they "move a maximum of 1DU per turn").
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -463,6 +467,11 @@ pub enum Decision {
     /// IX "Lunge": the defender fled or was eliminated; `unit` may make a follow-up move of
     /// half its movement, without charging ([`crate::Action::LungeFollowUp`]).
     LungeFollowUp { unit: UnitId },
+    /// T&F V "Events": an attack on a structure waits for its attacker's events from hand (or
+    /// its veteran's or elite's choice of random event, XI) before it is rolled.
+    StructureEvents {
+        attack: Box<crate::structure_events::HeldAttack>,
+    },
 }
 
 impl Decision {
@@ -474,6 +483,7 @@ impl Decision {
                 victims, declined, ..
             } => *victims.get(*declined)?,
             Decision::Drivers { unit } | Decision::LungeFollowUp { unit } => *unit,
+            Decision::StructureEvents { attack } => attack.attacker,
         };
         state.owner_of(unit)
     }
@@ -491,6 +501,10 @@ impl Decision {
             Decision::LungeFollowUp { unit } => {
                 format!("the follow-up move of {unit} after its lunge")
             }
+            Decision::StructureEvents { attack } => format!(
+                "the events {} plays on its attack on {}",
+                attack.attacker, attack.setup.target.name
+            ),
         }
     }
 
@@ -501,6 +515,7 @@ impl Decision {
             Decision::FightElephants { .. } => "VII-6 Combat with fleeing elephants",
             Decision::Drivers { .. } => "VII-6 Fleeing elephants",
             Decision::LungeFollowUp { .. } => "IX Lunge",
+            Decision::StructureEvents { .. } => crate::structure_events::EVENTS,
         }
     }
 }

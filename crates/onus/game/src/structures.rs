@@ -7,16 +7,15 @@
 //!
 //! The rolls are onus-combat's (`structure_attack`); what is here is what the rules leave to
 //! the game: which structure, range and contact, who may act, the unit in the structure and
-//! what happens to it, and the random event of the attack (V "Events",
-//! [`structure_events`]). Climbing and assaults are in `assault`, rams in `siege_engines`;
-//! the attacker's event from hand is not offered yet (see `docs/rules-coverage.md`).
+//! what happens to it. The events of an attack (V "Events": the random event, the attacker's
+//! from hand) are `structure_events`'; climbing and assaults are in `assault`, rams in
+//! `siege_engines`.
 
 use acies_geom::EPS;
 use onus_combat::{
     ARTILLERY, COLLATERAL, Casualties, FIRE_EXTINGUISHING, Fighter, RAZING, SET_WOOD_ON_FIRE, Side,
     StructureAttackError, StructureAttackResult, StructureAttackSetup, StructureTarget,
-    fight_structure_attack, melee_profile, ranged_profile, razing_casualties, resolve_misfire,
-    spread_fire,
+    melee_profile, ranged_profile, razing_casualties, resolve_misfire, spread_fire,
 };
 use onus_model::UnitKind;
 use onus_table::{Flank, SectionId, TableUnit, UnitId};
@@ -253,7 +252,7 @@ fn target(s: &Structure) -> GameResult<StructureTarget> {
 }
 
 /// The engine's refusal of what onus-combat refuses, naming the section.
-fn refusal(e: StructureAttackError) -> GameError {
+pub(crate) fn refusal(e: StructureAttackError) -> GameError {
     use StructureAttackError as E;
     let rule = match &e {
         E::Collapsed { .. } | E::FireChoice { .. } => RAZING,
@@ -304,7 +303,7 @@ fn distance_to(u: &TableUnit, s: &Structure) -> f64 {
 /// Rulings (docs/rulings.md, T&F V "Artillery"): a structure out of range is refused, not a
 /// lost shot (it stands where everybody sees it and is no unit declared without measuring);
 /// the random event is drawn and applied to the shot as a ranged fight's, the defender
-/// playing none (V "Events", [`structure_events`]); line of sight to a structure is not
+/// playing none (V "Events", [`crate::structure_events`]); line of sight to a structure is not
 /// checked yet.
 pub fn shoot_structure(
     state: &mut GameState,
@@ -354,17 +353,8 @@ pub fn shoot_structure(
     let (setup, armor) = attack_setup(&me, them.as_ref(), how, target, &rule_options(state));
     let power = setup.hit.clone();
     let setup = setup.state(state.structure_damage(id));
-    let result = attack(state, shooter, setup, occupant, armor);
     state.book.shot.insert(shooter);
-    let Some(result) = result? else {
-        return Ok(());
-    };
-    let misfires = result.misfires;
-    settle_attack(state, shooter, &s, occupant.map(|o| o.0), result)?;
-    if misfires > 0 {
-        misfire(state, shooter, &power, misfires)?;
-    }
-    Ok(())
+    attack(state, shooter, &s, setup, occupant, armor, Some(power))
 }
 
 /// T&F V "Set wood on fire": an active melee unit in contact with a wooden structure (or a
@@ -417,10 +407,7 @@ pub fn set_on_fire(state: &mut GameState, seat: Seat, unit: UnitId, id: &str) ->
     let how = StructureAttack::SetOnFire { sections };
     let (setup, armor) = attack_setup(&me, them.as_ref(), how, target, &rule_options(state));
     let setup = setup.aim(aim).state(damage);
-    let Some(result) = attack(state, unit, setup, occupant, armor)? else {
-        return Ok(());
-    };
-    settle_attack(state, unit, &s, occupant.map(|o| o.0), result)
+    attack(state, unit, &s, setup, occupant, armor, None)
 }
 
 /// An attack of `unit` on structure `s` in contact, with a ram or as elephants (T&F V "Rams
@@ -441,207 +428,63 @@ pub(crate) fn attack_structure(
     let them = occupant.map(|(o, _)| fighter(state, o)).transpose()?;
     let (setup, armor) = attack_setup(&me, them.as_ref(), how, target, &rule_options(state));
     let setup = setup.aim(aim).state(state.structure_damage(&s.id));
-    let Some(result) = attack(state, unit, setup, occupant, armor)? else {
-        return Ok(());
-    };
-    settle_attack(state, unit, s, occupant.map(|o| o.0), result)
+    attack(state, unit, s, setup, occupant, armor, None)
 }
 
-/// Rolls an attack on a structure by `unit` once the rules accept it: the unit in the
-/// structure (with its armor) added, the unit revealed (XII-A) and marked as having attacked a
-/// structure this turn, the random event drawn and applied ([`structure_events`]). Nothing
-/// changes when it is refused; `None` when an event cancelled the attack.
+/// An attack on a structure by `unit` once the rules accept it: the unit in the structure
+/// (with its armor) added, the attacker and that unit revealed (XII-A; ruling: the unit in a
+/// structure under attack is rolled against, so it shows its card), the attacker marked as
+/// having attacked a structure this turn, then its events
+/// ([`crate::structure_events::begin`]): rolled and settled at once, or held for the
+/// attacker's events from hand. Nothing changes when it is refused. `misfire_power`: a
+/// shot's power, for its misfires.
 fn attack(
     state: &mut GameState,
     unit: UnitId,
+    s: &Structure,
     mut setup: StructureAttackSetup,
     occupant: Option<(UnitId, u32)>,
     armor: Option<acies_core::Value>,
-) -> GameResult<Option<StructureAttackResult>> {
+    misfire_power: Option<acies_core::Value>,
+) -> GameResult<()> {
     if let (Some((o, n)), Some(armor)) = (occupant, armor) {
         let name = state.table.unit(o)?.card.name.clone();
         setup = setup.occupant(name, armor, n);
     }
     setup.validate().map_err(refusal)?;
     crate::fog::reveal(state, unit);
+    if let Some((o, _)) = occupant {
+        crate::fog::reveal(state, o);
+    }
     state.book.structure_acts.insert(unit);
-    if !structure_events(state, unit, &mut setup)? {
-        return Ok(None);
-    }
-    fight_structure_attack(&setup, &mut dice(state))
-        .map(Some)
-        .map_err(refusal)
-}
-
-/// T&F V "Events": "if a structure is under attack, the defender cannot use an event from
-/// their hand. The random event only applies if it is not linked to any specific unit, since
-/// the target is a structure"; V "Rams and Elephants": a ram's attack "is resolved as a
-/// melee, with a random event and an attacker event, if any (which must be applied in a
-/// logical way to the structure)".
-///
-/// The random event is revealed as in a fight (VII-3 step 3, VII-5 "Events"; none when
-/// playing without events, XII-A) and resolved by the core procedure
-/// ([`onus_cards::resolve_events`]) with no card from either hand; shots are ranged
-/// attacks, rams, elephants and fire-setting melees without a charge. Returns `false` when it
-/// cancelled the attack.
-///
-/// Rulings (docs/rulings.md, T&F V "Events"): of what the event does, only its effect on the
-/// attacker's roll applies: extra dice, re-rolls, its hit and damage values (melee) or its
-/// power (shots), or cancelling the attack. Everything tied to a unit has no effect: markers,
-/// promotions, a wounded general, a changed target, attack priority, ambushes and javelins,
-/// defense and morale, and whatever benefits the defender (no unit receives the attack). The
-/// attacker's event from hand is not offered yet (it needs a decision the players answer;
-/// see docs/rules-coverage.md).
-pub(crate) fn structure_events(
-    state: &mut GameState,
-    unit: UnitId,
-    setup: &mut StructureAttackSetup,
-) -> GameResult<bool> {
-    if state.setup.options.no_events {
-        return Ok(true);
-    }
-    let Some(card) = crate::combat::draw_random_event(state) else {
-        return Ok(true);
-    };
-    let ranged = matches!(
-        setup.method,
-        onus_combat::StructureAttackMethod::Artillery { .. }
-            | onus_combat::StructureAttackMethod::IncendiaryShot { .. }
-    );
-    let play = onus_cards::EventPlay {
-        kind: if ranged {
-            onus_cards::FightKind::Ranged
-        } else {
-            onus_cards::FightKind::Melee { charge: false }
-        },
-        no_events: false,
-        attacker: onus_cards::FightSide {
-            rank: state.table.unit(unit)?.state.rank,
-            ..Default::default()
-        },
-        defender: onus_cards::FightSide::default(),
-        random: onus_cards::RandomEvent::Drawn(card),
-        attacker_hand: Vec::new(),
-        defender_hand: Vec::new(),
-    };
-    let deck = state.deck()?;
-    let outcome = onus_cards::resolve_events(&deck, &play)?;
-    let cancelled = outcome.cancelled();
-    let applied: Vec<&onus_combat::CombatEffect> = outcome
-        .combat
-        .iter()
-        .filter(|e| on_the_roll(e, ranged))
-        .collect();
-    if !cancelled {
-        for e in &applied {
-            apply_to_roll(setup, e);
-        }
-    }
-    let log = outcome
-        .log
-        .into_iter()
-        .map(|mut line| {
-            let on_roll = applied
-                .iter()
-                .any(|e| source_of(e).starts_with(&format!("{} [", line.title)));
-            if !matches!(line.status, onus_cards::EventStatus::Applied { .. }) {
-            } else if on_roll {
-                line.status = onus_cards::EventStatus::Applied {
-                    for_sides: vec![Side::Attacker],
-                };
-            } else {
-                line.status = onus_cards::EventStatus::NoEffect {
-                    reason: format!(
-                        "tied to a unit, and the target is a structure ({})",
-                        onus_combat::EVENTS
-                    ),
-                };
-            }
-            line
-        })
-        .collect();
-    state.emit(GameEvent::StructureEventsResolved {
+    let held = crate::structure_events::HeldAttack {
         attacker: unit,
-        structure: setup.target.name.clone(),
-        log,
-        cancelled,
-    });
-    state.piles.clear_table();
-    Ok(!cancelled)
+        structure: s.id.clone(),
+        setup,
+        occupant: occupant.map(|o| o.0),
+        random: onus_cards::RandomEvent::None,
+        elite_second: None,
+        misfire_power,
+    };
+    let Some(mut held) = crate::structure_events::begin(state, held)? else {
+        return Ok(());
+    };
+    let roll = crate::structure_events::events(state, &mut held, &[])?;
+    crate::structure_events::finish(state, held, roll)
 }
 
-/// Whether an event's effect acts on the attacker's roll against a structure (T&F V
-/// "Events" ruling, [`structure_events`]).
-fn on_the_roll(e: &onus_combat::CombatEffect, ranged: bool) -> bool {
-    use onus_combat::{CombatEffect as C, Stat};
-    match e {
-        C::Modify {
-            side, stat, delta, ..
-        } => {
-            // A negative delta on the attacker is the opponent's benefit.
-            *side == Side::Attacker
-                && *delta > 0
-                && match stat {
-                    Stat::Hit | Stat::Damage => !ranged,
-                    Stat::Power => ranged,
-                    Stat::Dodge | Stat::Armor | Stat::Morale => false,
-                }
-        }
-        C::ExtraDice { side, .. } | C::Reroll { side, .. } => *side == Side::Attacker,
-        C::CancelCombat { .. } => true,
-        _ => false,
-    }
-}
-
-fn source_of(e: &onus_combat::CombatEffect) -> &str {
-    use onus_combat::CombatEffect as C;
-    match e {
-        C::Modify { source, .. }
-        | C::GrantPriority { source, .. }
-        | C::CancelPriority { source, .. }
-        | C::ExtraDice { source, .. }
-        | C::Reroll { source, .. }
-        | C::Ambush { source, .. }
-        | C::CancelCombat { source }
-        | C::RerollMorale { source, .. } => source,
-        C::ThrowJavelins { .. } => "",
-    }
-}
-
-fn apply_to_roll(setup: &mut StructureAttackSetup, e: &onus_combat::CombatEffect) {
-    use onus_combat::{CombatEffect as C, Stat};
-    match e {
-        C::Modify {
-            stat: Stat::Power,
-            delta,
-            source,
-            ..
-        } => {
-            setup.hit.add(source.clone(), *delta);
-            setup.damage.add(source.clone(), *delta);
-        }
-        C::Modify {
-            stat: Stat::Hit,
-            delta,
-            source,
-            ..
-        } => {
-            setup.hit.add(source.clone(), *delta);
-        }
-        C::Modify {
-            stat: Stat::Damage,
-            delta,
-            source,
-            ..
-        } => {
-            setup.damage.add(source.clone(), *delta);
-        }
-        C::ExtraDice { dice, .. } => setup.extra_dice = setup.extra_dice.saturating_add(*dice),
-        C::Reroll { hit, damage, .. } => {
-            setup.event_reroll = setup.event_reroll.max(*hit);
-            setup.event_damage_reroll = setup.event_damage_reroll.max(*damage);
-        }
-        _ => {}
+/// Puts a rolled attack's outcome on the table ([`settle_attack`]), then a shot's misfires.
+pub(crate) fn conclude(
+    state: &mut GameState,
+    held: &crate::structure_events::HeldAttack,
+    result: StructureAttackResult,
+) -> GameResult<()> {
+    let s = structure(state, &held.structure)?.clone();
+    let misfires = result.misfires;
+    settle_attack(state, held.attacker, &s, held.occupant, result)?;
+    match &held.misfire_power {
+        Some(power) if misfires > 0 => misfire(state, held.attacker, power, misfires),
+        _ => Ok(()),
     }
 }
 
@@ -651,8 +494,8 @@ fn apply_to_roll(setup: &mut StructureAttackSetup, e: &onus_combat::CombatEffect
 /// sets nothing on fire).
 ///
 /// Ruling (docs/rulings.md): the burning markers go first ([`onus_combat::StructureDamage::extinguish`]);
-/// that an extinguishing unit engaged with an enemy cannot strike back is left for the
-/// assault rules.
+/// engaged with an enemy, the unit is attacked without striking back in its turn's Melee
+/// Phase ([`crate::combat::fight`]).
 pub fn extinguish(state: &mut GameState, seat: Seat, unit: UnitId) -> GameResult<()> {
     let u = own_unit(state, seat, unit, FIRE_EXTINGUISHING)?;
     if !state.book.activated.contains(&unit) || state.book.recovered.contains(&unit) {
@@ -701,6 +544,7 @@ pub fn extinguish(state: &mut GameState, seat: Seat, unit: UnitId) -> GameResult
     }
     state.book.shot.insert(unit);
     state.book.structure_acts.insert(unit);
+    state.book.extinguished.insert(unit);
     state.emit(GameEvent::FireExtinguished { unit, removed });
     Ok(())
 }

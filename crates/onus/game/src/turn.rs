@@ -174,7 +174,7 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
     // T&F V "Rams and Elephants": what a unit carrying a ram may not do.
     crate::siege_engines::check_action(s, action)?;
     if let Some(d) = s.decisions.first().cloned() {
-        return answer_decision(s, &d, action);
+        return answer_decision(s, seat, &d, action);
     }
     if let Some(p) = s.pending.clone() {
         return answer_pending(s, seat, p, action);
@@ -183,8 +183,8 @@ fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {
 }
 
 /// The answer to the decision the game waits for (a withdrawal, elephants, a lunge's
-/// follow-up), or why `action` is not it.
-fn answer_decision(s: &mut GameState, d: &Decision, action: &Action) -> GameResult<()> {
+/// follow-up, an attack on a structure's events), or why `action` is not it.
+fn answer_decision(s: &mut GameState, seat: Seat, d: &Decision, action: &Action) -> GameResult<()> {
     match (d, action) {
         (Decision::Withdrawal { .. }, Action::AnswerWithdrawal { keep_contact }) => {
             engaged::answer_withdrawal(s, *keep_contact)
@@ -197,6 +197,21 @@ fn answer_decision(s: &mut GameState, d: &Decision, action: &Action) -> GameResu
         }
         (Decision::LungeFollowUp { .. }, Action::LungeFollowUp { order }) => {
             movement::lunge_follow_up(s, order.as_ref())
+        }
+        (
+            Decision::StructureEvents { .. },
+            Action::PlayEvents {
+                cards,
+                redraw,
+                flee_if_wounded,
+                wind_target,
+            },
+        ) => crate::structure_events::play(s, seat, cards, *redraw, *flee_if_wounded, *wind_target),
+        (Decision::StructureEvents { .. }, Action::EliteDrawTwo) => {
+            crate::structure_events::elite_draw(s)
+        }
+        (Decision::StructureEvents { .. }, Action::KeepRandomEvent { card }) => {
+            crate::structure_events::keep(s, *card)
         }
         (d, a) => Err(decision_waiting(s, d, a.name())),
     }

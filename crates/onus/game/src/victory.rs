@@ -149,6 +149,14 @@ pub fn check_end(state: &mut GameState) {
     if state.outcome.is_some() || state.phase == Phase::Deployment {
         return;
     }
+    // T&F V "Events": an attack on a structure waiting for its attacker's events is checked
+    // once it is rolled (declared and rolled, it is one attack).
+    if matches!(
+        state.decisions.first(),
+        Some(crate::state::Decision::StructureEvents { .. })
+    ) {
+        return;
+    }
     let v = state.setup.scenario.victory.clone();
     if let Some((attacker, reason)) = crate::siege::deck_held_out(state) {
         defeat(state, attacker, &reason);

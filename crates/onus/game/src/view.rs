@@ -185,6 +185,8 @@ fn decision_shown(state: &GameState, viewer: Viewer<Seat>, d: &Decision) -> bool
         Decision::FightElephants { elephants: u, .. }
         | Decision::Drivers { unit: u }
         | Decision::LungeFollowUp { unit: u } => sees_face(state, viewer, *u),
+        // The attacker and the unit in the structure are revealed by the attack.
+        Decision::StructureEvents { .. } => true,
     }
 }
 

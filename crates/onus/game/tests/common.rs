@@ -165,3 +165,22 @@ pub fn infantry(name: &str) -> onus_model::UnitCard {
         .health(8)
         .build()
 }
+
+/// `s` with an attack on a structure that waits for its attacker's events from hand (T&F V
+/// "Events") answered with none, for the tests of other rules: the attack is rolled as it
+/// would be with an empty hand. The events themselves are `tests/structure_events.rs`'.
+pub fn no_hand_events(s: GameState) -> GameState {
+    let Some(d @ onus_game::state::Decision::StructureEvents { .. }) = s.decisions().first() else {
+        return s;
+    };
+    let seat = d.seat(&s).expect("the attacker decides");
+    let none = Action::PlayEvents {
+        cards: Vec::new(),
+        redraw: false,
+        flee_if_wounded: false,
+        wind_target: None,
+    };
+    Onus::apply(&s, seat, &none)
+        .expect("no event is always an answer")
+        .state
+}

@@ -160,7 +160,23 @@ fn tf_iv_in_a_siege_a_trench_protects_its_side() {
 }
 
 fn apply(s: &GameState, seat: u8, a: &Action) -> Result<GameState, GameError> {
-    Onus::apply(s, Seat(seat), a).map(|x| x.state)
+    let s = Onus::apply(s, Seat(seat), a)?.state;
+    // An attack on a structure waiting for its attacker's events from hand (T&F V
+    // "Events", tested in `structure_events.rs`) is answered with none.
+    if let Some(onus_game::state::Decision::StructureEvents { .. }) = s.decisions().first() {
+        return Onus::apply(
+            &s,
+            Seat(seat),
+            &Action::PlayEvents {
+                cards: Vec::new(),
+                redraw: false,
+                flee_if_wounded: false,
+                wind_target: None,
+            },
+        )
+        .map(|x| x.state);
+    }
+    Ok(s)
 }
 
 fn remove() -> Action {

@@ -27,7 +27,7 @@ fn castellum() -> Battlefield {
 }
 
 fn apply(s: &GameState, seat: u8, a: Action) -> Result<GameState, GameError> {
-    Onus::apply(s, Seat(seat), &a).map(|x| x.state)
+    Onus::apply(s, Seat(seat), &a).map(|x| common::no_hand_events(x.state))
 }
 
 fn rule_of(e: &GameError) -> &'static str {

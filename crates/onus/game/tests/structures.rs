@@ -44,7 +44,7 @@ fn wound(s: &mut GameState, id: &str, wounds: u32) {
 }
 
 fn apply(s: &GameState, seat: u8, a: Action) -> Result<GameState, GameError> {
-    Onus::apply(s, Seat(seat), &a).map(|x| x.state)
+    Onus::apply(s, Seat(seat), &a).map(|x| common::no_hand_events(x.state))
 }
 
 fn shoot(structure: &str, incendiary: bool) -> Action {

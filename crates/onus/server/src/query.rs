@@ -1118,6 +1118,23 @@ fn choices(k: &GameState, seat: Seat) -> Value {
         flee_if_wounded: flee,
         wind_target: None,
     };
+    // T&F V "Events": an attack on a structure waits for its attacker's events (or its
+    // elite's choice of random event).
+    if let Some(onus_game::state::Decision::StructureEvents { attack }) = k.decisions().first() {
+        if let (onus_cards::RandomEvent::Drawn(first), Some(second)) =
+            (&attack.random, attack.elite_second)
+        {
+            let keep = [*first, second].map(|card| of(Action::KeepRandomEvent { card }));
+            return json!({ "decision": "keep_random_event", "keep": keep });
+        }
+        return json!({
+            "decision": "events",
+            "none": of(play(Vec::new(), false, false)),
+            "cards": hand.iter().map(|c| of(play(vec![*c], false, false))).collect::<Vec<_>>(),
+            "redraw": of(play(Vec::new(), true, false)),
+            "elite_draw_two": of(Action::EliteDrawTwo),
+        });
+    }
     if !k.decisions().is_empty() {
         return json!({ "decision": "decision" });
     }

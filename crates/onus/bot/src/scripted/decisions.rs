@@ -3,8 +3,12 @@
 //! units that recovered from flight.
 
 use acies_geom::Vec2;
+use onus_cards::{CardId, RandomEvent};
 use onus_game::Action;
 use onus_game::state::Decision;
+use onus_game::structure_events::{HeldAttack, judge};
+use onus_model::Rank;
+use onus_odds::structure_attack_odds;
 use onus_table::{MoveOrder, Step, UnitId};
 
 use super::Ctx;
@@ -52,7 +56,94 @@ pub(super) fn candidates(ctx: &mut Ctx<'_>, d: &Decision) -> Vec<Action> {
             Action::KillElephants { kill: true },
         ],
         Decision::LungeFollowUp { unit } => lunge_follow_up(ctx, *unit),
+        Decision::StructureEvents { attack } => structure_events(ctx, attack),
     }
+}
+
+/// What a point of damage to a structure is worth against keeping a card (the card's worth
+/// is [`Ctx::keep_value`]'s).
+const DAMAGE_POINT: f64 = 12.0;
+
+/// The expected damage of a held attack on a structure with `hand` played, as the engine
+/// judges its events ([`onus_game::structure_events::judge`]); `None` when the engine
+/// refuses the play, 0 when an event cancels the attack.
+fn expected_damage(ctx: &Ctx<'_>, held: &HeldAttack, hand: &[CardId]) -> Option<f64> {
+    let judged = judge(ctx.s, held, hand).ok()?;
+    if judged.cancelled {
+        return Some(0.0);
+    }
+    structure_attack_odds(&judged.setup)
+        .ok()
+        .map(|o| o.expected_damage)
+}
+
+/// T&F V "Events": the attacker's events on its attack on a structure. Of an elite's two
+/// random events it keeps the one that damages more; an elite draws a second one whenever it
+/// may; a veteran redraws an event that cancels the attack; it plays the card that adds the
+/// most expected damage when that is worth more than keeping the card; otherwise nothing.
+fn structure_events(ctx: &mut Ctx<'_>, held: &HeldAttack) -> Vec<Action> {
+    let pass = |redraw| Action::PlayEvents {
+        cards: Vec::new(),
+        redraw,
+        flee_if_wounded: false,
+        wind_target: None,
+    };
+    if let (Some(second), RandomEvent::Drawn(first)) = (held.elite_second, &held.random) {
+        let first = *first;
+        let mut keep: Vec<(f64, CardId)> = [first, second]
+            .iter()
+            .enumerate()
+            .filter_map(|(chosen, card)| {
+                let mut h = held.clone();
+                h.random = RandomEvent::EliteDrawTwo {
+                    by: onus_combat::Side::Attacker,
+                    drawn: [first, second],
+                    chosen,
+                };
+                h.elite_second = None;
+                expected_damage(ctx, &h, &[]).map(|d| (d, *card))
+            })
+            .collect();
+        keep.sort_by(|a, b| b.0.total_cmp(&a.0));
+        return keep
+            .into_iter()
+            .map(|(_, card)| Action::KeepRandomEvent { card })
+            .chain([first, second].map(|card| Action::KeepRandomEvent { card }))
+            .collect();
+    }
+    let rank = ctx.s.table().unit(held.attacker).map(|u| u.state.rank);
+    let drawn = matches!(held.random, RandomEvent::Drawn(_));
+    let mut out = Vec::new();
+    if drawn && rank == Ok(Rank::Elite) {
+        out.push(Action::EliteDrawTwo);
+    }
+    let Some(now) = expected_damage(ctx, held, &[]) else {
+        out.push(pass(false));
+        return out;
+    };
+    if drawn && rank.is_ok_and(|r| r != Rank::Regular) && now == 0.0 {
+        out.push(pass(true));
+    }
+    let mut best: Option<(f64, CardId)> = None;
+    for c in ctx.hand() {
+        let Some(with) = expected_damage(ctx, held, &[c]) else {
+            continue;
+        };
+        let gain = (with - now) * DAMAGE_POINT - ctx.keep_value(c);
+        if gain > 0.0 && best.is_none_or(|b| gain > b.0) {
+            best = Some((gain, c));
+        }
+    }
+    if let Some((_, c)) = best {
+        out.push(Action::PlayEvents {
+            cards: vec![c],
+            redraw: false,
+            flee_if_wounded: false,
+            wind_target: None,
+        });
+    }
+    out.push(pass(false));
+    out
 }
 
 /// IX "Lunge": the follow-up (half movement, no charge) that leaves the unit best placed, or

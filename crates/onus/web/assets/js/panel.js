@@ -621,6 +621,7 @@ function randomEventOf(pending) {
 
 function fightTitle(game, f) {
   const k = f.kind;
+  if (k.structure) return `Attack on ${k.structure.name}: ${game.names.unit(k.structure.attacker)}`;
   if (k.ranged) return `Shot: ${game.names.unit(k.ranged.shooter)} → ${game.names.unit(k.ranged.target)}`;
   if (k.melee) return `Melee: ${game.names.unit(k.melee.attacker)} → ${game.names.unit(k.melee.defender)}${k.melee.charge ? ' (charge)' : ''}`;
   return 'Fight';
@@ -699,8 +700,12 @@ function eventsDialog(game, f) {
       ok(c.flee_if_wounded) ? h('label', {}, h('input', { type: 'checkbox', 'data-testid': 'flee-if-wounded', onchange: (e) => { flee.on = e.target.checked; check(); } }), ' flee voluntarily if wounded (VII-5)') : null,
       ok(c.redraw) ? h('label', {}, h('input', { type: 'checkbox', 'data-testid': 'redraw', onchange: (e) => { redraw.on = e.target.checked; check(); } }), ' redraw the random event (veterans, XI)') : null);
   }, (e) => replace(handBox, h('p', { class: 'bad' }, e.message)));
-  game.query({ kind: 'odds', pending: true }).then((r) => replace(oddsBox, oddsView(r, game.names, 'Exact odds of this fight')),
-    (e) => replace(oddsBox, oddsView({ error: e.message }, game.names)));
+  if (f.kind.structure) {
+    replace(oddsBox, h('p', { class: 'muted' }, 'An attack on a structure: the defender plays no event, and only what acts on your roll applies (T&F V "Events").'));
+  } else {
+    game.query({ kind: 'odds', pending: true }).then((r) => replace(oddsBox, oddsView(r, game.names, 'Exact odds of this fight')),
+      (e) => replace(oddsBox, oddsView({ error: e.message }, game.names)));
+  }
   const submit = async (none) => {
     if (await game.act(action(none))) game.closeDialog();
   };
@@ -871,7 +876,24 @@ function flightDialog(game, due) {
   };
 }
 
+/**
+ * T&F V "Events": an attack on a structure waiting for its attacker's events, shown as the
+ * attacker's stage of a fight (the same dialogs; the engine's `choices` say what is open).
+ */
+function structureEventsDialog(game, d) {
+  const a = d.attack;
+  const f = {
+    stage: 'attacker_events',
+    random: a.random,
+    elite_second: a.elite_second,
+    no_random: a.random === 'none',
+    kind: { structure: { attacker: a.attacker, name: a.setup?.target?.name || a.structure } },
+  };
+  return a.elite_second != null ? eliteKeepDialog(game, f) : eventsDialog(game, f);
+}
+
 function decisionDialog(game, d) {
+  if (d.decision === 'structure_events') return structureEventsDialog(game, d);
   const n = game.names;
   if (d.decision === 'withdrawal') {
     const send = async (keep) => { if (await game.act({ action: 'answer_withdrawal', keep_contact: keep })) game.closeDialog(); };

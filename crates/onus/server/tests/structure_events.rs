@@ -1,0 +1,117 @@
+//! The browser's dialog for an attack on a structure waiting for its attacker's events (T&F
+//! V "Events", "Rams and Elephants"): the `choices` answer offers what the engine accepts,
+//! to the attacker only, and every viewer sees what waits.
+
+use acies_core::{Ruleset, Viewer};
+use acies_geom::{Pose, Vec2};
+use onus_game::state::Decision;
+use onus_game::testing::{fixture_on, unit};
+use onus_game::{Action, GameState, Onus, Phase, Seat};
+use onus_server::query::answer;
+use onus_table::UnitId;
+use serde_json::{Value, json};
+
+const CARRIER: UnitId = UnitId(1);
+
+fn apply(s: &GameState, seat: u8, a: Action) -> GameState {
+    Onus::apply(s, Seat(seat), &a).unwrap().state
+}
+
+/// Triarii carrying the ram against the gate of the shipped "siege-castellum", their seat
+/// holding "Press the Attack", the ram's attack declared.
+fn held_attack() -> GameState {
+    let card = onus_model::UnitCard {
+        name: "Triarii".into(),
+        ..onus_game::testing::archers()
+    };
+    let bf = onus_terrain::builtin::get("siege-castellum").unwrap();
+    let s = fixture_on(
+        Some(bf),
+        vec![unit(1, 0, card, 19.0, 2.85, 0.0)],
+        &[CARRIER],
+        Phase::Movement,
+    );
+    let mut s = apply(
+        &s,
+        0,
+        Action::TakeRam {
+            unit: CARRIER,
+            ram: "ram".into(),
+        },
+    );
+    let mut u = s.table().unit(CARRIER).unwrap().clone();
+    s.table_mut().remove(CARRIER).unwrap();
+    u.pose = Pose::new(Vec2::new(14.0, 10.9), 0.0);
+    u.turn.moved = false;
+    s.table_mut().add(u).unwrap();
+    s.table_mut().activate(CARRIER).unwrap();
+    *s.phase_mut() = Phase::Melee;
+    let deck = s.deck().unwrap();
+    let press = s
+        .piles()
+        .draw_pile()
+        .iter()
+        .copied()
+        .find(|c| {
+            deck.card(*c)
+                .is_some_and(|x| x.event.id == "press_the_attack")
+        })
+        .unwrap();
+    let hand: Vec<_> = s.piles().hand(0).unwrap().to_vec();
+    if !hand.contains(&press) {
+        let depth = s
+            .piles()
+            .draw_pile()
+            .iter()
+            .rev()
+            .position(|c| *c == press)
+            .unwrap();
+        let mut top = s.piles().peek(depth + 1);
+        top.retain(|c| *c != press);
+        top.insert(0, press);
+        s.piles_mut().reorder_top(&top).unwrap();
+        let mut rng = acies_core::GameRng::new(0);
+        s.piles_mut().draw(0, 1, &mut rng).unwrap();
+    }
+    apply(
+        &s,
+        0,
+        Action::Batter {
+            unit: CARRIER,
+            structure: "gate".into(),
+            gate: true,
+        },
+    )
+}
+
+#[test]
+fn tf_v_events_the_attackers_dialog_offers_what_the_engine_accepts() {
+    let s = held_attack();
+    assert!(matches!(
+        s.decisions().first(),
+        Some(Decision::StructureEvents { .. })
+    ));
+    let c = answer(&s, Viewer::Seat(Seat(0)), json!({"kind": "choices"})).unwrap();
+    assert_eq!(c["decision"], "events", "{c}");
+    let mut offered = 0;
+    for x in c["cards"].as_array().unwrap().iter().chain([
+        &c["none"],
+        &c["redraw"],
+        &c["elite_draw_two"],
+    ]) {
+        let action: Action = serde_json::from_value(x["action"].clone()).unwrap();
+        let ok = Onus::apply(&s, Seat(0), &action).is_ok();
+        assert_eq!(x["verdict"]["ok"] == true, ok, "{x}");
+        offered += usize::from(ok);
+    }
+    assert!(offered >= 2, "no event and Press the Attack: {c}");
+    assert_eq!(c["none"]["verdict"]["ok"], true);
+    // The defender decides nothing, and sees what waits.
+    let theirs = answer(&s, Viewer::Seat(Seat(1)), json!({"kind": "choices"})).unwrap();
+    assert_eq!(theirs["decision"], "none");
+    let view: Value = serde_json::to_value(Onus::view(&s, Viewer::Seat(Seat(1)))).unwrap();
+    assert_eq!(
+        view["decisions"][0]["decision"], "structure_events",
+        "{view}"
+    );
+}
