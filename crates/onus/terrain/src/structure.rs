@@ -554,6 +554,48 @@ mod tests {
         }
     }
 
+    /// Summary of Modifiers and Costs, "Fortresses and siege", line by line: the defence
+    /// bonus each line gives (straight and corner walls, towers, watchtowers and siege towers
+    /// +2/+0; villages +1/+1 and +2/+2 against ranged attacks; barricades and trenches +1/+1;
+    /// nothing for a ram or caltrops), the gate's 5/5, wood burning and the levels.
+    #[test]
+    fn summary_defence_bonus_gate_and_fire_of_each_line() {
+        let bonus = |dodge, armor| DefenceBonus { dodge, armor };
+        let line = |k: StructureKind| {
+            k.values(Material::Wood)
+                .map(|v| (v.defence, v.ranged_defence, v.gate, v.flammable, v.height))
+        };
+        let wall = Some((bonus(2, 0), None, None, true, 1));
+        assert_eq!(line(StructureKind::Wall), wall);
+        assert_eq!(line(StructureKind::CornerWall), wall);
+        assert_eq!(
+            line(StructureKind::GateWall),
+            Some((bonus(2, 0), None, Some((5, 5)), true, 1))
+        );
+        let tower = Some((bonus(2, 0), None, None, true, 2));
+        for k in [
+            StructureKind::Tower,
+            StructureKind::Watchtower,
+            StructureKind::SiegeTower,
+        ] {
+            assert_eq!(line(k), tower, "{k:?}");
+        }
+        assert_eq!(
+            line(StructureKind::Village),
+            Some((bonus(1, 1), Some(bonus(2, 2)), None, true, 1))
+        );
+        for k in [StructureKind::Barricade, StructureKind::Trench] {
+            assert_eq!(line(k).map(|l| l.0), Some(bonus(1, 1)), "{k:?}");
+        }
+        for k in [
+            StructureKind::Ram,
+            StructureKind::Caltrops,
+            StructureKind::LargeCaltrops,
+        ] {
+            assert_eq!(line(k).map(|l| l.0), Some(bonus(0, 0)), "{k:?}");
+        }
+    }
+
     /// IV "Walls" (stone walls 7/8), "Towers" (stone towers 8/9), "Walls with a gate" (the
     /// gate 5/5 in wood, 6/6 in stone), Summary "Stone Fortress +100%, +1/+1".
     #[test]
