@@ -23,7 +23,7 @@ use crate::state::Seat;
 mod design;
 pub use design::{
     ATTACKER_DEPTH, DEFENDER_FRONT, DEFENDER_MARGIN, Design, POINT_VALUE, Spending, ZONE_GAP,
-    design, zones_for,
+    attackers_outside, design, zones_for,
 };
 
 /// The section the scenarios follow.

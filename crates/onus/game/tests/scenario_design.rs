@@ -123,6 +123,26 @@ fn vi_fortress_design_the_design_rules_and_the_zones_are_the_engines() {
     let err = scenarios::design(&design(bare.into(), 2000)).unwrap_err();
     let shown = acies_data::render_all("scenario", &err);
     assert!(shown.contains("a siege needs one"), "{shown}");
+    // The attacker's siege engines start in its zone (a ram at y = 2 is; one at y = 5 is not).
+    let engine = |y: f64| {
+        format!(
+            "{}\n[[structure]]\nid = \"ram\"\nkind = \"ram\"\nowner = \"attacker\"\n[[structure.zone]]\ncentre = [3, {y}]\nsize = [1, 0.5]\n",
+            fort(9.0)
+        )
+    };
+    let sc = scenarios::design(&design(engine(2.0), 2000)).unwrap();
+    assert_eq!(
+        sc.spending().unwrap().1.structures,
+        40,
+        "the ram's 40 points"
+    );
+    let err = scenarios::design(&design(engine(5.0), 2000)).unwrap_err();
+    let shown = acies_data::render_all("scenario", &err);
+    assert!(
+        shown.contains("the attacker's ram lies outside its deployment zone"),
+        "{shown}"
+    );
+    assert!(shown.contains("T&F VI Deployment"), "{shown}");
     // A battlefield_file whose id is not the scenario's battlefield.
     let sc = scenarios::design(&design(fort(9.0), 2000)).unwrap();
     let text = sc

@@ -114,14 +114,54 @@ pub fn zones_for(b: &Battlefield) -> Result<(Zone, Zone), String> {
     Ok((defender, attacker))
 }
 
+/// The attacker's structures (its siege towers and rams) not wholly in `zone`, by id.
+///
+/// Ruling (docs/rulings.md, T&F VI "Deployment": "the attacker deploys their units and siege
+/// units markers ... in the assigned deployment area"): on a battlefield of the player's
+/// design the attacker's siege engines start in its zone.
+pub fn attackers_outside(b: &Battlefield, zone: &Zone) -> Vec<String> {
+    const EPS: f64 = 1e-9;
+    b.structures
+        .iter()
+        .filter(|s| b.owner_of(s) == Some(Side::Attacker))
+        .filter(|s| {
+            s.rects().any(|r| {
+                let a = r.aabb();
+                a.min.x < zone.x0 - EPS
+                    || a.min.y < zone.y0 - EPS
+                    || a.max.x > zone.x1 + EPS
+                    || a.max.y > zone.y1 + EPS
+            })
+        })
+        .map(|s| s.id.clone())
+        .collect()
+}
+
 /// The siege scenario of a design, as its file reads back: the battlefield file read (the
 /// design rules of T&F VI "Fortress design" and every rule of laying structures), the zones
-/// ([`zones_for`]) and the armies known; every problem found is returned. What each side
+/// ([`zones_for`]) with the attacker's siege engines in its own ([`attackers_outside`]) and
+/// the armies known; every problem found is returned. What each side
 /// spends and the game's own checks are [`SiegeScenario::check`]'s.
 pub fn design(d: &Design) -> Result<SiegeScenario, Vec<DataError>> {
     const FILE: &str = "battlefield.toml";
     let b = onus_terrain::load::parse(FILE, &d.battlefield)?;
     let (dz, az) = zones_for(&b).map_err(|m| vec![problem(FILE, "zones", m)])?;
+    let astray = attackers_outside(&b, &az);
+    if !astray.is_empty() {
+        return Err(astray
+            .into_iter()
+            .map(|id| {
+                let m = format!(
+                    "the attacker's {id} lies outside its deployment zone ({}, {})-({}, {}): the attacker deploys its siege units' markers in its own zone (T&F VI Deployment)",
+                    number(az.x0),
+                    number(az.y0),
+                    number(az.x1),
+                    number(az.y1)
+                );
+                problem(FILE, &format!("structure \"{id}\".zone"), m)
+            })
+            .collect());
+    }
     let name = d
         .name
         .clone()
