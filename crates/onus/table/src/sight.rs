@@ -135,22 +135,91 @@ impl Table {
     }
 }
 
+impl Table {
+    /// The ground or structure covering structure `id` from the shooter `s`, if every sight
+    /// line to it is covered (T&F V "Artillery": "Ranged units can attack any section of a
+    /// wall ..., tower, watchtower, village, bridge or siege tower within range"; II "Ranged
+    /// attacks and line of sight"). Ruling (docs/rulings.md): a structure is shot at its base
+    /// (IV "Siege towers": "you will attack the base of the tower"), level 0: what covers a
+    /// unit on the ground there covers it; the lines run from the shooter's front (from a
+    /// tower, the side nearest the structure) to the corners, midpoints and centre of each of
+    /// the structure's rectangles, and to its nearest point; the structure itself, and the
+    /// tower the shooter holds or the wall it stands on with its run, never cover. `None`
+    /// when one line is clear, or on a table without a battlefield.
+    pub fn structure_cover(&self, s: &TableUnit, id: &str) -> Option<GroundCover> {
+        let bf = self.battlefield()?;
+        let target = bf.structure(id)?;
+        let first = target.rects().next()?;
+        // The structure stands in for a card on the ground at its first rectangle.
+        let mut base = s.clone();
+        base.tower = None;
+        base.climb = None;
+        base.pose = first.pose;
+        base.size.width = first.width;
+        base.size.depth = first.depth;
+        let shooter = self.tower_shooter(s, &base);
+        let s = shooter.as_ref().unwrap_or(s);
+        let mut exempt = self.sight_exempt(s, s);
+        exempt.push(target.id.clone());
+        let parabolic = parabolic(&s.card);
+        let from_above = self.level_of(s) > 0;
+        let blocker = |seg: &Segment| {
+            ground_blocker(bf, seg, s, &base, 0).or_else(|| {
+                self.fortress_blocker(seg, &exempt, 0)
+                    .map(Blocker::Structure)
+            })
+        };
+        let origin = s.front_centre();
+        let nearest = target
+            .rects()
+            .map(|r| r.nearest_point(origin).point)
+            .min_by(|a, b| a.distance(origin).total_cmp(&b.distance(origin)))?;
+        let from = front_points(s);
+        let mut lines = vec![Segment::new(origin, nearest)];
+        for r in target.rects() {
+            let to = rect_points(r);
+            lines.extend(
+                from.iter()
+                    .flat_map(|&a| to.iter().map(move |&b| Segment::new(a, b))),
+            );
+        }
+        if lines.iter().any(|l| blocker(l).is_none()) {
+            return None;
+        }
+        lines
+            .iter()
+            .find_map(blocker)
+            .map(|p| cover_of(p, s, &base, from_above, parabolic))
+    }
+}
+
 /// The sight lines tried: from the corners and edge midpoints of the shooter's front half to
 /// those of the target's card (II: "it is only necessary for part of the card to be visible").
 fn sight_lines(s: &TableUnit, t: &TableUnit) -> Vec<Segment> {
-    let (w, h) = (s.size.width / 2.0, s.size.depth / 2.0);
-    let front = [(-w, 0.0), (w, 0.0), (w, h), (-w, h), (0.0, h), (0.0, 0.0)];
-    let from: Vec<Vec2> = front
-        .iter()
-        .map(|&(x, y)| s.pose.to_world(Vec2::new(x, y)))
-        .collect();
-    let c = t.rect().corners();
-    let mut to: Vec<Vec2> = c.to_vec();
-    to.extend((0..4).map(|i| c[i].lerp(c[(i + 1) % 4], 0.5)));
-    to.push(t.pose.centre);
+    let from = front_points(s);
+    let to = rect_points(&t.rect());
     from.iter()
         .flat_map(|&a| to.iter().map(move |&b| Segment::new(a, b)))
         .collect()
+}
+
+/// The corners and edge midpoints of the front half of `s`'s card, where sight lines start.
+fn front_points(s: &TableUnit) -> Vec<Vec2> {
+    let (w, h) = (s.size.width / 2.0, s.size.depth / 2.0);
+    let front = [(-w, 0.0), (w, 0.0), (w, h), (-w, h), (0.0, h), (0.0, 0.0)];
+    front
+        .iter()
+        .map(|&(x, y)| s.pose.to_world(Vec2::new(x, y)))
+        .collect()
+}
+
+/// The corners, edge midpoints and centre of `r`, where sight lines end.
+fn rect_points(r: &OrientedRect) -> Vec<Vec2> {
+    let c = r.corners();
+    let mut to: Vec<Vec2> = c.to_vec();
+    to.extend((0..4).map(|i| c[i].lerp(c[(i + 1) % 4], 0.5)));
+    to.push(r.centre());
+    to
 }
 
 fn nearest_point(t: &TableUnit, from: Vec2) -> Vec2 {

@@ -475,3 +475,45 @@ fn tf_iv_walls_lateral_moves_along_a_wall_are_limited_movement() -> Result<(), T
     );
     Ok(())
 }
+
+/// V "Artillery": ranged units attack "any section of a wall ... within range"; T&F II
+/// "Ranged attacks and line of sight". Ruling (docs/rulings.md): a structure is shot at its
+/// base, level 0 (IV "Siege towers": "you will attack the base of the tower"): an Onager west
+/// of the fort sees the west wall it faces in the clear; the north wall lies behind the west
+/// wall and its corners from every sight line: covered, -1 for the Onager's parabolic shot;
+/// slingers (not parabolic) cannot shoot it at all.
+#[test]
+fn tf_v_artillery_line_of_sight_to_a_structure() -> Result<(), TableError> {
+    use crate::sight::CoverEffect;
+    let mut t = fort()?;
+    let mut onager = card("Onager", UnitKind::Artillery, 2.0);
+    onager.ranged = Some(onus_model::RangedValues {
+        power: 5,
+        range: 8.0,
+    });
+    let o = put(&mut t, 1, 0, onager, pose(5.0, 14.5, -90.0));
+    let s = t.unit(o)?.clone();
+    assert_eq!(t.structure_cover(&s, "wall-w"), None);
+    let cover = t.structure_cover(&s, "wall-n");
+    assert_eq!(
+        cover.as_ref().map(|c| c.effect),
+        Some(CoverEffect::Penalty),
+        "{cover:?}"
+    );
+    let mut slingers = card("Slingers", UnitKind::Infantry, 2.0);
+    slingers.ranged = Some(onus_model::RangedValues {
+        power: 2,
+        range: 4.0,
+    });
+    let sl = put(&mut t, 2, 0, slingers, pose(5.0, 12.0, -90.0));
+    let s = t.unit(sl)?.clone();
+    let cover = t.structure_cover(&s, "wall-n");
+    assert!(
+        matches!(
+            cover.as_ref().map(|c| c.effect),
+            Some(CoverEffect::NoShot { .. })
+        ),
+        "{cover:?}"
+    );
+    Ok(())
+}
