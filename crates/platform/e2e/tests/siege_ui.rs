@@ -761,6 +761,28 @@ fn an_online_siege_from_the_editor_shows_the_seat_links() {
     lay_the_small_fort(&page);
     page.wait_for(testid("siege-ok"))
         .expect("the engine accepts the siege");
+    // The attacker's ram from the palette: in its zone it is the attacker's 40 points; out
+    // of it the engine refuses the siege, naming the rule; deleted, the siege is accepted.
+    let before = siege_checks(&page);
+    place(&page, "ram", 20.0, 1.5);
+    let with_ram = siege_answer(&page, before);
+    assert_eq!(with_ram["ok"], true, "{with_ram}");
+    assert_eq!(with_ram["spending"]["attacker"]["structures"], json!(40));
+    let before = siege_checks(&page);
+    place(&page, "ram", 20.0, 6.0);
+    let astray = siege_answer(&page, before);
+    assert_eq!(astray["ok"], false, "{astray}");
+    page.wait_for(testid("siege-problems")).unwrap();
+    let shown = page.text(testid("siege-problems")).unwrap();
+    assert!(
+        shown.contains("lies outside its deployment zone") && shown.contains("T&F VI Deployment"),
+        "{shown}"
+    );
+    page.screenshot("siege-editor-ram-astray").unwrap();
+    let before = siege_checks(&page);
+    page.click(testid("fortress-delete")).unwrap();
+    let fixed = siege_answer(&page, before);
+    assert_eq!(fixed["ok"], true, "{fixed}");
     page.click(testid("siege-mode-online")).unwrap();
     page.click(testid("siege-start")).unwrap();
     page.wait_for(testid("links")).expect("the seat links");

@@ -20,8 +20,10 @@ import { modal } from '/assets/js/dialogs.js';
 import { levelField } from '/assets/js/computer.js';
 import { api } from './onusapi.js';
 
-/** The kinds the palette offers, in its order (siege towers and rams are the attacker's). */
-const PALETTE = ['wall', 'corner_wall', 'gate_wall', 'tower', 'watchtower', 'village', 'trench', 'barricade', 'caltrops', 'large_caltrops'];
+/** The kinds the palette offers, in its order; the last ones, siege towers and rams, are the
+ * attacker's (T&F VI "Deployment": laid in its zone, along the southern edge). */
+const PALETTE = ['wall', 'corner_wall', 'gate_wall', 'tower', 'watchtower', 'village', 'trench', 'barricade', 'caltrops', 'large_caltrops', 'siege_tower', 'ram'];
+const ATTACKERS = new Set(['siege_tower', 'ram']);
 /** How near (DU) a placement must be to a snap position to take it; otherwise the grid's. */
 const SNAP_RADIUS = 1.5;
 const GRID = 0.25;
@@ -191,8 +193,14 @@ function siegeSection(cat, start, onAnswer) {
     h('details', {}, h('summary', {}, 'The siege scenario file'), tomlBox),
     h('p', { class: 'muted' }, 'The engine lays the zones: the attacker along the southern edge, the defender in and around its structures.'));
   computer.follow(box);
-  // The deployment zones the engine laid for the siege, when it made one.
-  const zones = () => (answer?.scenario ? [['attacker', answer.scenario.attacker.zone], ['defender', answer.scenario.defender.zone]] : []);
+  // The deployment zones the engine laid for the siege, the last it made (kept while a
+  // change is refused, so that what to move back into them stays in view).
+  let laid = [];
+  const zones = () => {
+    if (answer?.scenario) laid = [['attacker', answer.scenario.attacker.zone], ['defender', answer.scenario.defender.zone]];
+    else if (!battlefield) laid = [];
+    return laid;
+  };
   return { box, ask, zones };
 }
 
@@ -278,6 +286,7 @@ export function openFortressEditor({ cat = null, start = null } = {}) {
       zones: newZones(tool, k.tile, [0, 0], toolAngle),
     };
     if (fortress) st.fortress = fortress;
+    else if (ATTACKERS.has(tool)) st.owner = 'attacker';
     else if (tool !== 'village') st.owner = fortressOf()?.owner || 'defender';
     moveTo(st, at);
     bf.structures.push(st);
@@ -353,7 +362,8 @@ export function openFortressEditor({ cat = null, start = null } = {}) {
       }, st.zones.map((z) => rect(z, 'tile')));
       if (st.kind === 'gate_wall') g.append(rect({ ...st.zones[0], size: [st.zones[0].size[0] * 0.4, st.zones[0].size[1]] }, 'gate'));
       g.append(s('title', {}, `${st.id} (${st.kind.replaceAll('_', ' ')}, ${st.material})`));
-      if (st.kind === 'tower' || st.kind === 'watchtower') g.append(s('text', { x: c[0], y: Y(c[1]) + 0.15, class: 'mark' }, st.kind === 'tower' ? 'T' : 'W'));
+      const mark = { tower: 'T', watchtower: 'W', siege_tower: 'S', ram: 'R' }[st.kind];
+      if (mark) g.append(s('text', { x: c[0], y: Y(c[1]) + 0.15, class: 'mark' }, mark));
       return g;
     });
     // The siege's deployment zones, as the engine laid them (T&F VI "Deployment").
