@@ -124,6 +124,10 @@ pub enum Action {
         #[serde(default)]
         order: Option<MoveOrder>,
     },
+    /// T&F V "Artillery", "Fail": the shooter's opponent (see
+    /// [`crate::state::Decision::MisfireVictim`]) chooses the friendly unit of the shooter
+    /// its misfires strike.
+    ChooseMisfireVictim { unit: UnitId },
     /// VII-3: a ranged attack.
     Shoot { shooter: UnitId, target: UnitId },
     /// T&F V "Artillery", "Shooting at structures": a ranged attack on structure
@@ -264,6 +268,7 @@ impl Action {
             Action::Reposition90 { .. } => "reposition 90°",
             Action::Reposition180 { .. } => "reposition 180°",
             Action::LungeFollowUp { .. } => "lunge follow-up",
+            Action::ChooseMisfireVictim { .. } => "choose the misfire's victim",
             Action::Shoot { .. } => "shoot",
             Action::ShootStructure { .. } => "shoot at a structure",
             Action::SetOnFire { .. } => "set on fire",

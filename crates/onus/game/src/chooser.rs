@@ -399,6 +399,18 @@ fn decision(d: &Decision, rng: &mut GameRng, out: &mut Vec<Action>) {
             });
             out.push(Action::LungeFollowUp { order: None });
         }
+        Decision::MisfireVictim { candidates, .. } => {
+            // One at random first, then the others in the engine's order.
+            let n = u32::try_from(candidates.len()).unwrap_or(u32::MAX).max(1);
+            if let Some(&unit) = candidates.get(rng.below(n) as usize) {
+                out.push(Action::ChooseMisfireVictim { unit });
+            }
+            out.extend(
+                candidates
+                    .iter()
+                    .map(|&unit| Action::ChooseMisfireVictim { unit }),
+            );
+        }
         // Answered by `structure_events`, which needs the state.
         Decision::StructureEvents { .. } => out.push(Action::PlayEvents {
             cards: Vec::new(),

@@ -472,6 +472,17 @@ pub enum Decision {
     StructureEvents {
         attack: Box<crate::structure_events::HeldAttack>,
     },
+    /// T&F V "Artillery", "Fail": "If there are several friendly units within that range,
+    /// the opponent will choose which unit to damage": `chooser` picks one of `candidates`
+    /// (the engine's order: the likeliest to be wounded first) for the `misfires` of
+    /// `shooter`'s shot of ranged power `power` ([`crate::Action::ChooseMisfireVictim`]).
+    MisfireVictim {
+        shooter: UnitId,
+        chooser: Seat,
+        candidates: Vec<UnitId>,
+        misfires: u32,
+        power: acies_core::Value,
+    },
 }
 
 impl Decision {
@@ -484,6 +495,7 @@ impl Decision {
             } => *victims.get(*declined)?,
             Decision::Drivers { unit } | Decision::LungeFollowUp { unit } => *unit,
             Decision::StructureEvents { attack } => attack.attacker,
+            Decision::MisfireVictim { chooser, .. } => return Some(*chooser),
         };
         state.owner_of(unit)
     }
@@ -505,6 +517,9 @@ impl Decision {
                 "the events {} plays on its attack on {}",
                 attack.attacker, attack.setup.target.name
             ),
+            Decision::MisfireVictim { shooter, .. } => {
+                format!("which friendly unit the misfire of {shooter} strikes")
+            }
         }
     }
 
@@ -516,6 +531,7 @@ impl Decision {
             Decision::Drivers { .. } => "VII-6 Fleeing elephants",
             Decision::LungeFollowUp { .. } => "IX Lunge",
             Decision::StructureEvents { .. } => crate::structure_events::EVENTS,
+            Decision::MisfireVictim { .. } => onus_combat::ARTILLERY,
         }
     }
 }

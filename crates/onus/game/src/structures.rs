@@ -25,7 +25,7 @@ use crate::action::Action;
 use crate::error::{GameError, GameResult};
 use crate::event::{GameEvent, Removal};
 use crate::general::{dice, fighter, morale_check, rule_options};
-use crate::state::{GameState, Phase, Seat};
+use crate::state::{Decision, GameState, Phase, Seat};
 
 /// T&F IV "Structures", cited when the structure itself is missing or cannot be damaged.
 pub const STRUCTURES: &str = "T&F IV Structures";
@@ -483,7 +483,10 @@ pub(crate) fn conclude(
     let misfires = result.misfires;
     settle_attack(state, held.attacker, &s, held.occupant, result)?;
     match &held.misfire_power {
-        Some(power) if misfires > 0 => misfire(state, held.attacker, power, misfires),
+        Some(power) if misfires > 0 => {
+            let chooser = opponent(state, held.attacker, held.occupant);
+            misfire(state, held.attacker, chooser, power, misfires)
+        }
         _ => Ok(()),
     }
 }
@@ -674,22 +677,56 @@ pub(crate) fn casualties(
 }
 
 /// T&F V "Artillery", "Fail": each misfire rolls a die to damage a friendly unit within 2 DU
-/// of the shooter; with none there the misfire is a miss.
+/// of the shooter; with none there the misfire is a miss; with one, it is struck; "if there
+/// are several friendly units within that range, the opponent will choose which unit to
+/// damage": the game waits for `chooser` ([`Decision::MisfireVictim`]).
 ///
-/// Ruling (docs/rulings.md, T&F V "Artillery"): "the opponent will choose which unit to
-/// damage" is made for the opponent by the engine, as the opponent would: the unit with the
-/// lowest armor, then the fewest wounds left, then the lowest id. All the misfires of a shot
-/// fall on that one unit, which then checks its morale if wounded.
+/// Ruling (docs/rulings.md, T&F V "Artillery"): all the misfires of a shot fall on one unit,
+/// which then checks its morale if wounded; the chooser is the shooter's opponent (the side
+/// holding the structure shot at, or the first enemy seat still in the battle).
 fn misfire(
     state: &mut GameState,
     shooter: UnitId,
+    chooser: Option<Seat>,
     power: &acies_core::Value,
     misfires: u32,
 ) -> GameResult<()> {
-    let s = state.table.unit(shooter)?.clone();
+    let candidates = misfire_candidates(state, shooter)?;
+    match (candidates.as_slice(), chooser) {
+        ([], _) => {
+            state.emit(GameEvent::Misfire {
+                shooter,
+                victim: None,
+                misfires,
+                wounds: 0,
+                log: Default::default(),
+            });
+            Ok(())
+        }
+        ([victim], _) | ([victim, ..], None) => {
+            misfire_on(state, shooter, *victim, power, misfires)
+        }
+        (_, Some(chooser)) => {
+            state.decisions.push(Decision::MisfireVictim {
+                shooter,
+                chooser,
+                candidates,
+                misfires,
+                power: power.clone(),
+            });
+            Ok(())
+        }
+    }
+}
+
+/// The friendly units of `shooter` within 2 DU of it (T&F V "Artillery", "Fail"), the
+/// likeliest to be wounded first: the lowest armor against the shot, then the fewest wounds
+/// left, then the lowest id (what an opponent would choose; the scripted player's order).
+pub fn misfire_candidates(state: &GameState, shooter: UnitId) -> GameResult<Vec<UnitId>> {
+    let s = state.table.unit(shooter)?;
     let options = rule_options(state);
     let me = fighter(state, shooter)?;
-    let mut candidates: Vec<(i32, u32, UnitId, acies_core::Value)> = Vec::new();
+    let mut candidates: Vec<(i32, u32, UnitId)> = Vec::new();
     for u in state.table.units() {
         if u.id == shooter
             || !state.allies(Seat(u.owner), Seat(s.owner))
@@ -700,19 +737,25 @@ fn misfire(
         let f: Fighter = fighter(state, u.id)?;
         let armor = ranged_profile(&me, &f, &options, &[]).armor;
         let left = crate::combat::health(state, &u.card).saturating_sub(u.state.wounds);
-        candidates.push((armor.total(), left, u.id, armor));
+        candidates.push((armor.total(), left, u.id));
     }
-    candidates.sort_by_key(|c| (c.0, c.1, c.2));
-    let Some((_, _, victim, armor)) = candidates.into_iter().next() else {
-        state.emit(GameEvent::Misfire {
-            shooter,
-            victim: None,
-            misfires,
-            wounds: 0,
-            log: Default::default(),
-        });
-        return Ok(());
-    };
+    candidates.sort();
+    Ok(candidates.into_iter().map(|c| c.2).collect())
+}
+
+/// The misfires of `shooter`'s shot fall on `victim`: one die each against its armor, then
+/// its morale check if wounded.
+fn misfire_on(
+    state: &mut GameState,
+    shooter: UnitId,
+    victim: UnitId,
+    power: &acies_core::Value,
+    misfires: u32,
+) -> GameResult<()> {
+    let s = state.table.unit(shooter)?.clone();
+    let me = fighter(state, shooter)?;
+    let f: Fighter = fighter(state, victim)?;
+    let armor = ranged_profile(&me, &f, &rule_options(state), &[]).armor;
     let name = state.table.unit(victim)?.card.name.clone();
     let mut chance = onus_combat::DiceChance::logged(dice(state));
     let wounds = resolve_misfire(&s.card.name, power, &name, &armor, misfires, &mut chance);
@@ -733,6 +776,42 @@ fn misfire(
         wounds > 0,
         ARTILLERY,
     )
+}
+
+/// The opponent's answer to [`Decision::MisfireVictim`]: `unit`, one of the candidates.
+pub(crate) fn choose_misfire_victim(state: &mut GameState, unit: UnitId) -> GameResult<()> {
+    let Some(Decision::MisfireVictim {
+        shooter,
+        candidates,
+        misfires,
+        power,
+        ..
+    }) = state.decisions.first().cloned()
+    else {
+        return Err(GameError::rule(
+            ARTILLERY,
+            "no misfire waits for its victim",
+        ));
+    };
+    if !candidates.contains(&unit) {
+        return Err(GameError::rule(
+            ARTILLERY,
+            format!("{unit} is not a friendly unit of {shooter} within 2 DU of it"),
+        ));
+    }
+    state.decisions.remove(0);
+    misfire_on(state, shooter, unit, &power, misfires)
+}
+
+/// The shooter's opponent for a misfire's choice (T&F V "Artillery", "Fail"): the side of
+/// the unit in the structure shot at, else the first enemy seat still in the battle.
+fn opponent(state: &GameState, shooter: UnitId, occupant: Option<UnitId>) -> Option<Seat> {
+    let mine = state.owner_of(shooter)?;
+    occupant.and_then(|o| state.owner_of(o)).or_else(|| {
+        state.seats().into_iter().find(|s| {
+            !state.allies(*s, mine) && state.player(*s).is_ok_and(|p| p.defeated.is_none())
+        })
+    })
 }
 
 /// The Fire markers of collapsed structure `s` go to the structures in contact with it that

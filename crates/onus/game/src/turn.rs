@@ -213,6 +213,9 @@ fn answer_decision(s: &mut GameState, seat: Seat, d: &Decision, action: &Action)
         (Decision::StructureEvents { .. }, Action::KeepRandomEvent { card }) => {
             crate::structure_events::keep(s, *card)
         }
+        (Decision::MisfireVictim { .. }, Action::ChooseMisfireVictim { unit }) => {
+            crate::structures::choose_misfire_victim(s, *unit)
+        }
         (d, a) => Err(decision_waiting(s, d, a.name())),
     }
 }

@@ -149,11 +149,15 @@ pub fn check_end(state: &mut GameState) {
     if state.outcome.is_some() || state.phase == Phase::Deployment {
         return;
     }
-    // T&F V "Events": an attack on a structure waiting for its attacker's events is checked
-    // once it is rolled (declared and rolled, it is one attack).
+    // T&F V "Events", "Artillery": an attack on a structure waiting for its attacker's events
+    // or for its misfire's victim is checked once it is over (declared, rolled and its
+    // misfires settled, it is one attack).
     if matches!(
         state.decisions.first(),
-        Some(crate::state::Decision::StructureEvents { .. })
+        Some(
+            crate::state::Decision::StructureEvents { .. }
+                | crate::state::Decision::MisfireVictim { .. }
+        )
     ) {
         return;
     }

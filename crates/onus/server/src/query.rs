@@ -1135,6 +1135,16 @@ fn choices(k: &GameState, seat: Seat) -> Value {
             "elite_draw_two": of(Action::EliteDrawTwo),
         });
     }
+    // T&F V "Artillery": the enemy's misfire waits for this seat to choose its victim.
+    if let Some(onus_game::state::Decision::MisfireVictim { candidates, .. }) =
+        k.decisions().first()
+    {
+        let units: Vec<Value> = candidates
+            .iter()
+            .map(|&unit| of(Action::ChooseMisfireVictim { unit }))
+            .collect();
+        return json!({ "decision": "misfire_victim", "units": units });
+    }
     if !k.decisions().is_empty() {
         return json!({ "decision": "decision" });
     }

@@ -115,3 +115,59 @@ fn tf_v_events_the_attackers_dialog_offers_what_the_engine_accepts() {
         "{view}"
     );
 }
+
+/// T&F V "Artillery", "Fail": the Onager's two misfires with two of its friends within 2 DU
+/// wait for the opponent; its `choices` offer both, each accepted by the engine, and the
+/// shooter's seat has nothing to decide.
+#[test]
+fn tf_v_artillery_the_opponent_is_offered_the_misfires_victims() {
+    let card = |name: &str, kind, ranged: Option<(i32, f64)>| {
+        let b = onus_combat::CardBuilder::new(name, kind)
+            .attack(1, 1)
+            .defense(3, 3)
+            .morale(6)
+            .health(6);
+        match ranged {
+            Some((p, r)) => b.ranged(p, r).build(),
+            None => b.build(),
+        }
+    };
+    use onus_model::UnitKind::{Artillery, Infantry};
+    let units = vec![
+        unit(
+            1,
+            0,
+            card("Onager", Artillery, Some((5, 8.0))),
+            5.0,
+            14.5,
+            -90.0,
+        ),
+        unit(2, 1, card("Iberians", Infantry, None), 10.1, 14.5, 90.0),
+        unit(4, 0, card("Hastati", Infantry, None), 5.0, 12.0, -90.0),
+        unit(5, 0, card("Principes", Infantry, None), 5.0, 17.0, -90.0),
+    ];
+    let bf = onus_terrain::builtin::get("fort-and-village").unwrap();
+    let mut s = fixture_on(Some(bf), units, &[UnitId(1)], Phase::RangedAttack);
+    s.setup_mut().options.no_events = true;
+    s.force_dice(&[1, 1, 1, 1, 2, 3, 2, 2, 1, 1]);
+    let s = apply(
+        &s,
+        0,
+        Action::ShootStructure {
+            shooter: UnitId(1),
+            structure: "wall-w".into(),
+            incendiary: false,
+        },
+    );
+    let c = answer(&s, Viewer::Seat(Seat(1)), json!({"kind": "choices"})).unwrap();
+    assert_eq!(c["decision"], "misfire_victim", "{c}");
+    let units = c["units"].as_array().unwrap();
+    assert_eq!(units.len(), 2, "{c}");
+    for x in units {
+        let action: Action = serde_json::from_value(x["action"].clone()).unwrap();
+        assert_eq!(x["verdict"]["ok"], true, "{x}");
+        assert!(Onus::apply(&s, Seat(1), &action).is_ok());
+    }
+    let mine = answer(&s, Viewer::Seat(Seat(0)), json!({"kind": "choices"})).unwrap();
+    assert_eq!(mine["decision"], "none");
+}

@@ -57,6 +57,11 @@ pub(super) fn candidates(ctx: &mut Ctx<'_>, d: &Decision) -> Vec<Action> {
         ],
         Decision::LungeFollowUp { unit } => lunge_follow_up(ctx, *unit),
         Decision::StructureEvents { attack } => structure_events(ctx, attack),
+        // The enemy's misfire: the engine lists first the unit likeliest to be wounded.
+        Decision::MisfireVictim { candidates, .. } => candidates
+            .iter()
+            .map(|&unit| Action::ChooseMisfireVictim { unit })
+            .collect(),
     }
 }
 

@@ -892,8 +892,32 @@ function structureEventsDialog(game, d) {
   return a.elite_second != null ? eliteKeepDialog(game, f) : eventsDialog(game, f);
 }
 
+/**
+ * T&F V "Artillery", "Fail": the enemy's artillery misfired and several of its own units
+ * stand within 2 DU: this seat chooses the one struck (the units the engine accepts).
+ */
+function misfireDialog(game, d) {
+  const box = h('div', { class: 'row wrap', 'data-testid': 'misfire-choices' }, h('p', { class: 'muted' }, 'Asking the rules…'));
+  game.query({ kind: 'choices' }).then((c) => {
+    const units = (c.units || []).filter((x) => x?.verdict?.ok === true).map((x) => x.action.unit);
+    replace(box, units.map((u) => h('button', {
+      class: 'primary', 'data-testid': `misfire-victim-${u}`,
+      onclick: async () => { if (await game.act({ action: 'choose_misfire_victim', unit: u })) game.closeDialog(); },
+    }, game.names.unit(u))));
+  }, (e) => replace(box, h('p', { class: 'bad' }, e.message)));
+  return {
+    title: `${game.names.unit(d.shooter)} misfired`,
+    testid: 'decision-dialog',
+    body: [
+      h('p', {}, `${d.misfires} misfire${d.misfires === 1 ? '' : 's'}: choose which of its friendly units within 2 DU is struck (T&F V "Artillery").`),
+      box,
+    ],
+  };
+}
+
 function decisionDialog(game, d) {
   if (d.decision === 'structure_events') return structureEventsDialog(game, d);
+  if (d.decision === 'misfire_victim') return misfireDialog(game, d);
   const n = game.names;
   if (d.decision === 'withdrawal') {
     const send = async (keep) => { if (await game.act({ action: 'answer_withdrawal', keep_contact: keep })) game.closeDialog(); };
