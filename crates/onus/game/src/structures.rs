@@ -203,6 +203,19 @@ fn occupant(state: &GameState, s: &Structure, holder: Holder) -> Option<(UnitId,
             allowed.then(|| (h, sections_in_contact(u, s)))
         });
     }
+    in_contact(state, s, holder, encloses)
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+}
+
+/// The units `holder` allows in contact with `s` (overlapping it when it `encloses` its
+/// unit), with their sections in contact, in id order.
+fn in_contact(
+    state: &GameState,
+    s: &Structure,
+    holder: Holder,
+    encloses: bool,
+) -> Vec<(UnitId, u32)> {
     state
         .table
         .units()
@@ -215,7 +228,15 @@ fn occupant(state: &GameState, s: &Structure, holder: Holder) -> Option<(UnitId,
         .filter(|u| s.touches(&u.rect()))
         .map(|u| (u.id, sections_in_contact(u, s)))
         .filter(|(_, n)| encloses || *n > 0)
-        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+        .collect()
+}
+
+/// The defending units `holder` allows with sections in contact with wall `s`.
+fn defenders_in_contact(state: &GameState, s: &Structure, holder: Holder) -> Vec<(UnitId, u32)> {
+    let mut v = in_contact(state, s, holder, false);
+    v.retain(|(_, n)| *n > 0);
+    v.sort_by_key(|(u, _)| *u);
+    v
 }
 
 /// Who holds structure `s` when no attack names an attacker (its collapse by fire): in a
@@ -342,6 +363,7 @@ pub fn shoot_structure(
             ),
         ));
     };
+    let cover = sight_to(state, &u, id, &target.name)?;
     let me = fighter(state, shooter)?;
     let occupant = occupant(state, &s, Holder::NotOf(seat));
     let them = occupant.map(|(o, _)| fighter(state, o)).transpose()?;
@@ -350,11 +372,35 @@ pub fn shoot_structure(
     } else {
         StructureAttack::IncendiaryShot { range }
     };
-    let (setup, armor) = attack_setup(&me, them.as_ref(), how, target, &rule_options(state));
+    let (mut setup, armor) = attack_setup(&me, them.as_ref(), how, target, &rule_options(state));
+    if let Some(piece) = cover {
+        let source = format!("{piece} covers the structure (T&F II line of sight)");
+        setup.hit.add(source.clone(), -1);
+        setup.damage.add(source, -1);
+    }
     let power = setup.hit.clone();
     let setup = setup.state(state.structure_damage(id));
     state.book.shot.insert(shooter);
     attack(state, shooter, &s, setup, occupant, armor, Some(power))
+}
+
+/// What stands between shooter `u` and structure `id` (T&F II "Ranged attacks and line of
+/// sight", V "Artillery"; [`onus_table::Table::structure_cover`]): a refusal naming the rule
+/// when nothing can be seen of it, the covering piece's name when the shot takes -1 power,
+/// `None` when a line is clear (or the cover costs nothing: a parabolic shot from above over
+/// an obstacle nearer the shooter).
+fn sight_to(state: &GameState, u: &TableUnit, id: &str, name: &str) -> GameResult<Option<String>> {
+    let Some(c) = state.table.structure_cover(u, id) else {
+        return Ok(None);
+    };
+    match c.effect {
+        onus_table::CoverEffect::NoShot { reason, rule } => Err(GameError::rule(
+            rule,
+            format!("{} cannot shoot at {name}: {reason} ({})", u.id, c.piece),
+        )),
+        onus_table::CoverEffect::Penalty => Ok(Some(c.piece)),
+        onus_table::CoverEffect::None => Ok(None),
+    }
 }
 
 /// T&F V "Set wood on fire": an active melee unit in contact with a wooden structure (or a
@@ -611,8 +657,47 @@ fn settle_attack(
             rule,
         )?;
     }
-    if change.collapsed && change.fire_to_spread > 0 {
-        spread(state, s, change.fire_to_spread, false)?;
+    if change.collapsed {
+        let holder = state
+            .owner_of(attacker)
+            .map_or(Holder::Anyone, Holder::NotOf);
+        wall_collapse(state, s, holder, occupant)?;
+        if change.fire_to_spread > 0 {
+            spread(state, s, change.fire_to_spread, false)?;
+        }
+    }
+    Ok(())
+}
+
+/// T&F IV "Collapsed wall": "if a wall collapses, all defending units will suffer 1 damage
+/// for each section in contact with the wall and must make a morale check" — every unit
+/// `holder` allows in contact with collapsed `s` but `done` (the unit in it, whose casualties
+/// came with the attack's roll or the fire's), in id order. A tower, watchtower, siege tower
+/// or village destroys only the unit inside (IV "Collapsed tower", V "Razing structures"):
+/// nothing more here. Ruling (docs/rulings.md): each shows its card (XII-A).
+fn wall_collapse(
+    state: &mut GameState,
+    s: &Structure,
+    holder: Holder,
+    done: Option<UnitId>,
+) -> GameResult<()> {
+    let Some(t) = target_of(s) else {
+        return Ok(());
+    };
+    if t.encloses {
+        return Ok(());
+    }
+    let others: Vec<(UnitId, u32)> = defenders_in_contact(state, s, holder)
+        .into_iter()
+        .filter(|(u, _)| Some(*u) != done)
+        .collect();
+    for (unit, sections) in others {
+        let (wounds, destroyed) = match razing_casualties(&t, sections) {
+            Casualties::Destroyed => (0, true),
+            Casualties::Wounded { wounds } => (wounds, false),
+        };
+        crate::fog::reveal(state, unit);
+        casualties(state, unit, &s.id, wounds, destroyed, true, RAZING)?;
     }
     Ok(())
 }
@@ -916,13 +1001,16 @@ pub fn end_of_turn(state: &mut GameState) -> GameResult<()> {
         }
     }
     for (s, t, markers) in collapsed {
-        if let Some((unit, sections)) = occupant(state, &s, holder_of(state, &s)) {
+        let holder = holder_of(state, &s);
+        let first = occupant(state, &s, holder);
+        if let Some((unit, sections)) = first {
             let (wounds, destroyed) = match razing_casualties(&t, sections) {
                 Casualties::Destroyed => (0, true),
                 Casualties::Wounded { wounds } => (wounds, false),
             };
             casualties(state, unit, &s.id, wounds, destroyed, true, RAZING)?;
         }
+        wall_collapse(state, &s, holder, first.map(|f| f.0))?;
         if markers > 0 {
             spread(state, &s, markers, true)?;
         }

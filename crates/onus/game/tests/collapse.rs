@@ -1,0 +1,59 @@
+//! Collapsing walls (*Terrain & Fortresses* IV "Collapsed wall", V "Razing structures"),
+//! with fixed dice, in the shipped "siege-castellum" (its north walls wall-n1, wall-n2,
+//! wall-n3 at x 11..13, 13..15, 15..17, their inner face at y 15).
+
+mod common;
+
+use common::infantry;
+use onus_game::testing::{events_since as new_events, fixture_on, unit};
+use onus_game::{GameEvent, Phase, Seat};
+use onus_table::UnitId;
+
+fn castellum() -> onus_terrain::Battlefield {
+    onus_terrain::builtin::get("siege-castellum").unwrap()
+}
+
+/// T&F IV "Collapsed wall": "if a wall collapses, all defending units will suffer 1 damage
+/// for each section in contact with the wall and must make a morale check". Two defenders
+/// stand inside the castellum against the north wall, each with 2 sections against wall-n2
+/// (x 13..15) and 2 against its neighbour; the fire collapses wall-n2 at the end of the
+/// turn: each takes 2 wounds and checks its morale, the attacker's unit far away nothing.
+#[test]
+fn tf_iv_collapsed_wall_wounds_every_defender_in_contact() {
+    let units = vec![
+        unit(1, 0, infantry("Velites"), 14.0, 5.0, 0.0),
+        unit(2, 1, infantry("Guards"), 13.0, 14.4, 0.0),
+        unit(3, 1, infantry("Watch"), 15.0, 14.4, 0.0),
+    ];
+    let mut s = fixture_on(Some(castellum()), units, &[UnitId(1)], Phase::Melee);
+    s.setup_mut().scenario.siege = Some(onus_game::setup::Siege {
+        defender: Seat(1),
+        deck_runs: None,
+    });
+    s.structures_mut().insert(
+        "wall-n2".into(),
+        onus_combat::StructureDamage {
+            wounds: 6,
+            fire: onus_combat::FireMarkers { burning: 2, new: 0 },
+            ..Default::default()
+        },
+    );
+    s.force_dice(&[1, 1, 1, 1]);
+    let before = s.clone();
+    onus_game::turn::next_turn(&mut s).unwrap();
+    assert!(s.structure_damage("wall-n2").collapsed);
+    let hurt: Vec<(UnitId, u32)> = new_events(&before, &s)
+        .into_iter()
+        .filter_map(|e| match e {
+            GameEvent::StructureCasualties {
+                unit, wounds, rule, ..
+            } if rule == "T&F V Razing structures" => Some((unit, wounds)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(hurt, vec![(UnitId(2), 2), (UnitId(3), 2)]);
+    for u in [2, 3] {
+        assert_eq!(s.table().unit(UnitId(u)).unwrap().state.wounds, 2);
+    }
+    assert_eq!(s.table().unit(UnitId(1)).unwrap().state.wounds, 0);
+}
