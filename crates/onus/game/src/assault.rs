@@ -344,6 +344,32 @@ pub fn take_top(state: &mut GameState, seat: Seat, unit: UnitId) -> GameResult<(
         structure,
         tower: tower.is_some(),
     });
+    if tower.is_none() {
+        lateral_attack(state, unit)?;
+    }
+    Ok(())
+}
+
+/// T&F IV "Walls", "Defeating a defender": "If there is another enemy unit in contact on
+/// either flank, there would be a new combat in the same turn (lateral attack). As both units
+/// are at the same height no height bonus can be applied." Ruling (docs/rulings.md): the unit
+/// that took the top of a wall is engaged at once with every enemy whose flank lies against
+/// its own ([`onus_table::Table::in_lateral_contact`]: each pair of side sections one die,
+/// both flanked); the engagement is fought in the Melee Phase like any other, no unit on top
+/// of the other ([`melee_effects`] gives no height nor wall bonus).
+fn lateral_attack(state: &mut GameState, unit: UnitId) -> GameResult<()> {
+    let enemies: Vec<UnitId> = state
+        .table
+        .units()
+        .map(|o| o.id)
+        .filter(|&o| state.table.in_lateral_contact(unit, o))
+        .collect();
+    for enemy in enemies {
+        state
+            .table
+            .engage(unit, enemy, &onus_table::EnvelopChoice::None, false)?;
+        state.emit(GameEvent::MetAtTop { unit, enemy });
+    }
     Ok(())
 }
 

@@ -320,7 +320,8 @@ pub enum GameEvent {
         tower: bool,
     },
     /// T&F V "Assaulting fortresses": `unit`, at the top of its climb, engaged `enemy`, the
-    /// unit on the wall or in the tower climbed.
+    /// unit on the wall or in the tower climbed; or, having taken the top of a wall, the enemy
+    /// on either flank there (IV "Walls", "Defeating a defender": the lateral attack).
     MetAtTop {
         unit: UnitId,
         enemy: UnitId,

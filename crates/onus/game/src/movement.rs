@@ -326,7 +326,8 @@ pub fn envelop(
 /// towards it and then straight ahead. The table cuts the approach at the first contact and
 /// lines the units up (VII-2.C). A unit holding a tower is offered them from each of the
 /// tower's exits (T&F IV "Occupying defenses": it charges out of the tower,
-/// `onus_table::Table::tower_exits`).
+/// `onus_table::Table::tower_exits`). A unit on a wall is offered the lateral charge along it
+/// too (T&F IV "Walls", "Lateral attack").
 pub fn charge_candidates(table: &Table, unit: UnitId, target: UnitId) -> Vec<ChargeSpec> {
     let (Ok(u), Ok(t)) = (table.unit(unit), table.unit(target)) else {
         return Vec::new();
@@ -343,6 +344,22 @@ pub fn charge_candidates(table: &Table, unit: UnitId, target: UnitId) -> Vec<Cha
     let mut out = Vec::new();
     for start in starts {
         out.extend(approaches_from(start, t.pose.centre, target));
+    }
+    // T&F IV "Walls", "Lateral attack": along its wall, with its flank (the engine refuses it
+    // unless the slide ends flank to flank with the target).
+    if u.tower.is_none() && table.on_wall(u).is_some() {
+        let right = u.pose.to_local(t.pose.centre).x;
+        if right.abs() > 0.02 {
+            out.push(ChargeSpec {
+                target,
+                steps: vec![Step::Slide {
+                    right,
+                    forward: 0.0,
+                }],
+                side: None,
+                envelop: EnvelopChoice::None,
+            });
+        }
     }
     out
 }

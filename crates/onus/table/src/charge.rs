@@ -332,6 +332,14 @@ impl Table {
             charging: true,
             ..opts
         };
+        // T&F IV "Walls", "Lateral attack": a unit on a wall charging along it, with its flank.
+        if exit.is_none()
+            && self
+                .along_wall(self.unit(unit)?, &MoveOrder::new(order.steps.clone()))
+                .is_some()
+        {
+            return self.plan_lateral_charge(unit, order, opts, stage == Stage::Aligned);
+        }
         // The table is only copied once a marker is swept away.
         let mut owned: Option<Table> = None;
         let mut swept = MarkersSwept::default();
@@ -497,7 +505,7 @@ impl Table {
 
     /// The approach cut where the charger first touches anything of the target: the steps up
     /// to that point, and whether it was cut.
-    fn cut_at_target(
+    pub(crate) fn cut_at_target(
         &self,
         u: &TableUnit,
         steps: &[Step],

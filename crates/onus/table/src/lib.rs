@@ -20,6 +20,7 @@ pub mod engaged;
 pub mod error;
 pub mod flight;
 pub mod fortress;
+mod lateral;
 pub mod movement;
 pub mod query;
 pub mod ranged;

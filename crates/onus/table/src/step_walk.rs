@@ -228,10 +228,14 @@ impl Walker<'_> {
                 if !self.skirm && !self.along_wall {
                     walk.reductions.insert(Reduction::AllDirections);
                 }
-                walk.bar(
-                    "movement in all directions cannot end in a charge, not even for skirmishers",
-                    "VII-2.B Movement in all directions",
-                );
+                // T&F IV "Walls", "Lateral attack": "the only case in which a lateral charge
+                // is allowed".
+                if !self.along_wall {
+                    walk.bar(
+                        "movement in all directions cannot end in a charge, not even for skirmishers",
+                        "VII-2.B Movement in all directions",
+                    );
+                }
                 Ok(acies_geom::math::hypot(right, forward))
             }
             Step::Turn(a) => self.turn(walk, i, a),

@@ -481,7 +481,11 @@ impl Table {
             taken.insert((c.by, c.slot.part()));
             taken.insert((c.against, c.part));
         }
-        let direct = direct_contacts(&a, &b, &taken);
+        let mut direct = direct_contacts(&a, &b, &taken);
+        if direct.is_empty() {
+            // T&F IV "Walls", "Lateral attack": flank to flank on a wall.
+            direct = self.lateral_contacts(&a, &b, &taken);
+        }
         let mut contacts = kept;
         contacts.extend(direct);
         contacts.sort();

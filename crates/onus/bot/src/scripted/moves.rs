@@ -480,6 +480,37 @@ fn charge_candidates(ctx: &Ctx<'_>, u: &TableUnit, reach: f64) -> Vec<Action> {
                 }
             }
         }
+        out.extend(lateral_charges(ctx, u, target, budget));
+    }
+    out
+}
+
+/// The lateral charges along its wall of `u`, standing on one, at `target` (T&F IV "Walls",
+/// "Lateral attack"): a slide either way, as far as the limited movement goes; the engine
+/// cuts it at the contact and refuses it unless it ends flank to flank.
+fn lateral_charges(ctx: &Ctx<'_>, u: &TableUnit, target: UnitId, budget: f64) -> Vec<Action> {
+    let s = ctx.s;
+    if s.table().on_wall(u).is_none() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for right in [-budget / 2.0, budget / 2.0] {
+        let steps = vec![Step::Slide {
+            right,
+            forward: 0.0,
+        }];
+        let order = onus_table::ChargeOrder::new(target, steps.clone());
+        if s.table().check_charge(u.id, &order).is_ok() {
+            out.push(Action::Charge {
+                unit: u.id,
+                charge: ChargeSpec {
+                    target,
+                    steps,
+                    side: None,
+                    envelop: EnvelopChoice::None,
+                },
+            });
+        }
     }
     out
 }

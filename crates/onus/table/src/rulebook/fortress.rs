@@ -460,7 +460,8 @@ fn tf_iv_walls_lateral_moves_along_a_wall_are_limited_movement() -> Result<(), T
     let slide = |right: f64, forward: f64| MoveOrder::new(vec![Step::Slide { right, forward }]);
     let mv = t.check_move(u, &slide(0.8, 0.0))?;
     assert_eq!((mv.kind, mv.budget), (MovementType::Limited, 2.0));
-    assert!(mv.charge_bar.is_some());
+    // "the only case in which a lateral charge is allowed".
+    assert!(mv.charge_bar.is_none());
     assert_eq!(
         t.check_move(u, &slide(0.5, -0.1))?.kind,
         MovementType::Reduced
@@ -514,6 +515,69 @@ fn tf_v_artillery_line_of_sight_to_a_structure() -> Result<(), TableError> {
             Some(CoverEffect::NoShot { .. })
         ),
         "{cover:?}"
+    );
+    Ok(())
+}
+
+/// IV "Walls", "Lateral attack": "you can move a unit placed on a wall laterally with limited
+/// movement. This allows you to attack enemies inside the fortress and is the only case in
+/// which a lateral charge is allowed"; the book's example: the Iberians slide along the wall
+/// into the Triarii who took it, "2 dice are rolled since 2 sections are in contact", both
+/// flanked. Off the wall, a sideways slide still cannot end in a charge.
+#[test]
+fn tf_iv_walls_the_lateral_charge_along_a_wall() -> Result<(), TableError> {
+    use crate::charge::ChargeOrder;
+    use crate::unit::Flank;
+    let mut t = fort()?;
+    let mut c = card("Iberians", UnitKind::Infantry, 4.0);
+    c.size = Some((0.8, 0.5));
+    // The Iberians (seat 1) on the west wall facing it (west); the Triarii (seat 0) further
+    // north on the same wall, facing into the fort (east), 0.2 DU away.
+    let ib = put(&mut t, 1, 1, c.clone(), pose(9.75, 14.0, 90.0));
+    t.unit_mut(ib)?.turn.activated = true;
+    c.name = "Triarii".into();
+    let tr = put(&mut t, 2, 0, c.clone(), pose(9.75, 15.0, -90.0));
+    assert!(t.on_wall(t.unit(ib)?).is_some());
+    let slide = |right: f64| {
+        vec![Step::Slide {
+            right,
+            forward: 0.0,
+        }]
+    };
+    let plan = t.check_charge(ib, &ChargeOrder::new(tr, slide(0.5)))?;
+    assert_eq!(plan.approach.kind, MovementType::Limited);
+    assert!(
+        (plan.approach.cost - 0.2).abs() < 1e-6,
+        "{}",
+        plan.approach.cost
+    );
+    assert_eq!(plan.contacts.len(), 2);
+    t.apply_charge(&plan)?;
+    let e = t.engagement(ib, tr).ok_or(TableError::NoFrontalContact {
+        unit: ib,
+        target: tr,
+    })?;
+    assert_eq!(e.dice(), 2);
+    assert!(e.edges_hit(ib).contains(&Flank::Right.edge()));
+    assert!(e.edges_hit(tr).contains(&Flank::Right.edge()));
+    // Not enveloping; nor off the wall.
+    let mut t2 = fort()?;
+    let ib2 = put(&mut t2, 1, 1, c.clone(), pose(9.75, 14.0, 90.0));
+    t2.unit_mut(ib2)?.turn.activated = true;
+    let tr2 = put(&mut t2, 2, 0, c.clone(), pose(9.75, 15.0, -90.0));
+    let env = ChargeOrder::new(tr2, slide(0.5)).envelop(crate::EnvelopChoice::Max);
+    assert!(matches!(
+        t2.check_charge(ib2, &env),
+        Err(TableError::ChargeForbidden { rule: WALLS, .. })
+    ));
+    let mut t3 = fort()?;
+    let a = put(&mut t3, 1, 1, c.clone(), pose(11.0, 14.0, 90.0));
+    t3.unit_mut(a)?.turn.activated = true;
+    let b = put(&mut t3, 2, 0, c, pose(11.0, 15.0, -90.0));
+    assert!(t3.on_wall(t3.unit(a)?).is_none());
+    assert!(
+        t3.check_charge(a, &ChargeOrder::new(b, slide(0.5)))
+            .is_err()
     );
     Ok(())
 }
