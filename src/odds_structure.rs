@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use onus_combat::{Aim, Fighter, Range, RuleOptions, StructureDamage};
-use onus_game::structures::{StructureAttack, attack_setup, target_of_kind};
+use onus_game::structures::{StructureAttack, attack_setup, sheltered, target_of_kind};
 use onus_odds::{Method, StructureOdds};
 use onus_terrain::{Material, StructureKind};
 
@@ -142,8 +142,13 @@ pub fn run_structure(args: &StructureArgs) -> Result<String> {
         How::Ram => StructureAttack::Ram,
         How::Elephant => StructureAttack::Elephant,
     };
+    let ranged = matches!(
+        how,
+        StructureAttack::Artillery { .. } | StructureAttack::IncendiaryShot { .. }
+    );
     let (mut setup, armor) =
         attack_setup(&me, occupant.as_ref(), how, target, &RuleOptions::default());
+    let armor = armor.map(|a| sheltered(a, kind, material, ranged));
     let mut damage = StructureDamage::default();
     if damage.take_damage(&setup.target, args.wounds).collapsed {
         bail!(

@@ -155,6 +155,34 @@ pub fn attack_setup(
     (setup, armor)
 }
 
+/// The armor the unit in a structure of `kind` rolls its collateral damage against (T&F V
+/// "Collateral damages": "compare the rolls to the armor"), with the structure's armor bonus
+/// to its defender (IV "Structures", the Summary: villages +1/+1, +2/+2 against ranged
+/// attacks; walls, towers and siege towers +2/+0, nothing to armor). Ruling
+/// (docs/rulings.md): the bonus that shelters the unit from the attack shelters it from the
+/// attack's collateral damage. One place for the game and `acies odds structure`.
+pub fn sheltered(
+    mut armor: acies_core::Value,
+    kind: StructureKind,
+    material: onus_terrain::Material,
+    ranged: bool,
+) -> acies_core::Value {
+    if let Some(v) = kind.values(material) {
+        let bonus = match v.ranged_defence {
+            Some(r) if ranged => r,
+            _ => v.defence,
+        };
+        armor.add(
+            format!(
+                "sheltered by the {} (T&F IV Structures)",
+                kind.id().replace('_', " ")
+            ),
+            i32::from(bonus.armor),
+        );
+    }
+    armor
+}
+
 /// The sections of `u` in contact with structure `s`: the sections of the card's perimeter
 /// (and the extended markers' fronts) whose middle lies on or against it (T&F V "Set wood on
 /// fire": "as many dice as sections are in contact"; "Razing structures": "1 damage for each
@@ -495,7 +523,12 @@ fn attack(
 ) -> GameResult<()> {
     if let (Some((o, n)), Some(armor)) = (occupant, armor) {
         let name = state.table.unit(o)?.card.name.clone();
-        setup = setup.occupant(name, armor, n);
+        let ranged = matches!(
+            setup.method,
+            onus_combat::StructureAttackMethod::Artillery { .. }
+                | onus_combat::StructureAttackMethod::IncendiaryShot { .. }
+        );
+        setup = setup.occupant(name, sheltered(armor, s.kind, s.material, ranged), n);
     }
     setup.validate().map_err(refusal)?;
     crate::fog::reveal(state, unit);
