@@ -141,6 +141,7 @@ pub const SECTIONS: &[Section] = &[
     Section::part("T&F III", "Choke Points"),
     Section::whole("T&F IV", "Structures"),
     Section::part("T&F IV", "Villages"),
+    Section::part("T&F IV", "Fleeing from fortresses"),
     Section::part("T&F IV", "Walls"),
     Section::part("T&F IV", "Towers"),
     Section::part("T&F IV", "Walls with a gate"),

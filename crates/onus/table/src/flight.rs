@@ -173,6 +173,10 @@ impl Table {
                 rule: "VII-6 Flight phase",
             });
         }
+        // T&F IV "Fleeing from fortresses": a defender flees into its fortress.
+        if let Some(mv) = self.fortress_flight(unit)? {
+            return Ok(mv);
+        }
         if u.card.kind == UnitKind::Elephant {
             return self.elephant_flight(unit, &[]);
         }

@@ -20,6 +20,7 @@ pub mod engaged;
 pub mod error;
 pub mod flight;
 pub mod fortress;
+pub mod fortress_flight;
 mod lateral;
 pub mod movement;
 pub mod query;

@@ -581,3 +581,97 @@ fn tf_iv_walls_the_lateral_charge_along_a_wall() -> Result<(), TableError> {
     );
     Ok(())
 }
+
+/// IV "Fleeing from fortresses": "when a unit defending a fortress is forced to flee, it will
+/// move into the fortress, stopping next to a section of wall that has not collapsed. It will
+/// not be able to move again until it gets reorganized." In a siege whose defender (seat 1)
+/// owns the fort, the Iberians on the west wall are put to flight: they go to the nearest
+/// free place against another standing section, the gate's inner face (its front on it,
+/// centred); with the gate collapsed, the north wall's. Later, touching that wall, they do
+/// not move (blocked). Outside a siege they flee by the core rule (towards their rear edge).
+#[test]
+fn tf_iv_fleeing_from_fortresses_into_the_fortress_by_a_standing_wall() -> Result<(), TableError> {
+    let flee = |t: &mut Table, u: UnitId| -> Result<crate::flight::FlightMove, TableError> {
+        t.start_flight(u)?;
+        t.flight_move(u)
+    };
+    let setup = |siege: bool| -> Result<(Table, UnitId), TableError> {
+        let mut t = fort()?;
+        t.home_edges = vec![
+            crate::table::TableEdge::South,
+            crate::table::TableEdge::North,
+        ];
+        if siege {
+            t.set_siege_defender(Some(1));
+        }
+        let u = put(
+            &mut t,
+            2,
+            1,
+            card("Iberians", UnitKind::Infantry, 4.0),
+            pose(10.1, 14.5, 90.0),
+        );
+        Ok((t, u))
+    };
+    let (mut t, u) = setup(true)?;
+    assert!(t.on_wall(t.unit(u)?).is_some());
+    let mv = flee(&mut t, u)?;
+    assert!(!mv.blocked && !mv.off_table, "{mv:?}");
+    assert!((mv.end.centre.x - 11.0).abs() < 1e-3, "{mv:?}");
+    assert!((mv.end.centre.y - 13.6).abs() < 1e-3, "{mv:?}");
+    t.apply_flight(&mv)?;
+    let here = t.unit(u)?.clone();
+    assert_eq!(t.on_wall(&here).map(|w| w.id.as_str()), Some("gate"));
+    // A later turn: it stays by its wall until it recovers.
+    t.unit_mut(u)?.turn.fled_this_turn = false;
+    let again = t.flight_move(u)?;
+    assert!(again.blocked && again.end == here.pose, "{again:?}");
+    // The gate collapsed: the north wall.
+    let (mut t, u) = setup(true)?;
+    t.set_breach("gate", Breach::Collapsed)?;
+    let mv = flee(&mut t, u)?;
+    assert!((mv.end.centre.x - 11.0).abs() < 1e-3, "{mv:?}");
+    assert!((mv.end.centre.y - 15.4).abs() < 1e-3, "{mv:?}");
+    // Outside a siege: the core rule.
+    let (mut t, u) = setup(false)?;
+    let mv = flee(&mut t, u)?;
+    assert!(
+        (mv.end.centre.x - 11.0).abs() > 1e-3 || (mv.end.centre.y - 13.6).abs() > 1e-3,
+        "{mv:?}"
+    );
+    Ok(())
+}
+
+/// IV "Walls with a gate": "Defending units can cross the gate with limited movement. The gate
+/// will close once they have crossed it." Ruling (docs/rulings.md): crossing the gate is a
+/// move the defenders choose; a fleeing unit does not open it and meets it as a wall (VII-6
+/// "Obstacles to fleeing"). In a siege whose defender (seat 1, its rear edge north) owns the
+/// fort, its Iberians south of the gate, facing north, may march through it; put to flight,
+/// they run for the north edge round the fort, not through the gate.
+#[test]
+fn tf_iv_walls_with_a_gate_a_fleeing_unit_does_not_open_its_gate() -> Result<(), TableError> {
+    let mut t = fort()?;
+    t.home_edges = vec![
+        crate::table::TableEdge::South,
+        crate::table::TableEdge::North,
+    ];
+    t.set_siege_defender(Some(1));
+    let mut c = card("Iberians", UnitKind::Infantry, 4.0);
+    c.size = Some((0.6, 0.5));
+    let u = put(&mut t, 2, 1, c, pose(11.0, 11.5, 0.0));
+    t.unit_mut(u)?.turn.activated = true;
+    let through = MoveOrder::new(vec![Step::Advance(1.5)]);
+    assert!(t.check_move(u, &through).is_ok());
+    t.start_flight(u)?;
+    let mv = t.flight_move(u)?;
+    assert!(!mv.off_table);
+    // Not through the gate into the fort (4 DU north of it would be inside): round it.
+    let bf = t.battlefield().ok_or(TableError::NotPossible {
+        unit: u,
+        reason: "no battlefield",
+        rule: WALLS,
+    })?;
+    assert!(bf.fortress_at(mv.end.centre).is_none(), "{mv:?}");
+    assert!(mv.distance > 0.5, "{mv:?}");
+    Ok(())
+}
