@@ -310,6 +310,10 @@ pub struct TurnBook {
     /// enemy, it "will receive an attack in its turn but will not be able to counterattack").
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub extinguished: BTreeSet<UnitId>,
+    /// The structures each unit tried to set on fire this turn (T&F V "Set wood on fire": "in
+    /// contact with 2 sections of a wall, it can attack both").
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub fires_set: BTreeMap<UnitId, BTreeSet<String>>,
     /// DU moved this turn by the face-down units of a fortress's defender (T&F VI
     /// "Deployment": they stay hidden if they "move a maximum of 1DU per turn").
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

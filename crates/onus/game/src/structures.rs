@@ -436,12 +436,26 @@ fn sight_to(state: &GameState, u: &TableUnit, id: &str, name: &str) -> GameResul
 /// die with its attack values; its hits are Fire markers.
 ///
 /// Rulings (docs/rulings.md, T&F V "Set wood on fire"): only an active unit tries (like a
-/// charge, a melee it chooses to start), once a turn, not fleeing, not engaged with an enemy
-/// unit (it fights that one), not artillery (no melee unit); the gate is aimed at when the
-/// structure is a stone wall with a gate.
+/// charge, a melee it chooses to start), once a turn on each structure it touches ("in
+/// contact with 2 sections of a wall, it can attack both"), doing nothing else to a
+/// structure that turn, not fleeing, not engaged with an enemy unit (it fights that one),
+/// not artillery (no melee unit); the gate is aimed at when the structure is a stone wall
+/// with a gate.
 pub fn set_on_fire(state: &mut GameState, seat: Seat, unit: UnitId, id: &str) -> GameResult<()> {
     check_id(id)?;
-    let u = own_unit(state, seat, unit, SET_WOOD_ON_FIRE)?;
+    let tried = state.book.fires_set.get(&unit).cloned();
+    let u = match &tried {
+        // "In contact with 2 sections of a wall, it can attack both": a unit that has set
+        // fire this turn, and done nothing else to a structure, tries the others it touches.
+        Some(done) if done.contains(id) => {
+            return Err(GameError::rule(
+                SET_WOOD_ON_FIRE,
+                format!("{unit} has already tried to set {id} on fire this turn"),
+            ));
+        }
+        Some(_) => unit_of_seat(state, seat, unit, SET_WOOD_ON_FIRE)?,
+        None => own_unit(state, seat, unit, SET_WOOD_ON_FIRE)?,
+    };
     if !state.book.activated.contains(&unit) || state.book.recovered.contains(&unit) {
         return Err(GameError::rule(
             SET_WOOD_ON_FIRE,
@@ -481,6 +495,12 @@ pub fn set_on_fire(state: &mut GameState, seat: Seat, unit: UnitId, id: &str) ->
     let how = StructureAttack::SetOnFire { sections };
     let (setup, armor) = attack_setup(&me, them.as_ref(), how, target, &rule_options(state));
     let setup = setup.aim(aim).state(damage);
+    state
+        .book
+        .fires_set
+        .entry(unit)
+        .or_default()
+        .insert(id.to_string());
     attack(state, unit, &s, setup, occupant, armor, None)
 }
 
@@ -637,6 +657,23 @@ pub(crate) fn own_unit(
     unit: UnitId,
     rule: &'static str,
 ) -> GameResult<TableUnit> {
+    let u = unit_of_seat(state, seat, unit, rule)?;
+    if state.book.structure_acts.contains(&unit) {
+        return Err(GameError::rule(
+            rule,
+            format!("{unit} has already attacked a structure or fought a fire this turn"),
+        ));
+    }
+    Ok(u)
+}
+
+/// `unit`, if it is `seat`'s and not fleeing.
+fn unit_of_seat(
+    state: &GameState,
+    seat: Seat,
+    unit: UnitId,
+    rule: &'static str,
+) -> GameResult<TableUnit> {
     let u = state.table.unit(unit)?;
     if u.owner != seat.0 {
         return Err(GameError::rule(rule, format!("{unit} is not {seat}'s")));
@@ -645,12 +682,6 @@ pub(crate) fn own_unit(
         return Err(GameError::rule(
             "VII-6 Flight phase",
             format!("{unit} is fleeing"),
-        ));
-    }
-    if state.book.structure_acts.contains(&unit) {
-        return Err(GameError::rule(
-            rule,
-            format!("{unit} has already attacked a structure or fought a fire this turn"),
         ));
     }
     Ok(u.clone())

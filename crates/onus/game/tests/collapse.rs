@@ -1,5 +1,5 @@
-//! Collapsing walls (*Terrain & Fortresses* IV "Collapsed wall", V "Razing structures"),
-//! with fixed dice, in the shipped "siege-castellum" (its north walls wall-n1, wall-n2,
+//! Walls set on fire and collapsing (*Terrain & Fortresses* V "Set wood on fire", IV
+//! "Collapsed wall", V "Razing structures"), with fixed dice, in the shipped "siege-castellum" (its north walls wall-n1, wall-n2,
 //! wall-n3 at x 11..13, 13..15, 15..17, their inner face at y 15).
 
 mod common;
@@ -56,4 +56,39 @@ fn tf_iv_collapsed_wall_wounds_every_defender_in_contact() {
         assert_eq!(s.table().unit(UnitId(u)).unwrap().state.wounds, 2);
     }
     assert_eq!(s.table().unit(UnitId(1)).unwrap().state.wounds, 0);
+}
+
+/// T&F V "Set wood on fire": "If a unit is in contact with 2 sections of a wall, it can
+/// attack both but rolling only 1 die" (ruling: a die on each). Torch-bearers touch wall-n1
+/// and wall-n2 with 2 sections each: 1 die on wall-n1 (hit 4, damage 4: attack 3 beats the
+/// resistance 6 on a 4), then 1 die on wall-n2 (the same), each a Fire marker; neither
+/// again this turn.
+#[test]
+fn tf_v_set_wood_on_fire_a_unit_attacks_both_walls_it_touches() {
+    let units = vec![
+        unit(1, 0, infantry("Torch-bearers"), 13.0, 14.4, 0.0),
+        unit(2, 1, infantry("Watch"), 14.0, 5.0, 0.0),
+    ];
+    let mut s = fixture_on(Some(castellum()), units, &[UnitId(1)], Phase::Melee);
+    s.setup_mut().options.no_events = true;
+    s.force_dice(&[4, 4, 4, 4]);
+    let fire = |id: &str| onus_game::Action::SetOnFire {
+        unit: UnitId(1),
+        structure: id.into(),
+    };
+    let act = |s: &onus_game::GameState, id: &str| {
+        <onus_game::Onus as acies_core::Ruleset>::apply(s, Seat(0), &fire(id)).map(|x| x.state)
+    };
+    let one = act(&s, "wall-n1").unwrap();
+    assert_eq!(one.structure_damage("wall-n1").fire.new, 1);
+    let both = act(&one, "wall-n2").unwrap();
+    assert!(both.forced_dice().is_empty(), "a die on each");
+    assert_eq!(both.structure_damage("wall-n2").fire.new, 1);
+    for id in ["wall-n1", "wall-n2"] {
+        let e = act(&both, id)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(e.contains("already tried"), "{id}: {e}");
+    }
 }
