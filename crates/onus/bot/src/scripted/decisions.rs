@@ -129,24 +129,8 @@ fn structure_events(ctx: &mut Ctx<'_>, held: &HeldAttack) -> Vec<Action> {
     if drawn && rank.is_ok_and(|r| r != Rank::Regular) && now == 0.0 {
         out.push(pass(true));
     }
-    let mut best: Option<(f64, CardId)> = None;
-    for c in ctx.hand() {
-        let Some(with) = expected_damage(ctx, held, &[c]) else {
-            continue;
-        };
-        let gain = (with - now) * DAMAGE_POINT - ctx.keep_value(c);
-        if gain > 0.0 && best.is_none_or(|b| gain > b.0) {
-            best = Some((gain, c));
-        }
-    }
-    if let Some((_, c)) = best {
-        out.push(Action::PlayEvents {
-            cards: vec![c],
-            redraw: false,
-            flee_if_wounded: false,
-            wind_target: None,
-        });
-    }
+    let worth = |c| expected_damage(ctx, held, &[c]).map(|d| d * DAMAGE_POINT);
+    out.extend(ctx.best_event(now * DAMAGE_POINT, worth));
     out.push(pass(false));
     out
 }

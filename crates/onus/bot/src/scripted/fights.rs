@@ -196,30 +196,15 @@ fn events(ctx: &mut Ctx<'_>, f: &PendingFight) -> Vec<Action> {
             });
         }
     }
-    let mut best: Option<(f64, CardId)> = None;
-    for c in ctx.hand() {
+    out.extend(ctx.best_event(now, |c| {
         let mut play = base.clone();
         if attacking {
             play.attacker_hand = vec![c];
         } else {
             play.defender_hand = vec![c];
         }
-        let Some(sc) = score_of(&play) else {
-            continue;
-        };
-        let gain = sc - now - ctx.keep_value(c);
-        if gain > 0.0 && best.is_none_or(|b| gain > b.0) {
-            best = Some((gain, c));
-        }
-    }
-    if let Some((_, c)) = best {
-        out.push(Action::PlayEvents {
-            cards: vec![c],
-            redraw: false,
-            flee_if_wounded: false,
-            wind_target: None,
-        });
-    }
+        score_of(&play)
+    }));
     out.push(pass);
     out
 }

@@ -200,6 +200,32 @@ impl<'a> Ctx<'a> {
         self.s.round()
     }
 
+    /// The event of the hand to play: the card whose play (`score`, in the same units as
+    /// `now`, the score with no card) gains the most beyond what keeping it is worth, if one
+    /// gains at all.
+    pub(super) fn best_event(
+        &self,
+        now: f64,
+        mut score: impl FnMut(CardId) -> Option<f64>,
+    ) -> Option<Action> {
+        let mut best: Option<(f64, CardId)> = None;
+        for c in self.hand() {
+            let Some(sc) = score(c) else {
+                continue;
+            };
+            let gain = sc - now - self.keep_value(c);
+            if gain > 0.0 && best.is_none_or(|b| gain > b.0) {
+                best = Some((gain, c));
+            }
+        }
+        best.map(|(_, c)| Action::PlayEvents {
+            cards: vec![c],
+            redraw: false,
+            flee_if_wounded: false,
+            wind_target: None,
+        })
+    }
+
     /// What keeping a card is worth: the better of its order and its event, roughly.
     pub fn keep_value(&self, card: CardId) -> f64 {
         let Some(c) = self.deck.card(card) else {
