@@ -103,3 +103,29 @@ fn tf_v_fire_extinguishing_no_counterattack_against_an_enemy_in_contact() {
     let declared = act(&plain, fight());
     assert!(declared.pending().is_some(), "a melee both sides roll");
 }
+
+/// T&F V "Fire extinguishing": "activate a unit inside a burning structure, or in contact
+/// with it": the guard holding the fort's burning tower by its marker (its card off the
+/// table, the tower standing for it) puts the tower's 3 markers out (one a section in
+/// contact).
+#[test]
+fn tf_v_fire_extinguishing_the_unit_inside_a_burning_tower() {
+    let units = vec![unit(1, 1, infantry("Raiders"), 5.0, 5.0, 0.0)];
+    let mut s = fixture_on(Some(common::fort()), units, &[], Phase::Movement);
+    let guard = s
+        .table()
+        .into_tower(unit(3, 0, infantry("Guard"), 12.5, 16.0, 0.0), "tower")
+        .unwrap();
+    s.table_mut().add(guard).unwrap();
+    s.table_mut().activate(UnitId(3)).unwrap();
+    s.book_mut().activated.insert(UnitId(3));
+    s.structures_mut().insert(
+        "tower".into(),
+        onus_combat::StructureDamage {
+            fire: onus_combat::FireMarkers { burning: 3, new: 0 },
+            ..Default::default()
+        },
+    );
+    let out = act(&s, Action::Extinguish { unit: UnitId(3) });
+    assert_eq!(out.structure_damage("tower").fire.burning, 0);
+}
