@@ -289,7 +289,13 @@ impl Table {
         stage: Stage,
     ) -> Result<Option<ChargePlan>, TableError> {
         if self.unit(unit)?.tower.is_none() {
-            return self.plan_charge_from(unit, order, opts, stage, None);
+            // T&F IV "Walls with a gate": through a fallen gate, when nothing else serves.
+            return match self.plan_charge_from(unit, order, opts, stage, None) {
+                Err(e) => self
+                    .plan_gate_charge(unit, order, opts, stage == Stage::Aligned)
+                    .unwrap_or(Err(e)),
+                plan => plan,
+            };
         }
         let mut exits = self.tower_exits(unit);
         exits.sort_by_key(|(_, outer)| *outer);
@@ -511,40 +517,14 @@ impl Table {
         steps: &[Step],
         target: UnitId,
     ) -> Result<(Vec<Step>, bool), TableError> {
-        let mut track = Track::new(u.size, u.pose);
-        let (mut l, mut r) = (u.state.extended_left, u.state.extended_right);
-        for (i, s) in steps.iter().enumerate() {
-            match s {
-                Step::Extend(f) | Step::Reduce(f) => {
-                    let on = matches!(s, Step::Extend(_));
-                    match f {
-                        Flank::Left => l = on,
-                        Flank::Right => r = on,
-                    }
-                }
-                _ => {
-                    if let Some(m) = motion_of(s, track.end(), u.size) {
-                        track.push(m, (l, r), i);
-                    }
-                }
-            }
-        }
         let mine: Vec<Obstacle> = self.obstacles_of(|id| id == target && id != u.id);
-        let first = track.encounters(&mine).into_iter().next();
-        let Some(hit) = first else {
-            return Ok((steps.to_vec(), false));
-        };
-        let k = track
-            .from_step
-            .get(hit.step)
-            .copied()
-            .unwrap_or(steps.len());
-        let mut out: Vec<Step> = steps[..k].to_vec();
-        // A step cut at its very start is dropped (it would still cost a rotation).
-        if let Some(s) = steps.get(k).filter(|_| hit.t > 0.0) {
-            out.push(scaled(s, hit.t));
-        }
-        Ok((out, true))
+        Ok(cut_steps(u, steps, |track| {
+            track
+                .encounters(&mine)
+                .into_iter()
+                .next()
+                .map(|h| (h.step, h.t))
+        }))
     }
 
     /// Removes an enveloping marker of `owner` on `against` hit from its flank or rear, and the
@@ -853,4 +833,41 @@ impl Table {
         self.apply_charge(&plan)?;
         Ok(plan)
     }
+}
+
+/// `steps` of `u` cut where `hit` finds the card's track first meets something (the motion
+/// and the fraction of it): the steps up to that point, and whether they were cut.
+pub(crate) fn cut_steps(
+    u: &TableUnit,
+    steps: &[Step],
+    hit: impl Fn(&Track) -> Option<(usize, f64)>,
+) -> (Vec<Step>, bool) {
+    let mut track = Track::new(u.size, u.pose);
+    let (mut l, mut r) = (u.state.extended_left, u.state.extended_right);
+    for (i, s) in steps.iter().enumerate() {
+        match s {
+            Step::Extend(f) | Step::Reduce(f) => {
+                let on = matches!(s, Step::Extend(_));
+                match f {
+                    Flank::Left => l = on,
+                    Flank::Right => r = on,
+                }
+            }
+            _ => {
+                if let Some(m) = motion_of(s, track.end(), u.size) {
+                    track.push(m, (l, r), i);
+                }
+            }
+        }
+    }
+    let Some((step, t)) = hit(&track) else {
+        return (steps.to_vec(), false);
+    };
+    let k = track.from_step.get(step).copied().unwrap_or(steps.len());
+    let mut out: Vec<Step> = steps[..k].to_vec();
+    // A step cut at its very start is dropped (it would still cost a rotation).
+    if let Some(s) = steps.get(k).filter(|_| t > 0.0) {
+        out.push(scaled(s, t));
+    }
+    (out, true)
 }

@@ -21,6 +21,7 @@ pub mod error;
 pub mod flight;
 pub mod fortress;
 pub mod fortress_flight;
+mod gate_contact;
 mod lateral;
 pub mod movement;
 pub mod query;

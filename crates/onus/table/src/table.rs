@@ -486,6 +486,10 @@ impl Table {
             // T&F IV "Walls", "Lateral attack": flank to flank on a wall.
             direct = self.lateral_contacts(&a, &b, &taken);
         }
+        if direct.is_empty() {
+            // T&F IV "Walls with a gate": through a fallen gate.
+            direct = self.gate_contacts(&a, &b, &taken);
+        }
         let mut contacts = kept;
         contacts.extend(direct);
         contacts.sort();

@@ -1016,7 +1016,7 @@ fn first_structure<'a>(
 }
 
 /// Each motion's swept card and markers.
-fn sweeps(track: &Track) -> Vec<Vec<SweptShape>> {
+pub(crate) fn sweeps(track: &Track) -> Vec<Vec<SweptShape>> {
     track
         .motions
         .iter()

@@ -675,3 +675,43 @@ fn tf_iv_walls_with_a_gate_a_fleeing_unit_does_not_open_its_gate() -> Result<(),
     assert!(mv.distance > 0.5, "{mv:?}");
     Ok(())
 }
+
+/// IV "Walls with a gate": "Upon reaching 5 damage, the gate collapses and, therefore, 2
+/// sections of both units will come into contact ... they will attack with those 2 contacting
+/// sections through the defender's gate". The Carthaginians (seat 1) stand on the gate, their
+/// front on its inner face; the Triarii (seat 0) charge it from the south. While the gate
+/// stands the charge is refused by the wall; once it has fallen, the charge stops against
+/// the wall and engages them through the opening (its middle 0.8 DU): 2 sections each, head
+/// on.
+#[test]
+fn tf_iv_walls_with_a_gate_the_defender_on_top_of_the_fallen_gate() -> Result<(), TableError> {
+    use crate::charge::ChargeOrder;
+    let mut t = fort()?;
+    let c = card("Triarii", UnitKind::Infantry, 4.0);
+    let tr = put(&mut t, 1, 0, c.clone(), pose(11.0, 11.0, 0.0));
+    t.unit_mut(tr)?.turn.activated = true;
+    let ca = put(&mut t, 2, 1, c, pose(11.0, 13.6, 180.0));
+    assert_eq!(t.on_wall(t.unit(ca)?).map(|w| w.id.as_str()), Some("gate"));
+    let charge = ChargeOrder::new(ca, vec![Step::Advance(2.0)]);
+    assert!(t.check_charge(tr, &charge).is_err());
+    t.set_breach("gate", Breach::GateDestroyed)?;
+    let plan = t.check_charge(tr, &charge)?;
+    assert!(
+        (plan.approach.cost - 0.9).abs() < 1e-6,
+        "{}",
+        plan.approach.cost
+    );
+    assert_eq!(plan.contacts.len(), 2);
+    t.apply_charge(&plan)?;
+    let e = t.engagement(tr, ca).ok_or(TableError::NoFrontalContact {
+        unit: tr,
+        target: ca,
+    })?;
+    assert_eq!(e.dice(), 2);
+    assert!(
+        e.edges_hit(ca)
+            .iter()
+            .all(|&x| x == acies_geom::Edge::Front)
+    );
+    Ok(())
+}
