@@ -1,6 +1,7 @@
-//! The lateral charge and the lateral attack on a wall in the game (*Terrain & Fortresses* IV
-//! "Walls", "Lateral attack", "Defeating a defender"), on the shipped "fort-and-village" (its
-//! west wall x 9..9.5, y 13.5..15.5; the fort's inside x 9.5..12.5, y 13..16).
+//! Melee on and through a wall in the game (*Terrain & Fortresses* IV "Walls", "Lateral
+//! attack", "Defeating a defender"; IV "Walls with a gate"), on the shipped "fort-and-village"
+//! (its west wall x 9..9.5, y 13.5..15.5; its gate x 10..12, y 12.5..13, the opening the middle
+//! 0.8 DU; the fort's inside x 9.5..12.5, y 13..16).
 
 mod common;
 
@@ -20,6 +21,37 @@ fn apply(s: &GameState, seat: Seat, a: &Action) -> GameState {
     Onus::apply(s, seat, a)
         .unwrap_or_else(|e| panic!("{a:?}: {e}"))
         .state
+}
+
+/// No modifier of the fortress's (but the defenders' morale) nor attack priority from it.
+fn no_structure_bonus(effects: &[CombatEffect]) {
+    assert!(
+        !effects.iter().any(|fx| match fx {
+            CombatEffect::Modify { source, stat, .. } =>
+                source.contains("T&F") && *stat != onus_combat::Stat::Morale,
+            CombatEffect::GrantPriority { source, .. } => source.contains("T&F"),
+            _ => false,
+        }),
+        "{effects:?}"
+    );
+}
+
+/// The melee of `attacker` (seat 0's, in the Melee Phase) against `defender` with fixed
+/// dice (all 6s), no events: the state after it and its result.
+fn fight_with_sixes(
+    mut s: GameState,
+    attacker: UnitId,
+    defender: UnitId,
+) -> (GameState, Box<onus_combat::CombatResult>) {
+    s.setup_mut().options.no_events = true;
+    s.force_dice(&[6; 24]);
+    let mut f = apply(&s, Seat(0), &Action::Fight { attacker, defender });
+    while f.pending().is_some() {
+        let seat = Onus::to_act(&f).unwrap();
+        f = apply(&f, seat, &common::pass());
+    }
+    let r = common::last_fight(&f);
+    (f, r)
 }
 
 /// A small card (0.8 DU wide, 0.5 deep) so that two fit on the fort's 2 DU west wall.
@@ -68,31 +100,9 @@ fn tf_iv_walls_the_lateral_charge_in_the_game() {
     assert!(setup.attacker.attacked_from.flank, "{:?}", setup.attacker);
     assert!(setup.defender.attacked_from.flank, "{:?}", setup.defender);
     // No bonus for the height or the wall, no attack priority from the structure.
-    assert!(
-        !setup.effects.iter().any(|fx| match fx {
-            CombatEffect::Modify { source, stat, .. } =>
-                source.contains("T&F") && *stat != onus_combat::Stat::Morale,
-            CombatEffect::GrantPriority { source, .. } => source.contains("T&F"),
-            _ => false,
-        }),
-        "{:?}",
-        setup.effects
-    );
+    no_structure_bonus(&setup.effects);
     *s.phase_mut() = Phase::Melee;
-    s.setup_mut().options.no_events = true;
-    s.force_dice(&[6; 24]);
-    let mut f = apply(
-        &s,
-        Seat(0),
-        &Action::Fight {
-            attacker: IBERIANS,
-            defender: TRIARII,
-        },
-    );
-    while f.pending().is_some() {
-        let seat = Onus::to_act(&f).unwrap();
-        f = apply(&f, seat, &common::pass());
-    }
+    let (f, r) = fight_with_sixes(s, IBERIANS, TRIARII);
     assert!(f.log().iter().any(|e| matches!(
         e,
         onus_game::GameEvent::FightDeclared {
@@ -101,7 +111,6 @@ fn tf_iv_walls_the_lateral_charge_in_the_game() {
             ..
         }
     )));
-    let r = common::last_fight(&f);
     assert!(r.defender.wounds_taken >= 1, "{r:?}");
 }
 
@@ -142,37 +151,59 @@ fn tf_iv_walls_defeating_a_defender_the_lateral_attack() {
     assert!(s.table().engagement(CLIMBER, CELTS).is_none());
     *s.phase_mut() = Phase::Melee;
     s.table_mut().remove(GUARD).unwrap();
-    let mut s = apply(&s, Seat(0), &Action::TakeTop { unit: CLIMBER });
+    let s = apply(&s, Seat(0), &Action::TakeTop { unit: CLIMBER });
     let e = s.table().engagement(CLIMBER, CELTS).unwrap();
     assert_eq!(e.dice(), 2);
     assert!(s.log().iter().any(|e| matches!(e,
         onus_game::GameEvent::MetAtTop { unit, enemy } if *unit == CLIMBER && *enemy == CELTS)));
     let setup = onus_game::fight_setup::melee_setup(&s, CLIMBER, CELTS, None).unwrap();
     assert!(setup.attacker.attacked_from.flank && setup.defender.attacked_from.flank);
-    assert!(
-        !setup.effects.iter().any(|fx| match fx {
-            CombatEffect::Modify { source, stat, .. } =>
-                source.contains("T&F") && *stat != onus_combat::Stat::Morale,
-            CombatEffect::GrantPriority { source, .. } => source.contains("T&F"),
-            _ => false,
-        }),
-        "{:?}",
-        setup.effects
-    );
-    s.setup_mut().options.no_events = true;
-    s.force_dice(&[6; 24]);
-    let mut f = apply(
-        &s,
-        Seat(0),
-        &Action::Fight {
-            attacker: CLIMBER,
-            defender: CELTS,
+    no_structure_bonus(&setup.effects);
+    let (_, r) = fight_with_sixes(s, CLIMBER, CELTS);
+    assert!(r.defender.wounds_taken >= 1, "{r:?}");
+}
+
+const GATE_TRIARII: UnitId = UnitId(1);
+const GATE_CARTHAGINIANS: UnitId = UnitId(2);
+
+/// IV "Walls with a gate", the Triarii's example: "Upon reaching 5 damage, the gate collapses
+/// and, therefore, 2 sections of both units will come into contact ... If the attacker
+/// decides to fight instead of using the battering ram, they will attack with those 2
+/// contacting sections through the defender's gate, who will have no defense bonuses." The
+/// gate fallen, the Triarii charge the Carthaginians on it: 2 dice, no bonus of the wall or of
+/// height for either; with fixed dice (all 6s) the Carthaginians are wounded.
+#[test]
+fn tf_iv_walls_with_a_gate_the_fight_through_the_fallen_gate() {
+    let units = vec![
+        unit(1, 0, infantry("Triarii"), 11.0, 11.0, 0.0),
+        unit(2, 1, infantry("Carthaginians"), 11.0, 13.6, 180.0),
+    ];
+    let mut s = fixture_on(Some(fort()), units, &[GATE_TRIARII], Phase::Movement);
+    s.table_mut()
+        .set_breach("gate", onus_table::fortress::Breach::GateDestroyed)
+        .unwrap();
+    let charge = Action::Charge {
+        unit: GATE_TRIARII,
+        charge: ChargeSpec {
+            target: GATE_CARTHAGINIANS,
+            steps: vec![Step::Advance(2.0)],
+            side: None,
+            envelop: Default::default(),
         },
+    };
+    let mut s = apply(&s, Seat(0), &charge);
+    assert_eq!(
+        s.table()
+            .engagement(GATE_TRIARII, GATE_CARTHAGINIANS)
+            .unwrap()
+            .dice(),
+        2
     );
-    while f.pending().is_some() {
-        let seat = Onus::to_act(&f).unwrap();
-        f = apply(&f, seat, &common::pass());
-    }
-    let r = common::last_fight(&f);
+    let setup =
+        onus_game::fight_setup::melee_setup(&s, GATE_TRIARII, GATE_CARTHAGINIANS, None).unwrap();
+    assert_eq!(setup.dice, 2);
+    no_structure_bonus(&setup.effects);
+    *s.phase_mut() = Phase::Melee;
+    let (_, r) = fight_with_sixes(s, GATE_TRIARII, GATE_CARTHAGINIANS);
     assert!(r.defender.wounds_taken >= 1, "{r:?}");
 }
