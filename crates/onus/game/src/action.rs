@@ -128,6 +128,9 @@ pub enum Action {
     /// [`crate::state::Decision::MisfireVictim`]) chooses the friendly unit of the shooter
     /// its misfires strike.
     ChooseMisfireVictim { unit: UnitId },
+    /// T&F V "Razing structures": the defender (see [`crate::state::Decision::PlaceFire`])
+    /// names where the leftover Fire markers of a collapsed structure go, one on each.
+    PlaceFire { structures: Vec<String> },
     /// VII-3: a ranged attack.
     Shoot { shooter: UnitId, target: UnitId },
     /// T&F V "Artillery", "Shooting at structures": a ranged attack on structure
@@ -269,6 +272,7 @@ impl Action {
             Action::Reposition180 { .. } => "reposition 180°",
             Action::LungeFollowUp { .. } => "lunge follow-up",
             Action::ChooseMisfireVictim { .. } => "choose the misfire's victim",
+            Action::PlaceFire { .. } => "place the leftover fire",
             Action::Shoot { .. } => "shoot",
             Action::ShootStructure { .. } => "shoot at a structure",
             Action::SetOnFire { .. } => "set on fire",
@@ -402,6 +406,12 @@ impl Action {
             } => {
                 check_number("heading", *heading)?;
                 crate::structures::check_id(structure)
+            }
+            Action::PlaceFire { structures } => {
+                check_ids("structures", structures.len())?;
+                structures
+                    .iter()
+                    .try_for_each(|id| crate::structures::check_id(id))
             }
             Action::ShootStructure { structure, .. }
             | Action::SetOnFire { structure, .. }

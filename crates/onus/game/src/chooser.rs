@@ -411,6 +411,25 @@ fn decision(d: &Decision, rng: &mut GameRng, out: &mut Vec<Action>) {
                     .map(|&unit| Action::ChooseMisfireVictim { unit }),
             );
         }
+        Decision::PlaceFire {
+            neighbours,
+            leftover,
+            ..
+        } => {
+            // The leftovers on neighbours from a random one on, then from the first.
+            let n = u32::try_from(neighbours.len()).unwrap_or(u32::MAX).max(1);
+            let start = rng.below(n) as usize;
+            for from in [start, 0] {
+                let structures: Vec<String> = neighbours
+                    .iter()
+                    .cycle()
+                    .skip(from)
+                    .take(*leftover as usize)
+                    .cloned()
+                    .collect();
+                out.push(Action::PlaceFire { structures });
+            }
+        }
         // Answered by `structure_events`, which needs the state.
         Decision::StructureEvents { .. } => out.push(Action::PlayEvents {
             cards: Vec::new(),

@@ -487,6 +487,17 @@ pub enum Decision {
         misfires: u32,
         power: acies_core::Value,
     },
+    /// T&F V "Razing structures": "If a marker remains after distribution, the defender
+    /// chooses where to place it": `chooser` names `leftover` different structures of
+    /// `neighbours` (in contact with the collapsed `from`, able to burn), one marker on each
+    /// ([`crate::Action::PlaceFire`]); they burn at once when spread at the end of a turn.
+    PlaceFire {
+        from: String,
+        chooser: Seat,
+        neighbours: Vec<String>,
+        leftover: u32,
+        at_turn_end: bool,
+    },
 }
 
 impl Decision {
@@ -499,7 +510,9 @@ impl Decision {
             } => *victims.get(*declined)?,
             Decision::Drivers { unit } | Decision::LungeFollowUp { unit } => *unit,
             Decision::StructureEvents { attack } => attack.attacker,
-            Decision::MisfireVictim { chooser, .. } => return Some(*chooser),
+            Decision::MisfireVictim { chooser, .. } | Decision::PlaceFire { chooser, .. } => {
+                return Some(*chooser);
+            }
         };
         state.owner_of(unit)
     }
@@ -524,6 +537,9 @@ impl Decision {
             Decision::MisfireVictim { shooter, .. } => {
                 format!("which friendly unit the misfire of {shooter} strikes")
             }
+            Decision::PlaceFire { from, leftover, .. } => {
+                format!("where the {leftover} leftover Fire marker(s) of {from} go")
+            }
         }
     }
 
@@ -536,6 +552,7 @@ impl Decision {
             Decision::LungeFollowUp { .. } => "IX Lunge",
             Decision::StructureEvents { .. } => crate::structure_events::EVENTS,
             Decision::MisfireVictim { .. } => onus_combat::ARTILLERY,
+            Decision::PlaceFire { .. } => onus_combat::RAZING,
         }
     }
 }

@@ -13,9 +13,10 @@
 
 use acies_geom::EPS;
 use onus_combat::{
-    ARTILLERY, COLLATERAL, Casualties, FIRE_EXTINGUISHING, Fighter, RAZING, SET_WOOD_ON_FIRE, Side,
-    StructureAttackError, StructureAttackResult, StructureAttackSetup, StructureTarget,
-    melee_profile, ranged_profile, razing_casualties, resolve_misfire, spread_fire,
+    ARTILLERY, COLLATERAL, Casualties, FIRE_EXTINGUISHING, Fighter, FireSpread as FireSpreadPlan,
+    RAZING, SET_WOOD_ON_FIRE, Side, StructureAttackError, StructureAttackResult,
+    StructureAttackSetup, StructureTarget, melee_profile, ranged_profile, razing_casualties,
+    resolve_misfire, spread_fire,
 };
 use onus_model::UnitKind;
 use onus_table::{Flank, SectionId, TableUnit, UnitId};
@@ -964,11 +965,14 @@ fn opponent(state: &GameState, shooter: UnitId, occupant: Option<UnitId>) -> Opt
 }
 
 /// The Fire markers of collapsed structure `s` go to the structures in contact with it that
-/// can burn, evenly (T&F V "Razing structures"). Rulings (docs/rulings.md): the leftovers
-/// go to the first neighbours in the battlefield's order (the defender's choice is not asked
-/// yet); markers spread during a turn are new fires (no damage at the end of that turn);
-/// spread at the end of a turn they burn from the end of the next turn, as markers placed
-/// during the turn just ended do.
+/// can burn, evenly (T&F V "Razing structures"); "if a marker remains after distribution,
+/// the defender chooses where to place it": in a siege the game waits for the defender
+/// ([`Decision::PlaceFire`]), one leftover marker on each structure it names.
+///
+/// Rulings (docs/rulings.md): outside a siege nobody is "the defender": the leftovers go to
+/// the first neighbours in the battlefield's order; markers spread during a turn are new
+/// fires (no damage at the end of that turn); spread at the end of a turn they burn from the
+/// end of the next turn, as markers placed during the turn just ended do.
 fn spread(state: &mut GameState, s: &Structure, markers: u32, at_turn_end: bool) -> GameResult<()> {
     let neighbours: Vec<(String, StructureTarget)> = state
         .table
@@ -982,12 +986,52 @@ fn spread(state: &mut GameState, s: &Structure, markers: u32, at_turn_end: bool)
         .unwrap_or_default();
     let count = u32::try_from(neighbours.len()).unwrap_or(u32::MAX);
     let plan = spread_fire(markers, count);
-    let chosen: Vec<u32> = (0..plan.remainder).collect();
-    let placed = plan.place(&chosen).map_err(refusal)?;
+    let chooser = crate::siege::defender(state).filter(|_| plan.needs_choice());
+    let chosen: Vec<u32> = if chooser.is_some() {
+        Vec::new()
+    } else {
+        (0..plan.remainder).collect()
+    };
+    let even = FireSpreadPlan {
+        remainder: if chooser.is_some() { 0 } else { plan.remainder },
+        ..plan
+    };
+    let placed = even.place(&chosen).map_err(refusal)?;
+    let to = add_fires(
+        state,
+        neighbours.iter().map(|n| &n.0).zip(placed),
+        at_turn_end,
+    )?;
+    state.emit(GameEvent::FireSpread {
+        from: s.id.clone(),
+        to,
+        lost: plan.lost,
+    });
+    if let Some(chooser) = chooser {
+        state.decisions.push(Decision::PlaceFire {
+            from: s.id.clone(),
+            chooser,
+            neighbours: neighbours.into_iter().map(|n| n.0).collect(),
+            leftover: plan.remainder,
+            at_turn_end,
+        });
+    }
+    Ok(())
+}
+
+/// Adds `n` Fire markers to each structure of `fires` (burning at once when spread at the end
+/// of a turn); what each took.
+fn add_fires<'a>(
+    state: &mut GameState,
+    fires: impl Iterator<Item = (&'a String, u32)>,
+    at_turn_end: bool,
+) -> GameResult<Vec<(String, u32)>> {
     let mut to = Vec::new();
-    for ((id, t), n) in neighbours.iter().zip(placed) {
+    for (id, n) in fires {
+        let s = structure(state, id)?.clone();
+        let t = target(&s)?;
         let mut d = state.structure_damage(id);
-        let added = d.add_fire(t, n);
+        let added = d.add_fire(&t, n);
         if at_turn_end {
             d.fire.new -= added;
             d.fire.burning += added;
@@ -995,11 +1039,53 @@ fn spread(state: &mut GameState, s: &Structure, markers: u32, at_turn_end: bool)
         store(state, id, d)?;
         to.push((id.clone(), added));
     }
-    state.emit(GameEvent::FireSpread {
-        from: s.id.clone(),
-        to,
-        lost: plan.lost,
-    });
+    Ok(to)
+}
+
+/// The defender's answer to [`Decision::PlaceFire`]: `structures`, as many different ones of
+/// the neighbours as markers are left over, one marker on each.
+pub(crate) fn place_fire(state: &mut GameState, structures: &[String]) -> GameResult<()> {
+    let Some(Decision::PlaceFire {
+        from,
+        neighbours,
+        leftover,
+        at_turn_end,
+        ..
+    }) = state.decisions.first().cloned()
+    else {
+        return Err(GameError::rule(
+            RAZING,
+            "no leftover Fire marker waits for its place",
+        ));
+    };
+    let mut seen: Vec<&String> = Vec::new();
+    for id in structures {
+        if !neighbours.contains(id) {
+            return Err(GameError::rule(
+                RAZING,
+                format!("{id} is not a structure in contact with {from} that can burn"),
+            ));
+        }
+        if seen.contains(&id) {
+            return Err(GameError::rule(
+                RAZING,
+                format!("{id} named twice: the leftover markers go to different structures"),
+            ));
+        }
+        seen.push(id);
+    }
+    if u32::try_from(structures.len()).ok() != Some(leftover) {
+        return Err(GameError::rule(
+            RAZING,
+            format!(
+                "{leftover} leftover Fire marker(s) to place, {} structure(s) named",
+                structures.len()
+            ),
+        ));
+    }
+    state.decisions.remove(0);
+    let to = add_fires(state, structures.iter().map(|id| (id, 1)), at_turn_end)?;
+    state.emit(GameEvent::FireSpread { from, to, lost: 0 });
     Ok(())
 }
 

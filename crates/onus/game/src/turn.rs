@@ -216,6 +216,9 @@ fn answer_decision(s: &mut GameState, seat: Seat, d: &Decision, action: &Action)
         (Decision::MisfireVictim { .. }, Action::ChooseMisfireVictim { unit }) => {
             crate::structures::choose_misfire_victim(s, *unit)
         }
+        (Decision::PlaceFire { .. }, Action::PlaceFire { structures }) => {
+            crate::structures::place_fire(s, structures)
+        }
         (d, a) => Err(decision_waiting(s, d, a.name())),
     }
 }

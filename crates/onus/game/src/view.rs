@@ -188,7 +188,7 @@ fn decision_shown(state: &GameState, viewer: Viewer<Seat>, d: &Decision) -> bool
         // The attacker and the unit in the structure are revealed by the attack.
         Decision::StructureEvents { .. } => true,
         // Where the candidates stand is public; their cards stay as each viewer sees them.
-        Decision::MisfireVictim { .. } => true,
+        Decision::MisfireVictim { .. } | Decision::PlaceFire { .. } => true,
     }
 }
 

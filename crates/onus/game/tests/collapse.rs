@@ -92,3 +92,70 @@ fn tf_v_set_wood_on_fire_a_unit_attacks_both_walls_it_touches() {
         assert!(e.contains("already tried"), "{id}: {e}");
     }
 }
+
+/// T&F V "Razing structures": "If a structure collapses while on fire, the Fire markers are
+/// automatically moved to the sides when in contact with other structures, distributing them
+/// evenly. If a marker remains after distribution, the defender chooses where to place it."
+/// The fort's wall-e (x 12.5..13, y 13.5..15.5), 6 wounds and 3 burning markers, collapses
+/// at the end of the turn: corner-se and the tower take 1 each at once; the defender (seat
+/// 1) is asked for the third and puts it on the tower.
+#[test]
+fn tf_v_razing_structures_the_defender_places_the_leftover_fire() {
+    let units = vec![
+        unit(1, 0, infantry("Velites"), 4.0, 2.0, 0.0),
+        unit(2, 1, infantry("Guards"), 11.0, 14.5, 0.0),
+    ];
+    let mut s = fixture_on(
+        Some(onus_terrain::builtin::get("fort-and-village").unwrap()),
+        units,
+        &[UnitId(1)],
+        Phase::Melee,
+    );
+    s.setup_mut().scenario.siege = Some(onus_game::setup::Siege {
+        defender: Seat(1),
+        deck_runs: None,
+    });
+    s.structures_mut().insert(
+        "wall-e".into(),
+        onus_combat::StructureDamage {
+            wounds: 6,
+            fire: onus_combat::FireMarkers { burning: 3, new: 0 },
+            ..Default::default()
+        },
+    );
+    onus_game::turn::next_turn(&mut s).unwrap();
+    assert!(s.structure_damage("wall-e").collapsed);
+    let fire = |id: &str| {
+        let d = s.structure_damage(id);
+        d.fire.burning + d.fire.new
+    };
+    assert_eq!((fire("corner-se"), fire("tower")), (1, 1));
+    let Some(onus_game::state::Decision::PlaceFire {
+        chooser, leftover, ..
+    }) = s.decisions().first()
+    else {
+        panic!("{:?}", s.decisions());
+    };
+    assert_eq!((*chooser, *leftover), (Seat(1), 1));
+    let place = |ids: &[&str]| onus_game::Action::PlaceFire {
+        structures: ids.iter().map(|x| x.to_string()).collect(),
+    };
+    let apply = |seat: u8, a: &onus_game::Action| {
+        <onus_game::Onus as acies_core::Ruleset>::apply(&s, Seat(seat), a).map(|x| x.state)
+    };
+    assert!(
+        apply(0, &place(&["tower"])).is_err(),
+        "the attacker does not choose"
+    );
+    for wrong in [&["gate"][..], &["tower", "corner-se"][..], &[][..]] {
+        let e = apply(1, &place(wrong))
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(e.contains("T&F V Razing structures"), "{wrong:?}: {e}");
+    }
+    let after = apply(1, &place(&["tower"])).unwrap();
+    let d = after.structure_damage("tower");
+    assert_eq!(d.fire.burning + d.fire.new, 2);
+    assert!(after.decisions().is_empty());
+}

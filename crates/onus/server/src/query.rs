@@ -1145,6 +1145,25 @@ fn choices(k: &GameState, seat: Seat) -> Value {
             .collect();
         return json!({ "decision": "misfire_victim", "units": units });
     }
+    // T&F V "Razing structures": this seat places the leftover Fire markers, one on each of
+    // the structures it names; each neighbour is offered with the engine's verdict on it
+    // alone when one marker is left (more: the dialog checks the whole choice).
+    if let Some(onus_game::state::Decision::PlaceFire {
+        neighbours,
+        leftover,
+        ..
+    }) = k.decisions().first()
+    {
+        let options: Vec<Value> = neighbours
+            .iter()
+            .map(|id| {
+                of(Action::PlaceFire {
+                    structures: vec![id.clone()],
+                })
+            })
+            .collect();
+        return json!({ "decision": "place_fire", "leftover": leftover, "structures": options });
+    }
     if !k.decisions().is_empty() {
         return json!({ "decision": "decision" });
     }

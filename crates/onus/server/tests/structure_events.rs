@@ -171,3 +171,46 @@ fn tf_v_artillery_the_opponent_is_offered_the_misfires_victims() {
     let mine = answer(&s, Viewer::Seat(Seat(0)), json!({"kind": "choices"})).unwrap();
     assert_eq!(mine["decision"], "none");
 }
+
+/// T&F V "Razing structures": the defender's `choices` when a burning wall collapsed with a
+/// leftover Fire marker: each structure in contact, each verdict the engine's.
+#[test]
+fn tf_v_razing_structures_the_defender_is_offered_where_the_fire_goes() {
+    let foot = |name: &str| {
+        onus_combat::CardBuilder::new(name, onus_model::UnitKind::Infantry)
+            .attack(3, 3)
+            .defense(4, 3)
+            .morale(5)
+            .health(8)
+            .build()
+    };
+    let units = vec![
+        unit(1, 0, foot("Velites"), 4.0, 2.0, 0.0),
+        unit(2, 1, foot("Guards"), 11.0, 14.5, 0.0),
+    ];
+    let bf = onus_terrain::builtin::get("fort-and-village").unwrap();
+    let mut s = fixture_on(Some(bf), units, &[UnitId(1)], Phase::Melee);
+    s.setup_mut().scenario.siege = Some(onus_game::setup::Siege {
+        defender: Seat(1),
+        deck_runs: None,
+    });
+    s.structures_mut().insert(
+        "wall-e".into(),
+        onus_combat::StructureDamage {
+            wounds: 6,
+            fire: onus_combat::FireMarkers { burning: 3, new: 0 },
+            ..Default::default()
+        },
+    );
+    onus_game::turn::next_turn(&mut s).unwrap();
+    let c = answer(&s, Viewer::Seat(Seat(1)), json!({"kind": "choices"})).unwrap();
+    assert_eq!(c["decision"], "place_fire", "{c}");
+    assert_eq!(c["leftover"], 1);
+    let options = c["structures"].as_array().unwrap();
+    assert_eq!(options.len(), 2, "{c}");
+    for x in options {
+        let action: Action = serde_json::from_value(x["action"].clone()).unwrap();
+        assert_eq!(x["verdict"]["ok"], true, "{x}");
+        assert!(Onus::apply(&s, Seat(1), &action).is_ok());
+    }
+}

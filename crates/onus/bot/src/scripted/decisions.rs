@@ -57,6 +57,11 @@ pub(super) fn candidates(ctx: &mut Ctx<'_>, d: &Decision) -> Vec<Action> {
         ],
         Decision::LungeFollowUp { unit } => lunge_follow_up(ctx, *unit),
         Decision::StructureEvents { attack } => structure_events(ctx, attack),
+        Decision::PlaceFire {
+            neighbours,
+            leftover,
+            ..
+        } => place_fire(ctx, neighbours, *leftover),
         // The enemy's misfire: the engine lists first the unit likeliest to be wounded.
         Decision::MisfireVictim { candidates, .. } => candidates
             .iter()
@@ -211,4 +216,28 @@ pub(super) fn flight_checks(ctx: &Ctx<'_>) -> Vec<Action> {
         });
     }
     out
+}
+
+/// T&F V "Razing structures": the defender puts the leftover Fire markers on the structures
+/// farthest from collapsing (the most durability left after their wounds and fire), then on
+/// the first ones the engine lists.
+fn place_fire(ctx: &Ctx<'_>, neighbours: &[String], leftover: u32) -> Vec<Action> {
+    let left = |id: &String| {
+        let t = ctx
+            .s
+            .table()
+            .battlefield()
+            .and_then(|bf| bf.structure(id))
+            .and_then(onus_game::structures::target_of);
+        let d = ctx.s.structure_damage(id);
+        t.map_or(0, |t| {
+            i64::from(t.durability) - i64::from(d.wounds) - i64::from(d.fire.burning + d.fire.new)
+        })
+    };
+    let mut sturdy: Vec<&String> = neighbours.iter().collect();
+    sturdy.sort_by_key(|id| std::cmp::Reverse(left(id)));
+    let take = |v: Vec<&String>| Action::PlaceFire {
+        structures: v.into_iter().take(leftover as usize).cloned().collect(),
+    };
+    vec![take(sturdy), take(neighbours.iter().collect())]
 }

@@ -915,8 +915,43 @@ function misfireDialog(game, d) {
   };
 }
 
+/**
+ * T&F V "Razing structures": a burning structure collapsed and its Fire markers did not
+ * divide evenly: the defender names where the leftovers go, one on each (checked with the
+ * engine before it is sent).
+ */
+function placeFireDialog(game, d) {
+  const picked = new Set();
+  const verdict = h('div', { class: 'verdict', 'data-testid': 'place-fire-verdict', role: 'status' });
+  const send = h('button', { class: 'primary', disabled: true, 'data-testid': 'place-fire' }, 'Place the fire');
+  const action = () => ({ action: 'place_fire', structures: [...picked] });
+  const check = () => {
+    send.disabled = true;
+    game.query({ kind: 'check_action', action: action() }).then((v) => {
+      verdict.className = `verdict ${v.ok ? 'ok' : 'bad'}`;
+      replace(verdict, v.ok ? 'The rules accept this choice.' : reasonOf(v));
+      send.disabled = !v.ok;
+    }, (e) => replace(verdict, e.message));
+  };
+  send.onclick = async () => { if (await game.act(action())) game.closeDialog(); };
+  const boxes = (d.neighbours || []).map((id) => h('label', {},
+    h('input', { type: 'checkbox', 'data-testid': `place-fire-${id}`, onchange: (e) => { if (e.target.checked) picked.add(id); else picked.delete(id); check(); } }),
+    ` ${id}`));
+  return {
+    title: `${d.from} collapsed: place ${d.leftover} Fire marker${d.leftover === 1 ? '' : 's'}`,
+    testid: 'decision-dialog',
+    body: [
+      h('p', {}, 'Its Fire markers spread evenly to the structures in contact; you choose where the leftovers go, one on each (T&F V "Razing structures").'),
+      h('div', { class: 'row wrap' }, boxes),
+      verdict,
+      h('div', { class: 'row' }, send),
+    ],
+  };
+}
+
 function decisionDialog(game, d) {
   if (d.decision === 'structure_events') return structureEventsDialog(game, d);
+  if (d.decision === 'place_fire') return placeFireDialog(game, d);
   if (d.decision === 'misfire_victim') return misfireDialog(game, d);
   const n = game.names;
   if (d.decision === 'withdrawal') {
