@@ -221,9 +221,9 @@ pub(crate) fn finish(state: &mut GameState, h: HeldAttack, roll: bool) -> GameRe
 /// power (shots), or cancelling the attack. Everything tied to a unit has no effect for the
 /// random event: markers, promotions, a wounded general, a changed target, attack priority,
 /// ambushes and javelins, defense and morale, and whatever benefits the defender (no unit
-/// receives the attack). An event from hand is refused unless it acts on the roll or cancels
-/// the attack (V "Rams and Elephants": the attacker's event "must be applied in a logical
-/// way to the structure"), so that no card is spent for nothing.
+/// receives the attack). An event from hand is refused unless it cancels another event or
+/// acts on a roll that takes place (V "Rams and Elephants": the attacker's event "must be
+/// applied in a logical way to the structure"), so that no card is spent for nothing.
 pub fn judge(state: &GameState, h: &HeldAttack, hand: &[CardId]) -> GameResult<Judged> {
     let mut setup = h.setup.clone();
     if state.setup.options.no_events && hand.is_empty() {
@@ -263,11 +263,23 @@ pub fn judge(state: &GameState, h: &HeldAttack, hand: &[CardId]) -> GameResult<J
             .iter()
             .any(|e| source_of(e).starts_with(&format!("{title} [")))
     };
-    if let Some(line) = outcome.log.iter().find(|line| {
-        line.origin == onus_cards::Origin::Hand(Side::Attacker)
-            && matches!(line.status, EventStatus::Applied { .. })
-            && !acts(&line.title)
-    }) {
+    // A card from hand must do something to the attack: cancel another event, or act on a
+    // roll that takes place.
+    let useful = |line: &onus_cards::EventLog| {
+        let cancels_one = outcome
+            .log
+            .iter()
+            .any(|l| matches!(l.status, EventStatus::Cancelled { by } if by == line.card));
+        cancels_one
+            || (!cancelled
+                && matches!(line.status, EventStatus::Applied { .. })
+                && acts(&line.title))
+    };
+    if let Some(line) = outcome
+        .log
+        .iter()
+        .find(|line| line.origin == onus_cards::Origin::Hand(Side::Attacker) && !useful(line))
+    {
         return Err(GameError::rule(
             "T&F V Rams and Elephants",
             format!(

@@ -278,3 +278,22 @@ fn tf_v_events_no_waiting_without_events() {
     assert!(after.decisions().is_empty());
     assert_eq!(after.structure_damage("gate").wounds, 2);
 }
+
+/// T&F V "Rams and Elephants" (ruling, docs/rulings.md): when the random event "Sound the
+/// Recall" would cancel the ram's attack, "Press the Attack" from hand would do nothing and
+/// is refused; "Countermand" cancels the random event and is accepted: the ram then rolls its
+/// 4 dice (hits 6 2 3 1, damage 2 4 1: 2 Wound markers).
+#[test]
+fn tf_v_events_a_card_from_hand_must_do_something_to_the_attack() {
+    let mut s = at_the_gate(infantry("Triarii"));
+    let press = give(&mut s, "press_the_attack");
+    let countermand = give(&mut s, "countermand");
+    stack(&mut s, &["sound_the_recall"]);
+    s.force_dice(&[6, 2, 3, 1, 2, 4, 1]);
+    let held = apply(&s, 0, batter_gate()).unwrap();
+    let e = apply(&held, 0, play(vec![press])).unwrap_err();
+    assert_eq!(e.section(), Some("T&F V Rams and Elephants"), "{e}");
+    let after = apply(&held, 0, play(vec![countermand])).unwrap();
+    assert_eq!(attacked(&held, &after), Some(4));
+    assert_eq!(after.structure_damage("gate").wounds, 2);
+}
