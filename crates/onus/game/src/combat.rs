@@ -493,6 +493,32 @@ pub(crate) fn check_redraw(
     Ok(first)
 }
 
+/// XI "Elite": with a second random event drawn, the elite side keeps one before anything
+/// else.
+pub(crate) fn keep_first(elite_second: Option<CardId>) -> GameResult<()> {
+    match elite_second {
+        Some(_) => Err(GameError::rule(
+            "XI Veterans and elites",
+            "the elite unit drew 2 random events: keep one of them first",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// VII-3 step 3: `seat` plays `cards` from its hand onto the table, for everybody to see.
+pub(crate) fn play_cards(state: &mut GameState, seat: Seat, cards: &[CardId]) -> GameResult<()> {
+    for &c in cards {
+        state.piles.play(seat.index(), c)?;
+    }
+    if !cards.is_empty() {
+        state.emit(GameEvent::EventPlayed {
+            seat,
+            cards: cards.to_vec(),
+        });
+    }
+    Ok(())
+}
+
 /// XI "Elite": `by`'s elite unit keeps `card`, one of its two random events (`random`, the
 /// first, and `second`); the other is set aside. The fight's new random event.
 pub(crate) fn keep_one(
@@ -554,12 +580,7 @@ pub fn play_events(
 ) -> GameResult<()> {
     let f = pending_fight(state)?.clone();
     let (side, _) = stage_side(&f, "VII-3 Modifiers for flank and rear attacks")?;
-    if f.elite_second.is_some() {
-        return Err(GameError::rule(
-            "XI Veterans and elites",
-            "the elite unit drew 2 random events: keep one of them first",
-        ));
-    }
+    keep_first(f.elite_second)?;
     // VII-5 "Voluntary flight": only a unit that may suffer a wound in the fight may choose
     // it. Ruling: the shooter of a ranged attack suffers none (nothing shoots back, VII-3),
     // so the choice is refused rather than silently ignored.
@@ -582,15 +603,7 @@ pub fn play_events(
         };
         return Ok(());
     }
-    for &c in cards {
-        state.piles.play(seat.index(), c)?;
-    }
-    if !cards.is_empty() {
-        state.emit(GameEvent::EventPlayed {
-            seat,
-            cards: cards.to_vec(),
-        });
-    }
+    play_cards(state, seat, cards)?;
     let deck = state.deck()?;
     match side {
         Side::Attacker => {

@@ -130,24 +130,11 @@ pub(crate) fn play(
             "no unit receives an attack on a structure: nobody flees if wounded, no shot is sent elsewhere",
         ));
     }
-    if h.elite_second.is_some() {
-        return Err(GameError::rule(
-            RANKS,
-            "the elite unit drew 2 random events: keep one of them first",
-        ));
-    }
+    crate::combat::keep_first(h.elite_second)?;
     if redraw {
         return redraw_random(state, h, cards);
     }
-    for &c in cards {
-        state.piles.play(seat.index(), c)?;
-    }
-    if !cards.is_empty() {
-        state.emit(GameEvent::EventPlayed {
-            seat,
-            cards: cards.to_vec(),
-        });
-    }
+    crate::combat::play_cards(state, seat, cards)?;
     state.decisions.remove(0);
     let roll = events(state, &mut h, cards)?;
     finish(state, h, roll)
