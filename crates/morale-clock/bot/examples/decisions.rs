@@ -20,7 +20,10 @@ fn main() {
     let me = if seat == 0 { SideId::A } else { SideId::B };
     let (result, record) = common::default_battle(index, seed, seat);
     println!("{}", result.reason());
-    let mut judge = ScriptedBot::new(0);
+    // With `MC_LOOK` (see `tune.rs`), the lookahead's options too where it looks ahead.
+    let mut w = morale_clock_bot::Weights::default();
+    common::lookahead_from_env(&mut w);
+    let mut judge = ScriptedBot::with_weights(0, w);
     let steps = replay_steps::<MoraleClock>(&record).expect("replay");
     let mut state = steps.start.clone();
     for (k, step) in steps.enumerate() {
@@ -41,6 +44,23 @@ fn main() {
             );
             for (a, v) in ranked.iter().take(4) {
                 println!("    {v:8.3}  {}", short(a));
+            }
+            for (a, v) in ranked.iter().skip(4) {
+                if matches!(a, morale_clock_game::Action::Disengage { .. }) {
+                    println!("    {v:8.3}  {}", short(a));
+                }
+            }
+            if let Some(looked) = judge.looked(&state, me) {
+                for l in &looked {
+                    println!(
+                        "    look: own {:7.2} mean {:7.2} sd {:6.2} score {:7.2}  {}",
+                        l.own,
+                        l.mean,
+                        l.sd,
+                        l.score,
+                        short(&l.action)
+                    );
+                }
             }
         }
         for e in &applied.events {

@@ -2,8 +2,13 @@
 //! `acies sim --system morale-clock` (the same seeds as the simulation), one thread: each
 //! battle's result, the clocks' difference (the scripted side's less the other's) after every
 //! half-turn that changed it, and the slowest decision (thread CPU time). Weights may be overridden with
-//! `MC_WEIGHTS=progress,line,threat,clock,threshold,next,next_clock,leader,lead,horizon,guard,pace,threat_clock,standoff,threat_late`.
-//! `cargo run --release -p morale-clock-bot --example tune -- SEAT GAMES [SEED] [FIRST]`
+//! `MC_WEIGHTS=progress,line,threat,clock,threshold,next,next_clock,leader,lead,horizon,guard,pace,threat_clock,standoff,threat_late`,
+//! the lookahead (off by default) with `MC_LOOK=late` (`Lookahead::LATE`) or
+//! `MC_LOOK=width,playouts,within,weight,confidence,guard,next,budget`.
+//! `cargo run --release -p morale-clock-bot --example tune -- SEAT GAMES [SEED] [FIRST] [check]`
+//! (`check`: the game's invariants after every action, as `acies sim --check`)
+
+mod common;
 
 use std::time::{Duration, Instant};
 
@@ -18,6 +23,8 @@ use morale_clock_model::{Catalog, SideId};
 struct Timed {
     bot: ScriptedBot,
     slowest: std::sync::Arc<std::sync::Mutex<Duration>>,
+    /// Decisions taken and their CPU time.
+    total: std::sync::Arc<std::sync::Mutex<(u64, Duration)>>,
 }
 
 impl Bot<MoraleClock> for Timed {
@@ -36,6 +43,9 @@ impl Bot<MoraleClock> for Timed {
         if e > *s {
             *s = e;
         }
+        let mut t = self.total.lock().expect("lock");
+        t.0 += 1;
+        t.1 += e;
         a
     }
     fn fallbacks(&self) -> u64 {
@@ -81,6 +91,7 @@ fn weights() -> Weights {
             w.threat_late = *x != 0.0;
         }
     }
+    common::lookahead_from_env(&mut w);
     w
 }
 
@@ -90,13 +101,18 @@ fn main() {
     let games: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(20);
     let seed: u64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1);
     let first: u64 = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(0);
+    // `check`: the game's invariants after every action, as `acies sim --check`.
+    let checks = Checks {
+        invariants: args.get(5).is_some_and(|a| a == "check"),
+    };
     let catalog = Catalog::builtin().expect("builtin data");
     let setup = Setup::presets(&catalog, "open-field", "republican-romans", "gauls")
         .expect("the default battle");
     let me = if seat == 0 { SideId::A } else { SideId::B };
     let w = weights();
-    let (mut won, mut lost, mut drawn) = (0, 0, 0);
+    let (mut won, mut lost, mut drawn, mut unfinished) = (0, 0, 0, 0);
     let slowest = std::sync::Arc::new(std::sync::Mutex::new(Duration::ZERO));
+    let total = std::sync::Arc::new(std::sync::Mutex::new((0u64, Duration::ZERO)));
     let start = Instant::now();
     let mut total_leaders = [0u32; 2];
     for i in first..first + games {
@@ -104,6 +120,7 @@ fn main() {
         let scripted: BoxedBot<MoraleClockArena> = Box::new(Timed {
             bot: ScriptedBot::with_weights(seeds[seat], w),
             slowest: slowest.clone(),
+            total: total.clone(),
         });
         let random = MoraleClockArena::bot(BotKind::Random, seeds[1 - seat]).expect("random");
         let mut bots = if seat == 0 {
@@ -111,14 +128,12 @@ fn main() {
         } else {
             vec![random, scripted]
         };
-        let (r, record) = play_recorded::<MoraleClockArena>(
-            &setup,
-            game,
-            &mut bots,
-            MAX_ACTIONS,
-            Checks::default(),
-        )
-        .expect("battle");
+        let (r, record) =
+            play_recorded::<MoraleClockArena>(&setup, game, &mut bots, MAX_ACTIONS, checks)
+                .expect("battle");
+        if r.outcome.is_none() {
+            unfinished += 1;
+        }
         let mark = match r.winner_index() {
             Some(s) if s == seat => {
                 won += 1;
@@ -173,12 +188,14 @@ fn main() {
         );
     }
     let n = won + lost + drawn;
+    let (decisions, cpu) = *total.lock().expect("lock");
     println!(
-        "seat {seat}: {won} won, {lost} lost, {drawn} drawn of {n} ({:.1}%); leaders lost {} (the enemy's {}); slowest decision {:?} of CPU; {:?}",
+        "seat {seat}: {won} won, {lost} lost, {drawn} drawn of {n} ({:.1}%), {unfinished} unfinished; leaders lost {} (the enemy's {}); slowest decision {:?} of CPU, {:?} on average over {decisions}; {:?}",
         100.0 * won as f64 / n as f64,
         total_leaders[0],
         total_leaders[1],
         *slowest.lock().expect("lock"),
+        cpu / decisions.max(1) as u32,
         start.elapsed()
     );
 }

@@ -9,6 +9,8 @@ use morale_clock_game::{GameState, MoraleClock, Setup};
 use morale_clock_model::{Catalog, SideId};
 
 use crate::decide::ScriptedBot;
+use crate::lookahead::Lookahead;
+use crate::value::Weights;
 
 /// The most actions a battle may take before it is reported as unfinished (a battle takes
 /// a few hundred).
@@ -34,7 +36,13 @@ impl Arena for MoraleClockArena {
             BotKind::Random => Box::new(RandomBot::among(seed, RANDOM_CHOICES)),
             BotKind::Scripted => Box::new(ScriptedBot::new(seed)),
             BotKind::Search(budget) => {
-                let policy = ScriptedBot::new(seed.wrapping_add(1));
+                // The search's own playouts stand for the lookahead: its policy is the
+                // valuation alone (as fast as before the lookahead).
+                let plain = Weights {
+                    look: Lookahead::OFF,
+                    ..Weights::default()
+                };
+                let policy = ScriptedBot::with_weights(seed.wrapping_add(1), plain);
                 Box::new(SearchBot::new(seed, budget, policy, MoraleClockArena))
             }
         })

@@ -21,7 +21,7 @@ use crate::value::{Weights, loss, melee_value, volley_value};
 const CANDIDATES: usize = 400;
 
 /// The action that ends the step the battle is in.
-fn end_of_step(state: &GameState) -> Action {
+pub(crate) fn end_of_step(state: &GameState) -> Action {
     match state.battle.phase {
         Phase::Missiles => Action::EndMissiles,
         Phase::Orders => Action::EndOrders,
@@ -33,13 +33,13 @@ fn end_of_step(state: &GameState) -> Action {
 #[derive(Clone, Debug)]
 pub struct ScriptedBot {
     rng: GameRng,
-    weights: Weights,
+    pub(crate) weights: Weights,
     /// The worth of hypothetical charges already enumerated, by the two fighters as JSON
     /// (the same fighters have the same odds).
-    known: HashMap<String, (f64, f64, [f64; 2])>,
+    pub(crate) known: HashMap<String, (f64, f64, [f64; 2])>,
     /// The exact odds of melees already enumerated, by the two fighters and their retreats
     /// as text (the same fighters have the same odds).
-    odds: HashMap<String, MeleeOdds>,
+    pub(crate) odds: HashMap<String, MeleeOdds>,
     fallbacks: u64,
 }
 
@@ -95,11 +95,22 @@ impl ScriptedBot {
 }
 
 impl ScriptedBot {
+    /// The options the lookahead weighs at this decision (`Weights::look`), with their own
+    /// worth and their playouts', or `None` where it does not look ahead. For a trace.
+    pub fn looked(&mut self, state: &GameState, seat: SideId) -> Option<Vec<crate::Looked>> {
+        let ranked = self.ranked(state, seat);
+        crate::lookahead::look(self, state, seat, &ranked)
+    }
+
     /// The best candidate worth more than the threshold, or the end of the step.
     pub fn choose(&mut self, state: &GameState, seat: SideId) -> Action {
         let end = end_of_step(state);
         let threshold = self.weights.threshold;
-        self.ranked(state, seat)
+        let ranked = self.ranked(state, seat);
+        if let Some(a) = crate::lookahead::choose(self, state, seat, &ranked) {
+            return a;
+        }
+        ranked
             .into_iter()
             .find(|(a, v)| *a != end && *v > threshold)
             .map_or(end, |(a, _)| a)
@@ -144,7 +155,7 @@ impl Bot<MoraleClock> for ScriptedBot {
 
 /// Values actions against one battle for one side, with the hypothetical charges it has
 /// valued kept for the decision.
-struct Eval<'a> {
+pub(crate) struct Eval<'a> {
     before: &'a Battle,
     engagements: Vec<geometry::Engagement>,
     known: &'a mut HashMap<String, (f64, f64, [f64; 2])>,
@@ -207,7 +218,7 @@ impl MeleeWorth {
 }
 
 impl<'a> Eval<'a> {
-    fn new(
+    pub(crate) fn new(
         before: &'a Battle,
         me: SideId,
         w: Weights,
@@ -248,7 +259,7 @@ impl<'a> Eval<'a> {
     }
 
     /// What `action` is worth to the side (the step's end: 0).
-    fn action(&mut self, state: &GameState, seat: SideId, action: &Action) -> f64 {
+    pub(crate) fn action(&mut self, state: &GameState, seat: SideId, action: &Action) -> f64 {
         match action {
             Action::EndMissiles | Action::EndOrders | Action::EndMoves => 0.0,
             Action::Fire { firers, target } => {
@@ -295,6 +306,19 @@ impl<'a> Eval<'a> {
                 }
             }
         }
+    }
+
+    /// What the table's melees are worth to the side as they stand, with the chance of
+    /// winning the half-turn's count less the chance of losing it (weighed by the stakes),
+    /// and the table's material since `start` (markers and units lost by either side).
+    pub(crate) fn standing(&mut self, start: &Battle) -> f64 {
+        let t = Table::new(self.before);
+        let list: Vec<MeleeWorth> = t.pairs.iter().map(|p| self.melee(&t, *p)).collect();
+        let worth: f64 = list.iter().map(|m| m.worth).sum();
+        let half = self.half_turn(self.before, &list);
+        let future = self.future();
+        let material = material(self.before, self.me, future) - material(start, self.me, future);
+        material + worth + self.w.clock * half
     }
 
     /// How much better the table is for the side after a change than before it.

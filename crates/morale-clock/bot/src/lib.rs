@@ -11,17 +11,22 @@
 //! chance of winning the half-turn's count of losses (Turn Sequence 5: the loser's Morale
 //! Clock goes down) less the chance of losing it, from every melee's exact odds; faces turned
 //! after the orders; the stratagem that rallies again. It ends a step when nothing is worth an
-//! order. The random player is the generic [`acies_bot::RandomBot`] on the game's
+//! order. With a [`Lookahead`] (`Weights::look`, off by default), it also plays its best
+//! options out on its own determinized battle, the other army's half-turn played by the
+//! random player's policy, and takes another option when the playouts clearly favour it. The
+//! random player is the generic [`acies_bot::RandomBot`] on the game's
 //! `Candidates`. [`MoraleClockArena`] puts the system in the generic battle runner
 //! (`acies sim --system morale-clock`, with `--check` asserting the game's invariants).
 
 mod attacks;
 mod battle;
 mod decide;
+mod lookahead;
 mod stakes;
 mod standoff;
 mod value;
 
 pub use battle::{MAX_ACTIONS, MoraleClockArena, RANDOM_CHOICES, setups};
 pub use decide::ScriptedBot;
+pub use lookahead::{Lookahead, Looked};
 pub use value::{Weights, loss, melee_value, volley_value};

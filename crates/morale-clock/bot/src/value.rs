@@ -102,6 +102,9 @@ pub struct Weights {
     /// Whether `threat_clock` counts only as the table's material stops counting (times one
     /// less `Stakes::future`): in the battle's last half-turns, where the count decides.
     pub threat_late: bool,
+    /// The half-turn lookahead (`lookahead.rs`): off by default (`Lookahead::LATE` measured
+    /// no better beyond the noise over 1,000 battles a seat: the crate's README).
+    pub look: crate::lookahead::Lookahead,
 }
 
 impl Default for Weights {
@@ -122,6 +125,7 @@ impl Default for Weights {
             threat_clock: 0.0,
             standoff: false,
             threat_late: false,
+            look: crate::lookahead::Lookahead::OFF,
         }
     }
 }

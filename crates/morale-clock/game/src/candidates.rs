@@ -20,11 +20,7 @@ pub fn candidates(state: &GameState, seat: SideId, rng: &mut GameRng, limit: usi
     if b.phase == Phase::Over || seat != b.side || limit == 0 {
         return Vec::new();
     }
-    let (end, proposed) = match b.phase {
-        Phase::Missiles => (Action::EndMissiles, volleys(b)),
-        Phase::Orders => (Action::EndOrders, orders(b)),
-        _ => (Action::EndMoves, adjustments(b)),
-    };
+    let (end, proposed) = proposals(b);
     let mut legal: Vec<Action> = Vec::new();
     for a in proposed {
         if !legal.contains(&a) && MoraleClock::apply(state, seat, &a).is_ok() {
@@ -35,6 +31,17 @@ pub fn candidates(state: &GameState, seat: SideId, rng: &mut GameRng, limit: usi
     legal.truncate(limit - 1);
     legal.push(end);
     legal
+}
+
+/// The end of the step the battle is in and the actions [`candidates`] checks for the side
+/// whose half-turn it is, unchecked (some may be refused, some repeated), in the order it
+/// checks them: for a player that needs only a few legal ones.
+pub fn proposals(b: &Battle) -> (Action, Vec<Action>) {
+    match b.phase {
+        Phase::Missiles => (Action::EndMissiles, volleys(b)),
+        Phase::Orders => (Action::EndOrders, orders(b)),
+        _ => (Action::EndMoves, adjustments(b)),
+    }
 }
 
 /// Every target in reach, with all the units that can shoot at it together, and each alone.

@@ -249,3 +249,40 @@ fn views_show_everything_but_the_dice_and_every_event_is_public() {
         Some(e)
     );
 }
+
+/// `candidates::proposals` is what `candidates` checks: along a random battle, every
+/// candidate is the step's end or a proposal, and the proposals the engine accepts are the
+/// candidates when the limit keeps them all.
+#[test]
+fn the_candidates_are_the_legal_proposals() {
+    let catalog = catalog();
+    let setup =
+        Setup::presets(&catalog, "open-field", "republican-romans", "gauls").expect("a setup");
+    let mut state = MoraleClock::new_game(&setup, 3).expect("starts");
+    let mut rng = GameRng::new(4);
+    let mut checked = 0;
+    for step in 0..160 {
+        let Some(seat) = MoraleClock::to_act(&state) else {
+            break;
+        };
+        let (end, proposed) = morale_clock_game::candidates::proposals(&state.battle);
+        let all = MoraleClock::candidates(&state, seat, &mut rng, usize::MAX);
+        assert_eq!(all.last(), Some(&end), "step {step}");
+        let mut legal: Vec<Action> = Vec::new();
+        for a in proposed {
+            if !legal.contains(&a) && MoraleClock::apply(&state, seat, &a).is_ok() {
+                legal.push(a);
+            }
+        }
+        assert_eq!(all.len(), legal.len() + 1, "step {step}");
+        assert!(
+            all[..legal.len()].iter().all(|a| legal.contains(a)),
+            "step {step}"
+        );
+        checked += 1;
+        let c = MoraleClock::candidates(&state, seat, &mut rng, 8);
+        let a = c[rng.below(c.len() as u32) as usize].clone();
+        state = MoraleClock::apply(&state, seat, &a).expect("legal").state;
+    }
+    assert!(checked > 100, "{checked} steps");
+}

@@ -8,6 +8,7 @@ use morale_clock_bot::{MAX_ACTIONS, MoraleClockArena};
 use morale_clock_game::{MoraleClock, Setup};
 use morale_clock_model::{Catalog, SideId};
 
+#[allow(dead_code)]
 pub fn default_battle(
     index: u64,
     seed: u64,
@@ -30,4 +31,36 @@ pub fn default_battle(
         Checks::default(),
     )
     .expect("battle")
+}
+
+/// The lookahead of `MC_LOOK=width,playouts,within,weight,confidence,guard,next,budget` (any
+/// prefix, the rest as in `w`; `morale_clock_bot::Lookahead`), `MC_LOOK=off` (the valuation
+/// alone, the default) or `MC_LOOK=late` (`Lookahead::LATE`) on `w`, when it is set.
+#[allow(dead_code)]
+pub fn lookahead_from_env(w: &mut morale_clock_bot::Weights) {
+    let Ok(s) = std::env::var("MC_LOOK") else {
+        return;
+    };
+    match s.as_str() {
+        "late" => {
+            w.look = morale_clock_bot::Lookahead::LATE;
+            return;
+        }
+        "off" => {
+            w.look = morale_clock_bot::Lookahead::OFF;
+            return;
+        }
+        _ => {}
+    }
+    let v: Vec<f64> = s.split(',').map(|x| x.parse().expect("a number")).collect();
+    let l = &mut w.look;
+    let get = |i: usize, d: f64| v.get(i).copied().unwrap_or(d);
+    l.width = get(0, l.width as f64) as usize;
+    l.playouts = get(1, l.playouts as f64) as usize;
+    l.within = get(2, f64::from(l.within)) as u32;
+    l.weight = get(3, l.weight);
+    l.confidence = get(4, l.confidence);
+    l.guard = get(5, l.guard);
+    l.next = get(6, l.next);
+    l.budget = get(7, l.budget as f64) as usize;
 }
