@@ -18,7 +18,7 @@ use onus_combat::{
     StructureAttackSetup, StructureTarget, melee_profile, ranged_profile, razing_casualties,
     resolve_misfire, spread_fire,
 };
-use onus_model::UnitKind;
+use onus_model::{Ability, UnitKind};
 use onus_table::{Flank, SectionId, TableUnit, UnitId};
 use onus_terrain::{Structure, StructureKind};
 
@@ -353,8 +353,8 @@ fn distance_to(u: &TableUnit, s: &Structure) -> f64 {
 /// Rulings (docs/rulings.md, T&F V "Artillery"): a structure out of range is refused, not a
 /// lost shot (it stands where everybody sees it and is no unit declared without measuring);
 /// the random event is drawn and applied to the shot as a ranged fight's, the defender
-/// playing none (V "Events", [`crate::structure_events`]); line of sight to a structure is not
-/// checked yet.
+/// playing none (V "Events", [`crate::structure_events`]). Stone throwers (our data: the
+/// slingers) shoot no incendiary projectiles, so they cannot shoot at a structure.
 pub fn shoot_structure(
     state: &mut GameState,
     seat: Seat,
@@ -372,6 +372,15 @@ pub fn shoot_structure(
         return Err(refusal(StructureAttackError::NotSiege {
             unit: format!("{shooter} ({})", u.card.name),
         }));
+    }
+    if incendiary && u.card.has(Ability::StoneThrowers) {
+        return Err(GameError::rule(
+            onus_combat::SHOOTING_AT_STRUCTURES,
+            format!(
+                "{shooter} ({}) throws stones: incendiary projectiles are not for stone throwers",
+                u.card.name
+            ),
+        ));
     }
     if artillery && u.turn.displaced {
         return Err(GameError::rule(

@@ -285,6 +285,48 @@ fn tf_v_refusals_name_their_rule() {
     assert!(!legal_actions(&s, Seat(0)).contains(&set));
 }
 
+/// T&F V "Shooting at structures": javelins and arrows may be made incendiary, "not
+/// applicable to stone throwers". Slingers (our data marks them `stone_throwers`) shoot no
+/// fire at a wooden wall, so they cannot shoot at it at all; archers in their place can.
+#[test]
+fn tf_v_shooting_at_structures_not_for_stone_throwers() {
+    let slingers = onus_combat::CardBuilder::new("Slingers", onus_model::UnitKind::Infantry)
+        .attack(1, 1)
+        .defense(3, 3)
+        .ranged(3, 8.0)
+        .morale(6)
+        .health(5)
+        .ability(onus_model::Ability::StoneThrowers)
+        .build();
+    let units = vec![unit(5, 0, slingers, 5.0, 14.5, -90.0)];
+    let s = fixture_on(Some(fort()), units, &[UnitId(5)], Phase::RangedAttack);
+    let fire = Action::ShootStructure {
+        shooter: UnitId(5),
+        structure: "wall-w".into(),
+        incendiary: true,
+    };
+    let e = apply(&s, 0, fire.clone()).unwrap_err();
+    assert_eq!(rule_of(&e), "T&F V Shooting at structures", "{e}");
+    assert!(e.to_string().contains("stone throwers"), "{e}");
+    assert!(!legal_actions(&s, Seat(0)).contains(&fire));
+    // The same shooter without the ability (archers) may.
+    let units = vec![unit(5, 0, archers(), 5.0, 14.5, -90.0)];
+    let s = fixture_on(Some(fort()), units, &[UnitId(5)], Phase::RangedAttack);
+    assert!(legal_actions(&s, Seat(0)).contains(&fire));
+    // Every slinger of our rosters is a stone thrower.
+    let catalog = onus_model::Catalog::builtin().unwrap();
+    let slingers: Vec<_> = catalog
+        .units()
+        .filter(|u| u.name.contains("Slingers"))
+        .collect();
+    assert!(slingers.len() >= 4);
+    assert!(
+        slingers
+            .iter()
+            .all(|u| u.has(onus_model::Ability::StoneThrowers))
+    );
+}
+
 /// A battlefield without structures offers no structure action, and fire damage at the end
 /// of a turn changes nothing there.
 #[test]

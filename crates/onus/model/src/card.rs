@@ -119,11 +119,15 @@ pub enum Ability {
     Sarissas,
     /// Can stack with a complementary unit (IX).
     Complementary,
+    /// Throws stones (slings): its projectiles cannot be made incendiary (T&F V "Shooting at
+    /// structures": "not applicable to stone throwers"). Not a printed icon: which units
+    /// throw stones is our data (slingers).
+    StoneThrowers,
 }
 
 impl Ability {
     /// All abilities, in declaration order.
-    pub const ALL: [Ability; 17] = [
+    pub const ALL: [Ability; 18] = [
         Ability::Sylvan,
         Ability::Mountaineers,
         Ability::Amphibious,
@@ -141,6 +145,7 @@ impl Ability {
         Ability::Accuracy,
         Ability::Sarissas,
         Ability::Complementary,
+        Ability::StoneThrowers,
     ];
 
     /// The name used in data files and on the command line.
@@ -163,6 +168,7 @@ impl Ability {
             Ability::Accuracy => "accuracy",
             Ability::Sarissas => "sarissas",
             Ability::Complementary => "complementary",
+            Ability::StoneThrowers => "stone_throwers",
         }
     }
 

@@ -39,6 +39,9 @@ pub fn ability(a: Ability) -> &'static str {
             "Counts as spearmen; in phalanx it gets a single attack instead of priority (IX)."
         }
         Ability::Complementary => "May stack with a complementary unit (IX).",
+        Ability::StoneThrowers => {
+            "Throws stones: cannot shoot incendiary projectiles at structures (T&F V)."
+        }
     }
 }
 
@@ -97,6 +100,7 @@ pub fn ability_section(a: Ability) -> &'static str {
         Ability::Accuracy => "IX Accuracy",
         Ability::Sarissas => "IX Sarissas",
         Ability::Complementary => "IX Complementary units",
+        Ability::StoneThrowers => "T&F V Shooting at structures",
     }
 }
 
@@ -229,7 +233,9 @@ mod tests {
         let h = help();
         for a in Ability::ALL {
             let text = h["abilities"][a.as_str()].as_str().unwrap_or("");
-            assert!(text.contains("(IX"), "{a}: {text}");
+            let section = ability_section(a);
+            let chapter = section.split(' ').next().unwrap_or("");
+            assert!(text.contains(&format!("({chapter}")), "{a}: {text}");
         }
         for f in Formation::ALL {
             let text = h["formations"][f.as_str()].as_str().unwrap_or("");
