@@ -130,6 +130,7 @@ pub const SECTIONS: &[Section] = &[
     Section::part("T&F II", "Ranged attacks and line of sight").aka(&["Line of sight"]),
     Section::part("T&F II", "Difficult terrain movement"),
     Section::part("T&F II", "Limited movement"),
+    Section::part("T&F II", "Overlapping"),
     Section::part("T&F II", "Facing"),
     Section::whole("T&F III", "Types of terrain"),
     Section::part("T&F III", "Forest"),

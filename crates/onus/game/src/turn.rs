@@ -161,6 +161,8 @@ pub fn apply(
         flight::resume(&mut s)?;
         // T&F V "Assaulting fortresses": the climbs the action ended.
         crate::assault::sync(&mut s);
+        // T&F II "Overlapping": units no longer overlapping anyone lose their stacking level.
+        s.table.prune_levels();
         // T&F V "Rams and Elephants": rams follow their units or stay where they fell.
         crate::siege_engines::sync(&mut s)?;
         victory::check_end(&mut s);

@@ -43,6 +43,15 @@ pub struct UnitView {
     /// public like the ram marker; where each ram lies is its tile on the battlefield.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ram: Option<String>,
+    /// The unit's stacking level inside its fortress (T&F II "Overlapping"), public like the
+    /// card's place: of two overlapping units the higher lies on top; 0 when it overlaps no
+    /// one.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub level: i64,
+}
+
+fn is_zero(x: &i64) -> bool {
+    *x == 0
 }
 
 /// A General as everybody sees it (the card and the marker are public).
@@ -219,6 +228,7 @@ pub fn view_since(state: &GameState, viewer: Viewer<Seat>, from: usize) -> GameV
                 tower: u.tower.as_ref().map(|g| g.structure.clone()),
                 climb: u.climb.clone(),
                 ram: state.engines.ram_of(u.id).map(str::to_owned),
+                level: state.table.level(u.id),
             }
         })
         .collect();

@@ -288,6 +288,7 @@ impl Table {
         opts: PathOptions,
         stage: Stage,
     ) -> Result<Option<ChargePlan>, TableError> {
+        self.check_not_covered(order.target, unit)?;
         if self.unit(unit)?.tower.is_none() {
             // T&F IV "Walls with a gate": through a fallen gate, when nothing else serves.
             return match self.plan_charge_from(unit, order, opts, stage, None) {

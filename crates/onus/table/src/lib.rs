@@ -24,6 +24,7 @@ pub mod fortress_flight;
 mod gate_contact;
 mod lateral;
 pub mod movement;
+pub mod overlap;
 pub mod query;
 pub mod ranged;
 pub mod siege_engines;

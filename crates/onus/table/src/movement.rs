@@ -144,6 +144,11 @@ pub struct MoveOrder {
     /// "Occupying defenses"; `crate::tower`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit: Option<Pose>,
+    /// Inside its fortress, end the move under the friends it overlaps rather than on top of
+    /// them (T&F IV "Walls": "you have to join sections and choose which unit stays on top";
+    /// `crate::overlap`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub beneath: bool,
 }
 
 impl MoveOrder {
@@ -265,6 +270,13 @@ pub struct PricedMove {
     /// Activated friends, not yet moved, that the unit ends overlapping: they must leave
     /// before the end of the Movement Phase (VII-2 "Overlapping").
     pub provisional: Vec<UnitId>,
+    /// Friends the unit ends overlapping inside their fortress, as T&F II "Overlapping"
+    /// allows (`crate::overlap`); with `beneath`, it ends under them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overlaps: Vec<UnitId>,
+    /// The unit ends under the friends of `overlaps` rather than on top (T&F IV "Walls").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub beneath: bool,
     /// Enemies in frontal contact at the end: only a charge may end so (VII-2.C).
     pub enemy_contacts: Vec<UnitId>,
     /// The stacked partner moving along (IX "Complementary units").
@@ -476,6 +488,7 @@ struct Crossings {
     breaks: Vec<UnitId>,
     mover_breaks: bool,
     provisional: Vec<UnitId>,
+    overlaps: Vec<UnitId>,
 }
 
 /// The kind of movement a move is (VII-2; T&F II "Limited movement": a reduced movement's
@@ -736,6 +749,8 @@ impl Table {
             breaks: through.breaks,
             mover_breaks: through.mover_breaks,
             provisional: through.provisional,
+            beneath: order.beneath && !through.overlaps.is_empty(),
+            overlaps: through.overlaps,
             enemy_contacts,
             carries: if separate { None } else { stacked_partner },
             ground,
@@ -827,7 +842,12 @@ impl Table {
             walk.state.extended_right,
         );
         let mut provisional: Vec<UnitId> = Vec::new();
+        let mut overlaps: Vec<UnitId> = Vec::new();
         let mut overlapped: Vec<UnitId> = Vec::new();
+        let mut at_end = u.clone();
+        at_end.pose = walk.track.end();
+        at_end.tower = None;
+        at_end.state = walk.state.clone();
         for o in &obstacles {
             if overlapped.contains(&o.owner) || !end_pieces.iter().any(|(_, r)| r.overlaps(&o.rect))
             {
@@ -843,6 +863,15 @@ impl Table {
             }
             overlapped.push(o.owner);
             let other = self.unit(o.owner)?;
+            // T&F II "Overlapping": inside their fortress, friends may end overlapping.
+            let in_movement = matches!(
+                opts.phase,
+                MovePhase::Movement | MovePhase::Skirmishers { .. }
+            );
+            if in_movement && !opts.charging && self.may_overlap(&at_end, other) {
+                overlaps.push(o.owner);
+                continue;
+            }
             let stop = crossed_first
                 .iter()
                 .find(|e| e.owner == o.owner)
@@ -860,12 +889,29 @@ impl Table {
             }
             provisional.push(o.owner);
         }
-        let (breaks, mover_breaks) = self.breaks_crossing(u, &crossed)?;
+        // T&F II "Overlapping": "pass through friendly units without breaking them" inside
+        // their fortress (ruling: the mover ends inside it, and the friend crossed stands
+        // inside it).
+        let breaking: Vec<UnitId> = crossed
+            .iter()
+            .copied()
+            .filter(|id| {
+                let inside = |x: &TableUnit| self.overlap_fortress(x);
+                let same = self
+                    .unit(*id)
+                    .ok()
+                    .and_then(inside)
+                    .is_some_and(|f| inside(&at_end) == Some(f));
+                !same
+            })
+            .collect();
+        let (breaks, mover_breaks) = self.breaks_crossing(u, &breaking)?;
         Ok(Crossings {
             crossed,
             breaks,
             mover_breaks,
             provisional,
+            overlaps,
         })
     }
 
@@ -1021,6 +1067,7 @@ impl Table {
         for p in &mv.provisional {
             self.provisional.insert((mv.unit, *p));
         }
+        self.restack(mv.unit, &mv.overlaps, mv.beneath);
         Ok(())
     }
 
@@ -1059,6 +1106,12 @@ impl Table {
                 };
                 if touching_own_target(a, b) || touching_own_target(b, a) {
                     continue;
+                }
+                // T&F II "Overlapping": friends inside their fortress.
+                if let (Some(x), Some(y)) = (self.units.get(&a.owner), self.units.get(&b.owner)) {
+                    if self.stacked_pair(x, y) {
+                        continue;
+                    }
                 }
                 return Some((a.owner, b.owner));
             }

@@ -203,6 +203,12 @@ impl Table {
             };
             return Err(no(reason, "VII-2.B Performing a ranged attack"));
         }
+        if self.uncovered_sections(shooter).is_empty() {
+            return Err(no(
+                "every section of the unit is overlapped by a friend on top of it",
+                crate::terrain::VILLAGES,
+            ));
+        }
         if self.is_engaged(shooter) {
             return Err(no(
                 "the shooting unit is engaged in melee combat",

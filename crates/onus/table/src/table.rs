@@ -117,6 +117,10 @@ pub struct Table {
     /// (`crate::fortress`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) siege_defender: Option<u8>,
+    /// The stacking levels of units overlapping friends inside their fortress (T&F II
+    /// "Overlapping", `crate::overlap`): of two overlapping units the higher lies on top.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) levels: BTreeMap<UnitId, i64>,
 }
 
 impl Table {
@@ -135,6 +139,7 @@ impl Table {
             battlefield: None,
             breaches: BTreeMap::new(),
             siege_defender: None,
+            levels: BTreeMap::new(),
         }
     }
 
@@ -196,6 +201,8 @@ impl Table {
         let u = self.units.remove(&id).ok_or(TableError::UnknownUnit(id))?;
         self.engagements.retain(|e| !e.involves(id));
         self.provisional.retain(|(a, b)| *a != id && *b != id);
+        self.levels.remove(&id);
+        self.prune_levels();
         Ok(Arc::unwrap_or_clone(u))
     }
 

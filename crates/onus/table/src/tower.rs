@@ -677,6 +677,8 @@ impl Table {
         self.units
             .values()
             .filter(|d| self.are_enemies(climber, d.id))
+            // T&F IV "Walls": "only the unit at the top can defend the wall".
+            .filter(|d| self.covered_by(d.id).is_empty())
             .filter(|d| match &d.tower {
                 Some(g) => g.structure == c.structure,
                 None => self.on_wall(d).is_some_and(|w| w.id == c.structure),

@@ -7,6 +7,7 @@ mod flight;
 mod fortress;
 mod movement;
 mod obstacles;
+mod overlap;
 mod queries;
 mod ranged;
 mod terrain;
