@@ -1,11 +1,16 @@
 //! Orders the game's candidates leave out that a player looking for a fight would give: each
 //! unit that may move heads for every enemy it could reach, at its front, either flank and its
 //! rear (concentration of force: a second unit on an enemy's flank or rear, Melee Combat:
-//! Support etc.). Each is kept only if the engine accepts it.
+//! Support etc.); and each unit facing the way a friend in melee faces heads for the place
+//! beside that friend's flanks, in line (Melee Combat, Support etc.: "Unit in line and on flank
+//! & can give support +1"), so that a melee the side cannot leave is fought supported. Each
+//! is kept only if the engine accepts it; whether it supports is the engine's
+//! (`morale_clock_game::melee::situation`), read by the valuation.
 
 use acies_core::Ruleset;
 use acies_geom::Vec2;
 use morale_clock_game::candidates::toward;
+use morale_clock_game::geometry::same_facing;
 use morale_clock_game::{Action, Battle, Command, GameState, MoraleClock, Phase, Unit, geometry};
 use morale_clock_model::{SideId, TroopType};
 
@@ -21,30 +26,42 @@ pub fn attacks(state: &GameState, seat: SideId) -> Vec<Action> {
     let leader = free_leader(b);
     let mut out = Vec::new();
     for u in b.bases().filter(|u| may_move(b, u)) {
+        let mut points: Vec<Vec2> = Vec::new();
         for e in b.bases().filter(|e| e.side != u.side && !e.is_leader()) {
             if u.rect().distance(&e.rect()) > u.profile.move_open + REACH_MARGIN {
                 continue;
             }
-            for point in approaches(u, e) {
-                let steps = toward(
-                    u,
-                    1,
-                    u.centre(),
-                    point,
-                    u.profile.move_open,
-                    u.profile.width,
-                );
-                for steps in steps {
-                    let a = Action::Move {
-                        units: vec![u.id],
-                        by: leader.map_or(Command::Clock, |l| Command::Leader { leader: l }),
-                        steps,
-                        stratagem: None,
-                        attach: None,
-                    };
-                    if !out.contains(&a) && MoraleClock::apply(state, seat, &a).is_ok() {
-                        out.push(a);
-                    }
+            points.extend(approaches(u, e));
+        }
+        for f in b.bases().filter(|f| {
+            f.side == u.side
+                && f.id != u.id
+                && !f.is_leader()
+                && same_facing(&f.pose, &u.pose)
+                && u.rect().distance(&f.rect()) <= u.profile.move_open + REACH_MARGIN
+                && geometry::in_contact(b, f)
+        }) {
+            points.extend(beside(u, f));
+        }
+        for point in points {
+            let steps = toward(
+                u,
+                1,
+                u.centre(),
+                point,
+                u.profile.move_open,
+                u.profile.width,
+            );
+            for steps in steps {
+                let a = Action::Move {
+                    units: vec![u.id],
+                    by: leader.map_or(Command::Clock, |l| Command::Leader { leader: l }),
+                    steps,
+                    stratagem: None,
+                    attach: None,
+                };
+                if !out.contains(&a) && MoraleClock::apply(state, seat, &a).is_ok() {
+                    out.push(a);
                 }
             }
         }
@@ -72,6 +89,12 @@ pub(crate) fn free_leader(b: &Battle) -> Option<morale_clock_game::UnitId> {
             l.side == b.side && l.on_table() && l.is_leader() && !b.half.free_orders.contains(&l.id)
         })
         .map(|l| l.id)
+}
+
+/// Where `u`'s centre would stand in line with friend `f`, on its left and on its right.
+fn beside(u: &Unit, f: &Unit) -> [Vec2; 2] {
+    let gap = (u.profile.width + f.profile.width) / 2.0;
+    [Vec2::new(-gap, 0.0), Vec2::new(gap, 0.0)].map(|p| f.pose.to_world(p))
 }
 
 /// Where `u`'s centre would stand touching `e`'s front, either flank and its rear.

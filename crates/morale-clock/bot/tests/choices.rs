@@ -182,3 +182,43 @@ fn a_threat_counts_the_step_its_charge_may_win() {
     };
     assert!(counted < plain, "{counted} against {plain}");
 }
+
+/// Melee Combat, Support etc. ("Unit in line and on flank & can give support +1"): a legion in
+/// a melee, and a second legion 2.9" behind and aside of the place beside it (an incline of
+/// 31 degrees), facing the same way. The player's options include the move that stands the second legion in line on the
+/// first's flank, worth more than ending the orders, and after it the engine counts the
+/// support in the first legion's melee (`morale_clock_game::melee::situation`).
+#[test]
+fn a_friend_in_melee_is_supported_in_line() {
+    let depth = legion().depth / 2.0 + warband().depth / 2.0;
+    let w = legion().width;
+    let state = battle(
+        vec![
+            at(A, legion(), 24.0, 10.0, 0.0),
+            at(A, legion(), 25.5 + w, 7.5, 0.0),
+            at(B, warband(), 24.0, 10.0 + depth, 180.0),
+        ],
+        vec![],
+        1,
+    );
+    let supported = |s: &morale_clock_game::GameState| {
+        let b = &s.battle;
+        let engs = morale_clock_game::geometry::engagements(b);
+        morale_clock_game::melee::situation(b, &engs, &b.units[0], &b.units[2]).supports
+    };
+    assert_eq!(supported(&state), 0);
+    let ranked = ScriptedBot::new(1).ranked(&state, A);
+    let support = ranked.iter().find(|(a, _)| {
+        MoraleClock::apply(&state, A, a).is_ok_and(|x| {
+            supported(&x.state) == 1
+                && x.state.battle.units[1]
+                    .rect()
+                    .distance(&x.state.battle.units[2].rect())
+                    > 0.0
+        })
+    });
+    let Some((a, worth)) = support else {
+        panic!("no option supports the legion in melee: {ranked:?}");
+    };
+    assert!(*worth > 0.0, "{a:?} is worth {worth}");
+}
