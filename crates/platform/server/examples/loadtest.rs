@@ -7,7 +7,8 @@
 //! ```
 //!
 //! Options: `--games N` (1..=500, default 20), `--actions M` (1..=1000, default 50),
-//! `--seconds S` (time bound per phase, default 60), `--database URL`.
+//! `--seconds S` (time bound per phase, default 60), `--database URL`, `--durability
+//! process|disk` (an SQLite file's, see `acies_server::Durability`; default `process`).
 //! Traffic goes to 127.0.0.1 only, and both phases stop at their count or their time bound.
 
 use std::net::SocketAddr;
@@ -19,7 +20,7 @@ use acies_server::testing::DiceRace;
 /// as `acies serve` does.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-use acies_server::{BoundServer, ServeConfig};
+use acies_server::{BoundServer, Durability, ServeConfig};
 use serde_json::{Value, json};
 
 struct Options {
@@ -27,6 +28,7 @@ struct Options {
     actions: usize,
     seconds: u64,
     database: Option<String>,
+    durability: Durability,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -35,6 +37,7 @@ fn parse_options() -> Result<Options, String> {
         actions: 50,
         seconds: 60,
         database: None,
+        durability: Durability::default(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -49,6 +52,7 @@ fn parse_options() -> Result<Options, String> {
             "--actions" => options.actions = number()?.clamp(1, 1000) as usize,
             "--seconds" => options.seconds = number()?.clamp(1, 600),
             "--database" => options.database = Some(value),
+            "--durability" => options.durability = value.parse()?,
             other => return Err(format!("unknown option {other}")),
         }
     }
@@ -192,7 +196,10 @@ fn cpu_report(
     }
 }
 
-fn start_server(database: String) -> Result<(tokio::runtime::Runtime, SocketAddr), String> {
+fn start_server(
+    database: String,
+    durability: Durability,
+) -> Result<(tokio::runtime::Runtime, SocketAddr), String> {
     // The server gets its own runtime, as if it were another process on the same two cores.
     // Named threads, so that a profile tells the server's time from the client's
     // (`perf report --sort comm`).
@@ -205,6 +212,7 @@ fn start_server(database: String) -> Result<(tokio::runtime::Runtime, SocketAddr
     let addr = runtime.block_on(async {
         let loopback: SocketAddr = ([127, 0, 0, 1], 0).into();
         let mut config = ServeConfig::new(loopback, database).host::<DiceRace>();
+        config.durability = durability;
         // Every client of the load test is one address: no pacing, no per-address cap.
         config.limits.games_per_minute = 0;
         config.limits.max_connections_per_ip = config.limits.max_connections;
@@ -223,7 +231,7 @@ fn main() -> Result<(), String> {
         .database
         .clone()
         .unwrap_or_else(|| format!("sqlite://{}", dir.path().join("load.db").display()));
-    let (server_runtime, addr) = start_server(database.clone())?;
+    let (server_runtime, addr) = start_server(database.clone(), options.durability)?;
     let client_runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .thread_name("client")
@@ -232,8 +240,8 @@ fn main() -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let backend = database.split(':').next().unwrap_or("?").to_owned();
     println!(
-        "loopback load test: {} games x {} actions, server on {addr} ({backend}), bound {} s per phase",
-        options.games, options.actions, options.seconds
+        "loopback load test: {} games x {} actions, server on {addr} ({backend}, durability {:?}), bound {} s per phase",
+        options.games, options.actions, options.durability, options.seconds
     );
     client_runtime.block_on(async move {
         let client = reqwest::Client::builder()

@@ -58,8 +58,8 @@ pub use server::{
     SeatRequest,
 };
 pub use store::{
-    ActionRecord, BoxFuture, ChatRecord, ComputerLevel, GameStore, GameSummary, ListQuery, NewGame,
-    PublicSeat, SeatKind, SeatRecord, SqlStore, StoreError, StoredGame,
+    ActionRecord, BoxFuture, ChatRecord, ComputerLevel, Durability, GameStore, GameSummary,
+    ListQuery, NewGame, PublicSeat, SeatKind, SeatRecord, SqlStore, StoreError, StoredGame,
 };
 pub use system::{HostedSystem, SystemEntry, SystemSummary};
 
@@ -85,6 +85,9 @@ pub struct ServeConfig {
     /// The user's own copies of rule texts, `(system id, path)`, shown by the rules reader
     /// next to our summaries ([`ServeConfig::rules_text`]).
     pub rules_texts: Vec<(String, PathBuf)>,
+    /// When an SQLite file acknowledges a write: once committed (survives `kill -9`, the
+    /// default) or once synced to disk as well (survives a power cut); see [`Durability`].
+    pub durability: Durability,
 }
 
 impl ServeConfig {
@@ -99,6 +102,7 @@ impl ServeConfig {
             systems: Vec::new(),
             advertise_url: None,
             rules_texts: Vec::new(),
+            durability: Durability::default(),
         }
     }
 
@@ -170,7 +174,7 @@ impl BoundServer {
         system::check_entries(&config.systems).map_err(ServeError::Config)?;
         let (readers, rules_report) =
             rules::readers(&config.systems, &config.rules_texts).map_err(ServeError::Config)?;
-        let store = SqlStore::connect(&config.database_url).await?;
+        let store = SqlStore::connect_with(&config.database_url, config.durability).await?;
         let shared: Arc<dyn GameStore> = Arc::new(store.clone());
         let listener = TcpListener::bind(config.addr).await?;
         // On PostgreSQL, several processes may share the database (see `cluster.rs`).

@@ -10,6 +10,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::str::FromStr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::{Deserialize, Serialize};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
@@ -343,8 +344,8 @@ pub struct SqlStore {
     appends: mpsc::Sender<AppendJob>,
     /// PostgreSQL (several processes may share it): chat messages are announced.
     postgres: bool,
-    /// A SQLite file: its WAL, synced by the store before a write is acknowledged (the
-    /// writer commits without syncing, see `wal_sync`).
+    /// A SQLite file with [`Durability::Disk`]: its WAL, synced by the store before a write
+    /// is acknowledged (the writer commits without syncing, see `wal_sync`).
     wal: Option<Arc<WalFile>>,
 }
 
@@ -393,17 +394,54 @@ fn normalize_url(url: &str) -> String {
     }
 }
 
+/// When an SQLite file acknowledges a write (on PostgreSQL, its own `synchronous_commit`
+/// decides; an in-memory database keeps nothing anyway).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Durability {
+    /// Acknowledged once committed to the WAL, which is then in the operating system's page
+    /// cache: it survives the server's process being killed (`kill -9`, a crash, the OOM
+    /// killer) but not a crash of the operating system or a power cut, which may lose the
+    /// writes committed since the WAL was last synced — by the passive checkpoint that runs
+    /// after commits, at most every 250 ms — and never corrupts the database (SQLite's WAL
+    /// with `synchronous = NORMAL`). The default.
+    #[default]
+    Process,
+    /// Acknowledged once the WAL is synced to disk as well (`fdatasync`, several commits
+    /// sharing one sync, see `wal_sync`): survives a power cut too, as far as the disk
+    /// honours its flushes.
+    Disk,
+}
+
+impl FromStr for Durability {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "process" => Ok(Durability::Process),
+            "disk" => Ok(Durability::Disk),
+            other => Err(format!(
+                "unknown durability {other:?}: 'process' (survives kill -9) or 'disk' (survives a power cut)"
+            )),
+        }
+    }
+}
+
 impl SqlStore {
     /// Connects to `url` (`sqlite://path.db` or `postgres://...`), creating the SQLite file if
-    /// needed, and applies the embedded migrations.
+    /// needed, and applies the embedded migrations; SQLite with the default [`Durability`].
     pub async fn connect(url: &str) -> Result<Self, StoreError> {
+        Self::connect_with(url, Durability::default()).await
+    }
+
+    /// [`SqlStore::connect`] with the given [`Durability`] for an SQLite file.
+    pub async fn connect_with(url: &str, durability: Durability) -> Result<Self, StoreError> {
         install_default_drivers();
         let url = normalize_url(url);
         let sqlite = url.starts_with("sqlite:");
         let memory = url.contains("mode=memory");
-        // `writer`: the connection that commits appends. On SQLite it never checkpoints the
-        // WAL itself (a checkpoint syncs the database file too, which would hold up every
-        // game of the batch); `checkpoint_wal` does it beside it.
+        // `writer`: the connection that commits appends. On SQLite it does not checkpoint the
+        // WAL after commits (a checkpoint syncs the database file too, which would hold up
+        // every game of the batch); `checkpoint_wal` does it beside it, and the writer only
+        // finishes its work now and then so that the WAL starts over (`restart_wal`).
         let options = move |writer: bool| {
             AnyPoolOptions::new()
                 // A pool pings each connection before lending it; an SQLite connection is a
@@ -413,11 +451,12 @@ impl SqlStore {
                 .after_connect(move |conn, _meta| {
                     Box::pin(async move {
                         if conn.backend_name().eq_ignore_ascii_case("sqlite") {
-                            // WAL lets readers (listing, loading) proceed during a write. An
-                            // acknowledged write survives a power cut, not just a crash of the
-                            // process: FULL syncs the WAL on every commit, and the writer of a
-                            // file, which commits with NORMAL, is followed by `WalFile::sync`
-                            // before anything is acknowledged.
+                            // WAL lets readers (listing, loading) proceed during a write. The
+                            // writer of a file commits with NORMAL: the WAL is written, not
+                            // synced, which is enough for `Durability::Process`; with
+                            // `Durability::Disk` it is followed by `WalFile::sync` before
+                            // anything is acknowledged. The other connections' checkpoints
+                            // (FULL) sync the WAL before they copy it.
                             conn.execute("PRAGMA journal_mode = WAL").await?;
                             if writer && !memory {
                                 conn.execute("PRAGMA synchronous = NORMAL").await?;
@@ -427,6 +466,11 @@ impl SqlStore {
                             conn.execute("PRAGMA foreign_keys = ON").await?;
                             if writer {
                                 conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
+                                // A batch's statements each keep a statement journal (a copy of
+                                // every page they change, should they fail halfway), which past
+                                // 64 KiB SQLite spills into a temporary file, created, written
+                                // and deleted for every statement: kept in memory instead.
+                                conn.execute("PRAGMA temp_store = MEMORY").await?;
                             }
                         }
                         Ok(())
@@ -450,7 +494,7 @@ impl SqlStore {
             pool.clone()
         };
         MIGRATOR.run(&writer).await?;
-        let wal = if sqlite && !memory {
+        let wal = if sqlite && !memory && durability == Durability::Disk {
             let wal = WalFile::of(&writer).await?.ok_or_else(|| {
                 StoreError::Corrupt("SQLite names no file for the main database".into())
             })?;
@@ -460,9 +504,10 @@ impl SqlStore {
             None
         };
         let (appends, queue) = mpsc::channel(1024);
+        let restart = Arc::new(AtomicBool::new(false));
         let committed = if sqlite {
             let (kick, kicked) = mpsc::channel(1);
-            tokio::spawn(checkpoint_wal(pool.clone(), kicked));
+            tokio::spawn(checkpoint_wal(pool.clone(), kicked, restart.clone()));
             Some(kick)
         } else {
             None
@@ -473,6 +518,7 @@ impl SqlStore {
             queue,
             Acknowledge::new(wal.clone(), committed),
             !sqlite,
+            restart,
         ));
         Ok(Self {
             pool,
@@ -853,20 +899,27 @@ impl SqlStore {
 /// PostgreSQL, where separate connections commit in parallel). While every writer is busy the
 /// queue grows, so the next batch is larger. Ends when every [`SqlStore`] clone is dropped.
 ///
-/// `acknowledge` answers each batch once it is committed (and, on a SQLite file, synced);
-/// with `notify` (PostgreSQL) every batch announces what it committed ([`announce`]).
+/// `acknowledge` answers each batch once it is committed (and, on a SQLite file with
+/// [`Durability::Disk`], synced); with `notify` (PostgreSQL) every batch announces what it
+/// committed ([`announce`]). When `restart` is set (SQLite: the WAL has grown long), the
+/// writer checkpoints the WAL itself between two batches ([`restart_wal`]).
 async fn write_appends(
     writer: AnyPool,
     writers: usize,
     mut queue: mpsc::Receiver<AppendJob>,
     acknowledge: Acknowledge,
     notify: bool,
+    restart: Arc<AtomicBool>,
 ) {
     let slots = Arc::new(Semaphore::new(writers.max(1)));
     loop {
         let Ok(slot) = slots.clone().acquire_owned().await else {
             return;
         };
+        // No batch is in flight while this task holds every slot (SQLite has one).
+        if restart.swap(false, Ordering::AcqRel) {
+            restart_wal(&writer).await;
+        }
         let Some(first) = queue.recv().await else {
             return;
         };
@@ -880,7 +933,12 @@ async fn write_appends(
         let writer = writer.clone();
         let acknowledge = acknowledge.clone();
         tokio::spawn(async move {
-            let results = write_batch(&writer, &batch, notify).await;
+            // SQLite (nothing to announce): the batch in one round trip.
+            let results = if !notify {
+                write_batch_sqlite(&writer, &batch).await
+            } else {
+                write_batch(&writer, &batch, notify).await
+            };
             // The next batch may be committed while this one's WAL is synced.
             drop(slot);
             acknowledge.committed(batch, results).await;
@@ -986,18 +1044,56 @@ const SYNCS_IN_FLIGHT: usize = 4;
 /// [`CHECKPOINT_EVERY`], on a connection of the reading pool: a passive checkpoint never
 /// blocks the writer, so the syncs of the database file it makes are not waited for by any
 /// append (the writer's commits sync the WAL only). Ends when the writer task does.
-async fn checkpoint_wal(pool: AnyPool, mut committed: mpsc::Receiver<()>) {
+///
+/// A checkpoint beside the writer never catches up with it under steady load (the writer
+/// appends while it copies), and SQLite starts the WAL over only once every frame is copied:
+/// the WAL would grow for as long as the load lasts (150 MB for the load test's 28,000
+/// actions), every frame written into new file pages. So when a checkpoint finds more than
+/// [`WAL_RESTART_FRAMES`] in the WAL it sets `restart`, and the writer copies the rest itself
+/// ([`restart_wal`]).
+async fn checkpoint_wal(
+    pool: AnyPool,
+    mut committed: mpsc::Receiver<()>,
+    restart: Arc<AtomicBool>,
+) {
     while committed.recv().await.is_some() {
-        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+        match sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
             .fetch_all(&pool)
             .await
         {
-            if pool.is_closed() {
-                return;
+            // One row: busy, frames in the WAL, frames copied (-1 without a WAL).
+            Ok(rows) => {
+                let frames = rows.first().and_then(|r| r.try_get::<i64, _>(1).ok());
+                if frames.is_some_and(|n| n > WAL_RESTART_FRAMES) {
+                    restart.store(true, Ordering::Release);
+                }
             }
-            tracing::warn!("WAL checkpoint failed (the next one will retry): {e}");
+            Err(e) => {
+                if pool.is_closed() {
+                    return;
+                }
+                tracing::warn!("WAL checkpoint failed (the next one will retry): {e}");
+            }
         }
         tokio::time::sleep(CHECKPOINT_EVERY).await;
+    }
+}
+
+/// Frames the WAL may hold before the writer checkpoints it itself (32 MiB of 4 KiB pages).
+const WAL_RESTART_FRAMES: i64 = 8192;
+
+/// A passive checkpoint on the writer's own connection, between two batches: nothing is
+/// written meanwhile, so it copies every frame left, and the next commit starts the WAL over
+/// from its beginning (SQLite does so when every frame is copied and no reader still reads
+/// from the WAL), writing into file pages already there. It copies only what the last
+/// checkpoint beside the writer did not, and syncs the WAL and the database file as every
+/// checkpoint does (a few milliseconds, once every [`WAL_RESTART_FRAMES`] frames).
+async fn restart_wal(writer: &AnyPool) {
+    if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+        .fetch_all(writer)
+        .await
+    {
+        tracing::warn!("WAL checkpoint by the writer failed (the next one will retry): {e}");
     }
 }
 
@@ -1042,6 +1138,151 @@ async fn write_batch(
         Ok(()) => results,
         Err(e) => failed_all(&e),
     }
+}
+
+/// SQLite: the batch's whole transaction as one query string, run by SQLite's connection
+/// thread in one go — one round trip to that thread per batch instead of four (begin,
+/// update, insert, commit), each of which woke the thread and then the task waiting on it:
+///
+/// ```sql
+/// BEGIN;
+/// UPDATE games SET version = CASE id WHEN ? THEN ? ... END ... RETURNING id;  -- as below
+/// INSERT INTO actions (...) SELECT v.column1, ... FROM (VALUES (?, ?, ?, ?, ?), ...) AS v
+///     WHERE EXISTS (SELECT 1 FROM games g WHERE g.id = v.column1 AND g.version = v.column2);
+/// COMMIT;
+/// ```
+///
+/// The `INSERT` takes the actions of the games the `UPDATE` moved to their action's
+/// number, as [`write_batch_at_once`] does from the ids the `UPDATE` returns; a game already
+/// at that number without this batch (none, with this process the only writer) would make
+/// the `INSERT` fail on the actions' primary key. Parameters are anonymous (`?`): SQLite
+/// looks a numbered one's name up through a list as long as the statement's parameters. A
+/// batch where a game appears twice, or whose transaction fails, goes the usual way
+/// ([`write_batch`], which falls back on one savepoint per append), after a `ROLLBACK`.
+async fn write_batch_sqlite(writer: &AnyPool, batch: &[AppendJob]) -> Vec<Result<(), StoreError>> {
+    if rounds(batch).len() != 1 {
+        return write_batch(writer, batch, false).await;
+    }
+    let mut conn = match writer.acquire().await {
+        Ok(conn) => conn,
+        Err(e) => {
+            let e = StoreError::from(e);
+            return batch
+                .iter()
+                .map(|_| Err(StoreError::Write(e.to_string())))
+                .collect();
+        }
+    };
+    match one_transaction(&mut conn, batch).await {
+        Ok(moved) => batch
+            .iter()
+            .map(|job| {
+                if moved.contains(&job.game_id) {
+                    Ok(())
+                } else {
+                    Err(conflict(job))
+                }
+            })
+            .collect(),
+        Err(e) => {
+            tracing::warn!("a batch of {} appends is written again: {e}", batch.len());
+            // The transaction may still be open (a statement failed before the COMMIT).
+            if let Err(e) = conn.execute("ROLLBACK").await {
+                tracing::debug!("no transaction to roll back: {e}");
+            }
+            drop(conn);
+            write_batch(writer, batch, false).await
+        }
+    }
+}
+
+/// A value bound to an anonymous parameter.
+enum Param<'a> {
+    Int(i64),
+    Text(&'a str),
+    Hash(Option<&'a str>),
+}
+
+/// [`write_batch_sqlite`]'s transaction (every game of `batch` different): the ids the
+/// `UPDATE` moved, once committed.
+async fn one_transaction(
+    conn: &mut sqlx::pool::PoolConnection<Any>,
+    batch: &[AppendJob],
+) -> Result<std::collections::HashSet<String>, StoreError> {
+    let now = now_millis();
+    let mut params: Vec<Param<'_>> = Vec::with_capacity(batch.len() * 12);
+    let seqs: Vec<i64> = batch
+        .iter()
+        .map(|job| count_to_sql(job.action.seq))
+        .collect::<Result<_, _>>()?;
+    let mut sql = String::with_capacity(200 + batch.len() * 90);
+    sql.push_str("BEGIN; UPDATE games SET version = CASE id");
+    for (job, &seq) in batch.iter().zip(&seqs) {
+        sql.push_str(" WHEN ? THEN ?");
+        params.extend([Param::Text(&job.game_id), Param::Int(seq)]);
+    }
+    sql.push_str(" ELSE version END");
+    if batch.iter().any(|job| job.finished.is_some()) {
+        sql.push_str(", finished_at = CASE id");
+        for job in batch.iter().filter(|job| job.finished.is_some()) {
+            sql.push_str(" WHEN ? THEN ?");
+            params.extend([Param::Text(&job.game_id), Param::Int(now)]);
+        }
+        sql.push_str(" ELSE finished_at END, outcome = CASE id");
+        for job in batch {
+            if let Some(outcome) = &job.finished {
+                sql.push_str(" WHEN ? THEN ?");
+                params.extend([Param::Text(&job.game_id), Param::Text(outcome)]);
+            }
+        }
+        sql.push_str(" ELSE outcome END");
+    }
+    sql.push_str(" WHERE id IN (");
+    for (i, job) in batch.iter().enumerate() {
+        sql.push_str(if i == 0 { "?" } else { ", ?" });
+        params.push(Param::Text(&job.game_id));
+    }
+    sql.push_str(") AND finished_at IS NULL AND version = CASE id");
+    for (job, &seq) in batch.iter().zip(&seqs) {
+        sql.push_str(" WHEN ? THEN ?");
+        params.extend([Param::Text(&job.game_id), Param::Int(seq - 1)]);
+    }
+    sql.push_str(
+        " END RETURNING id; INSERT INTO actions (game_id, seq, seat, action, state_hash, \
+         created_at) SELECT v.column1, v.column2, v.column3, v.column4, v.column5, ? FROM (VALUES ",
+    );
+    params.push(Param::Int(now));
+    for (i, (job, &seq)) in batch.iter().zip(&seqs).enumerate() {
+        sql.push_str(if i == 0 {
+            "(?, ?, ?, ?, ?)"
+        } else {
+            ", (?, ?, ?, ?, ?)"
+        });
+        params.extend([
+            Param::Text(&job.game_id),
+            Param::Int(seq),
+            Param::Text(&job.action.seat),
+            Param::Text(&job.action.action),
+            Param::Hash(job.action.state_hash.as_deref()),
+        ]);
+    }
+    sql.push_str(
+        ") AS v WHERE EXISTS (SELECT 1 FROM games g WHERE g.id = v.column1 AND \
+         g.version = v.column2); COMMIT;",
+    );
+    let mut query = sqlx::query(&sql);
+    for param in params {
+        query = match param {
+            Param::Int(n) => query.bind(n),
+            Param::Text(t) => query.bind(t.to_owned()),
+            Param::Hash(h) => query.bind(h.map(str::to_owned)),
+        };
+    }
+    // Every statement runs: the rows are the `UPDATE`'s.
+    let rows = query.fetch_all(&mut **conn).await?;
+    rows.into_iter()
+        .map(|r| r.try_get::<String, _>("id").map_err(StoreError::from))
+        .collect()
 }
 
 /// The batch in rounds in which no game appears twice (in practice one round: a game's

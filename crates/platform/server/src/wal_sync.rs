@@ -1,4 +1,4 @@
-//! SQLite group commit with the disk sync apart from the commit.
+//! SQLite group commit with the disk sync apart from the commit (`Durability::Disk`).
 //!
 //! With `synchronous = FULL` every SQLite commit syncs the WAL before it returns, and the single
 //! writer can start nothing else meanwhile: a batch of appends costs its statements *plus* a

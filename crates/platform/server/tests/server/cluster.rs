@@ -14,15 +14,21 @@ use crate::common::{Ws, client, get, post, ws_next};
 use crate::postgres::postgres_url;
 
 /// A `dice-race-server` child process.
-struct Process {
+pub(crate) struct Process {
     child: Child,
     url: String,
 }
 
 impl Process {
     fn start(database: &str) -> Self {
+        Self::start_with(database, &[])
+    }
+
+    /// With more arguments (`--durability disk`).
+    pub(crate) fn start_with(database: &str, more: &[&str]) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_dice-race-server"))
             .args(["--database", database, "--addr", "127.0.0.1:0"])
+            .args(more)
             .stdout(Stdio::piped())
             .spawn()
             .expect("the dice-race-server binary starts");
@@ -39,12 +45,12 @@ impl Process {
         Self { child, url }
     }
 
-    fn api(&self, path: &str) -> String {
+    pub(crate) fn api(&self, path: &str) -> String {
         format!("{}/api/dice-race{path}", self.url)
     }
 
     /// SIGKILL: no shutdown, no goodbye to the database.
-    fn kill_9(mut self) {
+    pub(crate) fn kill_9(mut self) {
         self.child.kill().expect("SIGKILL");
         self.child.wait().expect("reaped");
     }

@@ -2,11 +2,38 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use acies_server::SqlStore;
+use acies_server::{GameStore, SqlStore};
 use reqwest::StatusCode;
 use serde_json::json;
 
 use crate::common::*;
+
+/// Plays rolls for seats a and b of game `(id, a, b)` in turn through `actions` (the game's
+/// actions URL), up to `count` or until a request fails (the server was killed), recording
+/// in `acked` the last version acknowledged.
+async fn play(
+    client: reqwest::Client,
+    actions: String,
+    (id, a, b): (String, String, String),
+    count: u64,
+    acked: Arc<Mutex<HashMap<String, u64>>>,
+) {
+    for version in 0..count {
+        let token = if version % 2 == 0 { &a } else { &b };
+        let body = json!({ "token": token, "version": version, "action": { "type": "roll" } });
+        let Ok(resp) = client.post(&actions).json(&body).send().await else {
+            return;
+        };
+        if resp.status() != StatusCode::OK {
+            return;
+        }
+        let Ok(v) = resp.json::<serde_json::Value>().await else {
+            return;
+        };
+        assert_eq!(v["version"], version + 1);
+        acked.lock().unwrap().insert(id.clone(), version + 1);
+    }
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn restart_keeps_every_acknowledged_action() {
@@ -26,27 +53,14 @@ async fn restart_keeps_every_acknowledged_action() {
             game.a.clone().unwrap(),
             game.b.clone().unwrap(),
         );
-        let acked = acked.clone();
         let base = server.url(&format!("{RACE}/games/{id}/actions"));
-        let client = client.clone();
-        players.push(tokio::spawn(async move {
-            for version in 0u64..150 {
-                let token = if version % 2 == 0 { &a } else { &b };
-                let body =
-                    json!({ "token": token, "version": version, "action": { "type": "roll" } });
-                let Ok(resp) = client.post(&base).json(&body).send().await else {
-                    return;
-                };
-                if resp.status() != StatusCode::OK {
-                    return;
-                }
-                let Ok(v) = resp.json::<serde_json::Value>().await else {
-                    return;
-                };
-                assert_eq!(v["version"], version + 1);
-                acked.lock().unwrap().insert(id.clone(), version + 1);
-            }
-        }));
+        players.push(tokio::spawn(play(
+            client.clone(),
+            base,
+            (id, a, b),
+            150,
+            acked.clone(),
+        )));
     }
     tokio::time::sleep(Duration::from_millis(400)).await;
     server.kill();
@@ -176,4 +190,64 @@ async fn a_game_that_fails_to_replay_is_reported_not_fatal() {
     )
     .await;
     assert_eq!(s, StatusCode::OK, "{v}");
+}
+
+/// A real `kill -9` of a server process on an SQLite file, under each durability: every
+/// action it acknowledged is in the file afterwards (the one in flight may be too).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_process_loses_no_acknowledged_action() {
+    for durability in ["process", "disk"] {
+        let (_dir, url) = temp_db();
+        let server = crate::cluster::Process::start_with(&url, &["--durability", durability]);
+        let client = client();
+        let mut games = Vec::new();
+        for _ in 0..8 {
+            let (status, created) = crate::common::post(
+                &client,
+                &server.api("/games"),
+                &json!({ "setup": { "target": 1000 } }),
+            )
+            .await;
+            assert_eq!(status, StatusCode::CREATED, "{created}");
+            let token = |i: usize| created["seats"][i]["token"].as_str().unwrap().to_owned();
+            games.push((
+                created["game_id"].as_str().unwrap().to_owned(),
+                token(0),
+                token(1),
+            ));
+        }
+        let acked: Arc<Mutex<HashMap<String, u64>>> = Arc::default();
+        let mut players = Vec::new();
+        for game in games.clone() {
+            let base = server.api(&format!("/games/{}/actions", game.0));
+            players.push(tokio::spawn(play(
+                client.clone(),
+                base,
+                game,
+                400,
+                acked.clone(),
+            )));
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        server.kill_9();
+        for p in players {
+            p.await.unwrap();
+        }
+        let acked = acked.lock().unwrap().clone();
+        assert!(
+            acked.values().any(|v| *v > 10),
+            "{durability}: actions were acknowledged before the kill: {acked:?}"
+        );
+        let store = SqlStore::connect(&url).await.unwrap();
+        for (id, _, _) in &games {
+            let stored = store.load_game(id).await.unwrap().unwrap();
+            let version = stored.actions.last().map_or(0, |a| a.seq);
+            let before = acked.get(id).copied().unwrap_or(0);
+            assert!(
+                version == before || version == before + 1,
+                "{durability}: game {id} acknowledged {before}, stored {version}"
+            );
+        }
+        store.close().await;
+    }
 }
