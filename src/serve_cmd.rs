@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use acies_server::{BoundServer, ServeConfig};
+use acies_server::{BoundServer, Durability, ServeConfig};
 use anyhow::Context;
 use clap::Args;
 use command_points_server::CommandPointsHost;
@@ -26,6 +26,17 @@ pub struct ServeArgs {
     /// Repeat it for more files (a rulebook and its expansion are searched in that order).
     #[arg(long = "rules-text", value_name = "SYSTEM=PATH", value_parser = rules_text)]
     pub rules_text: Vec<(String, PathBuf)>,
+    /// When an SQLite file acknowledges a move: `process` once committed (it survives the
+    /// server being killed, `kill -9` included; an OS crash or a power cut may lose the last
+    /// quarter second or so of moves, never the database), or `disk` once synced to disk as
+    /// well (it survives a power cut too, at a cost in moves per second).
+    #[arg(long, default_value = "process", value_name = "process|disk", value_parser = durability)]
+    pub durability: Durability,
+}
+
+/// `--durability`.
+fn durability(arg: &str) -> Result<Durability, String> {
+    arg.parse()
 }
 
 /// `SYSTEM=PATH` of `--rules-text`.
@@ -85,6 +96,7 @@ pub fn config(addr: SocketAddr, database_url: String) -> ServeConfig {
 async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
     let url = database_url(&args.database);
     let mut cfg = config(args.addr, url.clone());
+    cfg.durability = args.durability;
     for (system, path) in &args.rules_text {
         cfg = cfg.rules_text(system.clone(), path.clone());
     }
