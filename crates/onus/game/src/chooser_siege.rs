@@ -16,6 +16,8 @@
 //! The random stream is drawn only on a battlefield with a fortress or a watchtower, so
 //! that battles elsewhere are played as before.
 
+use std::borrow::Cow;
+
 use acies_core::GameRng;
 use onus_table::{TableUnit, UnitId};
 use onus_terrain::Structure;
@@ -50,14 +52,17 @@ fn mine<'a>(state: &'a GameState, seat: Seat) -> impl Iterator<Item = &'a TableU
 }
 
 /// The structures that may be damaged (T&F IV "Structures"), nearest `u` first.
-fn nearest_structures<'a>(state: &'a GameState, u: &TableUnit, n: usize) -> Vec<&'a Structure> {
+fn nearest_structures<'a>(
+    state: &'a GameState,
+    u: &TableUnit,
+    n: usize,
+) -> Vec<Cow<'a, Structure>> {
     let Some(bf) = state.table.battlefield() else {
         return Vec::new();
     };
     let card = u.rect();
-    let mut v: Vec<(f64, &Structure)> = bf
-        .structures
-        .iter()
+    let mut v: Vec<(f64, Cow<'a, Structure>)> = bf
+        .parts()
         .filter(|s| crate::structures::target_of(s).is_some())
         .map(|s| {
             let d = s
@@ -108,8 +113,7 @@ fn movement(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Acti
         .map(|u| u.id)
         .collect();
     let burning = state.table.battlefield().is_some_and(|b| {
-        b.structures
-            .iter()
+        b.parts()
             .any(|s| state.structure_damage(&s.id).fire.total() > 0)
     });
     for unit in active {
@@ -186,8 +190,8 @@ fn melee(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Action>
         out.extend(crate::siege_engines::actions(state, seat, unit));
     }
     for u in mine(state, seat).filter(|u| state.book.activated.contains(&u.id)) {
-        for s in &bf.structures {
-            if crate::structures::sections_in_contact(u, s) > 0 && chance(rng, 40) {
+        for s in bf.parts() {
+            if crate::structures::sections_in_contact(u, &s) > 0 && chance(rng, 40) {
                 out.push(Action::SetOnFire {
                     unit: u.id,
                     structure: s.id.clone(),

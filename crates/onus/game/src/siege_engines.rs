@@ -228,12 +228,7 @@ pub fn batter(
             format!("{unit} is engaged with an enemy unit: it fights it"),
         );
     }
-    let s = state
-        .table
-        .battlefield()
-        .and_then(|bf| bf.structure(id))
-        .cloned()
-        .ok_or_else(|| GameError::rule(RAMS, format!("there is no structure {id:?}")))?;
+    let s = crate::structures::structure(state, id)?;
     if sections_in_contact(&u, &s) == 0 {
         return refuse(RAMS, format!("{unit} is not in contact with {}", s.label()));
     }
@@ -428,8 +423,8 @@ pub(crate) fn sync(state: &mut GameState) -> GameResult<()> {
                 && state
                     .table
                     .battlefield()
-                    .and_then(|bf| bf.structure(&id))
-                    .is_some_and(|s| sections_in_contact(u, s) > 0)
+                    .and_then(|bf| bf.part(&id))
+                    .is_some_and(|s| sections_in_contact(u, &s) > 0)
         }) && !state.structure_damage(&id).collapsed;
         if !keeps {
             state.engines.battering.remove(&unit);
@@ -588,8 +583,8 @@ pub fn actions(state: &GameState, seat: Seat, unit: UnitId) -> Vec<Action> {
             }
             let may = state.engines.ram_of(unit).is_some() || u.card.kind == UnitKind::Elephant;
             if may {
-                for s in &bf.structures {
-                    if sections_in_contact(u, s) == 0 {
+                for s in bf.parts() {
+                    if sections_in_contact(u, &s) == 0 {
                         continue;
                     }
                     for gate in [false, true] {

@@ -30,6 +30,8 @@ use crate::state::{Decision, GameState, Phase, Seat};
 
 /// T&F IV "Structures", cited when the structure itself is missing or cannot be damaged.
 pub const STRUCTURES: &str = "T&F IV Structures";
+/// T&F IV "Villages".
+const VILLAGES: &str = onus_table::terrain::VILLAGES;
 
 /// How far from the shooter friendly units suffer a misfire (T&F V "Artillery", "Fail":
 /// "If there is a friendly unit within 2DU of the attacker").
@@ -42,9 +44,8 @@ pub const MAX_STRUCTURE_ID: usize = 64;
 /// "Structures"): resistance, durability, wood, a gate, whether it encloses its unit (a
 /// tower, watchtower, siege tower or village: V "Razing structures"). `None` for what cannot
 /// be damaged (caltrops, trenches, barricades, a ram).
-///
-/// Ruling (docs/rulings.md, T&F IV "Villages"): a village is one target here; its two halves'
-/// own values are left for when villages are playable.
+/// A village is attacked half by half ([`onus_terrain::Structure::half`]), each with the
+/// village's values (T&F IV "Villages").
 pub fn target_of(s: &Structure) -> Option<StructureTarget> {
     let name = if s.name.is_empty() {
         format!("{} {}", s.kind, s.id)
@@ -249,6 +250,8 @@ fn in_contact(
         .table
         .units()
         .filter(|u| !encloses || s.overlaps(&u.rect()))
+        // T&F IV "Villages": the unit in a half is the one whose card's centre lies on it.
+        .filter(|u| s.kind != StructureKind::Village || s.contains(u.pose.centre))
         .filter(|u| match holder {
             Holder::NotOf(t) => !state.allies(Seat(u.owner), t),
             Holder::Of(t) => state.allies(Seat(u.owner), t),
@@ -281,12 +284,29 @@ fn holder_of(state: &GameState, s: &Structure) -> Holder {
     }
 }
 
-fn structure<'a>(state: &'a GameState, id: &str) -> GameResult<&'a Structure> {
-    state
-        .table
-        .battlefield()
-        .and_then(|bf| bf.structure(id))
-        .ok_or_else(|| GameError::rule(STRUCTURES, format!("there is no structure {id:?}")))
+/// The part of a structure named `id` that an attack, fire or a collapse acts on
+/// ([`onus_terrain::Battlefield::part`]): a structure, or one half of a village (T&F IV
+/// "Villages": "each half of the village has its own resistance and durability"), which the
+/// village's own id does not name.
+pub(crate) fn structure(state: &GameState, id: &str) -> GameResult<Structure> {
+    let bf = state.table.battlefield();
+    if let Some(part) = bf.and_then(|bf| bf.part(id)) {
+        return Ok(part.into_owned());
+    }
+    match bf.and_then(|bf| bf.structure(id)) {
+        Some(v) if v.kind == StructureKind::Village => Err(GameError::rule(
+            VILLAGES,
+            format!(
+                "{} is damaged half by half: name {id}{sep}1 or {id}{sep}2",
+                v.label(),
+                sep = onus_terrain::HALF_SEPARATOR
+            ),
+        )),
+        _ => Err(GameError::rule(
+            STRUCTURES,
+            format!("there is no structure {id:?}"),
+        )),
+    }
 }
 
 fn target(s: &Structure) -> GameResult<StructureTarget> {
@@ -364,7 +384,7 @@ pub fn shoot_structure(
 ) -> GameResult<()> {
     check_id(id)?;
     crate::legal::shoot_unit(state, seat, shooter)?;
-    let s = structure(state, id)?.clone();
+    let s = structure(state, id)?;
     let target = target(&s)?;
     let u = state.table.unit(shooter)?.clone();
     let artillery = u.card.kind == UnitKind::Artillery;
@@ -484,7 +504,7 @@ pub fn set_on_fire(state: &mut GameState, seat: Seat, unit: UnitId, id: &str) ->
             format!("{unit} is engaged with an enemy unit: it fights it"),
         ));
     }
-    let s = structure(state, id)?.clone();
+    let s = structure(state, id)?;
     let target = target(&s)?;
     let sections = sections_in_contact(&u, &s);
     if sections == 0 {
@@ -588,7 +608,7 @@ pub(crate) fn conclude(
     held: &crate::structure_events::HeldAttack,
     result: StructureAttackResult,
 ) -> GameResult<()> {
-    let s = structure(state, &held.structure)?.clone();
+    let s = structure(state, &held.structure)?;
     let misfires = result.misfires;
     settle_attack(state, held.attacker, &s, held.occupant, result)?;
     match &held.misfire_power {
@@ -628,10 +648,9 @@ pub fn extinguish(state: &mut GameState, seat: Seat, unit: UnitId) -> GameResult
         .table
         .battlefield()
         .map(|bf| {
-            bf.structures
-                .iter()
+            bf.parts()
                 .filter(|s| state.structure_damage(&s.id).is_burning())
-                .map(|s| (s.id.clone(), sections_in_contact(&u, s)))
+                .map(|s| (s.id.clone(), sections_in_contact(&u, &s)))
                 .filter(|(_, n)| *n > 0)
                 .collect()
         })
@@ -987,7 +1006,8 @@ fn spread(state: &mut GameState, s: &Structure, markers: u32, at_turn_end: bool)
         .table
         .battlefield()
         .map(|bf| {
-            bf.in_contact_with(&s.id)
+            bf.parts_in_contact_with(&s.id)
+                .iter()
                 .filter_map(|n| target_of(n).map(|t| (n.id.clone(), t)))
                 .filter(|(id, t)| state.structure_damage(id).can_burn(t))
                 .collect()
@@ -1037,7 +1057,7 @@ fn add_fires<'a>(
 ) -> GameResult<Vec<(String, u32)>> {
     let mut to = Vec::new();
     for (id, n) in fires {
-        let s = structure(state, id)?.clone();
+        let s = structure(state, id)?;
         let t = target(&s)?;
         let mut d = state.structure_damage(id);
         let added = d.add_fire(&t, n);
@@ -1142,7 +1162,7 @@ pub fn end_of_turn(state: &mut GameState) -> GameResult<()> {
         .collect();
     let mut collapsed = Vec::new();
     for id in burning {
-        let s = structure(state, &id)?.clone();
+        let s = structure(state, &id)?;
         let t = target(&s)?;
         let mut d = state.structure_damage(&id);
         let (damage, change) = d.end_of_turn(&t);
@@ -1197,7 +1217,7 @@ pub fn legal_actions(state: &GameState, seat: Seat) -> Vec<Action> {
     let units: Vec<UnitId> = state.units_of(seat);
     let mut candidates = Vec::new();
     for &unit in &units {
-        for s in &bf.structures {
+        for s in bf.parts() {
             let id = s.id.clone();
             match state.phase {
                 Phase::RangedAttack => {

@@ -520,7 +520,7 @@ fn tf_iv_the_unit_in_a_razed_village_is_destroyed() {
     ];
     let mut s = fixture_on(Some(village_field()), units, &[A], Phase::RangedAttack);
     s.structures_mut().insert(
-        "v".into(),
+        "v#1".into(),
         onus_combat::StructureDamage {
             wounds: 6,
             ..Default::default()
@@ -531,12 +531,12 @@ fn tf_iv_the_unit_in_a_razed_village_is_destroyed() {
     s.force_dice(&[3, 2, 2, 2, 4]);
     let shot = Action::ShootStructure {
         shooter: A,
-        structure: "v".into(),
+        structure: "v#1".into(),
         incendiary: false,
     };
     let after = apply(&s, 0, &shot).unwrap();
     assert!(after.forced_dice().is_empty(), "every die rolled");
-    assert!(after.structure_damage("v").collapsed);
+    assert!(after.structure_damage("v#1").collapsed);
     assert!(
         after.table().unit(D).is_err(),
         "the unit inside is destroyed"

@@ -495,10 +495,15 @@ fn facing_option(t: &Table, unit: UnitId) -> Option<Value> {
 
 /// A button's words for a structure action, naming the structure as the battlefield does.
 fn structure_action_label(t: &Table, a: &Action) -> String {
+    // A structure, or the half of a village that an attack names (T&F IV "Villages").
     let name = |id: &str| {
         t.battlefield()
-            .and_then(|b| b.structure(id))
-            .map_or_else(|| id.to_owned(), |s| s.label())
+            .and_then(|b| {
+                b.part(id)
+                    .map(|p| p.label())
+                    .or_else(|| b.structure(id).map(|s| s.label()))
+            })
+            .unwrap_or_else(|| id.to_owned())
     };
     match a {
         Action::ShootStructure {

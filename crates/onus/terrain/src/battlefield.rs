@@ -1,5 +1,7 @@
 //! The battlefield: a table and the terrain on it, and what the rules ask of it.
 
+use std::borrow::Cow;
+
 use acies_geom::{EPS, Edge, OrientedRect, Segment, Vec2};
 use serde::{Deserialize, Serialize};
 
@@ -227,6 +229,52 @@ impl Battlefield {
 
     pub fn structure(&self, id: &str) -> Option<&Structure> {
         self.structures.iter().find(|s| s.id == id)
+    }
+
+    /// The parts of its structures that take damage each on its own (T&F IV "Villages":
+    /// "each half of the village has its own resistance and durability"): every structure
+    /// as it is, but a village as its two halves ([`Structure::half`]), in file order.
+    pub fn parts(&self) -> impl Iterator<Item = Cow<'_, Structure>> {
+        self.structures.iter().flat_map(|s| {
+            let halves: Vec<Cow<'_, Structure>> = if s.kind == StructureKind::Village {
+                (0..s.zones.len())
+                    .filter_map(|i| s.half(i))
+                    .map(Cow::Owned)
+                    .collect()
+            } else {
+                vec![Cow::Borrowed(s)]
+            };
+            halves
+        })
+    }
+
+    /// The part named `id` ([`Battlefield::parts`]): a structure by its id, a village's half
+    /// by its half's id (`"{village}#1"`, `"{village}#2"`). A village's own id names no part:
+    /// it is damaged half by half.
+    pub fn part(&self, id: &str) -> Option<Cow<'_, Structure>> {
+        if let Some((village, n)) = id.split_once(crate::HALF_SEPARATOR) {
+            let s = self.structure(village)?;
+            let i = n.parse::<usize>().ok()?.checked_sub(1)?;
+            return (s.kind == StructureKind::Village && n == (i + 1).to_string())
+                .then(|| s.half(i))
+                .flatten()
+                .map(Cow::Owned);
+        }
+        self.structure(id)
+            .filter(|s| s.kind != StructureKind::Village)
+            .map(Cow::Borrowed)
+    }
+
+    /// The parts touching or overlapping part `id`, `id` excepted (a village's other half
+    /// among them): where the Fire markers of a collapsed part spread (T&F V "Razing
+    /// structures").
+    pub fn parts_in_contact_with(&self, id: &str) -> Vec<Cow<'_, Structure>> {
+        let Some(this) = self.part(id) else {
+            return Vec::new();
+        };
+        self.parts()
+            .filter(|p| p.id != id && this.meets(p))
+            .collect()
     }
 
     pub fn fortress_site(&self, id: &str) -> Option<&FortressSite> {

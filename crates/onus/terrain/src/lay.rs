@@ -140,6 +140,17 @@ impl Battlefield {
             if self.structures[..i].iter().any(|t| t.id == s.id) {
                 out.push(about(s, "id", "another structure has this id".into()));
             }
+            if s.id.contains(crate::HALF_SEPARATOR) {
+                out.push(about(
+                    s,
+                    "id",
+                    format!(
+                        "{:?} is kept for the halves of villages (\"village{}1\")",
+                        crate::HALF_SEPARATOR,
+                        crate::HALF_SEPARATOR
+                    ),
+                ));
+            }
             out.extend(self.one_structure_problems(s));
         }
         for (i, a) in self.structures.iter().enumerate() {

@@ -28,6 +28,10 @@ mod piece;
 mod structure;
 mod write;
 
+/// Between a village's id and its half's number in the id of a village half (`"v1#2"`, T&F
+/// IV "Villages"), which a structure's own id may not contain.
+pub const HALF_SEPARATOR: char = '#';
+
 pub use battlefield::{Battlefield, Crossing, FortressSite, StructureCrossing, WallFaces};
 pub use check::{MAX_PIECES, MAX_ZONES, Problem, Subject, TABLE_SIDES};
 pub use inside::Inside;

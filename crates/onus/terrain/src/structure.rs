@@ -294,6 +294,24 @@ impl Structure {
         self.zones.iter().map(Zone::rect)
     }
 
+    /// Half `i` (0 or 1) of a village as a structure of its own, with the half's id
+    /// (`"{id}#{i + 1}"`), name and zone: what an attack, fire or a collapse acts on (T&F IV
+    /// "Villages": "each half of the village has its own resistance and durability").
+    /// `None` for another kind or another index.
+    pub fn half(&self, i: usize) -> Option<Structure> {
+        if self.kind != StructureKind::Village {
+            return None;
+        }
+        let zone = *self.zones.get(i)?;
+        let n = i + 1;
+        Some(Structure {
+            id: format!("{}{}{n}", self.id, crate::HALF_SEPARATOR),
+            name: format!("{}, half {n}", self.label()),
+            zones: vec![zone],
+            ..self.clone()
+        })
+    }
+
     /// Its values; `None` for a kind that cannot be of its material.
     pub fn values(&self) -> Option<StructureValues> {
         self.kind.values(self.material)

@@ -519,3 +519,54 @@ fn a_battlefield_without_structures_still_reads_from_json() {
     let back: Battlefield = serde_json::from_str(&serde_json::to_string(&siege).unwrap()).unwrap();
     assert_eq!(back, siege);
 }
+
+/// T&F IV "Villages": "each half of the village has its own resistance and durability". The
+/// parts that take damage are the structures, but a village as its two halves, each named
+/// `"{village}#1"` / `"#2"` with its own zone; the village's own id names no part, and the
+/// halves touch each other (where a collapsed half's fire spreads).
+#[test]
+fn tf_iv_villages_each_half_is_a_part_of_its_own() {
+    let field = shipped("hamlet-and-ditches");
+    let ids: Vec<String> = field.parts().map(|p| p.id.clone()).collect();
+    assert!(ids.contains(&"hamlet#1".to_string()) && ids.contains(&"hamlet#2".to_string()));
+    assert!(!ids.contains(&"hamlet".to_string()));
+    assert_eq!(ids.len(), field.structures.len() + 1);
+    let half = field.part("hamlet#2").unwrap();
+    assert_eq!(half.kind, StructureKind::Village);
+    assert_eq!(half.zones.len(), 1);
+    assert_eq!(half.zones[0].rect().centre(), Vec2::new(12.25, 9.0));
+    assert_eq!(half.label(), "Hamlet, half 2");
+    assert_eq!(
+        half.values(),
+        field.structure("hamlet").unwrap().values(),
+        "each half has the village's values"
+    );
+    for bad in [
+        "hamlet",
+        "hamlet#0",
+        "hamlet#3",
+        "hamlet#02",
+        "trench-west#1",
+        "nowhere#1",
+    ] {
+        assert!(field.part(bad).is_none(), "{bad}");
+    }
+    assert_eq!(field.part("trench-west").unwrap().id, "trench-west");
+    let near: Vec<String> = field
+        .parts_in_contact_with("hamlet#1")
+        .iter()
+        .map(|p| p.id.clone())
+        .collect();
+    assert!(near.contains(&"hamlet#2".to_string()), "{near:?}");
+    // A structure's own id may not use the halves' separator.
+    let mut broken = field.clone();
+    broken.structures[1].id = "trench#1".into();
+    assert!(
+        broken
+            .problems()
+            .iter()
+            .any(|p| p.structure() == Some("trench#1") && p.field == "id"),
+        "{:?}",
+        broken.problems()
+    );
+}

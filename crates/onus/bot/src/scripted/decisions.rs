@@ -227,8 +227,8 @@ fn place_fire(ctx: &Ctx<'_>, neighbours: &[String], leftover: u32) -> Vec<Action
             .s
             .table()
             .battlefield()
-            .and_then(|bf| bf.structure(id))
-            .and_then(onus_game::structures::target_of);
+            .and_then(|bf| bf.part(id))
+            .and_then(|p| onus_game::structures::target_of(&p));
         let d = ctx.s.structure_damage(id);
         t.map_or(0, |t| {
             i64::from(t.durability) - i64::from(d.wounds) - i64::from(d.fire.burning + d.fire.new)

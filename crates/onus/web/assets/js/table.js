@@ -425,37 +425,55 @@ export class TableView {
       }
       g.append(piece);
     }
-    for (const st of structures) g.append(this.structureGroup(st, damage?.[st.id], zoneRect));
+    for (const st of structures) g.append(this.structureGroup(st, damage, zoneRect));
     this.drawTerrainLegend(g, [...kinds], !!terrain.fordable_rivers);
   }
 
   /**
    * One structure of the battlefield (T&F IV) with the damage the engine says it carries
    * (T&F V: Wound and Fire markers, a fallen gate, a collapse): its tiles, its name, and its
-   * markers as a badge. A collapsed structure is drawn as rubble.
+   * markers as a badge. A collapsed structure is drawn as rubble. A village carries its damage
+   * half by half (T&F IV "Villages"), under the ids the engine gives its halves
+   * (`onus_terrain::Structure::half`: "{village}#1", "{village}#2"), each with its badge.
    */
-  structureGroup(st, dmg, zoneRect) {
-    const collapsed = Boolean(dmg?.collapsed);
-    const fire = (dmg?.fire?.burning || 0) + (dmg?.fire?.new || 0);
+  structureGroup(st, damage, zoneRect) {
+    const parts = st.kind === 'village'
+      ? st.zones.map((z, i) => ({ id: `${st.id}#${i + 1}`, zones: [z], half: i + 1 }))
+      : [{ id: st.id, zones: st.zones }];
+    const marksOf = (dmg) => {
+      const fire = (dmg?.fire?.burning || 0) + (dmg?.fire?.new || 0);
+      const marks = [];
+      if (dmg?.wounds) marks.push(`${dmg.wounds} wound${dmg.wounds === 1 ? '' : 's'}`);
+      if (fire) marks.push(`${fire} fire`);
+      if (dmg?.gate_destroyed) marks.push('gate destroyed');
+      if (dmg?.collapsed) marks.push('collapsed');
+      return { marks, fire, collapsed: Boolean(dmg?.collapsed) };
+    };
+    const drawn = parts.map((p) => ({ ...p, ...marksOf(damage?.[p.id]) }));
+    // The group is collapsed or burning when all of it is or any of it is; each tile says its own.
+    const collapsed = drawn.every((p) => p.collapsed);
+    const fire = drawn.some((p) => p.fire);
     const g = s('g', {
       'data-testid': `structure-${st.id}`, 'data-structure': st.id, 'data-kind': st.kind,
       class: ['structure', `kind-${st.kind}`, `mat-${st.material}`, collapsed && 'collapsed', fire && 'burning'].filter(Boolean).join(' '),
     });
     const name = st.name || `${st.kind.replaceAll('_', ' ')} ${st.id}`;
-    const marks = [];
-    if (dmg?.wounds) marks.push(`${dmg.wounds} wound${dmg.wounds === 1 ? '' : 's'}`);
-    if (fire) marks.push(`${fire} fire`);
-    if (dmg?.gate_destroyed) marks.push('gate destroyed');
-    if (collapsed) marks.push('collapsed');
-    g.append(s('title', {}, `${name} (${st.kind.replaceAll('_', ' ')}, ${st.material})${marks.length ? `: ${marks.join(', ')}` : ''}`));
-    for (const z of st.zones) g.append(zoneRect(z, 'tile'));
+    const summary = drawn.filter((p) => p.marks.length)
+      .map((p) => `${p.half ? `half ${p.half}: ` : ''}${p.marks.join(', ')}`).join('; ');
+    g.append(s('title', {}, `${name} (${st.kind.replaceAll('_', ' ')}, ${st.material})${summary ? `: ${summary}` : ''}`));
+    for (const p of drawn) {
+      const cls = ['tile', p.collapsed && 'collapsed', p.fire && 'burning'].filter(Boolean).join(' ');
+      for (const z of p.zones) g.append(zoneRect(z, cls));
+    }
     const first = st.zones[0];
-    if (first) {
+    if (first && st.name) {
       const c = this.toSvg({ x: first.centre[0], y: first.centre[1] });
-      if (st.name) g.append(s('text', { x: c.x, y: c.y, class: 'terrain-label' }, st.name));
-      if (marks.length) {
-        g.append(s('text', { x: c.x, y: c.y + 0.35, class: 'structure-marks', 'data-testid': `structure-marks-${st.id}` }, marks.join(' · ')));
-      }
+      g.append(s('text', { x: c.x, y: c.y, class: 'terrain-label' }, st.name));
+    }
+    for (const p of drawn.filter((x) => x.marks.length)) {
+      const z = p.zones[0];
+      const c = this.toSvg({ x: z.centre[0], y: z.centre[1] });
+      g.append(s('text', { x: c.x, y: c.y + 0.35, class: 'structure-marks', 'data-testid': `structure-marks-${p.id}` }, p.marks.join(' · ')));
     }
     return g;
   }
