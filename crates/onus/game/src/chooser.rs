@@ -781,9 +781,19 @@ fn movement(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Acti
             let order = MoveOrder::new(vec![Step::Advance(mv * frac / 2.0)]).facing();
             out.push(Action::Move { unit: u.id, order });
         }
+        // T&F IV Walls: inside its fortress a unit may end under the friends it overlaps.
+        let stacks = state.table.overlap_fortress(u).is_some();
         for steps in steps_options {
             let mut order = MoveOrder::new(steps);
             order.will_shoot = u.card.can_shoot();
+            if stacks {
+                let mut under = order.clone();
+                under.beneath = true;
+                out.push(Action::Move {
+                    unit: u.id,
+                    order: under,
+                });
+            }
             out.push(Action::Move { unit: u.id, order });
         }
     }

@@ -761,6 +761,8 @@ fn resolve(
                 onus_combat::lunges(&setup.defender, &setup.attacker).then_some(d),
             ];
             let result = fight_melee(&setup, &mut dice(state))?;
+            // T&F IV "Villages": the units under either fighter, before the outcome.
+            let stacks = crate::overlap::stacks_before(state, a, d);
             abilities::after_fight(state, &[(Side::Attacker, a), (Side::Defender, d)], &result);
             let (ra, rd) = (result.attacker.clone(), result.defender.clone());
             state.emit(GameEvent::FightResolved {
@@ -772,6 +774,8 @@ fn resolve(
             // VII-5 "Flight": if both flee, the active player's unit flees first.
             let out_a = settle(state, a, &ra)?;
             let out_d = settle(state, d, &rd)?;
+            // T&F IV "Villages": a new combat against the unit below a top destroyed or fled.
+            crate::overlap::fight_below(state, &stacks, &[(a, out_a), (d, out_d)])?;
             // IX "Lunge": "If the defender flees or is eliminated after a lunge, the attacking
             // unit can do an additional move with half its movement value" (offered once the
             // flights of this combat are done).

@@ -326,6 +326,14 @@ pub enum GameEvent {
         unit: UnitId,
         enemy: UnitId,
     },
+    /// T&F IV "Villages": `top`, lying on top of `enemy` inside their fortress, was destroyed
+    /// or fled in a melee against `unit`, which is now engaged with `enemy`, the unit below,
+    /// for a new combat this turn (`crate::overlap`).
+    BelowEngaged {
+        unit: UnitId,
+        enemy: UnitId,
+        top: UnitId,
+    },
     /// T&F V "Assaulting fortresses", "Fire damage": `unit`'s Climbing marker removed, the
     /// unit back at ground level, and why.
     ClimbEnded {

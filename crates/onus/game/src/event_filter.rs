@@ -94,6 +94,8 @@ pub fn event_view(state: &GameState, event: &GameEvent, viewer: Viewer<Seat>) ->
         | E::Climbed { .. }
         | E::ClimbEnded { .. }
         | E::MetAtTop { .. }
+        // T&F IV "Villages": the new combat against the unit below, public like the stack.
+        | E::BelowEngaged { .. }
         | E::TookTop { .. }
         | E::ClimbedDown { .. }
         // T&F IV "Siege towers", V "Rams and Elephants": the ram and siege tower markers and

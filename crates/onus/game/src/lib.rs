@@ -56,6 +56,7 @@ pub mod knowledge;
 pub mod legal;
 pub mod movement;
 pub mod orders;
+pub mod overlap;
 pub mod replay;
 pub mod rulebook;
 pub mod scenarios;

@@ -127,6 +127,16 @@ fn after_move(state: &mut GameState, unit: UnitId, mv: &onus_table::PricedMove) 
         cost: mv.cost,
         kind: match &mv.tower {
             Some(t) => format!("{}, {}", mv.kind.as_str(), tower_move_text(t)),
+            None if !mv.overlaps.is_empty() => format!(
+                "{}, {} {} inside their fortress (T&F II Overlapping)",
+                mv.kind.as_str(),
+                if mv.beneath { "under" } else { "on top of" },
+                mv.overlaps
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             None => mv.kind.as_str().to_string(),
         },
     });

@@ -116,6 +116,27 @@ pub fn pass() -> Action {
     }
 }
 
+/// Declares the melee of `attacker` against `defender` for `seat` and passes every stage of
+/// it (no cards from hand) until it is resolved.
+pub fn fight_out(
+    s: &GameState,
+    seat: Seat,
+    attacker: onus_table::UnitId,
+    defender: onus_table::UnitId,
+) -> GameState {
+    let declare = Action::Fight { attacker, defender };
+    let mut f = Onus::apply(s, seat, &declare)
+        .unwrap_or_else(|e| panic!("{declare:?} refused: {e}"))
+        .state;
+    while f.pending().is_some() {
+        let who = Onus::to_act(&f).expect("someone to act");
+        f = Onus::apply(&f, who, &pass())
+            .unwrap_or_else(|e| panic!("passing refused: {e}"))
+            .state;
+    }
+    f
+}
+
 /// The last fight's result in the log.
 pub fn last_fight(s: &onus_game::GameState) -> Box<onus_combat::CombatResult> {
     events(s)

@@ -174,6 +174,59 @@ impl Table {
         }
     }
 
+    /// The new combat against the unit below (T&F IV "Villages": "If during a combat an
+    /// overlapping unit is destroyed or flees, a new combat will immediately take place that
+    /// turn ... against the unit at the bottom of the stack with the sections in contact with
+    /// the attacking unit"): engages `attacker` with `below`, an enemy, through the sections
+    /// in contact as they stand: a climber at the top of its climb meets it there
+    /// ([`Table::met_at_top`]'s contacts), any other unit by its ordinary contacts (front,
+    /// a wall's flank, a fallen gate); none charging. Whether they are engaged now.
+    ///
+    /// Ruling (docs/rulings.md): the sections `attacker` had in contact with `top`, the unit
+    /// that lay on top and fled, count as free (a fleeing unit whose flight is blocked stays
+    /// engaged by the core rule, VII-5, but no longer holds them).
+    pub fn engage_beneath(
+        &mut self,
+        attacker: UnitId,
+        below: UnitId,
+        top: UnitId,
+    ) -> Result<bool, TableError> {
+        if !self.are_enemies(attacker, below) {
+            return Ok(false);
+        }
+        if self.engagement(attacker, below).is_some() {
+            return Ok(true);
+        }
+        let held = self
+            .engagement_index(attacker, top)
+            .map(|i| self.engagements.remove(i));
+        let engaged = self.engage_below_free(attacker, below);
+        if let Some(e) = held {
+            self.engagements.push(e);
+        }
+        engaged
+    }
+
+    /// [`Table::engage_beneath`] once the top's contacts are out of the way.
+    fn engage_below_free(&mut self, attacker: UnitId, below: UnitId) -> Result<bool, TableError> {
+        let climber = self
+            .unit(attacker)?
+            .climb
+            .as_ref()
+            .is_some_and(crate::tower::Climb::at_top);
+        if !climber {
+            return Ok(self.record_contacts(attacker, below)? > 0);
+        }
+        let Some(contacts) = self.contacts_at_top(attacker, below) else {
+            return Ok(false);
+        };
+        let mut e = crate::Engagement::new(attacker, below);
+        e.contacts = contacts;
+        e.contacts.sort();
+        self.engagements.push(e);
+        Ok(true)
+    }
+
     /// Sets the level of `mover`, which has just ended a move overlapping the friends
     /// `overlapped`: above them all, or below them all (`beneath`); a unit overlapping no
     /// one has no level.

@@ -667,27 +667,34 @@ impl Table {
     /// climber's front meets at the top ([`Table::at_top_stand_in`]), with the contacts an
     /// ordinary meeting of the two cards would have.
     pub fn met_at_top(&self, climber: UnitId) -> Vec<(UnitId, Vec<crate::SectionContact>)> {
-        let Ok(u) = self.unit(climber) else {
-            return Vec::new();
-        };
-        let (Some(c), Some(top)) = (u.climb.as_ref(), self.at_top_stand_in(u)) else {
-            return Vec::new();
-        };
-        let taken = self.taken_parts(None);
         self.units
             .values()
-            .filter(|d| self.are_enemies(climber, d.id))
             // T&F IV "Walls": "only the unit at the top can defend the wall".
             .filter(|d| self.covered_by(d.id).is_empty())
-            .filter(|d| match &d.tower {
-                Some(g) => g.structure == c.structure,
-                None => self.on_wall(d).is_some_and(|w| w.id == c.structure),
-            })
-            .filter_map(|d| {
-                let contacts = crate::contact::direct_contacts(&top, d, &taken);
-                (!contacts.is_empty()).then_some((d.id, contacts))
-            })
+            .filter_map(|d| Some((d.id, self.contacts_at_top(climber, d.id)?)))
             .collect()
+    }
+
+    /// The section contacts `climber`, at the top of its climb, has with the enemy `d` on the
+    /// wall or in the tower it climbed ([`Table::met_at_top`], whether `d` is covered or
+    /// not); `None` when they do not meet.
+    pub(crate) fn contacts_at_top(
+        &self,
+        climber: UnitId,
+        d: UnitId,
+    ) -> Option<Vec<crate::SectionContact>> {
+        let u = self.unit(climber).ok()?;
+        let (c, top) = (u.climb.as_ref()?, self.at_top_stand_in(u)?);
+        let d = self.unit(d).ok()?;
+        let there = match &d.tower {
+            Some(g) => g.structure == c.structure,
+            None => self.on_wall(d).is_some_and(|w| w.id == c.structure),
+        };
+        if !self.are_enemies(climber, d.id) || !there {
+            return None;
+        }
+        let contacts = crate::contact::direct_contacts(&top, d, &self.taken_parts(None));
+        (!contacts.is_empty()).then_some(contacts)
     }
 
     /// Records the engagement of `climber`, at the top of its climb, with each enemy it meets

@@ -89,6 +89,7 @@ export function describeEvent(e, n) {
     case 'climbed_down': return `${u(e.unit)} climbs down ${e.structure}.`;
     case 'took_top': return `${u(e.unit)} takes the top of ${e.structure}${e.tower ? ' (into the tower)' : ''}.`;
     case 'met_at_top': return `${u(e.unit)}, at the top, engages ${u(e.enemy)}.`;
+    case 'below_engaged': return `${u(e.top)} gone from the top, ${u(e.unit)} engages ${u(e.enemy)} below it.`;
     case 'climb_ended': return `${u(e.unit)} stops climbing ${e.structure} (${e.reason}).`;
     default: return `${words(e.event)}: ${JSON.stringify(Object.fromEntries(Object.entries(e).filter(([k]) => k !== 'event'))).slice(0, 160)}`;
   }
