@@ -529,7 +529,10 @@ export class TableView {
     for (const p of v.players || []) {
       for (const gen of p.generals || []) if (gen.unit !== null && gen.unit !== undefined) generals.set(gen.unit, { seat: p.seat, gen });
     }
-    for (const u of v.units) {
+    // T&F II "Overlapping": inside a fortress the engine's stacking level says which unit lies
+    // on top; the higher is drawn last (the sort is stable: the view's order otherwise).
+    const stacked = [...v.units].sort((a, b) => (a.level || 0) - (b.level || 0));
+    for (const u of stacked) {
       if (model.hideUnits?.has(u.id)) continue;
       g.append(this.unitShape(u, model, generals.get(u.id)));
     }
