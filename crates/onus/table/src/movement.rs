@@ -824,7 +824,11 @@ impl Table {
             if crossed.contains(&enc.owner) {
                 continue;
             }
-            if let Some(reason) = self.no_way_through(other, enc, walk) {
+            // T&F II "Overlapping" (ruling): a unit stacked with a friend inside their
+            // fortress may leave it, even engaged; it may not end over it again.
+            let leaving =
+                !matches!(enc.kind, ObstacleKind::Marker { .. }) && self.stacked_pair(u, other);
+            if let (false, Some(reason)) = (leaving, self.no_way_through(other, enc, walk)) {
                 return Err(TableError::ThroughFriend {
                     unit,
                     other: enc.owner,

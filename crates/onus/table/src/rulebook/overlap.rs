@@ -171,3 +171,44 @@ fn tf_iv_villages_an_overlapped_unit_shoots_with_a_free_section() -> Result<(), 
     assert!(covered(&t.shot(a, e)), "{:?}", t.shot(a, e));
     Ok(())
 }
+
+/// T&F II "Overlapping" (ruling): a unit stacked with a friend that is now engaged may leave
+/// it (though it may not cross an engaged unit it does not overlap, VII-2), and may not end
+/// over it again.
+#[test]
+fn tf_ii_overlapping_leaving_an_engaged_friend_on_top() -> Result<(), TableError> {
+    let (mut t, a, b) = two_inside(true, 1)?;
+    let mv = t.check_move(b, &MoveOrder::new(vec![Step::Advance(0.3)]))?;
+    t.apply_move(&mv)?;
+    // An enemy engaged with B (on top), recorded by hand: only the engagement matters here.
+    let e = unit(&mut t, 9, 0, (11.0, 10.0), (2.0, 0.5))?;
+    let mut eng = crate::Engagement::new(e, b);
+    eng.contacts.push(crate::SectionContact {
+        by: e,
+        slot: crate::FrontSlot::Card(0),
+        enveloping: false,
+        against: b,
+        part: crate::Part::Section(crate::SectionId {
+            edge: acies_geom::Edge::Front,
+            index: 0,
+        }),
+    });
+    t.engagements.push(eng);
+    let ahead = |d| {
+        MoveOrder::new(vec![Step::Slide {
+            right: 0.0,
+            forward: d,
+        }])
+    };
+    t.unit_mut(a)?.turn = Default::default();
+    t.unit_mut(a)?.turn.activated = true;
+    // A leaves from under B northwards.
+    let out = t.check_move(a, &ahead(0.5));
+    assert!(out.is_ok(), "{out:?}");
+    let over = t.check_move(a, &ahead(0.05));
+    assert!(
+        matches!(over, Err(TableError::EndsOverlapping { .. })),
+        "{over:?}"
+    );
+    Ok(())
+}
