@@ -719,6 +719,9 @@ fn check_move(k: &GameState, seat: Seat, unit: UnitId, order: MoveOrder) -> Resu
             "breaks": mv.breaks,
             "mover_breaks": mv.mover_breaks,
             "provisional": mv.provisional,
+            // T&F II "Overlapping": the friends it ends over (or under) inside their fortress.
+            "overlaps": mv.overlaps,
+            "beneath": mv.beneath,
             "enemy_contacts": mv.enemy_contacts,
             "carries": mv.carries,
         },

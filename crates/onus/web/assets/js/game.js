@@ -803,7 +803,7 @@ export class Game {
   }
 
   moveOrder(g) {
-    return { steps: g.steps, forced_march: !!g.forcedMarch, will_shoot: !!g.willShoot, separate: false, face: !!g.face };
+    return { steps: g.steps, forced_march: !!g.forcedMarch, will_shoot: !!g.willShoot, separate: false, face: !!g.face, beneath: !!g.beneath };
   }
 
   async commitMove() {

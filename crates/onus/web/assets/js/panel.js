@@ -144,6 +144,14 @@ function moveSection(game) {
   out.push(h('button', {
     class: 'primary', disabled: !(v?.ok) || game.busy, onclick: () => game.commitMove(), 'data-testid': 'commit-move',
   }, `Move here${v?.ok ? ` (${num(v.cost)} DU)` : ''}`));
+  // T&F II "Overlapping", IV "Walls": ending over friends inside their fortress, the player
+  // chooses which unit stays on top (the engine says whom the move overlaps).
+  const over = v?.ok ? (v.consequences?.overlaps || []) : [];
+  if (over.length || g.beneath) {
+    out.push(h('label', { title: 'Terrain & Fortresses IV "Walls": choose which unit stays on top' },
+      h('input', { type: 'checkbox', checked: !!g.beneath, 'data-testid': 'move-beneath', onchange: (e) => { g.beneath = e.target.checked; game.setSteps(g.steps); } }),
+      ` end beneath ${over.map((id) => `#${id}`).join(', ') || 'the friends it overlaps'}`));
+  }
   if (opts?.facing) {
     out.push(h('label', { title: 'Terrain & Fortresses II "Facing": a unit in contact faces it at no cost' },
       h('input', { type: 'checkbox', checked: !!g.face, 'data-testid': 'face-terrain', onchange: (e) => game.setFacing(e.target.checked) }),
