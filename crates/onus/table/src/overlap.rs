@@ -7,7 +7,8 @@
 //! Rulings (docs/rulings.md, T&F II "Overlapping"):
 //! - Who: two units of the seat owning a fortress (the siege's defender for the defender's
 //!   fortresses), each with its card's centre inside that same fortress (a unit on its wall
-//!   stands inside, [`Table::on_wall`]), neither in a tower nor engaged. Everywhere else the
+//!   stands inside, [`Table::on_wall`]), neither in a tower, engaged, nor stacked with its
+//!   complementary partner (IX). Everywhere else the
 //!   core rule holds (VII-2 "Overlapping"; villages still refuse ending a move overlapped).
 //! - Partially: neither card lies wholly over the other.
 //! - When: a move of the Movement Phase (or the skirmishers' move) may end so; a charge, a
@@ -64,7 +65,8 @@ impl Table {
     /// (T&F II "Overlapping"; the module's rulings): friends, inside the same fortress of
     /// their seat, neither engaged, neither card wholly over the other.
     pub fn may_overlap(&self, a: &TableUnit, b: &TableUnit) -> bool {
-        if a.owner != b.owner || a.id == b.id {
+        // Complementary units stacked together (IX) keep their own rule.
+        if a.owner != b.owner || a.id == b.id || a.stack.is_some() || b.stack.is_some() {
             return false;
         }
         if self.is_engaged(a.id) || self.is_engaged(b.id) {
