@@ -512,14 +512,32 @@ impl SqlStore {
         } else {
             None
         };
-        tokio::spawn(write_appends(
+        let task = write_appends(
             writer.clone(),
             if sqlite { 1 } else { 4 },
             queue,
             Acknowledge::new(wal.clone(), committed),
             !sqlite,
             restart,
-        ));
+        );
+        if sqlite {
+            // SQLite's single writer is the one place every action passes through in turn:
+            // it runs on a thread of its own, so that the next batch starts as soon as SQLite
+            // has committed the last, instead of when one of the server's busy workers next
+            // looks at the queue a wake-up from SQLite's thread lands in (measured: 21,310
+            // against 15,164 actions/s, p99 9.9 against 14.9 ms, median of 8 alternating
+            // pairs). It ends when the last clone of the store is dropped.
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map_err(|e| StoreError::Write(format!("the writer's runtime: {e}")))?;
+            std::thread::Builder::new()
+                .name("acies-writer".into())
+                .spawn(move || runtime.block_on(task))
+                .map_err(|e| StoreError::Write(format!("the writer's thread: {e}")))?;
+        } else {
+            tokio::spawn(task);
+        }
         Ok(Self {
             pool,
             writer,
@@ -949,11 +967,18 @@ async fn write_appends(
 /// A committed batch and what each of its appends is to be answered.
 type Committed = (Vec<AppendJob>, Vec<Result<(), StoreError>>);
 
-/// How committed batches are answered: at once (PostgreSQL, in-memory SQLite: the commit
-/// itself is as durable as it gets), or after the next sync of the WAL ([`sync_then_answer`]).
+/// How committed batches are answered: at once (PostgreSQL: its writer tasks run on the
+/// server's runtime), after the next sync of the WAL ([`sync_then_answer`], SQLite with
+/// [`Durability::Disk`]), or by a task on the server's runtime to which the writer's thread
+/// hands each batch ([`answer_committed`], SQLite otherwise). Both SQLite tasks run on the
+/// runtime that connected the store: a batch's games are then woken from that runtime's own
+/// threads, not one by one from outside it (a task woken from outside a tokio runtime waits
+/// in its shared queue, which each worker looks at only now and then: measured, 21,062
+/// against 16,362 actions/s, median of 12 alternating pairs).
 #[derive(Clone)]
 struct Acknowledge {
     synced: Option<mpsc::UnboundedSender<Committed>>,
+    answerer: Option<mpsc::UnboundedSender<Committed>>,
     /// SQLite: told of every commit, for [`checkpoint_wal`].
     checkpoint: Option<mpsc::Sender<()>>,
 }
@@ -965,10 +990,26 @@ impl Acknowledge {
             tokio::spawn(sync_then_answer(wal, rx, checkpoint.clone()));
             tx
         });
-        Acknowledge { synced, checkpoint }
+        // SQLite without a sync: the writer's thread hands each batch over to a task here.
+        let answerer = (synced.is_none() && checkpoint.is_some()).then(|| {
+            let (tx, rx) = mpsc::unbounded_channel();
+            tokio::spawn(answer_committed(rx, checkpoint.clone()));
+            tx
+        });
+        Acknowledge {
+            synced,
+            answerer,
+            checkpoint,
+        }
     }
 
     async fn committed(&self, batch: Vec<AppendJob>, results: Vec<Result<(), StoreError>>) {
+        if let Some(answerer) = &self.answerer {
+            if let Err(mpsc::error::SendError((batch, results))) = answerer.send((batch, results)) {
+                answer(batch, results);
+            }
+            return;
+        }
         if let Some(synced) = &self.synced {
             if let Err(mpsc::error::SendError((batch, _))) = synced.send((batch, results)) {
                 let gone: Vec<_> = batch
@@ -981,6 +1022,21 @@ impl Acknowledge {
         }
         answer(batch, results);
         if let Some(checkpoint) = &self.checkpoint {
+            // Full: a checkpoint is already due.
+            let _ = checkpoint.try_send(());
+        }
+    }
+}
+
+/// Answers the batches the writer committed (SQLite with [`Durability::Process`]) and tells
+/// [`checkpoint_wal`] of them.
+async fn answer_committed(
+    mut committed: mpsc::UnboundedReceiver<Committed>,
+    checkpoint: Option<mpsc::Sender<()>>,
+) {
+    while let Some((batch, results)) = committed.recv().await {
+        answer(batch, results);
+        if let Some(checkpoint) = &checkpoint {
             // Full: a checkpoint is already due.
             let _ = checkpoint.try_send(());
         }
