@@ -3,7 +3,7 @@
 //! battle's result, the clocks' difference (the scripted side's less the other's) after every
 //! half-turn that changed it, and the slowest decision (thread CPU time). Weights may be overridden with
 //! `MC_WEIGHTS=progress,line,threat,clock,threshold,next,next_clock,leader,lead,horizon,guard,pace,threat_clock,standoff,threat_late`,
-//! the lookahead (off by default) with `MC_LOOK=late` (`Lookahead::LATE`) or
+//! `MC_REINFORCE=1` sets `Weights::reinforce`, the lookahead (off by default) with `MC_LOOK=late` (`Lookahead::LATE`) or
 //! `MC_LOOK=width,playouts,within,weight,confidence,guard,next,budget`.
 //! `cargo run --release -p morale-clock-bot --example tune -- SEAT GAMES [SEED] [FIRST] [check]`
 //! (`check`: the game's invariants after every action, as `acies sim --check`)
@@ -90,6 +90,9 @@ fn weights() -> Weights {
         if let Some(x) = v.get(14) {
             w.threat_late = *x != 0.0;
         }
+    }
+    if std::env::var("MC_REINFORCE").is_ok_and(|v| v == "1") {
+        w.reinforce = true;
     }
     common::lookahead_from_env(&mut w);
     w

@@ -350,11 +350,21 @@ impl<'a> Eval<'a> {
         } else {
             (0.0, 0.0)
         };
-        let progress = if self.ahead() {
+        // Ahead, the side seeks no new fight but still closes on the enemies already in
+        // melee with its units (a flank to take, a friend to support).
+        // (those in contact on the table before the decision).
+        let towards: Option<BTreeSet<UnitId>> = self.ahead().then(|| {
+            before
+                .bases()
+                .filter(|e| e.side != self.me && geometry::in_contact(before, e))
+                .map(|e| e.id)
+                .collect()
+        });
+        let progress = if towards.is_some() && !self.w.reinforce {
             0.0
         } else {
-            progress(after, self.me, &mine_moved, self.w.pace)
-                - progress(before, self.me, &mine_moved, self.w.pace)
+            progress(after, self.me, &mine_moved, self.w.pace, towards.as_ref())
+                - progress(before, self.me, &mine_moved, self.w.pace, towards.as_ref())
         };
         let line = line(after, &mine_moved) - line(before, &mine_moved);
         let mut was = 0.0;
@@ -799,11 +809,19 @@ fn leaders_at_risk(
 /// Minus the inches between `units` of the side and the enemy (missile troops: between where
 /// they stand and their range); with `pace` (inches, above 0), in moves of `pace` inches at
 /// each unit's own rate (a unit moving 7" gains by 7" what one moving 3" gains by 3": the
-/// half-turns to contact, not the inches, so that horse do not run ahead of the line).
-fn progress(b: &Battle, me: SideId, units: &[UnitId], pace: f64) -> f64 {
+/// half-turns to contact, not the inches, so that horse do not run ahead of the line); with
+/// `towards`, to those enemies only (none: 0).
+fn progress(
+    b: &Battle,
+    me: SideId,
+    units: &[UnitId],
+    pace: f64,
+    towards: Option<&BTreeSet<UnitId>>,
+) -> f64 {
     let enemies: Vec<&Unit> = b
         .bases()
         .filter(|e| e.side != me && !e.is_leader())
+        .filter(|e| towards.is_none_or(|t| t.contains(&e.id)))
         .collect();
     units
         .iter()

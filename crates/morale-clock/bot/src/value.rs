@@ -102,6 +102,10 @@ pub struct Weights {
     /// Whether `threat_clock` counts only as the table's material stops counting (times one
     /// less `Stakes::future`): in the battle's last half-turns, where the count decides.
     pub threat_late: bool,
+    /// Whether, ahead by `lead`, ground gained towards the enemies already in melee with the
+    /// side's units still counts (a flank to take, a friend to support), where towards the
+    /// others it counts nothing (false: nothing at all, the player before issue 14's support).
+    pub reinforce: bool,
     /// The half-turn lookahead (`lookahead.rs`): off by default (`Lookahead::LATE` measured
     /// no better beyond the noise over 1,000 battles a seat: the crate's README).
     pub look: crate::lookahead::Lookahead,
@@ -125,6 +129,7 @@ impl Default for Weights {
             threat_clock: 0.0,
             standoff: false,
             threat_late: false,
+            reinforce: true,
             look: crate::lookahead::Lookahead::OFF,
         }
     }

@@ -222,3 +222,45 @@ fn a_friend_in_melee_is_supported_in_line() {
     };
     assert!(*worth > 0.0, "{a:?} is worth {worth}");
 }
+
+/// Two steps ahead (`Weights::lead`), the ground gained towards the enemies already in melee
+/// with the side's units still counts (`Weights::reinforce`): a legion 6" aside of a friend in
+/// melee with a warband closes on that melee, where without it (nothing counted ahead) the
+/// orders end. No other enemy is in reach.
+#[test]
+fn ahead_the_side_still_closes_on_its_melees() {
+    let depth = legion().depth / 2.0 + warband().depth / 2.0;
+    let place = || {
+        let mut s = battle(
+            vec![
+                at(A, legion(), 24.0, 10.0, 0.0),
+                at(A, legion(), 30.0, 7.0, 0.0),
+                at(B, warband(), 24.0, 10.0 + depth, 180.0),
+            ],
+            vec![],
+            1,
+        );
+        s.battle.armies[1].clock -= 2;
+        s
+    };
+    let gap = |w: Weights| {
+        let state = place();
+        let a = ScriptedBot::with_weights(1, w).choose(&state, A);
+        let after = MoraleClock::apply(&state, A, &a)
+            .expect("the choice is legal")
+            .state;
+        let b = &after.battle;
+        (a, b.units[1].rect().distance(&b.units[2].rect()))
+    };
+    let before = place();
+    let was = before.battle.units[1]
+        .rect()
+        .distance(&before.battle.units[2].rect());
+    let (a, now) = gap(Weights::default());
+    assert!(now < was - 1.0, "{was} -> {now} after {a:?}");
+    let (a, now) = gap(Weights {
+        reinforce: false,
+        ..Weights::default()
+    });
+    assert!((now - was).abs() < 1e-9, "{was} -> {now} after {a:?}");
+}
