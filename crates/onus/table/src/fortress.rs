@@ -521,6 +521,30 @@ impl Table {
             .then_some(wall)
     }
 
+    /// Where `u`, ending a move at its pose over the friends `overlaps`, must stand (T&F IV
+    /// "Walls", the example: "when it comes into contact with the wall, it can face it
+    /// automatically. In this case this is mandatory as it overlaps with the other allied
+    /// unit, so you have to join sections"). Ruling (docs/rulings.md): when `u` stands on a
+    /// wall or wall with a gate ([`Table::on_wall`]) on which one of `overlaps` stands too, it
+    /// is faced to that wall at no cost as [`Table::facing_wall`] faces (its front on the
+    /// wall's long side nearest its front, facing across it); `None` otherwise.
+    pub(crate) fn joining_on_wall(&self, u: &TableUnit, overlaps: &[UnitId]) -> Option<Pose> {
+        let wall = self.on_wall(u).filter(|w| wall_section(w.kind))?;
+        let joins = overlaps.iter().any(|o| {
+            self.unit(*o)
+                .ok()
+                .and_then(|f| self.on_wall(f))
+                .is_some_and(|w| w.id == wall.id)
+        });
+        if !joins {
+            return None;
+        }
+        let zones = wall
+            .rects()
+            .map(|r| ((), r, crate::terrain::long_edges(r), false));
+        crate::terrain::nearest_facing(u, zones).map(|(pose, ())| pose)
+    }
+
     /// Whether `attacker` attacks `defender`, on a wall, from outside that wall's fortress
     /// (its card's centre not inside it): over the wall (IV "Walls").
     pub fn attacks_wall_from_outside(&self, defender: UnitId, attacker: UnitId) -> bool {

@@ -489,6 +489,18 @@ struct Crossings {
     mover_breaks: bool,
     provisional: Vec<UnitId>,
     overlaps: Vec<UnitId>,
+    /// Where the move ends once faced to the wall it joins a friend on (T&F IV "Walls").
+    faced: Option<Pose>,
+}
+
+/// What [`Table::end_overlaps`] checks a move's end against.
+#[derive(Clone, Copy)]
+struct EndCheck<'a> {
+    opts: PathOptions,
+    obstacles: &'a [Obstacle],
+    crossed_first: &'a [Encounter],
+    stacked_partner: Option<UnitId>,
+    separate: bool,
 }
 
 /// The kind of movement a move is (VII-2; T&F II "Limited movement": a reduced movement's
@@ -710,6 +722,14 @@ impl Table {
         // T&F V "Artillery": "cannot be positioned facing a wall".
         self.check_artillery_facing_wall(u, end)?;
         let through = self.path_through_units(u, opts, &walk, stacked_partner, separate)?;
+        // T&F IV "Walls": faced to the wall it joins a friend on.
+        let end = match (&tower, through.faced) {
+            (None, Some(faced)) => faced,
+            _ => end,
+        };
+        if through.faced.is_some() {
+            self.check_artillery_facing_wall(u, end)?;
+        }
         let entering = matches!(tower, Some(crate::tower::TowerMove::Enter(_)));
         let enemy_contacts = if entering {
             Vec::new()
@@ -839,59 +859,38 @@ impl Table {
             crossed.push(enc.owner);
             crossed_first.push(*enc);
         }
-        let end_pieces = footprint_at(
-            walk.track.end(),
-            u.size,
-            walk.state.extended_left,
-            walk.state.extended_right,
-        );
-        let mut provisional: Vec<UnitId> = Vec::new();
-        let mut overlaps: Vec<UnitId> = Vec::new();
-        let mut overlapped: Vec<UnitId> = Vec::new();
         let mut at_end = u.clone();
         at_end.pose = walk.track.end();
         at_end.tower = None;
         at_end.state = walk.state.clone();
-        for o in &obstacles {
-            if overlapped.contains(&o.owner) || !end_pieces.iter().any(|(_, r)| r.overlaps(&o.rect))
+        let ends = EndCheck {
+            opts,
+            obstacles: &obstacles,
+            crossed_first: &crossed_first,
+            stacked_partner,
+            separate,
+        };
+        let (mut provisional, mut overlaps) = self.end_overlaps(u, &at_end, &ends)?;
+        // T&F IV "Walls": joining a friend on a wall, the mover faces the wall.
+        let mut faced = None;
+        if let Some(pose) = self.joining_on_wall(&at_end, &overlaps) {
+            if (pose.centre - at_end.pose.centre).length() > 1e-9
+                || (pose.heading - at_end.pose.heading).abs() > 1e-9
             {
-                continue;
+                at_end.pose = pose;
+                let pieces: Vec<OrientedRect> =
+                    at_end.footprint().into_iter().map(|(_, r)| r).collect();
+                if !pieces.iter().all(|r| self.contains_rect(r)) {
+                    return Err(TableError::OffTable { unit });
+                }
+                self.check_walls(&at_end, &pieces)?;
+                let again = EndCheck {
+                    crossed_first: &[],
+                    ..ends
+                };
+                (provisional, overlaps) = self.end_overlaps(u, &at_end, &again)?;
+                faced = Some(pose);
             }
-            if Some(o.owner) == stacked_partner && separate {
-                // IX: complementary units that separate must separate completely.
-                return Err(TableError::EndsOverlapping {
-                    unit,
-                    other: o.owner,
-                    stop: u.pose,
-                });
-            }
-            overlapped.push(o.owner);
-            let other = self.unit(o.owner)?;
-            // T&F II "Overlapping": inside their fortress, friends may end overlapping.
-            let in_movement = matches!(
-                opts.phase,
-                MovePhase::Movement | MovePhase::Skirmishers { .. }
-            );
-            if in_movement && !opts.charging && self.may_overlap(&at_end, other) {
-                overlaps.push(o.owner);
-                continue;
-            }
-            let stop = crossed_first
-                .iter()
-                .find(|e| e.owner == o.owner)
-                .map_or(u.pose, |e| e.stop);
-            let pending = matches!(opts.phase, MovePhase::Movement)
-                && other.owner == u.owner
-                && other.turn.activated
-                && !other.turn.moved;
-            if !pending {
-                return Err(TableError::EndsOverlapping {
-                    unit,
-                    other: o.owner,
-                    stop,
-                });
-            }
-            provisional.push(o.owner);
         }
         // T&F II "Overlapping": "pass through friendly units without breaking them" inside
         // their fortress (ruling: the mover ends inside it, and the friend crossed stands
@@ -916,7 +915,67 @@ impl Table {
             mover_breaks,
             provisional,
             overlaps,
+            faced,
         })
+    }
+
+    /// The units `u` overlaps standing as `at_end` at the end of its move: the activated
+    /// friends not yet moved it may overlap for now (VII-2 "Overlapping") and the friends it
+    /// may overlap inside their fortress (T&F II "Overlapping"); any other overlap refused.
+    fn end_overlaps(
+        &self,
+        u: &TableUnit,
+        at_end: &TableUnit,
+        c: &EndCheck,
+    ) -> Result<(Vec<UnitId>, Vec<UnitId>), TableError> {
+        let unit = u.id;
+        let end_pieces = at_end.footprint();
+        let mut provisional: Vec<UnitId> = Vec::new();
+        let mut overlaps: Vec<UnitId> = Vec::new();
+        let mut overlapped: Vec<UnitId> = Vec::new();
+        for o in c.obstacles {
+            if overlapped.contains(&o.owner) || !end_pieces.iter().any(|(_, r)| r.overlaps(&o.rect))
+            {
+                continue;
+            }
+            if Some(o.owner) == c.stacked_partner && c.separate {
+                // IX: complementary units that separate must separate completely.
+                return Err(TableError::EndsOverlapping {
+                    unit,
+                    other: o.owner,
+                    stop: u.pose,
+                });
+            }
+            overlapped.push(o.owner);
+            let other = self.unit(o.owner)?;
+            // T&F II "Overlapping": inside their fortress, friends may end overlapping.
+            let in_movement = matches!(
+                c.opts.phase,
+                MovePhase::Movement | MovePhase::Skirmishers { .. }
+            );
+            if in_movement && !c.opts.charging && self.may_overlap(at_end, other) {
+                overlaps.push(o.owner);
+                continue;
+            }
+            let stop = c
+                .crossed_first
+                .iter()
+                .find(|e| e.owner == o.owner)
+                .map_or(u.pose, |e| e.stop);
+            let pending = matches!(c.opts.phase, MovePhase::Movement)
+                && other.owner == u.owner
+                && other.turn.activated
+                && !other.turn.moved;
+            if !pending {
+                return Err(TableError::EndsOverlapping {
+                    unit,
+                    other: o.owner,
+                    stop,
+                });
+            }
+            provisional.push(o.owner);
+        }
+        Ok((provisional, overlaps))
     }
 
     /// Why the mover may not pass through the friend `other` it meets at `enc` (VII-2):

@@ -535,7 +535,7 @@ impl Table {
 /// Of the zones `u`'s card touches (each with the edges it may face and whether the card is
 /// centred on the edge), the pose facing across the edge nearest to the middle of its front,
 /// and what that zone belongs to.
-fn nearest_facing<'a, T: Copy>(
+pub(crate) fn nearest_facing<'a, T: Copy>(
     u: &TableUnit,
     zones: impl Iterator<Item = (T, &'a OrientedRect, Vec<acies_geom::Edge>, bool)>,
 ) -> Option<(Pose, T)> {

@@ -212,3 +212,32 @@ fn tf_ii_overlapping_leaving_an_engaged_friend_on_top() -> Result<(), TableError
     );
     Ok(())
 }
+
+/// T&F IV "Walls", the example: "when it comes into contact with the wall, it can face it
+/// automatically. In this case this is mandatory as it overlaps with the other allied unit,
+/// so you have to join sections and choose which unit stays on top." A (1 x 0.5) stands on
+/// the west wall facing it; B, facing north with its flank against the wall, slides back
+/// onto A's end: its move ends faced to the wall like A, partly over A.
+#[test]
+fn tf_iv_walls_joining_a_friend_on_a_wall_faces_it() -> Result<(), TableError> {
+    let mut t = fort()?;
+    t.set_siege_defender(Some(1));
+    let mut c = card("Iberians", UnitKind::Infantry, 4.0);
+    c.size = Some((1.0, 0.5));
+    let a = put(&mut t, 1, 1, c, pose(9.75, 14.0, 90.0));
+    let b = unit(&mut t, 2, 1, (10.0, 14.75), (1.0, 0.5))?;
+    assert!(t.on_wall(t.unit(a)?).is_some());
+    let slide = MoveOrder::new(vec![Step::Slide {
+        right: 0.0,
+        forward: -0.2,
+    }]);
+    let mv = t.check_move(b, &slide)?;
+    assert_eq!(mv.overlaps, vec![a]);
+    let west = 90f64.to_radians();
+    assert!((mv.end.heading - west).abs() < 1e-9, "{:?}", mv.end);
+    assert!((mv.end.centre.x - 9.75).abs() < 1e-9, "{:?}", mv.end);
+    t.apply_move(&mv)?;
+    assert_eq!(t.covered_by(a), vec![b]);
+    assert_eq!(t.first_overlap(), None);
+    Ok(())
+}
