@@ -143,8 +143,9 @@ where
 }
 
 /// CPU time used so far by this process's threads, in clock ticks, by thread name (Linux's
-/// `/proc/self/task/*/stat`; empty elsewhere): `server` (its runtime), `sqlx-sqlite-wor…`
-/// (the SQLite connections' threads), `client`, and the rest.
+/// `/proc/self/task/*/stat`; empty elsewhere): `server` (its runtime), `acies-writer` (the
+/// SQLite batch writer's thread), `sqlx-sqlite-wor…` (the SQLite connections' threads),
+/// `client`, and the rest.
 fn cpu_ticks() -> std::collections::BTreeMap<String, u64> {
     let mut by_name = std::collections::BTreeMap::new();
     let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
