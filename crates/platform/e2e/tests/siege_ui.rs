@@ -625,6 +625,174 @@ fn try_charge(page: &Page, unit: u64) -> bool {
     true
 }
 
+/// What the attacker's units did in a Movement Phase ([`assault`]).
+#[derive(Default)]
+struct Assault {
+    climbs: usize,
+    tops: usize,
+    charges: usize,
+}
+
+/// The attacker's Movement Phase through the units' panels: each `active` unit still on the
+/// table takes the top it has climbed, else charges the first enemy the engine offers, else
+/// marches on as far as the engine allows; then starts a climb when its panel offers one.
+fn assault(page: &Page, active: &[u64]) -> Assault {
+    let mut done = Assault::default();
+    for &unit in active {
+        let alive = page
+            .eval(&format!(
+                "return window.__acies.view.units.some(u => u.id === {unit} && !u.state.fleeing)"
+            ))
+            .unwrap();
+        if alive != Value::Bool(true) {
+            continue;
+        }
+        if let Some(top) = structure_actions(page, unit, "take_top").first() {
+            click_structure_action(page, top);
+            done.tops += 1;
+            continue;
+        }
+        if structure_actions(page, unit, "climb").is_empty() {
+            if try_charge(page, unit) {
+                done.charges += 1;
+                continue;
+            }
+            advance_to_the_limit(page, unit);
+        }
+        if let Some(climb) = structure_actions(page, unit, "climb").first() {
+            click_structure_action(page, climb);
+            done.climbs += 1;
+        }
+    }
+    done
+}
+
+/// Waits for this seat's Activation Phase, answering on the way what the computer's turn asks
+/// of it (its events, the side of a shot, [`answer_plainly`]'s decisions); false when the
+/// battle ends first.
+fn wait_my_activation_or_end(page: &Page, timeout: Duration) -> bool {
+    let start = std::time::Instant::now();
+    loop {
+        let st = state(page);
+        if st["outcome"] != Value::Null {
+            return false;
+        }
+        if st["to"] == st["me"] && st["phase"] == "activation" && st["pending"].is_null() {
+            return true;
+        }
+        if st["to"] == st["me"] && st["busy"] == false {
+            if page.is_visible(testid("no-events")).unwrap_or(false) {
+                page.click(testid("no-events")).ok();
+            } else if page
+                .is_visible(css("[data-testid^=side-]").first())
+                .unwrap_or(false)
+            {
+                page.click(css("[data-testid^=side-]").first()).ok();
+            } else {
+                answer_plainly(page);
+            }
+        }
+        if start.elapsed() > timeout {
+            page.screenshot("ui-debug-siege-end").ok();
+            panic!("neither our activation phase nor the end after {timeout:?}: {st}");
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// Issue 12's whole siege in the browser (T&F VI "Scenarios with fortresses", "Victory
+/// conditions"): the lobby's fort-and-village siege against the computer, which defends the
+/// fort; every attacker's turn played through the page (orders on the units nearest the
+/// enemy, each active unit charging, marching on the fort, climbing and taking tops from its
+/// panel, every fight and decision answered on the page, the end-of-turn draw and hand
+/// limit), the computer's turns answered, until the battle ends. The page shows the outcome
+/// the server's engine gives, by a victory condition of the rules; every log line is in
+/// words; no page error.
+#[test]
+fn a_siege_from_the_lobby_to_its_end_against_the_computer() {
+    let browser = browser();
+    let server = Server::start();
+    let page = browser
+        .page_sized(&server.url("/?seed=3"), 1400, 900)
+        .expect("lobby");
+    page.wait_for(testid("create-game")).expect("the form");
+    page.select(testid("siege"), "fort-and-village")
+        .expect("the lobby offers the siege");
+    page.click(testid("mode-computer")).unwrap();
+    page.click(testid("create-game")).unwrap();
+    page.wait_for(testid("table")).expect("the table");
+    wait(&page, "window.__acies && window.__acies.view").unwrap();
+    assert_eq!(
+        page.eval("return window.__acies.mySeat").unwrap(),
+        serde_json::json!(0),
+        "the human attacks, the computer (seat 1) defends"
+    );
+    deploy_all(&page);
+    page.screenshot("siege-end-deployed").unwrap();
+    let mut turns = 0;
+    let mut done = Assault::default();
+    while wait_my_activation_or_end(&page, Duration::from_secs(180)) {
+        turns += 1;
+        assert!(
+            turns <= 40,
+            "the siege goes on after 40 attacker turns: {}",
+            state(&page)
+        );
+        let active = play_activation_orders(&page, 6);
+        end_phase_until(&page, "movement");
+        let turn = assault(&page, &active);
+        done.climbs += turn.climbs;
+        done.tops += turn.tops;
+        done.charges += turn.charges;
+        if page.is_visible(testid("deselect")).unwrap_or(false) {
+            page.click(testid("deselect")).unwrap();
+        }
+        if state(&page)["outcome"] != Value::Null {
+            break;
+        }
+        finish_turn(&page);
+    }
+    page.screenshot("siege-end-outcome").unwrap();
+    let shown = page.eval("return window.__acies.view.outcome").unwrap();
+    let (game, token) = (
+        page.eval("return window.__acies.gameId").unwrap(),
+        page.eval("return window.__acies.token").unwrap(),
+    );
+    let (status, body) = server
+        .get_json(&format!(
+            "/api/onus/games/{}/view?token={}",
+            game.as_str().unwrap(),
+            token.as_str().unwrap()
+        ))
+        .unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(
+        numbers(&shown),
+        numbers(&body["view"]["outcome"]),
+        "the engine's outcome"
+    );
+    page.wait_for(testid("victory"))
+        .expect("the victory dialog");
+    let text = page.text(testid("victory-reason")).unwrap();
+    let reason = shown["winners"]["reason"]
+        .as_str()
+        .or(shown["draw"]["reason"].as_str())
+        .unwrap_or_default()
+        .to_owned();
+    assert_eq!(text, reason, "the dialog gives the engine's reason");
+    eprintln!(
+        "the siege ended after {turns} attacker turns ({} charges, {} climbs, {} tops): {text} / {shown}",
+        done.charges, done.climbs, done.tops
+    );
+    assert!(!text.is_empty(), "the outcome is shown");
+    no_raw_log_lines(&page);
+    assert!(
+        real_problems(&page).is_empty(),
+        "{:?}",
+        real_problems(&page)
+    );
+}
+
 /// Issue 12's play-through against the computer: a siege on the small fort, started from the
 /// editor with the computer defending; the attacker's turns played through the page (orders
 /// on the units nearest the enemy, each active unit marched on the fort as far as the engine
@@ -669,32 +837,10 @@ fn a_siege_against_the_computer_from_the_editor() {
         turns += 1;
         let active = play_activation_orders(&page, 6);
         end_phase_until(&page, "movement");
-        for &unit in &active {
-            let alive = page
-                .eval(&format!(
-                    "return window.__acies.view.units.some(u => u.id === {unit})"
-                ))
-                .unwrap();
-            if alive != Value::Bool(true) {
-                continue;
-            }
-            if let Some(top) = structure_actions(&page, unit, "take_top").first() {
-                click_structure_action(&page, top);
-                tops += 1;
-                continue;
-            }
-            if structure_actions(&page, unit, "climb").is_empty() {
-                if try_charge(&page, unit) {
-                    charges += 1;
-                    continue;
-                }
-                advance_to_the_limit(&page, unit);
-            }
-            if let Some(climb) = structure_actions(&page, unit, "climb").first() {
-                click_structure_action(&page, climb);
-                climbs += 1;
-            }
-        }
+        let done = assault(&page, &active);
+        climbs += done.climbs;
+        tops += done.tops;
+        charges += done.charges;
         page.screenshot(&format!("siege-cpu-turn-{turn}")).unwrap();
         // A climber at the top: the marker shows its Climbed side (green).
         let top = page

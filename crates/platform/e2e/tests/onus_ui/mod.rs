@@ -190,8 +190,31 @@ pub fn resolve_fight(page: &Page, resolved: usize) {
     panic!("the fight was not resolved: {}", state(page));
 }
 
-/// Answers what is pending for this page's seats (hand-over, events, the side of a shot)
-/// until the End turn button can be used.
+/// The buttons that answer the other decisions a battle may ask of a seat, each the first
+/// or the plainest answer: the elite's event to keep, a misfire's victim (T&F V), the
+/// enemy's withdrawal, a lunge's follow-up, fleeing elephants, the drivers' option.
+const PLAIN_ANSWERS: [&str; 6] = [
+    "[data-testid=keep-event-0]",
+    "[data-testid^=misfire-victim-]",
+    "[data-testid=withdrawal-hold]",
+    "[data-testid=lunge-decline]",
+    "[data-testid=elephants-trampled]",
+    "[data-testid=drivers-spare]",
+];
+
+/// Answers one decision of [`PLAIN_ANSWERS`] shown on the page; whether one was.
+pub fn answer_plainly(page: &Page) -> bool {
+    for sel in PLAIN_ANSWERS {
+        if page.is_visible(css(sel).first()).unwrap_or(false) {
+            act(page, css(sel).first());
+            return true;
+        }
+    }
+    false
+}
+
+/// Answers what is pending for this page's seats (hand-over, events, the side of a shot,
+/// [`PLAIN_ANSWERS`]) until the End turn button can be used.
 pub fn settle(page: &Page) {
     for _ in 0..100 {
         if page.is_visible(testid("handover-continue")).unwrap_or(false) {
@@ -200,6 +223,8 @@ pub fn settle(page: &Page) {
             act(page, testid("no-events"));
         } else if page.is_visible(css("[data-testid^=side-]").first()).unwrap_or(false) {
             act(page, css("[data-testid^=side-]").first());
+        } else if answer_plainly(page) {
+            continue;
         } else if page
             .eval("const b = document.querySelector('[data-testid=end-turn]'); return !!b && !b.disabled")
             .unwrap()
@@ -232,7 +257,14 @@ pub fn end_turn_to_draw(page: &Page) {
             if page.count(check.clone()).unwrap() > 0 {
                 act(page, check.first());
             } else {
-                act(page, testid("flight-end-phase"));
+                // Clicked in the page, only if the dialog still shows it: under load the
+                // dialog may close between the look and the click.
+                page.eval(
+                    "const b = document.querySelector('[data-testid=flight-end-phase]'); \
+                     if (b && !window.__acies.busy) b.click(); return true",
+                )
+                .unwrap();
+                std::thread::sleep(Duration::from_millis(200));
             }
             continue;
         }
