@@ -962,7 +962,12 @@ impl Table {
                 .iter()
                 .find(|e| e.owner == o.owner)
                 .map_or(u.pose, |e| e.stop);
+            // VII-2 "Overlapping": activated friends "may momentarily overlap if the second
+            // unit leaves the space ... before the end of the Movement Phase". Ruling
+            // (docs/rulings.md): a charge never ends so, since its contact is made where it
+            // ends (VII-2.C); a friend that then could not leave held the phase for ever.
             let pending = matches!(c.opts.phase, MovePhase::Movement)
+                && !c.opts.charging
                 && other.owner == u.owner
                 && other.turn.activated
                 && !other.turn.moved;

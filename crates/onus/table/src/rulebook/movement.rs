@@ -725,6 +725,32 @@ fn vii_2_activated_units_may_cross_paths() {
     assert_eq!(t.end_movement_phase(), Ok(()));
 }
 
+/// VII-2 "Overlapping" and VII-2.C (ruling): a charge never ends overlapping a friend, even an
+/// activated one that has not moved: its contact is made where it ends, so the overlap could
+/// not be momentary. A move to the same place is the momentary overlap. (A charge that ended
+/// so beside a friend that then found no way out once held a scripted siege's Movement Phase
+/// for ever.)
+#[test]
+fn vii_2_a_charge_never_ends_overlapping_a_friend() {
+    let mut t = big_table();
+    let a = put(&mut t, 1, 0, cavalry(4.0), pose(10.0, 5.0, 0.0));
+    let b = put(&mut t, 2, 0, infantry(), pose(10.0, 6.5, 0.0));
+    let e = put(&mut t, 3, 1, infantry(), pose(10.0, 8.3, 180.0));
+    activate(&mut t, a);
+    activate(&mut t, b);
+    let order = crate::ChargeOrder::new(e, vec![Step::Advance(3.0)]);
+    let charge = t.check_charge(a, &order);
+    assert!(
+        matches!(charge, Err(TableError::EndsOverlapping { other, .. }) if other == b),
+        "{charge:?}"
+    );
+    let mv = check(&t, a, vec![Step::Advance(2.1)]);
+    assert!(mv.is_ok_and(|m| m.provisional == vec![b]));
+    // Without b in the way, the charge goes in.
+    assert!(t.remove(b).is_ok());
+    assert!(t.check_charge(a, &order).is_ok());
+}
+
 /// VII-2.A "Forced march": the Marching marker stays until the unit is activated again;
 /// VII-1 "Activating broken units": a reorganized unit has reduced movement and cannot charge.
 #[test]
