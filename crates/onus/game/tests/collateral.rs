@@ -11,16 +11,14 @@ use onus_game::testing::{archers, events_since, fixture_on, unit};
 use onus_game::{Action, GameEvent, Onus, Phase, Seat};
 use onus_table::UnitId;
 
-/// Archers (power 3) 2.9 DU south of the village shoot incendiary arrows (3 dice): hits 5 5
-/// 2 (5 + 3 beats the village's resistance 7), damage 5 5: 2 Fire markers. The Gauls in the
-/// village roll their collateral damage against armor 3 + 2 (the village's shelter against
-/// ranged attacks): 2 2 wound nobody, where against armor 3 they would wound twice.
-#[test]
-fn tf_v_collateral_damages_the_villages_shelter_counts() {
-    let units = vec![
+/// Archers (activated, the Ranged Attack Phase) south of the village's west half, where the
+/// Gauls stand, with `more` units; no events.
+fn archers_before_the_village(more: Vec<onus_table::TableUnit>) -> onus_game::GameState {
+    let mut units = vec![
         unit(1, 0, archers(), 9.75, 3.5, 0.0),
         unit(2, 1, infantry("Gauls"), 9.75, 8.0, 180.0),
     ];
+    units.extend(more);
     let mut s = fixture_on(
         Some(common::fort()),
         units,
@@ -28,6 +26,16 @@ fn tf_v_collateral_damages_the_villages_shelter_counts() {
         Phase::RangedAttack,
     );
     s.setup_mut().options.no_events = true;
+    s
+}
+
+/// Archers (power 3) 2.9 DU south of the village shoot incendiary arrows (3 dice): hits 5 5
+/// 2 (5 + 3 beats the village's resistance 7), damage 5 5: 2 Fire markers. The Gauls in the
+/// village roll their collateral damage against armor 3 + 2 (the village's shelter against
+/// ranged attacks): 2 2 wound nobody, where against armor 3 they would wound twice.
+#[test]
+fn tf_v_collateral_damages_the_villages_shelter_counts() {
+    let mut s = archers_before_the_village(vec![]);
     s.force_dice(&[5, 5, 2, 5, 5, 2, 2]);
     let a = Action::ShootStructure {
         shooter: UnitId(1),
@@ -65,18 +73,7 @@ fn tf_v_collateral_damages_the_villages_shelter_counts() {
 /// east half is not, and the fire spreads to the east half (in contact).
 #[test]
 fn tf_iv_villages_each_half_has_its_own_resistance_and_durability() {
-    let units = vec![
-        unit(1, 0, archers(), 9.75, 3.5, 0.0),
-        unit(2, 1, infantry("Gauls"), 9.75, 8.0, 180.0),
-        unit(3, 1, infantry("Belgae"), 12.25, 8.0, 180.0),
-    ];
-    let mut s = fixture_on(
-        Some(common::fort()),
-        units,
-        &[UnitId(1)],
-        Phase::RangedAttack,
-    );
-    s.setup_mut().options.no_events = true;
+    let mut s = archers_before_the_village(vec![unit(3, 1, infantry("Belgae"), 12.25, 8.0, 180.0)]);
     let whole = Action::ShootStructure {
         shooter: UnitId(1),
         structure: "village".into(),

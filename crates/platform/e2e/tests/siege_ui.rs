@@ -667,39 +667,6 @@ fn assault(page: &Page, active: &[u64]) -> Assault {
     done
 }
 
-/// Waits for this seat's Activation Phase, answering on the way what the computer's turn asks
-/// of it (its events, the side of a shot, [`answer_plainly`]'s decisions); false when the
-/// battle ends first.
-fn wait_my_activation_or_end(page: &Page, timeout: Duration) -> bool {
-    let start = std::time::Instant::now();
-    loop {
-        let st = state(page);
-        if st["outcome"] != Value::Null {
-            return false;
-        }
-        if st["to"] == st["me"] && st["phase"] == "activation" && st["pending"].is_null() {
-            return true;
-        }
-        if st["to"] == st["me"] && st["busy"] == false {
-            if page.is_visible(testid("no-events")).unwrap_or(false) {
-                page.click(testid("no-events")).ok();
-            } else if page
-                .is_visible(css("[data-testid^=side-]").first())
-                .unwrap_or(false)
-            {
-                page.click(css("[data-testid^=side-]").first()).ok();
-            } else {
-                answer_plainly(page);
-            }
-        }
-        if start.elapsed() > timeout {
-            page.screenshot("ui-debug-siege-end").ok();
-            panic!("neither our activation phase nor the end after {timeout:?}: {st}");
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    }
-}
-
 /// Issue 12's whole siege in the browser (T&F VI "Scenarios with fortresses", "Victory
 /// conditions"): the lobby's fort-and-village siege against the computer, which defends the
 /// fort; every attacker's turn played through the page (orders on the units nearest the

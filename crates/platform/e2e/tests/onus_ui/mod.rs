@@ -80,11 +80,25 @@ pub fn pass_handover(page: &Page) -> bool {
 /// Waits until it is this seat's Activation Phase, answering what the other side's turn asks
 /// of it on the way (events as the defender, the side of a shot).
 pub fn wait_my_activation(page: &Page, timeout: Duration) {
+    assert!(
+        wait_my_activation_or_end(page, timeout),
+        "the battle ended: {}",
+        state(page)
+    );
+}
+
+/// Waits for this seat's Activation Phase, answering on the way what the other side's turn
+/// asks of it (its events, the side of a shot, [`answer_plainly`]'s decisions); false when
+/// the battle ends first.
+pub fn wait_my_activation_or_end(page: &Page, timeout: Duration) -> bool {
     let start = std::time::Instant::now();
     loop {
         let st = state(page);
+        if st["outcome"] != Value::Null {
+            return false;
+        }
         if st["to"] == st["me"] && st["phase"] == "activation" && st["pending"].is_null() {
-            return;
+            return true;
         }
         if st["to"] == st["me"] && st["busy"] == false {
             if page.is_visible(testid("no-events")).unwrap_or(false) {
@@ -94,6 +108,8 @@ pub fn wait_my_activation(page: &Page, timeout: Duration) {
                 .unwrap_or(false)
             {
                 page.click(css("[data-testid^=side-]").first()).ok();
+            } else {
+                answer_plainly(page);
             }
         }
         if start.elapsed() > timeout {
