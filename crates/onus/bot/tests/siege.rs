@@ -117,3 +117,44 @@ fn vi_the_scripted_defender_deploys_in_its_fortress() {
         );
     }
 }
+
+/// T&F VI "Deployment": "Next, the attacker deploys their units and siege units markers";
+/// IV "Siege towers": the scripted attacker places its siege tower at the front of its zone
+/// before the castellum's nearest wall and its ram before the gate (x 13..15), then deploys
+/// its first foot unit in the tower.
+#[test]
+fn vi_deployment_the_scripted_attacker_places_its_siege_engines() {
+    let sc = scenarios::get("castellum-2000").unwrap();
+    let mut state = Onus::new_game(&sc.setup(), 3).unwrap();
+    let mut bots = [ScriptedBot::new(3), ScriptedBot::new(4)];
+    let mut placed = Vec::new();
+    while matches!(
+        state.deployment(),
+        Some(onus_game::state::DeployStage::Units { .. })
+    ) {
+        let seat = Onus::to_act(&state).unwrap();
+        let obs = Observation::new(&state, seat).unwrap();
+        let a = bots[seat.index()].decide(obs.state(), seat).unwrap();
+        if let Action::PlaceSiegeEngine { structure, .. } = &a {
+            placed.push(structure.clone());
+        }
+        state = Onus::apply(&state, seat, &a).unwrap().state;
+    }
+    placed.sort();
+    assert_eq!(placed, ["ram", "siege-tower"], "each placed once");
+    let t = state.table();
+    let bf = t.battlefield().unwrap();
+    let centre = |id: &str| bf.structure(id).unwrap().rects().next().unwrap().centre();
+    let (tower, ram) = (centre("siege-tower"), centre("ram"));
+    // The front of the zone (y up to 3).
+    assert!(tower.y > 2.0 && ram.y > 2.0, "{tower:?} {ram:?}");
+    assert!((ram.x - 14.0).abs() <= 3.0, "before the gate: {ram:?}");
+    assert!(
+        (tower.x - 14.0).abs() <= 6.0,
+        "before a south wall: {tower:?}"
+    );
+    assert!(
+        t.tower_holder("siege-tower").is_some(),
+        "a unit in the tower"
+    );
+}

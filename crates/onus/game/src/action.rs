@@ -52,6 +52,11 @@ pub enum Action {
         #[serde(default)]
         extend_right: bool,
     },
+    /// T&F VI "Deployment", IV "Siege towers": the attacker, as it deploys, places one of its
+    /// rams or siege towers (`structure`, its id on the battlefield) with its tile at `pose`
+    /// (its front towards the heading), wholly in its deployment zone; again as often as it
+    /// likes until its deployment ends.
+    PlaceSiegeEngine { structure: String, pose: Pose },
     /// VI / IV: place a General marker (`general` indexes the player's generals).
     PlaceGeneral { general: usize, unit: UnitId },
     /// VII-1: play an order from hand. `units` are the units ordered (activated, healed,
@@ -257,6 +262,7 @@ impl Action {
         match self {
             Action::Deploy { .. } => "deploy",
             Action::PlaceGeneral { .. } => "place general",
+            Action::PlaceSiegeEngine { .. } => "place a siege engine",
             Action::PlayOrder { .. } => "play order",
             Action::AdvanceInLine { .. } => "advance in line",
             Action::FreeActivation { .. } => "free activation",
@@ -372,6 +378,10 @@ impl Action {
         match self {
             Action::Deploy { pose, .. } | Action::Reposition90 { pose, .. } => {
                 check_pose("pose", pose)
+            }
+            Action::PlaceSiegeEngine { structure, pose } => {
+                check_pose("pose", pose)?;
+                crate::structures::check_id(structure)
             }
             Action::PlayOrder {
                 units,

@@ -91,7 +91,7 @@ fn chance(rng: &mut GameRng, pct: u32) -> bool {
     rng.below(100) < pct
 }
 
-fn facing(edge: TableEdge) -> f64 {
+pub(crate) fn facing(edge: TableEdge) -> f64 {
     match edge {
         TableEdge::South => 0.0,
         TableEdge::North => std::f64::consts::PI,

@@ -27,6 +27,9 @@ use crate::state::{GameState, Phase, Seat};
 
 /// How many structures nearest a shooter it may shoot at.
 const NEAREST_STRUCTURES: usize = 2;
+/// How many places across its zone the attacker may choose from for each siege engine, in
+/// each of its front and rear rows.
+const DEPLOYMENT_COLUMNS: usize = 6;
 /// How many enemies nearest a defender on its wall it may shoot at without activation.
 const NEAREST_ENEMIES: usize = 3;
 
@@ -83,11 +86,43 @@ pub(crate) fn candidates(state: &GameState, seat: Seat, rng: &mut GameRng, out: 
         return;
     }
     match state.phase {
+        Phase::Deployment => deployment(state, seat, rng, out),
         Phase::Movement => movement(state, seat, rng, out),
         Phase::RangedAttack => ranged(state, seat, rng, out),
         Phase::Melee => melee(state, seat, rng, out),
         _ => {}
     }
+}
+
+/// T&F VI "Deployment": now and then, the attacker places one of its siege engines at one of
+/// the places the engine lists ([`crate::siege_engines::deployment_places`]) before its next
+/// unit. The stream is drawn only while a siege's attacker deploys its units.
+fn deployment(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Action>) {
+    let attacking = crate::siege::attacker(state) == Some(seat)
+        && matches!(
+            state.deployment,
+            Some(crate::state::DeployStage::Units { .. })
+        );
+    if !attacking || !chance(rng, 15) {
+        return;
+    }
+    let edge = state
+        .table
+        .home_edges
+        .get(seat.index())
+        .copied()
+        .unwrap_or(onus_table::TableEdge::South);
+    let places = crate::siege_engines::deployment_places(
+        state,
+        seat,
+        crate::chooser::facing(edge),
+        DEPLOYMENT_COLUMNS,
+    );
+    if places.is_empty() {
+        return;
+    }
+    let k = rng.below(places.len() as u32) as usize;
+    out.extend(places.into_iter().skip(k).take(1));
 }
 
 /// A climber whose defender is gone takes the top (no activation); an activated unit climbs

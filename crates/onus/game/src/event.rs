@@ -267,6 +267,13 @@ pub enum GameEvent {
         ram: String,
         why: String,
     },
+    /// T&F VI "Deployment": the attacker placed its ram or siege tower `structure` with its
+    /// tile at `pose` (public: the siege units' markers are deployed face up).
+    SiegeEnginePlaced {
+        seat: Seat,
+        structure: String,
+        pose: acies_geom::Pose,
+    },
     /// T&F IV "Siege towers": the unit in siege tower `structure` moved it from `from` to
     /// `to`, spending `cost` DU.
     SiegeTowerMoved {

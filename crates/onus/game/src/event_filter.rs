@@ -103,6 +103,7 @@ pub fn event_view(state: &GameState, event: &GameEvent, viewer: Viewer<Seat>) ->
         | E::RamTaken { .. }
         | E::RamDropped { .. }
         | E::SiegeTowerMoved { .. }
+        | E::SiegeEnginePlaced { .. }
         | E::SiegeTowerMet { .. }
         | E::CrossedToWall { .. }
         | E::CaltropsRolled { .. } => Some(event.clone()),

@@ -433,6 +433,146 @@ pub(crate) fn sync(state: &mut GameState) -> GameResult<()> {
     Ok(())
 }
 
+/// T&F VI "Scenarios with fortresses", "Deployment".
+pub const DEPLOYMENT: &str = "T&F VI Deployment";
+
+/// T&F VI "Deployment": "Then, the Defender does the same with their units, placing them
+/// face down. Next, the attacker deploys their units and siege units markers, if any, such
+/// as battering rams and siege towers", "in the assigned deployment area"; IV "Siege towers":
+/// "During the Deployment Phase, you can place a unit inside a siege tower before the battle
+/// begins". The attacker places one of its rams or siege towers with its tile at `pose`.
+/// Rulings (docs/rulings.md): while the attacker deploys (its turn to deploy a unit, the
+/// defender's units all placed), as often as it likes, each engine of its own that no unit
+/// holds or carries; the tile wholly inside the attacker's zone, on the table, on no terrain
+/// piece, over no other structure and no unit's card or markers
+/// ([`onus_table::Table::check_siege_engine_place`]). An engine it does not place stays where
+/// the battlefield lays it.
+pub fn place_at_deployment(
+    state: &mut GameState,
+    seat: Seat,
+    structure: &str,
+    pose: acies_geom::Pose,
+) -> GameResult<()> {
+    check_id(structure)?;
+    let attacking = crate::siege::attacker(state) == Some(seat);
+    let units_stage = matches!(
+        state.deployment,
+        Some(crate::state::DeployStage::Units { .. })
+    );
+    if !attacking || !units_stage || crate::deploy::to_act(state) != Some(seat) {
+        return refuse(
+            DEPLOYMENT,
+            "the attacker places its siege units' markers as it deploys its units, after the defender".into(),
+        );
+    }
+    let s = state
+        .table
+        .battlefield()
+        .and_then(|bf| bf.structure(structure))
+        .filter(|s| matches!(s.kind, StructureKind::Ram | StructureKind::SiegeTower))
+        .cloned()
+        .ok_or_else(|| {
+            GameError::rule(
+                DEPLOYMENT,
+                format!("there is no ram or siege tower {structure:?}"),
+            )
+        })?;
+    if s.owner != Some(onus_terrain::Side::Attacker) {
+        return refuse(
+            DEPLOYMENT,
+            format!(
+                "{} is not the attacker's: each side places its own siege units",
+                s.label()
+            ),
+        );
+    }
+    if state.engines.carried.contains_key(structure)
+        || state
+            .table
+            .units()
+            .any(|u| u.tower.as_ref().is_some_and(|g| g.structure == structure))
+    {
+        return refuse(
+            SIEGE_TOWERS,
+            format!(
+                "{} holds a unit: place the siege tower before the unit inside it",
+                s.label()
+            ),
+        );
+    }
+    let tile = state
+        .table
+        .check_siege_engine_place(structure, pose)
+        .map_err(|m| GameError::rule(DEPLOYMENT, format!("{} cannot go there: {m}", s.label())))?;
+    let zone = state.player(seat)?.zone;
+    if tile.corners().iter().any(|c| !zone.contains(c.x, c.y)) {
+        return refuse(
+            DEPLOYMENT,
+            format!(
+                "{} must lie entirely within the attacker's deployment zone (x {:.1}..{:.1}, y {:.1}..{:.1})",
+                s.label(),
+                zone.x0,
+                zone.x1,
+                zone.y0,
+                zone.y1
+            ),
+        );
+    }
+    state
+        .table
+        .place_structure(structure, pose.centre, pose.heading)?;
+    state.emit(GameEvent::SiegeEnginePlaced {
+        seat,
+        structure: structure.to_owned(),
+        pose,
+    });
+    Ok(())
+}
+
+/// The places for `seat`'s engines (T&F VI "Deployment") to try, for the players who choose
+/// among a few ([`crate::chooser`], the bots): each engine of the attacker's, across its
+/// deployment zone, on a grid of `columns` along its front row and its rear row, facing
+/// `heading`, each accepted by [`crate::Onus::apply`] as it stands.
+pub fn deployment_places(
+    state: &GameState,
+    seat: Seat,
+    heading: f64,
+    columns: usize,
+) -> Vec<Action> {
+    let (Some(bf), Ok(p)) = (state.table.battlefield(), state.player(seat)) else {
+        return Vec::new();
+    };
+    if crate::siege::attacker(state) != Some(seat) {
+        return Vec::new();
+    }
+    let z = p.zone;
+    let mut out = Vec::new();
+    for s in bf.structures.iter().filter(|s| {
+        matches!(s.kind, StructureKind::Ram | StructureKind::SiegeTower)
+            && s.owner == Some(onus_terrain::Side::Attacker)
+    }) {
+        let Some(r) = s.rects().next() else { continue };
+        let half = r.width.max(r.depth) / 2.0 + 0.05;
+        let (x0, x1) = (z.x0 + half, z.x1 - half);
+        if x1 < x0 {
+            continue;
+        }
+        for y in [z.y1 - half, z.y0 + half] {
+            for k in 0..columns.max(1) {
+                let x = x0 + (x1 - x0) * (k as f64 + 0.5) / columns.max(1) as f64;
+                let action = Action::PlaceSiegeEngine {
+                    structure: s.id.clone(),
+                    pose: acies_geom::Pose::new(acies_geom::Vec2::new(x, y), heading),
+                };
+                if crate::turn::apply(state, seat, &action).is_ok() {
+                    out.push(action);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// T&F IV "Siege towers", "Movement": the activated unit in a siege tower moves it
 /// (`onus_table::Table::check_siege_tower_move`: 2 DU, 1 DU sideways, diagonally or
 /// backwards; not the turn a unit enters it), in the Movement Phase; it then engages the

@@ -271,6 +271,9 @@ fn phase_action(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()
             *extend_left,
             *extend_right,
         ),
+        (Phase::Deployment, Action::PlaceSiegeEngine { structure, pose }) => {
+            crate::siege_engines::place_at_deployment(s, seat, structure, *pose)
+        }
         (Phase::Deployment, Action::PlaceGeneral { general, unit }) => {
             deploy::place_general(s, seat, *general, *unit)
         }

@@ -86,6 +86,57 @@ impl Table {
         Ok(())
     }
 
+    /// Checks the place of structure `id` (a ram or a siege tower) with its tile centred at
+    /// `pose.centre`, its front towards `pose.heading`, as the siege units' markers are
+    /// deployed (T&F VI "Deployment": "the attacker deploys their units and siege units
+    /// markers"; IV "Siege towers"). The tile keeps the rules of laying the battlefield that it
+    /// kept where it lay (on the table, on no terrain piece, over no other structure:
+    /// `onus_terrain`'s own problems, only the new ones counted) and overlaps no unit's card
+    /// or markers. Returns the tile, or why not in words; the deployment zone and whose it is
+    /// are the game's.
+    pub fn check_siege_engine_place(&self, id: &str, pose: Pose) -> Result<OrientedRect, String> {
+        let bf = self
+            .battlefield()
+            .ok_or_else(|| "the table has no battlefield".to_owned())?;
+        let before = bf.problems();
+        let mut t = self.clone();
+        t.place_structure(id, pose.centre, pose.heading)
+            .map_err(|e| e.to_string())?;
+        let after = t
+            .battlefield()
+            .ok_or_else(|| "the table has no battlefield".to_owned())?;
+        let s = after
+            .structure(id)
+            .ok_or_else(|| format!("there is no structure {id:?}"))?;
+        let tile = *s
+            .rects()
+            .next()
+            .ok_or_else(|| format!("{id:?} has no tile"))?;
+        if let Some(o) = after
+            .structures
+            .iter()
+            .find(|o| o.id != id && o.overlaps(&tile))
+        {
+            return Err(format!(
+                "it would overlap structure {:?}: structures lie side by side (T&F IV Structures)",
+                o.id
+            ));
+        }
+        if let Some(p) = after.problems().into_iter().find(|p| !before.contains(p)) {
+            return Err(p.message);
+        }
+        if let Some(u) = self
+            .units()
+            .find(|u| u.footprint().iter().any(|(_, r)| r.overlaps(&tile)))
+        {
+            return Err(format!(
+                "it would overlap {}: a siege unit's marker is placed clear of the units",
+                u.id
+            ));
+        }
+        Ok(tile)
+    }
+
     /// The siege tower `unit` holds (by its unit marker), with its tile.
     fn siege_tower_of(&self, unit: UnitId) -> Result<(String, OrientedRect), TableError> {
         let no = |reason| TableError::NotPossible {

@@ -575,11 +575,75 @@ pub(super) fn batters(ctx: &Ctx<'_>) -> Vec<Action> {
     out
 }
 
+/// VI "Deployment": "the attacker deploys their units and siege units markers": before its
+/// units, each of the attacker's siege towers and rams not yet placed goes to the front of
+/// its zone, in front of the fortress's standing wall (a siege tower) or gate (a ram) nearest
+/// the middle of the zone's front, else nudged sideways by whole DU; the engine accepts or
+/// refuses each place (`Action::PlaceSiegeEngine`). An engine standing at one of those places
+/// is placed.
+fn engine_placements(ctx: &Ctx<'_>) -> Vec<Action> {
+    let (Some(bf), Ok(p)) = (attacked_field(ctx), ctx.s.player(ctx.seat)) else {
+        return Vec::new();
+    };
+    let z = p.zone;
+    let heading = home_heading(ctx);
+    let front = Vec2::new((z.x0 + z.x1) / 2.0, (z.y0 + z.y1) / 2.0);
+    let mut out = Vec::new();
+    for e in bf.structures.iter().filter(|s| {
+        matches!(s.kind, StructureKind::SiegeTower | StructureKind::Ram)
+            && bf.owner_of(s) == Some(Side::Attacker)
+            && ctx.s.table().tower_holder(&s.id).is_none()
+    }) {
+        let Some(tile) = e.rects().next() else {
+            continue;
+        };
+        let wanted = |k: StructureKind| match e.kind {
+            StructureKind::Ram => k == StructureKind::GateWall,
+            _ => k == StructureKind::Wall,
+        };
+        let Some(target) = defences(bf)
+            .filter(|s| wanted(s.kind) && !collapsed(ctx.s, s))
+            .filter_map(|s| s.rects().next().map(|r| r.centre()))
+            .min_by(|a, b| a.distance(front).total_cmp(&b.distance(front)))
+        else {
+            continue;
+        };
+        // The point of the zone nearest the target, the tile's half-size inside its edges.
+        let half = tile.width.max(tile.depth) / 2.0 + 0.05;
+        let at = |x: f64| {
+            Vec2::new(
+                x.clamp(z.x0 + half, (z.x1 - half).max(z.x0 + half)),
+                target.y.clamp(z.y0 + half, (z.y1 - half).max(z.y0 + half)),
+            )
+        };
+        let places: Vec<Vec2> = [0.0, 1.0, -1.0, 2.0, -2.0, 3.0, -3.0]
+            .iter()
+            .map(|dx| at(target.x + dx))
+            .collect();
+        if places
+            .iter()
+            .any(|p| p.distance(tile.centre()) < acies_geom::EPS)
+        {
+            continue;
+        }
+        out.extend(places.into_iter().map(|c| Action::PlaceSiegeEngine {
+            structure: e.id.clone(),
+            pose: Pose::new(c, heading),
+        }));
+    }
+    out
+}
+
 /// IV "Siege towers": "you can place a unit inside a siege tower before the battle begins":
-/// the attacker's next foot unit in its free siege tower, if any.
+/// the attacker's siege engines placed first ([`engine_placements`]), then its next foot unit
+/// in its free siege tower, if any.
 pub(super) fn attacker_deployment(ctx: &Ctx<'_>) -> Vec<Action> {
     if !attacking(ctx) {
         return Vec::new();
+    }
+    let placements = engine_placements(ctx);
+    if !placements.is_empty() {
+        return placements;
     }
     let (Some(bf), Ok(p)) = (ctx.s.table().battlefield(), ctx.s.player(ctx.seat)) else {
         return Vec::new();
