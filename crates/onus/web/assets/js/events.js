@@ -79,6 +79,7 @@ export function describeEvent(e, n) {
     case 'caltrops_rolled': return `Caltrops (${(e.structures || []).join(', ')}): ${e.dice} dice against ${u(e.unit)}, ${e.wounds} wound${e.wounds === 1 ? '' : 's'}.`;
     case 'structure_removed': return `${u(e.unit)} removes ${words(e.kind)} ${e.structure}.`;
     // T&F IV–V: siege engines, climbs and the tops of walls and towers.
+    case 'siege_engine_placed': return `${seat(e.seat)} places the siege engine ${e.structure} (T&F VI Deployment).`;
     case 'ram_taken': return `${u(e.unit)} takes up the ram ${e.ram}.`;
     case 'ram_dropped': return `${u(e.unit)} drops the ram ${e.ram} (${e.why}).`;
     case 'siege_tower_moved': return `${u(e.unit)} pushes the siege tower ${e.structure} (${num(e.cost)} DU).`;

@@ -171,7 +171,8 @@ export class Game {
     if (this.line && (this.view.phase !== 'activation' || !this.myTurnToAct)) this.line = null;
     // The selection survives an update when its unit does.
     if (this.sel && !this.unit(this.sel.unit) && this.sel.mode !== 'deploy') this.deselect();
-    if (this.sel?.mode === 'deploy' && !this.me()?.reserve?.some((r) => r.id === this.sel.unit)) this.deselect();
+    if (this.sel?.mode === 'deploy' && !this.sel.engine && !this.me()?.reserve?.some((r) => r.id === this.sel.unit)) this.deselect();
+    if (this.sel?.engine && !(this.view.phase === 'deployment' && this.view.deployment?.units)) this.deselect();
     this.render();
     if (this.sel && this.sel.mode !== 'deploy') this.refreshOptions();
     if (this.maybeSwitchSeat()) return;
@@ -512,7 +513,8 @@ export class Game {
     }
     let label = g.label;
     if (!label) {
-      if (g.kind === 'deploy') label = 'drag to place · Q/E rotate · Enter deploys';
+      if (g.kind === 'deploy' && g.engine) label = g.state === 'checking' ? 'checking…' : g.verdict?.ok ? 'the engine accepts this place · Enter places it' : g.verdict?.error || 'drag to place · Q/E rotate';
+      else if (g.kind === 'deploy') label = 'drag to place · Q/E rotate · Enter deploys';
       else if (g.state === 'checking') label = 'checking…';
       else if (g.verdict?.ok) {
         const ground = g.verdict.ground;
@@ -523,6 +525,7 @@ export class Game {
       else if (g.verdict) label = g.verdict.error || 'illegal';
       else label = `drag to move · Q/E rotate${this.sel?.options ? ` · ${num(this.sel.options.left)} DU` : ''}`;
     }
+    if (g.kind === 'deploy' && g.engine) this.checkEngine(g);
     this.table.setGhost({
       pose: g.pose, size: g.size, state: g.state, label, path: g.path,
       extended: g.extended, rotate: g.kind !== 'charge' && g.kind !== 'preview', pivot: g.pivot || null,
@@ -1158,10 +1161,56 @@ export class Game {
     this.table.svg.focus({ preventScroll: true });
   }
 
+  /** T&F VI "Deployment": a siege engine of the attacker's (a ram, a siege tower) taken from
+   *  the deployment panel, its ghost the tile where the battlefield lays it. */
+  pickEngine(id) {
+    const st = (this.view.terrain?.structures || []).find((x) => x.id === id);
+    const z = st?.zones?.[0];
+    if (!z) return;
+    const pose = { centre: { x: z.centre[0], y: z.centre[1] }, heading: round(((z.angle || 0) * Math.PI) / 180, 10000) };
+    const size = { width: z.size[0], depth: z.size[1] };
+    this.sel = { unit: null, engine: id, mode: 'deploy', options: null, formation: '', extendLeft: false, extendRight: false };
+    this.ghost = { kind: 'deploy', engine: id, unit: null, origin: pose, pose, size, state: 'checking', extended: {} };
+    this.render();
+    this.table.svg.focus({ preventScroll: true });
+  }
+
+  engineAction(g) {
+    return {
+      action: 'place_siege_engine', structure: g.engine,
+      pose: { centre: { x: round(g.pose.centre.x), y: round(g.pose.centre.y) }, heading: g.pose.heading },
+    };
+  }
+
+  /** The engine's verdict on the engine's ghost where it stands now (`check_action`): no
+   *  rule is judged here. */
+  async checkEngine(g) {
+    const action = this.engineAction(g);
+    const key = JSON.stringify(action.pose);
+    if (g.checked === key) return;
+    g.checked = key;
+    g.state = 'checking';
+    let verdict;
+    try {
+      verdict = await this.query({ kind: 'check_action', action });
+    } catch (e) {
+      verdict = { ok: false, error: refusal(e) };
+    }
+    if (this.ghost !== g || g.checked !== key) return;
+    g.verdict = verdict;
+    g.state = verdict?.ok ? 'ok' : 'bad';
+    this.renderGhost();
+    renderPanel(this, this.panelEl);
+  }
+
   async commitDeploy() {
     const g = this.ghost;
     const sel = this.sel;
     if (!g || g.kind !== 'deploy') return;
+    if (g.engine) {
+      if (await this.act(this.engineAction(g))) this.deselect();
+      return;
+    }
     const action = {
       action: 'deploy', unit: g.unit,
       pose: { centre: { x: round(g.pose.centre.x), y: round(g.pose.centre.y) }, heading: g.pose.heading },

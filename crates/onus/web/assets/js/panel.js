@@ -427,7 +427,28 @@ function deploymentSection(game) {
         class: ['option', sel?.unit === r.id && 'chosen'], disabled: !game.myTurnToAct, onclick: () => game.pickReserve(r.id), 'data-testid': `reserve-${r.id}`,
         'aria-pressed': sel?.unit === r.id ? 'true' : 'false',
       }, `${r.card.name} #${r.id}${r.rank && r.rank !== 'regular' ? ` (${r.rank})` : ''} — ${r.card.attack.hit}/${r.card.attack.damage}, ${r.card.defense.dodge}/${r.card.defense.armor}, M${r.card.morale}`)))));
-    if (sel) {
+    // T&F VI "Deployment": the attacker's siege units' markers, placed as it deploys (the
+    // engine judges each place).
+    const siege = v.scenario?.siege;
+    const engines = siege && siege.defender !== game.mySeat
+      ? (v.terrain?.structures || []).filter((st) => (st.kind === 'siege_tower' || st.kind === 'ram') && st.owner === 'attacker'
+        && !v.units.some((u) => u.tower === st.id))
+      : [];
+    if (engines.length) {
+      out.push(h('h4', {}, 'Siege engines'));
+      out.push(h('p', { class: 'muted' }, 'Place your rams and siege towers in your zone as you deploy (T&F VI Deployment); those you leave stay where the battlefield lays them.'));
+      out.push(h('ul', { class: 'options', 'data-testid': 'siege-engines' }, engines.map((st) => h('li', {},
+        h('button', {
+          class: ['option', sel?.engine === st.id && 'chosen'], disabled: !game.myTurnToAct, onclick: () => game.pickEngine(st.id), 'data-testid': `engine-${st.id}`,
+          'aria-pressed': sel?.engine === st.id ? 'true' : 'false',
+        }, `${st.name || words(st.kind)} (${words(st.kind)})`)))));
+    }
+    if (sel?.engine) {
+      out.push(h('div', { class: 'row' },
+        h('button', { class: 'small', onclick: () => game.rotateGhost(15), 'data-testid': 'deploy-rotate-left', 'aria-label': 'Rotate left 15 degrees' }, '⟲ Q'),
+        h('button', { class: 'small', onclick: () => game.rotateGhost(-15), 'data-testid': 'deploy-rotate-right', 'aria-label': 'Rotate right 15 degrees' }, 'E ⟳'),
+        h('button', { class: 'primary', disabled: !game.myTurnToAct || game.busy || !game.ghost?.verdict?.ok, onclick: () => game.commitDeploy(), 'data-testid': 'commit-engine' }, 'Place here')));
+    } else if (sel) {
       const r = me.reserve.find((x) => x.id === sel.unit);
       out.push(h('div', { class: 'row wrap' },
         r?.card?.formations?.length ? h('label', {}, 'Formation ', h('select', {
