@@ -24,8 +24,8 @@ use crate::error::GameResult;
 use crate::event::GameEvent;
 use crate::state::GameState;
 
-/// T&F IV "Villages".
-pub const VILLAGES: &str = "T&F IV Villages";
+/// T&F IV "Villages" (onus-table's name of the section).
+pub const VILLAGES: &str = onus_table::VILLAGES;
 
 /// A fighter lying on top of friends, its enemy in the fight and the friends under it.
 pub(crate) struct Stack {

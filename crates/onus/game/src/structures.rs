@@ -30,8 +30,6 @@ use crate::state::{Decision, GameState, Phase, Seat};
 
 /// T&F IV "Structures", cited when the structure itself is missing or cannot be damaged.
 pub const STRUCTURES: &str = "T&F IV Structures";
-/// T&F IV "Villages".
-const VILLAGES: &str = onus_table::terrain::VILLAGES;
 
 /// How far from the shooter friendly units suffer a misfire (T&F V "Artillery", "Fail":
 /// "If there is a friendly unit within 2DU of the attacker").
@@ -295,7 +293,7 @@ pub(crate) fn structure(state: &GameState, id: &str) -> GameResult<Structure> {
     }
     match bf.and_then(|bf| bf.structure(id)) {
         Some(v) if v.kind == StructureKind::Village => Err(GameError::rule(
-            VILLAGES,
+            onus_table::VILLAGES,
             format!(
                 "{} is damaged half by half: name {id}{sep}1 or {id}{sep}2",
                 v.label(),
