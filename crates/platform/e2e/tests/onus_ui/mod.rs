@@ -269,17 +269,25 @@ pub fn end_turn_to_draw(page: &Page) {
             return;
         }
         if page.is_visible(testid("flight-dialog")).unwrap_or(false) {
-            let check = css("[data-testid=flight-dialog] [data-testid^=flight-check-]");
-            if page.count(check.clone()).unwrap() > 0 {
-                act(page, check.first());
-            } else {
-                // Clicked in the page, only if the dialog still shows it: under load the
-                // dialog may close between the look and the click.
-                page.eval(
-                    "const b = document.querySelector('[data-testid=flight-end-phase]'); \
-                     if (b && !window.__acies.busy) b.click(); return true",
+            // A recovery check, else the dialog's End phase: clicked in the page, only if the
+            // dialog still shows it (under load it is re-drawn, or closed, between a look from
+            // here and a click).
+            let v0 = version(page);
+            let clicked = page
+                .eval(
+                    "const g = window.__acies; if (g.busy) return null; \
+                     const d = document.querySelector('[data-testid=flight-dialog]'); \
+                     const b = d && (d.querySelector('[data-testid^=flight-check-]') \
+                       || d.querySelector('[data-testid=flight-end-phase]')); \
+                     if (!b) return null; b.click(); return b.dataset.testid",
                 )
                 .unwrap();
+            if clicked
+                .as_str()
+                .is_some_and(|t| t.starts_with("flight-check-"))
+            {
+                wait_version_above(page, v0);
+            } else {
                 std::thread::sleep(Duration::from_millis(200));
             }
             continue;
