@@ -928,6 +928,9 @@ fn misfire_on(
     power: &acies_core::Value,
     misfires: u32,
 ) -> GameResult<()> {
+    // XII-A (ruling, docs/rulings.md): the unit a misfire strikes is attacked, so it shows its
+    // card, like the unit in a structure under attack; its roll names it.
+    crate::fog::reveal(state, victim);
     let s = state.table.unit(shooter)?.clone();
     let me = fighter(state, shooter)?;
     let f: Fighter = fighter(state, victim)?;

@@ -84,3 +84,33 @@ fn tf_v_artillery_the_opponent_chooses_the_misfires_victim() {
     assert_eq!(after.table().unit(PRINCIPES).unwrap().state.wounds, 1);
     assert_eq!(after.table().unit(HASTATI).unwrap().state.wounds, 0);
 }
+
+/// XII-A (ruling): the unit a misfire strikes is attacked, so it shows its card before its
+/// roll names it. The Hastati, face down (fog of war), are the only friend within 2 DU: the
+/// same dice as above strike them, and every seat now sees who they are. (A random siege of
+/// castellum-2000 once named a face-down victim in the misfire's roll.)
+#[test]
+fn xii_a_the_unit_a_misfire_strikes_shows_its_card() {
+    let units = vec![
+        unit(1, 0, onager(), 5.0, 14.5, -90.0),
+        unit(2, 1, infantry("Iberians"), 10.1, 14.5, 90.0),
+        unit(4, 0, infantry("Hastati"), 5.0, 12.0, -90.0),
+    ];
+    let mut s = fixture_on(Some(common::fort()), units, &[ONAGER], Phase::RangedAttack);
+    s.setup_mut().options.no_events = true;
+    s.hidden_mut().insert(HASTATI);
+    s.force_dice(&[1, 1, 1, 1, 2, 3, 2, 2, 1, 1, 4, 1, 1]);
+    let after = act(&s, 0, &shoot()).unwrap();
+    assert!(after.decisions().is_empty(), "one friend near: no choice");
+    let events = events_since(&s, &after);
+    let revealed = events
+        .iter()
+        .position(|e| matches!(e, GameEvent::UnitsRevealed { units } if units.iter().any(|(u, _)| *u == HASTATI)))
+        .expect("the Hastati revealed");
+    let struck = events
+        .iter()
+        .position(|e| matches!(e, GameEvent::Misfire { victim: Some(v), .. } if *v == HASTATI))
+        .expect("the misfire strikes the Hastati");
+    assert!(revealed < struck, "revealed before the roll names them");
+    assert!(!after.hidden().contains(&HASTATI));
+}
