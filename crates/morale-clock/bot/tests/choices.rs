@@ -1,32 +1,15 @@
 //! Positions laid out by hand (the game's test tables) where one of the scripted player's
 //! rules decides what it does.
 
+mod bases;
 #[path = "../../game/tests/common/mod.rs"]
 mod common;
 
 use acies_core::Ruleset;
-use common::{A, B, at, battle, profile};
+use bases::{legion, warband};
+use common::{A, B, at, battle};
 use morale_clock_bot::{ScriptedBot, Weights};
 use morale_clock_game::{Action, MoraleClock};
-use morale_clock_model::{Profile, Quality, TroopType};
-
-/// A legion base of Hastati (Roman Drill, Pila).
-fn legion() -> Profile {
-    profile(
-        "Hastati",
-        TroopType::HeavyInfantry,
-        &[Quality::RomanDrill, Quality::Pila],
-    )
-}
-
-/// A Gallic warband (Tribal, Wild Charge).
-fn warband() -> Profile {
-    profile(
-        "Warband",
-        TroopType::Warband,
-        &[Quality::Tribal, Quality::WildCharge],
-    )
-}
 
 /// A Roman legion base facing a Gallic warband `gap` inches away, front to front, in the
 /// Romans' orders (no dice are rolled by an order): the player's choice, and the gap after it.

@@ -1,32 +1,15 @@
 //! The half-turn lookahead (`Weights::look`): a position where it changes the scripted
 //! player's choice, and what it decides on (the public battle only, the same way every time).
 
+mod bases;
 #[path = "../../game/tests/common/mod.rs"]
 mod common;
 
 use acies_core::{GameRng, Ruleset};
-use common::{A, B, at, battle, profile};
+use bases::{legion, warband};
+use common::{A, B, at, battle};
 use morale_clock_bot::{Lookahead, ScriptedBot, Weights};
 use morale_clock_game::{Action, GameState, MoraleClock};
-use morale_clock_model::{Profile, Quality, TroopType};
-
-/// A legion base of Hastati (Roman Drill, Pila).
-fn legion() -> Profile {
-    profile(
-        "Hastati",
-        TroopType::HeavyInfantry,
-        &[Quality::RomanDrill, Quality::Pila],
-    )
-}
-
-/// A Gallic warband (Tribal, Wild Charge).
-fn warband() -> Profile {
-    profile(
-        "Warband",
-        TroopType::Warband,
-        &[Quality::Tribal, Quality::WildCharge],
-    )
-}
 
 /// The scripted player with the lookahead measured in the README (`Lookahead::LATE`).
 fn looking() -> Weights {
