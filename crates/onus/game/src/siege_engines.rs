@@ -454,17 +454,7 @@ pub fn place_at_deployment(
     pose: acies_geom::Pose,
 ) -> GameResult<()> {
     check_id(structure)?;
-    let attacking = crate::siege::attacker(state) == Some(seat);
-    let units_stage = matches!(
-        state.deployment,
-        Some(crate::state::DeployStage::Units { .. })
-    );
-    if !attacking || !units_stage || crate::deploy::to_act(state) != Some(seat) {
-        return refuse(
-            DEPLOYMENT,
-            "the attacker places its siege units' markers as it deploys its units, after the defender".into(),
-        );
-    }
+    engines_now(state, seat)?;
     let s = state
         .table
         .battlefield()
@@ -477,29 +467,7 @@ pub fn place_at_deployment(
                 format!("there is no ram or siege tower {structure:?}"),
             )
         })?;
-    if s.owner != Some(onus_terrain::Side::Attacker) {
-        return refuse(
-            DEPLOYMENT,
-            format!(
-                "{} is not the attacker's: each side places its own siege units",
-                s.label()
-            ),
-        );
-    }
-    if state.engines.carried.contains_key(structure)
-        || state
-            .table
-            .units()
-            .any(|u| u.tower.as_ref().is_some_and(|g| g.structure == structure))
-    {
-        return refuse(
-            SIEGE_TOWERS,
-            format!(
-                "{} holds a unit: place the siege tower before the unit inside it",
-                s.label()
-            ),
-        );
-    }
+    free_to_place(state, &s)?;
     let tile = state
         .table
         .check_siege_engine_place(structure, pose)
@@ -527,6 +495,69 @@ pub fn place_at_deployment(
         pose,
     });
     Ok(())
+}
+
+/// Whether `seat` places siege engines now (T&F VI "Deployment"): the attacker, on its turn
+/// to deploy a unit, the defender's units all placed.
+fn engines_now(state: &GameState, seat: Seat) -> GameResult<()> {
+    let attacking = crate::siege::attacker(state) == Some(seat);
+    let units_stage = matches!(
+        state.deployment,
+        Some(crate::state::DeployStage::Units { .. })
+    );
+    if !attacking || !units_stage || crate::deploy::to_act(state) != Some(seat) {
+        return refuse(
+            DEPLOYMENT,
+            "the attacker places its siege units' markers as it deploys its units, after the defender".into(),
+        );
+    }
+    Ok(())
+}
+
+/// Whether ram or siege tower `s` may be placed (T&F VI "Deployment", IV "Siege towers"):
+/// the attacker's, held and carried by no unit.
+fn free_to_place(state: &GameState, s: &onus_terrain::Structure) -> GameResult<()> {
+    if s.owner != Some(onus_terrain::Side::Attacker) {
+        return refuse(
+            DEPLOYMENT,
+            format!(
+                "{} is not the attacker's: each side places its own siege units",
+                s.label()
+            ),
+        );
+    }
+    if state.engines.carried.contains_key(&s.id)
+        || state
+            .table
+            .units()
+            .any(|u| u.tower.as_ref().is_some_and(|g| g.structure == s.id))
+    {
+        return refuse(
+            SIEGE_TOWERS,
+            format!(
+                "{} holds a unit: place the siege tower before the unit inside it",
+                s.label()
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// The rams and siege towers `seat` may place now ([`place_at_deployment`]; where each may
+/// go is for that to judge): what the players and the browser offer.
+pub fn placeable(state: &GameState, seat: Seat) -> Vec<String> {
+    let Some(bf) = state.table.battlefield() else {
+        return Vec::new();
+    };
+    if engines_now(state, seat).is_err() {
+        return Vec::new();
+    }
+    bf.structures
+        .iter()
+        .filter(|s| matches!(s.kind, StructureKind::Ram | StructureKind::SiegeTower))
+        .filter(|s| free_to_place(state, s).is_ok())
+        .map(|s| s.id.clone())
+        .collect()
 }
 
 /// The places for `seat`'s engines (T&F VI "Deployment") to try, for the players who choose

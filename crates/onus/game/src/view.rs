@@ -108,6 +108,10 @@ pub struct GameView {
     /// Decisions waiting outside fights (public: every player sees who decides what).
     #[serde(default)]
     pub decisions: Vec<Decision>,
+    /// The rams and siege towers the viewing seat may place now, as it deploys (T&F VI
+    /// "Deployment", [`crate::siege_engines::placeable`]); empty for everyone else.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub siege_engines: Vec<String>,
     /// VII-7 / XII-B: the seat that has drawn at the end of its turn and may now give cards
     /// to team-mates ([`crate::Action::GiveCards`]) before ending the phase.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -289,6 +293,10 @@ pub fn view_since(state: &GameState, viewer: Viewer<Seat>, from: usize) -> GameV
             .filter(|d| decision_shown(state, viewer, d))
             .cloned()
             .collect(),
+        siege_engines: match viewer {
+            Viewer::Seat(seat) => crate::siege_engines::placeable(state, seat),
+            _ => Vec::new(),
+        },
         giving: state.book.giving,
         free_activation: state.phase == Phase::Activation
             && state.pending.is_none()

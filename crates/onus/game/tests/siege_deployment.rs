@@ -189,3 +189,31 @@ fn tf_iv_siege_towers_the_places_listed_are_accepted_and_a_unit_goes_in() {
         .state;
     assert_eq!(s.table().tower_holder("siege-tower"), Some(unit));
 }
+
+/// T&F VI "Deployment": the engines the attacker may place now are the engine's list, given
+/// to the attacking seat's view only (what the browser offers); none before the attacker
+/// deploys, none to the defender or a spectator.
+#[test]
+fn tf_vi_deployment_the_view_lists_the_engines_the_seat_may_place() {
+    let before = start();
+    assert!(onus_game::siege_engines::placeable(&before, ATTACKER).is_empty());
+    let s = attacker_deploys();
+    let mut listed = onus_game::siege_engines::placeable(&s, ATTACKER);
+    listed.sort();
+    assert_eq!(listed, ["ram", "siege-tower"]);
+    assert_eq!(
+        Onus::view(&s, acies_core::Viewer::Seat(ATTACKER)).siege_engines,
+        onus_game::siege_engines::placeable(&s, ATTACKER)
+    );
+    assert!(
+        Onus::view(&s, acies_core::Viewer::Seat(DEFENDER))
+            .siege_engines
+            .is_empty()
+    );
+    assert!(
+        Onus::view(&s, acies_core::Viewer::Spectator)
+            .siege_engines
+            .is_empty()
+    );
+    assert!(onus_game::siege_engines::placeable(&s, DEFENDER).is_empty());
+}

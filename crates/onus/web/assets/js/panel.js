@@ -427,13 +427,10 @@ function deploymentSection(game) {
         class: ['option', sel?.unit === r.id && 'chosen'], disabled: !game.myTurnToAct, onclick: () => game.pickReserve(r.id), 'data-testid': `reserve-${r.id}`,
         'aria-pressed': sel?.unit === r.id ? 'true' : 'false',
       }, `${r.card.name} #${r.id}${r.rank && r.rank !== 'regular' ? ` (${r.rank})` : ''} — ${r.card.attack.hit}/${r.card.attack.damage}, ${r.card.defense.dodge}/${r.card.defense.armor}, M${r.card.morale}`)))));
-    // T&F VI "Deployment": the attacker's siege units' markers, placed as it deploys (the
-    // engine judges each place).
-    const siege = v.scenario?.siege;
-    const engines = siege && siege.defender !== game.mySeat
-      ? (v.terrain?.structures || []).filter((st) => (st.kind === 'siege_tower' || st.kind === 'ram') && st.owner === 'attacker'
-        && !v.units.some((u) => u.tower === st.id))
-      : [];
+    // T&F VI "Deployment": the attacker's siege units' markers, placed as it deploys: the
+    // engine lists those this seat may place (`siege_engines`) and judges each place.
+    const placeable = new Set(v.siege_engines || []);
+    const engines = (v.terrain?.structures || []).filter((st) => placeable.has(st.id));
     if (engines.length) {
       out.push(h('h4', {}, 'Siege engines'));
       out.push(h('p', { class: 'muted' }, 'Place your rams and siege towers in your zone as you deploy (T&F VI Deployment); those you leave stay where the battlefield lays them.'));
