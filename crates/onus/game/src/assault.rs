@@ -144,6 +144,11 @@ fn defends_top(
     if t.faces_opening(t.unit(climber).ok()?).is_some() {
         return None;
     }
+    // T&F IV "Walls": enveloped by its climber, the unit on top "will lose the +2/+0 defense
+    // bonus granted by the wall, the attack priority" (ruling: the +1/+1 goes with them).
+    if enveloped_by(t, unit, climber) {
+        return None;
+    }
     let u = t.unit(unit).ok()?;
     let s = t.battlefield()?.structure(&c.structure)?;
     let holds = match &u.tower {
@@ -151,6 +156,16 @@ fn defends_top(
         None => t.on_wall(u).is_some_and(|w| w.id == c.structure),
     };
     (holds && t.are_enemies(unit, climber)).then_some(s)
+}
+
+/// Whether `climber` has placed enveloping Section markers on `unit` (VII-2.D "Enveloping the
+/// enemy", from the top of its climb).
+fn enveloped_by(t: &onus_table::Table, unit: UnitId, climber: UnitId) -> bool {
+    t.engagement(climber, unit).is_some_and(|e| {
+        e.contacts
+            .iter()
+            .any(|c| c.enveloping && c.by == climber && c.against == unit)
+    })
 }
 
 /// The melee effects of a climb between `attacker` and `defender` (either may be the unit at
@@ -166,7 +181,8 @@ fn defends_top(
 /// it strikes. Whoever's turn it is: the unit on top has them. None of them against a
 /// climber whose front also faces a collapsed section or a fallen gate's place (T&F V
 /// "Razing structures": "any bonus the defender had does not apply and it loses attack
-/// priority"; `onus_table::Table::faces_opening`).
+/// priority"; `onus_table::Table::faces_opening`), nor once the climber has enveloped the
+/// unit on top (IV "Walls", the Triarii's example; ruling, docs/rulings.md).
 pub fn melee_effects(state: &GameState, attacker: UnitId, defender: UnitId) -> Vec<CombatEffect> {
     let mut out = Vec::new();
     for (top, side, climber) in [

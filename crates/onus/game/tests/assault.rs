@@ -635,3 +635,63 @@ fn tf_iv_walls_defenders_climb_down_the_outside() {
     assert_eq!(rule, "T&F IV Walls", "{why}");
     assert!(why.contains("contact with the enemy"), "{why}");
 }
+
+/// IV "Walls", the example of the Triarii at the top: "In the following turns, if there is
+/// space and the Triarii unit activates again, it can envelop the enemy unit, which will lose
+/// the +2/+0 defense bonus granted by the wall, the attack priority and will have an
+/// additional -1 penalty for being flanked". On the castellum's south wall (`wall-s1`, x
+/// 11..13), the Triarii climb; the Iberians on the wall stand half a section east of them, so
+/// at the top three sections meet and the Triarii's westmost one is free. Before, the
+/// Iberians have the top's +1/+1, the wall's +2/+0 and attack priority; the Triarii, active
+/// again, envelop them with that section (4 dice): the Iberians are flanked and have none of
+/// them (ruling: every benefit of the top goes, the +1/+1 with the priority it comes with), in
+/// either side's fight.
+#[test]
+fn tf_iv_walls_an_enveloped_defender_loses_the_walls_bonus_and_priority() {
+    use onus_combat::{Side, Stat};
+    let units = vec![
+        unit(1, 0, infantry("Triarii"), 12.0, 10.9, 0.0),
+        unit(2, 1, infantry("Iberians"), 12.5, 12.6, 180.0),
+    ];
+    let castellum = onus_terrain::builtin::get("siege-castellum").unwrap();
+    let mut s = fixture_on(Some(castellum), units, &[CLIMBER], Phase::Movement);
+    s.table_mut().set_siege_defender(Some(1));
+    let mut s = apply(&s, Seat(0), &climb("wall-s1"));
+    next_own_turn(&mut s);
+    assert_eq!(s.table().engagement(CLIMBER, GUARD).unwrap().dice(), 3);
+    let before = onus_game::fight_setup::melee_setup(&s, CLIMBER, GUARD, None).unwrap();
+    let fx = &before.effects;
+    assert!(modifies(fx, Side::Defender, Stat::Dodge, 2, "T&F IV Walls"));
+    assert!(modifies(fx, Side::Defender, Stat::Hit, 1, "T&F IV Walls"));
+    assert!(priority(fx, Side::Defender));
+    assert!(!before.defender.attacked_from.flank);
+
+    *s.phase_mut() = Phase::Movement;
+    s.table_mut().activate(CLIMBER).unwrap();
+    s.book_mut().activated.insert(CLIMBER);
+    let envelop = Action::Envelop {
+        unit: CLIMBER,
+        target: GUARD,
+        choice: EnvelopChoice::Max,
+    };
+    let s = apply(&s, Seat(0), &envelop);
+    assert_eq!(s.table().engagement(CLIMBER, GUARD).unwrap().dice(), 4);
+    for (attacker, defender, side) in [
+        (CLIMBER, GUARD, Side::Defender),
+        (GUARD, CLIMBER, Side::Attacker),
+    ] {
+        let after = onus_game::fight_setup::melee_setup(&s, attacker, defender, None).unwrap();
+        let fx = &after.effects;
+        for stat in [Stat::Dodge, Stat::Hit, Stat::Damage] {
+            assert!(
+                !fx.iter().any(|e| matches!(e,
+                    onus_combat::CombatEffect::Modify { side: x, stat: st, source, .. }
+                        if *x == side && *st == stat && source.contains("wall"))),
+                "{fx:?}"
+            );
+        }
+        assert!(!priority(fx, side), "{fx:?}");
+    }
+    let after = onus_game::fight_setup::melee_setup(&s, CLIMBER, GUARD, None).unwrap();
+    assert!(after.defender.attacked_from.flank);
+}
