@@ -695,3 +695,26 @@ fn tf_iv_walls_an_enveloped_defender_loses_the_walls_bonus_and_priority() {
     let after = onus_game::fight_setup::melee_setup(&s, CLIMBER, GUARD, None).unwrap();
     assert!(after.defender.attacked_from.flank);
 }
+
+/// V "Assaulting fortresses": "Once the unit has started climbing, the structure cannot be
+/// enveloped, so the decision has to be made before climbing": the Triarii at the top of the
+/// tower, engaged with its guard by 2 sections, active again, are refused an envelopment
+/// (before, their free section wrapped round the tower: 3 dice).
+#[test]
+fn tf_v_assaulting_fortresses_a_tower_climbed_is_not_enveloped() {
+    let mut s = apply(&at_the_tower(), Seat(0), &climb("tower"));
+    next_own_turn(&mut s);
+    next_own_turn(&mut s);
+    assert_eq!(s.table().engagement(CLIMBER, GUARD).unwrap().dice(), 2);
+    *s.phase_mut() = Phase::Movement;
+    s.table_mut().activate(CLIMBER).unwrap();
+    s.book_mut().activated.insert(CLIMBER);
+    let envelop = Action::Envelop {
+        unit: CLIMBER,
+        target: GUARD,
+        choice: EnvelopChoice::Max,
+    };
+    let (section, why) = refusal(&s, Seat(0), &envelop);
+    assert_eq!(section, "T&F V Assaulting fortresses", "{why}");
+    assert!(why.contains("cannot be enveloped"), "{why}");
+}

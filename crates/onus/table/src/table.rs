@@ -329,6 +329,8 @@ impl Table {
     /// each end of its contact with `target`, each taking the next enemy section around the
     /// enemy card, as long as that section is free and the marker has room.
     ///
+    /// Never the unit holding a tower its climber envelops (T&F V "Assaulting fortresses").
+    ///
     /// Rulings (VII-2.C): envelopment continues outwards from the contact without gaps and
     /// stops at the first section already engaged or without room; the target's own extended
     /// markers neither take a place on its perimeter nor block the room of a marker placed
@@ -342,6 +344,17 @@ impl Table {
     ) -> Result<EnvelopOptions, TableError> {
         let u = self.unit(by)?;
         let t = self.unit(target)?;
+        // T&F V "Assaulting fortresses": "Once the unit has started climbing, the structure
+        // cannot be enveloped" (a tower's; a wall's defender may be, IV "Walls").
+        if let (Some(c), Some(g)) = (&u.climb, &t.tower)
+            && c.structure == g.structure
+        {
+            return Err(TableError::NotPossible {
+                unit: by,
+                reason: "a tower cannot be enveloped once the unit has started climbing it",
+                rule: crate::tower::ASSAULTS,
+            });
+        }
         let e = self.engagement(by, target).ok_or(TableError::NotEngaged {
             unit: by,
             other: target,
