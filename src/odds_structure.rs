@@ -8,7 +8,9 @@ use std::fmt::Write as _;
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use onus_combat::{Aim, Fighter, Range, RuleOptions, StructureDamage};
-use onus_game::structures::{StructureAttack, attack_setup, sheltered, target_of_kind};
+use onus_game::structures::{
+    StructureAttack, attack_setup, sheltered, shot_ground, target_of_kind,
+};
 use onus_odds::{Method, StructureOdds};
 use onus_terrain::{Material, StructureKind};
 
@@ -63,6 +65,14 @@ pub struct StructureArgs {
     /// Aim at the gate of a wall with a gate (melee attacks only, T&F IV "Walls with a gate").
     #[arg(long)]
     pub gate: bool,
+    /// A shot from a higher position than the structure's base (a wall, a tower, a hill's
+    /// top): +1 power (T&F II; IV "Siege towers": "you will attack the base of the tower").
+    #[arg(long)]
+    pub from_above: bool,
+    /// Terrain covering the structure on every sight line, named (-1 power, T&F II "Ranged
+    /// attacks and line of sight").
+    #[arg(long, value_name = "NAME")]
+    pub cover: Option<String>,
     /// Wound markers the structure already carries.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub wounds: u32,
@@ -149,6 +159,10 @@ pub fn run_structure(args: &StructureArgs) -> Result<String> {
     let (mut setup, armor) =
         attack_setup(&me, occupant.as_ref(), how, target, &RuleOptions::default());
     let armor = armor.map(|a| sheltered(a, kind, material, ranged));
+    if (args.from_above || args.cover.is_some()) && !ranged {
+        bail!("--from-above and --cover are for a shot (artillery or incendiary projectiles)");
+    }
+    shot_ground(&mut setup, args.cover.as_deref(), args.from_above);
     let mut damage = StructureDamage::default();
     if damage.take_damage(&setup.target, args.wounds).collapsed {
         bail!(
@@ -256,6 +270,8 @@ mod tests {
             range: Some(RangeArg::Long),
             sections: None,
             gate: false,
+            from_above: false,
+            cover: None,
             wounds: 0,
             occupant: None,
             occupant_sections: 4,
@@ -285,6 +301,45 @@ mod tests {
         let total: f64 = o.damage.iter().sum();
         assert!((total - 1.0).abs() < 1e-9);
         assert!(o.misfires.len() > 1, "artillery can misfire");
+    }
+
+    /// T&F II and IV "Siege towers" (ruling): a shot from above the structure's base has +1
+    /// power, a covered structure -1. The Onager (power 5) against a wooden wall (6): 2+ to
+    /// hit and damage; covered 3+; both together 2+ again. Archers' incendiary arrows need
+    /// more: from above they need one less and do more damage. Not for a melee attack.
+    #[test]
+    fn tf_ii_a_shot_at_a_structure_from_above_or_covered() {
+        let odds_of = |from_above: bool, cover: Option<&str>| {
+            let mut a = args("onager", How::Artillery, "wall");
+            a.from_above = from_above;
+            a.cover = cover.map(str::to_string);
+            odds(&a)
+        };
+        let plain = odds_of(false, None);
+        let covered = odds_of(false, Some("west wood"));
+        let both = odds_of(true, Some("west wood"));
+        assert_eq!((plain.needs.hit, plain.needs.damage), (2, 2));
+        assert_eq!((covered.needs.hit, covered.needs.damage), (3, 3));
+        assert_eq!((both.needs.hit, both.needs.damage), (2, 2));
+        assert!((both.expected_damage - plain.expected_damage).abs() < 1e-12);
+        let arrows = |from_above: bool| {
+            let mut a = args("dacians/archers", How::Incendiary, "wall");
+            a.range = Some(RangeArg::Short);
+            a.from_above = from_above;
+            odds(&a)
+        };
+        let (low, high) = (arrows(false), arrows(true));
+        assert_eq!(
+            high.needs.hit + 1,
+            low.needs.hit,
+            "{:?} {:?}",
+            low.needs,
+            high.needs
+        );
+        assert!(high.expected_damage > low.expected_damage + 1e-6);
+        let mut ram = args("triarii", How::Ram, "gate_wall");
+        ram.from_above = true;
+        assert!(run_structure(&ram).is_err());
     }
 
     /// The values are the game's (`attack_setup`): a ram's +1/+1 on the unit's melee values,

@@ -429,15 +429,48 @@ pub fn shoot_structure(
         StructureAttack::IncendiaryShot { range }
     };
     let (mut setup, armor) = attack_setup(&me, them.as_ref(), how, target, &rule_options(state));
-    if let Some(piece) = cover {
-        let source = format!("{piece} covers the structure (T&F II line of sight)");
-        setup.hit.add(source.clone(), -1);
-        setup.damage.add(source, -1);
-    }
+    shot_ground(&mut setup, cover.as_deref(), above_the_base(state, &u, &s));
     let power = setup.hit.clone();
     let setup = setup.state(state.structure_damage(id));
     state.book.shot.insert(shooter);
     attack(state, shooter, &s, setup, occupant, armor, Some(power))
+}
+
+/// The terrain's modifiers of a shot at a structure, to its power (hit and damage): -1 when
+/// `cover` (a piece's name) covers it (T&F II "Ranged attacks and line of sight"), +1 when the
+/// shooter stands `above` its base (T&F II "Ranged attacks from different heights"; see
+/// [`above_the_base`]). One place for the game and for `acies odds structure`.
+pub fn shot_ground(setup: &mut StructureAttackSetup, cover: Option<&str>, above: bool) {
+    let mut add = |source: String, delta: i32| {
+        setup.hit.add(source.clone(), delta);
+        setup.damage.add(source, delta);
+    };
+    if let Some(piece) = cover {
+        add(
+            format!("{piece} covers the structure (T&F II line of sight)"),
+            -1,
+        );
+    }
+    if above {
+        let source =
+            "shooting from a higher position at the structure's base (T&F II; IV Siege towers)";
+        add(source.to_string(), 1);
+    }
+}
+
+/// Whether shooter `u` stands higher than the ground of structure `s` (T&F IV "Siege
+/// towers": "If you decide to attack the structure itself ... you will attack the base of the
+/// tower ... However, if you make a ranged attack from a fortress, you will attack from a
+/// higher level"). Ruling (docs/rulings.md): every structure is shot at its base, the level
+/// of the ground under its first tile; a shooter on a higher level (a wall, a tower, a hill's
+/// top; [`onus_table::Table::level_of`]) has the Summary's "Ranged Attacks from a higher
+/// position" +1 power, its short range unchanged ("Short range vs units").
+fn above_the_base(state: &GameState, u: &TableUnit, s: &Structure) -> bool {
+    let Some(bf) = state.table.battlefield() else {
+        return false;
+    };
+    let base = s.rects().next().map_or(0, |r| bf.level_at(r.centre()));
+    state.table.level_of(u) > base
 }
 
 /// What stands between shooter `u` and structure `id` (T&F II "Ranged attacks and line of

@@ -99,3 +99,57 @@ fn tf_ii_a_structure_hidden_from_a_direct_shot_is_refused() {
         Ok(_) => panic!("the hidden wall was shot"),
     }
 }
+
+/// IV "Siege towers": "If you decide to attack the structure itself ... you will attack the
+/// base of the tower ... However, if you make a ranged attack from a fortress, you will attack
+/// from a higher level" (ruling: any structure is shot at its base; the Summary's "Ranged
+/// Attacks from a higher position" +1 power, as hit and damage). A light engine (power 4) on
+/// the west hill's top (one level) shoots at the west wall (resistance 6): every die shows 2,
+/// and 2 + 4 + 1 beats 6, so each hits and wounds, the +1 named in the roll; from the hill's
+/// slope below the top the same 2s (2 + 4) do nothing.
+#[test]
+fn tf_iv_siege_towers_a_structure_is_shot_at_its_base_from_above() {
+    let engine = || {
+        onus_combat::CardBuilder::new("Light engine", onus_model::UnitKind::Artillery)
+            .attack(1, 1)
+            .defense(3, 3)
+            .ranged(4, 8.0)
+            .morale(6)
+            .health(6)
+            .build()
+    };
+    let on_the_top = {
+        let units = vec![unit(1, 0, engine(), 3.5, 13.0, -90.0)];
+        let mut s = fixture_on(
+            Some(common::fort()),
+            units,
+            &[UnitId(1)],
+            Phase::RangedAttack,
+        );
+        s.setup_mut().options.no_events = true;
+        s
+    };
+    let below = west_of_the_fort(engine(), 14.2);
+    let level = |s: &GameState| s.table().level_of(s.table().unit(UnitId(1)).unwrap());
+    assert_eq!((level(&on_the_top), level(&below)), (1, 0));
+    let mut seen = Vec::new();
+    for mut s in [on_the_top, below] {
+        s.force_dice(&[2; 16]);
+        let after = shoot(&s, "wall-w", false).unwrap();
+        let above = onus_game::testing::events_since(&s, &after)
+            .into_iter()
+            .any(|e| match e {
+                onus_game::GameEvent::StructureAttacked { result, .. } => result
+                    .log
+                    .records
+                    .iter()
+                    .flat_map(|r| r.target.operands.iter())
+                    .flat_map(|v| v.modifiers.iter())
+                    .any(|m| m.delta == 1 && m.source.contains("higher position")),
+                _ => false,
+            });
+        seen.push((above, after.structure_damage("wall-w").wounds));
+    }
+    assert!(seen[0].0 && seen[0].1 >= 2, "{seen:?}");
+    assert_eq!(seen[1], (false, 0));
+}
