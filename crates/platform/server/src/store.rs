@@ -10,11 +10,12 @@ use std::future::Future;
 use std::pin::Pin;
 use std::str::FromStr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use serde::{Deserialize, Serialize};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
-use sqlx::{Acquire, Any, AnyPool, Executor, Row, Transaction};
+use sqlx::pool::PoolConnection;
+use sqlx::{Acquire, Any, AnyConnection, AnyPool, Executor, Row, Transaction};
 use tokio::sync::{Semaphore, mpsc, oneshot};
 
 use crate::wal_sync::WalFile;
@@ -340,6 +341,10 @@ pub struct SqlStore {
     /// queueing writers here (FIFO) is fairer and faster than letting several connections
     /// collide on the file lock and back off in SQLite's busy handler.
     writer: AnyPool,
+    /// The writes other than appends waiting for `writer` (SQLite: the writer task keeps its
+    /// connection from batch to batch while appends keep coming, and gives it back to the
+    /// pool as soon as one of these waits, see [`write_appends_sqlite`]).
+    writer_waiting: Arc<AtomicUsize>,
     /// Appends queued for the writer task.
     appends: mpsc::Sender<AppendJob>,
     /// PostgreSQL (several processes may share it): chat messages are announced.
@@ -512,15 +517,16 @@ impl SqlStore {
         } else {
             None
         };
-        let task = write_appends(
-            writer.clone(),
-            if sqlite { 1 } else { 4 },
-            queue,
-            Acknowledge::new(wal.clone(), committed),
-            !sqlite,
-            restart,
-        );
+        let acknowledge = Acknowledge::new(wal.clone(), committed);
+        let writer_waiting = Arc::new(AtomicUsize::new(0));
         if sqlite {
+            let task = write_appends_sqlite(
+                writer.clone(),
+                writer_waiting.clone(),
+                queue,
+                acknowledge,
+                restart,
+            );
             // SQLite's single writer is the one place every action passes through in turn:
             // it runs on a thread of its own, so that the next batch starts as soon as SQLite
             // has committed the last, instead of when one of the server's busy workers next
@@ -536,11 +542,12 @@ impl SqlStore {
                 .spawn(move || runtime.block_on(task))
                 .map_err(|e| StoreError::Write(format!("the writer's thread: {e}")))?;
         } else {
-            tokio::spawn(task);
+            tokio::spawn(write_appends(writer.clone(), 4, queue, acknowledge));
         }
         Ok(Self {
             pool,
             writer,
+            writer_waiting,
             appends,
             postgres: !sqlite,
             wal,
@@ -593,9 +600,25 @@ fn now_millis() -> i64 {
 }
 
 impl SqlStore {
+    /// The writer connection, for a write other than an append (the writer task gives it
+    /// back between two batches once it sees one waiting).
+    async fn writer_conn(&self) -> Result<PoolConnection<Any>, StoreError> {
+        self.writer_waiting.fetch_add(1, Ordering::AcqRel);
+        /// Counts the wait off however it ends (the future may be dropped).
+        struct Waited<'a>(&'a AtomicUsize);
+        impl Drop for Waited<'_> {
+            fn drop(&mut self) {
+                self.0.fetch_sub(1, Ordering::AcqRel);
+            }
+        }
+        let _waited = Waited(&self.writer_waiting);
+        Ok(self.writer.acquire().await?)
+    }
+
     async fn create_game_impl(&self, game: &NewGame) -> Result<(), StoreError> {
         self.writable()?;
-        let mut tx = self.writer.begin().await?;
+        let mut conn = self.writer_conn().await?;
+        let mut tx = conn.begin().await?;
         sqlx::query(
             "INSERT INTO games (id, ruleset, rules_version, setup, seed, created_at, version) \
              VALUES ($1, $2, $3, $4, $5, $6, 0)",
@@ -730,7 +753,8 @@ impl SqlStore {
     ) -> Result<(), StoreError> {
         self.writable()?;
         let seq = count_to_sql(message.seq)?;
-        let mut tx = self.writer.begin().await?;
+        let mut conn = self.writer_conn().await?;
+        let mut tx = conn.begin().await?;
         let inserted = sqlx::query(
             "INSERT INTO chat (game_id, seq, seat, body, created_at) \
              SELECT $1, $2, $3, $4, $5 \
@@ -796,7 +820,7 @@ impl SqlStore {
         sqlx::query("UPDATE games SET rules_version = $1 WHERE id = $2")
             .bind(i64::from(version))
             .bind(id)
-            .execute(&self.writer)
+            .execute(&mut *self.writer_conn().await?)
             .await?;
         self.synced().await
     }
@@ -912,55 +936,116 @@ impl SqlStore {
     }
 }
 
-/// The writer task: takes the queued appends in batches and commits each batch at once, with
-/// at most `writers` batches in flight (1 on SQLite, which has one writer anyway; a few on
-/// PostgreSQL, where separate connections commit in parallel). While every writer is busy the
-/// queue grows, so the next batch is larger. Ends when every [`SqlStore`] clone is dropped.
-///
-/// `acknowledge` answers each batch once it is committed (and, on a SQLite file with
-/// [`Durability::Disk`], synced); with `notify` (PostgreSQL) every batch announces what it
-/// committed ([`announce`]). When `restart` is set (SQLite: the WAL has grown long), the
-/// writer checkpoints the WAL itself between two batches ([`restart_wal`]).
+/// PostgreSQL's writer task: takes the queued appends in batches and commits each batch at
+/// once, with at most `writers` batches in flight (separate connections commit in
+/// parallel), each announcing what it committed ([`announce`]). While every writer is busy
+/// the queue grows, so the next batch is larger. Ends when every [`SqlStore`] clone is
+/// dropped. `acknowledge` answers each batch once it is committed.
 async fn write_appends(
     writer: AnyPool,
     writers: usize,
     mut queue: mpsc::Receiver<AppendJob>,
     acknowledge: Acknowledge,
-    notify: bool,
-    restart: Arc<AtomicBool>,
 ) {
     let slots = Arc::new(Semaphore::new(writers.max(1)));
     loop {
         let Ok(slot) = slots.clone().acquire_owned().await else {
             return;
         };
-        // No batch is in flight while this task holds every slot (SQLite has one).
-        if restart.swap(false, Ordering::AcqRel) {
-            restart_wal(&writer).await;
-        }
         let Some(first) = queue.recv().await else {
             return;
         };
-        let mut batch = vec![first];
-        while batch.len() < MAX_BATCH {
-            match queue.try_recv() {
-                Ok(job) => batch.push(job),
-                Err(_) => break,
-            }
-        }
+        let batch = take_batch(first, &mut queue);
         let writer = writer.clone();
         let acknowledge = acknowledge.clone();
         tokio::spawn(async move {
-            // SQLite (nothing to announce): the batch in one round trip.
-            let results = if !notify {
-                write_batch_sqlite(&writer, &batch).await
-            } else {
-                write_batch(&writer, &batch, notify).await
+            let results = match writer.acquire().await {
+                Ok(mut conn) => write_batch(&mut conn, &batch, true).await,
+                Err(e) => failed_all(&batch, &e),
             };
-            // The next batch may be committed while this one's WAL is synced.
             drop(slot);
             acknowledge.committed(batch, results).await;
         });
+    }
+}
+
+/// `first` and whatever else is queued, up to [`MAX_BATCH`] appends.
+fn take_batch(first: AppendJob, queue: &mut mpsc::Receiver<AppendJob>) -> Vec<AppendJob> {
+    let mut batch = vec![first];
+    while batch.len() < MAX_BATCH {
+        match queue.try_recv() {
+            Ok(job) => batch.push(job),
+            Err(_) => break,
+        }
+    }
+    batch
+}
+
+/// Every append of `batch` failed with `e`.
+fn failed_all(batch: &[AppendJob], e: &dyn std::fmt::Display) -> Vec<Result<(), StoreError>> {
+    batch
+        .iter()
+        .map(|_| Err(StoreError::Write(e.to_string())))
+        .collect()
+}
+
+/// SQLite's writer task: takes the queued appends in batches and commits each in one
+/// transaction ([`write_batch_sqlite`]), one after the other (SQLite has one writer). While
+/// it writes, the queue grows, so the next batch is larger. Ends when every [`SqlStore`]
+/// clone is dropped.
+///
+/// It keeps the writer connection from one batch to the next while appends keep coming: a
+/// connection given back to sqlx's pool is pinged first (a round trip to SQLite's thread),
+/// and the next batch waited for that ping. It gives the connection back when the queue is
+/// empty, or as soon as another write waits for it (`waiting`, [`SqlStore::writer_conn`]:
+/// creating a game, a chat message), which the pool then serves first.
+///
+/// `acknowledge` answers each batch once it is committed (and, on a file with
+/// [`Durability::Disk`], synced). When `restart` is set (the WAL has grown long), the
+/// writer checkpoints the WAL itself between two batches ([`restart_wal`]).
+async fn write_appends_sqlite(
+    writer: AnyPool,
+    waiting: Arc<AtomicUsize>,
+    mut queue: mpsc::Receiver<AppendJob>,
+    acknowledge: Acknowledge,
+    restart: Arc<AtomicBool>,
+) {
+    let mut held: Option<PoolConnection<Any>> = None;
+    loop {
+        let first = match queue.try_recv() {
+            Ok(job) => job,
+            Err(mpsc::error::TryRecvError::Disconnected) => return,
+            Err(mpsc::error::TryRecvError::Empty) => {
+                // Idle: the pool has the connection back (`SqlStore::close` waits for it).
+                held = None;
+                match queue.recv().await {
+                    Some(job) => job,
+                    None => return,
+                }
+            }
+        };
+        if waiting.load(Ordering::Acquire) > 0 {
+            held = None;
+        }
+        let mut conn = match held.take() {
+            Some(conn) => conn,
+            None => match writer.acquire().await {
+                Ok(conn) => conn,
+                Err(e) => {
+                    let batch = take_batch(first, &mut queue);
+                    let results = failed_all(&batch, &e);
+                    acknowledge.committed(batch, results).await;
+                    continue;
+                }
+            },
+        };
+        if restart.swap(false, Ordering::AcqRel) {
+            restart_wal(&mut conn).await;
+        }
+        let batch = take_batch(first, &mut queue);
+        let results = write_batch_sqlite(&mut conn, &batch).await;
+        held = Some(conn);
+        acknowledge.committed(batch, results).await;
     }
 }
 
@@ -1144,7 +1229,7 @@ const WAL_RESTART_FRAMES: i64 = 8192;
 /// from the WAL), writing into file pages already there. It copies only what the last
 /// checkpoint beside the writer did not, and syncs the WAL and the database file as every
 /// checkpoint does (a few milliseconds, once every [`WAL_RESTART_FRAMES`] frames).
-async fn restart_wal(writer: &AnyPool) {
+async fn restart_wal(writer: &mut AnyConnection) {
     if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
         .fetch_all(writer)
         .await
@@ -1162,19 +1247,13 @@ const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(2
 /// batch is written again append by append ([`write_batch_each`]), so the failure is
 /// confined to the append that caused it.
 async fn write_batch(
-    writer: &AnyPool,
+    writer: &mut AnyConnection,
     batch: &[AppendJob],
     notify: bool,
 ) -> Vec<Result<(), StoreError>> {
-    let failed_all = |e: &dyn std::fmt::Display| {
-        batch
-            .iter()
-            .map(|_| Err(StoreError::Write(e.to_string())))
-            .collect()
-    };
     let mut tx = match writer.begin().await {
         Ok(tx) => tx,
-        Err(e) => return failed_all(&e),
+        Err(e) => return failed_all(batch, &e),
     };
     let results = match write_batch_at_once(&mut tx, batch).await {
         Ok(results) => results,
@@ -1183,16 +1262,17 @@ async fn write_batch(
                 "a batch of {} appends is written one by one: {e}",
                 batch.len()
             );
+            // Rolled back when the connection is next used.
             drop(tx);
             return write_batch_each(writer, batch, notify).await;
         }
     };
     if notify && let Err(e) = announce(&mut tx, batch, &results).await {
-        return failed_all(&e);
+        return failed_all(batch, &e);
     }
     match tx.commit().await {
         Ok(()) => results,
-        Err(e) => failed_all(&e),
+        Err(e) => failed_all(batch, &e),
     }
 }
 
@@ -1202,7 +1282,8 @@ async fn write_batch(
 ///
 /// ```sql
 /// BEGIN;
-/// UPDATE games SET version = CASE id WHEN ? THEN ? ... END ... RETURNING id;  -- as below
+/// UPDATE games SET version = CASE id WHEN ? THEN ? ... END ...;  -- as below
+/// SELECT changes();
 /// INSERT INTO actions (...) SELECT v.column1, ... FROM (VALUES (?, ?, ?, ?, ?), ...) AS v
 ///     WHERE EXISTS (SELECT 1 FROM games g WHERE g.id = v.column1 AND g.version = v.column2);
 /// COMMIT;
@@ -1215,22 +1296,16 @@ async fn write_batch(
 /// looks a numbered one's name up through a list as long as the statement's parameters. A
 /// batch where a game appears twice, or whose transaction fails, goes the usual way
 /// ([`write_batch`], which falls back on one savepoint per append), after a `ROLLBACK`.
-async fn write_batch_sqlite(writer: &AnyPool, batch: &[AppendJob]) -> Vec<Result<(), StoreError>> {
+async fn write_batch_sqlite(
+    conn: &mut AnyConnection,
+    batch: &[AppendJob],
+) -> Vec<Result<(), StoreError>> {
     if rounds(batch).len() != 1 {
-        return write_batch(writer, batch, false).await;
+        return write_batch(conn, batch, false).await;
     }
-    let mut conn = match writer.acquire().await {
-        Ok(conn) => conn,
-        Err(e) => {
-            let e = StoreError::from(e);
-            return batch
-                .iter()
-                .map(|_| Err(StoreError::Write(e.to_string())))
-                .collect();
-        }
-    };
-    match one_transaction(&mut conn, batch).await {
-        Ok(moved) => batch
+    match one_transaction(conn, batch).await {
+        Ok(None) => batch.iter().map(|_| Ok(())).collect(),
+        Ok(Some(moved)) => batch
             .iter()
             .map(|job| {
                 if moved.contains(&job.game_id) {
@@ -1246,8 +1321,7 @@ async fn write_batch_sqlite(writer: &AnyPool, batch: &[AppendJob]) -> Vec<Result
             if let Err(e) = conn.execute("ROLLBACK").await {
                 tracing::debug!("no transaction to roll back: {e}");
             }
-            drop(conn);
-            write_batch(writer, batch, false).await
+            write_batch(conn, batch, false).await
         }
     }
 }
@@ -1259,12 +1333,14 @@ enum Param<'a> {
     Hash(Option<&'a str>),
 }
 
-/// [`write_batch_sqlite`]'s transaction (every game of `batch` different): the ids the
-/// `UPDATE` moved, once committed.
+/// [`write_batch_sqlite`]'s transaction (every game of `batch` different), once committed:
+/// `None` when the `UPDATE` moved every game (it says how many, rather than returning
+/// their ids: a row each, which sqlx hands over one at a time from SQLite's thread), else
+/// the ids of those it moved.
 async fn one_transaction(
-    conn: &mut sqlx::pool::PoolConnection<Any>,
+    conn: &mut AnyConnection,
     batch: &[AppendJob],
-) -> Result<std::collections::HashSet<String>, StoreError> {
+) -> Result<Option<std::collections::HashSet<String>>, StoreError> {
     let now = now_millis();
     let mut params: Vec<Param<'_>> = Vec::with_capacity(batch.len() * 12);
     let seqs: Vec<i64> = batch
@@ -1304,7 +1380,7 @@ async fn one_transaction(
         params.extend([Param::Text(&job.game_id), Param::Int(seq - 1)]);
     }
     sql.push_str(
-        " END RETURNING id; INSERT INTO actions (game_id, seq, seat, action, state_hash, \
+        " END; SELECT changes(); INSERT INTO actions (game_id, seq, seat, action, state_hash, \
          created_at) SELECT v.column1, v.column2, v.column3, v.column4, v.column5, ? FROM (VALUES ",
     );
     params.push(Param::Int(now));
@@ -1326,7 +1402,46 @@ async fn one_transaction(
         ") AS v WHERE EXISTS (SELECT 1 FROM games g WHERE g.id = v.column1 AND \
          g.version = v.column2); COMMIT;",
     );
-    let mut query = sqlx::query(&sql);
+    let query = bind_all(sqlx::query(&sql), params);
+    // Every statement runs: the one row is the number of games the `UPDATE` moved.
+    // (`fetch_all`: `fetch_one` would stop at the row, before the `INSERT` and `COMMIT`.)
+    let rows = query.fetch_all(&mut *conn).await?;
+    let moved = match rows.first() {
+        Some(row) => row.try_get::<i64, _>(0)?,
+        None => return Err(StoreError::Write("the batch's UPDATE said nothing".into())),
+    };
+    if usize::try_from(moved).is_ok_and(|n| n == batch.len()) {
+        return Ok(None);
+    }
+    // Some game was not where its append expected it: those the batch moved are at their
+    // action's number now (one already there would have made the `INSERT` fail on the
+    // actions' key).
+    let mut sql = String::from("SELECT id FROM games WHERE version = CASE id");
+    let mut query_params: Vec<Param<'_>> = Vec::with_capacity(batch.len() * 3);
+    for (job, &seq) in batch.iter().zip(&seqs) {
+        sql.push_str(" WHEN ? THEN ?");
+        query_params.extend([Param::Text(&job.game_id), Param::Int(seq)]);
+    }
+    sql.push_str(" END AND id IN (");
+    for (i, job) in batch.iter().enumerate() {
+        sql.push_str(if i == 0 { "?" } else { ", ?" });
+        query_params.push(Param::Text(&job.game_id));
+    }
+    sql.push(')');
+    let rows = bind_all(sqlx::query(&sql), query_params)
+        .fetch_all(&mut *conn)
+        .await?;
+    rows.into_iter()
+        .map(|r| r.try_get::<String, _>("id").map_err(StoreError::from))
+        .collect::<Result<_, _>>()
+        .map(Some)
+}
+
+/// `query` with `params` bound in order.
+fn bind_all<'q>(
+    mut query: sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>>,
+    params: Vec<Param<'_>>,
+) -> sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>> {
     for param in params {
         query = match param {
             Param::Int(n) => query.bind(n),
@@ -1334,11 +1449,7 @@ async fn one_transaction(
             Param::Hash(h) => query.bind(h.map(str::to_owned)),
         };
     }
-    // Every statement runs: the rows are the `UPDATE`'s.
-    let rows = query.fetch_all(&mut **conn).await?;
-    rows.into_iter()
-        .map(|r| r.try_get::<String, _>("id").map_err(StoreError::from))
-        .collect()
+    query
 }
 
 /// The batch in rounds in which no game appears twice (in practice one round: a game's
@@ -1348,7 +1459,7 @@ async fn one_transaction(
 /// its expected version (or is finished) is not moved, so its action is not inserted and
 /// its append is a [`StoreError::Conflict`]; the others go on.
 async fn write_batch_at_once(
-    tx: &mut Transaction<'static, Any>,
+    tx: &mut Transaction<'_, Any>,
     batch: &[AppendJob],
 ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
     let now = now_millis();
@@ -1404,7 +1515,7 @@ fn conflict(job: &AppendJob) -> StoreError {
 /// One `UPDATE ... RETURNING id` moving each game of `jobs` (all different) from `seq - 1`
 /// to `seq`, setting the outcome of those that end; the ids of the games it moved.
 async fn move_versions(
-    tx: &mut Transaction<'static, Any>,
+    tx: &mut Transaction<'_, Any>,
     jobs: &[&AppendJob],
     now: i64,
 ) -> Result<std::collections::HashSet<String>, StoreError> {
@@ -1455,7 +1566,7 @@ async fn move_versions(
 
 /// One multi-row `INSERT` of the actions of `jobs` (none: no statement).
 async fn insert_actions<'a>(
-    tx: &mut Transaction<'static, Any>,
+    tx: &mut Transaction<'_, Any>,
     jobs: impl Iterator<Item = &'a AppendJob>,
     now: i64,
 ) -> Result<(), StoreError> {
@@ -1486,37 +1597,31 @@ async fn insert_actions<'a>(
 /// The batch in one transaction, each append in its own savepoint, so that one refused
 /// append does not undo the others. If the commit fails, every append of the batch fails.
 async fn write_batch_each(
-    writer: &AnyPool,
+    writer: &mut AnyConnection,
     batch: &[AppendJob],
     notify: bool,
 ) -> Vec<Result<(), StoreError>> {
-    let failed_all = |e: &dyn std::fmt::Display| {
-        batch
-            .iter()
-            .map(|_| Err(StoreError::Write(e.to_string())))
-            .collect()
-    };
     let mut tx = match writer.begin().await {
         Ok(tx) => tx,
-        Err(e) => return failed_all(&e),
+        Err(e) => return failed_all(batch, &e),
     };
     let mut results = Vec::with_capacity(batch.len());
     for job in batch {
         results.push(append_in(&mut tx, job).await);
     }
     if notify && let Err(e) = announce(&mut tx, batch, &results).await {
-        return failed_all(&e);
+        return failed_all(batch, &e);
     }
     match tx.commit().await {
         Ok(()) => results,
-        Err(e) => failed_all(&e),
+        Err(e) => failed_all(batch, &e),
     }
 }
 
 /// PostgreSQL: tells every listening server process which games moved to which version
 /// (`NOTIFY`, delivered only if and when the transaction commits).
 async fn announce(
-    tx: &mut Transaction<'static, Any>,
+    tx: &mut Transaction<'_, Any>,
     batch: &[AppendJob],
     results: &[Result<(), StoreError>],
 ) -> Result<(), StoreError> {
@@ -1538,7 +1643,7 @@ async fn announce(
 }
 
 /// One append inside the batch's transaction, in a savepoint.
-async fn append_in(tx: &mut Transaction<'static, Any>, job: &AppendJob) -> Result<(), StoreError> {
+async fn append_in(tx: &mut Transaction<'_, Any>, job: &AppendJob) -> Result<(), StoreError> {
     let seq = count_to_sql(job.action.seq)?;
     let now = now_millis();
     let mut sp = tx.begin().await?;

@@ -226,6 +226,31 @@ pub async fn exercise_store(store: &SqlStore, prefix: &str) {
     assert!(g1.finished);
     assert_eq!(g1.actions, vec![action(1), action(2)]);
 
+    // Different games, one of them not at the version its append expects: only that append
+    // fails (in one batch, SQLite's transaction moves the others and says it moved fewer).
+    let others: Vec<String> = (0..8).map(|i| format!("{prefix}d{i}")).collect();
+    for id in &others {
+        store.create_game(&new_game(id)).await.unwrap();
+    }
+    let (next, wrong) = (action(1), action(9));
+    let results = futures_util::future::join_all(
+        others
+            .iter()
+            .enumerate()
+            .map(|(i, id)| store.append_action(id, if i == 2 { &wrong } else { &next }, None)),
+    )
+    .await;
+    for (i, (id, result)) in others.iter().zip(&results).enumerate() {
+        let g = store.load_game(id).await.unwrap().unwrap();
+        if i == 2 {
+            assert!(matches!(result, Err(StoreError::Conflict(_))), "{result:?}");
+            assert!(g.actions.is_empty(), "{id}");
+        } else {
+            assert!(result.is_ok(), "{id}: {result:?}");
+            assert_eq!(g.actions, vec![action(1)], "{id}");
+        }
+    }
+
     // A row the schema refuses (an action already stored under the next number, which only
     // a damaged database has) fails its own append only: the batch is written again one by
     // one.
