@@ -336,18 +336,22 @@ pub fn envelop(
 /// towards it and then straight ahead. The table cuts the approach at the first contact and
 /// lines the units up (VII-2.C). A unit holding a tower is offered them from each of the
 /// tower's exits (T&F IV "Occupying defenses": it charges out of the tower,
-/// `onus_table::Table::tower_exits`). A unit on a wall is offered the lateral charge along it
+/// `onus_table::Table::tower_exits`) and from each of its sides, for a charge by section
+/// markers (`onus_table::Table::tower_marker_starts`). A unit on a wall is offered the lateral charge along it
 /// too (T&F IV "Walls", "Lateral attack").
 pub fn charge_candidates(table: &Table, unit: UnitId, target: UnitId) -> Vec<ChargeSpec> {
     let (Ok(u), Ok(t)) = (table.unit(unit), table.unit(target)) else {
         return Vec::new();
     };
     let starts: Vec<acies_geom::Pose> = if u.tower.is_some() {
-        table
+        let mut starts: Vec<acies_geom::Pose> = table
             .tower_exits(unit)
             .into_iter()
             .map(|(p, _)| p)
-            .collect()
+            .collect();
+        // By section markers where the card has no room (T&F IV "Occupying defenses").
+        starts.extend(table.tower_marker_starts(unit));
+        starts
     } else {
         vec![u.pose]
     };

@@ -137,6 +137,21 @@ pub fn fight_out(
     f
 }
 
+/// No modifier of a fortress's (but the defenders' morale) nor attack priority from one in
+/// a fight's effects (T&F IV "Walls": the wall's defence is against a climber only).
+pub fn no_structure_bonus(effects: &[onus_combat::CombatEffect]) {
+    use onus_combat::CombatEffect;
+    assert!(
+        !effects.iter().any(|fx| match fx {
+            CombatEffect::Modify { source, stat, .. } =>
+                source.contains("T&F") && *stat != onus_combat::Stat::Morale,
+            CombatEffect::GrantPriority { source, .. } => source.contains("T&F"),
+            _ => false,
+        }),
+        "{effects:?}"
+    );
+}
+
 /// The last fight's result in the log.
 pub fn last_fight(s: &onus_game::GameState) -> Box<onus_combat::CombatResult> {
     events(s)

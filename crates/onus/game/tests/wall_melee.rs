@@ -5,8 +5,7 @@
 
 mod common;
 
-use common::{fort, infantry};
-use onus_combat::CombatEffect;
+use common::{fort, infantry, no_structure_bonus};
 use onus_game::action::ChargeSpec;
 use onus_game::testing::{fixture_on, unit};
 use onus_game::{Action, GameState, Onus, Phase, Seat};
@@ -21,19 +20,6 @@ fn apply(s: &GameState, seat: Seat, a: &Action) -> GameState {
     Onus::apply(s, seat, a)
         .unwrap_or_else(|e| panic!("{a:?}: {e}"))
         .state
-}
-
-/// No modifier of the fortress's (but the defenders' morale) nor attack priority from it.
-fn no_structure_bonus(effects: &[CombatEffect]) {
-    assert!(
-        !effects.iter().any(|fx| match fx {
-            CombatEffect::Modify { source, stat, .. } =>
-                source.contains("T&F") && *stat != onus_combat::Stat::Morale,
-            CombatEffect::GrantPriority { source, .. } => source.contains("T&F"),
-            _ => false,
-        }),
-        "{effects:?}"
-    );
 }
 
 /// The melee of `attacker` (seat 0's, in the Melee Phase) against `defender` with fixed

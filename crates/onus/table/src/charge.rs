@@ -289,11 +289,14 @@ impl Table {
         stage: Stage,
     ) -> Result<Option<ChargePlan>, TableError> {
         self.check_not_covered(order.target, unit)?;
+        let aligned = stage == Stage::Aligned;
         if self.unit(unit)?.tower.is_none() {
-            // T&F IV "Walls with a gate": through a fallen gate, when nothing else serves.
+            // T&F IV "Walls with a gate": through a fallen gate, when nothing else serves;
+            // then T&F IV "Walls", "Movement": by section markers through an opening.
             return match self.plan_charge_from(unit, order, opts, stage, None) {
                 Err(e) => self
-                    .plan_gate_charge(unit, order, opts, stage == Stage::Aligned)
+                    .plan_gate_charge(unit, order, opts, aligned)
+                    .or_else(|| self.plan_marker_charge(unit, order, opts, aligned))
                     .unwrap_or(Err(e)),
                 plan => plan,
             };
@@ -308,6 +311,10 @@ impl Table {
                     refusal.get_or_insert(e);
                 }
             }
+        }
+        // T&F IV "Occupying defenses": by section markers out of the tower.
+        if let Some(plan) = self.plan_marker_charge(unit, order, opts, aligned) {
+            return plan;
         }
         Err(refusal.unwrap_or(TableError::NotPossible {
             unit,
@@ -624,6 +631,19 @@ impl Table {
         side: Edge,
         anchor: Vec2,
     ) -> Result<(Pose, Vec<SectionContact>), TableError> {
+        self.align_as(mover, target, side, anchor, false)
+    }
+
+    /// [`Table::align`]; `imagined`, as if nothing but the target stood on the table (the
+    /// card of a charge by section markers, `crate::structure_markers`).
+    pub(crate) fn align_as(
+        &self,
+        mover: &TableUnit,
+        target: &TableUnit,
+        side: Edge,
+        anchor: Vec2,
+        imagined: bool,
+    ) -> Result<(Pose, Vec<SectionContact>), TableError> {
         let rect = target.rect();
         let edge = rect.edge(side);
         let d = edge.direction();
@@ -723,17 +743,19 @@ impl Table {
                 mover.extended(Flank::Left),
                 mover.extended(Flank::Right),
             );
-            if !pieces.iter().all(|(_, r)| self.contains_rect(r)) {
-                return None;
+            if !imagined {
+                if !pieces.iter().all(|(_, r)| self.contains_rect(r)) {
+                    return None;
+                }
+                if pieces
+                    .iter()
+                    .any(|(_, r)| obstacles.iter().any(|o| r.overlaps(&o.rect)))
+                {
+                    return None;
+                }
+                let rects: Vec<OrientedRect> = pieces.iter().map(|(_, r)| *r).collect();
+                self.check_ground_crossing(mover, &rects, crossing).ok()?;
             }
-            if pieces
-                .iter()
-                .any(|(_, r)| obstacles.iter().any(|o| r.overlaps(&o.rect)))
-            {
-                return None;
-            }
-            let rects: Vec<OrientedRect> = pieces.iter().map(|(_, r)| *r).collect();
-            self.check_ground_crossing(mover, &rects, crossing).ok()?;
             let mut m = mover.clone();
             m.pose = pose;
             let contacts: Vec<SectionContact> = direct_contacts(&m, target, &taken)
@@ -819,6 +841,7 @@ impl Table {
             }
         }
         if plan.side.is_some() {
+            next.place_section_markers(plan);
             next.engage(plan.unit, plan.target, &plan.envelop, true)?;
             for other in &plan.also_engaged {
                 next.engage(plan.unit, *other, &EnvelopChoice::None, true)?;

@@ -21,7 +21,7 @@ use crate::charge::{ChargeOrder, ChargePlan, MarkersSwept, cut_steps};
 use crate::contact::SectionContact;
 use crate::error::TableError;
 use crate::fortress::Breach;
-use crate::movement::{MoveOrder, PathOptions};
+use crate::movement::{MoveOrder, PathOptions, Step};
 use crate::table::{EnvelopChoice, Table};
 use crate::unit::{FrontSlot, Part, SectionId, TableUnit, UnitId};
 
@@ -44,6 +44,15 @@ fn lies_on(s: &Segment, face: &Segment) -> bool {
 }
 
 impl Table {
+    /// `steps` of `u` cut where its card first runs into a standing wall or tower (a gate
+    /// opening for it if it may pass): the steps up to there, and whether they were cut.
+    pub(crate) fn cut_at_wall(&self, u: &TableUnit, steps: &[Step]) -> (Vec<Step>, bool) {
+        cut_steps(u, steps, |track| {
+            self.first_wall(&crate::terrain::sweeps(track), Some(u))
+                .map(|(_, i, t)| (i, t))
+        })
+    }
+
     /// The contacts through a fallen gate between `a` (making them) and `b` as they stand
     /// (module doc); parts in `taken` are skipped.
     pub(crate) fn gate_contacts(
@@ -148,10 +157,7 @@ impl Table {
             return None;
         }
         let u = self.unit(unit).ok()?.clone();
-        let (steps, cut) = cut_steps(&u, &order.steps, |track| {
-            self.first_wall(&crate::terrain::sweeps(track), Some(&u))
-                .map(|(_, i, t)| (i, t))
-        });
+        let (steps, cut) = self.cut_at_wall(&u, &order.steps);
         if !cut {
             return None;
         }

@@ -31,6 +31,7 @@ pub mod siege_engines;
 pub mod sight;
 pub mod skirmish;
 mod step_walk;
+mod structure_markers;
 pub mod table;
 pub mod terrain;
 pub mod tower;

@@ -637,7 +637,12 @@ fn forced_march(
 
 /// The distance a move of `kind` may cover (VII-2; T&F II "Limited movement": half, or
 /// skirmishers -1 DU; IX "Athletes": +1 DU when they charge).
-fn movement_budget(u: &TableUnit, opts: PathOptions, kind: MovementType, separate: bool) -> f64 {
+pub(crate) fn movement_budget(
+    u: &TableUnit,
+    opts: PathOptions,
+    kind: MovementType,
+    separate: bool,
+) -> f64 {
     let base = base_movement(u, separate);
     let mut budget = match (opts.phase, kind) {
         (MovePhase::Skirmishers { allowance }, _) => allowance,
@@ -780,7 +785,11 @@ impl Table {
 
     /// Whether `u` may move at all now (VII-2): not fleeing, not engaged, activated (or
     /// carried by its activated main unit, brash, or following up), once a Movement Phase.
-    fn check_may_move(&self, u: &TableUnit, opts: PathOptions) -> Result<(), TableError> {
+    pub(crate) fn check_may_move(
+        &self,
+        u: &TableUnit,
+        opts: PathOptions,
+    ) -> Result<(), TableError> {
         let unit = u.id;
         let main_activated = match u.stack {
             Some(Stack::AuxiliaryUnder(m)) => self.unit(m).is_ok_and(|m| m.turn.activated),

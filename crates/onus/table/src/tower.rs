@@ -122,7 +122,7 @@ impl Table {
     /// Whether `p` lies inside the fortress tower `s` belongs to (IV "Occupying defenses":
     /// "such contact must be made from inside the walls"); `None` for a watchtower, which
     /// belongs to no fortress.
-    fn inside_of(&self, s: &Structure, p: Vec2) -> Option<bool> {
+    pub(crate) fn inside_of(&self, s: &Structure, p: Vec2) -> Option<bool> {
         let f = s.fortress.as_deref()?;
         let bf = self.battlefield()?;
         Some(bf.fortress_at(p).is_some_and(|site| site.id == f))
@@ -157,7 +157,7 @@ impl Table {
             .is_some_and(|s| self.inside_of(s, centre) == Some(true))
     }
 
-    fn structure_of(&self, id: &str) -> Option<&Structure> {
+    pub(crate) fn structure_of(&self, id: &str) -> Option<&Structure> {
         self.battlefield()?.structure(id)
     }
 

@@ -10,5 +10,6 @@ mod obstacles;
 mod overlap;
 mod queries;
 mod ranged;
+mod structure_markers;
 mod terrain;
 mod towers;
