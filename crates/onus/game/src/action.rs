@@ -169,6 +169,14 @@ pub enum Action {
     /// watchtower from outside faces it and places a Climbing marker (its movement of the
     /// turn; Movement Phase). The climb then goes on without activation.
     Climb { unit: UnitId, structure: String },
+    /// T&F V "Assaulting fortresses": an active unit whose front lies flat against a side of a
+    /// tower, watchtower or siege tower from outside wraps its front sections beyond that
+    /// side round it as Section markers, before any climb (Movement Phase).
+    EnvelopTower {
+        unit: UnitId,
+        structure: String,
+        choice: EnvelopChoice,
+    },
     /// T&F IV "Walls", "Defeating a defender"; V "Assaulting fortresses": a climber at the top
     /// whose defender is destroyed, fled or gone occupies the top (onto the wall, or into the
     /// tower; Movement or Melee Phase of its side, no activation needed).
@@ -286,6 +294,7 @@ impl Action {
             Action::RemoveStructure { .. } => "remove a structure",
             Action::OccupyVillage { .. } => "occupy a village",
             Action::Climb { .. } => "climb",
+            Action::EnvelopTower { .. } => "envelop a tower",
             Action::TakeTop { .. } => "take the top",
             Action::ClimbDown { .. } => "climb down the wall",
             Action::TakeRam { .. } => "take up a ram",
@@ -427,6 +436,7 @@ impl Action {
             | Action::SetOnFire { structure, .. }
             | Action::RemoveStructure { structure, .. }
             | Action::Climb { structure, .. }
+            | Action::EnvelopTower { structure, .. }
             | Action::Batter { structure, .. }
             | Action::TakeRam { ram: structure, .. } => {
                 if structure.len() > crate::structures::MAX_STRUCTURE_ID {

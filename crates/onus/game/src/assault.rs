@@ -68,6 +68,40 @@ pub fn climb(state: &mut GameState, seat: Seat, unit: UnitId, id: &str) -> GameR
     Ok(())
 }
 
+/// T&F V "Assaulting fortresses": "to assault a tower ... with 4 sections. Once the unit has
+/// started climbing, the structure cannot be enveloped, so the decision has to be made before
+/// climbing and, once initiated, the envelopment markers cannot be discarded"; V "Set wood on
+/// fire": "you can envelop a tower and roll 3 dice".
+///
+/// Rulings (docs/rulings.md): an active unit, in the Movement Phase, wraps its front sections
+/// beyond the tower's side round it ([`onus_table::Table::wrap_tower`]); it may have moved
+/// there this turn and may climb after it, and counts as moved. The markers last while its
+/// card stays where it is; they count as sections in contact with the tower (the climber's
+/// dice at the top, [`meet_at_top`]; setting it on fire, `structures::sections_in_contact`).
+pub fn envelop_tower(
+    state: &mut GameState,
+    seat: Seat,
+    unit: UnitId,
+    id: &str,
+    choice: &onus_table::EnvelopChoice,
+) -> GameResult<()> {
+    crate::structures::own_unit(state, seat, unit, ASSAULTS)?;
+    if !state.book.activated.contains(&unit) || state.book.recovered.contains(&unit) {
+        return Err(GameError::rule(
+            ASSAULTS,
+            format!("{unit} is not an active unit: enveloping a tower takes an activation"),
+        ));
+    }
+    let sections = state.table.wrap_tower(unit, id, choice)?;
+    crate::fog::reveal(state, unit);
+    state.emit(GameEvent::TowerEnveloped {
+        unit,
+        structure: id.to_string(),
+        sections,
+    });
+    Ok(())
+}
+
 /// T&F V "Assaulting fortresses": "On the next turn the counter will flip over to show its
 /// Climbed side (green arrows), indicating that the unit has climbed 1 level and that no
 /// further activation will be necessary to finish the ascent"; "you need 1 turn to climb to a
@@ -120,6 +154,8 @@ fn meet_at_top(state: &mut GameState) {
         .collect();
     for unit in climbers {
         for enemy in state.table.engage_at_top(unit) {
+            // The Section markers wrapped round the tower before the climb fight too.
+            let _wrapped = state.table.add_wrap_contacts(unit, enemy);
             state.emit(GameEvent::MetAtTop { unit, enemy });
         }
     }
@@ -250,6 +286,8 @@ fn ended(state: &GameState, unit: &onus_table::TableUnit, c: &Climb) -> Option<S
 /// damage": "If a fire starts and a unit is climbing, it will automatically return to ground
 /// level"). Called after every action.
 pub(crate) fn sync(state: &mut GameState) {
+    // The markers wrapped round a tower go with the card, or with the tower.
+    state.table.sync_wraps();
     let over: Vec<(UnitId, String, String)> = state
         .table
         .units()
@@ -270,8 +308,9 @@ pub(crate) fn sync(state: &mut GameState) {
     }
 }
 
-/// The climbs `unit` could start now: one per wall, tower or watchtower its card touches,
-/// each accepted by [`crate::Onus::apply`] as it stands.
+/// The climbs `unit` could start now, envelopments of a tower first ([`envelop_tower`], as many
+/// sections as possible): one per wall, tower or watchtower its card touches, each accepted by
+/// [`crate::Onus::apply`] as it stands.
 pub fn climbs(state: &GameState, unit: UnitId) -> Vec<Action> {
     let (Some(bf), Ok(u)) = (state.table.battlefield(), state.table.unit(unit)) else {
         return Vec::new();
@@ -284,9 +323,15 @@ pub fn climbs(state: &GameState, unit: UnitId) -> Vec<Action> {
             s.rects()
                 .any(|r| r.distance(&card) <= onus_table::tower::TOWER_REACH)
         })
-        .map(|s| Action::Climb {
-            unit,
-            structure: s.id.clone(),
+        .flat_map(|s| {
+            let structure = s.id.clone();
+            let wrap = onus_table::holdable(s.kind).then(|| Action::EnvelopTower {
+                unit,
+                structure: structure.clone(),
+                choice: onus_table::EnvelopChoice::Max,
+            });
+            wrap.into_iter()
+                .chain(std::iter::once(Action::Climb { unit, structure }))
         })
         .filter(|a| crate::turn::apply(state, seat, a).is_ok())
         .collect()

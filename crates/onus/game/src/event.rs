@@ -297,6 +297,13 @@ pub enum GameEvent {
         structure: String,
         wall: String,
     },
+    /// T&F V "Assaulting fortresses": `unit` wrapped `sections` Section markers round tower
+    /// `structure` from outside.
+    TowerEnveloped {
+        unit: UnitId,
+        structure: String,
+        sections: usize,
+    },
     /// T&F V "Assaulting fortresses": a Climbing marker placed on `unit`'s card, facing
     /// `structure` (`height` levels) from outside.
     ClimbStarted {

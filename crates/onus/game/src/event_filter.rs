@@ -91,6 +91,7 @@ pub fn event_view(state: &GameState, event: &GameEvent, viewer: Viewer<Seat>) ->
         | E::StructureRemoved { .. }
         // T&F V "Assaulting fortresses": the Climbing marker is public, like the card's place.
         | E::ClimbStarted { .. }
+        | E::TowerEnveloped { .. }
         | E::Climbed { .. }
         | E::ClimbEnded { .. }
         | E::MetAtTop { .. }

@@ -186,7 +186,8 @@ pub fn sheltered(
 /// The sections of `u` in contact with structure `s`: the sections of the card's perimeter
 /// (and the extended markers' fronts) whose middle lies on or against it (T&F V "Set wood on
 /// fire": "as many dice as sections are in contact"; "Razing structures": "1 damage for each
-/// unit section in contact with it"; "Fire extinguishing": "per ... section in contact").
+/// unit section in contact with it"; "Fire extinguishing": "per ... section in contact"), and
+/// the Section markers it wrapped round a tower ([`crate::assault::envelop_tower`]).
 pub fn sections_in_contact(u: &TableUnit, s: &Structure) -> u32 {
     let near = |p| s.rects().any(|r| r.distance_to_point(p) <= EPS);
     let card = SectionId::all()
@@ -197,7 +198,9 @@ pub fn sections_in_contact(u: &TableUnit, s: &Structure) -> u32 {
         .filter_map(|f| u.extended_rect(f))
         .filter(|r| near(r.edge(acies_geom::Edge::Front).midpoint()))
         .count();
-    u32::try_from(card + extended).unwrap_or(u32::MAX)
+    // T&F V "Assaulting fortresses": the Section markers wrapped round a tower.
+    let wrapped = u.wrap_markers(&s.id).len();
+    u32::try_from(card + extended + wrapped).unwrap_or(u32::MAX)
 }
 
 /// Who may be the unit in a structure.

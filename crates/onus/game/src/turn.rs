@@ -355,6 +355,14 @@ fn phase_action(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()
         (Phase::Movement, Action::Climb { unit, structure }) => {
             crate::assault::climb(s, seat, *unit, structure)
         }
+        (
+            Phase::Movement,
+            Action::EnvelopTower {
+                unit,
+                structure,
+                choice,
+            },
+        ) => crate::assault::envelop_tower(s, seat, *unit, structure, choice),
         (Phase::Movement | Phase::Melee, Action::TakeTop { unit }) => {
             crate::assault::take_top(s, seat, *unit)
         }

@@ -48,6 +48,10 @@ pub struct UnitView {
     /// one.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub level: i64,
+    /// The Section markers the unit has wrapped round a tower (T&F V "Assaulting fortresses"),
+    /// public like every marker's place.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wrap: Vec<acies_geom::OrientedRect>,
 }
 
 fn is_zero(x: &i64) -> bool {
@@ -233,6 +237,7 @@ pub fn view_since(state: &GameState, viewer: Viewer<Seat>, from: usize) -> GameV
                 climb: u.climb.clone(),
                 ram: state.engines.ram_of(u.id).map(str::to_owned),
                 level: state.table.level(u.id),
+                wrap: u.wrap_rects().collect(),
             }
         })
         .collect();

@@ -718,3 +718,85 @@ fn tf_v_assaulting_fortresses_a_tower_climbed_is_not_enveloped() {
     assert_eq!(section, "T&F V Assaulting fortresses", "{why}");
     assert!(why.contains("cannot be enveloped"), "{why}");
 }
+
+fn envelop_tower(structure: &str) -> Action {
+    Action::EnvelopTower {
+        unit: CLIMBER,
+        structure: structure.into(),
+        choice: EnvelopChoice::Max,
+    }
+}
+
+/// V "Assaulting fortresses": "This particular example represents a unit attempting to
+/// assault a tower with 4 sections. Once the unit has started climbing, the structure cannot
+/// be enveloped, so the decision has to be made before climbing and, once initiated, the
+/// envelopment markers cannot be discarded." The Triarii's front lies on the tower's east side
+/// (two sections); their northern section wraps round its north side as a Section marker (the
+/// southern one has no room: the east wall joins the tower there). Every viewer sees the
+/// marker; they climb; at the top they meet the guard with 3 sections, not 2. They cannot
+/// envelop again once climbing.
+#[test]
+fn tf_v_assaulting_fortresses_a_tower_enveloped_before_the_climb() {
+    let s = at_the_tower();
+    let opts = s.table().wrap_options(CLIMBER, "tower").unwrap();
+    assert_eq!(opts.len(), 1, "{opts:?}");
+    let s = apply(&s, Seat(0), &envelop_tower("tower"));
+    assert!(s.log().iter().any(|e| matches!(e,
+        GameEvent::TowerEnveloped { unit, sections: 1, .. } if *unit == CLIMBER)));
+    let seen = Onus::view(&s, Viewer::Seat(Seat(1)));
+    let u = seen.units.iter().find(|u| u.id == CLIMBER).unwrap();
+    assert_eq!(u.wrap.len(), 1);
+    assert!(
+        u.wrap[0].pose.centre.y > 16.5,
+        "north of the tower: {:?}",
+        u.wrap
+    );
+    let mut s = apply(&s, Seat(0), &climb("tower"));
+    let (section, why) = refusal(&s, Seat(0), &envelop_tower("tower"));
+    assert_eq!(section, "T&F V Assaulting fortresses", "{why}");
+    next_own_turn(&mut s);
+    next_own_turn(&mut s);
+    let e = s
+        .table()
+        .engagement(CLIMBER, GUARD)
+        .expect("met at the top");
+    assert_eq!(e.dice(), 3, "{:?}", e.contacts);
+    // Without the envelopment, 2.
+    let mut plain = apply(&at_the_tower(), Seat(0), &climb("tower"));
+    next_own_turn(&mut plain);
+    next_own_turn(&mut plain);
+    assert_eq!(plain.table().engagement(CLIMBER, GUARD).unwrap().dice(), 2);
+}
+
+/// V "Assaulting fortresses" (ruling): the markers round a tower stand on the table (nobody
+/// else may stand there) and go with the card: after the Triarii move away (a new turn) they
+/// are gone.
+#[test]
+fn tf_v_assaulting_fortresses_the_markers_round_a_tower_go_with_the_card() {
+    let mut s = apply(&at_the_tower(), Seat(0), &envelop_tower("tower"));
+    let m = s.table().unit(CLIMBER).unwrap().wrap_markers("tower")[0].1;
+    assert!(
+        s.table()
+            .obstacles(&[])
+            .iter()
+            .any(|o| o.owner == CLIMBER && o.rect == m),
+        "the marker stands on the table"
+    );
+    next_own_turn(&mut s);
+    *s.phase_mut() = Phase::Movement;
+    s.table_mut().activate(CLIMBER).unwrap();
+    s.book_mut().activated.insert(CLIMBER);
+    let back = Action::Move {
+        unit: CLIMBER,
+        order: MoveOrder {
+            steps: vec![Step::Slide {
+                right: 0.0,
+                forward: -0.5,
+            }],
+            ..MoveOrder::default()
+        },
+    };
+    let s = apply(&s, Seat(0), &back);
+    let u = s.table().unit(CLIMBER).unwrap();
+    assert!(u.wrap.is_none() && u.wrap_markers("tower").is_empty());
+}

@@ -417,3 +417,51 @@ fn tf_iv_a_fallen_gate_and_a_collapsed_wall_open_the_table() {
     assert!(after.structure_damage("wall-w").collapsed);
     assert_eq!(after.table().breach("wall-w"), Some(Breach::Collapsed));
 }
+
+/// T&F V "Set wood on fire": "you can envelop a tower and roll 3 dice" (V "Assaulting
+/// fortresses": the envelopment is made before anything else; ruling). Torch-bearers stand
+/// against the central watchtower's north side (2 sections: 1 die); they wrap their two other
+/// sections round its west and east sides (4 sections in contact) and then roll 3 dice, attack
+/// 3 against resistance 7 (5+): hits 5 5 5, damage 5 5 5: 3 Fire markers, every die rolled.
+#[test]
+fn tf_v_set_wood_on_fire_an_enveloped_tower_takes_three_dice() {
+    let bf = onus_terrain::builtin::get("watchtower-line").unwrap();
+    let units = vec![unit(3, 0, infantry("Torch-bearers"), 12.0, 12.1, 180.0)];
+    let s = fixture_on(Some(bf), units, &[TORCHES], Phase::Movement);
+    let tower = s
+        .table()
+        .battlefield()
+        .and_then(|b| b.structure("watchtower-c"))
+        .cloned()
+        .unwrap();
+    let sections = |s: &GameState| {
+        onus_game::structures::sections_in_contact(s.table().unit(TORCHES).unwrap(), &tower)
+    };
+    assert_eq!(sections(&s), 2);
+    let set = Action::SetOnFire {
+        unit: TORCHES,
+        structure: "watchtower-c".into(),
+    };
+    let mut plain = s.clone();
+    *plain.phase_mut() = Phase::Melee;
+    plain.force_dice(&[5, 5, 5, 5, 5, 5]);
+    let plain = apply(&plain, 0, set.clone()).unwrap();
+    assert_eq!(plain.forced_dice().len(), 4, "1 die to hit, 1 to damage");
+    assert_eq!(plain.structure_damage("watchtower-c").fire.new, 1);
+
+    let envelop = Action::EnvelopTower {
+        unit: TORCHES,
+        structure: "watchtower-c".into(),
+        choice: onus_table::EnvelopChoice::Max,
+    };
+    let mut wrapped = apply(&s, 0, envelop).unwrap();
+    assert_eq!(sections(&wrapped), 4);
+    *wrapped.phase_mut() = Phase::Melee;
+    wrapped.force_dice(&[5, 5, 5, 5, 5, 5]);
+    let wrapped = apply(&wrapped, 0, set).unwrap();
+    assert!(
+        wrapped.forced_dice().is_empty(),
+        "3 dice to hit, 3 to damage"
+    );
+    assert_eq!(wrapped.structure_damage("watchtower-c").fire.new, 3);
+}

@@ -525,6 +525,10 @@ fn structure_action_label(t: &Table, a: &Action) -> String {
             structure, half, ..
         } => format!("Occupy {} (half {})", name(structure), half + 1),
         Action::Climb { structure, .. } => format!("Climb {}", name(structure)),
+        Action::EnvelopTower { structure, .. } => format!(
+            "Envelop {} with its free sections (before climbing)",
+            name(structure)
+        ),
         Action::TakeTop { .. } => "Take the top it has climbed".to_owned(),
         Action::ClimbDown { .. } => "Climb down the outside of the wall".to_owned(),
         Action::MoveSiegeTower { steps, .. } => onus_game::siege_engines::tower_move_label(steps),

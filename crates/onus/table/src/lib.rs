@@ -35,6 +35,7 @@ mod structure_markers;
 pub mod table;
 pub mod terrain;
 pub mod tower;
+pub mod tower_wrap;
 pub mod unit;
 
 #[cfg(test)]
@@ -61,6 +62,7 @@ pub use terrain::{
     Across, DIFFICULT_MAX_ROTATION, GroundEffect, Height, MeleeGround, OBSTACLES, VILLAGES,
 };
 pub use tower::{TowerMove, holdable};
+pub use tower_wrap::{TowerWrap, WrapOptions};
 pub use unit::{
     CardSize, Flank, FrontSlot, Garrison, MARKER_DEPTH, Part, Piece, SectionId, Stack, TableUnit,
     TurnState, UnitId, card_rect, enveloping_marker_rect, extended_marker_rect, footprint_at,

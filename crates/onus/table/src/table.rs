@@ -282,6 +282,14 @@ impl Table {
                     rect,
                 });
             }
+            // T&F V "Assaulting fortresses": the markers wrapped round a tower are the unit's.
+            for rect in u.wrap_rects() {
+                out.push(Obstacle {
+                    owner: u.id,
+                    kind: ObstacleKind::Card,
+                    rect,
+                });
+            }
         }
         for e in &self.engagements {
             for c in &e.contacts {

@@ -342,6 +342,10 @@ pub struct TableUnit {
     /// the unit climbs from outside and how far up it is ([`crate::tower::Climb`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub climb: Option<crate::tower::Climb>,
+    /// The Section markers the unit has wrapped round a tower from outside (T&F V "Assaulting
+    /// fortresses"; [`crate::tower_wrap`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wrap: Option<crate::tower_wrap::TowerWrap>,
 }
 
 /// A tower held by a unit (T&F IV "Unit markers": "one to be placed on the structure and the
@@ -379,6 +383,7 @@ impl TableUnit {
             stack: None,
             tower: None,
             climb: None,
+            wrap: None,
         }
     }
 

@@ -85,6 +85,7 @@ export function describeEvent(e, n) {
     case 'siege_tower_moved': return `${u(e.unit)} pushes the siege tower ${e.structure} (${num(e.cost)} DU).`;
     case 'siege_tower_met': return `${u(e.unit)}, in the siege tower ${e.structure}, engages ${u(e.enemy)}.`;
     case 'crossed_to_wall': return `${u(e.unit)} crosses from the siege tower ${e.structure} onto the wall ${e.wall}.`;
+    case 'tower_enveloped': return `${u(e.unit)} envelops ${e.structure}: ${e.sections} Section marker${e.sections === 1 ? '' : 's'} round the tower.`;
     case 'climb_started': return `${u(e.unit)} starts climbing ${e.structure} (${e.height} level${e.height === 1 ? '' : 's'}): Climbing marker placed.`;
     case 'climbed': return `${u(e.unit)} climbs ${e.structure}: ${e.climbed} of ${e.height} level${e.height === 1 ? '' : 's'}${e.climbed >= e.height ? ' — Climbed' : ''}.`;
     case 'climbed_down': return `${u(e.unit)} climbs down ${e.structure}.`;

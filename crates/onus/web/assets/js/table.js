@@ -701,6 +701,17 @@ export class TableView {
   drawEngagements(v, help = {}) {
     const g = clear(this.layers.engagements);
     const byId = new Map(v.units.map((u) => [u.id, u]));
+    // T&F V "Assaulting fortresses": the Section markers a unit wrapped round a tower, where the
+    // engine's view places them (they also stand for its enveloping contacts at the top).
+    for (const u of v.units) {
+      for (const m of u.wrap || []) {
+        const grp = this.cardGroup(m.pose, { class: 'enveloping-marker', 'data-testid': `wrap-${u.id}` });
+        grp.append(s('title', {}, `Section marker of ${u.card ? `${u.card.name} ` : ''}#${u.id} wrapped round the tower`));
+        grp.append(s('rect', { x: -m.width / 2, y: -m.depth / 2, width: m.width, height: m.depth, fill: seatColour(u.owner), stroke: '#fff' }));
+        grp.append(s('path', { d: `M ${-m.width * 0.28} ${m.depth * 0.25} L 0 ${-m.depth * 0.25} L ${m.width * 0.28} ${m.depth * 0.25}`, class: 'enveloping-chevron' }));
+        g.append(grp);
+      }
+    }
     for (const e of v.engagements || []) {
       const a = byId.get(e.a);
       const b = byId.get(e.b);
@@ -713,6 +724,7 @@ export class TableView {
         const by = byId.get(c.by);
         if (!target || !by || !c.part?.Section) continue;
         const { edge, index } = c.part.Section;
+        if (c.enveloping && target.tower) continue; // drawn as the climber's wrap above
         if (c.enveloping) {
           const m = envelopingMarker(target.pose, target.size, edge, index);
           // Drawn in the enveloping unit's colour with a white chevron pointing at the card it
