@@ -10,11 +10,10 @@ use std::future::Future;
 use std::pin::Pin;
 use std::str::FromStr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::{Deserialize, Serialize};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
-use sqlx::pool::PoolConnection;
 use sqlx::{Acquire, Any, AnyConnection, AnyPool, Executor, Row, Transaction};
 use tokio::sync::{Semaphore, mpsc, oneshot};
 
@@ -341,10 +340,6 @@ pub struct SqlStore {
     /// queueing writers here (FIFO) is fairer and faster than letting several connections
     /// collide on the file lock and back off in SQLite's busy handler.
     writer: AnyPool,
-    /// The writes other than appends waiting for `writer` (SQLite: the writer task keeps its
-    /// connection from batch to batch while appends keep coming, and gives it back to the
-    /// pool as soon as one of these waits, see [`write_appends_sqlite`]).
-    writer_waiting: Arc<AtomicUsize>,
     /// Appends queued for the writer task.
     appends: mpsc::Sender<AppendJob>,
     /// PostgreSQL (several processes may share it): chat messages are announced.
@@ -518,15 +513,8 @@ impl SqlStore {
             None
         };
         let acknowledge = Acknowledge::new(wal.clone(), committed);
-        let writer_waiting = Arc::new(AtomicUsize::new(0));
         if sqlite {
-            let task = write_appends_sqlite(
-                writer.clone(),
-                writer_waiting.clone(),
-                queue,
-                acknowledge,
-                restart,
-            );
+            let task = write_appends_sqlite(writer.clone(), queue, acknowledge, restart);
             // SQLite's single writer is the one place every action passes through in turn:
             // it runs on a thread of its own, so that the next batch starts as soon as SQLite
             // has committed the last, instead of when one of the server's busy workers next
@@ -547,7 +535,6 @@ impl SqlStore {
         Ok(Self {
             pool,
             writer,
-            writer_waiting,
             appends,
             postgres: !sqlite,
             wal,
@@ -600,25 +587,9 @@ fn now_millis() -> i64 {
 }
 
 impl SqlStore {
-    /// The writer connection, for a write other than an append (the writer task gives it
-    /// back between two batches once it sees one waiting).
-    async fn writer_conn(&self) -> Result<PoolConnection<Any>, StoreError> {
-        self.writer_waiting.fetch_add(1, Ordering::AcqRel);
-        /// Counts the wait off however it ends (the future may be dropped).
-        struct Waited<'a>(&'a AtomicUsize);
-        impl Drop for Waited<'_> {
-            fn drop(&mut self) {
-                self.0.fetch_sub(1, Ordering::AcqRel);
-            }
-        }
-        let _waited = Waited(&self.writer_waiting);
-        Ok(self.writer.acquire().await?)
-    }
-
     async fn create_game_impl(&self, game: &NewGame) -> Result<(), StoreError> {
         self.writable()?;
-        let mut conn = self.writer_conn().await?;
-        let mut tx = conn.begin().await?;
+        let mut tx = self.writer.begin().await?;
         sqlx::query(
             "INSERT INTO games (id, ruleset, rules_version, setup, seed, created_at, version) \
              VALUES ($1, $2, $3, $4, $5, $6, 0)",
@@ -753,8 +724,7 @@ impl SqlStore {
     ) -> Result<(), StoreError> {
         self.writable()?;
         let seq = count_to_sql(message.seq)?;
-        let mut conn = self.writer_conn().await?;
-        let mut tx = conn.begin().await?;
+        let mut tx = self.writer.begin().await?;
         let inserted = sqlx::query(
             "INSERT INTO chat (game_id, seq, seat, body, created_at) \
              SELECT $1, $2, $3, $4, $5 \
@@ -820,7 +790,7 @@ impl SqlStore {
         sqlx::query("UPDATE games SET rules_version = $1 WHERE id = $2")
             .bind(i64::from(version))
             .bind(id)
-            .execute(&mut *self.writer_conn().await?)
+            .execute(&self.writer)
             .await?;
         self.synced().await
     }
@@ -994,57 +964,34 @@ fn failed_all(batch: &[AppendJob], e: &dyn std::fmt::Display) -> Vec<Result<(), 
 /// it writes, the queue grows, so the next batch is larger. Ends when every [`SqlStore`]
 /// clone is dropped.
 ///
-/// It keeps the writer connection from one batch to the next while appends keep coming: a
-/// connection given back to sqlx's pool is pinged first (a round trip to SQLite's thread),
-/// and the next batch waited for that ping. It gives the connection back when the queue is
-/// empty, or as soon as another write waits for it (`waiting`, [`SqlStore::writer_conn`]:
-/// creating a game, a chat message), which the pool then serves first.
-///
 /// `acknowledge` answers each batch once it is committed (and, on a file with
 /// [`Durability::Disk`], synced). When `restart` is set (the WAL has grown long), the
 /// writer checkpoints the WAL itself between two batches ([`restart_wal`]).
+///
+/// (Keeping the connection from one batch to the next, rather than giving it back to the
+/// pool, which pings it, was measured and dropped: no better in alternating runs.)
 async fn write_appends_sqlite(
     writer: AnyPool,
-    waiting: Arc<AtomicUsize>,
     mut queue: mpsc::Receiver<AppendJob>,
     acknowledge: Acknowledge,
     restart: Arc<AtomicBool>,
 ) {
-    let mut held: Option<PoolConnection<Any>> = None;
-    loop {
-        let first = match queue.try_recv() {
-            Ok(job) => job,
-            Err(mpsc::error::TryRecvError::Disconnected) => return,
-            Err(mpsc::error::TryRecvError::Empty) => {
-                // Idle: the pool has the connection back (`SqlStore::close` waits for it).
-                held = None;
-                match queue.recv().await {
-                    Some(job) => job,
-                    None => return,
-                }
+    while let Some(first) = queue.recv().await {
+        let mut conn = match writer.acquire().await {
+            Ok(conn) => conn,
+            Err(e) => {
+                let batch = take_batch(first, &mut queue);
+                let results = failed_all(&batch, &e);
+                acknowledge.committed(batch, results).await;
+                continue;
             }
-        };
-        if waiting.load(Ordering::Acquire) > 0 {
-            held = None;
-        }
-        let mut conn = match held.take() {
-            Some(conn) => conn,
-            None => match writer.acquire().await {
-                Ok(conn) => conn,
-                Err(e) => {
-                    let batch = take_batch(first, &mut queue);
-                    let results = failed_all(&batch, &e);
-                    acknowledge.committed(batch, results).await;
-                    continue;
-                }
-            },
         };
         if restart.swap(false, Ordering::AcqRel) {
             restart_wal(&mut conn).await;
         }
         let batch = take_batch(first, &mut queue);
         let results = write_batch_sqlite(&mut conn, &batch).await;
-        held = Some(conn);
+        drop(conn);
         acknowledge.committed(batch, results).await;
     }
 }
