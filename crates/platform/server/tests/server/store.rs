@@ -227,18 +227,17 @@ pub async fn exercise_store(store: &SqlStore, prefix: &str) {
     assert_eq!(g1.actions, vec![action(1), action(2)]);
 
     // Different games, one of them not at the version its append expects: only that append
-    // fails (in one batch, SQLite's transaction moves the others and says it moved fewer).
+    // fails (in one batch, SQLite's transaction moves the others and says it moved fewer);
+    // one of them ends.
     let others: Vec<String> = (0..8).map(|i| format!("{prefix}d{i}")).collect();
     for id in &others {
         store.create_game(&new_game(id)).await.unwrap();
     }
     let (next, wrong) = (action(1), action(9));
-    let results = futures_util::future::join_all(
-        others
-            .iter()
-            .enumerate()
-            .map(|(i, id)| store.append_action(id, if i == 2 { &wrong } else { &next }, None)),
-    )
+    let results = futures_util::future::join_all(others.iter().enumerate().map(|(i, id)| {
+        let ends = (i == 4).then_some(outcome.as_str());
+        store.append_action(id, if i == 2 { &wrong } else { &next }, ends)
+    }))
     .await;
     for (i, (id, result)) in others.iter().zip(&results).enumerate() {
         let g = store.load_game(id).await.unwrap().unwrap();
@@ -249,7 +248,21 @@ pub async fn exercise_store(store: &SqlStore, prefix: &str) {
             assert!(result.is_ok(), "{id}: {result:?}");
             assert_eq!(g.actions, vec![action(1)], "{id}");
         }
+        assert_eq!(g.finished, i == 4, "{id}");
     }
+    let ended = store
+        .list_games(&ListQuery {
+            ruleset: "dice-race".to_owned(),
+            tokens: vec![format!("{}-token-a", others[4])],
+            limit: 10,
+        })
+        .await
+        .unwrap();
+    assert_eq!(ended.len(), 1);
+    assert_eq!(
+        ended[0].outcome,
+        Some(serde_json::from_str(&outcome).unwrap())
+    );
 
     // A row the schema refuses (an action already stored under the next number, which only
     // a damaged database has) fails its own append only: the batch is written again one by
