@@ -34,12 +34,7 @@ struct Tally {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let games: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(20);
-    let seed: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(1);
-    let seat: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(0);
-    let first: u64 = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(0);
-    let me = if seat == 0 { SideId::A } else { SideId::B };
+    let (games, seed, seat, first, me) = common::battles();
     // [won, not won]
     let mut t = [Tally::default(), Tally::default()];
     // The side's own charges, by its troop type and the enemy's: rounds fought, won, lost.

@@ -64,3 +64,21 @@ pub fn lookahead_from_env(w: &mut morale_clock_bot::Weights) {
     l.next = get(6, l.next);
     l.budget = get(7, l.budget as f64) as usize;
 }
+
+/// The battles a diagnostic example tallies, from its arguments `GAMES [SEED] [SCRIPTED_SEAT]
+/// [FIRST]` (20 battles of seed 1 from battle 0, the scripted player in seat 0, by default):
+/// `(games, seed, seat, first, the scripted side)`.
+#[allow(dead_code)]
+pub fn battles() -> (u64, u64, usize, u64, SideId) {
+    let args: Vec<String> = std::env::args().collect();
+    let arg = |i: usize| args.get(i).and_then(|a| a.parse::<u64>().ok());
+    let seat = arg(3).map_or(0, |s| usize::from(s != 0));
+    let me = if seat == 0 { SideId::A } else { SideId::B };
+    (
+        arg(1).unwrap_or(20),
+        arg(2).unwrap_or(1),
+        seat,
+        arg(4).unwrap_or(0),
+        me,
+    )
+}
