@@ -106,6 +106,11 @@ pub fn deploy(
             }
         }
     }
+    if tu.tower.is_none() {
+        state
+            .table
+            .check_formation_off_walls(&tu, tu.pose, &tu.state)?;
+    }
     state.table.add(tu)?;
     state.player_mut(seat)?.reserve.remove(pos);
     state.hidden.insert(unit);

@@ -800,3 +800,49 @@ fn tf_v_assaulting_fortresses_the_markers_round_a_tower_go_with_the_card() {
     let u = s.table().unit(CLIMBER).unwrap();
     assert!(u.wrap.is_none() && u.wrap_markers("tower").is_empty());
 }
+
+/// V "Assaulting fortresses", "Withdrawal": "Defenders placed on a wall can extend the
+/// formation, but cannot adopt special formations (blue counters)". Hoplites of seat 0 on the
+/// fort's west wall (their front on its inner face) are refused a phalanx there, naming the
+/// section; a step back off the wall, the same phalanx is accepted.
+#[test]
+fn tf_v_assaulting_fortresses_no_special_formation_on_a_wall() {
+    let hoplites = CardBuilder::new("Hoplites", UnitKind::Infantry)
+        .attack(4, 4)
+        .defense(4, 4)
+        .morale(7)
+        .health(8)
+        .can_form(Formation::Phalanx)
+        .build();
+    let on_wall = |x: f64| {
+        let units = vec![unit(1, 0, hoplites.clone(), x, 14.5, 90.0)];
+        fixture_on(Some(fort()), units, &[CLIMBER], Phase::Movement)
+    };
+    let s = on_wall(10.1);
+    assert!(
+        s.table()
+            .on_wall(s.table().unit(CLIMBER).unwrap())
+            .is_some()
+    );
+    let phalanx = Action::Move {
+        unit: CLIMBER,
+        order: MoveOrder {
+            steps: vec![Step::Adopt(Formation::Phalanx)],
+            ..MoveOrder::default()
+        },
+    };
+    let (section, why) = refusal(&s, Seat(0), &phalanx);
+    assert_eq!(section, "T&F V Assaulting fortresses", "{why}");
+    assert!(why.contains("special formation"), "{why}");
+    let off = on_wall(10.6);
+    assert!(
+        off.table()
+            .on_wall(off.table().unit(CLIMBER).unwrap())
+            .is_none()
+    );
+    let formed = apply(&off, Seat(0), &phalanx);
+    assert_eq!(
+        formed.table().unit(CLIMBER).unwrap().state.formation,
+        Some(Formation::Phalanx)
+    );
+}

@@ -412,6 +412,32 @@ impl Table {
     /// in a tower stands in the tower, not on a wall. A unit touching no such wall but a
     /// standing corner wall so stands on that corner wall (IV "Walls", "Corner walls": "the
     /// corner wall section has space to be occupied by a unit section"; ruling).
+    /// T&F V "Assaulting fortresses", "Withdrawal": "Defenders placed on a wall can extend the
+    /// formation, but cannot adopt special formations (blue counters)". Ruling
+    /// (docs/rulings.md): no unit ends a move (or is deployed) on a wall ([`Table::on_wall`])
+    /// in a special formation, whoever's it is; extended markers are fine.
+    pub fn check_formation_off_walls(
+        &self,
+        u: &TableUnit,
+        end: acies_geom::Pose,
+        state: &onus_model::UnitState,
+    ) -> Result<(), TableError> {
+        if state.formation.is_none() {
+            return Ok(());
+        }
+        let mut there = u.clone();
+        there.pose = end;
+        there.state = state.clone();
+        if self.on_wall(&there).is_some() {
+            return Err(TableError::ManeuverForbidden {
+                what: "standing on a wall in a special formation",
+                reason: "units on a wall can extend their formation but cannot adopt special formations",
+                rule: crate::tower::ASSAULTS,
+            });
+        }
+        Ok(())
+    }
+
     pub fn on_wall(&self, unit: &TableUnit) -> Option<&Structure> {
         self.touched_from_inside(unit, wall_section)
             .or_else(|| self.corner_wall_of(unit))

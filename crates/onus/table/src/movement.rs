@@ -736,6 +736,9 @@ impl Table {
             self.check_artillery_facing_wall(u, end)?;
         }
         let entering = matches!(tower, Some(crate::tower::TowerMove::Enter(_)));
+        if !entering && !opts.charging {
+            self.check_formation_off_walls(u, end, &walk.state)?;
+        }
         let enemy_contacts = if entering {
             Vec::new()
         } else {
