@@ -239,15 +239,22 @@ impl Table {
         Ok((tile, side, squared))
     }
 
-    /// Where `unit` could wrap Section markers round tower `id` now (module doc): the unit
-    /// not mounted nor artillery neither counts (they do not climb) — any unit that may engage
-    /// a structure may; not in a tower, not climbing, not fleeing, not engaged, not wrapped
-    /// round a tower already; its front flat against a side from outside the tower's fortress
-    /// with at least one front section on that side.
+    /// Where `unit` could wrap Section markers round tower `id` now (module doc): any unit but
+    /// artillery (it makes no melee attack, V "Artillery"; mounted units may, IV "Occupying
+    /// defenses": "they can engage a structure and attempt to set it on fire"); not in a
+    /// tower, not climbing, not fleeing, not engaged, not wrapped round a tower already; its
+    /// front touching a side from outside the tower's fortress (squared up against it,
+    /// [`Table::wrapped_side`]) with at least one front section on that side.
     pub fn wrap_options(&self, unit: UnitId, id: &str) -> Result<WrapOptions, TableError> {
         let u = self.unit(unit)?;
         if u.tower.is_some() {
             return Err(refuse(unit, "a unit in a tower does not envelop one"));
+        }
+        if u.card.kind == onus_model::UnitKind::Artillery {
+            return Err(refuse(
+                unit,
+                "artillery makes no melee attack: it does not envelop a tower",
+            ));
         }
         if u.climb.is_some() {
             return Err(refuse(
