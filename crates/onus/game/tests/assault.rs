@@ -636,6 +636,22 @@ fn tf_iv_walls_defenders_climb_down_the_outside() {
     assert!(why.contains("contact with the enemy"), "{why}");
 }
 
+/// The climber active again in its side's Movement Phase.
+fn active_again(s: &mut GameState) {
+    *s.phase_mut() = Phase::Movement;
+    s.table_mut().activate(CLIMBER).unwrap();
+    s.book_mut().activated.insert(CLIMBER);
+}
+
+/// VII-2.D: the climber envelops the guard with every section it can.
+fn envelop_guard() -> Action {
+    Action::Envelop {
+        unit: CLIMBER,
+        target: GUARD,
+        choice: EnvelopChoice::Max,
+    }
+}
+
 /// IV "Walls", the example of the Triarii at the top: "In the following turns, if there is
 /// space and the Triarii unit activates again, it can envelop the enemy unit, which will lose
 /// the +2/+0 defense bonus granted by the wall, the attack priority and will have an
@@ -666,14 +682,8 @@ fn tf_iv_walls_an_enveloped_defender_loses_the_walls_bonus_and_priority() {
     assert!(priority(fx, Side::Defender));
     assert!(!before.defender.attacked_from.flank);
 
-    *s.phase_mut() = Phase::Movement;
-    s.table_mut().activate(CLIMBER).unwrap();
-    s.book_mut().activated.insert(CLIMBER);
-    let envelop = Action::Envelop {
-        unit: CLIMBER,
-        target: GUARD,
-        choice: EnvelopChoice::Max,
-    };
+    active_again(&mut s);
+    let envelop = envelop_guard();
     let s = apply(&s, Seat(0), &envelop);
     assert_eq!(s.table().engagement(CLIMBER, GUARD).unwrap().dice(), 4);
     for (attacker, defender, side) in [
@@ -706,14 +716,8 @@ fn tf_v_assaulting_fortresses_a_tower_climbed_is_not_enveloped() {
     next_own_turn(&mut s);
     next_own_turn(&mut s);
     assert_eq!(s.table().engagement(CLIMBER, GUARD).unwrap().dice(), 2);
-    *s.phase_mut() = Phase::Movement;
-    s.table_mut().activate(CLIMBER).unwrap();
-    s.book_mut().activated.insert(CLIMBER);
-    let envelop = Action::Envelop {
-        unit: CLIMBER,
-        target: GUARD,
-        choice: EnvelopChoice::Max,
-    };
+    active_again(&mut s);
+    let envelop = envelop_guard();
     let (section, why) = refusal(&s, Seat(0), &envelop);
     assert_eq!(section, "T&F V Assaulting fortresses", "{why}");
     assert!(why.contains("cannot be enveloped"), "{why}");
@@ -783,9 +787,7 @@ fn tf_v_assaulting_fortresses_the_markers_round_a_tower_go_with_the_card() {
         "the marker stands on the table"
     );
     next_own_turn(&mut s);
-    *s.phase_mut() = Phase::Movement;
-    s.table_mut().activate(CLIMBER).unwrap();
-    s.book_mut().activated.insert(CLIMBER);
+    active_again(&mut s);
     let back = Action::Move {
         unit: CLIMBER,
         order: MoveOrder {

@@ -55,6 +55,12 @@ fn tf_ii_a_covered_structure_is_shot_at_minus_one() {
 
 /// Whether the attack's roll carries the cover's -1.
 fn covered_in_log(before: &GameState, after: &GameState) -> bool {
+    roll_has(before, after, -1, "covers the structure")
+}
+
+/// Whether an attack on a structure between the two states rolled with a modifier of `delta`
+/// whose source names `what`.
+fn roll_has(before: &GameState, after: &GameState, delta: i32, what: &str) -> bool {
     onus_game::testing::events_since(before, after)
         .into_iter()
         .any(|e| match e {
@@ -64,7 +70,7 @@ fn covered_in_log(before: &GameState, after: &GameState) -> bool {
                 .iter()
                 .flat_map(|r| r.target.operands.iter())
                 .flat_map(|v| v.modifiers.iter())
-                .any(|m| m.delta == -1 && m.source.contains("covers the structure")),
+                .any(|m| m.delta == delta && m.source.contains(what)),
             _ => false,
         })
 }
@@ -136,18 +142,7 @@ fn tf_iv_siege_towers_a_structure_is_shot_at_its_base_from_above() {
     for mut s in [on_the_top, below] {
         s.force_dice(&[2; 16]);
         let after = shoot(&s, "wall-w", false).unwrap();
-        let above = onus_game::testing::events_since(&s, &after)
-            .into_iter()
-            .any(|e| match e {
-                onus_game::GameEvent::StructureAttacked { result, .. } => result
-                    .log
-                    .records
-                    .iter()
-                    .flat_map(|r| r.target.operands.iter())
-                    .flat_map(|v| v.modifiers.iter())
-                    .any(|m| m.delta == 1 && m.source.contains("higher position")),
-                _ => false,
-            });
+        let above = roll_has(&s, &after, 1, "higher position");
         seen.push((above, after.structure_damage("wall-w").wounds));
     }
     assert!(seen[0].0 && seen[0].1 >= 2, "{seen:?}");
