@@ -1316,6 +1316,7 @@ pub fn unit_actions(state: &GameState, seat: Seat, unit: UnitId) -> Vec<Action> 
             | Action::RemoveStructure { unit: u, .. }
             | Action::OccupyVillage { unit: u, .. }
             | Action::Climb { unit: u, .. }
+            | Action::EnvelopTower { unit: u, .. }
             | Action::TakeTop { unit: u }
             | Action::ClimbDown { unit: u }
             | Action::TakeRam { unit: u, .. }

@@ -631,6 +631,8 @@ struct Assault {
     climbs: usize,
     tops: usize,
     charges: usize,
+    /// Towers enveloped before the climb (T&F V "Assaulting fortresses").
+    envelops: usize,
 }
 
 /// The attacker's Movement Phase through the units' panels: each `active` unit still on the
@@ -658,6 +660,21 @@ fn assault(page: &Page, active: &[u64]) -> Assault {
                 continue;
             }
             advance_to_the_limit(page, unit);
+        }
+        // T&F V "Assaulting fortresses": a tower is enveloped before the climb, when the
+        // panel offers it; the markers are then drawn where the view places them.
+        if let Some(wrap) = structure_actions(page, unit, "envelop_tower").first() {
+            click_structure_action(page, wrap);
+            wait(
+                page,
+                &format!(
+                    "return (window.__acies.view.units.find(u => u.id === {unit})?.wrap || []).length > 0 && \
+                     document.querySelectorAll('[data-testid=wrap-{unit}]').length === window.__acies.view.units.find(u => u.id === {unit}).wrap.length"
+                ),
+            )
+            .expect("the Section markers round the tower drawn");
+            page.screenshot("siege-tower-enveloped").unwrap();
+            done.envelops += 1;
         }
         if let Some(climb) = structure_actions(page, unit, "climb").first() {
             click_structure_action(page, climb);
@@ -711,6 +728,7 @@ fn a_siege_from_the_lobby_to_its_end_against_the_computer() {
         done.climbs += turn.climbs;
         done.tops += turn.tops;
         done.charges += turn.charges;
+        done.envelops += turn.envelops;
         if page.is_visible(testid("deselect")).unwrap_or(false) {
             page.click(testid("deselect")).unwrap();
         }
@@ -748,8 +766,8 @@ fn a_siege_from_the_lobby_to_its_end_against_the_computer() {
         .to_owned();
     assert_eq!(text, reason, "the dialog gives the engine's reason");
     eprintln!(
-        "the siege ended after {turns} attacker turns ({} charges, {} climbs, {} tops): {text} / {shown}",
-        done.charges, done.climbs, done.tops
+        "the siege ended after {turns} attacker turns ({} charges, {} towers enveloped, {} climbs, {} tops): {text} / {shown}",
+        done.charges, done.envelops, done.climbs, done.tops
     );
     assert!(!text.is_empty(), "the outcome is shown");
     no_raw_log_lines(&page);
@@ -794,6 +812,7 @@ fn a_siege_against_the_computer_from_the_editor() {
     let mut climbs = 0;
     let mut tops = 0;
     let mut charges = 0;
+    let mut envelops = 0;
     let mut at_top = 0;
     let mut turns = 0;
     for turn in 0..8 {
@@ -808,6 +827,7 @@ fn a_siege_against_the_computer_from_the_editor() {
         climbs += done.climbs;
         tops += done.tops;
         charges += done.charges;
+        envelops += done.envelops;
         page.screenshot(&format!("siege-cpu-turn-{turn}")).unwrap();
         // A climber at the top: the marker shows its Climbed side (green).
         let top = page
@@ -842,7 +862,7 @@ fn a_siege_against_the_computer_from_the_editor() {
         finish_turn(&page);
     }
     eprintln!(
-        "against the computer: {turns} attacker turns, {charges} charges, {climbs} climbs started, {at_top} turns with a climber at the top, {tops} tops taken; {}",
+        "against the computer: {turns} attacker turns, {charges} charges, {envelops} towers enveloped, {climbs} climbs started, {at_top} turns with a climber at the top, {tops} tops taken; {}",
         state(&page)
     );
     page.screenshot("siege-cpu-end").unwrap();
@@ -916,6 +936,101 @@ fn an_online_siege_from_the_editor_shows_the_seat_links() {
         json!([1, 1, "deployment"]),
         "the defender deploys first"
     );
+    assert!(
+        real_problems(&page).is_empty(),
+        "{:?}",
+        real_problems(&page)
+    );
+}
+
+/// T&F V "Assaulting fortresses": "the decision has to be made before climbing". Hotseat on
+/// the small fort laid in the editor: a Celtic foot unit deployed before the fort's
+/// south-western tower marches on it until its front touches the tower; its panel offers to
+/// envelop the tower; clicked, the one Section marker with room (round the tower's west side:
+/// the gate's wall joins its east side) is drawn where the engine's view places it; the climb
+/// of the tower follows. Every view is the engine's.
+#[test]
+fn a_tower_of_the_fort_enveloped_before_its_climb() {
+    let browser = browser();
+    let server = Server::start();
+    let page = browser
+        .page_sized(&server.url(&format!("/?seed={SEED}")), 1400, 900)
+        .expect("lobby");
+    page.wait_for(testid("create-game")).expect("the form");
+    lay_the_small_fort(&page);
+    page.wait_for(testid("fortress-siege")).unwrap();
+    let mut answer = Value::Null;
+    for (field, value) in [
+        ("siege-defender", "romans-1000"),
+        ("siege-attacker", "celts-1000"),
+    ] {
+        let before = siege_checks(&page);
+        page.select(testid(field), value).unwrap();
+        answer = siege_answer(&page, before);
+    }
+    assert_eq!(answer["ok"], true, "{answer}");
+    let setup: Setup = serde_json::from_value(answer["setup"].clone()).unwrap();
+    page.click(testid("siege-start")).unwrap();
+    page.wait_for(testid("table")).expect("the table");
+    wait(&page, "window.__acies && window.__acies.view").unwrap();
+    page.eval(RECORDER).unwrap();
+    let game_id = page
+        .url()
+        .unwrap()
+        .split("/games/")
+        .nth(1)
+        .and_then(|r| r.split(['?', '/', '#']).next())
+        .map(str::to_owned)
+        .expect("the game's id in the address");
+    let climber = deploy(&page, 10.5);
+    let mut enveloped = None;
+    for _ in 0..6 {
+        wait_my_activation(&page, Duration::from_secs(30));
+        if state(&page)["me"].as_u64() == Some(1) || !activate(&page, climber) {
+            finish_turn(&page);
+            continue;
+        }
+        end_phase_until(&page, "movement");
+        let mut offered = structure_actions(&page, climber, "envelop_tower");
+        if offered.is_empty() {
+            advance_to_the_limit(&page, climber);
+            offered = structure_actions(&page, climber, "envelop_tower");
+        }
+        if let Some(wrap) = offered.first() {
+            let tower = wrap["action"]["structure"].as_str().unwrap().to_owned();
+            assert!(
+                wrap["label"].as_str().unwrap().contains("Envelop"),
+                "{wrap}"
+            );
+            click_structure_action(&page, wrap);
+            let drawn = wait(
+                &page,
+                &format!(
+                    "const u = window.__acies.view.units.find(u => u.id === {climber}); \
+                     return (u.wrap || []).length ? {{view: u.wrap.length, drawn: document.querySelectorAll('[data-testid=wrap-{climber}]').length}} : null"
+                ),
+            )
+            .expect("the markers in the view");
+            assert_eq!(drawn["view"], json!(1), "{drawn}");
+            assert_eq!(drawn["drawn"], drawn["view"], "{drawn}");
+            page.screenshot("siege-tower-enveloped").unwrap();
+            let climb = structure_actions(&page, climber, "climb");
+            let climb = climb
+                .iter()
+                .find(|c| c["action"]["structure"] == json!(tower))
+                .expect("the climb of the tower enveloped");
+            click_structure_action(&page, climb);
+            page.wait_for(testid(&format!("climbing-{climber}")))
+                .expect("the Climbing marker");
+            enveloped = Some(tower);
+            break;
+        }
+        finish_turn(&page);
+    }
+    let tower = enveloped.expect("the foot unit never reached the tower");
+    assert!(tower.starts_with("tower"), "{tower}");
+    no_raw_log_lines(&page);
+    assert_views_are_the_engines(&server, &page, &game_id, &setup);
     assert!(
         real_problems(&page).is_empty(),
         "{:?}",
