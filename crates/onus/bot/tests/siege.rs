@@ -158,3 +158,48 @@ fn vi_deployment_the_scripted_attacker_places_its_siege_engines() {
         "a unit in the tower"
     );
 }
+
+/// T&F VI "Deployment": "giving the attacker the opportunity to choose which flank to attack".
+/// On "central-castellum" the scripted attacker, once the defender has deployed, chooses the
+/// zone the fewest defending units stand nearest (their cards face down, their places seen),
+/// and deploys there.
+#[test]
+fn tf_vi_deployment_the_scripted_attacker_chooses_the_least_defended_side() {
+    let sc = scenarios::get("central-castellum").unwrap();
+    let zones = sc.attacker.zones.clone();
+    assert_eq!(zones.len(), 4);
+    for seed in 0..4 {
+        let mut state = Onus::new_game(&sc.setup(), seed).unwrap();
+        let mut bots = [ScriptedBot::new(seed), ScriptedBot::new(seed + 1)];
+        let mut chosen = None;
+        while state.deployment().is_some() {
+            let seat = Onus::to_act(&state).unwrap();
+            let obs = Observation::new(&state, seat).unwrap();
+            let a = bots[seat.index()].decide(obs.state(), seat).unwrap();
+            if let Action::ChooseZone { zone } = a {
+                assert_eq!(seat.index(), 0, "only the attacker chooses");
+                let gap = |z: &onus_game::setup::Zone, p: acies_geom::Vec2| {
+                    let dx = (z.x0 - p.x).max(p.x - z.x1).max(0.0);
+                    let dy = (z.y0 - p.y).max(p.y - z.y1).max(0.0);
+                    dx.hypot(dy)
+                };
+                let mut near = vec![0; zones.len()];
+                for u in state.table().units().filter(|u| u.owner == 1) {
+                    let c = u.pose.centre;
+                    let i = (0..zones.len())
+                        .min_by(|a, b| gap(&zones[*a], c).total_cmp(&gap(&zones[*b], c)))
+                        .unwrap();
+                    near[i] += 1;
+                }
+                let fewest = near.iter().min().copied().unwrap();
+                assert_eq!(near[zone], fewest, "seed {seed}: {near:?}, chose {zone}");
+                chosen = Some(zone);
+            }
+            state = Onus::apply(&state, seat, &a).unwrap().state;
+        }
+        let zone = zones[chosen.expect("the attacker chose a zone")];
+        for u in state.table().units().filter(|u| u.owner == 0) {
+            assert!(zone.contains(u.pose.centre.x, u.pose.centre.y), "{zone:?}");
+        }
+    }
+}

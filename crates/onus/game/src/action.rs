@@ -57,6 +57,10 @@ pub enum Action {
     /// (its front towards the heading), wholly in its deployment zone; again as often as it
     /// likes until its deployment ends.
     PlaceSiegeEngine { structure: String, pose: Pose },
+    /// T&F VI "Deployment": the siege's attacker, as its deployment starts, chooses its
+    /// deployment zone among those the scenario offers (`zone` indexes
+    /// `PlayerView::zone_choices`).
+    ChooseZone { zone: usize },
     /// VI / IV: place a General marker (`general` indexes the player's generals).
     PlaceGeneral { general: usize, unit: UnitId },
     /// VII-1: play an order from hand. `units` are the units ordered (activated, healed,
@@ -271,6 +275,7 @@ impl Action {
             Action::Deploy { .. } => "deploy",
             Action::PlaceGeneral { .. } => "place general",
             Action::PlaceSiegeEngine { .. } => "place a siege engine",
+            Action::ChooseZone { .. } => "choose the deployment zone",
             Action::PlayOrder { .. } => "play order",
             Action::AdvanceInLine { .. } => "advance in line",
             Action::FreeActivation { .. } => "free activation",

@@ -389,8 +389,18 @@ fn check_zone(
 fn check_zones_apart(players: &[PlayerState]) -> GameResult<()> {
     for (i, a) in players.iter().enumerate() {
         for b in players[..i].iter().filter(|b| b.team != a.team) {
-            let (za, zb) = (&a.zone, &b.zone);
-            if za.x0 < zb.x1 && zb.x0 < za.x1 && za.y0 < zb.y1 && zb.y0 < za.y1 {
+            // Every zone either may deploy in (T&F VI "Deployment": the attacker's choices).
+            let zones = |p: &PlayerState| {
+                let mut all = vec![p.zone];
+                all.extend(p.zone_choices.iter().copied());
+                all
+            };
+            let overlap = zones(a).iter().any(|za| {
+                zones(b)
+                    .iter()
+                    .any(|zb| za.x0 < zb.x1 && zb.x0 < za.x1 && za.y0 < zb.y1 && zb.y0 < za.y1)
+            });
+            if overlap {
                 return Err(GameError::setup(
                     format!(
                         "scenario: the deployment zones of enemies {} and {} overlap",
@@ -698,7 +708,19 @@ fn player_state(
 ) -> GameResult<PlayerState> {
     let seat = Seat(i as u8);
     let team = sides.teams.get(i).map_or(i as u8, |(_, t)| *t);
-    let zone = sides.zone(setup, i, table.width, table.depth);
+    let mut zone = sides.zone(setup, i, table.width, table.depth);
+    // T&F VI "Deployment": a siege's attacker may have zones to choose among; until it
+    // chooses, its zone is the first of them.
+    let zone_choices = match &setup.scenario.siege {
+        Some(siege) if siege.defender != seat => setup.scenario.attacker_zones.clone(),
+        _ => Vec::new(),
+    };
+    for z in &zone_choices {
+        check_zone(seat, z, table.width, table.depth, &r.units)?;
+    }
+    if let Some(first) = zone_choices.first() {
+        zone = *first;
+    }
     check_zone(seat, &zone, table.width, table.depth, &r.units)?;
     let mut units = r.units;
     rng.shuffle(&mut units);
@@ -755,6 +777,7 @@ fn player_state(
         eliminated: BTreeMap::new(),
         defeated: None,
         zone,
+        zone_choices,
     })
 }
 

@@ -470,6 +470,15 @@ fn deployment(state: &GameState, seat: Seat, rng: &mut GameRng, out: &mut Vec<Ac
     let Ok(p) = state.player(seat) else { return };
     match &state.deployment {
         Some(DeployStage::Units { .. }) => {
+            // T&F VI "Deployment": a siege's attacker first chooses its zone, at random.
+            let choices = crate::deploy::zone_choices(state, seat).len();
+            if choices > 0 {
+                let k = rng.below(choices as u32) as usize;
+                out.extend((0..choices).map(|i| Action::ChooseZone {
+                    zone: (i + k) % choices,
+                }));
+                return;
+            }
             let Some(r) = p.reserve.first() else { return };
             let z = p.zone;
             let edge = state

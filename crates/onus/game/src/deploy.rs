@@ -65,6 +65,7 @@ pub fn deploy(
         ));
     };
     let reserve = p.reserve[pos].clone();
+    zone_chosen(state, seat)?;
     let zone = p.zone;
     if let Some(f) = formation {
         if !reserve.card.can_form(f) {
@@ -130,6 +131,89 @@ pub fn deploy(
         None => finish_units(state, seat)?,
     }
     Ok(())
+}
+
+/// T&F VI "Deployment": the zones `seat` chooses among now: a siege's attacker whose
+/// scenario offers several, on its turn to deploy (the defender's units all placed), before
+/// it has chosen. Empty otherwise. What the players and the browser offer
+/// (`PlayerView::zone_choices`, [`crate::Action::ChooseZone`]).
+pub fn zone_choices(state: &GameState, seat: Seat) -> Vec<crate::setup::Zone> {
+    let units_stage = matches!(state.deployment, Some(DeployStage::Units { .. }));
+    if !units_stage || to_act(state) != Some(seat) {
+        return Vec::new();
+    }
+    state
+        .player(seat)
+        .map(|p| p.zone_choices.clone())
+        .unwrap_or_default()
+}
+
+/// Refuses to place anything in `seat`'s zone before it has chosen it (T&F VI "Deployment").
+pub(crate) fn zone_chosen(state: &GameState, seat: Seat) -> GameResult<()> {
+    let n = state.player(seat)?.zone_choices.len();
+    if n > 0 {
+        return Err(GameError::rule(
+            crate::siege::DEPLOYMENT,
+            format!(
+                "{seat} first chooses its deployment zone among the {n} the scenario offers (choose_zone), then deploys in it"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// T&F VI "Deployment": "If there is enough room, the fortress can be placed in the center of
+/// the battlefield, giving the attacker the opportunity to choose which flank to attack";
+/// "so that the attacker can decide where to deploy their units after the defender's
+/// deployment". The attacker, on its turn to deploy (the defender's units all placed), takes
+/// zone `choice` of those offered as its deployment zone for everything after. Ruling
+/// (docs/rulings.md): once, before its first unit or siege engine; its table edge (where its
+/// units flee) becomes the edge nearest the chosen zone.
+pub fn choose_zone(state: &mut GameState, seat: Seat, choice: usize) -> GameResult<()> {
+    let choices = zone_choices(state, seat);
+    if choices.is_empty() {
+        return Err(GameError::rule(
+            crate::siege::DEPLOYMENT,
+            format!(
+                "{seat} has no deployment zone to choose now: only a siege's attacker whose scenario offers several chooses one, as its deployment starts after the defender's"
+            ),
+        ));
+    }
+    let Some(zone) = choices.get(choice).copied() else {
+        return Err(GameError::rule(
+            crate::siege::DEPLOYMENT,
+            format!(
+                "there is no deployment zone #{choice}; the scenario offers {} (0 to {})",
+                choices.len(),
+                choices.len() - 1
+            ),
+        ));
+    };
+    let (w, d) = (state.table.width, state.table.depth);
+    let p = state.player_mut(seat)?;
+    p.zone = zone;
+    p.zone_choices.clear();
+    if let Some(e) = state.table.home_edges.get_mut(seat.index()) {
+        *e = nearest_edge(&zone, w, d);
+    }
+    state.emit(GameEvent::ZoneChosen { seat, choice, zone });
+    Ok(())
+}
+
+/// The table edge nearest a zone (ties: south, north, west, east).
+fn nearest_edge(z: &crate::setup::Zone, width: f64, depth: f64) -> onus_table::TableEdge {
+    use onus_table::TableEdge as E;
+    let gaps = [
+        (z.y0, E::South),
+        (depth - z.y1, E::North),
+        (z.x0, E::West),
+        (width - z.x1, E::East),
+    ];
+    gaps.iter()
+        .fold((f64::INFINITY, E::South), |best, (g, e)| {
+            if *g < best.0 { (*g, *e) } else { best }
+        })
+        .1
 }
 
 /// VI: "Afterwards, the players reveal their troops"; then the player who deployed the last

@@ -274,6 +274,13 @@ pub enum GameEvent {
         structure: String,
         pose: acies_geom::Pose,
     },
+    /// T&F VI "Deployment": the siege's attacker chose the deployment zone `choice` (its
+    /// index among those offered), `zone` (public: it deploys face up there).
+    ZoneChosen {
+        seat: Seat,
+        choice: usize,
+        zone: crate::setup::Zone,
+    },
     /// T&F IV "Siege towers": the unit in siege tower `structure` moved it from `from` to
     /// `to`, spending `cost` DU.
     SiegeTowerMoved {

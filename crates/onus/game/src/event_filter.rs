@@ -105,6 +105,7 @@ pub fn event_view(state: &GameState, event: &GameEvent, viewer: Viewer<Seat>) ->
         | E::RamDropped { .. }
         | E::SiegeTowerMoved { .. }
         | E::SiegeEnginePlaced { .. }
+        | E::ZoneChosen { .. }
         | E::SiegeTowerMet { .. }
         | E::CrossedToWall { .. }
         | E::CaltropsRolled { .. } => Some(event.clone()),

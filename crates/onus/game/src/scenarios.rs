@@ -44,6 +44,7 @@ pub const SOURCES: &[(&str, &str)] = &[
     file!("fort-and-village.toml"),
     file!("stone-citadel.toml"),
     file!("watchtower-line.toml"),
+    file!("central-castellum.toml"),
 ];
 
 /// The seat of the defender in a scenario of this module.
@@ -85,6 +86,10 @@ pub struct ScenarioSide {
     /// A preset army's id (`onus_model::army::builtin_sources`).
     pub army: String,
     pub zone: Zone,
+    /// T&F VI "Deployment", the attacker only: the zones it chooses among as its deployment
+    /// starts (`zones` in the file, 2 to [`crate::siege::MAX_ZONE_CHOICES`]); `zone` is then
+    /// the first of them. Empty: `zone` is its zone.
+    pub zones: Vec<Zone>,
 }
 
 /// Who plays the first turn (VI "Victory conditions": the attacker, "unless otherwise
@@ -145,6 +150,7 @@ impl SiegeScenario {
                     defender: DEFENDER,
                     deck_runs: self.deck_runs,
                 }),
+                attacker_zones: self.attacker.zones.clone(),
                 ..Scenario::default()
             },
         }
@@ -203,18 +209,28 @@ pub fn parse(file: &str, text: &str) -> Result<SiegeScenario, Vec<DataError>> {
             let head = head.and_then(|e| read_head(&mut ctx, &e));
             let table = head.as_ref().and_then(|h| h.table);
             let defender = ctx.table(&doc, "defender", "missing [defender] table");
-            let defender = defender.and_then(|e| read_side(&mut ctx, &e, table));
+            let defender = defender.and_then(|e| read_side(&mut ctx, &e, table, false));
             let attacker = ctx.table(&doc, "attacker", "missing [attacker] table");
-            let attacker = attacker.and_then(|e| read_side(&mut ctx, &e, table));
+            let attacker = attacker.and_then(|e| read_side(&mut ctx, &e, table, true));
             let (head, defender, attacker) = (head?, defender?, attacker?);
-            let (d, a) = (&defender.zone, &attacker.zone);
-            if d.x0 < a.x1 && a.x0 < d.x1 && d.y0 < a.y1 && a.y0 < d.y1 {
-                ctx.err(
-                    K::BadValue,
-                    None,
-                    Some("attacker.zone".into()),
-                    "the attacker's and the defender's zones overlap (VI Troop deployment)",
-                );
+            let d = &defender.zone;
+            let (field, zones) = if attacker.zones.is_empty() {
+                ("attacker.zone", vec![attacker.zone])
+            } else {
+                ("attacker.zones", attacker.zones.clone())
+            };
+            for a in &zones {
+                if d.x0 < a.x1 && a.x0 < d.x1 && d.y0 < a.y1 && a.y0 < d.y1 {
+                    ctx.err(
+                        K::BadValue,
+                        None,
+                        Some(field.into()),
+                        format!(
+                            "the attacker's zone ({}, {})-({}, {}) and the defender's overlap (VI Troop deployment)",
+                            a.x0, a.y0, a.x1, a.y1
+                        ),
+                    );
+                }
             }
             Some(SiegeScenario {
                 id: head.id,
@@ -365,8 +381,14 @@ fn read_side(
     ctx: &mut Ctx<'_>,
     e: &Entry<'_, '_>,
     table: Option<(f64, f64)>,
+    attacker: bool,
 ) -> Option<ScenarioSide> {
-    e.check_fields(ctx, &["army", "zone"], "");
+    let fields: &[&str] = if attacker {
+        &["army", "zone", "zones"]
+    } else {
+        &["army", "zone"]
+    };
+    e.check_fields(ctx, fields, "");
     let known: Vec<&str> = onus_model::army::builtin_sources()
         .iter()
         .filter_map(|(f, _)| f.strip_prefix("armies/")?.strip_suffix(".toml"))
@@ -374,34 +396,103 @@ fn read_side(
     let army = e.name_of(ctx, "army", "preset army", &known, None, |s| {
         known.contains(&s).then(|| s.to_owned())
     });
+    let zones = if attacker {
+        read_zones(ctx, e, table)
+    } else {
+        Some(Vec::new())
+    };
     let zone = e.numbers(ctx, "zone", 4, "[x0, y0, x1, y1] in DU");
-    let zone = match e.required(ctx, "zone", "[x0, y0, x1, y1] in DU", zone) {
-        Got::Val(z, span) => {
-            let zone = Zone {
-                x0: z[0],
-                y0: z[1],
-                x1: z[2],
-                y1: z[3],
-            };
-            let inside = table.is_none_or(|(w, d)| {
-                zone.x0 >= 0.0 && zone.y0 >= 0.0 && zone.x1 <= w && zone.y1 <= d
-            });
-            if zone.x0 < zone.x1 && zone.y0 < zone.y1 && inside {
-                Some(zone)
-            } else {
-                let (w, d) = table.unwrap_or_default();
-                let message = format!(
-                    "the zone ({}, {})-({}, {}) must be a rectangle on the battlefield's {w} x {d} DU table, x0 < x1 and y0 < y1 (VI Troop deployment)",
-                    zone.x0, zone.y0, zone.x1, zone.y1
-                );
-                e.bad(ctx, K::OutOfRange, "zone", &span, message);
-                None
-            }
+    let zone = match (zone, zones.as_deref()) {
+        // T&F VI "Deployment": the attacker's zone is the first of those it chooses among.
+        (Got::Absent, Some([first, ..])) => Some(*first),
+        (Got::Val(_, span), Some([_, ..])) => {
+            let m = "give either `zone` or `zones` (the zones the attacker chooses among, T&F VI Deployment), not both".to_owned();
+            e.bad(ctx, K::BadValue, "zone", &span, m);
+            None
         }
-        _ => None,
+        (zone, _) => match e.required(ctx, "zone", "[x0, y0, x1, y1] in DU", zone) {
+            Got::Val(z, span) => on_table(ctx, e, "zone", table, &z, &span),
+            _ => None,
+        },
     };
     Some(ScenarioSide {
         army: army?,
         zone: zone?,
+        zones: zones?,
     })
+}
+
+/// `[x0, y0, x1, y1]` as a zone on the battlefield's table, or the error on `key`.
+fn on_table(
+    ctx: &mut Ctx<'_>,
+    e: &Entry<'_, '_>,
+    key: &str,
+    table: Option<(f64, f64)>,
+    z: &[f64],
+    span: &std::ops::Range<usize>,
+) -> Option<Zone> {
+    let &[x0, y0, x1, y1] = z else {
+        return None;
+    };
+    let zone = Zone { x0, y0, x1, y1 };
+    let inside =
+        table.is_none_or(|(w, d)| zone.x0 >= 0.0 && zone.y0 >= 0.0 && zone.x1 <= w && zone.y1 <= d);
+    if zone.x0 < zone.x1 && zone.y0 < zone.y1 && inside {
+        Some(zone)
+    } else {
+        let (w, d) = table.unwrap_or_default();
+        let message = format!(
+            "the zone ({}, {})-({}, {}) must be a rectangle on the battlefield's {w} x {d} DU table, x0 < x1 and y0 < y1 (VI Troop deployment)",
+            zone.x0, zone.y0, zone.x1, zone.y1
+        );
+        e.bad(ctx, K::OutOfRange, key, span, message);
+        None
+    }
+}
+
+/// T&F VI "Deployment": the attacker's `zones = [[x0, y0, x1, y1], ...]`, 2 to
+/// [`crate::siege::MAX_ZONE_CHOICES`] zones on the table; empty when absent.
+fn read_zones(
+    ctx: &mut Ctx<'_>,
+    e: &Entry<'_, '_>,
+    table: Option<(f64, f64)>,
+) -> Option<Vec<Zone>> {
+    use toml::de::DeValue;
+    let Some(v) = e.get("zones") else {
+        return Some(Vec::new());
+    };
+    let max = crate::siege::MAX_ZONE_CHOICES;
+    let want = format!(
+        "`zones` must be 2 to {max} zones [[x0, y0, x1, y1], ...] in DU, for the attacker to choose among (T&F VI Deployment)"
+    );
+    let span = v.span();
+    let DeValue::Array(items) = v.get_ref() else {
+        e.bad(ctx, K::BadValue, "zones", &span, want);
+        return None;
+    };
+    if !(2..=max).contains(&items.len()) {
+        e.bad(ctx, K::OutOfRange, "zones", &span, want);
+        return None;
+    }
+    let mut out = Vec::new();
+    for item in items.iter() {
+        let numbers: Vec<f64> = match item.get_ref() {
+            DeValue::Array(n) => n
+                .iter()
+                .filter_map(|x| acies_data::located::number_value(x.get_ref()))
+                .filter(|x| x.is_finite())
+                .collect(),
+            _ => Vec::new(),
+        };
+        let count = match item.get_ref() {
+            DeValue::Array(n) => n.len(),
+            _ => 0,
+        };
+        if numbers.len() != 4 || count != 4 {
+            e.bad(ctx, K::BadValue, "zones", &item.span(), want.clone());
+            return None;
+        }
+        out.push(on_table(ctx, e, "zones", table, &numbers, &item.span()));
+    }
+    out.into_iter().collect()
 }

@@ -219,6 +219,13 @@ pub struct Scenario {
     /// that replace the core game's (`crate::siege`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub siege: Option<Siege>,
+    /// T&F VI "Deployment": "If there is enough room, the fortress can be placed in the
+    /// center of the battlefield, giving the attacker the opportunity to choose which flank
+    /// to attack": in a siege, the deployment zones the attacker chooses among when its
+    /// deployment starts ([`crate::Action::ChooseZone`]), at most
+    /// [`crate::siege::MAX_ZONE_CHOICES`]. Empty: the attacker's zone is its `zones` one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub attacker_zones: Vec<Zone>,
 }
 
 /// A siege's sides and conditions (T&F VI).
@@ -521,17 +528,27 @@ impl Scenario {
                 Some(TABLE),
             ));
         }
-        for (i, z) in self.zones.iter().enumerate() {
-            let field = format!("scenario.zones[{i}]");
-            for (part, v) in [("x0", z.x0), ("y0", z.y0), ("x1", z.x1), ("y1", z.y1)] {
-                check_distance(&format!("{field}.{part}"), v, true, TABLE)?;
-            }
-            if z.x0 >= z.x1 || z.y0 >= z.y1 {
-                return Err(refuse(
-                    &field,
-                    "a deployment zone has x0 < x1 and y0 < y1",
-                    Some(TABLE),
-                ));
+        if !self.attacker_zones.is_empty() {
+            crate::siege::check_zone_choices(self)?;
+        }
+        // T&F VI "Deployment": the zones the attacker chooses among are zones all the same.
+        let listed = [
+            ("zones", &self.zones),
+            ("attacker_zones", &self.attacker_zones),
+        ];
+        for (name, zones) in listed {
+            for (i, z) in zones.iter().enumerate() {
+                let field = format!("scenario.{name}[{i}]");
+                for (part, v) in [("x0", z.x0), ("y0", z.y0), ("x1", z.x1), ("y1", z.y1)] {
+                    check_distance(&format!("{field}.{part}"), v, true, TABLE)?;
+                }
+                if z.x0 >= z.x1 || z.y0 >= z.y1 {
+                    return Err(refuse(
+                        &field,
+                        "a deployment zone has x0 < x1 and y0 < y1",
+                        Some(TABLE),
+                    ));
+                }
             }
         }
         if let Some(seat) = self.starting_player

@@ -52,6 +52,33 @@ pub fn check_setup(setup: &Setup) -> GameResult<()> {
     Ok(())
 }
 
+/// Cited by the attacker's choice of its deployment zone.
+pub const DEPLOYMENT: &str = "T&F VI Deployment";
+
+/// Most deployment zones a siege may offer the attacker to choose among (T&F VI
+/// "Deployment": a fortress in the centre has four sides; ours leaves room for corners too).
+pub const MAX_ZONE_CHOICES: usize = 8;
+
+/// Refuses zones for the attacker to choose among (`scenario.attacker_zones`, T&F VI
+/// "Deployment") outside a siege, or more than [`MAX_ZONE_CHOICES`] of them. Each zone is
+/// checked like any deployment zone when the game is built.
+pub fn check_zone_choices(scenario: &crate::setup::Scenario) -> GameResult<()> {
+    let refuse =
+        |m: String| GameError::setup(format!("scenario.attacker_zones: {m}"), Some(DEPLOYMENT));
+    if scenario.siege.is_none() {
+        return Err(refuse(
+            "zones for the attacker to choose among belong to a siege (scenario.siege)".into(),
+        ));
+    }
+    let n = scenario.attacker_zones.len();
+    if !(1..=MAX_ZONE_CHOICES).contains(&n) {
+        return Err(refuse(format!(
+            "{n} zones; give 1 to {MAX_ZONE_CHOICES}, or none"
+        )));
+    }
+    Ok(())
+}
+
 /// VI "Point value": the defender builds the fortress "with a limit of 2 artillery units".
 pub const MAX_DEFENDER_ARTILLERY: usize = 2;
 

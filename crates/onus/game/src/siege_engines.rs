@@ -455,6 +455,7 @@ pub fn place_at_deployment(
 ) -> GameResult<()> {
     check_id(structure)?;
     engines_now(state, seat)?;
+    crate::deploy::zone_chosen(state, seat)?;
     let s = state
         .table
         .battlefield()
@@ -549,7 +550,7 @@ pub fn placeable(state: &GameState, seat: Seat) -> Vec<String> {
     let Some(bf) = state.table.battlefield() else {
         return Vec::new();
     };
-    if engines_now(state, seat).is_err() {
+    if engines_now(state, seat).is_err() || crate::deploy::zone_chosen(state, seat).is_err() {
         return Vec::new();
     }
     bf.structures

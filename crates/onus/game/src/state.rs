@@ -179,6 +179,10 @@ pub struct PlayerState {
     pub defeated: Option<String>,
     /// The player's deployment zone.
     pub zone: Zone,
+    /// T&F VI "Deployment": the zones a siege's attacker chooses among when its deployment
+    /// starts ([`crate::Action::ChooseZone`]); empty once chosen, and for everybody else.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub zone_choices: Vec<Zone>,
 }
 
 /// The deck the game is played with.

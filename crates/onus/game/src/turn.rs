@@ -274,6 +274,7 @@ fn phase_action(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()
         (Phase::Deployment, Action::PlaceSiegeEngine { structure, pose }) => {
             crate::siege_engines::place_at_deployment(s, seat, structure, *pose)
         }
+        (Phase::Deployment, Action::ChooseZone { zone }) => deploy::choose_zone(s, seat, *zone),
         (Phase::Deployment, Action::PlaceGeneral { general, unit }) => {
             deploy::place_general(s, seat, *general, *unit)
         }

@@ -93,6 +93,11 @@ pub struct PlayerView {
     pub defeated: Option<String>,
     /// The player's deployment zone (VI; the scenario's or the default one), public.
     pub deployment_zone: Zone,
+    /// T&F VI "Deployment": the deployment zones this player chooses among now (a siege's
+    /// attacker as its deployment starts, [`crate::Action::ChooseZone`] by index), public;
+    /// empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub zone_choices: Vec<Zone>,
 }
 
 /// The state as one viewer may see it.
@@ -277,6 +282,7 @@ pub fn view_since(state: &GameState, viewer: Viewer<Seat>, from: usize) -> GameV
                 starting_value: p.value.total,
                 defeated: p.defeated.clone(),
                 deployment_zone: p.zone,
+                zone_choices: crate::deploy::zone_choices(state, p.seat),
             }
         })
         .collect();

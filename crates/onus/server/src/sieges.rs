@@ -131,7 +131,7 @@ fn judge(sc: &SiegeScenario) -> Value {
             "first": match sc.first { First::Attacker => "attacker", First::Defender => "defender" },
             "deck_runs": sc.deck_runs,
             "defender": { "army": sc.defender.army, "zone": sc.defender.zone },
-            "attacker": { "army": sc.attacker.army, "zone": sc.attacker.zone },
+            "attacker": { "army": sc.attacker.army, "zone": sc.attacker.zone, "zones": sc.attacker.zones },
         },
         "spending": spending,
         "setup": setup,

@@ -224,6 +224,17 @@ fn the_catalog_lists_the_siege_scenarios_with_their_setup() {
     let castellum = list.iter().find(|s| s["id"] == "castellum-2000").unwrap();
     assert_eq!(castellum["origin"], "recommended");
     assert_eq!(castellum["battlefield"], "siege-castellum");
+    // T&F VI "Deployment": the fortress in the centre, the attacker choosing among 4 zones.
+    let centre = list
+        .iter()
+        .find(|s| s["id"] == "central-castellum")
+        .unwrap();
+    assert_eq!(
+        centre["setup"]["scenario"]["attacker_zones"]
+            .as_array()
+            .map(Vec::len),
+        Some(4)
+    );
     for s in list {
         let setup: onus_game::Setup = serde_json::from_value(s["setup"].clone()).unwrap();
         assert!(setup.scenario.siege.is_some());

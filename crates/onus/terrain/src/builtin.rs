@@ -23,6 +23,7 @@ pub const SOURCES: &[(&str, &str)] = &[
     file!("stone-citadel.toml"),
     file!("watchtower-line.toml"),
     file!("hamlet-and-ditches.toml"),
+    file!("central-castellum.toml"),
 ];
 
 /// Every shipped battlefield, parsed. Their files are checked by this crate's tests, so a

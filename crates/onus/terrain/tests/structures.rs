@@ -9,11 +9,12 @@ fn shipped(id: &str) -> Battlefield {
     builtin::get(id).unwrap()
 }
 
-const FORTRESS_FIELDS: [&str; 4] = [
+const FORTRESS_FIELDS: [&str; 5] = [
     "siege-castellum",
     "fort-and-village",
     "stone-citadel",
     "watchtower-line",
+    "central-castellum",
 ];
 
 #[test]

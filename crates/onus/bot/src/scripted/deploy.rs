@@ -193,6 +193,10 @@ pub(super) fn candidates(ctx: &mut Ctx<'_>) -> Vec<Action> {
 }
 
 fn units(ctx: &Ctx<'_>) -> Vec<Action> {
+    // T&F VI "Deployment": a siege's attacker first chooses its zone.
+    if let Some(choice) = super::siege::zone_choice(ctx) {
+        return vec![choice];
+    }
     let Ok(p) = ctx.s.player(ctx.seat) else {
         return Vec::new();
     };

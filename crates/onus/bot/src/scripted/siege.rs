@@ -575,6 +575,42 @@ pub(super) fn batters(ctx: &Ctx<'_>) -> Vec<Action> {
     out
 }
 
+/// T&F VI "Deployment": "giving the attacker the opportunity to choose which flank to
+/// attack": among the zones the engine offers (`onus_game::deploy::zone_choices`), the one
+/// facing the fortress's weakest side: the fewest enemy units whose card's centre lies nearer
+/// that zone than any other offered (the defender's units are face down inside, but where
+/// they stand is seen), then the zone nearest the fortress, then the first. `None` when there
+/// is nothing to choose.
+pub(super) fn zone_choice(ctx: &Ctx<'_>) -> Option<Action> {
+    let zones = onus_game::deploy::zone_choices(ctx.s, ctx.seat);
+    if zones.is_empty() {
+        return None;
+    }
+    let gap = |z: &onus_game::setup::Zone, p: Vec2| {
+        let dx = (z.x0 - p.x).max(p.x - z.x1).max(0.0);
+        let dy = (z.y0 - p.y).max(p.y - z.y1).max(0.0);
+        (dx * dx + dy * dy).sqrt()
+    };
+    let mut facing = vec![0usize; zones.len()];
+    for u in ctx.s.table().units().filter(|u| u.owner != ctx.seat.0) {
+        let c = u.pose.centre;
+        let nearest =
+            (0..zones.len()).min_by(|a, b| gap(&zones[*a], c).total_cmp(&gap(&zones[*b], c)));
+        if let Some(i) = nearest {
+            facing[i] += 1;
+        }
+    }
+    let centre = ctx.s.table().battlefield().and_then(fortress_centre);
+    let reach = |i: usize| centre.map_or(0.0, |c| gap(&zones[i], c));
+    let best = (0..zones.len()).min_by(|a, b| {
+        facing[*a]
+            .cmp(&facing[*b])
+            .then(reach(*a).total_cmp(&reach(*b)))
+            .then(a.cmp(b))
+    })?;
+    Some(Action::ChooseZone { zone: best })
+}
+
 /// VI "Deployment": "the attacker deploys their units and siege units markers": before its
 /// units, each of the attacker's siege towers and rams not yet placed goes to the front of
 /// its zone, in front of the fortress's standing wall (a siege tower) or gate (a ram) nearest

@@ -182,10 +182,12 @@ pub fn design(d: &Design) -> Result<SiegeScenario, Vec<DataError>> {
         defender: super::ScenarioSide {
             army: d.defender.clone(),
             zone: dz,
+            zones: Vec::new(),
         },
         attacker: super::ScenarioSide {
             army: d.attacker.clone(),
             zone: az,
+            zones: Vec::new(),
         },
         first: d.first,
         deck_runs: d.deck_runs,
@@ -264,11 +266,13 @@ impl SiegeScenario {
             out.push_str(&format!("battlefield_file = {}\n", text(file)));
         }
         for (table, side) in [("defender", &self.defender), ("attacker", &self.attacker)] {
-            out.push_str(&format!(
-                "\n[{table}]\narmy = {}\nzone = {}\n",
-                text(&side.army),
-                zone(&side.zone)
-            ));
+            out.push_str(&format!("\n[{table}]\narmy = {}\n", text(&side.army)));
+            if side.zones.is_empty() {
+                out.push_str(&format!("zone = {}\n", zone(&side.zone)));
+            } else {
+                let all: Vec<String> = side.zones.iter().map(zone).collect();
+                out.push_str(&format!("zones = [{}]\n", all.join(", ")));
+            }
         }
         out
     }

@@ -79,6 +79,7 @@ export function describeEvent(e, n) {
     case 'caltrops_rolled': return `Caltrops (${(e.structures || []).join(', ')}): ${e.dice} dice against ${u(e.unit)}, ${e.wounds} wound${e.wounds === 1 ? '' : 's'}.`;
     case 'structure_removed': return `${u(e.unit)} removes ${words(e.kind)} ${e.structure}.`;
     // T&F IV–V: siege engines, climbs and the tops of walls and towers.
+    case 'zone_chosen': return `${seat(e.seat)} chooses deployment zone ${e.choice + 1} (x ${num(e.zone.x0)}–${num(e.zone.x1)}, y ${num(e.zone.y0)}–${num(e.zone.y1)}; T&F VI Deployment).`;
     case 'siege_engine_placed': return `${seat(e.seat)} places the siege engine ${e.structure} (T&F VI Deployment).`;
     case 'ram_taken': return `${u(e.unit)} takes up the ram ${e.ram}.`;
     case 'ram_dropped': return `${u(e.unit)} drops the ram ${e.ram} (${e.why}).`;

@@ -34,6 +34,14 @@ export function zonesOf(view) {
   }).filter(Boolean);
 }
 
+/**
+ * T&F VI "Deployment": the zones a siege's attacker chooses among now, as the view lists them
+ * (`players[].zone_choices`, empty otherwise), each with its index for `choose_zone`.
+ */
+export function zoneChoicesOf(view) {
+  return (view.players || []).flatMap((p) => (p.zone_choices || []).map((z, choice) => ({ seat: p.seat, choice, ...z })));
+}
+
 const FACING = { South: 0, North: Math.PI, West: -Math.PI / 2, East: Math.PI / 2 };
 
 function round(x, k = 100) {
@@ -482,11 +490,21 @@ export class Game {
       lines,
       measure,
       range: sel?.showRange ? range : null,
-      zones: v.phase === 'deployment' ? zonesOf(v).map((z) => ({ ...z, mine: z.seat === this.mySeat, label: `deployment zone · ${this.names.shortSeat(z.seat)}` })) : [],
+      zones: v.phase === 'deployment' ? this.deploymentZones(v) : [],
       flipped: this.flipped,
       help: this.catalog?.help?.markers,
       seatName: (seat) => this.names.shortSeat(seat),
     };
+  }
+
+  /** The deployment zones drawn: each seat's, or the zones its player chooses among. */
+  deploymentZones(v) {
+    const choices = zoneChoicesOf(v);
+    const choosing = new Set(choices.map((z) => z.seat));
+    return [
+      ...zonesOf(v).filter((z) => !choosing.has(z.seat)).map((z) => ({ ...z, mine: z.seat === this.mySeat, label: `deployment zone · ${this.names.shortSeat(z.seat)}` })),
+      ...choices.map((z) => ({ ...z, mine: z.seat === this.mySeat, label: `zone ${z.choice + 1} to choose · ${this.names.shortSeat(z.seat)}` })),
+    ];
   }
 
   renderTable() {

@@ -418,7 +418,16 @@ function deploymentSection(game) {
   const me = game.me();
   const out = [];
   if (!me) return out;
-  if (v.deployment?.units) {
+  const choices = me.zone_choices || [];
+  if (v.deployment?.units && choices.length) {
+    // T&F VI "Deployment": the attacker chooses its zone among those the engine lists.
+    out.push(h('h3', {}, 'Deployment'));
+    out.push(h('p', { class: 'muted' }, 'The defender has deployed: choose the zone you attack from (T&F VI Deployment).'));
+    out.push(h('ul', { class: 'options', 'data-testid': 'zone-choices' }, choices.map((z, i) => h('li', {},
+      h('button', {
+        class: 'option', disabled: !game.myTurnToAct || game.busy, onclick: () => game.act({ action: 'choose_zone', zone: i }), 'data-testid': `choose-zone-${i}`,
+      }, `Zone ${i + 1}: x ${z.x0}–${z.x1}, y ${z.y0}–${z.y1}`)))));
+  } else if (v.deployment?.units) {
     out.push(h('h3', {}, 'Deployment'));
     out.push(h('p', { class: 'muted' }, 'Place your units face down in your zone, one at a time in turn (VI).'));
     const sel = game.sel?.mode === 'deploy' ? game.sel : null;

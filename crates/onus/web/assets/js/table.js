@@ -504,7 +504,7 @@ export class TableView {
       g.append(
         s('rect', {
           x, y, width: Math.abs(p1.x - p0.x), height: Math.abs(p1.y - p0.y),
-          class: ['zone', z.mine && 'mine'], fill: col, stroke: col, 'data-testid': `zone-${z.seat}`,
+          class: ['zone', z.mine && 'mine'], fill: col, stroke: col, 'data-testid': z.choice === undefined ? `zone-${z.seat}` : `zone-${z.seat}-choice-${z.choice}`,
         }),
         s('text', { x: x + 0.15, y: y + 0.35, class: 'zone-label', fill: col }, z.label || `deployment zone · seat ${z.seat}`),
       );
