@@ -612,7 +612,7 @@ mod tests {
     fn validate_reports_builtin_data() -> anyhow::Result<()> {
         let out = run_args(&["validate"])?;
         assert!(out.contains("romans: "), "{out}");
-        assert!(out.contains("8 battlefields\n"), "{out}");
+        assert!(out.contains("9 battlefields\n"), "{out}");
         // Every structure is played (T&F IV-V), the siege tower and the ram of the castellum
         // included: no battlefield is reported as not yet playable.
         assert!(!out.contains("not yet playable"), "{out}");
@@ -626,7 +626,7 @@ mod tests {
     fn validate_checks_a_directorys_battlefields() -> anyhow::Result<()> {
         let data = concat!(env!("CARGO_MANIFEST_DIR"), "/data/onus");
         let out = run_args(&["validate", "--data", data])?;
-        assert!(out.contains("8 battlefields\n"), "{out}");
+        assert!(out.contains("9 battlefields\n"), "{out}");
         let dir = std::env::temp_dir().join(format!("acies-validate-bf-{}", std::process::id()));
         let fields = dir.join("battlefields");
         std::fs::create_dir_all(&fields)?;
