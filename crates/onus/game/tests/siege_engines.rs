@@ -1197,3 +1197,42 @@ fn tf_v_rams_and_elephants_a_brash_carrier_is_bound_only_within_its_reach() {
     let end = apply(&s, 0, Action::EndPhase);
     assert!(end.is_ok(), "{end:?}");
 }
+
+/// T&F V "Assaulting fortresses" (ruling): Iberians of seat 1 envelop the siege tower from
+/// the north (two Section markers, round its west and east sides); the Hastati in it roll it
+/// 1 DU back: the markers no longer lie against the tower and go.
+#[test]
+fn tf_iv_siege_towers_a_tower_rolled_away_leaves_its_envelopment() {
+    let iberians = unit(1, 1, infantry("Iberians"), 9.0, 3.1, 180.0);
+    let mut s = in_siege_tower(
+        infantry("Hastati"),
+        Vec2::new(9.0, 2.0),
+        Phase::Movement,
+        vec![iberians],
+    );
+    their_turn(&mut s, CARRIER);
+    let envelop = Action::EnvelopTower {
+        unit: CARRIER,
+        structure: "siege-tower".into(),
+        choice: onus_table::EnvelopChoice::Max,
+    };
+    let mut s = apply(&s, 1, envelop).unwrap();
+    assert_eq!(
+        s.table()
+            .unit(CARRIER)
+            .unwrap()
+            .wrap_markers("siege-tower")
+            .len(),
+        2
+    );
+    *s.active_mut() = Seat(0);
+    *s.group_mut() = vec![Seat(0)];
+    s.table_mut().activate(TOWER_UNIT).unwrap();
+    s.book_mut().activated = [TOWER_UNIT].into_iter().collect();
+    let back = roll(vec![Step::Slide {
+        right: 0.0,
+        forward: -1.0,
+    }]);
+    let after = apply(&s, 0, back).unwrap();
+    assert!(after.table().unit(CARRIER).unwrap().wrap.is_none());
+}

@@ -450,14 +450,26 @@ impl Table {
         Ok(added)
     }
 
-    /// Drops every wrap that no longer lasts (its unit moved, fled, or holds a tower) or whose
-    /// tower has collapsed.
+    /// Whether every marker of `w` still lies against its tower's tile.
+    fn wrap_touches_its_tower(&self, w: &TowerWrap) -> bool {
+        let Some(s) = self.battlefield().and_then(|b| b.structure(&w.structure)) else {
+            return false;
+        };
+        w.markers
+            .iter()
+            .all(|(_, m)| s.rects().any(|r| r.distance(m) <= TOWER_REACH))
+    }
+
+    /// Drops every wrap that no longer lasts (its unit moved, fled, or holds a tower), whose
+    /// tower has collapsed, or whose tower has moved away from its markers (a siege tower).
     pub fn sync_wraps(&mut self) {
         let collapsed: Vec<UnitId> = self
             .units()
             .filter_map(|u| {
                 let w = u.wrap.as_ref()?;
-                let gone = !u.wrap_lasts(w) || self.breach(&w.structure) == Some(Breach::Collapsed);
+                let gone = !u.wrap_lasts(w)
+                    || self.breach(&w.structure) == Some(Breach::Collapsed)
+                    || !self.wrap_touches_its_tower(w);
                 gone.then_some(u.id)
             })
             .collect();
