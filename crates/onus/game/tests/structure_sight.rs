@@ -21,7 +21,12 @@ fn shoot(s: &GameState, wall: &str, incendiary: bool) -> Result<GameState, onus_
 }
 
 fn west_of_the_fort(card: onus_model::UnitCard, y: f64) -> GameState {
-    let units = vec![unit(1, 0, card, 5.0, y, -90.0)];
+    facing_east_at(card, 5.0, y)
+}
+
+/// `card` of seat 0 at (`x`, `y`) facing east, active in the Ranged Attack Phase, no events.
+fn facing_east_at(card: onus_model::UnitCard, x: f64, y: f64) -> GameState {
+    let units = vec![unit(1, 0, card, x, y, -90.0)];
     let mut s = fixture_on(
         Some(common::fort()),
         units,
@@ -124,17 +129,7 @@ fn tf_iv_siege_towers_a_structure_is_shot_at_its_base_from_above() {
             .health(6)
             .build()
     };
-    let on_the_top = {
-        let units = vec![unit(1, 0, engine(), 3.5, 13.0, -90.0)];
-        let mut s = fixture_on(
-            Some(common::fort()),
-            units,
-            &[UnitId(1)],
-            Phase::RangedAttack,
-        );
-        s.setup_mut().options.no_events = true;
-        s
-    };
+    let on_the_top = facing_east_at(engine(), 3.5, 13.0);
     let below = west_of_the_fort(engine(), 14.2);
     let level = |s: &GameState| s.table().level_of(s.table().unit(UnitId(1)).unwrap());
     assert_eq!((level(&on_the_top), level(&below)), (1, 0));

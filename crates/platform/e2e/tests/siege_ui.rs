@@ -405,14 +405,7 @@ fn a_siege_on_a_fortress_from_the_editor_up_to_a_climb() {
     page.wait_for(testid("table")).expect("the table");
     wait(&page, "window.__acies && window.__acies.view").unwrap();
     page.eval(RECORDER).unwrap();
-    let game_id = page
-        .url()
-        .unwrap()
-        .split("/games/")
-        .nth(1)
-        .and_then(|r| r.split(['?', '/', '#']).next())
-        .map(str::to_owned)
-        .expect("the game's id in the address");
+    let game_id = game_id_of(&page);
     let kinds = page
         .eval("return window.__acies.view.terrain.structures.map(s => s.kind)")
         .unwrap();
@@ -499,6 +492,17 @@ fn a_siege_on_a_fortress_from_the_editor_up_to_a_climb() {
         "{:?}",
         real_problems(&page)
     );
+}
+
+/// The game's id in the page's address (`/onus/games/{id}`).
+fn game_id_of(page: &Page) -> String {
+    page.url()
+        .unwrap()
+        .split("/games/")
+        .nth(1)
+        .and_then(|r| r.split(['?', '/', '#']).next())
+        .map(str::to_owned)
+        .expect("the game's id in the address")
 }
 
 /// Every event of the log is told in words (none falls back to its raw fields).
@@ -974,14 +978,7 @@ fn a_tower_of_the_fort_enveloped_before_its_climb() {
     page.wait_for(testid("table")).expect("the table");
     wait(&page, "window.__acies && window.__acies.view").unwrap();
     page.eval(RECORDER).unwrap();
-    let game_id = page
-        .url()
-        .unwrap()
-        .split("/games/")
-        .nth(1)
-        .and_then(|r| r.split(['?', '/', '#']).next())
-        .map(str::to_owned)
-        .expect("the game's id in the address");
+    let game_id = game_id_of(&page);
     let climber = deploy(&page, 10.5);
     let mut enveloped = None;
     for _ in 0..6 {
