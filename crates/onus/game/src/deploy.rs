@@ -148,6 +148,17 @@ pub fn zone_choices(state: &GameState, seat: Seat) -> Vec<crate::setup::Zone> {
         .unwrap_or_default()
 }
 
+/// T&F VI "Deployment": for each zone of [`zone_choices`], the table edge the attacker's would
+/// become once it chose it (the edge nearest the zone, [`choose_zone`]'s ruling): the side it
+/// attacks from, as the browser names each choice.
+pub fn zone_choice_edges(state: &GameState, seat: Seat) -> Vec<onus_table::TableEdge> {
+    let (w, d) = (state.table.width, state.table.depth);
+    zone_choices(state, seat)
+        .iter()
+        .map(|z| nearest_edge(z, w, d))
+        .collect()
+}
+
 /// Refuses to place anything in `seat`'s zone before it has chosen it (T&F VI "Deployment").
 pub(crate) fn zone_chosen(state: &GameState, seat: Seat) -> GameResult<()> {
     let n = state.player(seat)?.zone_choices.len();

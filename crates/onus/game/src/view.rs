@@ -98,6 +98,10 @@ pub struct PlayerView {
     /// empty otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub zone_choices: Vec<Zone>,
+    /// The table edge each of `zone_choices` would make this player's (the side it attacks
+    /// from; `deploy::zone_choice_edges`), in the same order; empty with them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub zone_choice_edges: Vec<TableEdge>,
 }
 
 /// The state as one viewer may see it.
@@ -283,6 +287,7 @@ pub fn view_since(state: &GameState, viewer: Viewer<Seat>, from: usize) -> GameV
                 defeated: p.defeated.clone(),
                 deployment_zone: p.zone,
                 zone_choices: crate::deploy::zone_choices(state, p.seat),
+                zone_choice_edges: crate::deploy::zone_choice_edges(state, p.seat),
             }
         })
         .collect();

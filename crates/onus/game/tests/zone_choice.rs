@@ -180,10 +180,18 @@ fn tf_vi_deployment_the_zones_offered_are_in_the_view() {
         json["players"][0]["zone_choices"].as_array().unwrap().len(),
         4
     );
+    // Each zone with the table edge it would make the attacker's (the side it attacks from).
+    use onus_table::TableEdge as E;
+    let edges = Onus::view(&s, Viewer::Spectator).players[ATTACKER.index()]
+        .zone_choice_edges
+        .clone();
+    assert_eq!(edges, vec![E::South, E::North, E::West, E::East]);
     let s = Onus::apply(&s, ATTACKER, &choose(1)).unwrap().state;
     let v = Onus::view(&s, Viewer::Seat(ATTACKER));
     assert!(v.players[ATTACKER.index()].zone_choices.is_empty());
+    assert!(v.players[ATTACKER.index()].zone_choice_edges.is_empty());
     assert_eq!(v.players[ATTACKER.index()].deployment_zone, offered()[1]);
+    assert_eq!(v.home_edges[ATTACKER.index()], edges[1]);
 }
 
 /// The random player chooses among the zones offered and deploys in the one chosen.

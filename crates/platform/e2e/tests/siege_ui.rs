@@ -14,7 +14,7 @@
 use std::time::Duration;
 
 use acies_core::{Ruleset, Viewer};
-use acies_e2e::{Page, Server, browser, css, testid};
+use acies_e2e::{Browser, Page, Server, browser, css, testid};
 use onus_game::{Action, GameState, Onus, Seat, Setup, scenarios};
 use serde_json::{Value, json};
 
@@ -696,15 +696,19 @@ fn assault(page: &Page, active: &[u64]) -> Assault {
 /// limit), the computer's turns answered, until the battle ends. The page shows the outcome
 /// the server's engine gives, by a victory condition of the rules; every log line is in
 /// words; no page error.
-#[test]
-fn a_siege_from_the_lobby_to_its_end_against_the_computer() {
-    let browser = browser();
-    let server = Server::start();
+/// The siege `scenario` chosen in the lobby of `server` (seed `seed`) against the computer,
+/// its table shown: the human attacks (seat 0), the computer (seat 1) defends.
+fn siege_against_the_computer(
+    browser: &Browser,
+    server: &Server,
+    seed: u64,
+    scenario: &str,
+) -> Page {
     let page = browser
-        .page_sized(&server.url("/?seed=3"), 1400, 900)
+        .page_sized(&server.url(&format!("/?seed={seed}")), 1400, 900)
         .expect("lobby");
     page.wait_for(testid("create-game")).expect("the form");
-    page.select(testid("siege"), "fort-and-village")
+    page.select(testid("siege"), scenario)
         .expect("the lobby offers the siege");
     page.click(testid("mode-computer")).unwrap();
     page.click(testid("create-game")).unwrap();
@@ -712,9 +716,17 @@ fn a_siege_from_the_lobby_to_its_end_against_the_computer() {
     wait(&page, "window.__acies && window.__acies.view").unwrap();
     assert_eq!(
         page.eval("return window.__acies.mySeat").unwrap(),
-        serde_json::json!(0),
+        json!(0),
         "the human attacks, the computer (seat 1) defends"
     );
+    page
+}
+
+#[test]
+fn a_siege_from_the_lobby_to_its_end_against_the_computer() {
+    let browser = browser();
+    let server = Server::start();
+    let page = siege_against_the_computer(&browser, &server, 3, "fort-and-village");
     deploy_all(&page);
     page.screenshot("siege-end-deployed").unwrap();
     let mut turns = 0;
@@ -1028,6 +1040,147 @@ fn a_tower_of_the_fort_enveloped_before_its_climb() {
     assert!(tower.starts_with("tower"), "{tower}");
     no_raw_log_lines(&page);
     assert_views_are_the_engines(&server, &page, &game_id, &setup);
+    assert!(
+        real_problems(&page).is_empty(),
+        "{:?}",
+        real_problems(&page)
+    );
+}
+
+/// T&F VI "Deployment": "If there is enough room, the fortress can be placed in the center of
+/// the battlefield, giving the attacker the opportunity to choose which flank to attack". The
+/// siege "central-castellum" chosen in the lobby against the computer (the defender, seat 1,
+/// deploys first); the human attacker's deployment panel offers the four zones the engine
+/// lists, each drawn on the table; the western one clicked, the engine's view gives it as the
+/// attacker's deployment zone and offers no choice any more (the table draws that zone
+/// alone); a unit deployed in it stands in it. The page's view is the server's throughout.
+#[test]
+fn the_attacker_chooses_its_zone_round_the_central_castellum() {
+    const WEST: usize = 2;
+    let offered = onus_game::scenarios::get("central-castellum")
+        .expect("the shipped scenario")
+        .attacker
+        .zones;
+    assert_eq!(offered.len(), 4);
+    let browser = browser();
+    let server = Server::start();
+    let page = siege_against_the_computer(&browser, &server, 5, "central-castellum");
+    // The computer deploys the defenders; then the attacker is offered the engine's zones.
+    wait_js(
+        &page,
+        "const g = window.__acies; return g.view.to_act === 0 && !g.busy && (g.me().zone_choices || []).length > 0",
+        Duration::from_secs(120),
+    )
+    .expect("the attacker's choice of zone");
+    let the_servers_view = |page: &Page| {
+        let (status, body) = server
+            .get_json(&format!(
+                "/api/onus/games/{}/view?token={}",
+                game_id_of(page),
+                page.eval("return window.__acies.token")
+                    .unwrap()
+                    .as_str()
+                    .unwrap()
+            ))
+            .unwrap();
+        assert_eq!(status, 200, "{body}");
+        let shown = page.eval("return window.__acies.view").unwrap();
+        assert_eq!(numbers(&shown), numbers(&body["view"]), "the page's view");
+        body["view"].clone()
+    };
+    let view = the_servers_view(&page);
+    assert!(
+        view["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|u| u["owner"] == json!(1)),
+        "the defender deployed first: {}",
+        view["units"]
+    );
+    let zone = |z: &onus_game::setup::Zone| json!({"x0": z.x0, "y0": z.y0, "x1": z.x1, "y1": z.y1});
+    assert_eq!(
+        numbers(&view["players"][0]["zone_choices"]),
+        numbers(&Value::Array(offered.iter().map(zone).collect())),
+        "the scenario's four zones"
+    );
+    for i in 0..offered.len() {
+        page.wait_for(testid(&format!("choose-zone-{i}")))
+            .expect("a button for each zone");
+        assert_eq!(
+            page.count(testid(&format!("zone-0-choice-{i}"))).unwrap(),
+            1,
+            "zone {i} drawn"
+        );
+    }
+    // Each button and zone names the side the engine says the choice attacks from.
+    for (i, side) in ["south", "north", "west", "east"].iter().enumerate() {
+        let label = page.text(testid(&format!("choose-zone-{i}"))).unwrap();
+        assert!(
+            label.starts_with(&format!("Zone {} ({side} side)", i + 1)),
+            "{label}"
+        );
+        let number = page
+            .eval(&format!(
+                "return document.querySelector('[data-testid=zone-0-choice-{i}-number]')?.textContent"
+            ))
+            .unwrap();
+        assert_eq!(
+            number,
+            json!((i + 1).to_string()),
+            "zone {i}'s number drawn"
+        );
+    }
+    page.screenshot("siege-zone-choices").unwrap();
+    act(&page, testid(&format!("choose-zone-{WEST}")));
+    let view = the_servers_view(&page);
+    assert_eq!(
+        numbers(&view["players"][0]["deployment_zone"]),
+        numbers(&zone(&offered[WEST])),
+        "the chosen zone is the attacker's"
+    );
+    assert!(
+        view["players"][0]["zone_choices"]
+            .as_array()
+            .is_none_or(Vec::is_empty),
+        "no zone to choose any more: {}",
+        view["players"][0]
+    );
+    assert_eq!(
+        view["home_edges"][0],
+        json!("West"),
+        "{}",
+        view["home_edges"]
+    );
+    assert_eq!(
+        page.count(css("[data-testid^=zone-0-choice-]")).unwrap(),
+        0,
+        "the zones not chosen are gone"
+    );
+    assert_eq!(page.count(testid("zone-0")).unwrap(), 1);
+    assert!(log_has(&page, "zone_chosen"), "the log tells the choice");
+    // A unit of the reserve deployed in it.
+    page.click(css("[data-testid^=reserve-]:not([disabled])").first())
+        .expect("a unit of the reserve");
+    page.wait_for(testid("ghost"))
+        .expect("the deployment ghost");
+    act(&page, testid("commit-deploy"));
+    let view = the_servers_view(&page);
+    let placed: Vec<&Value> = view["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|u| u["owner"] == json!(0))
+        .collect();
+    assert_eq!(placed.len(), 1, "{placed:?}");
+    let c = &placed[0]["pose"]["centre"];
+    let (x, y) = (c["x"].as_f64().unwrap(), c["y"].as_f64().unwrap());
+    let w = &offered[WEST];
+    assert!(
+        (w.x0..=w.x1).contains(&x) && (w.y0..=w.y1).contains(&y),
+        "the unit at ({x}, {y}), in the western zone {w:?}"
+    );
+    page.screenshot("siege-zone-chosen").unwrap();
     assert!(
         real_problems(&page).is_empty(),
         "{:?}",

@@ -16,7 +16,7 @@ import { Names, PHASES, phaseName, seatColour } from './cards.js';
 import { TableView } from './table.js';
 import { Hand } from './hand.js';
 import { describeEvent, QUIET } from './events.js';
-import { renderPanel, renderDecisions } from './panel.js';
+import { renderPanel, renderDecisions, zoneChoiceName } from './panel.js';
 import { applySteps, applyStep, toLocal, sub, rot, normAngle, corners, toWorld, vec, isLeftPivot, isRearPivot } from './geom.js';
 
 const DEG = Math.PI / 180;
@@ -39,7 +39,7 @@ export function zonesOf(view) {
  * (`players[].zone_choices`, empty otherwise), each with its index for `choose_zone`.
  */
 export function zoneChoicesOf(view) {
-  return (view.players || []).flatMap((p) => (p.zone_choices || []).map((z, choice) => ({ seat: p.seat, choice, ...z })));
+  return (view.players || []).flatMap((p) => (p.zone_choices || []).map((z, choice) => ({ seat: p.seat, choice, side: p.zone_choice_edges?.[choice], ...z })));
 }
 
 const FACING = { South: 0, North: Math.PI, West: -Math.PI / 2, East: Math.PI / 2 };
@@ -503,7 +503,7 @@ export class Game {
     const choosing = new Set(choices.map((z) => z.seat));
     return [
       ...zonesOf(v).filter((z) => !choosing.has(z.seat)).map((z) => ({ ...z, mine: z.seat === this.mySeat, label: `deployment zone · ${this.names.shortSeat(z.seat)}` })),
-      ...choices.map((z) => ({ ...z, mine: z.seat === this.mySeat, label: `zone ${z.choice + 1} to choose · ${this.names.shortSeat(z.seat)}` })),
+      ...choices.map((z) => ({ ...z, mine: z.seat === this.mySeat, label: `${zoneChoiceName(z.choice, z.side)} to choose · ${this.names.shortSeat(z.seat)}` })),
     ];
   }
 
@@ -556,6 +556,7 @@ export class Game {
     if (this.measuring) t = this.measureText();
     else if (this.spectator) t = 'Spectating. Select a unit to see its card.';
     else if (!this.myTurnToAct) t = v.to_act === null || v.to_act === undefined ? '' : `Waiting for ${this.names.shortSeat(v.to_act)}…`;
+    else if (v.phase === 'deployment' && (this.me()?.zone_choices || []).length) t = 'Choose in the panel the zone you attack from (T&F VI Deployment); then deploy in it.';
     else if (v.phase === 'deployment') t = v.deployment?.generals ? 'Select one of your units, then place your General.' : 'Choose a unit of your reserve, drag it into your zone, then Deploy (Enter).';
     else if (v.phase === 'activation') t = 'Play orders from your hand to activate units, then End phase.';
     else if (v.phase === 'movement') t = 'Select an active unit: drag the ghost (W/A/S/D), rotate with Q/E or the handle (R: corner/centre), Enter to move; or pick a charge.';

@@ -413,6 +413,12 @@ function generalButtons(game, unitId) {
     : null);
 }
 
+/** T&F VI "Deployment": a zone to choose in words, its number and the side it attacks from
+ *  (the table edge the engine says the choice would make the player's, `zone_choice_edges`). */
+export function zoneChoiceName(choice, edge, capital = false) {
+  return `${capital ? 'Zone' : 'zone'} ${choice + 1}${edge ? ` (${String(edge).toLowerCase()} side)` : ''}`;
+}
+
 function deploymentSection(game) {
   const v = game.view;
   const me = game.me();
@@ -423,10 +429,13 @@ function deploymentSection(game) {
     // T&F VI "Deployment": the attacker chooses its zone among those the engine lists.
     out.push(h('h3', {}, 'Deployment'));
     out.push(h('p', { class: 'muted' }, 'The defender has deployed: choose the zone you attack from (T&F VI Deployment).'));
+    // Pointing at a choice (or focusing it) brings out its zone on the table.
+    const mark = (i, on) => document.querySelector(`[data-testid=zone-${me.seat}-choice-${i}]`)?.classList.toggle('pointed', on);
     out.push(h('ul', { class: 'options', 'data-testid': 'zone-choices' }, choices.map((z, i) => h('li', {},
       h('button', {
         class: 'option', disabled: !game.myTurnToAct || game.busy, onclick: () => game.act({ action: 'choose_zone', zone: i }), 'data-testid': `choose-zone-${i}`,
-      }, `Zone ${i + 1}: x ${z.x0}–${z.x1}, y ${z.y0}–${z.y1}`)))));
+        onmouseenter: () => mark(i, true), onmouseleave: () => mark(i, false), onfocus: () => mark(i, true), onblur: () => mark(i, false),
+      }, `${zoneChoiceName(i, me.zone_choice_edges?.[i], true)}: x ${z.x0}–${z.x1}, y ${z.y0}–${z.y1}`)))));
   } else if (v.deployment?.units) {
     out.push(h('h3', {}, 'Deployment'));
     out.push(h('p', { class: 'muted' }, 'Place your units face down in your zone, one at a time in turn (VI).'));

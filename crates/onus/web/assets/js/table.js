@@ -508,6 +508,12 @@ export class TableView {
         }),
         s('text', { x: x + 0.15, y: y + 0.35, class: 'zone-label', fill: col }, z.label || `deployment zone · seat ${z.seat}`),
       );
+      // A zone to choose carries its number large in its middle, as the panel's buttons name it.
+      if (z.choice !== undefined) {
+        g.append(s('text', {
+          x: x + Math.abs(p1.x - p0.x) / 2, y: y + Math.abs(p1.y - p0.y) / 2, class: 'zone-number', fill: col, 'data-testid': `zone-${z.seat}-choice-${z.choice}-number`,
+        }, String(z.choice + 1)));
+      }
     }
   }
 
