@@ -51,7 +51,8 @@ pub struct StructureArgs {
     /// How it attacks.
     #[arg(long, value_enum)]
     pub how: How,
-    /// The structure: wall, corner_wall, gate_wall, tower, watchtower, siege_tower, village.
+    /// The structure: wall, corner_wall, gate_wall, tower, watchtower, siege_tower, village,
+    /// bridge.
     #[arg(long)]
     pub structure: String,
     #[arg(long, value_enum, default_value_t)]
@@ -113,9 +114,9 @@ pub fn run_structure(args: &StructureArgs) -> Result<String> {
         .as_deref()
         .map(|t| unit(t, "occupant"))
         .transpose()?;
-    let Some(kind) = StructureKind::from_id(&args.structure) else {
+    let Some(kind) = StructureKind::any_from_id(&args.structure) else {
         bail!(
-            "--structure {}: not a structure that can be damaged (wall, corner_wall, gate_wall, tower, watchtower, siege_tower, village)",
+            "--structure {}: not a structure that can be damaged (wall, corner_wall, gate_wall, tower, watchtower, siege_tower, village, bridge)",
             args.structure
         );
     };
@@ -340,6 +341,23 @@ mod tests {
         let mut ram = args("triarii", How::Ram, "gate_wall");
         ram.from_above = true;
         assert!(run_structure(&ram).is_err());
+    }
+
+    /// T&F III "Bridges" with V "Artillery": a wooden bridge (7 resistance) needs a 3+ of the
+    /// Onager (power 5), a stone one (8) a 4+; wood burns, stone does not.
+    #[test]
+    fn tf_iii_bridges_shot_at_by_artillery() {
+        let mut a = args("onager", How::Artillery, "bridge");
+        let wood = odds(&a);
+        a.material = MaterialArg::Stone;
+        let stone = odds(&a);
+        assert_eq!((wood.needs.hit, wood.needs.damage), (3, 3));
+        assert_eq!((stone.needs.hit, stone.needs.damage), (4, 4));
+        assert!(wood.expected_damage > stone.expected_damage);
+        let mut fire = args("onager", How::IncendiaryArtillery, "bridge");
+        assert!(odds(&fire).fire);
+        fire.material = MaterialArg::Stone;
+        assert!(run_structure(&fire).is_err(), "stone does not burn");
     }
 
     /// The values are the game's (`attack_setup`): a ram's +1/+1 on the unit's melee values,

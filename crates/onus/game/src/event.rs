@@ -255,6 +255,14 @@ pub enum GameEvent {
         structure: String,
         kind: onus_terrain::StructureKind,
     },
+    /// T&F III "Bridges": bridge `bridge` was destroyed and `unit`, which was on it, went
+    /// back to a bank ("the unit returns to the river bank where it came from").
+    ReturnedToBank {
+        unit: UnitId,
+        bridge: String,
+        from: Pose,
+        to: Pose,
+    },
     /// T&F V "Rams and Elephants": `unit` took up the battering ram `ram`.
     RamTaken {
         unit: UnitId,

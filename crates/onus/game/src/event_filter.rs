@@ -89,6 +89,8 @@ pub fn event_view(state: &GameState, event: &GameEvent, viewer: Viewer<Seat>) ->
         | E::FireSpread { .. }
         | E::FireExtinguished { .. }
         | E::StructureRemoved { .. }
+        // T&F III "Bridges": a card's place, public like its moves.
+        | E::ReturnedToBank { .. }
         // T&F V "Assaulting fortresses": the Climbing marker is public, like the card's place.
         | E::ClimbStarted { .. }
         | E::TowerEnveloped { .. }

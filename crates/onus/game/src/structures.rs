@@ -213,6 +213,17 @@ enum Holder {
     Anyone,
 }
 
+impl Holder {
+    /// Whether a unit of `seat` may be the unit in the structure.
+    fn allows(self, state: &GameState, seat: Seat) -> bool {
+        match self {
+            Holder::NotOf(t) => !state.allies(seat, t),
+            Holder::Of(t) => state.allies(seat, t),
+            Holder::Anyone => true,
+        }
+    }
+}
+
 /// The unit in the structure, for the collateral damage and the collapse (T&F V "Collateral
 /// damages": "the unit occupying or overlapping the structure"): of the units whose card
 /// overlaps or touches it that `holder` allows, the one with the most sections in contact
@@ -226,12 +237,9 @@ fn occupant(state: &GameState, s: &Structure, holder: Holder) -> Option<(UnitId,
         // T&F IV "Unit markers": the unit holding the tower is the unit in it.
         return state.table.tower_holder(&s.id).and_then(|h| {
             let u = state.table.unit(h).ok()?;
-            let allowed = match holder {
-                Holder::NotOf(t) => !state.allies(Seat(u.owner), t),
-                Holder::Of(t) => state.allies(Seat(u.owner), t),
-                Holder::Anyone => true,
-            };
-            allowed.then(|| (h, sections_in_contact(u, s)))
+            holder
+                .allows(state, Seat(u.owner))
+                .then(|| (h, sections_in_contact(u, s)))
         });
     }
     in_contact(state, s, holder, encloses)
@@ -247,20 +255,48 @@ fn in_contact(
     holder: Holder,
     encloses: bool,
 ) -> Vec<(UnitId, u32)> {
+    if s.kind == StructureKind::Bridge {
+        return on_bridge(state, s)
+            .into_iter()
+            .filter(|(u, _)| {
+                state
+                    .table
+                    .unit(*u)
+                    .is_ok_and(|u| holder.allows(state, Seat(u.owner)))
+            })
+            .collect();
+    }
     state
         .table
         .units()
         .filter(|u| !encloses || s.overlaps(&u.rect()))
         // T&F IV "Villages": the unit in a half is the one whose card's centre lies on it.
         .filter(|u| s.kind != StructureKind::Village || s.contains(u.pose.centre))
-        .filter(|u| match holder {
-            Holder::NotOf(t) => !state.allies(Seat(u.owner), t),
-            Holder::Of(t) => state.allies(Seat(u.owner), t),
-            Holder::Anyone => true,
-        })
+        .filter(|u| holder.allows(state, Seat(u.owner)))
         .filter(|u| s.touches(&u.rect()))
         .map(|u| (u.id, sections_in_contact(u, s)))
         .filter(|(_, n)| encloses || *n > 0)
+        .collect()
+}
+
+/// The units on bridge `s` (T&F III "Bridges": "If a bridge suffers damage and there is a
+/// unit on it"), in id order, each with the sections the bridge holds. Ruling
+/// (docs/rulings.md, III "Bridges"): a unit is on the bridge when its card or markers
+/// overlap it (one touching an end stands on the bank); its sections in contact with the
+/// bridge are as many as fit across it ("the sections allowed by the width of the bridge":
+/// 1 or 2), for the collateral damage and the collapse alike.
+fn on_bridge(state: &GameState, s: &Structure) -> Vec<(UnitId, u32)> {
+    let width = state
+        .table
+        .battlefield()
+        .and_then(|bf| bf.piece(&s.id))
+        .and_then(|p| p.sections)
+        .map_or(1, u32::from);
+    state
+        .table
+        .units_on_bridge(&s.id)
+        .into_iter()
+        .map(|u| (u, width))
         .collect()
 }
 
@@ -768,6 +804,12 @@ fn settle_attack(
         structure: s.id.clone(),
         result: Box::new(result),
     });
+    // T&F III "Bridges": the units on a destroyed bridge go back to a bank first.
+    let on_bridge = if change.collapsed {
+        bridge_falls(state, s)?
+    } else {
+        Vec::new()
+    };
     if let (Some(unit), Some(o)) = (occupant, outcome) {
         let rule = if o.collapse.is_some() {
             RAZING
@@ -788,7 +830,11 @@ fn settle_attack(
         let holder = state
             .owner_of(attacker)
             .map_or(Holder::Anyone, Holder::NotOf);
-        wall_collapse(state, s, holder, occupant)?;
+        if s.kind == StructureKind::Bridge {
+            bridge_casualties(state, s, on_bridge, occupant)?;
+        } else {
+            wall_collapse(state, s, holder, occupant)?;
+        }
         if change.fire_to_spread > 0 {
             spread(state, s, change.fire_to_spread, false)?;
         }
@@ -825,6 +871,54 @@ fn wall_collapse(
         };
         crate::fog::reveal(state, unit);
         casualties(state, unit, &s.id, wounds, destroyed, true, RAZING)?;
+    }
+    Ok(())
+}
+
+/// T&F III "Bridges": "If the bridge is destroyed, the unit returns to the river bank where
+/// it came from": the bridge comes off the table and each unit on it goes back to a bank
+/// ([`onus_table::Table::collapse_bridge`]), or, with no room on either, falls with it and is
+/// destroyed (ruling, docs/rulings.md). Returns the units that were on it, with the sections
+/// the bridge held ([`on_bridge`]), for their casualties; nothing for another structure.
+fn bridge_falls(state: &mut GameState, s: &Structure) -> GameResult<Vec<(UnitId, u32)>> {
+    if s.kind != StructureKind::Bridge {
+        return Ok(Vec::new());
+    }
+    let on = on_bridge(state, s);
+    for fall in state.table.collapse_bridge(&s.id)? {
+        match fall.to {
+            Some(to) => state.emit(GameEvent::ReturnedToBank {
+                unit: fall.unit,
+                bridge: s.id.clone(),
+                from: fall.from,
+                to,
+            }),
+            None => {
+                crate::fog::reveal(state, fall.unit);
+                casualties(state, fall.unit, &s.id, 0, true, false, onus_table::BRIDGES)?;
+            }
+        }
+    }
+    Ok(on)
+}
+
+/// T&F III "Bridges" with V "Razing structures": every unit that was on the destroyed
+/// bridge but `done` (the unit in it, whose casualties came with the attack's roll or the
+/// fire's) suffers 1 damage per section on it and checks its morale, whichever side it is
+/// on (ruling, docs/rulings.md: a falling bridge spares no one), in id order; each shows
+/// its card (XII-A).
+fn bridge_casualties(
+    state: &mut GameState,
+    s: &Structure,
+    on: Vec<(UnitId, u32)>,
+    done: Option<UnitId>,
+) -> GameResult<()> {
+    for (unit, sections) in on.into_iter().filter(|(u, _)| Some(*u) != done) {
+        if state.table.unit(unit).is_err() {
+            continue;
+        }
+        crate::fog::reveal(state, unit);
+        casualties(state, unit, &s.id, sections, false, true, RAZING)?;
     }
     Ok(())
 }
@@ -1219,6 +1313,7 @@ pub fn end_of_turn(state: &mut GameState) -> GameResult<()> {
     for (s, t, markers) in collapsed {
         let holder = holder_of(state, &s);
         let first = occupant(state, &s, holder);
+        let on_bridge = bridge_falls(state, &s)?;
         if let Some((unit, sections)) = first {
             let (wounds, destroyed) = match razing_casualties(&t, sections) {
                 Casualties::Destroyed => (0, true),
@@ -1226,7 +1321,11 @@ pub fn end_of_turn(state: &mut GameState) -> GameResult<()> {
             };
             casualties(state, unit, &s.id, wounds, destroyed, true, RAZING)?;
         }
-        wall_collapse(state, &s, holder, first.map(|f| f.0))?;
+        if s.kind == StructureKind::Bridge {
+            bridge_casualties(state, &s, on_bridge, first.map(|f| f.0))?;
+        } else {
+            wall_collapse(state, &s, holder, first.map(|f| f.0))?;
+        }
         if markers > 0 {
             spread(state, &s, markers, true)?;
         }
@@ -1239,13 +1338,13 @@ pub fn end_of_turn(state: &mut GameState) -> GameResult<()> {
 /// wood), fire set by its active units in contact with wood, fire fought by its active units
 /// in contact with a burning structure, obstacles and caltrops removed by its units in
 /// contact with them (T&F IV, [`crate::field::removals`]). Each is accepted by [`crate::Onus::apply`] as it
-/// stands; empty on a battlefield without structures.
+/// stands; empty on a battlefield without structures or bridges.
 pub fn legal_actions(state: &GameState, seat: Seat) -> Vec<Action> {
     let mut out = Vec::new();
     let Some(bf) = state.table.battlefield() else {
         return out;
     };
-    if bf.structures.is_empty() || crate::turn::to_act(state) != Some(seat) {
+    if bf.parts().next().is_none() || crate::turn::to_act(state) != Some(seat) {
         return out;
     }
     if crate::turn::waiting(state, "structure action").is_err() {

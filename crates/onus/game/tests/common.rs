@@ -220,3 +220,14 @@ pub fn no_hand_events(s: GameState) -> GameState {
         .expect("no event is always an answer")
         .state
 }
+
+/// Structure `id` carries `wounds` Wound markers.
+pub fn wound(s: &mut GameState, id: &str, wounds: u32) {
+    s.structures_mut().insert(
+        id.into(),
+        onus_combat::StructureDamage {
+            wounds,
+            ..Default::default()
+        },
+    );
+}

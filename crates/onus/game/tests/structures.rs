@@ -6,7 +6,7 @@
 mod common;
 
 use acies_core::Ruleset;
-use common::{fort, infantry, onager};
+use common::{fort, infantry, onager, wound};
 use onus_game::structures::legal_actions;
 use onus_game::testing::{archers, fixture_on, unit};
 use onus_game::{Action, GameError, GameEvent, GameState, Onus, Phase, Seat};
@@ -30,17 +30,6 @@ fn siege_position(battlefield: Battlefield, phase: Phase) -> GameState {
     let mut s = fixture_on(Some(battlefield), units, &[ONAGER], phase);
     s.setup_mut().options.no_events = true;
     s
-}
-
-/// Structure `id` carries `wounds` Wound markers.
-fn wound(s: &mut GameState, id: &str, wounds: u32) {
-    s.structures_mut().insert(
-        id.into(),
-        onus_combat::StructureDamage {
-            wounds,
-            ..Default::default()
-        },
-    );
 }
 
 fn apply(s: &GameState, seat: u8, a: Action) -> Result<GameState, GameError> {

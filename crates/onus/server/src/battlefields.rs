@@ -154,6 +154,7 @@ fn kinds() -> Vec<Value> {
                 Tile::Area { max, max_side } => {
                     json!({ "area": { "max": max, "max_side": max_side } })
                 }
+                Tile::Piece => json!({ "piece": true }),
             };
             json!({
                 "id": k, "name": k.to_string(), "fortress_element": k.is_fortress_element(),

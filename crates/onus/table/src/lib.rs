@@ -14,6 +14,7 @@
 //! Rulebook references are to the ONUS! rulebook (`000_88f1f000e170bca2.txt`); the readings
 //! chosen where it is ambiguous are marked "Ruling" in the doc comments.
 
+pub mod bridge_fall;
 pub mod charge;
 pub mod contact;
 pub mod engaged;
@@ -41,6 +42,7 @@ pub mod unit;
 #[cfg(test)]
 mod testkit;
 
+pub use bridge_fall::{BRIDGES, BridgeFall};
 pub use charge::{ChargeKind, ChargeOrder, ChargePlan, MarkersSwept};
 pub use contact::{
     CONTACT_TOL, Engagement, Exposure, MeleeSituation, SectionContact, SideSituation,

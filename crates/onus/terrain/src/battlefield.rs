@@ -231,11 +231,12 @@ impl Battlefield {
         self.structures.iter().find(|s| s.id == id)
     }
 
-    /// The parts of its structures that take damage each on its own (T&F IV "Villages":
-    /// "each half of the village has its own resistance and durability"): every structure
-    /// as it is, but a village as its two halves ([`Structure::half`]), in file order.
+    /// The parts of the battlefield that take damage each on its own (T&F IV "Villages":
+    /// "each half of the village has its own resistance and durability"; III "Bridges"):
+    /// every structure as it is, but a village as its two halves ([`Structure::half`]), in
+    /// file order; then every bridge as a structure ([`Structure::of_bridge`]).
     pub fn parts(&self) -> impl Iterator<Item = Cow<'_, Structure>> {
-        self.structures.iter().flat_map(|s| {
+        let structures = self.structures.iter().flat_map(|s| {
             let halves: Vec<Cow<'_, Structure>> = if s.kind == StructureKind::Village {
                 (0..s.zones.len())
                     .filter_map(|i| s.half(i))
@@ -245,12 +246,17 @@ impl Battlefield {
                 vec![Cow::Borrowed(s)]
             };
             halves
-        })
+        });
+        let bridges = self
+            .of_kind(TerrainKind::Bridge)
+            .filter_map(Structure::of_bridge)
+            .map(Cow::Owned);
+        structures.chain(bridges)
     }
 
     /// The part named `id` ([`Battlefield::parts`]): a structure by its id, a village's half
-    /// by its half's id (`"{village}#1"`, `"{village}#2"`). A village's own id names no part:
-    /// it is damaged half by half.
+    /// by its half's id (`"{village}#1"`, `"{village}#2"`), a bridge by its piece's id. A
+    /// village's own id names no part: it is damaged half by half.
     pub fn part(&self, id: &str) -> Option<Cow<'_, Structure>> {
         if let Some((village, n)) = id.split_once(crate::HALF_SEPARATOR) {
             let s = self.structure(village)?;
@@ -260,9 +266,13 @@ impl Battlefield {
                 .flatten()
                 .map(Cow::Owned);
         }
-        self.structure(id)
-            .filter(|s| s.kind != StructureKind::Village)
-            .map(Cow::Borrowed)
+        match self.structure(id) {
+            Some(s) => (s.kind != StructureKind::Village).then_some(Cow::Borrowed(s)),
+            None => self
+                .piece(id)
+                .and_then(Structure::of_bridge)
+                .map(Cow::Owned),
+        }
     }
 
     /// The parts touching or overlapping part `id`, `id` excepted (a village's other half

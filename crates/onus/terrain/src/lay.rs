@@ -27,6 +27,8 @@ pub enum Tile {
     Halves { min: [f64; 2], max: f64 },
     /// One rectangle of at most this area (DU²) and no side over `max_side`.
     Area { max: f64, max_side: f64 },
+    /// No tile of its own: laid as a terrain piece (a bridge, III "Bridges").
+    Piece,
 }
 
 /// The tile of each kind (ruling, T&F IV; the sizes of `structure.rs`'s tests): a wall, a
@@ -63,6 +65,7 @@ pub fn tile(kind: StructureKind) -> Tile {
             max: 4.8,
             max_side: 4.0,
         },
+        StructureKind::Bridge => Tile::Piece,
     }
 }
 
@@ -77,6 +80,7 @@ fn tile_text(kind: StructureKind) -> String {
         Tile::Area { max, max_side } => {
             format!("one [[structure.zone]] of at most {max} DU² and {max_side} DU a side")
         }
+        Tile::Piece => format!("a [[piece]] of kind \"{}\", not a structure", kind.id()),
     }
 }
 
@@ -139,6 +143,13 @@ impl Battlefield {
         for (i, s) in self.structures.iter().enumerate() {
             if self.structures[..i].iter().any(|t| t.id == s.id) {
                 out.push(about(s, "id", "another structure has this id".into()));
+            }
+            // A bridge is attacked by its piece's id (III "Bridges"; `Battlefield::part`).
+            if self
+                .of_kind(crate::TerrainKind::Bridge)
+                .any(|b| b.id == s.id)
+            {
+                out.push(about(s, "id", "a bridge has this id".into()));
             }
             if s.id.contains(crate::HALF_SEPARATOR) {
                 out.push(about(

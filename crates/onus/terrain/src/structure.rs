@@ -41,6 +41,11 @@ pub enum StructureKind {
     Trench,
     /// A barricade (IV "Trenches and barricades").
     Barricade,
+    /// A bridge as a structure to damage (III "Bridges": "Wooden bridges can be set on fire
+    /// and have 7 resistance and 7 durability"; V "Artillery": ranged units "can attack any
+    /// section of a ... bridge"). Never laid as a structure: a bridge is a terrain piece, and
+    /// its structure is derived from it ([`Structure::of_bridge`]).
+    Bridge,
 }
 
 /// A defence bonus, as the text writes it: dodge / armor (the unit's two defense values).
@@ -73,6 +78,8 @@ pub struct StructureValues {
 }
 
 impl StructureKind {
+    /// Every kind a battlefield lays as a structure ([`StructureKind::Bridge`] is a terrain
+    /// piece's, so not among them).
     pub const ALL: [StructureKind; 12] = [
         StructureKind::Wall,
         StructureKind::CornerWall,
@@ -103,11 +110,19 @@ impl StructureKind {
             StructureKind::LargeCaltrops => "large_caltrops",
             StructureKind::Trench => "trench",
             StructureKind::Barricade => "barricade",
+            StructureKind::Bridge => "bridge",
         }
     }
 
+    /// The kind a battlefield file names (a bridge is not one: it is a terrain piece).
     pub fn from_id(id: &str) -> Option<StructureKind> {
         StructureKind::ALL.into_iter().find(|k| k.id() == id)
+    }
+
+    /// The kind named `id`, bridges included: what may be attacked (`acies odds structure`).
+    pub fn any_from_id(id: &str) -> Option<StructureKind> {
+        StructureKind::from_id(id)
+            .or((id == StructureKind::Bridge.id()).then_some(StructureKind::Bridge))
     }
 
     /// A piece a fortress is built of (VI "Fortress design": walls, corner walls, walls
@@ -145,7 +160,10 @@ impl StructureKind {
     pub fn in_play(self) -> bool {
         matches!(
             self,
-            StructureKind::Village | StructureKind::SiegeTower | StructureKind::Ram
+            StructureKind::Village
+                | StructureKind::SiegeTower
+                | StructureKind::Ram
+                | StructureKind::Bridge
         ) || self.is_obstacle()
             || self.is_caltrops()
             || self.fortress_in_play()
@@ -174,6 +192,9 @@ impl StructureKind {
     /// it does not burn; the gate, always wooden, gets the same +1/+1 as the text's 6/6
     /// says). `None` when the kind may not be built of that material.
     pub fn values(self, material: Material) -> Option<StructureValues> {
+        if self == StructureKind::Bridge {
+            return Some(bridge(material));
+        }
         if material == Material::Stone && !self.may_be_stone() {
             return None;
         }
@@ -225,7 +246,24 @@ impl StructureKind {
             StructureKind::LargeCaltrops => v(40, None, none, 0, false),
             StructureKind::Trench => v(40, None, one, 0, false),
             StructureKind::Barricade => v(20, None, one, 0, false),
+            StructureKind::Bridge => bridge(Material::Wood),
         }
+    }
+}
+
+/// A bridge's values as a structure (III "Bridges", with chapter III's values:
+/// [`Material::bridge_values`]): no cost (it is terrain), no defence bonus, level 0.
+fn bridge(material: Material) -> StructureValues {
+    let b = material.bridge_values();
+    StructureValues {
+        cost: 0,
+        resistance: Some(b.resistance),
+        durability: Some(b.durability),
+        defence: DefenceBonus { dodge: 0, armor: 0 },
+        ranged_defence: None,
+        height: 0,
+        flammable: b.flammable,
+        gate: None,
     }
 }
 
@@ -309,6 +347,20 @@ impl Structure {
             name: format!("{}, half {n}", self.label()),
             zones: vec![zone],
             ..self.clone()
+        })
+    }
+
+    /// The structure a bridge piece is when it is attacked, set on fire or collapses (III
+    /// "Bridges"): its id, name, material and zones. `None` for another kind of piece.
+    pub fn of_bridge(piece: &crate::Piece) -> Option<Structure> {
+        (piece.kind == crate::TerrainKind::Bridge).then(|| Structure {
+            id: piece.id.clone(),
+            name: piece.name.clone(),
+            kind: StructureKind::Bridge,
+            material: piece.material.unwrap_or(Material::Wood),
+            zones: piece.zones.clone(),
+            owner: None,
+            fortress: None,
         })
     }
 

@@ -78,6 +78,7 @@ export function describeEvent(e, n) {
     case 'fire_extinguished': return `${u(e.unit)} puts out ${(e.removed || []).map(([id, n]) => `${n} fire on ${id}`).join(', ') || 'no fire'}.`;
     case 'caltrops_rolled': return `Caltrops (${(e.structures || []).join(', ')}): ${e.dice} dice against ${u(e.unit)}, ${e.wounds} wound${e.wounds === 1 ? '' : 's'}.`;
     case 'structure_removed': return `${u(e.unit)} removes ${words(e.kind)} ${e.structure}.`;
+    case 'returned_to_bank': return `The bridge ${e.bridge} is down: ${u(e.unit)} goes back to the bank (T&F III Bridges).`;
     // T&F IV–V: siege engines, climbs and the tops of walls and towers.
     case 'zone_chosen': return `${seat(e.seat)} chooses deployment zone ${e.choice + 1} (x ${num(e.zone.x0)}–${num(e.zone.x1)}, y ${num(e.zone.y0)}–${num(e.zone.y1)}; T&F VI Deployment).`;
     case 'siege_engine_placed': return `${seat(e.seat)} places the siege engine ${e.structure} (T&F VI Deployment).`;

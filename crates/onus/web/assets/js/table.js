@@ -25,6 +25,18 @@ const TERRAIN_LEGEND = {
   choke_point: 'choke point',
 };
 
+/** The markers the engine says a structure carries (T&F V: Wound and Fire markers, a fallen
+ *  gate, a collapse), as words, with whether it burns and has collapsed. */
+function damageMarks(dmg) {
+  const fire = (dmg?.fire?.burning || 0) + (dmg?.fire?.new || 0);
+  const marks = [];
+  if (dmg?.wounds) marks.push(`${dmg.wounds} wound${dmg.wounds === 1 ? '' : 's'}`);
+  if (fire) marks.push(`${fire} fire`);
+  if (dmg?.gate_destroyed) marks.push('gate destroyed');
+  if (dmg?.collapsed) marks.push('collapsed');
+  return { marks, fire, collapsed: Boolean(dmg?.collapsed) };
+}
+
 export class TableView {
   /**
    * `handlers`: onUnitClick(id, ev), onBackgroundClick(world), onGhostDrag(startWorld, nowWorld, phase),
@@ -422,6 +434,11 @@ export class TableView {
       if (first) {
         const c = this.toSvg({ x: first.centre[0], y: first.centre[1] });
         piece.append(s('text', { x: c.x, y: c.y, class: 'terrain-label' }, p.name));
+        // T&F III "Bridges": a bridge is a structure too; its Wound and Fire markers as the engine gives them.
+        const marks = p.kind === 'bridge' ? damageMarks(damage?.[p.id]).marks : [];
+        if (marks.length) {
+          piece.append(s('text', { x: c.x, y: c.y + 0.35, class: 'structure-marks', 'data-testid': `structure-marks-${p.id}` }, marks.join(' · ')));
+        }
       }
       g.append(piece);
     }
@@ -440,16 +457,7 @@ export class TableView {
     const parts = st.kind === 'village'
       ? st.zones.map((z, i) => ({ id: `${st.id}#${i + 1}`, zones: [z], half: i + 1 }))
       : [{ id: st.id, zones: st.zones }];
-    const marksOf = (dmg) => {
-      const fire = (dmg?.fire?.burning || 0) + (dmg?.fire?.new || 0);
-      const marks = [];
-      if (dmg?.wounds) marks.push(`${dmg.wounds} wound${dmg.wounds === 1 ? '' : 's'}`);
-      if (fire) marks.push(`${fire} fire`);
-      if (dmg?.gate_destroyed) marks.push('gate destroyed');
-      if (dmg?.collapsed) marks.push('collapsed');
-      return { marks, fire, collapsed: Boolean(dmg?.collapsed) };
-    };
-    const drawn = parts.map((p) => ({ ...p, ...marksOf(damage?.[p.id]) }));
+    const drawn = parts.map((p) => ({ ...p, ...damageMarks(damage?.[p.id]) }));
     // The group is collapsed or burning when all of it is or any of it is; each tile says its own.
     const collapsed = drawn.every((p) => p.collapsed);
     const fire = drawn.some((p) => p.fire);
