@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 
 use acies_core::{
-    Applied, Board, Dice, GameRng, Information, Outcome, Ruleset, SystemInfo, Viewer, fnv1a,
+    Applied, Board, Dice, GameRng, Information, Outcome, Ruleset, SystemInfo, Viewer,
 };
 use serde::{Deserialize, Serialize};
 
@@ -202,6 +202,82 @@ cite = "end"
 summary = "The first seat at the target wins; after the last turn it is a draw."
 "#;
 
+/// A 64-bit fingerprint of a byte stream, eight bytes at a time (each word xored in,
+/// multiplied by FNV's prime and folded, then a final avalanche): the same on every machine
+/// (words are read little-endian), and unlike FNV-1a not a multiplication per byte.
+#[derive(Default)]
+struct Fingerprint {
+    hash: u64,
+    /// Bytes not yet making a whole word, and how many.
+    pending: u64,
+    pending_len: u32,
+    total: u64,
+}
+
+impl Fingerprint {
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+
+    fn mix(&mut self, word: u64) {
+        let h = (self.hash ^ word).wrapping_mul(Self::PRIME);
+        self.hash = h ^ (h >> 29);
+    }
+
+    fn u64(&mut self, n: u64) {
+        self.feed(&n.to_le_bytes());
+    }
+
+    /// A length, then the bytes.
+    fn bytes(&mut self, b: &[u8]) {
+        self.u64(b.len() as u64);
+        self.feed(b);
+    }
+
+    fn feed(&mut self, mut b: &[u8]) {
+        self.total = self.total.wrapping_add(b.len() as u64);
+        while self.pending_len != 0 && !b.is_empty() {
+            self.pending |= u64::from(b[0]) << (8 * self.pending_len);
+            self.pending_len = (self.pending_len + 1) % 8;
+            b = &b[1..];
+            if self.pending_len == 0 {
+                let word = std::mem::take(&mut self.pending);
+                self.mix(word);
+            }
+        }
+        let mut words = b.chunks_exact(8);
+        for w in &mut words {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(w);
+            self.mix(u64::from_le_bytes(a));
+        }
+        for &byte in words.remainder() {
+            self.pending |= u64::from(byte) << (8 * self.pending_len);
+            self.pending_len += 1;
+        }
+    }
+
+    fn finish(mut self) -> u64 {
+        let (pending, total) = (self.pending, self.total);
+        self.mix(pending);
+        self.mix(total);
+        // SplitMix64's finalizer: every input bit reaches every output bit.
+        let mut z = self.hash;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+impl std::io::Write for Fingerprint {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.feed(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 const HAND_LIMIT: usize = 5;
 const DECK_SIZE: usize = 8;
 const STARTING_HAND: usize = 3;
@@ -291,8 +367,39 @@ impl Ruleset for DiceRace {
         }
     }
 
+    /// Every field of the state, hidden cards and the RNG included, fed in a fixed order
+    /// (lengths before contents, so no two states feed the same bytes) to [`Fingerprint`].
+    /// It was FNV-1a over the state's JSON, byte by byte: 11% of the load test's server time.
     fn state_hash(state: &RaceState) -> u64 {
-        fnv1a(&serde_json::to_vec(state).unwrap_or_default())
+        let mut h = Fingerprint::default();
+        h.u64(u64::from(state.target));
+        h.u64(u64::from(state.max_turns));
+        h.u64(u64::from(state.turns));
+        // The generator's whole state (seed, key, stream, position) as it serializes.
+        if serde_json::to_writer(&mut h, &state.rng).is_err() {
+            h.u64(u64::MAX);
+        }
+        for runner in &state.runners {
+            h.u64(u64::from(runner.position));
+            for cards in [&runner.hand, &runner.deck] {
+                h.u64(cards.len() as u64);
+                for card in cards {
+                    h.bytes(card.name.as_bytes());
+                    h.u64(u64::from(card.value));
+                }
+            }
+        }
+        let seat = |s: RaceSeat| s.index() as u64;
+        h.u64(seat(state.turn));
+        h.u64(state.winner.map_or(0, |s| 1 + seat(s)));
+        match &state.acted {
+            None => h.u64(0),
+            Some(acted) => {
+                h.u64(1 + acted.len() as u64);
+                acted.iter().for_each(|s| h.u64(seat(*s)));
+            }
+        }
+        h.finish()
     }
 
     fn apply(
@@ -761,6 +868,54 @@ mod tests {
                 .unwrap();
         for card in &applied.state.runners[0].hand {
             assert!(!view_b.contains(&card.name));
+        }
+    }
+
+    #[test]
+    fn the_state_hash_sees_every_part_of_the_state() {
+        let state = DiceRace::new_game(&setup(), 7).unwrap();
+        let hash = DiceRace::state_hash;
+        assert_eq!(hash(&state), hash(&state.clone()));
+        // The same on every machine: a fixed value for a fixed seed.
+        assert_eq!(hash(&state), 0xbaaa_0e82_2f79_297b);
+        type Change = Box<dyn Fn(&mut RaceState)>;
+        let mut changes: Vec<Change> = vec![
+            Box::new(|s| s.target += 1),
+            Box::new(|s| s.max_turns += 1),
+            Box::new(|s| s.turns += 1),
+            Box::new(|s| {
+                s.rng.next_u64();
+            }),
+            Box::new(|s| s.rng = GameRng::with_stream(7, 1)),
+            Box::new(|s| s.runners[1].position += 1),
+            Box::new(|s| s.runners[0].hand[1].name.push('x')),
+            Box::new(|s| s.runners[0].hand[2].value += 1),
+            Box::new(|s| s.runners[1].deck[0].name.insert(0, 'x')),
+            Box::new(|s| {
+                let card = s.runners[0].hand.pop().unwrap();
+                s.runners[0].deck.push(card);
+            }),
+            Box::new(|s| s.runners.swap(0, 1)),
+            Box::new(|s| s.turn = RaceSeat::B),
+            Box::new(|s| s.winner = Some(RaceSeat::A)),
+            Box::new(|s| s.acted = Some(Vec::new())),
+            Box::new(|s| s.acted = Some(vec![RaceSeat::A])),
+        ];
+        // A name's bytes moved into the next name.
+        changes.push(Box::new(|s| {
+            let last = s.runners[0].hand[0].name.pop().unwrap();
+            s.runners[0].hand[1].name.insert(0, last);
+        }));
+        let mut seen = vec![hash(&state)];
+        for change in &changes {
+            let mut changed = state.clone();
+            change(&mut changed);
+            let h = hash(&changed);
+            assert!(
+                !seen.contains(&h),
+                "a change left the hash as it was: {h:016x}"
+            );
+            seen.push(h);
         }
     }
 
