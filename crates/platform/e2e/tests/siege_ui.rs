@@ -211,6 +211,11 @@ fn foot_in_reserve(page: &Page) -> Option<u64> {
 /// Deploys both sides through the reserve lists (the defender first, VI), the attacker's
 /// first foot unit straight south of the fort's wall at x = `wall_x`; that unit.
 fn deploy(page: &Page, wall_x: f64) -> u64 {
+    deploy_turned(page, wall_x, 0)
+}
+
+/// [`deploy`], seat 0's first foot unit turned `q` times 15° to its left (Q) first.
+fn deploy_turned(page: &Page, wall_x: f64, q: usize) -> u64 {
     let mut climber = None;
     for _ in 0..300 {
         pass_handover(page);
@@ -250,6 +255,25 @@ fn deploy(page: &Page, wall_x: f64) -> u64 {
                     .as_f64()
                     .unwrap();
                 assert!((x - wall_x).abs() < 0.2, "the ghost at x = {x}");
+                for _ in 0..q {
+                    page.press(testid("table"), "q").unwrap();
+                }
+                // Once turned, back (a twentieth at a time) until its front corners are in
+                // the zone again.
+                let zone_top = page
+                    .eval("return window.__acies.me().deployment_zone.y1")
+                    .unwrap()
+                    .as_f64()
+                    .unwrap();
+                for _ in 0..40 {
+                    let g = page
+                        .eval("const g = window.__acies.ghost; return {pose: g.pose, size: g.size}")
+                        .unwrap();
+                    if q == 0 || top_of(&g["pose"], &g["size"]) <= zone_top - 0.01 {
+                        break;
+                    }
+                    page.press(testid("table"), "Shift+S").unwrap();
+                }
                 act(page, testid("commit-deploy"));
                 climber = Some(id);
             }
@@ -1072,22 +1096,7 @@ fn the_attacker_chooses_its_zone_round_the_central_castellum() {
         Duration::from_secs(120),
     )
     .expect("the attacker's choice of zone");
-    let the_servers_view = |page: &Page| {
-        let (status, body) = server
-            .get_json(&format!(
-                "/api/onus/games/{}/view?token={}",
-                game_id_of(page),
-                page.eval("return window.__acies.token")
-                    .unwrap()
-                    .as_str()
-                    .unwrap()
-            ))
-            .unwrap();
-        assert_eq!(status, 200, "{body}");
-        let shown = page.eval("return window.__acies.view").unwrap();
-        assert_eq!(numbers(&shown), numbers(&body["view"]), "the page's view");
-        body["view"].clone()
-    };
+    let the_servers_view = |page: &Page| the_page_view_is_the_servers(&server, page);
     let view = the_servers_view(&page);
     assert!(
         view["units"]
@@ -1181,6 +1190,171 @@ fn the_attacker_chooses_its_zone_round_the_central_castellum() {
         "the unit at ({x}, {y}), in the western zone {w:?}"
     );
     page.screenshot("siege-zone-chosen").unwrap();
+    assert!(
+        real_problems(&page).is_empty(),
+        "{:?}",
+        real_problems(&page)
+    );
+}
+
+/// The view of the seat `page` plays, from the server (the engine's), once checked equal to
+/// the page's own.
+fn the_page_view_is_the_servers(server: &Server, page: &Page) -> Value {
+    let (status, body) = server
+        .get_json(&format!(
+            "/api/onus/games/{}/view?token={}",
+            game_id_of(page),
+            page.eval("return window.__acies.token")
+                .unwrap()
+                .as_str()
+                .unwrap()
+        ))
+        .unwrap();
+    assert_eq!(status, 200, "{body}");
+    let shown = page.eval("return window.__acies.view").unwrap();
+    assert_eq!(numbers(&shown), numbers(&body["view"]), "the page's view");
+    body["view"].clone()
+}
+
+/// The highest y of a card's corners (its front, for a card facing north give or take a
+/// quarter): `pose` and `size` as the view gives them.
+fn top_of(pose: &Value, size: &Value) -> f64 {
+    let cy = pose["centre"]["y"].as_f64().unwrap();
+    let h = pose["heading"].as_f64().unwrap();
+    let (w, d) = (
+        size["width"].as_f64().unwrap() / 2.0,
+        size["depth"].as_f64().unwrap() / 2.0,
+    );
+    // The geometry's rotation (geom.js `rot`): right = (cos, sin), forward = (-sin, cos).
+    [(-1.0, -1.0), (-1.0, 1.0), (1.0, -1.0), (1.0, 1.0)]
+        .iter()
+        .map(|(r, f)| cy + r * w * h.sin() + f * d * h.cos())
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+/// T&F II "Facing": "any unit that comes into contact with a tower, wall, city, river,
+/// trench, barricade or bridge can optionally face or surround it when possible, at no
+/// additional movement cost". Hotseat on the shipped `hamlet-and-ditches`: a Roman foot unit
+/// deployed turned 15° before the West Trench marches on it until its leading corner touches
+/// it; on its next move its panel offers to face the trench (the unit options' `facing`,
+/// the engine's `Table::facing_obstacle`); ticked, the ghost is squared up on the trench's
+/// edge, and the move sent with `face` leaves the unit where the engine said. The page's view
+/// is the server's.
+#[test]
+fn a_unit_faces_a_trench_from_the_move_panel() {
+    const TRENCH_EDGE: f64 = 5.25; // The West Trench: 2 x 0.5 DU centred on (7, 5.5).
+    let browser = browser();
+    let server = Server::start();
+    let page = browser
+        .page_sized(&server.url("/?seed=5"), 1400, 900)
+        .expect("lobby");
+    page.wait_for(testid("create-game")).expect("the form");
+    page.select(testid("army-0"), "romans-1000").unwrap();
+    page.select(testid("army-1"), "carthaginians-1000").unwrap();
+    page.select(testid("battlefield"), "hamlet-and-ditches")
+        .expect("the lobby offers the field of villages and ditches");
+    page.click(testid("create-game")).unwrap();
+    page.wait_for(testid("table")).expect("the table");
+    wait(&page, "window.__acies && window.__acies.view").unwrap();
+    page.eval(RECORDER).unwrap();
+    let unit = deploy_turned(&page, 6.5, 1);
+    let pose_of = |page: &Page| {
+        page.eval(&format!(
+            "const u = window.__acies.view.units.find(u => u.id === {unit}); return {{pose: u.pose, size: u.size}}"
+        ))
+        .unwrap()
+    };
+    let mut faced = None;
+    for _ in 0..8 {
+        wait_my_activation(&page, Duration::from_secs(30));
+        if state(&page)["me"].as_u64() != Some(0) || !activate(&page, unit) {
+            finish_turn(&page);
+            continue;
+        }
+        end_phase_until(&page, "movement");
+        select_unit(&page, unit);
+        let options = wait(
+            &page,
+            &format!(
+                "const s = window.__acies.sel; return s?.unit === {unit} && s.options ? s.options : null"
+            ),
+        )
+        .expect("the unit's options");
+        page.wait_for(testid("ghost")).expect("the move ghost");
+        if options["facing"].is_object() {
+            assert_eq!(
+                options["facing"]["kind"],
+                json!("trench"),
+                "{}",
+                options["facing"]
+            );
+            assert_eq!(options["facing"]["piece"], json!("West Trench"));
+            let before = pose_of(&page);
+            page.screenshot("terrain-trench-touched").unwrap();
+            page.click(testid("face-terrain")).unwrap();
+            assert!(legal(&page), "facing alone is a legal move");
+            let ghost = page.eval("return window.__acies.ghost.pose").unwrap();
+            assert_eq!(
+                numbers(&ghost),
+                numbers(&options["facing"]["pose"]),
+                "the ghost squared up"
+            );
+            page.screenshot("terrain-trench-facing-ghost").unwrap();
+            act(&page, testid("commit-move"));
+            faced = Some((before, options["facing"]["pose"].clone()));
+            break;
+        }
+        // Straight ahead until the leading corner is within a twentieth of the trench.
+        let mut moved = false;
+        loop {
+            let g = page
+                .eval("const g = window.__acies.ghost; return {pose: g.pose, size: g.size}")
+                .unwrap();
+            let top = top_of(&g["pose"], &g["size"]);
+            let ahead = g["pose"]["heading"].as_f64().unwrap().cos();
+            let (key, back) = if top + 0.25 * ahead < TRENCH_EDGE {
+                ("w", "s")
+            } else if top + 0.05 * ahead < TRENCH_EDGE {
+                ("Shift+W", "Shift+S")
+            } else {
+                break;
+            };
+            page.press(testid("table"), key).unwrap();
+            if !legal(&page) {
+                page.press(testid("table"), back).unwrap();
+                break;
+            }
+            moved = true;
+        }
+        if moved && legal(&page) {
+            act(&page, testid("commit-move"));
+        }
+        if page.is_visible(testid("deselect")).unwrap_or(false) {
+            page.click(testid("deselect")).unwrap();
+        }
+        finish_turn(&page);
+    }
+    let (before, facing) = faced.expect("the unit never touched the trench");
+    let after = pose_of(&page);
+    assert_eq!(
+        numbers(&after["pose"]),
+        numbers(&facing),
+        "where the engine said"
+    );
+    assert!(
+        (after["pose"]["heading"].as_f64().unwrap()).abs() < 1e-9,
+        "squared up across the trench: {before} -> {after}"
+    );
+    assert!(
+        (top_of(&after["pose"], &after["size"]) - TRENCH_EDGE).abs() < 1e-6,
+        "its front on the trench's edge: {after}"
+    );
+    let sent = sent(&page);
+    let (_, _, last) = sent.last().expect("actions sent");
+    let json_last = serde_json::to_value(last).unwrap();
+    assert_eq!(json_last["order"]["face"], json!(true), "{json_last}");
+    page.screenshot("terrain-trench-faced").unwrap();
+    the_page_view_is_the_servers(&server, &page);
     assert!(
         real_problems(&page).is_empty(),
         "{:?}",
