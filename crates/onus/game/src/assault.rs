@@ -109,8 +109,9 @@ pub fn envelop_tower(
 /// engaged in an assault does not need to be activated each turn to continue the assault".
 /// Ruling (docs/rulings.md): "the next turn" is the climber's side's next turn: at its start
 /// every climber of the side below the top climbs one level, activated or not (a wall's
-/// climber is at the top one turn after facing it, a tower's two turns after).
-pub(crate) fn advance(state: &mut GameState) {
+/// climber is at the top one turn after facing it, a tower's two turns after). An error only
+/// when [`meet_at_top`] cannot count a climber's Section markers in its fight.
+pub(crate) fn advance(state: &mut GameState) -> GameResult<()> {
     let climbers: Vec<UnitId> = state
         .table
         .units()
@@ -134,7 +135,7 @@ pub(crate) fn advance(state: &mut GameState) {
         };
         state.emit(event);
     }
-    meet_at_top(state);
+    meet_at_top(state)
 }
 
 /// T&F V "Assaulting fortresses": "an attacker can engage in melee combat once it reaches the
@@ -144,8 +145,12 @@ pub(crate) fn advance(state: &mut GameState) {
 /// reached the defender's height". Ruling (docs/rulings.md): at the start of every turn each
 /// climber at the top is engaged with the enemies it meets there
 /// ([`onus_table::Table::engage_at_top`]); engaged, both fight in every Melee Phase without
-/// activation, the defender first ([`melee_effects`]).
-fn meet_at_top(state: &mut GameState) {
+/// activation, the defender first ([`melee_effects`]). The Section markers the climber wrapped
+/// round a tower before its climb join the engagement as enveloping contacts
+/// ([`onus_table::Table::add_wrap_contacts`]); should the table refuse them (a unit gone, no
+/// engagement: `engage_at_top` has just made it, so no path is known to reach this), the
+/// turn's start is refused naming the rule rather than the markers silently left out.
+fn meet_at_top(state: &mut GameState) -> GameResult<()> {
     let climbers: Vec<UnitId> = state
         .table
         .units()
@@ -155,10 +160,18 @@ fn meet_at_top(state: &mut GameState) {
     for unit in climbers {
         for enemy in state.table.engage_at_top(unit) {
             // The Section markers wrapped round the tower before the climb fight too.
-            let _wrapped = state.table.add_wrap_contacts(unit, enemy);
+            state.table.add_wrap_contacts(unit, enemy).map_err(|e| {
+                GameError::rule(
+                    ASSAULTS,
+                    format!(
+                        "{unit} meets {enemy} at the top of its climb, but the Section markers it wrapped round the tower cannot join that fight: {e}"
+                    ),
+                )
+            })?;
             state.emit(GameEvent::MetAtTop { unit, enemy });
         }
     }
+    Ok(())
 }
 
 /// The structure `unit` defends the top of against `climber` at the top of its climb: the

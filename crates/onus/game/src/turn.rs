@@ -637,7 +637,7 @@ pub fn start_turn(s: &mut GameState) -> GameResult<()> {
         phase: Phase::Activation,
     });
     // T&F V "Assaulting fortresses": the climbers' markers flip, without activation.
-    crate::assault::advance(s);
+    crate::assault::advance(s)?;
     for seat in &group {
         victory::casualty_check(s, *seat);
     }
