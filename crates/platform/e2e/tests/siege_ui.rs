@@ -1140,6 +1140,15 @@ fn the_attacker_chooses_its_zone_round_the_central_castellum() {
             "zone {i}'s number drawn"
         );
     }
+    // Pointing at a button brings out its zone on the table.
+    let pointed = page
+        .eval(
+            "const b = document.querySelector('[data-testid=choose-zone-1]'); \
+             b.dispatchEvent(new MouseEvent('mouseenter')); \
+             return [...document.querySelectorAll('.zone.pointed')].map(z => z.dataset.testid)",
+        )
+        .unwrap();
+    assert_eq!(pointed, json!(["zone-0-choice-1"]));
     page.screenshot("siege-zone-choices").unwrap();
     act(&page, testid(&format!("choose-zone-{WEST}")));
     let view = the_servers_view(&page);
