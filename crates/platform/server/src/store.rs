@@ -17,7 +17,7 @@ use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{Acquire, Any, AnyConnection, AnyPool, Executor, Row, Transaction};
 use tokio::sync::{Semaphore, mpsc, oneshot};
 
-use crate::wal_sync::WalFile;
+use crate::wal_sync::{WalFile, main_file};
 
 /// A boxed future, so that [`GameStore`] can be used as a trait object.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -28,6 +28,10 @@ pub enum StoreError {
     /// The database refused or failed.
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
+    /// SQLite refused or failed a statement on the appends' own connection (a SQLite file's
+    /// appends are written without sqlx, see `sqlite_writer`).
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
     /// The embedded migrations could not be applied.
     #[error("database migration failed: {0}")]
     Migration(#[from] sqlx::migrate::MigrateError),
@@ -351,10 +355,10 @@ pub struct SqlStore {
 
 /// One append waiting for the writer task.
 #[derive(Debug)]
-struct AppendJob {
-    game_id: String,
-    action: ActionRecord,
-    finished: Option<String>,
+pub(crate) struct AppendJob {
+    pub(crate) game_id: String,
+    pub(crate) action: ActionRecord,
+    pub(crate) finished: Option<String>,
     reply: oneshot::Sender<Result<(), StoreError>>,
 }
 
@@ -503,6 +507,13 @@ impl SqlStore {
         } else {
             None
         };
+        let file = if sqlite && !memory {
+            Some(main_file(&writer).await?.ok_or_else(|| {
+                StoreError::Corrupt("SQLite names no file for the main database".into())
+            })?)
+        } else {
+            None
+        };
         let (appends, queue) = mpsc::channel(1024);
         let restart = Arc::new(AtomicBool::new(false));
         let committed = if sqlite {
@@ -513,7 +524,16 @@ impl SqlStore {
             None
         };
         let acknowledge = Acknowledge::new(wal.clone(), committed);
-        if sqlite {
+        if let Some(file) = file {
+            // A file: the writer's thread runs SQLite itself (`sqlite_writer`; through sqlx,
+            // each batch was a round trip to SQLite's connection thread: 17% more CPU an
+            // action, `crates/platform/server/README.md`).
+            let conn = crate::sqlite_writer::open(&file)?;
+            std::thread::Builder::new()
+                .name("acies-writer".into())
+                .spawn(move || crate::sqlite_writer::run(conn, queue, acknowledge, restart))
+                .map_err(|e| StoreError::Write(format!("the writer's thread: {e}")))?;
+        } else if sqlite {
             let task = write_appends_sqlite(writer.clone(), queue, acknowledge, restart);
             // SQLite's single writer is the one place every action passes through in turn:
             // it runs on a thread of its own, so that the next batch starts as soon as SQLite
@@ -570,7 +590,7 @@ fn version_from_sql(n: i64) -> Result<u32, StoreError> {
     u32::try_from(n).map_err(|_| StoreError::Corrupt(format!("rules version {n} out of range")))
 }
 
-fn count_to_sql(n: u64) -> Result<i64, StoreError> {
+pub(crate) fn count_to_sql(n: u64) -> Result<i64, StoreError> {
     i64::try_from(n).map_err(|_| StoreError::Conflict(format!("sequence number {n} out of range")))
 }
 
@@ -934,13 +954,16 @@ async fn write_appends(
                 Err(e) => failed_all(&batch, &e),
             };
             drop(slot);
-            acknowledge.committed(batch, results).await;
+            acknowledge.committed(batch, results);
         });
     }
 }
 
 /// `first` and whatever else is queued, up to [`MAX_BATCH`] appends.
-fn take_batch(first: AppendJob, queue: &mut mpsc::Receiver<AppendJob>) -> Vec<AppendJob> {
+pub(crate) fn take_batch(
+    first: AppendJob,
+    queue: &mut mpsc::Receiver<AppendJob>,
+) -> Vec<AppendJob> {
     let mut batch = vec![first];
     while batch.len() < MAX_BATCH {
         match queue.try_recv() {
@@ -959,7 +982,8 @@ fn failed_all(batch: &[AppendJob], e: &dyn std::fmt::Display) -> Vec<Result<(), 
         .collect()
 }
 
-/// SQLite's writer task: takes the queued appends in batches and commits each in one
+/// SQLite in memory (a file's appends are written by [`crate::sqlite_writer`], without
+/// sqlx): the writer task takes the queued appends in batches and commits each in one
 /// transaction ([`write_batch_sqlite`]), one after the other (SQLite has one writer). While
 /// it writes, the queue grows, so the next batch is larger. Ends when every [`SqlStore`]
 /// clone is dropped.
@@ -982,7 +1006,7 @@ async fn write_appends_sqlite(
             Err(e) => {
                 let batch = take_batch(first, &mut queue);
                 let results = failed_all(&batch, &e);
-                acknowledge.committed(batch, results).await;
+                acknowledge.committed(batch, results);
                 continue;
             }
         };
@@ -992,7 +1016,7 @@ async fn write_appends_sqlite(
         let batch = take_batch(first, &mut queue);
         let results = write_batch_sqlite(&mut conn, &batch).await;
         drop(conn);
-        acknowledge.committed(batch, results).await;
+        acknowledge.committed(batch, results);
     }
 }
 
@@ -1008,7 +1032,7 @@ type Committed = (Vec<AppendJob>, Vec<Result<(), StoreError>>);
 /// in its shared queue, which each worker looks at only now and then: measured, 21,062
 /// against 16,362 actions/s, median of 12 alternating pairs).
 #[derive(Clone)]
-struct Acknowledge {
+pub(crate) struct Acknowledge {
     synced: Option<mpsc::UnboundedSender<Committed>>,
     answerer: Option<mpsc::UnboundedSender<Committed>>,
     /// SQLite: told of every commit, for [`checkpoint_wal`].
@@ -1035,7 +1059,7 @@ impl Acknowledge {
         }
     }
 
-    async fn committed(&self, batch: Vec<AppendJob>, results: Vec<Result<(), StoreError>>) {
+    pub(crate) fn committed(&self, batch: Vec<AppendJob>, results: Vec<Result<(), StoreError>>) {
         if let Some(answerer) = &self.answerer {
             if let Err(mpsc::error::SendError((batch, results))) = answerer.send((batch, results)) {
                 answer(batch, results);
@@ -1451,7 +1475,7 @@ fn rounds(batch: &[AppendJob]) -> Vec<Vec<usize>> {
     rounds
 }
 
-fn conflict(job: &AppendJob) -> StoreError {
+pub(crate) fn conflict(job: &AppendJob) -> StoreError {
     StoreError::Conflict(format!(
         "game {} is not at version {} or is finished",
         job.game_id,

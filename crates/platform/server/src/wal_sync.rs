@@ -23,6 +23,19 @@ use sqlx::{AnyPool, Row};
 
 use crate::store::StoreError;
 
+/// The file of the SQLite database `pool` is connected to; `None` for an in-memory database.
+pub(crate) async fn main_file(pool: &AnyPool) -> Result<Option<PathBuf>, StoreError> {
+    let rows = sqlx::query("PRAGMA database_list").fetch_all(pool).await?;
+    for row in rows {
+        let name: String = row.try_get(1)?;
+        let file: String = row.try_get(2)?;
+        if name == "main" && !file.is_empty() {
+            return Ok(Some(PathBuf::from(file)));
+        }
+    }
+    Ok(None)
+}
+
 /// The WAL file of one SQLite database file, and whether a sync of it ever failed.
 #[derive(Debug)]
 pub(crate) struct WalFile {
@@ -34,20 +47,12 @@ impl WalFile {
     /// The WAL of the database `writer` is connected to; `None` for an in-memory database,
     /// which has no file to sync (and no durability to keep).
     pub(crate) async fn of(writer: &AnyPool) -> Result<Option<Arc<WalFile>>, StoreError> {
-        let rows = sqlx::query("PRAGMA database_list")
-            .fetch_all(writer)
-            .await?;
-        for row in rows {
-            let name: String = row.try_get(1)?;
-            let file: String = row.try_get(2)?;
-            if name == "main" && !file.is_empty() {
-                return Ok(Some(Arc::new(WalFile {
-                    path: wal_path(Path::new(&file)),
-                    failed: AtomicBool::new(false),
-                })));
-            }
-        }
-        Ok(None)
+        Ok(main_file(writer).await?.map(|file| {
+            Arc::new(WalFile {
+                path: wal_path(&file),
+                failed: AtomicBool::new(false),
+            })
+        }))
     }
 
     /// Refuses a write once a sync has failed (see the module's doc).

@@ -283,7 +283,10 @@ pub async fn exercise_store(store: &SqlStore, prefix: &str) {
     )
     .await;
     assert!(
-        matches!(results[0], Err(StoreError::Database(_))),
+        matches!(
+            results[0],
+            Err(StoreError::Database(_) | StoreError::Sqlite(_))
+        ),
         "{results:?}"
     );
     assert!(results[1..].iter().all(Result::is_ok), "{results:?}");
