@@ -13,8 +13,9 @@
 //! shooter, the ones a unit touches) and how often the random player prefers them to its
 //! other moves.
 //!
-//! The random stream is drawn only on a battlefield with a fortress or a watchtower, so
-//! that battles elsewhere are played as before.
+//! The random stream is drawn only on a battlefield with a fortress, a watchtower or a
+//! bridge (III "Bridges": shot at and set on fire like any structure), so that battles
+//! elsewhere are played as before.
 
 use std::borrow::Cow;
 
@@ -33,13 +34,13 @@ const DEPLOYMENT_COLUMNS: usize = 6;
 /// How many enemies nearest a defender on its wall it may shoot at without activation.
 const NEAREST_ENEMIES: usize = 3;
 
-/// Whether the battlefield has what a siege is fought over: a fortress's element or a
-/// watchtower.
+/// Whether the battlefield has what a siege is fought over (a fortress's element or a
+/// watchtower) or a bridge to attack (T&F III "Bridges").
 fn siege_ground(state: &GameState) -> bool {
     state.table.battlefield().is_some_and(|b| {
         b.structures.iter().any(|s| {
             s.kind.is_fortress_element() || s.kind == onus_terrain::StructureKind::Watchtower
-        })
+        }) || b.of_kind(onus_terrain::TerrainKind::Bridge).next().is_some()
     })
 }
 

@@ -282,7 +282,8 @@ fn in_contact(
 /// The units on bridge `s` (T&F III "Bridges": "If a bridge suffers damage and there is a
 /// unit on it"), in id order, each with the sections the bridge holds. Ruling
 /// (docs/rulings.md, III "Bridges"): a unit is on the bridge when its card or markers
-/// overlap it (one touching an end stands on the bank); its sections in contact with the
+/// overlap it over the water (one on the bank stands on the bank, even on the bridge's end
+/// there: [`onus_table::Table::units_on_bridge`]); its sections in contact with the
 /// bridge are as many as fit across it ("the sections allowed by the width of the bridge":
 /// 1 or 2), for the collateral damage and the collapse alike.
 fn on_bridge(state: &GameState, s: &Structure) -> Vec<(UnitId, u32)> {

@@ -29,14 +29,21 @@ pub struct BridgeFall {
 }
 
 impl Table {
-    /// The units on bridge `id`: those whose card or Section markers overlap it (a unit
-    /// that only touches one of its ends is on the bank), in id order.
+    /// The units on bridge `id`: those whose card or Section markers overlap it over the
+    /// water (a unit standing on the bank, even on the bridge's end there, is not on it), in
+    /// id order.
     pub fn units_on_bridge(&self, id: &str) -> Vec<UnitId> {
-        let Some(bridge) = self.battlefield().and_then(|bf| bridge_piece(bf, id)) else {
+        let Some(bf) = self.battlefield() else {
+            return Vec::new();
+        };
+        let Some(bridge) = bridge_piece(bf, id) else {
             return Vec::new();
         };
         self.units()
-            .filter(|u| u.footprint().iter().any(|(_, r)| bridge.overlaps(r)))
+            .filter(|u| {
+                let rects: Vec<OrientedRect> = u.footprint().into_iter().map(|(_, r)| r).collect();
+                rects.iter().any(|r| bridge.overlaps(r)) && rects.iter().any(|r| wet(bf, r))
+            })
             .map(|u| u.id)
             .collect()
     }
