@@ -74,7 +74,9 @@ export function describeEvent(e, n) {
     case 'structure_casualties': return `${u(e.unit)} in ${e.structure}: ${e.destroyed ? 'destroyed' : `${e.wounds} wound${e.wounds === 1 ? '' : 's'}`} (${e.rule}).`;
     case 'misfire': return `Misfire of ${u(e.shooter)}: ${e.victim != null ? `${u(e.victim)} takes ${e.wounds} wound${e.wounds === 1 ? '' : 's'}` : 'no friend near'}.`;
     case 'fire_damage': return `Fire on ${e.structure}: ${e.damage} damage${e.gate_fell ? ', the gate falls' : ''}${e.collapsed ? ', it collapses' : ''}.`;
-    case 'fire_spread': return `Fire spreads from ${e.from}${e.to?.length ? ` to ${e.to.map(([id, n]) => `${id} (${n})`).join(', ')}` : ''}.`;
+    case 'fire_spread': return e.to?.length
+      ? `Fire spreads from ${e.from} to ${e.to.map(([id, n]) => `${id} (${n})`).join(', ')}${e.lost ? `; ${e.lost} marker${e.lost === 1 ? '' : 's'} lost` : ''}.`
+      : `The fire of ${e.from} has nothing to spread to${e.lost ? `: ${e.lost} marker${e.lost === 1 ? '' : 's'} lost` : ''}.`;
     case 'fire_extinguished': return `${u(e.unit)} puts out ${(e.removed || []).map(([id, n]) => `${n} fire on ${id}`).join(', ') || 'no fire'}.`;
     case 'caltrops_rolled': return `Caltrops (${(e.structures || []).join(', ')}): ${e.dice} dice against ${u(e.unit)}, ${e.wounds} wound${e.wounds === 1 ? '' : 's'}.`;
     case 'structure_removed': return `${u(e.unit)} removes ${words(e.kind)} ${e.structure}.`;

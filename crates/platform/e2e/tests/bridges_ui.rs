@@ -1,0 +1,175 @@
+//! Browser test of a bridge under attack (*Terrain & Fortresses* III "Bridges", V
+//! "Artillery", "Shooting at structures", "Razing structures"): a random legal battle on the
+//! shipped `river-crossing`, played on the test server through the API by the engine's
+//! random chooser, until the wooden bridge carries damage and then until it falls. The page
+//! draws the bridge's markers as the engine gives them, then no bridge at all, and says in
+//! its log that it came down.
+
+use acies_core::{GameRng, Ruleset};
+use acies_e2e::{Server, browser, testid};
+use onus_game::{Action, GameState, Onus, Seat, Setup, chooser};
+use serde_json::{Value, json};
+
+mod onus_ui;
+use onus_ui::*;
+
+const BRIDGE: &str = "wooden-bridge";
+
+fn setup() -> Setup {
+    serde_json::from_value(json!({
+        "players": [
+            { "army": { "preset": "dacians-1000" } },
+            { "army": { "preset": "parthians-1000" } }
+        ],
+        "scenario": { "battlefield": { "shipped": "river-crossing" } }
+    }))
+    .expect("a battle on the river crossing")
+}
+
+/// The wooden bridge carries markers and stands.
+fn damaged(s: &GameState) -> bool {
+    let d = s.structure_damage(BRIDGE);
+    !d.collapsed && (d.wounds > 0 || d.is_burning())
+}
+
+fn fallen(s: &GameState) -> bool {
+    s.structure_damage(BRIDGE).collapsed
+}
+
+/// Plays the random battle of `seed` from `state` until `until` holds, handing each action to
+/// `send`; the state reached, if it got there.
+fn play(
+    mut state: GameState,
+    rng: &mut GameRng,
+    until: fn(&GameState) -> bool,
+    send: &mut dyn FnMut(Seat, &Action),
+) -> Option<GameState> {
+    for _ in 0..20_000 {
+        if until(&state) {
+            return Some(state);
+        }
+        let (seat, action) = chooser::choose(&state, rng)?;
+        send(seat, &action);
+        state = Onus::apply(&state, seat, &action).ok()?.state;
+    }
+    None
+}
+
+/// The seed whose random battle damages the wooden bridge and then brings it down.
+fn a_seed(setup: &Setup) -> Option<u64> {
+    (1..60).find(|&seed| {
+        let Ok(state) = Onus::new_game(setup, seed) else {
+            return false;
+        };
+        let mut rng = GameRng::new(seed ^ 0x5eed);
+        play(state, &mut rng, damaged, &mut |_, _| {})
+            .and_then(|s| play(s, &mut rng, fallen, &mut |_, _| {}))
+            .is_some()
+    })
+}
+
+/// The marks the page draws on the bridge, or `None` when it draws none.
+fn marks(page: &acies_e2e::Page) -> Option<String> {
+    page.eval(&format!(
+        "return document.querySelector('[data-testid=structure-marks-{BRIDGE}]')?.textContent ?? null"
+    ))
+    .ok()?
+    .as_str()
+    .map(str::to_owned)
+}
+
+#[test]
+fn a_bridge_shot_at_and_burnt_until_it_falls() {
+    let setup = setup();
+    let seed = a_seed(&setup).expect("a seed whose random battle brings the wooden bridge down");
+    let browser = browser();
+    let server = Server::start();
+    let created = server
+        .create_game(&json!({ "setup": setup, "seed": seed }))
+        .expect("a game with a fixed seed (the test server allows it)");
+    let id = created["game_id"].as_str().unwrap().to_owned();
+    let token = |seat: Seat| {
+        created["seats"][seat.0 as usize]["token"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let version = std::cell::Cell::new(created["version"].as_u64().unwrap());
+    let mut send = |seat: Seat, action: &Action| {
+        let (status, answer) = server
+            .post_json(
+                &format!("/api/onus/games/{id}/actions"),
+                &json!({ "token": token(seat), "version": version.get(), "action": action }),
+            )
+            .expect("POST action");
+        assert_eq!(status, 200, "{action:?} refused: {answer}");
+        version.set(answer["version"].as_u64().unwrap());
+    };
+    let mut rng = GameRng::new(seed ^ 0x5eed);
+    let state = Onus::new_game(&setup, seed).unwrap();
+    let state = play(state, &mut rng, damaged, &mut send).expect("the bridge damaged");
+
+    let link = server.url(created["seats"][0]["link"].as_str().unwrap());
+    let page = browser.page(&link).expect("seat 0's page");
+    page.wait_for(testid(&format!("terrain-{BRIDGE}")))
+        .expect("the bridge drawn");
+    wait(
+        &page,
+        &format!("return !!document.querySelector('[data-testid=structure-marks-{BRIDGE}]')"),
+    )
+    .expect("the bridge's markers drawn");
+    let d = state.structure_damage(BRIDGE);
+    let shown = marks(&page).unwrap_or_default();
+    if d.wounds > 0 {
+        assert!(shown.contains(&format!("{} wound", d.wounds)), "{shown}");
+    }
+    if d.is_burning() {
+        let fire = d.fire.burning + d.fire.new;
+        assert!(shown.contains(&format!("{fire} fire")), "{shown}");
+    }
+    page.screenshot("bridge-damaged").unwrap();
+
+    let v0 = version.get();
+    play(state, &mut rng, fallen, &mut send).expect("the bridge down");
+    wait_version_above(&page, v0);
+    wait(
+        &page,
+        &format!(
+            "return window.__acies.version >= {} && !document.querySelector('[data-testid=terrain-{BRIDGE}]')",
+            version.get()
+        ),
+    )
+    .expect("the fallen bridge no longer drawn");
+    let view: Value = state_of(&server, &id, &token(Seat(0)));
+    assert_eq!(view["view"]["structures"][BRIDGE]["collapsed"], json!(true));
+    let pieces = view["view"]["terrain"]["pieces"].as_array().unwrap();
+    assert!(
+        !pieces.iter().any(|p| p["id"] == BRIDGE),
+        "the piece is off the table"
+    );
+    let said = page
+        .eval(
+            "return [...document.querySelectorAll('[data-testid=log-entry]')].map(e => e.textContent).join('\\n')",
+        )
+        .unwrap();
+    let said = said.as_str().unwrap_or_default();
+    assert!(
+        said.contains(&format!("{BRIDGE}")) && said.contains("collapses"),
+        "the log tells the fall: {said}"
+    );
+    page.screenshot("bridge-fallen").unwrap();
+    assert!(
+        real_problems(&page).is_empty(),
+        "{:?}",
+        real_problems(&page)
+    );
+}
+
+/// The server's view of the game for `token`.
+fn state_of(server: &Server, id: &str, token: &str) -> Value {
+    let (status, view) = server
+        .get_json(&format!("/api/onus/games/{id}/view?token={token}"))
+        .expect("the game");
+    assert_eq!(status, 200, "{view}");
+    view
+}
