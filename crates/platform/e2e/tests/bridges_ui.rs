@@ -154,7 +154,7 @@ fn a_bridge_shot_at_and_burnt_until_it_falls() {
         .unwrap();
     let said = said.as_str().unwrap_or_default();
     assert!(
-        said.contains(&format!("{BRIDGE}")) && said.contains("collapses"),
+        said.contains(BRIDGE) && said.contains("collapses"),
         "the log tells the fall: {said}"
     );
     page.screenshot("bridge-fallen").unwrap();
