@@ -18,6 +18,7 @@ use acies_core::{Outcome, RecordOf, RecordedMove, Ruleset, Viewer, hash_hex};
 use axum::http::StatusCode;
 use serde::Serialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::cluster::{Cluster, Forward};
@@ -25,6 +26,7 @@ use crate::error::ApiError;
 use crate::host::{ActionOf, EventOf, Host, RulesOf, SeatOf, SetupOf, StateOf};
 use crate::patch;
 use crate::rate::ChatPace;
+use crate::sorted_json::to_sorted_string;
 use crate::store::{
     ActionRecord, ChatRecord, ComputerLevel, GameStore, PublicSeat, SeatKind, SeatRecord,
     StoreError, StoredGame,
@@ -823,11 +825,11 @@ impl<H: Host> Game<H> {
     }
 
     /// A message about the current state for `viewer`, without its view.
-    fn message(
+    fn message<V>(
         &self,
         kind: &'static str,
         viewer: Viewer<SeatOf<H>>,
-    ) -> GameMessage<'_, Value, EventOf<H>> {
+    ) -> GameMessage<'_, V, EventOf<H>> {
         let mut message = with_state::<H, _, _>(
             GameMessage::new(kind, &self.id, self.version),
             &self.state,
@@ -842,14 +844,24 @@ impl<H: Host> Game<H> {
             .map_err(|e| ApiError::internal("encoding", format!("could not encode the view: {e}")))
     }
 
+    /// The view of `viewer` as JSON text, the bytes `view_json` would give (objects' keys
+    /// sorted) without building the `Value` (`sorted_json`).
+    fn view_text(&self, viewer: Viewer<SeatOf<H>>) -> Result<Box<RawValue>, ApiError> {
+        let fail = |e: serde_json::Error| {
+            ApiError::internal("encoding", format!("could not encode the view: {e}"))
+        };
+        let text = to_sorted_string(&H::Rules::view(&self.state, viewer)).map_err(fail)?;
+        RawValue::from_string(text).map_err(fail)
+    }
+
     /// A message with the whole view.
     fn full_message(
         &self,
         kind: &'static str,
         viewer: Viewer<SeatOf<H>>,
-    ) -> Result<GameMessage<'_, Value, EventOf<H>>, ApiError> {
+    ) -> Result<GameMessage<'_, Box<RawValue>, EventOf<H>>, ApiError> {
         let mut message = self.message(kind, viewer);
-        message.view = Some(self.view_json(viewer)?);
+        message.view = Some(self.view_text(viewer)?);
         message.seats = Some(self.public_seats());
         Ok(message)
     }

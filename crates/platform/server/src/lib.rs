@@ -32,6 +32,7 @@ mod rate;
 mod replay;
 mod rules;
 mod server;
+mod sorted_json;
 mod sqlite_writer;
 mod store;
 mod system;
