@@ -206,6 +206,21 @@ pub fn batter(
     id: &str,
     gate: bool,
 ) -> GameResult<()> {
+    let planned = plan_batter(state, seat, unit, id, gate)?;
+    crate::structures::attack(state, planned)?;
+    state.engines.battering.insert(unit, id.to_string());
+    Ok(())
+}
+
+/// [`batter`]'s checks and the attack it rolls, changing nothing
+/// ([`crate::structures::planned_attack`]).
+pub(crate) fn plan_batter(
+    state: &GameState,
+    seat: Seat,
+    unit: UnitId,
+    id: &str,
+    gate: bool,
+) -> GameResult<crate::structures::PlannedAttack> {
     check_id(id)?;
     let u = own_unit(state, seat, unit, RAMS)?;
     let how = if state.engines.ram_of(unit).is_some() {
@@ -233,9 +248,7 @@ pub fn batter(
         return refuse(RAMS, format!("{unit} is not in contact with {}", s.label()));
     }
     let aim = if gate { Aim::Gate } else { Aim::Structure };
-    crate::structures::attack_structure(state, seat, unit, &s, how, aim)?;
-    state.engines.battering.insert(unit, id.to_string());
-    Ok(())
+    crate::structures::plan_contact_attack(state, seat, unit, s, how, aim)
 }
 
 /// How much movement the ram takes from a move of `mv`'s kind: 1 DU off the movement, halved

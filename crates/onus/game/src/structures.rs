@@ -420,6 +420,19 @@ pub fn shoot_structure(
     id: &str,
     incendiary: bool,
 ) -> GameResult<()> {
+    let planned = plan_shot(state, seat, shooter, id, incendiary)?;
+    state.book.shot.insert(shooter);
+    attack(state, planned)
+}
+
+/// [`shoot_structure`]'s checks and the attack it rolls, changing nothing.
+fn plan_shot(
+    state: &GameState,
+    seat: Seat,
+    shooter: UnitId,
+    id: &str,
+    incendiary: bool,
+) -> GameResult<PlannedAttack> {
     check_id(id)?;
     crate::legal::shoot_unit(state, seat, shooter)?;
     let s = structure(state, id)?;
@@ -472,8 +485,7 @@ pub fn shoot_structure(
     shot_ground(&mut setup, cover.as_deref(), above_the_base(state, &u, &s));
     let power = setup.hit.clone();
     let setup = setup.state(state.structure_damage(id));
-    state.book.shot.insert(shooter);
-    attack(state, shooter, &s, setup, occupant, armor, Some(power))
+    plan(state, shooter, s, setup, occupant, armor, Some(power))
 }
 
 /// The terrain's modifiers of a shot at a structure, to its power (hit and damage): -1 when
@@ -543,6 +555,18 @@ fn sight_to(state: &GameState, u: &TableUnit, id: &str, name: &str) -> GameResul
 /// not artillery (no melee unit); the gate is aimed at when the structure is a stone wall
 /// with a gate.
 pub fn set_on_fire(state: &mut GameState, seat: Seat, unit: UnitId, id: &str) -> GameResult<()> {
+    let planned = plan_fire(state, seat, unit, id)?;
+    state
+        .book
+        .fires_set
+        .entry(unit)
+        .or_default()
+        .insert(id.to_string());
+    attack(state, planned)
+}
+
+/// [`set_on_fire`]'s checks and the attack it rolls, changing nothing.
+fn plan_fire(state: &GameState, seat: Seat, unit: UnitId, id: &str) -> GameResult<PlannedAttack> {
     check_id(id)?;
     let tried = state.book.fires_set.get(&unit).cloned();
     let u = match &tried {
@@ -596,52 +620,84 @@ pub fn set_on_fire(state: &mut GameState, seat: Seat, unit: UnitId, id: &str) ->
     let how = StructureAttack::SetOnFire { sections };
     let (setup, armor) = attack_setup(&me, them.as_ref(), how, target, &rule_options(state));
     let setup = setup.aim(aim).state(damage);
-    state
-        .book
-        .fires_set
-        .entry(unit)
-        .or_default()
-        .insert(id.to_string());
-    attack(state, unit, &s, setup, occupant, armor, None)
+    plan(state, unit, s, setup, occupant, armor, None)
 }
 
-/// An attack of `unit` on structure `s` in contact, with a ram or as elephants (T&F V "Rams
+/// The attack of `unit` on structure `s` in contact, with a ram or as elephants (T&F V "Rams
 /// and Elephants"; the conditions are [`crate::siege_engines::batter`]'s), aimed at the
 /// structure or its gate: rolled against the unit in it (not of `seat`'s team), settled like
-/// every attack on a structure.
-pub(crate) fn attack_structure(
-    state: &mut GameState,
+/// every attack on a structure ([`attack`]). Changes nothing.
+pub(crate) fn plan_contact_attack(
+    state: &GameState,
     seat: Seat,
     unit: UnitId,
-    s: &Structure,
+    s: Structure,
     how: StructureAttack,
     aim: onus_combat::Aim,
-) -> GameResult<()> {
-    let target = target(s)?;
+) -> GameResult<PlannedAttack> {
+    let target = target(&s)?;
     let me = fighter(state, unit)?;
-    let occupant = occupant(state, s, Holder::NotOf(seat));
+    let occupant = occupant(state, &s, Holder::NotOf(seat));
     let them = occupant.map(|(o, _)| fighter(state, o)).transpose()?;
     let (setup, armor) = attack_setup(&me, them.as_ref(), how, target, &rule_options(state));
     let setup = setup.aim(aim).state(state.structure_damage(&s.id));
-    attack(state, unit, s, setup, occupant, armor, None)
+    plan(state, unit, s, setup, occupant, armor, None)
 }
 
-/// An attack on a structure by `unit` once the rules accept it: the unit in the structure
-/// (with its armor) added, the attacker and that unit revealed (XII-A; ruling: the unit in a
-/// structure under attack is rolled against, so it shows its card), the attacker marked as
-/// having attacked a structure this turn, then its events
-/// ([`crate::structure_events::begin`]): rolled and settled at once, or held for the
-/// attacker's events from hand. Nothing changes when it is refused. `misfire_power`: a
-/// shot's power, for its misfires.
-fn attack(
-    state: &mut GameState,
+/// An attack on a structure as the game rolls it, once the rules accept it
+/// ([`planned_attack`]): the attacker, the structure (or village half), the setup with the
+/// unit in the structure and its sheltered armor added and checked, that unit, and a shot's
+/// power for its misfires.
+#[derive(Clone, Debug)]
+pub struct PlannedAttack {
+    pub attacker: UnitId,
+    pub structure: Structure,
+    pub setup: StructureAttackSetup,
+    /// The unit in the structure, which takes the collateral damage and the collapse's
+    /// casualties (T&F V "Collateral damages", "Razing structures").
+    pub occupant: Option<UnitId>,
+    /// A shot's power, for its misfires (T&F V "Artillery"); `None` for a melee attack.
+    pub misfire_power: Option<acies_core::Value>,
+}
+
+/// The attack `seat`'s `action` (a [`Action::ShootStructure`], [`Action::SetOnFire`] or
+/// [`Action::Batter`]) makes on a structure, exactly as the game rolls it when the action is
+/// applied — the same checks and values (range, cover, from above, incendiary, sections in
+/// contact, the unit in the structure and its sheltered armor, the structure's damage) —
+/// without rolling or changing anything: for odds (the server's odds query). The phase is
+/// not checked (the game's dispatch does that); the random event and events from hand are
+/// not in it. Any other action is refused.
+pub fn planned_attack(state: &GameState, seat: Seat, action: &Action) -> GameResult<PlannedAttack> {
+    match action {
+        Action::ShootStructure {
+            shooter,
+            structure,
+            incendiary,
+        } => plan_shot(state, seat, *shooter, structure, *incendiary),
+        Action::SetOnFire { unit, structure } => plan_fire(state, seat, *unit, structure),
+        Action::Batter {
+            unit,
+            structure,
+            gate,
+        } => crate::siege_engines::plan_batter(state, seat, *unit, structure, *gate),
+        other => Err(GameError::rule(
+            STRUCTURES,
+            format!("{} is not an attack on a structure", other.name()),
+        )),
+    }
+}
+
+/// An attack's setup with the unit in the structure and its armor (sheltered by the
+/// structure) added, checked by onus-combat: the attack [`attack`] rolls. Changes nothing.
+fn plan(
+    state: &GameState,
     unit: UnitId,
-    s: &Structure,
+    s: Structure,
     mut setup: StructureAttackSetup,
     occupant: Option<(UnitId, u32)>,
     armor: Option<acies_core::Value>,
     misfire_power: Option<acies_core::Value>,
-) -> GameResult<()> {
+) -> GameResult<PlannedAttack> {
     if let (Some((o, n)), Some(armor)) = (occupant, armor) {
         let name = state.table.unit(o)?.card.name.clone();
         let ranged = matches!(
@@ -652,8 +708,30 @@ fn attack(
         setup = setup.occupant(name, sheltered(armor, s.kind, s.material, ranged), n);
     }
     setup.validate().map_err(refusal)?;
+    Ok(PlannedAttack {
+        attacker: unit,
+        structure: s,
+        setup,
+        occupant: occupant.map(|o| o.0),
+        misfire_power,
+    })
+}
+
+/// An attack on a structure once the rules accept it ([`plan`]): the attacker and the unit
+/// in the structure revealed (XII-A; ruling: the unit in a structure under attack is rolled
+/// against, so it shows its card), the attacker marked as having attacked a structure this
+/// turn, then its events ([`crate::structure_events::begin`]): rolled and settled at once, or
+/// held for the attacker's events from hand.
+pub(crate) fn attack(state: &mut GameState, planned: PlannedAttack) -> GameResult<()> {
+    let PlannedAttack {
+        attacker: unit,
+        structure: s,
+        setup,
+        occupant,
+        misfire_power,
+    } = planned;
     crate::fog::reveal(state, unit);
-    if let Some((o, _)) = occupant {
+    if let Some(o) = occupant {
         crate::fog::reveal(state, o);
     }
     state.book.structure_acts.insert(unit);
@@ -661,7 +739,7 @@ fn attack(
         attacker: unit,
         structure: s.id.clone(),
         setup,
-        occupant: occupant.map(|o| o.0),
+        occupant,
         random: onus_cards::RandomEvent::None,
         elite_second: None,
         misfire_power,

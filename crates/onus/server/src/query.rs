@@ -121,7 +121,7 @@ pub fn answer(state: &GameState, viewer: Viewer<Seat>, query: Value) -> Result<V
             (None, true) => odds_of_pending(&k, viewer),
             _ => Err(refuse(
                 "bad_query",
-                "odds takes either `action` (shoot, charge or fight) or `\"pending\": true`",
+                "odds takes either `action` (shoot, charge, fight, shoot_structure, set_on_fire or batter) or `\"pending\": true`",
             )),
         },
         Query::Measure { from, to } => measure(&k, &from, &to),
@@ -922,14 +922,66 @@ fn odds_of_action(
                 .state;
             melee_odds(&after, *unit, charge.target, None)
         }
+        Action::ShootStructure { .. } | Action::SetOnFire { .. } | Action::Batter { .. } => {
+            structure_odds(k, viewer, action)
+        }
         other => Err(refuse(
             "bad_query",
             format!(
-                "odds are for a shoot, charge or fight action, not {}",
+                "odds are for a shoot, charge, fight, shoot_structure, set_on_fire or batter action, not {}",
                 other.name()
             ),
         )),
     }
+}
+
+/// The odds of an attack on a structure (T&F V): the attack exactly as the game would roll
+/// it ([`onus_game::structures::planned_attack`]: its checks refuse what the game refuses,
+/// naming the rule), enumerated by `onus-odds`. The attacker and the unit in the structure
+/// must be face up for the asker (the occupant's card sets the attack's values); the
+/// structure and its damage are public.
+fn structure_odds(k: &GameState, viewer: Viewer<Seat>, action: &Action) -> Result<Value, Refusal> {
+    let unit = match action {
+        Action::ShootStructure { shooter, .. } => *shooter,
+        Action::SetOnFire { unit, .. } | Action::Batter { unit, .. } => *unit,
+        _ => return Err(not_applicable("not an attack on a structure")),
+    };
+    require_visible(k, viewer, unit)?;
+    let owner = Seat(
+        k.table()
+            .unit(unit)
+            .map_err(|e| not_applicable(e.to_string()))?
+            .owner,
+    );
+    let planned = onus_game::structures::planned_attack(k, owner, action)
+        .map_err(|e| not_applicable(e.to_string()))?;
+    if let Some(o) = planned.occupant {
+        require_visible(k, viewer, o)?;
+    }
+    let odds = onus_odds::structure_attack_odds(&planned.setup).map_err(combat_refusal)?;
+    let mut v = serde_json::to_value(&odds).map_err(|e| refuse("unavailable", e.to_string()))?;
+    let (hit, damage) = planned.setup.attack_values();
+    if let Some(obj) = v.as_object_mut() {
+        obj.extend(
+            json!({
+                "fight": "structure",
+                "attacker_unit": unit,
+                "structure": planned.structure.id,
+                "structure_name": planned.setup.target.name,
+                "durability": planned.setup.target.durability,
+                "damage_before": planned.setup.state.wounds,
+                "occupant_unit": planned.occupant,
+                "to_hit": hit.total(),
+                "to_damage": damage.total(),
+                "resistance": planned.setup.resistance(),
+                "events": NO_EVENTS,
+            })
+            .as_object()
+            .cloned()
+            .unwrap_or_default(),
+        );
+    }
+    Ok(v)
 }
 
 fn odds_of_pending(k: &GameState, viewer: Viewer<Seat>) -> Result<Value, Refusal> {
