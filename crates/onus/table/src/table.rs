@@ -62,6 +62,50 @@ pub enum EnvelopChoice {
     Slots(Vec<FrontSlot>),
 }
 
+impl EnvelopChoice {
+    /// The markers this choice takes from the two `sides` offered (each running outwards
+    /// from the contact): none, all, or the named slots, which must be a prefix of their
+    /// side (VII-2.C: envelopment continues outwards from the contact without gaps) and
+    /// each offered (`missing` says why one is not). One reading for enveloping an enemy
+    /// ([`Table::envelop`]) and wrapping a tower (`tower_wrap`).
+    pub(crate) fn pick<T: Copy>(
+        &self,
+        unit: UnitId,
+        sides: [&[(FrontSlot, T)]; 2],
+        missing: &'static str,
+    ) -> Result<Vec<(FrontSlot, T)>, TableError> {
+        let mut out = Vec::new();
+        for side in sides {
+            let n = match self {
+                EnvelopChoice::None => 0,
+                EnvelopChoice::Max => side.len(),
+                EnvelopChoice::Slots(slots) => {
+                    let n = side.iter().filter(|m| slots.contains(&m.0)).count();
+                    if let Some(gap) = side.iter().take(n).find(|m| !slots.contains(&m.0)) {
+                        return Err(TableError::CannotEnvelop {
+                            unit,
+                            slot: gap.0,
+                            reason: "envelopment continues outwards from the contact without gaps",
+                        });
+                    }
+                    n
+                }
+            };
+            out.extend(side.iter().take(n).copied());
+        }
+        if let EnvelopChoice::Slots(slots) = self
+            && let Some(s) = slots.iter().find(|s| !out.iter().any(|m| m.0 == **s))
+        {
+            return Err(TableError::CannotEnvelop {
+                unit,
+                slot: *s,
+                reason: missing,
+            });
+        }
+        Ok(out)
+    }
+}
+
 /// The envelopments open to a unit against an enemy: its free front sections continuing
 /// each end of its contact, and the enemy section each would take, outwards from the contact.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -431,37 +475,11 @@ impl Table {
         choice: &EnvelopChoice,
     ) -> Result<Vec<SectionContact>, TableError> {
         let opts = self.envelop_options(by, target)?;
-        let chosen: Vec<(FrontSlot, SectionId)> = match choice {
-            EnvelopChoice::None => Vec::new(),
-            EnvelopChoice::Max => opts.all().collect(),
-            EnvelopChoice::Slots(slots) => {
-                let mut out = Vec::new();
-                for side in [&opts.left, &opts.right] {
-                    let wanted = side.iter().filter(|(s, _)| slots.contains(s)).count();
-                    if side.iter().take(wanted).any(|(s, _)| !slots.contains(s)) {
-                        let slot = side
-                            .iter()
-                            .take(wanted)
-                            .find(|(s, _)| !slots.contains(s))
-                            .map_or(FrontSlot::Card(0), |p| p.0);
-                        return Err(TableError::CannotEnvelop {
-                            unit: by,
-                            slot,
-                            reason: "envelopment continues outwards from the contact without gaps",
-                        });
-                    }
-                    out.extend(side.iter().take(wanted).copied());
-                }
-                if let Some(s) = slots.iter().find(|s| !out.iter().any(|(o, _)| o == *s)) {
-                    return Err(TableError::CannotEnvelop {
-                        unit: by,
-                        slot: *s,
-                        reason: "the section is not free, has no enemy section beside it, or there is no room for the marker",
-                    });
-                }
-                out
-            }
-        };
+        let chosen = choice.pick(
+            by,
+            [&opts.left, &opts.right],
+            "the section is not free, has no enemy section beside it, or there is no room for the marker",
+        )?;
         let idx = self
             .engagement_index(by, target)
             .ok_or(TableError::NotEngaged {

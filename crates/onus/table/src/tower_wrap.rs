@@ -66,38 +66,11 @@ impl WrapOptions {
         unit: UnitId,
         choice: &EnvelopChoice,
     ) -> Result<Vec<(FrontSlot, OrientedRect)>, TableError> {
-        let wanted = |side: &[(FrontSlot, OrientedRect)]| -> Result<usize, TableError> {
-            let n = match choice {
-                EnvelopChoice::None => 0,
-                EnvelopChoice::Max => side.len(),
-                EnvelopChoice::Slots(slots) => side.iter().filter(|m| slots.contains(&m.0)).count(),
-            };
-            if let Some(gap) = side.iter().take(n).find(|m| match choice {
-                EnvelopChoice::Slots(slots) => !slots.contains(&m.0),
-                _ => false,
-            }) {
-                return Err(TableError::CannotEnvelop {
-                    unit,
-                    slot: gap.0,
-                    reason: "envelopment continues outwards from the contact without gaps",
-                });
-            }
-            Ok(n)
-        };
-        let mut out = Vec::new();
-        for side in [&self.left, &self.right] {
-            out.extend(side.iter().take(wanted(side)?).copied());
-        }
-        if let EnvelopChoice::Slots(slots) = choice
-            && let Some(s) = slots.iter().find(|s| !out.iter().any(|m| m.0 == **s))
-        {
-            return Err(TableError::CannotEnvelop {
-                unit,
-                slot: *s,
-                reason: "that front section has no side of the tower beyond the contact, or no room for its marker",
-            });
-        }
-        Ok(out)
+        choice.pick(
+            unit,
+            [&self.left, &self.right],
+            "that front section has no side of the tower beyond the contact, or no room for its marker",
+        )
     }
 }
 
