@@ -82,6 +82,15 @@ pub enum HeightArg {
     HillTop,
     /// On the bank, facing a unit coming out of a ford (T&F III "Fords").
     FordBank,
+    /// On top of a wall against the unit climbing it: +1/+1 and attack priority, the wall's
+    /// +2/+0 (T&F IV "Walls"; V "Assaulting fortresses").
+    WallTop,
+    /// Holding a tower against the unit climbing it: +1/+1 and attack priority, the tower's
+    /// +2/+0 (T&F IV "Towers"; V "Assaulting fortresses").
+    TowerTop,
+    /// In a siege tower against the unit on a wall: +1/+1 and attack priority; the wall's
+    /// +2/+0 to the other (T&F IV "Siege towers").
+    SiegeTower,
 }
 
 /// Which of a unit's sides the enemy's front sections reach (X: flank -1, rear -2, both -3).
@@ -261,6 +270,18 @@ pub struct MeleeArgs {
     /// The attacker is crossing a ford: it loses Lunge (T&F III "Fords").
     #[arg(long)]
     pub attacker_wading: bool,
+    /// With --height wall-top|tower-top: the climber has enveloped the unit on top (or also
+    /// faces a breach), which loses the structure's bonus, the +1/+1 and attack priority
+    /// (T&F IV "Walls", the Triarii's example; V "Razing structures").
+    #[arg(long)]
+    pub enveloped: bool,
+    /// The defender holds a tower attacked from inside its fortress: no bonus, attack
+    /// priority (T&F IV "Towers"; V "Assaulting fortresses").
+    #[arg(long)]
+    pub tower_from_inside: bool,
+    /// The unit defending its fortress: +1 morale (T&F V "Assaulting fortresses").
+    #[arg(long, value_enum)]
+    pub fortress_defender: Option<HigherSide>,
 }
 
 #[derive(Args, Debug)]
@@ -412,22 +433,12 @@ fn run_melee(args: &MeleeArgs) -> Result<String> {
     if args.attacker_wading {
         onus_game::terrain::wade(&mut attacker);
     }
-    let ground = onus_game::terrain::FightGround {
-        higher: args.higher.map(|h| {
-            let side = match h {
-                HigherSide::Attacker => Side::Attacker,
-                HigherSide::Defender => Side::Defender,
-            };
-            let height = match args.height {
-                HeightArg::HillTop => onus_table::Height::HillTop,
-                HeightArg::FordBank => onus_table::Height::FordBank,
-            };
-            (side, height)
-        }),
+    let mut ground = onus_game::terrain::FightGround {
         attacker_in_forest: common.attacker_in_forest,
         defender_in_forest: common.defender_in_forest,
         ..Default::default()
     };
+    fortress_ground(args, &mut ground)?;
     let title = format!(
         "Melee: {} (attacker) vs {} (defender), {} dice each",
         attacker.card.name, defender.card.name, args.dice
@@ -445,6 +456,97 @@ fn run_melee(args: &MeleeArgs) -> Result<String> {
     }
     .map_err(|e| anyhow::anyhow!("{e}"))?;
     output(&odds, &title, common.output.json, true)
+}
+
+impl HigherSide {
+    fn side(self) -> Side {
+        match self {
+            HigherSide::Attacker => Side::Attacker,
+            HigherSide::Defender => Side::Defender,
+        }
+    }
+}
+
+/// The ground of a melee told by `--higher`, `--height` and the fortress's options, with the
+/// game's own effects (`onus_game::assault::top_effects`, `siege_engines::siege_tower_effects`,
+/// `towers::tower_defence`, `towers::fortress_morale_of`: what the game's fight at a wall or
+/// tower adds, never restated here). A stone wall and a stone tower.
+fn fortress_ground(args: &MeleeArgs, ground: &mut onus_game::terrain::FightGround) -> Result<()> {
+    use onus_terrain::{Material, StructureKind};
+    let fortress = matches!(
+        args.height,
+        HeightArg::WallTop | HeightArg::TowerTop | HeightArg::SiegeTower
+    );
+    if fortress && args.higher.is_none() {
+        bail!(
+            "--height wall-top|tower-top|siege-tower: give --higher attacker|defender (the unit on top, or in the siege tower)"
+        );
+    }
+    if args.enveloped && !matches!(args.height, HeightArg::WallTop | HeightArg::TowerTop) {
+        bail!("--enveloped is for --height wall-top|tower-top (T&F IV Walls)");
+    }
+    if args.tower_from_inside && (args.higher.is_some() || args.enveloped) {
+        bail!(
+            "--tower-from-inside: the attacker comes from inside the fortress, with no climb (T&F V Assaulting fortresses): no --higher, no --enveloped"
+        );
+    }
+    if let Some(h) = args.higher {
+        let side = h.side();
+        match args.height {
+            HeightArg::HillTop => ground.higher = Some((side, onus_table::Height::HillTop)),
+            HeightArg::FordBank => ground.higher = Some((side, onus_table::Height::FordBank)),
+            HeightArg::WallTop | HeightArg::TowerTop => {
+                let kind = if args.height == HeightArg::WallTop {
+                    StructureKind::Wall
+                } else {
+                    StructureKind::Tower
+                };
+                // Enveloped from the top, the unit there defends no top (the game's
+                // `assault::melee_effects`).
+                if !args.enveloped {
+                    let name = format!("the {kind}");
+                    ground.assault =
+                        onus_game::assault::top_effects(side, kind, Material::Stone, &name);
+                }
+                // The tower's +2/+0 to the unit in it when it is the fight's defender, as
+                // the game's `towers::defence` gives it (enveloped or not).
+                if kind == StructureKind::Tower && side == Side::Defender {
+                    ground.tower = onus_game::towers::tower_defence(
+                        StructureKind::Tower,
+                        Material::Stone,
+                        "besieged".into(),
+                        false,
+                        true,
+                    );
+                }
+            }
+            HeightArg::SiegeTower => {
+                ground.assault = onus_game::siege_engines::siege_tower_effects(
+                    side,
+                    "of the assault",
+                    StructureKind::Wall,
+                    Material::Stone,
+                    "the wall",
+                );
+            }
+        }
+    }
+    if args.tower_from_inside {
+        ground.tower = onus_game::towers::tower_defence(
+            StructureKind::Tower,
+            Material::Stone,
+            "besieged".into(),
+            true,
+            true,
+        );
+    }
+    if let Some(f) = args.fortress_defender {
+        ground.fortress_morale = vec![onus_game::towers::fortress_morale_of(
+            f.side(),
+            "under assault",
+        )];
+    }
+    Ok(())
 }
 
 fn run_ranged(args: &RangedArgs) -> Result<String> {
@@ -628,4 +730,147 @@ fn histogram(p: &[f64]) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Odds {
+        #[command(subcommand)]
+        cmd: OddsCommand,
+    }
+
+    /// `acies odds melee` of Legionaries (hit 4, damage 4, dodge 5, armor 7) against Gallic
+    /// Warriors (hit 4, damage 3, dodge 3, armor 4), 4 dice, with `extra`: the JSON answer.
+    fn melee(extra: &[&str]) -> serde_json::Value {
+        let text = run(&parse(&[extra, &["--json"]].concat())).unwrap_or_else(|e| panic!("{e}"));
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
+    }
+
+    fn parse(extra: &[&str]) -> OddsCommand {
+        let mut args = vec![
+            "odds",
+            "melee",
+            "--attacker",
+            "romans/legionaries",
+            "--defender",
+            "celts/warriors",
+            "--dice",
+            "4",
+        ];
+        args.extend_from_slice(extra);
+        Odds::try_parse_from(args)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .cmd
+    }
+
+    fn refused(extra: &[&str]) -> String {
+        match run(&parse(extra)) {
+            Ok(out) => panic!("{extra:?} accepted: {out}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    /// `side`'s hit, damage, dodge, armor and morale after the modifiers.
+    fn values(j: &serde_json::Value, side: &str) -> [i64; 5] {
+        let total = |name: &str| {
+            j[side]["values"]
+                .as_array()
+                .and_then(|vs| vs.iter().find(|v| v["name"] == name))
+                .map_or(-99, |v| {
+                    let base = v["base"].as_i64().unwrap_or(0);
+                    let mods: i64 = v["modifiers"]
+                        .as_array()
+                        .map_or(0, |m| m.iter().filter_map(|m| m["delta"].as_i64()).sum());
+                    base + mods
+                })
+        };
+        ["hit", "damage", "dodge", "armor", "morale"].map(total)
+    }
+
+    const LEGIONARIES: [i64; 5] = [4, 4, 5, 7, 8];
+    const WARRIORS: [i64; 5] = [4, 3, 3, 4, 6];
+
+    /// T&F IV "Walls": "Defending on top of the wall against an attacker climbing it gives a
+    /// +1/+1 bonus and attack priority to the defender", with the wall's +2/+0 (the
+    /// Summary's "Straight Section ... +2/+0"; ruling in docs/rulings.md); V "Assaulting
+    /// fortresses": "All units defending the fortress will get a +1 morale bonus".
+    #[test]
+    fn tf_iv_walls_the_defender_on_top_against_its_climber() {
+        let j = melee(&[
+            "--higher",
+            "defender",
+            "--height",
+            "wall-top",
+            "--fortress-defender",
+            "defender",
+        ]);
+        assert_eq!(values(&j, "defender"), [5, 4, 5, 4, 7]);
+        assert_eq!(values(&j, "attacker"), LEGIONARIES);
+        assert_eq!(j["kind"]["priority"], "defender", "{}", j["kind"]);
+        assert!(j.to_string().contains("T&F IV Walls"));
+        // Its own turn, the unit on top strikes its climber with the same.
+        let own = melee(&["--higher", "attacker", "--height", "wall-top"]);
+        assert_eq!(values(&own, "attacker"), [5, 5, 7, 7, 8]);
+        assert_eq!(own["kind"]["priority"], "attacker", "{}", own["kind"]);
+    }
+
+    /// T&F IV "Walls", the Triarii's example: enveloped by its climber, the unit on top "will
+    /// lose the +2/+0 defense bonus granted by the wall, the attack priority" (ruling: the
+    /// +1/+1 goes with them): the plain fight's odds.
+    #[test]
+    fn tf_iv_walls_enveloped_from_the_top_the_defender_loses_its_bonuses() {
+        let j = melee(&[
+            "--higher",
+            "defender",
+            "--height",
+            "wall-top",
+            "--enveloped",
+        ]);
+        assert_eq!(values(&j, "defender"), WARRIORS);
+        let plain = melee(&[]);
+        assert_eq!(
+            j["defender"]["wounds_taken"],
+            plain["defender"]["wounds_taken"]
+        );
+        assert!(refused(&["--enveloped"]).contains("T&F IV Walls"));
+    }
+
+    /// T&F IV "Towers": "grant a defense bonus of +2/+0 to defenders, except if the assault
+    /// comes from within the fortress"; V "Assaulting fortresses": at the top of its climb
+    /// the climber meets +1/+1 and attack priority; from inside the fortress "the attacker
+    /// does not need to climb, but the defender has attack priority".
+    #[test]
+    fn tf_iv_towers_the_defender_at_the_top_and_from_inside() {
+        let top = melee(&["--higher", "defender", "--height", "tower-top"]);
+        assert_eq!(values(&top, "defender"), [5, 4, 5, 4, 6]);
+        assert_eq!(top["kind"]["priority"], "defender");
+        // Enveloped, the tower's +2/+0 stays (the game's `towers::defence`), the top's goes.
+        let wrapped = melee(&[
+            "--higher",
+            "defender",
+            "--height",
+            "tower-top",
+            "--enveloped",
+        ]);
+        assert_eq!(values(&wrapped, "defender"), [4, 3, 5, 4, 6]);
+        let inside = melee(&["--tower-from-inside"]);
+        assert_eq!(values(&inside, "defender"), WARRIORS);
+        assert_eq!(inside["kind"]["priority"], "defender", "{}", inside["kind"]);
+        assert!(refused(&["--tower-from-inside", "--higher", "defender"]).contains("T&F V"));
+    }
+
+    /// T&F IV "Siege towers", "Melee": the unit in the siege tower attacks the unit on the
+    /// wall from a higher position (+1/+1, attack priority), which keeps the wall's +2/+0.
+    #[test]
+    fn tf_iv_siege_towers_the_attack_from_the_siege_tower() {
+        let j = melee(&["--higher", "attacker", "--height", "siege-tower"]);
+        assert_eq!(values(&j, "attacker"), [5, 5, 5, 7, 8]);
+        assert_eq!(values(&j, "defender"), [4, 3, 5, 4, 6]);
+        assert_eq!(j["kind"]["priority"], "attacker", "{}", j["kind"]);
+        assert!(refused(&["--height", "siege-tower"]).contains("--higher"));
+    }
 }

@@ -241,27 +241,44 @@ pub fn melee_effects(state: &GameState, attacker: UnitId, defender: UnitId) -> V
         let Some(s) = defends_top(state, top, climber) else {
             continue;
         };
-        let tower = onus_table::holdable(s.kind);
-        let rule = if tower {
-            crate::towers::TOWERS
-        } else {
-            crate::towers::WALLS
-        };
-        let source = format!(
-            "defending the top of {} against its climber ({rule}; T&F II Melee from different heights)",
-            s.label()
-        );
-        out.extend(higher_position(side, &source));
-        let own_bonus = !tower || side == Side::Attacker;
-        if let (true, Some(v)) = (own_bonus, s.values()) {
-            let place = format!("on {} against its climber ({rule})", s.label());
-            out.extend(structure_bonus(side, v.defence, &place));
-        }
+        out.extend(top_effects(side, s.kind, s.material, &s.label()));
     }
     // T&F IV "Siege towers", "Melee": from the siege tower against a wall.
     out.extend(crate::siege_engines::melee_effects(
         state, attacker, defender,
     ));
+    out
+}
+
+/// The effects for the unit on `side` defending the top of a wall or tower (of `kind` and
+/// `material`, called `label`) against its climber ([`melee_effects`], and `acies odds melee
+/// --wall`): the Summary's "Melee from a higher position +1/+1, defender has attack priority"
+/// (T&F IV "Walls"; V "Assaulting fortresses"; II "Melee from different heights") and the
+/// wall's +2/+0 ("Straight Section ... +2/+0"); a tower's +2/+0 is
+/// [`crate::towers::tower_defence`]'s when the unit in it is the fight's defender, added here
+/// when it strikes (the fight's attacker).
+pub fn top_effects(
+    side: Side,
+    kind: onus_terrain::StructureKind,
+    material: onus_terrain::Material,
+    label: &str,
+) -> Vec<CombatEffect> {
+    let mut out = Vec::new();
+    let tower = onus_table::holdable(kind);
+    let rule = if tower {
+        crate::towers::TOWERS
+    } else {
+        crate::towers::WALLS
+    };
+    let source = format!(
+        "defending the top of {label} against its climber ({rule}; T&F II Melee from different heights)"
+    );
+    out.extend(higher_position(side, &source));
+    let own_bonus = !tower || side == Side::Attacker;
+    if let (true, Some(v)) = (own_bonus, kind.values(material)) {
+        let place = format!("on {label} against its climber ({rule})");
+        out.extend(structure_bonus(side, v.defence, &place));
+    }
     out
 }
 

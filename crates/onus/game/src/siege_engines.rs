@@ -693,9 +693,9 @@ fn siege_tower_of(state: &GameState, unit: UnitId) -> Option<String> {
 /// (the tower's own +2/+0 is [`crate::towers::defence`]'s).
 pub fn melee_effects(state: &GameState, attacker: UnitId, defender: UnitId) -> Vec<CombatEffect> {
     let mut out = Vec::new();
-    for (high, high_side, low, low_side) in [
-        (attacker, Side::Attacker, defender, Side::Defender),
-        (defender, Side::Defender, attacker, Side::Attacker),
+    for (high, high_side, low) in [
+        (attacker, Side::Attacker, defender),
+        (defender, Side::Defender, attacker),
     ] {
         let Some(tower) = siege_tower_of(state, high) else {
             continue;
@@ -709,19 +709,39 @@ pub fn melee_effects(state: &GameState, attacker: UnitId, defender: UnitId) -> V
         let Some(wall) = state.table.on_wall(l) else {
             continue;
         };
-        let source = format!(
-            "attacking {} from the siege tower {tower} ({SIEGE_TOWERS}; T&F II Melee from different heights)",
-            wall.label()
+        out.extend(siege_tower_effects(
+            high_side,
+            &tower,
+            wall.kind,
+            wall.material,
+            &wall.label(),
+        ));
+    }
+    out
+}
+
+/// [`melee_effects`] of the unit on `high_side`, in siege tower `tower`, against the unit
+/// on a wall of `kind` and `material` called `wall` (and `acies odds melee --wall`): T&F IV
+/// "Siege towers", "Melee": the Summary's "Melee from a higher position +1/+1" and attack
+/// priority to the siege tower's unit, the wall's +2/+0 to the unit on it.
+pub fn siege_tower_effects(
+    high_side: Side,
+    tower: &str,
+    kind: onus_terrain::StructureKind,
+    material: onus_terrain::Material,
+    wall: &str,
+) -> Vec<CombatEffect> {
+    let low_side = high_side.other();
+    let source = format!(
+        "attacking {wall} from the siege tower {tower} ({SIEGE_TOWERS}; T&F II Melee from different heights)"
+    );
+    let mut out = higher_position(high_side, &source).to_vec();
+    if let Some(v) = kind.values(material) {
+        let place = format!(
+            "on {wall} against the siege tower {tower} ({})",
+            crate::towers::WALLS
         );
-        out.extend(higher_position(high_side, &source));
-        if let Some(v) = wall.values() {
-            let place = format!(
-                "on {} against the siege tower {tower} ({})",
-                wall.label(),
-                crate::towers::WALLS
-            );
-            out.extend(structure_bonus(low_side, v.defence, &place));
-        }
+        out.extend(structure_bonus(low_side, v.defence, &place));
     }
     out
 }

@@ -75,9 +75,21 @@ pub fn defence(
     let t = &state.table;
     let s = t.battlefield()?.structure(t.tower_of(defender)?)?;
     let inside = t.attacks_tower_from_inside(defender, attacker);
-    let values = s.kind.values(s.material)?;
+    tower_defence(s.kind, s.material, s.label(), inside, melee)
+}
+
+/// [`defence`] for a tower of `kind` and `material` called `name`, attacked from `inside`
+/// its fortress or not, in melee or by a shot (and `acies odds melee --wall`).
+pub fn tower_defence(
+    kind: onus_terrain::StructureKind,
+    material: onus_terrain::Material,
+    name: String,
+    inside: bool,
+    melee: bool,
+) -> Option<StructureDefence> {
+    let values = kind.values(material)?;
     Some(StructureDefence {
-        name: s.label(),
+        name,
         rule: TOWERS,
         bonus: (!inside).then_some(values.defence),
         priority: inside && melee,
@@ -151,12 +163,17 @@ pub fn defended_fortress(state: &GameState, unit: UnitId) -> Option<String> {
 /// outside a fight, as the defender: `Side::Defender`).
 pub fn fortress_morale(state: &GameState, unit: UnitId, side: Side) -> Option<CombatEffect> {
     let name = defended_fortress(state, unit)?;
-    Some(CombatEffect::Modify {
+    Some(fortress_morale_of(side, &name))
+}
+
+/// [`fortress_morale`] for a unit defending fortress `name` (and `acies odds melee --wall`).
+pub fn fortress_morale_of(side: Side, name: &str) -> CombatEffect {
+    CombatEffect::Modify {
         side,
         stat: Stat::Morale,
         delta: 1,
         source: format!("defending the fortress {name} (T&F V Assaulting fortresses)"),
-    })
+    }
 }
 
 /// T&F V "Assaulting fortresses": a unit outside a fortress reaches the unit in one of its
