@@ -307,14 +307,58 @@ function engagedSection(game) {
  * structure), each a button for an action the engine lists in `unit_options.structure_actions`.
  */
 function structureSection(game) {
-  const acts = game.sel.options?.structure_actions || [];
+  const opts = game.sel.options;
+  const acts = opts?.structure_actions || [];
   if (!acts.length) return [];
   const key = (a) => [a.action, a.structure, a.half, a.incendiary].filter((x) => x !== undefined).join('-');
+  const button = (o) => h('button', {
+    class: 'small', 'data-testid': `structure-action-${key(o.action)}`, disabled: game.busy,
+    onclick: () => game.act(o.action),
+  }, o.label);
+  const attacks = acts.filter((o) => STRUCTURE_ATTACKS.has(o.action.action));
+  const others = acts.filter((o) => !STRUCTURE_ATTACKS.has(o.action.action));
   return [h('h4', {}, 'Structures (Terrain & Fortresses)'),
-    h('div', { class: 'row wrap', 'data-testid': 'structure-actions' }, acts.map((o) => h('button', {
-      class: 'small', 'data-testid': `structure-action-${key(o.action)}`, disabled: game.busy,
-      onclick: () => game.act(o.action),
-    }, o.label)))];
+    others.length ? h('div', { class: 'row wrap', 'data-testid': 'structure-actions' }, others.map(button)) : null,
+    attacks.length ? h('ul', { class: 'options structure-odds', 'data-testid': 'structure-odds' }, attacks.map((o) => h('li', { 'data-testid': `structure-odds-${key(o.action)}` },
+      button(o), ' ', h('span', { class: 'muted' }, structureOddsText(oddsOf(game, opts, o.action), game.names))))) : null];
+}
+
+/** The actions that roll an attack on a structure (T&F V), whose exact odds the server gives. */
+const STRUCTURE_ATTACKS = new Set(['shoot_structure', 'set_on_fire', 'batter']);
+
+/**
+ * T&F V: the exact odds of an attack on a structure the unit may make, as the server's `odds`
+ * query answers them (the attack the game would roll): asked once per `unit_options` answer
+ * (kept on it, so a new answer after an action asks again); `null` until it comes.
+ */
+function oddsOf(game, opts, action) {
+  opts.structureOdds ||= {};
+  const cache = opts.structureOdds;
+  const k = JSON.stringify(action);
+  if (!(k in cache)) {
+    cache[k] = null;
+    const done = (r) => { cache[k] = r; if (game.sel?.options === opts) game.render(); };
+    game.query({ kind: 'odds', action }).then(done, (e) => done({ error: e.message }));
+  }
+  return cache[k];
+}
+
+/** One line of a structure attack's exact odds (onus-server `odds`, `"fight": "structure"`). */
+function structureOddsText(r, names) {
+  if (!r) return 'computing the exact odds…';
+  if (r.error) return `odds: ${r.error}`;
+  const parts = [`${r.needs.dice} dice, ${r.needs.hit}+ to hit, ${r.needs.damage}+ to damage`,
+    `expected ${r.fire ? 'Fire markers' : 'damage'} ${num(r.expected_damage, 1)}`];
+  if (!r.fire || r.collapses > 0) parts.push(`collapses ${pct(r.collapses)}`);
+  if (r.gate_falls > 0) parts.push(`gate falls ${pct(r.gate_falls)}`);
+  if (r.misfires?.length > 1) parts.push(`misfires ${pct(1 - r.misfires[0])}`);
+  if (r.occupant_unit !== undefined && r.occupant_unit !== null) {
+    const wounds = (r.occupant_wounds || []).reduce((s, p, i) => s + p * i, 0);
+    const hurt = [`expected wounds ${num(wounds, 1)}`, `morale check ${pct(r.occupant_morale_check)}`];
+    if (r.occupant_destroyed > 0) hurt.push(`destroyed ${pct(r.occupant_destroyed)}`);
+    parts.push(`${names.unit(r.occupant_unit)} inside: ${hurt.join(', ')}`);
+  }
+  return `${parts.join(' · ')} (damage so far ${r.damage_before}/${r.durability}; events not included)`;
 }
 
 /** VII-1 / VII-6: a unit that recovered from flight turns to face where its player wants. */
