@@ -143,6 +143,12 @@ fn tf_v_a_refused_attack_on_a_structure_names_its_rule() {
     };
     let (_, message) = odds(&s, 0, &unknown).unwrap_err();
     assert!(message.contains("T&F IV Structures"), "{message}");
+    // The Iberians against the wall face down: their card sets the shot's values, so the
+    // Onager's seat is not told the odds; their own seat is.
+    let mut hidden = s.clone();
+    hidden.hidden_mut().insert(UnitId(2));
+    assert_eq!(odds(&hidden, 0, &shot(false)).unwrap_err().0, "hidden_unit");
+    assert!(odds(&hidden, 1, &shot(false)).is_ok());
     // A unit nobody has: refused before anything is computed.
     let ghost = Action::ShootStructure {
         shooter: UnitId(9),
@@ -150,4 +156,64 @@ fn tf_v_a_refused_attack_on_a_structure_names_its_rule() {
         incendiary: false,
     };
     assert_eq!(odds(&s, 0, &ghost).unwrap_err().0, "unknown_unit");
+}
+
+/// T&F V "Rams and Elephants": Triarii carrying the ram against the gate of the shipped
+/// "siege-castellum", in the Melee Phase: the odds of battering the gate are those of the
+/// game's setup (4 dice against the gate's resistance, the ram's +1/+1).
+#[test]
+fn tf_v_rams_the_odds_of_battering_the_gate_are_the_games() {
+    let card = onus_model::UnitCard {
+        name: "Triarii".into(),
+        ..onus_game::testing::archers()
+    };
+    let bf = onus_terrain::builtin::get("siege-castellum").unwrap();
+    let carrier = UnitId(1);
+    let mut s = fixture_on(
+        Some(bf),
+        vec![unit(1, 0, card, 19.0, 2.85, 0.0)],
+        &[carrier],
+        Phase::Movement,
+    );
+    s.setup_mut().options.no_events = true;
+    let take = Action::TakeRam {
+        unit: carrier,
+        ram: "ram".into(),
+    };
+    let mut s = Onus::apply(&s, Seat(0), &take).unwrap().state;
+    let mut u = s.table().unit(carrier).unwrap().clone();
+    s.table_mut().remove(carrier).unwrap();
+    u.pose = acies_geom::Pose::new(acies_geom::Vec2::new(14.0, 10.9), 0.0);
+    u.turn.moved = false;
+    s.table_mut().add(u).unwrap();
+    s.table_mut().activate(carrier).unwrap();
+    *s.phase_mut() = Phase::Melee;
+    let batter = Action::Batter {
+        unit: carrier,
+        structure: "gate".into(),
+        gate: true,
+    };
+    let planned = onus_game::structures::planned_attack(&s, Seat(0), &batter).unwrap();
+    let expected = onus_odds::structure_attack_odds(&planned.setup).unwrap();
+    let got = odds(&s, 0, &batter).unwrap();
+    let got_odds: onus_odds::StructureOdds = serde_json::from_value(got.clone()).unwrap();
+    assert_eq!(
+        serde_json::to_value(&got_odds).unwrap(),
+        serde_json::to_value(&expected).unwrap()
+    );
+    assert_eq!(expected.needs.dice, 4, "{got}");
+    // Against the gate's resistance, with the ram's +1/+1 on the card's 1/1.
+    assert_eq!(got["resistance"]["name"], "gate resistance", "{got}");
+    assert_eq!(
+        (got["to_hit"].clone(), got["to_damage"].clone()),
+        (json!(2), json!(2))
+    );
+    assert!(!expected.fire && expected.misfires.len() <= 1, "{got}");
+    // Applied, the game rolls the same dice.
+    let after = Onus::apply(&s, Seat(0), &batter).unwrap().state;
+    let rolled = events_since(&s, &after).into_iter().find_map(|e| match e {
+        onus_game::GameEvent::StructureAttacked { result, .. } => Some(result),
+        _ => None,
+    });
+    assert_eq!(rolled.map(|r| r.dice), Some(4));
 }
