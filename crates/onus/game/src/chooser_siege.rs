@@ -40,7 +40,10 @@ fn siege_ground(state: &GameState) -> bool {
     state.table.battlefield().is_some_and(|b| {
         b.structures.iter().any(|s| {
             s.kind.is_fortress_element() || s.kind == onus_terrain::StructureKind::Watchtower
-        }) || b.of_kind(onus_terrain::TerrainKind::Bridge).next().is_some()
+        }) || b
+            .of_kind(onus_terrain::TerrainKind::Bridge)
+            .next()
+            .is_some()
     })
 }
 
