@@ -52,6 +52,22 @@ pub struct UnitView {
     /// public like every marker's place.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub wrap: Vec<acies_geom::OrientedRect>,
+    /// The bridge or pass the unit stands lined up on, crossing it (T&F III "Bridges",
+    /// "Choke Points": "use section markers to represent a unit that ends its movement in the
+    /// middle of a bridge"), public like the card's place: its sections beyond the
+    /// crossing's width are Section markers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crossing: Option<CrossingView>,
+}
+
+/// A crossing a unit stands on ([`UnitView::crossing`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CrossingView {
+    /// The terrain piece's id and name.
+    pub piece: String,
+    pub name: String,
+    /// How many of the unit's sections fit across it (1 or 2).
+    pub sections: u8,
 }
 
 fn is_zero(x: &i64) -> bool {
@@ -247,6 +263,11 @@ pub fn view_since(state: &GameState, viewer: Viewer<Seat>, from: usize) -> GameV
                 ram: state.engines.ram_of(u.id).map(str::to_owned),
                 level: state.table.level(u.id),
                 wrap: u.wrap_rects().collect(),
+                crossing: state.table.crossing(u.id).map(|p| CrossingView {
+                    piece: p.id.clone(),
+                    name: p.name.clone(),
+                    sections: p.sections.unwrap_or(1),
+                }),
             }
         })
         .collect();

@@ -258,3 +258,19 @@ fn tf_iii_bridges_a_bridge_burnt_down_at_the_end_of_a_turn() {
             .any(|e| matches!(e, GameEvent::ReturnedToBank { unit, .. } if *unit == CROSSING))
     );
 }
+
+/// T&F III "Bridges", "Choke Points": "use section markers to represent a unit that ends its
+/// movement in the middle of a bridge": the view says which crossing a unit stands lined up
+/// on and how many of its sections fit across (the rest are markers), for every viewer.
+#[test]
+fn tf_iii_bridges_the_view_names_the_crossing_a_unit_stands_on() {
+    let s = position(Phase::Movement);
+    for viewer in [Seat(0), Seat(1)] {
+        let view = Onus::view(&s, acies_core::Viewer::Seat(viewer));
+        let on = view.units.iter().find(|u| u.id == CROSSING).unwrap();
+        let c = on.crossing.as_ref().expect("on the bridge");
+        assert_eq!((c.piece.as_str(), c.sections), ("wooden-bridge", 2));
+        let off = view.units.iter().find(|u| u.id == ONAGER).unwrap();
+        assert!(off.crossing.is_none());
+    }
+}

@@ -170,6 +170,13 @@ impl Table {
         self.check_walls(unit, pieces)
     }
 
+    /// The bridge or choke point `unit` stands lined up on, crossing it (T&F III "Choke
+    /// Points": its sections beyond the crossing's width are Section markers), if any.
+    pub fn crossing(&self, unit: UnitId) -> Option<&Piece> {
+        let u = self.unit(unit).ok()?;
+        self.crossing_of(u, u.pose)
+    }
+
     /// The bridge or choke point the card of `unit` at `pose` is crossing, if any.
     pub(crate) fn crossing_of(&self, unit: &TableUnit, pose: Pose) -> Option<&Piece> {
         crossing_at(self.battlefield()?, &card_rect(pose, unit.size))

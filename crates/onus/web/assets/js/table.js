@@ -607,6 +607,18 @@ export class TableView {
     }
     g.append(s('line', { x1: -w / 2, y1: 0, x2: -w / 2 + tick, y2: 0, class: 'tick' }));
     g.append(s('line', { x1: w / 2, y1: 0, x2: w / 2 - tick, y2: 0, class: 'tick' }));
+    // T&F III "Bridges", "Choke Points": lined up on a bridge or pass, the sections beyond its
+    // width (the engine's view gives the crossing) are Section markers, drawn apart.
+    if (u.crossing && u.crossing.sections < 4 && !u.tower) {
+      const inner = (w * u.crossing.sections) / 4;
+      const why = `Section markers: the sections beyond the ${u.crossing.sections}-section width of ${u.crossing.name} (T&F III Choke Points)`;
+      for (const [side, x] of [['left', -w / 2], ['right', inner / 2]]) {
+        g.append(s('rect', {
+          x, y: -d / 2, width: (w - inner) / 2, height: d, class: 'crossing-markers', stroke: col,
+          'data-testid': `crossing-markers-${u.id}-${side}`,
+        }, s('title', {}, why)));
+      }
+    }
 
     // The text reads as near upright on screen as the card allows: turned with the card,
     // half a turn more when that would be upside down, a quarter turn when the card lies
