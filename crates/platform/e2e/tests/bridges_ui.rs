@@ -8,7 +8,7 @@
 use acies_core::{GameRng, Ruleset};
 use acies_e2e::{Server, browser, testid};
 use onus_game::{Action, GameState, Onus, Seat, Setup, chooser};
-use serde_json::{Value, json};
+use serde_json::json;
 
 mod onus_ui;
 use onus_ui::*;
@@ -84,33 +84,13 @@ fn a_bridge_shot_at_and_burnt_until_it_falls() {
     let seed = a_seed(&setup).expect("a seed whose random battle brings the wooden bridge down");
     let browser = browser();
     let server = Server::start();
-    let created = server
-        .create_game(&json!({ "setup": setup, "seed": seed }))
-        .expect("a game with a fixed seed (the test server allows it)");
-    let id = created["game_id"].as_str().unwrap().to_owned();
-    let token = |seat: Seat| {
-        created["seats"][seat.0 as usize]["token"]
-            .as_str()
-            .unwrap()
-            .to_owned()
-    };
-    let version = std::cell::Cell::new(created["version"].as_u64().unwrap());
-    let mut send = |seat: Seat, action: &Action| {
-        let (status, answer) = server
-            .post_json(
-                &format!("/api/onus/games/{id}/actions"),
-                &json!({ "token": token(seat), "version": version.get(), "action": action }),
-            )
-            .expect("POST action");
-        assert_eq!(status, 200, "{action:?} refused: {answer}");
-        version.set(answer["version"].as_u64().unwrap());
-    };
+    let game = ApiGame::create(&server, &json!(setup), seed);
+    let mut send = |seat: Seat, action: &Action| game.send(seat.0, &json!(action));
     let mut rng = GameRng::new(seed ^ 0x5eed);
     let state = Onus::new_game(&setup, seed).unwrap();
     let state = play(state, &mut rng, damaged, &mut send).expect("the bridge damaged");
 
-    let link = server.url(created["seats"][0]["link"].as_str().unwrap());
-    let page = browser.page(&link).expect("seat 0's page");
+    let page = browser.page(&game.link(0)).expect("seat 0's page");
     page.wait_for(testid(&format!("terrain-{BRIDGE}")))
         .expect("the bridge drawn");
     wait(
@@ -129,18 +109,18 @@ fn a_bridge_shot_at_and_burnt_until_it_falls() {
     }
     page.screenshot("bridge-damaged").unwrap();
 
-    let v0 = version.get();
+    let v0 = game.version();
     play(state, &mut rng, fallen, &mut send).expect("the bridge down");
     wait_version_above(&page, v0);
     wait(
         &page,
         &format!(
             "return window.__acies.version >= {} && !document.querySelector('[data-testid=terrain-{BRIDGE}]')",
-            version.get()
+            game.version()
         ),
     )
     .expect("the fallen bridge no longer drawn");
-    let view: Value = state_of(&server, &id, &token(Seat(0)));
+    let view = game.view(0);
     assert_eq!(view["view"]["structures"][BRIDGE]["collapsed"], json!(true));
     let pieces = view["view"]["terrain"]["pieces"].as_array().unwrap();
     assert!(
@@ -163,15 +143,6 @@ fn a_bridge_shot_at_and_burnt_until_it_falls() {
         "{:?}",
         real_problems(&page)
     );
-}
-
-/// The server's view of the game for `token`.
-fn state_of(server: &Server, id: &str, token: &str) -> Value {
-    let (status, view) = server
-        .get_json(&format!("/api/onus/games/{id}/view?token={token}"))
-        .expect("the game");
-    assert_eq!(status, 200, "{view}");
-    view
 }
 
 /// A unit of the battle lined up on a bridge (the crossing the engine's view gives it), if
@@ -200,33 +171,13 @@ fn a_unit_on_a_bridge_is_drawn_with_its_section_markers() {
     let seed = 20;
     let browser = browser();
     let server = Server::start();
-    let created = server
-        .create_game(&json!({ "setup": setup, "seed": seed }))
-        .expect("a game with a fixed seed (the test server allows it)");
-    let id = created["game_id"].as_str().unwrap().to_owned();
-    let token = |seat: Seat| {
-        created["seats"][seat.0 as usize]["token"]
-            .as_str()
-            .unwrap()
-            .to_owned()
-    };
-    let version = std::cell::Cell::new(created["version"].as_u64().unwrap());
-    let mut send = |seat: Seat, action: &Action| {
-        let (status, answer) = server
-            .post_json(
-                &format!("/api/onus/games/{id}/actions"),
-                &json!({ "token": token(seat), "version": version.get(), "action": action }),
-            )
-            .expect("POST action");
-        assert_eq!(status, 200, "{action:?} refused: {answer}");
-        version.set(answer["version"].as_u64().unwrap());
-    };
+    let game = ApiGame::create(&server, &json!(setup), seed);
+    let mut send = |seat: Seat, action: &Action| game.send(seat.0, &json!(action));
     let mut rng = GameRng::new(seed ^ 0x5eed);
     let state = Onus::new_game(&setup, seed).unwrap();
     let state = play(state, &mut rng, on, &mut send).expect("a unit on the bridge");
     let unit = crossing_unit(&state).unwrap();
-    let link = server.url(created["seats"][0]["link"].as_str().unwrap());
-    let page = browser.page(&link).expect("seat 0's page");
+    let page = browser.page(&game.link(0)).expect("seat 0's page");
     for side in ["left", "right"] {
         page.wait_for(testid(&format!("crossing-markers-{unit}-{side}")))
             .unwrap_or_else(|e| panic!("the {side} markers of unit {unit} drawn: {e}"));

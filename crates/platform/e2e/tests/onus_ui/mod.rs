@@ -423,3 +423,76 @@ pub fn page_against_the_computer(
         .page_sized(&server.url(&link), width, height)
         .expect("seat 0")
 }
+
+/// A game created on the test server with a fixed seed (the test server allows it) and played
+/// through its API, as the engine's chooser plays the same game in the test: the actions are
+/// posted seat by seat, each at the version the last one returned.
+pub struct ApiGame<'a> {
+    server: &'a Server,
+    pub id: String,
+    pub created: Value,
+    version: std::cell::Cell<u64>,
+}
+
+impl<'a> ApiGame<'a> {
+    /// Creates the game of `setup` (JSON of an `onus_game::Setup`) and `seed`.
+    pub fn create(server: &'a Server, setup: &Value, seed: u64) -> ApiGame<'a> {
+        let created = server
+            .create_game(&json!({ "setup": setup, "seed": seed }))
+            .expect("a game with a fixed seed (the test server allows it)");
+        ApiGame {
+            server,
+            id: created["game_id"].as_str().unwrap().to_owned(),
+            version: std::cell::Cell::new(created["version"].as_u64().unwrap()),
+            created,
+        }
+    }
+
+    pub fn token(&self, seat: u8) -> String {
+        self.created["seats"][usize::from(seat)]["token"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    }
+
+    /// The address of `seat`'s page.
+    pub fn link(&self, seat: u8) -> String {
+        self.server.url(
+            self.created["seats"][usize::from(seat)]["link"]
+                .as_str()
+                .unwrap(),
+        )
+    }
+
+    /// The version the last action returned.
+    pub fn version(&self) -> u64 {
+        self.version.get()
+    }
+
+    /// Posts `action` (JSON) for `seat`; it must be accepted.
+    pub fn send(&self, seat: u8, action: &Value) {
+        let (status, answer) = self
+            .server
+            .post_json(
+                &format!("/api/onus/games/{}/actions", self.id),
+                &json!({ "token": self.token(seat), "version": self.version(), "action": action }),
+            )
+            .expect("POST action");
+        assert_eq!(status, 200, "{action} refused: {answer}");
+        self.version.set(answer["version"].as_u64().unwrap());
+    }
+
+    /// `seat`'s view of the game, as the server gives it.
+    pub fn view(&self, seat: u8) -> Value {
+        let (status, view) = self
+            .server
+            .get_json(&format!(
+                "/api/onus/games/{}/view?token={}",
+                self.id,
+                self.token(seat)
+            ))
+            .expect("the game");
+        assert_eq!(status, 200, "{view}");
+        view
+    }
+}
