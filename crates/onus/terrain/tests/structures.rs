@@ -571,3 +571,65 @@ fn tf_iv_villages_each_half_is_a_part_of_its_own() {
         broken.problems()
     );
 }
+
+/// T&F III "Bridges" (ruling, docs/rulings.md "III Bridges: a structure of the game"): a
+/// bridge is attacked as a structure made from its piece, by the piece's id, with chapter
+/// III's values; a battlefield cannot lay a `bridge` structure of its own, nor give a
+/// structure a bridge's id.
+#[test]
+fn tf_iii_bridges_are_parts_made_from_their_pieces() {
+    let field = shipped("river-crossing");
+    let bridges: Vec<String> = field
+        .parts()
+        .filter(|p| p.kind == StructureKind::Bridge)
+        .map(|p| p.id.clone())
+        .collect();
+    assert_eq!(bridges, ["wooden-bridge", "stone-bridge"]);
+    let wood = field.part("wooden-bridge").unwrap();
+    let v = wood.values().unwrap();
+    assert_eq!(
+        (v.resistance, v.durability, v.flammable, v.cost),
+        (Some(7), Some(7), true, 0)
+    );
+    let stone = field.part("stone-bridge").unwrap().values().unwrap();
+    assert_eq!(
+        (stone.resistance, stone.durability, stone.flammable),
+        (Some(8), Some(8), false)
+    );
+    assert!(field.part("river-west").is_none(), "a river is no part");
+
+    // A file names no `bridge` structure kind.
+    let e = one("bridge", "", [5.0, 5.0], [1.0, 1.0]);
+    assert!(e[0].contains("unknown structure kind `bridge`"), "{e:?}");
+    // Nor does a battlefield given as data lay one, or take a bridge's id for a structure.
+    let mut laid = field.clone();
+    let mut tower = shipped("watchtower-line")
+        .structures
+        .into_iter()
+        .find(|s| s.kind == StructureKind::Watchtower)
+        .unwrap();
+    tower.id = "wooden-bridge".into();
+    tower.owner = None;
+    tower.fortress = None;
+    laid.structures.push(tower.clone());
+    let problems: Vec<String> = laid.problems().iter().map(ToString::to_string).collect();
+    assert!(
+        problems.iter().any(|p| p.contains("a bridge has this id")),
+        "{problems:?}"
+    );
+    let mut as_bridge = field.clone();
+    tower.id = "fake".into();
+    tower.kind = StructureKind::Bridge;
+    as_bridge.structures.push(tower);
+    let problems: Vec<String> = as_bridge
+        .problems()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("a [[piece]] of kind \"bridge\", not a structure")),
+        "{problems:?}"
+    );
+}
