@@ -55,6 +55,25 @@ fn play(
     None
 }
 
+/// Plays the random battle of `seed` on the server's `game` until `until` holds: the state
+/// reached and the chooser's stream, to play on.
+fn start(
+    game: &ApiGame,
+    setup: &Setup,
+    seed: u64,
+    until: fn(&GameState) -> bool,
+) -> Option<(GameState, GameRng)> {
+    let mut rng = GameRng::new(seed ^ 0x5eed);
+    let mut send = |seat: Seat, action: &Action| game.send(seat.0, &json!(action));
+    let state = play(
+        Onus::new_game(setup, seed).ok()?,
+        &mut rng,
+        until,
+        &mut send,
+    )?;
+    Some((state, rng))
+}
+
 /// The seed whose random battle damages the wooden bridge and then brings it down.
 fn a_seed(setup: &Setup) -> Option<u64> {
     (1..60).find(|&seed| {
@@ -85,10 +104,7 @@ fn a_bridge_shot_at_and_burnt_until_it_falls() {
     let browser = browser();
     let server = Server::start();
     let game = ApiGame::create(&server, &json!(setup), seed);
-    let mut send = |seat: Seat, action: &Action| game.send(seat.0, &json!(action));
-    let mut rng = GameRng::new(seed ^ 0x5eed);
-    let state = Onus::new_game(&setup, seed).unwrap();
-    let state = play(state, &mut rng, damaged, &mut send).expect("the bridge damaged");
+    let (state, mut rng) = start(&game, &setup, seed, damaged).expect("the bridge damaged");
 
     let page = browser.page(&game.link(0)).expect("seat 0's page");
     page.wait_for(testid(&format!("terrain-{BRIDGE}")))
@@ -98,18 +114,23 @@ fn a_bridge_shot_at_and_burnt_until_it_falls() {
         &format!("return !!document.querySelector('[data-testid=structure-marks-{BRIDGE}]')"),
     )
     .expect("the bridge's markers drawn");
+    // Every marker the engine says the bridge carries is shown, and nothing else.
     let d = state.structure_damage(BRIDGE);
-    let shown = marks(&page).unwrap_or_default();
-    if d.wounds > 0 {
-        assert!(shown.contains(&format!("{} wound", d.wounds)), "{shown}");
-    }
-    if d.is_burning() {
-        let fire = d.fire.burning + d.fire.new;
-        assert!(shown.contains(&format!("{fire} fire")), "{shown}");
-    }
+    let fire = d.fire.burning + d.fire.new;
+    let expected: Vec<String> = [(d.wounds, "wound"), (fire, "fire")]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| match (n, what) {
+            (1, _) | (_, "fire") => format!("{n} {what}"),
+            _ => format!("{n} {what}s"),
+        })
+        .collect();
+    assert!(!expected.is_empty(), "the bridge carries markers: {d:?}");
+    assert_eq!(marks(&page).unwrap_or_default(), expected.join(" · "));
     page.screenshot("bridge-damaged").unwrap();
 
     let v0 = game.version();
+    let mut send = |seat: Seat, action: &Action| game.send(seat.0, &json!(action));
     play(state, &mut rng, fallen, &mut send).expect("the bridge down");
     wait_version_above(&page, v0);
     wait(
@@ -172,10 +193,7 @@ fn a_unit_on_a_bridge_is_drawn_with_its_section_markers() {
     let browser = browser();
     let server = Server::start();
     let game = ApiGame::create(&server, &json!(setup), seed);
-    let mut send = |seat: Seat, action: &Action| game.send(seat.0, &json!(action));
-    let mut rng = GameRng::new(seed ^ 0x5eed);
-    let state = Onus::new_game(&setup, seed).unwrap();
-    let state = play(state, &mut rng, on, &mut send).expect("a unit on the bridge");
+    let (state, _) = start(&game, &setup, seed, on).expect("a unit on the bridge");
     let unit = crossing_unit(&state).unwrap();
     let page = browser.page(&game.link(0)).expect("seat 0's page");
     for side in ["left", "right"] {
