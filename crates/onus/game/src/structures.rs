@@ -291,8 +291,7 @@ fn on_bridge(state: &GameState, s: &Structure) -> Vec<(UnitId, u32)> {
         .table
         .battlefield()
         .and_then(|bf| bf.piece(&s.id))
-        .and_then(|p| p.sections)
-        .map_or(1, u32::from);
+        .map_or(1, |p| u32::from(p.width_sections()));
     state
         .table
         .units_on_bridge(&s.id)

@@ -266,7 +266,7 @@ pub fn view_since(state: &GameState, viewer: Viewer<Seat>, from: usize) -> GameV
                 crossing: state.table.crossing(u.id).map(|p| CrossingView {
                     piece: p.id.clone(),
                     name: p.name.clone(),
-                    sections: p.sections.unwrap_or(1),
+                    sections: p.width_sections(),
                 }),
             }
         })

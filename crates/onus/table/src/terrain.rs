@@ -388,7 +388,7 @@ impl Table {
             if let Some(c) = on
                 && !e.front_slots_in_contact(o).is_empty()
             {
-                return dice.min(u32::from(c.sections.unwrap_or(1)));
+                return dice.min(u32::from(c.width_sections()));
             }
         }
         dice

@@ -91,6 +91,12 @@ pub struct Piece {
 }
 
 impl Piece {
+    /// How many unit sections fit across a bridge or choke point (III "Bridges", "Choke
+    /// Points": 1 or 2); the laying rules require it of them, and 1 stands for it elsewhere.
+    pub fn width_sections(&self) -> u8 {
+        self.sections.unwrap_or(1)
+    }
+
     /// The table rectangles the piece covers.
     pub fn rects(&self) -> impl Iterator<Item = &OrientedRect> {
         self.zones.iter().map(Zone::rect)
