@@ -48,26 +48,15 @@ fn an_attack_on_a_structure_waits_for_the_attackers_events_in_the_browser() {
         .expect("a seed whose random siege reaches an attack waiting for its events");
     let browser = browser();
     let server = Server::start();
-    let created = server
-        .create_game(&json!({ "setup": setup, "seed": seed }))
-        .expect("a game with a fixed seed (the test server allows it)");
-    let id = created["game_id"].as_str().unwrap().to_owned();
-    let mut version = created["version"].as_u64().unwrap();
+    let game = ApiGame::create(&server, &json!(setup), seed);
     let seat = play(&setup, seed, &mut |seat, action| {
-        let token = created["seats"][seat.0 as usize]["token"].as_str().unwrap();
-        let (status, answer) = server
-            .post_json(
-                &format!("/api/onus/games/{id}/actions"),
-                &json!({ "token": token, "version": version, "action": action }),
-            )
-            .expect("POST action");
-        assert_eq!(status, 200, "{action:?} refused: {answer}");
-        version = answer["version"].as_u64().unwrap();
+        game.send(seat.0, &json!(action));
     })
     .expect("the same siege on the server");
 
-    let link = server.url(created["seats"][seat.0 as usize]["link"].as_str().unwrap());
-    let page = browser.page(&link).expect("the attacker's page");
+    let page = browser
+        .page(&game.link(seat.0))
+        .expect("the attacker's page");
     page.wait_for(testid("events-dialog"))
         .expect("the events dialog of the attack on the structure");
     let title = page
@@ -92,15 +81,9 @@ fn an_attack_on_a_structure_waits_for_the_attackers_events_in_the_browser() {
         "const g = window.__acies; return !!g && !!g.view && !(g.view.decisions || []).length",
     )
     .unwrap_or_else(|e| panic!("the attack rolled: {e}; {:?}", page.problems()));
-    let (status, view) = server
-        .get_json(&format!(
-            "/api/onus/games/{id}/view?token={}",
-            created["seats"][seat.0 as usize]["token"].as_str().unwrap()
-        ))
-        .expect("the game");
-    assert_eq!(status, 200, "{view}");
+    let view = game.view(seat.0);
     assert!(
-        view["version"].as_u64() > Some(version),
+        view["version"].as_u64() > Some(game.version()),
         "the answer was committed: {}",
         view["version"]
     );

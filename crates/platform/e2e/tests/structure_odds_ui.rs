@@ -68,21 +68,9 @@ fn the_panel_shows_the_exact_odds_of_a_shot_at_a_structure() {
         .expect("a seed whose random siege reaches a shot at a structure");
     let browser = browser();
     let server = Server::start();
-    let created = server
-        .create_game(&json!({ "setup": setup, "seed": seed }))
-        .expect("a game with a fixed seed (the test server allows it)");
-    let id = created["game_id"].as_str().unwrap().to_owned();
-    let mut version = created["version"].as_u64().unwrap();
+    let game = ApiGame::create(&server, &json!(setup), seed);
     let (seat, shot, odds) = play(&setup, seed, &mut |seat, action| {
-        let token = created["seats"][seat.0 as usize]["token"].as_str().unwrap();
-        let (status, answer) = server
-            .post_json(
-                &format!("/api/onus/games/{id}/actions"),
-                &json!({ "token": token, "version": version, "action": action }),
-            )
-            .expect("POST action");
-        assert_eq!(status, 200, "{action:?} refused: {answer}");
-        version = answer["version"].as_u64().unwrap();
+        game.send(seat.0, &json!(action));
     })
     .expect("the same siege on the server");
     let Action::ShootStructure {
@@ -94,11 +82,15 @@ fn the_panel_shows_the_exact_odds_of_a_shot_at_a_structure() {
         unreachable!("a shot at a structure")
     };
 
-    let link = server.url(created["seats"][seat.0 as usize]["link"].as_str().unwrap());
-    let page = browser.page(&link).expect("the shooter's page");
+    let page = browser
+        .page(&game.link(seat.0))
+        .expect("the shooter's page");
     wait(
         &page,
-        &format!("return window.__acies?.version === {version} && !window.__acies.busy"),
+        &format!(
+            "return window.__acies?.version === {} && !window.__acies.busy",
+            game.version()
+        ),
     )
     .expect("the page at the game's version");
     if page.is_visible(testid("deselect")).unwrap_or(false) {
