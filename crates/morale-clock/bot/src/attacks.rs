@@ -28,7 +28,7 @@ pub fn attacks(state: &GameState, seat: SideId) -> Vec<Action> {
     for u in b.bases().filter(|u| may_move(b, u)) {
         let mut points: Vec<Vec2> = Vec::new();
         for e in b.bases().filter(|e| e.side != u.side && !e.is_leader()) {
-            if u.rect().distance(&e.rect()) > u.profile.move_open + REACH_MARGIN {
+            if !geometry::within(&u.rect(), &e.rect(), u.profile.move_open + REACH_MARGIN) {
                 continue;
             }
             points.extend(approaches(u, e));
@@ -38,7 +38,7 @@ pub fn attacks(state: &GameState, seat: SideId) -> Vec<Action> {
                 && f.id != u.id
                 && !f.is_leader()
                 && same_facing(&f.pose, &u.pose)
-                && u.rect().distance(&f.rect()) <= u.profile.move_open + REACH_MARGIN
+                && geometry::within(&u.rect(), &f.rect(), u.profile.move_open + REACH_MARGIN)
                 && geometry::in_contact(b, f)
         }) {
             points.extend(beside(u, f));

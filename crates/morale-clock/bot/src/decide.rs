@@ -736,7 +736,7 @@ fn near_set(before: &Battle, after: &Battle, changed: &[UnitId]) -> BTreeSet<Uni
             };
             let r = c.rect();
             for o in b.bases() {
-                if r.distance(&o.rect()) <= geometry::CONTACT_TOLERANCE {
+                if geometry::within(&r, &o.rect(), geometry::CONTACT_TOLERANCE) {
                     out.insert(o.id);
                 }
             }

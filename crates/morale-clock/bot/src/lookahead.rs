@@ -16,7 +16,7 @@
 
 use acies_core::{Determinize, GameRng, Ruleset};
 use morale_clock_game::candidates::proposals;
-use morale_clock_game::{Action, GameState, MoraleClock, Phase};
+use morale_clock_game::{Action, GameState, MoraleClock, Phase, geometry};
 use morale_clock_model::SideId;
 
 use crate::battle::RANDOM_CHOICES;
@@ -345,6 +345,6 @@ fn within_reach(b: &morale_clock_game::Battle) -> bool {
         .any(|u| {
             b.bases()
                 .filter(|e| e.side == SideId::B && !e.is_leader())
-                .any(|e| u.rect().distance(&e.rect()) <= reach)
+                .any(|e| geometry::within(&u.rect(), &e.rect(), reach))
         })
 }

@@ -407,17 +407,49 @@ pub struct Melee {
     pub rolls: Vec<RollRecord>,
 }
 
+/// A melee's dice and what they decide, without its records.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settled {
+    pub rolled: [u8; 2],
+    pub totals: [i32; 2],
+    pub decision: Decision,
+    pub fates: [Fate; 2],
+}
+
+/// Rolls both dice (first the first fighter's, then the second's), adds them to the fighters'
+/// `scores` (their [`score`] totals) and decides the melee: the whole of [`resolve`] but its
+/// records, so that the odds, which enumerate every pair of dice, compute the scores once.
+pub fn settle(
+    dice: &mut (impl Dice + ?Sized),
+    fighters: [&Fighter; 2],
+    scores: [i32; 2],
+) -> Settled {
+    let rolled = [dice.roll(10), dice.roll(10)];
+    let totals = [
+        i32::from(rolled[0]) + scores[0],
+        i32::from(rolled[1]) + scores[1],
+    ];
+    let decision = decide(fighters, totals);
+    let fates = [fate(fighters, decision, 0), fate(fighters, decision, 1)];
+    Settled {
+        rolled,
+        totals,
+        decision,
+        fates,
+    }
+}
+
 /// Rolls both dice (first `a`'s, then `b`'s) and decides the melee.
 pub fn resolve(dice: &mut (impl Dice + ?Sized), a: &Fighter, b: &Fighter) -> Melee {
     let scores = [score(a, b), score(b, a)];
-    let rolled = [dice.roll(10), dice.roll(10)];
-    let totals = [
-        i32::from(rolled[0]) + scores[0].total(),
-        i32::from(rolled[1]) + scores[1].total(),
-    ];
     let fighters = [a, b];
-    let decision = decide(fighters, totals);
-    let fates = [fate(fighters, decision, 0), fate(fighters, decision, 1)];
+    let settled = settle(dice, fighters, [scores[0].total(), scores[1].total()]);
+    let Settled {
+        rolled,
+        totals,
+        decision,
+        fates,
+    } = settled;
     let rolls = (0..2)
         .map(|i| record(fighters, &scores, rolled, totals, decision, i))
         .collect();

@@ -76,8 +76,9 @@ pub fn melee(
     b: &Fighter,
     retreat_blocked: [bool; 2],
 ) -> Result<MeleeOdds, TooManyOutcomes> {
+    let scores = [melee::score(a, b).total(), melee::score(b, a).total()];
     let dist = distribution(LEAF_LIMIT, |d| {
-        let m = melee::resolve(d, a, b);
+        let m = melee::settle(d, [a, b], scores);
         let winner = match m.decision {
             melee::Decision::Tie => 2,
             melee::Decision::Won { winner, .. } => winner,

@@ -29,9 +29,30 @@ pub fn on_table(battle: &Battle, rect: &OrientedRect) -> bool {
         .all(|c| c.x >= -t && c.x <= w + t && c.y >= -t && c.y <= d + t)
 }
 
+/// Whether the cards `a` and `b` lie within `gap` of each other: `a.distance(b) <= gap`,
+/// answered without measuring when their circumscribed circles are farther apart than `gap`
+/// (by a micro-inch's margin for rounding), as most pairs of bases on a table are. The
+/// contact tests of every order, melee and bot evaluation ask this of each pair of bases.
+pub fn within(a: &OrientedRect, b: &OrientedRect, gap: f64) -> bool {
+    !apart(a, b, gap) && a.distance(b) <= gap
+}
+
+/// Whether the cards' circumscribed circles are farther apart than `gap` (plus a margin for
+/// rounding): then no point of one lies within `gap` of the other.
+fn apart(a: &OrientedRect, b: &OrientedRect, gap: f64) -> bool {
+    let d = b.pose.centre - a.pose.centre;
+    // Half a card's width plus half its depth is at least its circumradius: a first test
+    // with no square root, enough for bases far apart on either axis.
+    let loose = 0.5 * (a.width + a.depth + b.width + b.depth) + gap + 1e-6;
+    if d.x.abs() > loose || d.y.abs() > loose {
+        return true;
+    }
+    d.length() - a.circumradius() - b.circumradius() > gap + 1e-6
+}
+
 /// Whether `rect` overlaps `area` by more than the tolerance.
 pub fn overlaps(rect: &OrientedRect, area: &OrientedRect) -> bool {
-    rect.penetration(area) > CONTACT_TOLERANCE
+    !apart(rect, area, 0.0) && rect.penetration(area) > CONTACT_TOLERANCE
 }
 
 /// Whether a motion of `rect` enters `area` anywhere (start, path or end).
@@ -101,8 +122,11 @@ pub fn engagements(battle: &Battle) -> Vec<Engagement> {
 
 /// Whether `a`'s front edge is against an edge of `b` over at least [`MIN_CONTACT`].
 pub fn engagement(a: &Unit, b: &Unit) -> Option<Engagement> {
-    a.rect()
-        .edge_contacts_within(&b.rect(), CONTACT_TOLERANCE)
+    let (ra, rb) = (a.rect(), b.rect());
+    if apart(&ra, &rb, CONTACT_TOLERANCE) {
+        return None;
+    }
+    ra.edge_contacts_within(&rb, CONTACT_TOLERANCE)
         .into_iter()
         .filter(|c| c.edge == Edge::Front && c.segment.length() >= MIN_CONTACT)
         .map(|c| Engagement {
@@ -121,7 +145,7 @@ pub fn in_contact(battle: &Battle, unit: &Unit) -> bool {
     battle
         .bases()
         .filter(|o| o.side != unit.side)
-        .any(|o| r.distance(&o.rect()) <= CONTACT_TOLERANCE)
+        .any(|o| within(&r, &o.rect(), CONTACT_TOLERANCE))
 }
 
 /// The enemy bases touching `unit`.
@@ -129,7 +153,7 @@ pub fn enemies_touching<'a>(battle: &'a Battle, unit: &'a Unit) -> impl Iterator
     let r = unit.rect();
     battle
         .bases()
-        .filter(move |o| o.side != unit.side && r.distance(&o.rect()) <= CONTACT_TOLERANCE)
+        .filter(move |o| o.side != unit.side && within(&r, &o.rect(), CONTACT_TOLERANCE))
 }
 
 /// Whether two bases face the same way (within a tenth of a degree).
@@ -139,8 +163,11 @@ pub fn same_facing(a: &Pose, b: &Pose) -> bool {
 
 /// Which edge of `of` touches `other` along a stretch of at least [`MIN_CONTACT`], if any.
 pub fn touching_edge(of: &Unit, other: &Unit) -> Option<Edge> {
-    of.rect()
-        .edge_contacts_within(&other.rect(), CONTACT_TOLERANCE)
+    let (r, o) = (of.rect(), other.rect());
+    if apart(&r, &o, CONTACT_TOLERANCE) {
+        return None;
+    }
+    r.edge_contacts_within(&o, CONTACT_TOLERANCE)
         .into_iter()
         .filter(|c| c.segment.length() >= MIN_CONTACT)
         .max_by(|x, y| x.segment.length().total_cmp(&y.segment.length()))
@@ -154,4 +181,42 @@ pub fn wholly_behind(rect: &OrientedRect, target: &OrientedRect) -> bool {
     rect.corners()
         .iter()
         .all(|c| target.to_local(*c).y <= rear + CONTACT_TOLERANCE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn card(x: f64, y: f64, heading: f64, w: f64, d: f64) -> OrientedRect {
+        OrientedRect::new(Pose::new(Vec2::new(x, y), heading), w, d)
+    }
+
+    proptest! {
+        /// The broad-phase tests answer exactly what the measure would: `within` is
+        /// `distance <= gap` and `overlaps` is the penetration test, for cards anywhere, of
+        /// any size, touching, near or far apart.
+        #[test]
+        fn the_quick_tests_agree_with_the_measure(
+            ax in 0.0f64..48.0, ay in 0.0f64..36.0, ah in -4.0f64..4.0,
+            bx in 0.0f64..48.0, by in 0.0f64..36.0, bh in -4.0f64..4.0,
+            aw in 0.2f64..8.0, ad in 0.2f64..4.0, bw in 0.2f64..8.0, bd in 0.2f64..4.0,
+            gap in prop_oneof![Just(0.0), Just(CONTACT_TOLERANCE), 0.0f64..12.0],
+        ) {
+            let (a, b) = (card(ax, ay, ah, aw, ad), card(bx, by, bh, bw, bd));
+            prop_assert_eq!(within(&a, &b, gap), a.distance(&b) <= gap);
+            prop_assert_eq!(overlaps(&a, &b), a.penetration(&b) > CONTACT_TOLERANCE);
+        }
+    }
+
+    #[test]
+    fn cards_side_by_side_are_within_the_contact_tolerance() {
+        let a = card(10.0, 10.0, 0.0, 4.0, 1.0);
+        let b = card(14.0, 10.0, 0.0, 4.0, 1.0);
+        assert!(within(&a, &b, CONTACT_TOLERANCE));
+        assert!(!overlaps(&a, &b));
+        let far = card(14.02, 10.0, 0.0, 4.0, 1.0);
+        assert!(!within(&a, &far, CONTACT_TOLERANCE));
+        assert!(within(&a, &far, 0.03));
+    }
 }

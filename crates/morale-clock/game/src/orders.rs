@@ -359,7 +359,7 @@ fn check_attach(
         && t.side == leader.side
         && t.is_base()
         && !t.is_leader()
-        && end[0].distance(&t.rect()) <= CONTACT_TOLERANCE;
+        && geometry::within(&end[0], &t.rect(), CONTACT_TOLERANCE);
     if ok {
         Ok(())
     } else {
@@ -608,7 +608,7 @@ pub fn disengage(
     let t = b
         .bases()
         .filter(|o| o.id != id && !(o.side == u.side && movement::may_interpenetrate(u, o)))
-        .filter(|o| start.distance(&o.rect()) > CONTACT_TOLERANCE)
+        .filter(|o| !geometry::within(&start, &o.rect(), CONTACT_TOLERANCE))
         .filter_map(|o| SweptShape::new(start, m).first_hit(&o.rect()))
         .fold(1.0, f64::min);
     let mut end = clamp_to_table(b, m.scaled(t).end(&start), away);
@@ -762,7 +762,7 @@ fn check_adjusted(b: &Battle, u: &Unit, rect: &OrientedRect) -> Result<(), GameE
     }
     let touches_enemy = b
         .bases()
-        .any(|o| o.side != u.side && rect.distance(&o.rect()) <= CONTACT_TOLERANCE);
+        .any(|o| o.side != u.side && geometry::within(rect, &o.rect(), CONTACT_TOLERANCE));
     if touches_enemy {
         return refuse(
             rule::ADJUST,
