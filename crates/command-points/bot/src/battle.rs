@@ -2,12 +2,17 @@
 //! on a state sampled from what it knows (`Determinize`).
 
 use acies_bot::battle::BoxedBot;
-use acies_bot::{Arena, BotError, BotKind, Evaluate, RandomBot, SearchBot, determinized, squash};
+use acies_bot::{
+    Arena, BotError, BotKind, Evaluate, Levels, RandomBot, SearchBot, determinized, squash,
+};
 use acies_core::GameRng;
 use command_points_game::{CommandPoints, GameState};
 use command_points_model::Seat;
 
 use crate::decide::ScriptedBot;
+
+/// The search player's levels in this system.
+pub const LEVELS: Levels = Levels::DEFAULT;
 
 /// The most actions a battle may take before it is reported as unfinished.
 pub const MAX_ACTIONS: usize = 50_000;
@@ -29,7 +34,12 @@ impl Arena for CommandPointsArena {
             BotKind::Scripted => Box::new(ScriptedBot::new(seed)),
             BotKind::Search(budget) => {
                 let policy = ScriptedBot::new(seed.wrapping_add(1));
-                Box::new(SearchBot::new(seed, budget, policy, CommandPointsArena))
+                Box::new(SearchBot::new(
+                    seed,
+                    budget.in_system(&LEVELS),
+                    policy,
+                    CommandPointsArena,
+                ))
             }
         })
     }

@@ -9,9 +9,14 @@ mod scripted;
 pub use scripted::{ScriptedBot, choose};
 
 use acies_bot::battle::BoxedBot;
-use acies_bot::{Arena, BotError, BotKind, Evaluate, RandomBot, SearchBot, determinized, squash};
+use acies_bot::{
+    Arena, BotError, BotKind, Evaluate, Levels, RandomBot, SearchBot, determinized, squash,
+};
 use acies_core::GameRng;
 use othw_game::{GameState, Othw, Side};
+
+/// The search player's levels in this system.
+pub const LEVELS: Levels = Levels::DEFAULT;
 
 /// How many of the candidates the random player picks among: fights and charges come first,
 /// then the other activations shuffled, the end of the phase last.
@@ -34,7 +39,12 @@ impl Arena for OthwArena {
             BotKind::Scripted => Some(Box::new(ScriptedBot::new(seed))),
             BotKind::Search(budget) => {
                 let policy = ScriptedBot::new(seed.wrapping_add(1));
-                Some(Box::new(SearchBot::new(seed, budget, policy, OthwArena)))
+                Some(Box::new(SearchBot::new(
+                    seed,
+                    budget.in_system(&LEVELS),
+                    policy,
+                    OthwArena,
+                )))
             }
         }
     }

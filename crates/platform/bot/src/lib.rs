@@ -24,5 +24,5 @@ pub use battle::{
     play_recorded, simulate_one, simulate_recorded,
 };
 pub use bot::{Bot, BotError, BotKind, RandomBot};
-pub use search::{Budget, Evaluate, Level, SearchBot, squash};
+pub use search::{Budget, Evaluate, Level, Levels, SearchBot, Shape, squash};
 pub use stats::{CSV_HEADER, Proportion, Summary, csv_row, seat_letter};

@@ -20,7 +20,7 @@ use std::marker::PhantomData;
 
 use acies_core::{Candidates, Determinize, GameRng, Outcome, Ruleset};
 
-pub use budget::{Budget, Level};
+pub use budget::{Budget, Level, Levels, Shape};
 
 use crate::bot::{Bot, BotError};
 
