@@ -169,6 +169,16 @@ pub(crate) struct Eval<'a> {
     charges: HashMap<(UnitId, UnitId, u8), f64>,
     /// The threat to each unit on the table before the decision.
     threat_before: HashMap<UnitId, f64>,
+    /// Whether each base on the table before the decision touches an enemy
+    /// (`geometry::in_contact`), read once a decision.
+    contact_before: HashMap<UnitId, bool>,
+    /// The enemies in contact on the table before the decision (`Eval::change`'s `towards`),
+    /// read once a decision.
+    towards: Option<BTreeSet<UnitId>>,
+    /// Each of the side's units' `progress` and `line` on the table before the decision, for
+    /// the `towards` of the decision.
+    progress_before: HashMap<UnitId, f64>,
+    line_before: HashMap<UnitId, u32>,
     /// The melees on the table before the decision, and what this half-turn is worth to the
     /// side then (Turn Sequence 5).
     before_melees: Option<BeforeMelees>,
@@ -235,6 +245,10 @@ impl<'a> Eval<'a> {
             stakes: Stakes::of(before, me),
             charges: HashMap::new(),
             threat_before: HashMap::new(),
+            contact_before: HashMap::new(),
+            towards: None,
+            progress_before: HashMap::new(),
+            line_before: HashMap::new(),
             before_melees: None,
         }
     }
@@ -340,12 +354,12 @@ impl<'a> Eval<'a> {
         let future = self.future();
         let material = material(after, self.me, future) - material(before, self.me, future);
         // Melees change only where a unit changed or one touching it is in contact.
-        let engaged = |b: &Battle| {
+        let engaged_after = || {
             near.iter()
-                .filter_map(|&id| b.unit(id).filter(|u| u.is_base()))
-                .any(|u| geometry::in_contact(b, u))
+                .filter_map(|&id| after.unit(id).filter(|u| u.is_base()))
+                .any(|u| geometry::in_contact(after, u))
         };
-        let (fights, half) = if engaged(before) || engaged(after) {
+        let (fights, half) = if self.engaged_before(&near) || engaged_after() {
             self.melees(after, &near)
         } else {
             (0.0, 0.0)
@@ -353,20 +367,22 @@ impl<'a> Eval<'a> {
         // Ahead, the side seeks no new fight but still closes on the enemies already in
         // melee with its units (a flank to take, a friend to support).
         // (those in contact on the table before the decision).
-        let towards: Option<BTreeSet<UnitId>> = self.ahead().then(|| {
-            before
+        if self.ahead() && self.towards.is_none() {
+            let t: BTreeSet<UnitId> = before
                 .bases()
                 .filter(|e| e.side != self.me && geometry::in_contact(before, e))
                 .map(|e| e.id)
-                .collect()
-        });
-        let progress = if towards.is_some() && !self.w.reinforce {
+                .collect();
+            self.towards = Some(t);
+        }
+        let progress = if self.ahead() && !self.w.reinforce {
             0.0
         } else {
-            progress(after, self.me, &mine_moved, self.w.pace, towards.as_ref())
-                - progress(before, self.me, &mine_moved, self.w.pace, towards.as_ref())
+            let was = self.progress_before(&mine_moved);
+            let towards = self.towards.as_ref().filter(|_| self.ahead());
+            progress(after, self.me, &mine_moved, self.w.pace, towards) - was
         };
-        let line = line(after, &mine_moved) - line(before, &mine_moved);
+        let line = line(after, &mine_moved) - self.line_before(&mine_moved);
         let mut was = 0.0;
         for &id in &mine_moved {
             was += match self.threat_before.get(&id) {
@@ -384,6 +400,60 @@ impl<'a> Eval<'a> {
             + self.w.clock * half
             + future * (self.w.progress * progress + self.w.line * line)
             + self.w.threat * (-threat)
+    }
+
+    /// Whether a base of `near` touches an enemy on the table before the decision (each
+    /// base's contact read once a decision).
+    fn engaged_before(&mut self, near: &BTreeSet<UnitId>) -> bool {
+        let before = self.before;
+        for u in near
+            .iter()
+            .filter_map(|&id| before.unit(id).filter(|u| u.is_base()))
+        {
+            let touches = *self
+                .contact_before
+                .entry(u.id)
+                .or_insert_with(|| geometry::in_contact(before, u));
+            if touches {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// `progress` of `units` on the table before the decision, each unit's measured once a
+    /// decision (the sum taken in the same order as `progress`).
+    fn progress_before(&mut self, units: &[UnitId]) -> f64 {
+        let before = self.before;
+        let (me, pace) = (self.me, self.w.pace);
+        let towards = self.towards.as_ref().filter(|_| self.ahead());
+        let mut values = Vec::with_capacity(units.len());
+        for &id in units {
+            let v = match self.progress_before.get(&id) {
+                Some(&v) => v,
+                None => {
+                    let v = progress(before, me, &[id], pace, towards);
+                    self.progress_before.insert(id, v);
+                    v
+                }
+            };
+            values.push(v);
+        }
+        values.into_iter().sum()
+    }
+
+    /// `line` of `units` on the table before the decision, each unit's counted once a
+    /// decision.
+    fn line_before(&mut self, units: &[UnitId]) -> f64 {
+        let before = self.before;
+        let mut n = 0;
+        for &id in units {
+            n += *self
+                .line_before
+                .entry(id)
+                .or_insert_with(|| line_count(before, &[id]));
+        }
+        f64::from(n)
     }
 
     /// What the melees of `after` involving a unit of `near` are worth less what they were
@@ -829,10 +899,16 @@ fn progress(
         .filter(|u| u.is_base() && u.side == me && fights_back(u) && u.profile.move_open > 0.0)
         .map(|u| {
             let r = u.rect();
-            let d = enemies
-                .iter()
-                .map(|e| r.distance(&e.rect()))
-                .fold(f64::INFINITY, f64::min);
+            // The nearest enemy: one whose circumscribed circle is farther than the nearest
+            // so far cannot be nearer (`geometry::apart`), and is not measured.
+            let mut d = f64::INFINITY;
+            for e in &enemies {
+                let er = e.rect();
+                if d.is_finite() && geometry::apart(&r, &er, d) {
+                    continue;
+                }
+                d = d.min(r.distance(&er));
+            }
             if !d.is_finite() {
                 return 0.0;
             }
@@ -851,6 +927,11 @@ fn progress(
 
 /// Friends on the flanks of `units`, facing the same way.
 fn line(b: &Battle, units: &[UnitId]) -> f64 {
+    f64::from(line_count(b, units))
+}
+
+/// [`line`] as a count.
+fn line_count(b: &Battle, units: &[UnitId]) -> u32 {
     let mut n = 0;
     for &id in units {
         let Some(u) = b.unit(id).filter(|u| u.is_base() && fights_back(u)) else {
@@ -864,5 +945,5 @@ fn line(b: &Battle, units: &[UnitId]) -> f64 {
             }
         }
     }
-    f64::from(n)
+    n
 }

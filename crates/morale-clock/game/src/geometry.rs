@@ -38,8 +38,8 @@ pub fn within(a: &OrientedRect, b: &OrientedRect, gap: f64) -> bool {
 }
 
 /// Whether the cards' circumscribed circles are farther apart than `gap` (plus a margin for
-/// rounding): then no point of one lies within `gap` of the other.
-fn apart(a: &OrientedRect, b: &OrientedRect, gap: f64) -> bool {
+/// rounding): then no point of one lies within `gap` of the other, and `a.distance(b) > gap`.
+pub fn apart(a: &OrientedRect, b: &OrientedRect, gap: f64) -> bool {
     let d = b.pose.centre - a.pose.centre;
     // Half a card's width plus half its depth is at least its circumradius: a first test
     // with no square root, enough for bases far apart on either axis.
