@@ -172,10 +172,15 @@ impl CardPiles {
                 }
             })
             .collect();
+        // Field by field: `..self.clone()` would copy the draw pile and hands only to drop them.
         CardPiles {
+            size: self.size,
             draw: rest.collect(),
+            discard: self.discard.clone(),
             hands,
-            ..self.clone()
+            table: self.table.clone(),
+            removed: self.removed.clone(),
+            exhaustions: self.exhaustions,
         }
     }
 

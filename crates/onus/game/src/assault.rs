@@ -316,6 +316,10 @@ fn ended(state: &GameState, unit: &onus_table::TableUnit, c: &Climb) -> Option<S
 /// damage": "If a fire starts and a unit is climbing, it will automatically return to ground
 /// level"). Called after every action.
 pub(crate) fn sync(state: &mut GameState) {
+    // Wraps and climbs name a structure of the battlefield: without structures there are none.
+    if !state.table.has_structures() {
+        return;
+    }
     // The markers wrapped round a tower go with the card, or with the tower.
     state.table.sync_wraps();
     let over: Vec<(UnitId, String, String)> = state

@@ -21,8 +21,8 @@ pub fn choose(state: &GameState, rng: &mut GameRng) -> Option<(Seat, Action)> {
         if refused_quickly(state, seat, &a) {
             continue;
         }
-        if let Ok(next) = turn::apply(state, seat, &a) {
-            if leaves_overlap(state, &a, &next.state) {
+        if let Ok(next) = turn::next_state(state, seat, &a) {
+            if leaves_overlap(state, &a, &next) {
                 continue;
             }
             return Some((seat, a));
@@ -46,10 +46,10 @@ pub fn accepted(state: &GameState, seat: Seat, rng: &mut GameRng, limit: usize) 
         if out.contains(&a) || overlapping.contains(&a) || refused_quickly(state, seat, &a) {
             continue;
         }
-        let Ok(next) = turn::apply(state, seat, &a) else {
+        let Ok(next) = turn::next_state(state, seat, &a) else {
             continue;
         };
-        if !leaves_overlap(state, &a, &next.state) {
+        if !leaves_overlap(state, &a, &next) {
             out.push(a);
             if out.len() == limit {
                 return out;

@@ -65,7 +65,7 @@ fn blank_face_down(state: &GameState, s: &mut GameState, viewer: Viewer<Seat>) {
     let hidden: Vec<UnitId> = state
         .table
         .units()
-        .filter(|u| !sees_face(state, viewer, u.id))
+        .filter(|u| !crate::view::sees_card(state, viewer, u))
         .map(|u| u.id)
         .collect();
     // The ids come from the same table: every one is found.

@@ -114,6 +114,15 @@ pub fn apply(
     seat: Seat,
     action: &Action,
 ) -> GameResult<Applied<GameState, GameEvent>> {
+    let mut s = next_state(state, seat, action)?;
+    let events = s.log.open().to_vec();
+    s.log.seal();
+    Ok(Applied { state: s, events })
+}
+
+/// The state [`apply`] leads to, without a copy of the events it logged (they stay open in
+/// its log): what a player trying candidate actions needs of it.
+pub(crate) fn next_state(state: &GameState, seat: Seat, action: &Action) -> GameResult<GameState> {
     if state.outcome.is_some() {
         return Err(GameError::GameOver);
     }
@@ -167,9 +176,7 @@ pub fn apply(
         crate::siege_engines::sync(&mut s)?;
         victory::check_end(&mut s);
     }
-    let events = s.log.open().to_vec();
-    s.log.seal();
-    Ok(Applied { state: s, events })
+    Ok(s)
 }
 
 fn dispatch(s: &mut GameState, seat: Seat, action: &Action) -> GameResult<()> {

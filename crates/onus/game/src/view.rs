@@ -183,7 +183,7 @@ pub fn sees_face(state: &GameState, viewer: Viewer<Seat>, unit: UnitId) -> bool 
     // A card on the table names its owner: one look-up (this is asked for every unit of
     // every view and observation).
     if let Ok(u) = state.table.unit(unit) {
-        return sees_own(viewer, Seat(u.owner)) || !state.hidden.contains(&unit);
+        return sees_card(state, viewer, u);
     }
     match state.owner_of(unit) {
         Some(owner) if sees_own(viewer, owner) => true,
@@ -192,6 +192,15 @@ pub fn sees_face(state: &GameState, viewer: Viewer<Seat>, unit: UnitId) -> bool 
             .is_ok_and(|p| p.eliminated.contains_key(&unit)),
         None => false,
     }
+}
+
+/// [`sees_face`] of a card on the table.
+pub(crate) fn sees_card(
+    state: &GameState,
+    viewer: Viewer<Seat>,
+    u: &onus_table::TableUnit,
+) -> bool {
+    sees_own(viewer, Seat(u.owner)) || !state.hidden.contains(&u.id)
 }
 
 fn pending_view(p: &Pending, viewer: Viewer<Seat>) -> Pending {

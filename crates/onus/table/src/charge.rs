@@ -527,11 +527,7 @@ impl Table {
     ) -> Result<(Vec<Step>, bool), TableError> {
         let mine: Vec<Obstacle> = self.obstacles_of(|id| id == target && id != u.id);
         Ok(cut_steps(u, steps, |track| {
-            track
-                .encounters(&mine)
-                .into_iter()
-                .next()
-                .map(|h| (h.step, h.t))
+            track.first_encounter(&mine).map(|h| (h.step, h.t))
         }))
     }
 

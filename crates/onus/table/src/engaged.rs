@@ -607,7 +607,7 @@ impl Table {
             .into_iter()
             .filter(|o| Some(o.owner) != partner)
             .collect();
-        if let Some(hit) = track.encounters(&obstacles).first() {
+        if let Some(hit) = track.first_encounter(&obstacles) {
             return Err(TableError::NotPossible {
                 unit,
                 reason: if self.are_enemies(unit, hit.owner) {
@@ -666,7 +666,7 @@ impl Table {
                         .into_iter()
                         .filter(|o| !matches!(o.kind, ObstacleKind::Marker { against, .. } if against == enemy))
                         .collect();
-                    let stop = ft.encounters(&obs).first().map(|h| h.t).unwrap_or(1.0);
+                    let stop = ft.first_encounter(&obs).map(|h| h.t).unwrap_or(1.0);
                     let stop = if ft.stays_on(&next) { stop } else { 0.0 };
                     let moved = reach * stop;
                     next.unit_mut(enemy)?.pose =

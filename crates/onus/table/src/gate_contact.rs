@@ -47,6 +47,11 @@ impl Table {
     /// `steps` of `u` cut where its card first runs into a standing wall or tower (a gate
     /// opening for it if it may pass): the steps up to there, and whether they were cut.
     pub(crate) fn cut_at_wall(&self, u: &TableUnit, steps: &[Step]) -> (Vec<Step>, bool) {
+        // Without structures there is no wall to run into ([`Table::first_wall`] finds
+        // none): the track is not swept.
+        if !self.has_structures() {
+            return (steps.to_vec(), false);
+        }
         cut_steps(u, steps, |track| {
             self.first_wall(&crate::terrain::sweeps(track), Some(u))
                 .map(|(_, i, t)| (i, t))

@@ -379,24 +379,26 @@ impl Track {
         }
     }
 
+    /// The card's pieces (its card and extended markers) swept through motion `i`.
+    fn swept_pieces(&self, i: usize, motion: &Motion) -> Vec<SweptShape> {
+        let (l, r) = self.markers.get(i).copied().unwrap_or((false, false));
+        footprint_at(self.poses[i], self.size, l, r)
+            .into_iter()
+            .map(|(_, piece)| SweptShape::new(piece, *motion))
+            .collect()
+    }
+
     /// First encounter with each obstacle rectangle, sorted by time along the path.
     pub fn encounters(&self, obstacles: &[Obstacle]) -> Vec<Encounter> {
         let mut out: Vec<Encounter> = Vec::new();
         let mut seen: BTreeSet<usize> = BTreeSet::new();
         for (i, motion) in self.motions.iter().enumerate() {
-            let (l, r) = self.markers.get(i).copied().unwrap_or((false, false));
-            let shapes: Vec<SweptShape> = footprint_at(self.poses[i], self.size, l, r)
-                .into_iter()
-                .map(|(_, piece)| SweptShape::new(piece, *motion))
-                .collect();
+            let shapes = self.swept_pieces(i, motion);
             for (k, o) in obstacles.iter().enumerate() {
                 if seen.contains(&k) {
                     continue;
                 }
-                let t = shapes
-                    .iter()
-                    .filter_map(|s| s.first_hit(&o.rect))
-                    .fold(f64::INFINITY, f64::min);
+                let t = first_hit(&shapes, &o.rect);
                 if t.is_finite() {
                     seen.insert(k);
                     out.push(Encounter {
@@ -411,6 +413,35 @@ impl Track {
         }
         out.sort_by(|a, b| a.step.cmp(&b.step).then(a.t.total_cmp(&b.t)));
         out
+    }
+
+    /// The first of [`Track::encounters`] (`encounters(obstacles).first()`), told without
+    /// sweeping the motions after the first one that meets an obstacle: the earliest hit of
+    /// that motion, the first obstacle listed on a tie, as the stable sort leaves it.
+    pub fn first_encounter(&self, obstacles: &[Obstacle]) -> Option<Encounter> {
+        for (i, motion) in self.motions.iter().enumerate() {
+            let shapes = self.swept_pieces(i, motion);
+            let mut first: Option<(usize, f64)> = None;
+            for (k, o) in obstacles.iter().enumerate() {
+                let t = first_hit(&shapes, &o.rect);
+                if t.is_finite()
+                    && first.is_none_or(|(_, b)| t.total_cmp(&b) == std::cmp::Ordering::Less)
+                {
+                    first = Some((k, t));
+                }
+            }
+            if let Some((k, t)) = first {
+                let o = obstacles.get(k)?;
+                return Some(Encounter {
+                    owner: o.owner,
+                    kind: o.kind,
+                    step: i,
+                    t,
+                    stop: self.pose_at(i, t),
+                });
+            }
+        }
+        None
     }
 
     /// Whether every piece stays on the table along the whole path.
@@ -428,6 +459,15 @@ impl Track {
                 })
         })
     }
+}
+
+/// The earliest fraction of their motion at which any of `shapes` hits `rect` (infinite when
+/// none does).
+fn first_hit(shapes: &[SweptShape], rect: &OrientedRect) -> f64 {
+    shapes
+        .iter()
+        .filter_map(|s| s.first_hit(rect))
+        .fold(f64::INFINITY, f64::min)
 }
 
 /// The table motion of a movement step or free rotation, on the card at `pose`.

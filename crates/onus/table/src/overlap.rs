@@ -137,6 +137,19 @@ impl Table {
             .collect()
     }
 
+    /// Whether no section of `unit` is left uncovered ([`Table::uncovered_sections`] is
+    /// empty), told without measuring the sections when no unit lies on top of it.
+    pub fn wholly_covered(&self, unit: UnitId) -> bool {
+        if !self.units.contains_key(&unit) {
+            return true;
+        }
+        if self.covered_by(unit).is_empty() {
+            // Nothing above: every section is uncovered.
+            return SectionId::all().next().is_none();
+        }
+        self.uncovered_sections(unit).is_empty()
+    }
+
     /// The sections of `unit` no unit on top of it covers (T&F IV "Villages": "A unit
     /// overlapped by another unit can make a ranged attack if it has at least one
     /// non-overlapped section"). Ruling (docs/rulings.md): a section is overlapped when its

@@ -203,7 +203,7 @@ impl Table {
             };
             return Err(no(reason, "VII-2.B Performing a ranged attack"));
         }
-        if self.uncovered_sections(shooter).is_empty() {
+        if self.wholly_covered(shooter) {
             return Err(no(
                 "every section of the unit is overlapped by a friend on top of it",
                 crate::terrain::VILLAGES,

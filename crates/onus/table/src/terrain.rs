@@ -100,6 +100,13 @@ impl Table {
         self.battlefield.as_deref()
     }
 
+    /// Whether the battlefield has any structure (wall, tower, village ...): without one, no
+    /// unit climbs, wraps a tower or runs into a wall, and those checks are skipped.
+    pub fn has_structures(&self) -> bool {
+        self.battlefield()
+            .is_some_and(|bf| !bf.structures.is_empty())
+    }
+
     /// Lays a battlefield on the empty table. Its size must be the table's and it must keep
     /// every rule of laying terrain (`Battlefield::problems`).
     pub fn set_battlefield(&mut self, battlefield: Battlefield) -> Result<(), TableError> {

@@ -436,6 +436,10 @@ impl Table {
     /// Drops every wrap that no longer lasts (its unit moved, fled, or holds a tower), whose
     /// tower has collapsed, or whose tower has moved away from its markers (a siege tower).
     pub fn sync_wraps(&mut self) {
+        // A wrap names a tower of the battlefield: without structures there is none.
+        if !self.has_structures() {
+            return;
+        }
         let collapsed: Vec<UnitId> = self
             .units()
             .filter_map(|u| {

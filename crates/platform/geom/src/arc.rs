@@ -53,13 +53,7 @@ impl Arc {
     /// more than a turn reaches a direction once per turn; only the first [`MAX_PASSES`] are
     /// listed (the earliest is what every query needs), so an absurd sweep costs nothing.
     fn fractions_towards(&self, w: Vec2, out: &mut Vec<f64>) {
-        let u = self.start - self.centre;
-        let phi = crate::math::atan2(u.cross(w), u.dot(w));
-        let signed = if self.sweep >= 0.0 { phi } else { -phi };
-        let mut alpha = signed.rem_euclid(TAU);
-        if alpha > TAU - 1e-12 {
-            alpha = 0.0;
-        }
+        let alpha = self.angle_towards(w);
         let total = self.sweep.abs();
         if total == 0.0 {
             if alpha == 0.0 {
@@ -77,16 +71,35 @@ impl Arc {
         }
     }
 
+    /// The angle, in the turn's sense and in `[0, 2π)`, from the start to the direction `w`
+    /// (seen from the centre).
+    fn angle_towards(&self, w: Vec2) -> f64 {
+        let u = self.start - self.centre;
+        let phi = crate::math::atan2(u.cross(w), u.dot(w));
+        let signed = if self.sweep >= 0.0 { phi } else { -phi };
+        let alpha = signed.rem_euclid(TAU);
+        if alpha > TAU - 1e-12 { 0.0 } else { alpha }
+    }
+
+    /// Whether the arc reaches the direction `w`: [`Arc::fractions_towards`] lists a
+    /// fraction (its first is listed whenever there is one), told without listing them.
+    fn reaches(&self, w: Vec2) -> bool {
+        let alpha = self.angle_towards(w);
+        let total = self.sweep.abs();
+        if total == 0.0 {
+            alpha == 0.0
+        } else {
+            alpha <= total * (1.0 + 1e-12)
+        }
+    }
+
     /// Bounding box of the arc (exact: end points plus the extreme points of the circle the
     /// arc passes through).
     pub fn aabb(&self) -> Aabb {
         let r = self.radius();
         let mut b = Aabb::from_point(self.start).including(self.end());
-        let mut fr = Vec::with_capacity(2);
         for d in [Vec2::X, Vec2::Y, -Vec2::X, -Vec2::Y] {
-            fr.clear();
-            self.fractions_towards(d, &mut fr);
-            if !fr.is_empty() {
+            if self.reaches(d) {
                 b = b.including(self.centre + d * r);
             }
         }
