@@ -223,14 +223,28 @@ fn facing_edges(
         let nx = x.pose.forward();
         // The parts of `y` with their segments and normals, computed once for every slot.
         let y_card = y.rect();
+        // Only parts facing `x`'s front can be faced by it (the first test below, the same
+        // for every slot): a section's normal is its edge's, told before its segment is
+        // measured.
+        let opposed = |ny: acies_geom::Vec2| {
+            let d = nx.dot(ny);
+            d <= -(1.0 - 1e-7) || d.is_nan()
+        };
         let parts: Vec<(Part, acies_geom::Segment, acies_geom::Vec2)> = parts_of(y)
             .into_iter()
             .filter(|part| !(skip_front && part.front_slot().is_some()))
+            .filter(|part| match part {
+                Part::Section(s) => opposed(y_card.outward_normal(s.edge)),
+                Part::Extended(_) => true,
+            })
             .filter_map(|part| {
                 y.part_segment_on(&y_card, part)
                     .map(|(t, ny)| (part, t, ny))
             })
             .collect();
+        if parts.is_empty() {
+            continue;
+        }
         let x_card = x.rect();
         for slot in x.front_slots() {
             let Some(s) = x.slot_segment_on(&x_card, slot) else {

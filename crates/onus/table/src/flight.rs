@@ -327,9 +327,10 @@ impl Table {
                 break;
             }
             let rect = card_rect(track.poses[i], u.size);
+            let start = rect.aabb();
             // Whether the card has left the table at some point of the first fraction `t` of
             // this motion: a turn can swing a corner off the table and back.
-            let inside = |t: f64| self.contains_aabb(&m.scaled(t).swept_aabb(&rect));
+            let inside = |t: f64| self.contains_aabb(&m.scaled(t).swept_aabb_from(&rect, start));
             if !inside(1.0) {
                 let (mut lo, mut hi) = (0.0, 1.0);
                 for _ in 0..50 {

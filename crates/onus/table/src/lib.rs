@@ -66,9 +66,9 @@ pub use terrain::{
 pub use tower::{TowerMove, holdable};
 pub use tower_wrap::{TowerWrap, WrapOptions};
 pub use unit::{
-    CardSize, Flank, FrontSlot, Garrison, MARKER_DEPTH, Part, Piece, SectionId, Stack, TableUnit,
-    TurnState, UnitId, card_rect, enveloping_marker_rect, extended_marker_rect, footprint_at,
-    section_segment,
+    CardSize, Flank, Footprint, FrontSlot, Garrison, MARKER_DEPTH, Part, Piece, SectionId, Stack,
+    TableUnit, TurnState, UnitId, card_rect, enveloping_marker_rect, extended_marker_rect,
+    footprint_at, section_segment,
 };
 
 #[cfg(test)]

@@ -452,9 +452,9 @@ impl TableUnit {
 
     /// Everything of the unit that stands on the table: the card and its extended markers;
     /// for a unit in a tower, the tower's tile.
-    pub fn footprint(&self) -> Vec<(Piece, OrientedRect)> {
+    pub fn footprint(&self) -> Footprint {
         if let Some(g) = &self.tower {
-            return vec![(Piece::Card, g.rect)];
+            return Footprint::card(g.rect);
         }
         footprint_at(
             self.pose,
@@ -547,25 +547,72 @@ pub fn extended_marker_rect(pose: Pose, size: CardSize, flank: Flank) -> Oriente
     )
 }
 
+/// The pieces of a unit on the table ([`TableUnit::footprint`], [`footprint_at`]): the card,
+/// then its extended markers, left before right. At most three, kept inline (no allocation:
+/// footprints are asked for at every step of every path checked); a slice of them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Footprint {
+    pieces: [(Piece, OrientedRect); 3],
+    len: usize,
+}
+
+impl Footprint {
+    /// The card alone.
+    fn card(rect: OrientedRect) -> Footprint {
+        Footprint {
+            pieces: [(Piece::Card, rect); 3],
+            len: 1,
+        }
+    }
+
+    fn push(&mut self, piece: Piece, rect: OrientedRect) {
+        if let Some(slot) = self.pieces.get_mut(self.len) {
+            *slot = (piece, rect);
+            self.len += 1;
+        }
+    }
+}
+
+impl std::ops::Deref for Footprint {
+    type Target = [(Piece, OrientedRect)];
+
+    fn deref(&self) -> &[(Piece, OrientedRect)] {
+        self.pieces.get(..self.len).unwrap_or_default()
+    }
+}
+
+impl IntoIterator for Footprint {
+    type Item = (Piece, OrientedRect);
+    type IntoIter = std::iter::Take<std::array::IntoIter<(Piece, OrientedRect), 3>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.pieces.into_iter().take(self.len)
+    }
+}
+
+impl<'a> IntoIterator for &'a Footprint {
+    type Item = &'a (Piece, OrientedRect);
+    type IntoIter = std::slice::Iter<'a, (Piece, OrientedRect)>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
 /// Card and extended markers at a pose.
-pub fn footprint_at(
-    pose: Pose,
-    size: CardSize,
-    left: bool,
-    right: bool,
-) -> Vec<(Piece, OrientedRect)> {
-    let mut out = vec![(Piece::Card, card_rect(pose, size))];
+pub fn footprint_at(pose: Pose, size: CardSize, left: bool, right: bool) -> Footprint {
+    let mut out = Footprint::card(card_rect(pose, size));
     if left {
-        out.push((
+        out.push(
             Piece::Extended(Flank::Left),
             extended_marker_rect(pose, size, Flank::Left),
-        ));
+        );
     }
     if right {
-        out.push((
+        out.push(
             Piece::Extended(Flank::Right),
             extended_marker_rect(pose, size, Flank::Right),
-        ));
+        );
     }
     out
 }
