@@ -142,13 +142,13 @@ pub fn fire(
             .filter(|u| u.on_table())
             .ok_or_else(|| GameError::new(rule::INPUT, format!("no unit {f} on the table")))?;
         may_fire_at(b, u, t)?;
-        profiles.push(u.profile.clone());
+        profiles.push(morale_clock_model::Profile::clone(&u.profile));
     }
     let skirmishers_only = profiles.iter().all(|p| p.troop == TroopType::Skirmishers);
     let counts = Counts::of(t.profile.troop, skirmishers_only);
     let volley = Volley {
         firers: profiles,
-        target: t.profile.clone(),
+        target: morale_clock_model::Profile::clone(&t.profile),
     };
     let shot = missile::resolve(&mut state.rng as &mut dyn Dice, &volley);
     let result = shot.result;

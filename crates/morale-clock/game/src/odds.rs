@@ -36,11 +36,11 @@ pub fn volley(b: &Battle, firers: &[UnitId], target: UnitId) -> Result<MissileOd
     for &f in firers {
         let u = on_table(b, f)?;
         may_fire_at(b, u, t)?;
-        profiles.push(u.profile.clone());
+        profiles.push(morale_clock_model::Profile::clone(&u.profile));
     }
     let volley = Volley {
         firers: profiles,
-        target: t.profile.clone(),
+        target: morale_clock_model::Profile::clone(&t.profile),
     };
     odds::missile(&volley, &b.combatant(t), retreat_blocked(b, target))
         .map_err(|e| GameError::new(rule::MISSILE, e.to_string()))

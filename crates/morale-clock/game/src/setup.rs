@@ -61,7 +61,7 @@ pub fn new_game(setup: &Setup, seed: u64) -> Result<GameState, GameError> {
             units.push(Unit {
                 id: (offset + i) as UnitId,
                 side,
-                profile: au.profile.clone(),
+                profile: std::sync::Arc::new(au.profile.clone()),
                 pose: table_pose(&setup.scenario, side, au.at, au.facing),
                 dmz: 0,
                 had_dmz: false,
@@ -79,7 +79,7 @@ pub fn new_game(setup: &Setup, seed: u64) -> Result<GameState, GameError> {
         stratagem_uses: vec![0; a.stratagems.len()],
     };
     let battle = Battle {
-        scenario: setup.scenario.clone(),
+        scenario: std::sync::Arc::new(setup.scenario.clone()),
         rules: setup.rules,
         armies: [army(&setup.armies[0]), army(&setup.armies[1])],
         units,

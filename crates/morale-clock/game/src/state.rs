@@ -3,6 +3,7 @@
 //! ([`Battle`]); the dice are the state's [`GameRng`].
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use acies_core::{GameRng, Outcome};
 use acies_geom::{OrientedRect, Pose, Vec2};
@@ -29,7 +30,9 @@ pub enum Removal {
 pub struct Unit {
     pub id: UnitId,
     pub side: SideId,
-    pub profile: Profile,
+    /// Shared by every copy of the battle (a profile never changes in play): copying a
+    /// battle for a preview copies no names or qualities. Serialized as the profile itself.
+    pub profile: Arc<Profile>,
     /// Centre and facing, inches and radians (heading 0 faces side B's edge).
     pub pose: Pose,
     pub dmz: u8,
@@ -128,7 +131,9 @@ pub struct HalfTurn {
 /// Everything public about a battle.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Battle {
-    pub scenario: Scenario,
+    /// Shared by every copy of the battle (the table never changes in play); serialized as
+    /// the scenario itself.
+    pub scenario: Arc<Scenario>,
     pub rules: ClockRules,
     pub armies: [ArmyState; 2],
     pub units: Vec<Unit>,
@@ -190,7 +195,7 @@ impl Battle {
     /// A unit as the combat rules see it, with its leader.
     pub fn combatant(&self, u: &Unit) -> Combatant {
         Combatant {
-            profile: u.profile.clone(),
+            profile: Profile::clone(&u.profile),
             dmz: u.dmz,
             had_dmz: u.had_dmz,
             leader: self.leader_with(u.id).map(|l| LeaderWith {
