@@ -443,13 +443,12 @@ pub fn settle(
 pub fn resolve(dice: &mut (impl Dice + ?Sized), a: &Fighter, b: &Fighter) -> Melee {
     let scores = [score(a, b), score(b, a)];
     let fighters = [a, b];
-    let settled = settle(dice, fighters, [scores[0].total(), scores[1].total()]);
     let Settled {
         rolled,
         totals,
         decision,
         fates,
-    } = settled;
+    } = settle(dice, fighters, [scores[0].total(), scores[1].total()]);
     let rolls = (0..2)
         .map(|i| record(fighters, &scores, rolled, totals, decision, i))
         .collect();

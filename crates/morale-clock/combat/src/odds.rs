@@ -76,7 +76,8 @@ pub fn melee(
     b: &Fighter,
     retreat_blocked: [bool; 2],
 ) -> Result<MeleeOdds, TooManyOutcomes> {
-    let scores = [melee::score(a, b).total(), melee::score(b, a).total()];
+    let [score_a, score_b] = [melee::score(a, b), melee::score(b, a)];
+    let scores = [score_a.total(), score_b.total()];
     let dist = distribution(LEAF_LIMIT, |d| {
         let m = melee::settle(d, [a, b], scores);
         let winner = match m.decision {
@@ -105,8 +106,8 @@ pub fn melee(
     let [pa, pb] = per_unit;
     Ok(MeleeOdds {
         units: [
-            unit_odds(a.unit.name(), melee::score(a, b), pa),
-            unit_odds(b.unit.name(), melee::score(b, a), pb),
+            unit_odds(a.unit.name(), score_a, pa),
+            unit_odds(b.unit.name(), score_b, pb),
         ],
         wins,
         tie,
