@@ -9,6 +9,9 @@
 //!    system; the binary knows every one (it registers them all).
 //! 4. A crate's `testing` feature (write access to a game's state, e.g. `onus_game::testing`)
 //!    is enabled by dev-dependencies only: no game a server, bot or command plays can reach it.
+//! 5. Every file directly under a crate's `tests/` is compiled: it is a test target itself or
+//!    a module one of them declares (crates whose tests share one binary, `autotests = false`,
+//!    declare each file in `tests/all.rs`; a file left out would never run).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -203,7 +206,77 @@ fn testing_is_for_tests(ws: &Workspace) -> Vec<String> {
     errors
 }
 
+/// The files under `tests/` of each package that no test target compiles: neither a test
+/// target's root nor declared (`mod name;`) in one. `packages` holds, for each package, its
+/// `tests/*.rs` file stems and the text of each of its test targets' roots with the root's stem.
+fn undeclared_test_files(packages: &[(String, Vec<String>, Vec<(String, String)>)]) -> Vec<String> {
+    let mut errors = Vec::new();
+    for (name, files, roots) in packages {
+        for file in files {
+            let declared = roots.iter().any(|(stem, text)| {
+                stem == file || text.lines().any(|l| l.trim() == format!("mod {file};"))
+            });
+            if !declared {
+                errors.push(format!(
+                    "{name}: tests/{file}.rs is compiled by no test target"
+                ));
+            }
+        }
+    }
+    errors
+}
+
+/// Each package's `tests/*.rs` stems and its test targets' roots, read from the disk.
+fn test_files_of(meta: &Value) -> Vec<(String, Vec<String>, Vec<(String, String)>)> {
+    let mut out = Vec::new();
+    for p in meta["packages"].as_array().into_iter().flatten() {
+        let name = p["name"].as_str().unwrap_or_default().to_owned();
+        let manifest = std::path::Path::new(p["manifest_path"].as_str().unwrap_or_default());
+        let tests_dir = manifest.with_file_name("tests");
+        let Ok(entries) = std::fs::read_dir(&tests_dir) else {
+            continue;
+        };
+        let stem = |path: &std::path::Path| {
+            path.file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let files = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|path| path.extension().is_some_and(|x| x == "rs"))
+            .map(|path| stem(&path))
+            .collect();
+        let roots = p["targets"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|t| {
+                t["kind"]
+                    .as_array()
+                    .is_some_and(|k| k.iter().any(|k| k == "test"))
+            })
+            .filter_map(|t| t["src_path"].as_str())
+            .map(std::path::Path::new)
+            .filter(|root| root.parent() == Some(tests_dir.as_path()))
+            .map(|root| {
+                (
+                    stem(root),
+                    std::fs::read_to_string(root).unwrap_or_default(),
+                )
+            })
+            .collect();
+        out.push((name, files, roots));
+    }
+    out
+}
+
 fn workspace() -> Workspace {
+    Workspace::from_metadata(&metadata())
+}
+
+fn metadata() -> Value {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
     let out = std::process::Command::new(cargo)
@@ -222,8 +295,7 @@ fn workspace() -> Workspace {
         "cargo metadata: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let meta: Value = serde_json::from_slice(&out.stdout).expect("cargo metadata prints JSON");
-    Workspace::from_metadata(&meta)
+    serde_json::from_slice(&out.stdout).expect("cargo metadata prints JSON")
 }
 
 #[test]
@@ -237,6 +309,42 @@ fn the_workspace_keeps_the_dependency_rules() {
     errors.extend(only_the_binary_knows_every_system(&ws));
     errors.extend(testing_is_for_tests(&ws));
     assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+#[test]
+fn every_test_file_is_compiled() {
+    let packages = test_files_of(&metadata());
+    let onus_game = packages.iter().find(|(name, ..)| name == "onus-game");
+    assert!(
+        onus_game.is_some_and(|(_, files, roots)| files.len() > 40 && roots.len() == 1),
+        "onus-game's tests share one binary"
+    );
+    let errors = undeclared_test_files(&packages);
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+#[test]
+fn a_test_file_left_out_is_caught() {
+    let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let packages = vec![
+        (
+            "one-binary".to_owned(),
+            owned(&["all", "charge", "common", "forgotten"]),
+            vec![("all".to_owned(), "mod common;\nmod charge;\n".to_owned())],
+        ),
+        (
+            "auto".to_owned(),
+            owned(&["a", "b"]),
+            vec![
+                ("a".to_owned(), String::new()),
+                ("b".to_owned(), String::new()),
+            ],
+        ),
+    ];
+    assert_eq!(
+        undeclared_test_files(&packages),
+        ["one-binary: tests/forgotten.rs is compiled by no test target"]
+    );
 }
 
 /// The checks find each kind of violation (so the test above cannot pass by checking

@@ -1,7 +1,6 @@
 //! COMBAT ACTIVATION and COMBAT RESULTS with fixed dice.
 
-mod common;
-
+use crate::common;
 use acies_grid::CellEdge;
 use acies_grid::Facing::{East, North, South};
 use command_points_game::event::Trigger;

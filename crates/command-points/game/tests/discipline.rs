@@ -1,8 +1,7 @@
 //! DISCIPLINE TEST, FAILED DISCIPLINE OUTCOME, REFORM TEST, FAILED REFORM OUTCOME, critical
 //! failures, and LOST EAGLES AND CENTURION CASUALTIES, with fixed dice.
 
-mod common;
-
+use crate::common;
 use acies_grid::Facing::{North, South};
 use command_points_game::event::Trigger;
 use command_points_game::{Action, Event, Position, Prepared, UnitId};

@@ -1,7 +1,6 @@
 //! RISK TO GENERALS and HOMUNCULUS EST! with fixed dice.
 
-mod common;
-
+use crate::common;
 use acies_grid::Facing::{North, South};
 use command_points_game::event::Trigger;
 use command_points_game::state::GeneralStatus;

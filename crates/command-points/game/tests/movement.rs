@@ -1,7 +1,6 @@
 //! MOVEMENT ACTIVATION and MANOEUVRE TEST procedures, with fixed dice.
 
-mod common;
-
+use crate::common;
 use acies_grid::Facing::{East, North, South};
 use command_points_game::event::Trigger;
 use command_points_game::{Action, Event, Side, Step, UnitId};

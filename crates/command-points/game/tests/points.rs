@@ -1,8 +1,7 @@
 //! COMMAND POINTS (exchange, re-allocation), deployment, camps, army break and the end of the
 //! battle, with fixed dice.
 
-mod common;
-
+use crate::common;
 use acies_grid::Facing::{North, South};
 use command_points_game::event::Removal;
 use command_points_game::state::{GeneralStatus, Stage};

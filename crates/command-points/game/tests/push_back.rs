@@ -1,7 +1,6 @@
 //! PUSH BACK (off the table, contacts), FOLLOW UP and PURSUIT OFF-TABLE with fixed dice.
 
-mod common;
-
+use crate::common;
 use acies_grid::Facing::{East, North, South};
 use command_points_game::event::{Removal, Trigger};
 use command_points_game::{Action, Event, GameState, Position, Prepared, UnitId};

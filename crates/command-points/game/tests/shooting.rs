@@ -1,7 +1,6 @@
 //! SHOOTING ACTIVATION and SHOOTING RESULTS with fixed dice.
 
-mod common;
-
+use crate::common;
 use acies_grid::Facing::{East, North, South};
 use command_points_game::event::Trigger;
 use command_points_game::tables::ShootingResult;

@@ -1,8 +1,7 @@
 //! Limits to Movement 8 to 11: charges, rear attacks, defenders turning and attackers
 //! conforming, the test to charge fearsome enemies, disengaging.
 
-mod common;
-
+use crate::common;
 use acies_core::GameRng;
 use acies_geom::Edge;
 use common::*;

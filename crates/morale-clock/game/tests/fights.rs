@@ -1,8 +1,7 @@
 //! Missile Fire and Melee Combat on the table: who may shoot whom, who fights whom, each unit's
 //! factors as the table gives them, retreats, leaders' fates.
 
-mod common;
-
+use crate::common;
 use acies_core::GameRng;
 use acies_geom::Edge;
 use common::*;

@@ -1,7 +1,6 @@
 //! Limits to Movement 1 to 7 on the table, and the table's edges.
 
-mod common;
-
+use crate::common;
 use common::*;
 use morale_clock_game::movement::Step;
 use morale_clock_game::{Action, Command, Event, FaceTurn, Hand};

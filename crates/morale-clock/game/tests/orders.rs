@@ -1,8 +1,7 @@
 //! Movement / Orders: Basics — orders limited by the Morale Clock, groups in contiguous
 //! contact, the Generals' and Subordinates' free orders, stratagems; Limits to Movement 12.
 
-mod common;
-
+use crate::common;
 use acies_core::GameRng;
 use acies_geom::{Pose, Vec2};
 use common::*;

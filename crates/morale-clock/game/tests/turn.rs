@@ -1,8 +1,7 @@
 //! The Turn Sequence (rally, missile fire, moves, melee, Morale Clock), the end of the battle,
 //! and the Ruleset's promises: replay, state hash, determinization, views.
 
-mod common;
-
+use crate::common;
 use acies_core::{
     Candidates, Determinize, GameRecord, GameRng, Outcome, RecordedMove, Ruleset, Viewer, replay,
 };

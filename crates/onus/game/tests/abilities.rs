@@ -1,8 +1,7 @@
 //! Generals' special abilities (IV "Special ability"): the vocabulary, the starter Generals'
 //! effects, located errors for unknown ids, and each effect in play.
 
-mod common;
-
+use crate::common;
 use common::{act, events, fixture, unit};
 use onus_combat::CardBuilder;
 use onus_game::abilities::{GeneralEffect, check_card, check_sources, effect_of};

@@ -2,8 +2,7 @@
 //! barricades", V "Artillery", `002_c2a3f764af97b82f.txt`), with fixed positions from
 //! `onus_game::testing`.
 
-mod common;
-
+use crate::common;
 use common::{infantry, onager};
 use onus_game::testing::{fixture_on, unit};
 use onus_game::{GameEvent, Phase};

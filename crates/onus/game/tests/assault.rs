@@ -3,8 +3,7 @@
 //! inside x 9.5..12.5, y 13..16; its tower x 12..13, y 15.5..16.5). A real game still
 //! refuses the battlefield; the positions come from `onus_game::testing`.
 
-mod common;
-
+use crate::common;
 use acies_core::{Ruleset, Viewer};
 use common::{fort, infantry};
 use onus_combat::{CardBuilder, StructureDamage};

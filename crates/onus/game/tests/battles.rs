@@ -1,8 +1,7 @@
 //! Whole battles played by the random legal chooser, with the invariants checked after every
 //! action.
 
-mod common;
-
+use crate::common;
 use acies_core::{GameRng, Ruleset};
 use onus_game::{GameState, Onus, Seat, Setup};
 

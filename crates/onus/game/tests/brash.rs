@@ -2,8 +2,7 @@
 //! charge (whether activated or not) against any enemy within charging distance and with as
 //! many sections as possible." Fixed positions on the fixture's empty table.
 
-mod common;
-
+use crate::common;
 use acies_geom::Edge;
 use common::{act, fixture, unit};
 use onus_combat::CardBuilder;

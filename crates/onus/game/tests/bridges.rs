@@ -4,8 +4,7 @@
 //! bridge (x 3.5..4.5, 2 sections wide, 7 resistance and 7 durability) and the stone one
 //! (x 15.25..15.75, 1 section wide, 8 and 8).
 
-mod common;
-
+use crate::common;
 use acies_core::Ruleset;
 use common::{infantry, onager, wound};
 use onus_game::structures::legal_actions;

@@ -2,8 +2,7 @@
 //! "Collapsed wall", V "Razing structures"), with fixed dice, in the shipped "siege-castellum" (its north walls wall-n1, wall-n2,
 //! wall-n3 at x 11..13, 13..15, 15..17, their inner face at y 15).
 
-mod common;
-
+use crate::common;
 use common::infantry;
 use onus_game::testing::{events_since as new_events, fixture_on, unit};
 use onus_game::{GameEvent, Phase, Seat};

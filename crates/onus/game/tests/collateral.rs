@@ -3,8 +3,7 @@
 //! Ranged Attacks"), with fixed dice, at the village of the shipped "fort-and-village" (its
 //! west half x 8.5..11, y 7..9).
 
-mod common;
-
+use crate::common;
 use acies_core::Ruleset;
 use common::infantry;
 use onus_game::testing::{archers, events_since, fixture_on, unit};

@@ -1,7 +1,6 @@
 //! VI: setup and deployment, and what the players may see of them.
 
-mod common;
-
+use crate::common;
 use acies_core::{Ruleset, Viewer};
 use acies_geom::{Pose, Vec2};
 use onus_game::state::DeployStage;

@@ -2,8 +2,7 @@
 //! withdrawal (the enemy's decision), repositioning, reducing, one action a turn, blocked
 //! units; with fixed positions and forced dice.
 
-mod common;
-
+use crate::common;
 use common::{act, events, fixture, unit};
 use onus_combat::CardBuilder;
 use onus_game::{Action, GameError, GameEvent, Onus, Phase, Seat};

@@ -2,8 +2,7 @@
 //! table, actions as a player would send them, forced dice (VII-2.C, VII-3, VII-5, VIII, IV,
 //! XI).
 
-mod common;
-
+use crate::common;
 use common::{act, card_in_draw_pile, events, fixture, give, last_fight, on_top, pass, unit};
 use onus_cards::{EventStatus, OrderEffect};
 use onus_combat::{CardBuilder, CombatKind, FinalState, Side};

@@ -3,8 +3,7 @@
 //! turn but will not be able to counterattack"), with fixed dice, on the fort of
 //! `common::fort` (wall-n spans x 10..12, y 16..16.5).
 
-mod common;
-
+use crate::common;
 use acies_core::Ruleset;
 use common::infantry;
 use onus_game::testing::{fixture_on, unit};

@@ -1,8 +1,7 @@
 //! Fights through the whole game (VII-3, VII-5, VIII, IX, XI) with fixed positions and forced
 //! dice: the rulebook's worked examples and the rules around them.
 
-mod common;
-
+use crate::common;
 use common::{act, events, fixture, last_fight, pass, unit};
 use onus_combat::CardBuilder;
 use onus_game::{Action, GameEvent, Phase};

@@ -3,8 +3,7 @@
 //! the table, blocked units, recovery with the facing chosen by the owner, fleeing elephants
 //! (trampling, fighting them instead, the drivers' option). Fixed positions, forced dice.
 
-mod common;
-
+use crate::common;
 use acies_core::Ruleset;
 use common::{act, events, fixture, give, pass, unit};
 use onus_cards::OrderEffect;

@@ -5,8 +5,7 @@
 //! moment: no name, no card id, no marker event, no roll against its values, no General's
 //! command list naming it (see `onus_game::secrets`).
 
-mod common;
-
+use crate::common;
 use std::collections::BTreeMap;
 
 use acies_core::{Comparison, GameRng, Ruleset, Viewer};

@@ -2,8 +2,7 @@
 //! on the shipped "fort-and-village" (its west wall x 9..9.5, y 13.5..15.5; the gate x
 //! 10..12, y 12.5..13; the fort's inside x 9.5..12.5, y 13..16).
 
-mod common;
-
+use crate::common;
 use common::fort;
 use onus_game::testing::{fixture_on, unit};
 use onus_game::{GameEvent, Phase, Seat};

@@ -7,7 +7,7 @@
 //! same test with a larger budget, on every core, in release:
 //!
 //! ```sh
-//! ACIES_FUZZ_ACTIONS=10000000 cargo test --release -p onus-game --test fuzz -- --nocapture
+//! ACIES_FUZZ_ACTIONS=10000000 cargo test --release -p onus-game --test all fuzz:: -- --nocapture
 //! ```
 
 use std::sync::atomic::{AtomicU64, Ordering};

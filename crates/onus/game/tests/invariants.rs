@@ -1,8 +1,7 @@
 //! `onus_game::invariants`: each check accepts a played state and names what is wrong in a
 //! state broken on purpose.
 
-mod common;
-
+use crate::common;
 use acies_core::{GameRng, Ruleset, Viewer};
 use onus_game::invariants::{cards, check, orders, overlaps, view_leak, views, wounds};
 use onus_game::state::OrderRecord;

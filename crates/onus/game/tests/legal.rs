@@ -2,8 +2,6 @@
 //! every unit of every seat, when `charge_preconditions` (or `shoot_preconditions`) refuses,
 //! the game refuses a charge (a shot) of that unit at an enemy with that very error.
 
-mod common;
-
 use acies_core::{GameRng, Ruleset};
 use std::collections::BTreeSet;
 

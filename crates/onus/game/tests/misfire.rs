@@ -3,8 +3,7 @@
 //! opponent will choose which unit to damage"), with fixed dice, west of the fort of
 //! `common::fort` (wall-w spans x 9..9.5, y 13.5..15.5).
 
-mod common;
-
+use crate::common;
 use acies_core::Ruleset;
 use common::{infantry, onager};
 use onus_game::state::Decision;

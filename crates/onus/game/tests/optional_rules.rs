@@ -3,8 +3,7 @@
 //! limited visibility. (Rookie general: `deployment::rookie_points_raise_the_limit`;
 //! advancing in line: `rules::advancing_in_line_picture`.)
 
-mod common;
-
+use crate::common;
 use acies_core::Ruleset;
 use common::{act, fixture, pass, unit};
 use onus_combat::CardBuilder;

@@ -3,8 +3,7 @@
 //! x 9..9.5, y 13.5..15.5; the fort's inside x 9.5..12.5). Positions from
 //! `onus_game::testing`, fixed dice, no events.
 
-mod common;
-
+use crate::common;
 use acies_core::{Ruleset, Viewer};
 use common::{fort, infantry};
 use onus_game::testing::{fixture_on, unit};

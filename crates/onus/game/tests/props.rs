@@ -1,8 +1,7 @@
 //! Property test: many random legal games, with random armies and optional rules, never
 //! panic and keep the invariants of `onus_game::invariants` after every action.
 
-mod common;
-
+use crate::common;
 use acies_core::{GameRng, Ruleset};
 use onus_game::{Onus, Setup};
 use proptest::prelude::*;

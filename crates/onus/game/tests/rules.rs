@@ -1,7 +1,6 @@
 //! The rulebook's worked examples and rules of VI, VII, XII pinned down.
 
-mod common;
-
+use crate::common;
 use acies_core::{Ruleset, Viewer};
 use acies_geom::{Pose, Vec2};
 use onus_cards::TurnDraw;

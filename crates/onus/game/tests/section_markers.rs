@@ -4,8 +4,7 @@
 //! 13..15, y 11.5..12 (the opening, once fallen, x 13.6..14.4); its north-east tower x
 //! 17..18, y 14.5..15.5.
 
-mod common;
-
+use crate::common;
 use acies_core::Ruleset;
 use common::no_structure_bonus;
 use onus_combat::Side;

@@ -1,8 +1,7 @@
 //! T&F VI "Scenarios with fortresses": the order of deployment and of play, and a siege's
 //! victory conditions.
 
-mod common;
-
+use crate::common;
 use acies_core::{GameRng, Outcome, Ruleset};
 use onus_game::setup::Siege;
 use onus_game::{GameEvent, GameState, Onus, Phase, PlayerSetup, Seat, Setup, siege};

@@ -4,8 +4,7 @@
 //! siege tower's tile 1 x 1 DU at (9, 2), the ram's 1 x 0.5 DU at (19, 2); West Wood x 2..5,
 //! y 6.75..9.25). The positions come from `onus_game::testing`.
 
-mod common;
-
+use crate::common;
 use acies_core::{Ruleset, Viewer};
 use acies_geom::Vec2;
 use common::{infantry, onager, short_range_archers};

@@ -4,8 +4,7 @@
 //! elites"), with fixed dice, on the shipped "siege-castellum" (its gate x 13..15 on the
 //! south wall, y 11.5..12; wall-s1 x 11..13).
 
-mod common;
-
+use crate::common;
 use acies_core::{Ruleset, Viewer};
 use common::{infantry, onager};
 use onus_cards::{CardId, EventStatus, Origin};

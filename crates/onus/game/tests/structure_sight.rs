@@ -3,8 +3,7 @@
 //! west of the fort of `common::fort` (wall-w x 9..9.5, y 13.5..15.5; wall-n x 10..12,
 //! y 16..16.5, behind the west wall and its corners from the west).
 
-mod common;
-
+use crate::common;
 use acies_core::Ruleset;
 use common::onager;
 use onus_game::testing::{fixture_on, unit};

@@ -3,8 +3,7 @@
 //! fort: walls 2 × 0.5 DU, resistance 6, durability 7). A real game still refuses a
 //! battlefield with structures (T&F IV); these positions come from `onus_game::testing`.
 
-mod common;
-
+use crate::common;
 use acies_core::Ruleset;
 use common::{fort, infantry, onager, wound};
 use onus_game::structures::legal_actions;

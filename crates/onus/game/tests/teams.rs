@@ -2,8 +2,7 @@
 //! other after the end-of-turn draw; the hand limit follows; the cards given stay hidden from
 //! everybody but the giver and the receiver.
 
-mod common;
-
+use crate::common;
 use acies_core::{Ruleset, Viewer};
 use onus_cards::TurnDraw;
 use onus_game::{Action, GameEvent, GameState, Onus, Phase, Seat, Setup, TurnOrder};

@@ -5,8 +5,7 @@
 //! played end to end (`StructureKind::in_play`, `Battlefield::playable`); these positions come
 //! from `onus_game::testing`.
 
-mod common;
-
+use crate::common;
 use acies_core::{Ruleset, Viewer};
 use acies_geom::{Pose, Vec2};
 use common::{fort, infantry, short_range_archers};

@@ -3,8 +3,7 @@
 //! (its west wall x 9..9.5, y 13.5..15.5; its gate x 10..12, y 12.5..13, the opening the middle
 //! 0.8 DU; the fort's inside x 9.5..12.5, y 13..16).
 
-mod common;
-
+use crate::common;
 use common::{fort, infantry, no_structure_bonus};
 use onus_game::action::ChargeSpec;
 use onus_game::testing::{fixture_on, unit};

@@ -4,8 +4,7 @@
 //! (`StructureKind::in_play`, `Battlefield::playable`); these positions come from
 //! `onus_game::testing`.
 
-mod common;
-
+use crate::common;
 use common::{fort, infantry, short_range_archers};
 use onus_combat::{CombatEffect, Side, Stat};
 use onus_game::fight_setup::{Shot, ranged_setup};

@@ -5,8 +5,7 @@
 //! shipped "central-castellum" scenario: a wooden castellum in the centre of a 48 x 44 DU
 //! table; the attacker (seat 0) chooses among four zones, south, north, west and east.
 
-mod common;
-
+use crate::common;
 use acies_core::{Ruleset, Viewer};
 use acies_geom::{Pose, Vec2};
 use onus_game::setup::Zone;

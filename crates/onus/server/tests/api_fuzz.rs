@@ -7,7 +7,7 @@
 //! as it was; and the server must still serve its games at the end.
 //!
 //! CI sends [`DEFAULT_REQUESTS`]; `ACIES_API_FUZZ_REQUESTS=N` sends more:
-//! `ACIES_API_FUZZ_REQUESTS=100000 cargo test --release -p onus-server --test api_fuzz -- --nocapture`.
+//! `ACIES_API_FUZZ_REQUESTS=100000 cargo test --release -p onus-server --test all api_fuzz:: -- --nocapture`.
 
 use acies_core::GameRng;
 use acies_server::testing::DiceRace;

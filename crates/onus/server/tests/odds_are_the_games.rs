@@ -2,9 +2,7 @@
 //! Generals' special abilities included (IV "Special ability"): the server asks the game for
 //! its fight setup (`onus_game::fight_setup`) instead of building its own.
 
-#[path = "../../game/tests/common.rs"]
-mod common;
-
+use crate::common;
 use acies_core::{GameRng, Viewer};
 use common::{act, fixture, pass, unit};
 use onus_combat::CardBuilder;

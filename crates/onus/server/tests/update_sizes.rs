@@ -3,8 +3,7 @@
 //! update carried before) keeps growing with the log. A short battle here; the figures of a
 //! whole 1,000-point battle come from `examples/update_sizes.rs` (see the README).
 
-mod sizes;
-
+use crate::sizes;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn late_updates_are_about_the_size_of_early_ones() {
     let m = sizes::measure(1, 3, "romans-1000", "celts-1000").await;

@@ -1,7 +1,6 @@
 //! "Combat Activation" and the traits, with fixed dice.
 
-mod common;
-
+use crate::common;
 use acies_core::Comparison;
 use acies_grid::Cell;
 use acies_grid::Facing::{East, North, South, West};

@@ -1,7 +1,6 @@
 //! "Flight and Pursuit", "Generals" and "Victory", with fixed dice.
 
-mod common;
-
+use crate::common;
 use acies_core::Outcome;
 use acies_grid::Facing::{East, North, South};
 use common::*;

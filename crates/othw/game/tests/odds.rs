@@ -1,8 +1,7 @@
 //! The exact odds of a round of combat: hand-computed cases, and agreement with a large
 //! seeded sample of the game's own resolution of the same fight.
 
-mod common;
-
+use crate::common;
 use acies_core::GameRng;
 use acies_grid::Aspect;
 use common::{hi, prof};

@@ -1,7 +1,6 @@
 //! "Sequence of Play" and "Movement Activation", with fixed dice.
 
-mod common;
-
+use crate::common;
 use acies_grid::Facing::{East, North, South, West};
 use common::*;
 use othw_game::action::{Action, Event, Step::*};

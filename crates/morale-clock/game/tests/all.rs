@@ -1,0 +1,12 @@
+//! Every integration test of this crate, in one binary: one link instead of one per file
+//! keeps a clean build small enough for CI's disk. A new test file is declared here
+//! (the workspace's `tests/architecture.rs` checks that none is left out).
+
+mod battles;
+mod charges;
+mod common;
+mod fights;
+mod movement;
+mod orders;
+mod previews;
+mod turn;

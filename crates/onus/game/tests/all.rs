@@ -1,0 +1,49 @@
+//! Every integration test of this crate, in one binary: one link instead of one per file
+//! keeps a clean build small enough for CI's disk. A new test file is declared here
+//! (the workspace's `tests/architecture.rs` checks that none is left out).
+
+mod abilities;
+mod artillery;
+mod assault;
+mod battles;
+mod brash;
+mod bridges;
+mod collapse;
+mod collateral;
+mod common;
+mod deployment;
+mod engaged;
+mod examples;
+mod extinguishing;
+mod field;
+mod fights;
+mod flight;
+mod fog;
+mod fortress_flight;
+mod fuzz;
+mod invariants;
+mod legal;
+mod misfire;
+mod optional_rules;
+mod overlap;
+mod props;
+mod replay;
+mod rulebook;
+mod rules;
+mod scenario_design;
+mod scenarios;
+mod section_markers;
+mod setup_bounds;
+mod siege;
+mod siege_deployment;
+mod siege_engines;
+mod structure_events;
+mod structure_sight;
+mod structures;
+mod takeback;
+mod teams;
+mod terrain;
+mod towers;
+mod wall_melee;
+mod walls;
+mod zone_choice;
