@@ -206,12 +206,25 @@ fn testing_is_for_tests(ws: &Workspace) -> Vec<String> {
     errors
 }
 
+/// A package's integration-test files as the compiler sees them.
+struct TestFiles {
+    package: String,
+    /// The stems of the `.rs` files directly under `tests/`.
+    files: Vec<String>,
+    /// Each test target rooted in `tests/`: its file's stem and text.
+    roots: Vec<(String, String)>,
+}
+
 /// The files under `tests/` of each package that no test target compiles: neither a test
-/// target's root nor declared (`mod name;`) in one. `packages` holds, for each package, its
-/// `tests/*.rs` file stems and the text of each of its test targets' roots with the root's stem.
-fn undeclared_test_files(packages: &[(String, Vec<String>, Vec<(String, String)>)]) -> Vec<String> {
+/// target's root nor declared (`mod name;`) in one.
+fn undeclared_test_files(packages: &[TestFiles]) -> Vec<String> {
     let mut errors = Vec::new();
-    for (name, files, roots) in packages {
+    for TestFiles {
+        package: name,
+        files,
+        roots,
+    } in packages
+    {
         for file in files {
             let declared = roots.iter().any(|(stem, text)| {
                 stem == file || text.lines().any(|l| l.trim() == format!("mod {file};"))
@@ -227,7 +240,7 @@ fn undeclared_test_files(packages: &[(String, Vec<String>, Vec<(String, String)>
 }
 
 /// Each package's `tests/*.rs` stems and its test targets' roots, read from the disk.
-fn test_files_of(meta: &Value) -> Vec<(String, Vec<String>, Vec<(String, String)>)> {
+fn test_files_of(meta: &Value) -> Vec<TestFiles> {
     let mut out = Vec::new();
     for p in meta["packages"].as_array().into_iter().flatten() {
         let name = p["name"].as_str().unwrap_or_default().to_owned();
@@ -267,7 +280,11 @@ fn test_files_of(meta: &Value) -> Vec<(String, Vec<String>, Vec<(String, String)
                 )
             })
             .collect();
-        out.push((name, files, roots));
+        out.push(TestFiles {
+            package: name,
+            files,
+            roots,
+        });
     }
     out
 }
@@ -314,9 +331,9 @@ fn the_workspace_keeps_the_dependency_rules() {
 #[test]
 fn every_test_file_is_compiled() {
     let packages = test_files_of(&metadata());
-    let onus_game = packages.iter().find(|(name, ..)| name == "onus-game");
+    let onus_game = packages.iter().find(|p| p.package == "onus-game");
     assert!(
-        onus_game.is_some_and(|(_, files, roots)| files.len() > 40 && roots.len() == 1),
+        onus_game.is_some_and(|p| p.files.len() > 40 && p.roots.len() == 1),
         "onus-game's tests share one binary"
     );
     let errors = undeclared_test_files(&packages);
@@ -326,20 +343,20 @@ fn every_test_file_is_compiled() {
 #[test]
 fn a_test_file_left_out_is_caught() {
     let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let packages = vec![
-        (
-            "one-binary".to_owned(),
-            owned(&["all", "charge", "common", "forgotten"]),
-            vec![("all".to_owned(), "mod common;\nmod charge;\n".to_owned())],
-        ),
-        (
-            "auto".to_owned(),
-            owned(&["a", "b"]),
-            vec![
+    let packages = [
+        TestFiles {
+            package: "one-binary".to_owned(),
+            files: owned(&["all", "charge", "common", "forgotten"]),
+            roots: vec![("all".to_owned(), "mod common;\nmod charge;\n".to_owned())],
+        },
+        TestFiles {
+            package: "auto".to_owned(),
+            files: owned(&["a", "b"]),
+            roots: vec![
                 ("a".to_owned(), String::new()),
                 ("b".to_owned(), String::new()),
             ],
-        ),
+        },
     ];
     assert_eq!(
         undeclared_test_files(&packages),
