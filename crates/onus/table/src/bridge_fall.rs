@@ -80,7 +80,7 @@ impl Table {
             if let Some(pose) = to {
                 let mut moved = u.clone();
                 moved.pose = pose;
-                next.units.insert(unit, Arc::new(moved));
+                next.units_mut().insert(unit, Arc::new(moved));
             }
             falls.push(BridgeFall {
                 unit,

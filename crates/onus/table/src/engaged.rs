@@ -359,7 +359,8 @@ impl Table {
         self.check_new_place(&u, &moved)?;
         let remapped = self.reresolve_enemy_markers(unit, &u, &moved)?;
         let mut next = self.clone();
-        next.units.insert(unit, std::sync::Arc::new(moved.clone()));
+        next.units_mut()
+            .insert(unit, std::sync::Arc::new(moved.clone()));
         next.rebuild_after_turn(unit, &remapped);
         let mut added = Vec::new();
         for (enemy, slots) in before {
@@ -428,7 +429,8 @@ impl Table {
         self.check_new_place(&u, &moved)?;
         let remapped = self.reresolve_enemy_markers(unit, &u, &moved)?;
         let mut next = self.clone();
-        next.units.insert(unit, std::sync::Arc::new(moved.clone()));
+        next.units_mut()
+            .insert(unit, std::sync::Arc::new(moved.clone()));
         next.rebuild_after_turn(unit, &remapped);
         next.unit_mut(unit)?.turn.moved = true;
         next.unit_mut(unit)?.turn.displaced = true;

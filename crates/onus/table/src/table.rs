@@ -141,8 +141,10 @@ pub struct Table {
     /// Each player's own rear edge, by owner index (default: player 0 south, player 1 north).
     pub home_edges: Vec<TableEdge>,
     /// Shared per unit, so that copying a table (each candidate action a player tries is
-    /// applied to a copy) copies no card until it changes ([`Table::unit_mut`]).
-    pub(crate) units: BTreeMap<UnitId, Arc<TableUnit>>,
+    /// applied to a copy) copies no card until it changes ([`Table::unit_mut`]); the map
+    /// itself is shared too, copied only when a unit changes, arrives or leaves
+    /// ([`Table::units_mut`]), so a copy that moves nobody copies no map node.
+    pub(crate) units: Arc<BTreeMap<UnitId, Arc<TableUnit>>>,
     pub(crate) engagements: Vec<Engagement>,
     /// Overlaps left during the Movement Phase by a unit moving onto an activated friend that
     /// has not moved yet (VII-2 "Overlapping"): `(mover, other)`.
@@ -177,7 +179,7 @@ impl Table {
             width,
             depth,
             home_edges: vec![TableEdge::South, TableEdge::North],
-            units: BTreeMap::new(),
+            units: Arc::default(),
             engagements: Vec::new(),
             provisional: BTreeSet::new(),
             battlefield: None,
@@ -214,7 +216,7 @@ impl Table {
                 });
             }
         }
-        self.units.insert(unit.id, Arc::new(unit));
+        self.units_mut().insert(unit.id, Arc::new(unit));
         Ok(())
     }
 
@@ -229,10 +231,18 @@ impl Table {
     /// A unit to change its markers (wounds, broken...); moving it is the business of the
     /// movement functions.
     pub fn unit_mut(&mut self, id: UnitId) -> Result<&mut TableUnit, TableError> {
-        self.units
+        if !self.units.contains_key(&id) {
+            return Err(TableError::UnknownUnit(id));
+        }
+        self.units_mut()
             .get_mut(&id)
             .map(Arc::make_mut)
             .ok_or(TableError::UnknownUnit(id))
+    }
+
+    /// The map of units to change, copied first if another table shares it.
+    pub(crate) fn units_mut(&mut self) -> &mut BTreeMap<UnitId, Arc<TableUnit>> {
+        Arc::make_mut(&mut self.units)
     }
 
     /// All units, by id.
@@ -242,7 +252,13 @@ impl Table {
 
     /// Removes a unit (eliminated, or fled off the table) with every contact involving it.
     pub fn remove(&mut self, id: UnitId) -> Result<TableUnit, TableError> {
-        let u = self.units.remove(&id).ok_or(TableError::UnknownUnit(id))?;
+        if !self.units.contains_key(&id) {
+            return Err(TableError::UnknownUnit(id));
+        }
+        let u = self
+            .units_mut()
+            .remove(&id)
+            .ok_or(TableError::UnknownUnit(id))?;
         self.engagements.retain(|e| !e.involves(id));
         self.provisional.retain(|(a, b)| *a != id && *b != id);
         self.levels.remove(&id);
@@ -656,9 +672,11 @@ impl Table {
         for e in &mut self.engagements {
             e.charged_by = None;
         }
-        for u in self.units.values_mut() {
-            if u.turn != Default::default() {
-                Arc::make_mut(u).turn = Default::default();
+        if self.units.values().any(|u| u.turn != Default::default()) {
+            for u in self.units_mut().values_mut() {
+                if u.turn != Default::default() {
+                    Arc::make_mut(u).turn = Default::default();
+                }
             }
         }
         self.provisional.clear();
