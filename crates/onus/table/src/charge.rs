@@ -354,6 +354,9 @@ impl Table {
         {
             return self.plan_lateral_charge(unit, order, opts, stage == Stage::Aligned);
         }
+        if stage == Stage::Contact && exit.is_none() && self.beyond_reach(unit, order, opts)? {
+            return Err(TableError::NoFrontalContact { unit, target });
+        }
         // The table is only copied once a marker is swept away.
         let mut owned: Option<Table> = None;
         let mut swept = MarkersSwept::default();
@@ -529,6 +532,103 @@ impl Table {
         Ok(cut_steps(u, steps, |track| {
             track.first_encounter(&mine).map(|h| (h.step, h.t))
         }))
+    }
+
+    /// Whether the approach of `order` is sure to cost more than any movement `unit` could
+    /// have, so that [`Table::check_path`] refuses it whatever the target's cut: told from the
+    /// distance between the charger's card (with its extended markers) and the target's
+    /// pieces, without sweeping anything. Only on the open field (no terrain to price), for
+    /// a unit outside any tower, and an approach of one advance or of one wheel and then an
+    /// advance (the candidates a player proposes); `false` otherwise.
+    ///
+    /// Exact: a wheel of `a` radians moves no point of the card farther than `a` times the
+    /// reach of its farthest corner about the pivot, and an advance of `x` moves every point
+    /// by `x`; the approach is cut where it first touches the target, so it meets nothing
+    /// during the wheel when the target is farther than that, and advances at least the
+    /// distance left (less a millimetre for rounding) before it is cut, or all of `x` when it
+    /// is not. A wheel costs 1 DU, an advance its length (VII-2.A), and the budget is at most
+    /// the largest [`movement_budget`] of the unit.
+    fn beyond_reach(
+        &self,
+        unit: UnitId,
+        order: &ChargeOrder,
+        opts: PathOptions,
+    ) -> Result<bool, TableError> {
+        use crate::movement::{MovementType, movement_budget};
+        const MARGIN: f64 = 1e-3;
+        let u = self.unit(unit)?;
+        if self.battlefield().is_some() || u.tower.is_some() {
+            return Ok(false);
+        }
+        let (wheel, advance) = match order.steps.as_slice() {
+            [Step::Advance(x)] => (None, *x),
+            [w @ Step::Wheel { .. }, Step::Advance(x)] => (Some(w), *x),
+            _ => return Ok(false),
+        };
+        if !advance.is_finite() {
+            return Ok(false);
+        }
+        let pieces = u.footprint();
+        let (swing, wheel_cost) = match wheel {
+            None => (0.0, 0.0),
+            Some(step) => {
+                let Some(acies_geom::Motion::Rotate { pivot, angle }) =
+                    motion_of(step, u.pose, u.size)
+                else {
+                    return Ok(false);
+                };
+                let reach = pieces
+                    .iter()
+                    .flat_map(|(_, r)| r.corners())
+                    .map(|c| c.distance(pivot))
+                    .fold(0.0, f64::max);
+                (angle.abs() * reach, 1.0)
+            }
+        };
+        if !swing.is_finite() {
+            return Ok(false);
+        }
+        let opts = PathOptions {
+            charging: true,
+            ..opts
+        };
+        let mut budget = f64::NEG_INFINITY;
+        for kind in [
+            MovementType::Regular,
+            MovementType::Reduced,
+            MovementType::ForcedMarch,
+            MovementType::Limited,
+        ] {
+            for separate in [false, true] {
+                budget = budget.max(movement_budget(u, opts, kind, separate));
+            }
+        }
+        // The approach costs at least this when the target's pieces are `near` away.
+        let beyond = |near: f64| {
+            let left = near - swing - MARGIN;
+            left > 0.0 && wheel_cost + advance.min(left) > budget + 1e-6
+        };
+        let target = order.target;
+        let theirs = self.obstacles_of(|id| id == target && id != unit);
+        // First the circumscribed circles (no farther apart than the cards), then the cards.
+        let circles = theirs
+            .iter()
+            .flat_map(|o| {
+                pieces.iter().map(move |(_, r)| {
+                    o.rect.pose.centre.distance(r.pose.centre)
+                        - o.rect.circumradius()
+                        - r.circumradius()
+                })
+            })
+            .fold(f64::INFINITY, f64::min);
+        if beyond(circles) {
+            return Ok(true);
+        }
+        let near = theirs
+            .iter()
+            .flat_map(|o| pieces.iter().map(move |(_, r)| r.distance(&o.rect)))
+            .fold(f64::INFINITY, f64::min);
+        Ok(beyond(near))
     }
 
     /// Removes an enveloping marker of `owner` on `against` hit from its flank or rear, and the
@@ -890,4 +990,94 @@ pub(crate) fn cut_steps(
         out.push(scaled(s, t));
     }
     (out, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use onus_model::Ability;
+
+    use super::*;
+    use crate::movement::Pivot;
+    use crate::testkit::{cavalry, infantry, pose, with};
+
+    /// The approach of `order` as `plan_charge_from` checks it: cut at the target, then priced.
+    fn path_refused(table: &Table, unit: UnitId, order: &ChargeOrder) -> bool {
+        let Ok(u) = table.unit(unit) else {
+            return true;
+        };
+        let opts = PathOptions {
+            charging: true,
+            ..PathOptions::default()
+        };
+        table
+            .cut_at_target(u, &order.steps, order.target)
+            .and_then(|(steps, _)| table.check_path(unit, &MoveOrder::new(steps), opts))
+            .is_err()
+    }
+
+    /// `beyond_reach` answers `true` only for approaches the path check refuses: chargers of
+    /// several movements (extended or not, athletes) against targets all around, at many
+    /// headings, by the candidates a player proposes and plain advances of several lengths.
+    #[test]
+    fn beyond_reach_only_when_the_path_is_refused() -> Result<(), TableError> {
+        let chargers = [
+            infantry(),
+            cavalry(4.0),
+            cavalry(7.0),
+            with(infantry(), Ability::Athletes),
+        ];
+        let (mut beyond, mut within, mut passed) = (0, 0, 0);
+        for (ci, card) in chargers.iter().enumerate() {
+            for extended in [false, true] {
+                for k in 0..160 {
+                    let x = 2.0 + f64::from(k % 16) * 1.7;
+                    let y = 2.0 + f64::from(k / 16) * 2.6;
+                    let heading = f64::from((k * 37 + ci as u32 * 11) % 360) - 180.0;
+                    let mut table = Table::new(30.0, 30.0);
+                    let me = TableUnit::new(UnitId(1), 0, card.clone(), pose(15.0, 14.0, 10.0));
+                    table.add(me)?;
+                    table.unit_mut(UnitId(1))?.turn.activated = true;
+                    if extended {
+                        table.unit_mut(UnitId(1))?.state.extended_left = true;
+                    }
+                    let them = TableUnit::new(UnitId(2), 1, infantry(), pose(x, y, heading));
+                    if table.add(them).is_err() {
+                        continue;
+                    }
+                    let u = table.unit(UnitId(1))?.clone();
+                    let local = u.pose.to_local(Vec2::new(x, y));
+                    let dist = local.length();
+                    let angle = acies_geom::math::atan2(local.x, local.y).abs();
+                    let mut orders = vec![vec![Step::Advance(dist + 0.5)]];
+                    for pivot in [Pivot::FrontLeft, Pivot::FrontRight] {
+                        for a in [angle.min(std::f64::consts::FRAC_PI_2), 0.3] {
+                            orders.push(vec![
+                                Step::Wheel { pivot, angle: a },
+                                Step::Advance(dist + 0.5),
+                            ]);
+                        }
+                    }
+                    for d in [0.5, 2.0, 3.5, 6.0, 12.0] {
+                        orders.push(vec![Step::Advance(d)]);
+                    }
+                    for steps in orders {
+                        let order = ChargeOrder::new(UnitId(2), steps);
+                        let refused = path_refused(&table, UnitId(1), &order);
+                        if table.beyond_reach(UnitId(1), &order, PathOptions::default())? {
+                            assert!(refused, "{order:?} from {:?} at {x}, {y}", u.pose);
+                            beyond += 1;
+                        } else {
+                            within += 1;
+                            passed += usize::from(!refused);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            beyond > 1000 && within > 1000 && passed > 100,
+            "{beyond} {within} {passed}"
+        );
+        Ok(())
+    }
 }
