@@ -290,10 +290,24 @@ fn deploy_turned(page: &Page, wall_x: f64, q: usize) -> u64 {
 
 /// Selects `unit` from the panel's list of this seat's units (clearing a selection first).
 fn select_unit(page: &Page, unit: u64) {
+    // The unit list comes back once the page has redrawn after the deselection or the last
+    // update; on a loaded machine (a CI run beside other builds) that once took over 10 s.
     if page.is_visible(testid("deselect")).unwrap_or(false) {
         page.click(testid("deselect")).unwrap();
     }
-    page.click(testid(&format!("select-{unit}"))).unwrap();
+    let button = testid(&format!("select-{unit}"));
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while !page.is_visible(button.clone()).unwrap_or(false) {
+        if page.is_visible(testid("deselect")).unwrap_or(false) {
+            page.click(testid("deselect")).unwrap();
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no select-{unit} button"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    page.click(button).unwrap();
 }
 
 /// The engine's verdict on the move ghost once it has answered.
