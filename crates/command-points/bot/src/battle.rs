@@ -6,7 +6,8 @@ use acies_bot::{
     Arena, BotError, BotKind, Evaluate, Levels, RandomBot, SearchBot, determinized, squash,
 };
 use acies_core::GameRng;
-use command_points_game::{CommandPoints, GameState};
+use command_points_game::state::Stage;
+use command_points_game::{Action, CommandPoints, GameState};
 use command_points_model::Seat;
 
 use crate::decide::ScriptedBot;
@@ -76,5 +77,27 @@ impl Evaluate<CommandPoints> for CommandPointsArena {
         let units = |s: Seat| state.on_table(s).count() as f64;
         let other = seat.other();
         squash(4.0 * (share(other) - share(seat)) + 0.1 * (units(seat) - units(other)))
+    }
+
+    /// The script's other options when the seat chooses an activation (none while deploying:
+    /// a short playout cannot judge a square), else every legal answer of the moment.
+    fn candidates(
+        &self,
+        state: &GameState,
+        seat: Seat,
+        _rng: &mut GameRng,
+        limit: usize,
+    ) -> Vec<Action> {
+        let mut v = match (state.pending(), state.stage()) {
+            (Some(_), _) => command_points_game::choices(state, seat),
+            (None, Stage::Deploy { .. }) => Vec::new(),
+            (None, _) if state.activation().is_some_and(|a| a.mover.is_some()) => {
+                command_points_game::choices(state, seat)
+            }
+            (None, _) => crate::moves::options(state, seat),
+        };
+        v.retain(|a| command_points_game::apply(state, seat, a).is_ok());
+        v.truncate(limit);
+        v
     }
 }

@@ -269,3 +269,52 @@ fn open(s: &GameState, c: Cell) -> bool {
         && s.unit_at(c).is_none()
         && matches!(s.terrain(c), Terrain::Open | Terrain::Hill)
 }
+
+/// The activations the search player compares with the script's choice, best first: every
+/// combat by its odds, the best shot, the script's other options in its order, Homunculus
+/// Est!, the end of the phase, then any other unit's advance.
+pub fn options(s: &GameState, seat: Seat) -> Vec<Action> {
+    let ready: Vec<&Unit> = s
+        .units()
+        .iter()
+        .filter(|u| u.owner == seat && !u.activated)
+        .collect();
+    let mut combats: Vec<(f64, Action)> = ready
+        .iter()
+        .filter_map(|u| zoc::enemy_in_front(s, u).map(|e| (u.id, e.id)))
+        .filter_map(|(a, d)| {
+            let odds = combat_odds(&melee_spec(s, a, d, None, 0)?).ok()?;
+            Some((combat_score(&odds), Action::Combat { unit: a }))
+        })
+        .collect();
+    combats.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let mut v: Vec<Action> = combats.into_iter().map(|(_, a)| a).collect();
+    v.extend(
+        [
+            best_shot(s, &ready),
+            returns(&ready, s),
+            advance(s, &ready, true),
+            charge(s, &ready),
+            advance(s, &ready, false),
+            reform(s, &ready),
+        ]
+        .into_iter()
+        .flatten(),
+    );
+    if !s.player(seat).called_homunculus {
+        v.push(Action::CallHomunculus);
+    }
+    v.push(Action::EndPhase);
+    v.extend(movers(s, &ready).into_iter().map(|u| Action::Move {
+        unit: u.id,
+        partner: None,
+        line: false,
+    }));
+    let mut out: Vec<Action> = Vec::with_capacity(v.len());
+    for a in v {
+        if !out.contains(&a) {
+            out.push(a);
+        }
+    }
+    out
+}

@@ -29,6 +29,22 @@ use crate::bot::{Bot, BotError};
 pub trait Evaluate<R: Ruleset> {
     /// In `[0, 1]`: 0 as good as lost, 1 as good as won, 0.5 even.
     fn evaluate(&self, state: &R::State, seat: R::Seat) -> f64;
+
+    /// The actions worth comparing with the policy's choice, best first (up to `limit`; the
+    /// search drops the policy's own and any repeat). By default the system's
+    /// [`Candidates`]; a system may offer its own portfolio (e.g. its script's other options).
+    fn candidates(
+        &self,
+        state: &R::State,
+        seat: R::Seat,
+        rng: &mut GameRng,
+        limit: usize,
+    ) -> Vec<R::Action>
+    where
+        R: Candidates,
+    {
+        R::candidates(state, seat, rng, limit)
+    }
 }
 
 /// An advantage of any size as a value in `(0, 1)` for [`Evaluate`]: 0.5 at 0, 0.75 at 1.
@@ -72,7 +88,7 @@ where
         if let Ok(a) = self.policy.act(root, seat) {
             arms.push(a);
         }
-        for c in R::candidates(root, seat, &mut self.rng, 2 * width) {
+        for c in self.eval.candidates(root, seat, &mut self.rng, 2 * width) {
             if arms.len() >= width {
                 break;
             }
