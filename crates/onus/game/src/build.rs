@@ -14,7 +14,7 @@ use crate::event::GameEvent;
 use crate::setup::{ArmySpec, BattlefieldChoice, Contingent, MAX_DISTANCE, Setup, TurnOrder, Zone};
 use crate::state::{
     DeckCache, DeckRef, DeployStage, GameState, GeneralState, GeneralStatus, Phase, PlayerState,
-    Reserve, Seat, TurnBook,
+    Reserve, Seat,
 };
 
 /// VI "Troop deployment": the depth of a deployment zone, DU (15 cm).
@@ -518,7 +518,7 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
         rng,
         deck: deck_ref,
         deck_cache: DeckCache(Some(deck)),
-        piles,
+        piles: crate::shared::Shared::new(piles),
         table,
         players: std::sync::Arc::new(players),
         hidden: BTreeSet::new(),
@@ -533,7 +533,7 @@ pub fn new_game(setup: &Setup, seed: u64) -> GameResult<GameState> {
             order: order.clone(),
             next: 0,
         }),
-        book: TurnBook::default(),
+        book: crate::shared::Shared::default(),
         pending: None,
         decisions: Vec::new(),
         log: Default::default(),

@@ -18,7 +18,7 @@ use onus_table::{CardSize, TurnState, UnitId};
 use crate::error::GameResult;
 use crate::event::EventLog;
 use crate::setup::ArmySpec;
-use crate::state::{GameState, Pending, Reserve, Seat};
+use crate::state::{GameState, GeneralState, Pending, PlayerState, Reserve, Seat};
 use crate::view::{face_down_card, sees_face};
 
 /// The seed of the stand-in random generator: the viewer cannot know the real one.
@@ -48,7 +48,7 @@ fn known(state: &GameState, viewer: Viewer<Seat>) -> GameState {
         Viewer::Seat(seat) => Some(seat.index()),
         _ => None,
     };
-    s.piles = state.piles.as_seen_by(own_hand);
+    s.piles = crate::shared::Shared::new(state.piles.as_seen_by(own_hand));
     if let Some(Pending::Fight(f)) = &mut s.pending {
         // VII-5 "Voluntary flight": the attacker's choice is secret until the fight.
         if viewer != Viewer::Seat(f.attacker_seat) {
@@ -79,26 +79,61 @@ fn blank_face_down(state: &GameState, s: &mut GameState, viewer: Viewer<Seat>) {
 }
 
 /// The other players' army lists, undeployed units, the costs of units not seen and which
-/// unseen units their Generals command (XII-A "Several generals").
+/// unseen units their Generals command (XII-A "Several generals"). Each other player is built
+/// from what it shows, without copying what is replaced (its reserve, costs and army value).
 fn blank_others(state: &GameState, s: &mut GameState, viewer: Viewer<Seat>) {
     let seen = |u: &UnitId| sees_face(state, viewer, *u);
-    for (i, p) in Arc::make_mut(&mut s.players).iter_mut().enumerate() {
+    let players: Vec<PlayerState> = state
+        .players
+        .iter()
+        .map(|p| {
+            if viewer == Viewer::Seat(p.seat) {
+                return p.clone();
+            }
+            let card = stand_in(CardSize::default());
+            PlayerState {
+                seat: p.seat,
+                team: p.team,
+                army_id: p.army_id.clone(),
+                army_name: p.army_name.clone(),
+                faction: p.faction.clone(),
+                value: Arc::new(without_units(&p.value)),
+                points_limit: p.points_limit,
+                unit_costs: p
+                    .unit_costs
+                    .iter()
+                    .filter(|(u, _)| seen(u))
+                    .map(|(u, c)| (*u, *c))
+                    .collect(),
+                generals: p
+                    .generals
+                    .iter()
+                    .map(|g| GeneralState {
+                        card: g.card.clone(),
+                        unit: g.unit,
+                        status: g.status,
+                        contingent: g.contingent,
+                        commands: g.commands.iter().copied().filter(|u| seen(u)).collect(),
+                    })
+                    .collect(),
+                reserve: (0..p.reserve.len())
+                    .map(|k| Reserve {
+                        id: UnitId(u32::MAX - k as u32),
+                        card: card.clone(),
+                        rank: Rank::Regular,
+                    })
+                    .collect(),
+                eliminated: p.eliminated.clone(),
+                defeated: p.defeated.clone(),
+                zone: p.zone,
+                zone_choices: p.zone_choices.clone(),
+            }
+        })
+        .collect();
+    s.players = Arc::new(players);
+    for (i, p) in state.players.iter().enumerate() {
         if viewer == Viewer::Seat(p.seat) {
             continue;
-        }
-        let n = p.reserve.len();
-        let card = stand_in(CardSize::default());
-        p.reserve = (0..n)
-            .map(|k| Reserve {
-                id: UnitId(u32::MAX - k as u32),
-                card: card.clone(),
-                rank: Rank::Regular,
-            })
-            .collect();
-        p.unit_costs.retain(|u, _| seen(u));
-        p.value = Arc::new(without_units(&p.value));
-        for g in &mut p.generals {
-            g.commands.retain(seen);
         }
         // The setup is copied only when it names the army otherwise.
         let army = ArmySpec::Preset(p.army_id.clone());

@@ -62,6 +62,7 @@ pub mod rulebook;
 pub mod scenarios;
 pub mod secrets;
 pub mod setup;
+mod shared;
 pub mod siege;
 pub mod siege_engines;
 pub mod state;

@@ -595,7 +595,7 @@ pub struct GameState {
     pub(crate) deck: DeckRef,
     #[serde(skip)]
     pub(crate) deck_cache: DeckCache,
-    pub(crate) piles: CardPiles,
+    pub(crate) piles: crate::shared::Shared<CardPiles>,
     pub(crate) table: Table,
     pub(crate) players: Arc<Vec<PlayerState>>,
     /// Units still face down: during deployment, and under the fog of war (XII-A).
@@ -613,7 +613,7 @@ pub struct GameState {
     pub(crate) rotation_index: usize,
     pub(crate) phase: Phase,
     pub(crate) deployment: Option<DeployStage>,
-    pub(crate) book: TurnBook,
+    pub(crate) book: crate::shared::Shared<TurnBook>,
     pub(crate) pending: Option<Pending>,
     /// Decisions waiting outside fights, first one first (withdrawal responses, fighting
     /// fleeing elephants, the elephant drivers' option, a lunge follow-up).

@@ -202,7 +202,7 @@ pub fn fixture_on(
         .position(|g| g.contains(&Seat(0)))
         .unwrap_or(0);
     s.phase = phase;
-    s.book = TurnBook::default();
+    s.book = crate::shared::Shared::default();
     s.book.activated = active.iter().copied().collect();
     s.pending = None;
     s

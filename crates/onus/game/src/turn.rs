@@ -9,7 +9,7 @@ use crate::action::Action;
 use crate::error::{GameError, GameResult};
 use crate::event::GameEvent;
 use crate::general::leadership;
-use crate::state::{Decision, FightStage, GameState, Pending, PendingFight, Phase, Seat, TurnBook};
+use crate::state::{Decision, FightStage, GameState, Pending, PendingFight, Phase, Seat};
 use crate::{combat, deploy, engaged, flight, movement, orders, victory};
 
 /// The seat expected to act next, or `None` when the game is over.
@@ -632,7 +632,7 @@ pub fn start_turn(s: &mut GameState) -> GameResult<()> {
     s.turn += 1;
     s.group = group.clone();
     s.active = first;
-    s.book = TurnBook::default();
+    s.book = crate::shared::Shared::default();
     s.phase = Phase::Activation;
     s.pending = None;
     s.emit(GameEvent::TurnStarted {
