@@ -7,7 +7,10 @@
 //! Homunculus Est! when the opponent's known and expected points make it worth it. The random
 //! player is the generic [`acies_bot::RandomBot`] on the game's candidates. Both decide on a
 //! state sampled by `Determinize` (never the real one); [`CommandPointsArena`] puts the
-//! system in the generic battle runner (`acies sim --system command-points`).
+//! system in the generic battle runner (`acies sim --system command-points`). Its search
+//! player (`acies_bot::SearchBot`) compares the script's choice with the script's other
+//! options (every combat, the best shot, the advances, a charge, Homunculus Est!, the end of
+//! the phase), not random legal actions.
 
 mod battle;
 mod decide;
