@@ -84,6 +84,12 @@ impl Arc {
     /// Whether the arc reaches the direction `w`: [`Arc::fractions_towards`] lists a
     /// fraction (its first is listed whenever there is one), told without listing them.
     fn reaches(&self, w: Vec2) -> bool {
+        self.reaches_clearly(w)
+            .unwrap_or_else(|| self.reaches_exactly(w))
+    }
+
+    /// [`Arc::reaches`] from the angle itself.
+    fn reaches_exactly(&self, w: Vec2) -> bool {
         let alpha = self.angle_towards(w);
         let total = self.sweep.abs();
         if total == 0.0 {
@@ -104,6 +110,63 @@ impl Arc {
             }
         }
         b
+    }
+
+    /// [`Arc::reaches`] told without an arctangent where the answer is clear: where the
+    /// direction's angle from the start, in the turn's sense, lies in a quarter turn that the
+    /// sweep covers or misses by more than a micro-radian, or, within the first quarter, on
+    /// the sign of the sine of its difference from the sweep (a cross product with the
+    /// sweep's sine and cosine) beyond a nano-radian's margin. Those margins are far above the
+    /// rounding of [`Arc::angle_towards`] and the `1e-12` tolerance of the comparison, so the
+    /// answer is the same; `None` leaves the rest (a direction near a quarter's edge, no turn
+    /// at all, anything not finite) to the exact computation.
+    fn reaches_clearly(&self, w: Vec2) -> Option<bool> {
+        use std::f64::consts::{FRAC_PI_2, PI};
+        const CLEAR: f64 = 1e-6;
+        let total = self.sweep.abs();
+        if !(total > 0.0 && total.is_finite()) {
+            return None;
+        }
+        if total >= TAU {
+            // Every angle in [0, 2π) is within a whole turn.
+            return Some(true);
+        }
+        let u = self.start - self.centre;
+        let c = u.cross(w);
+        let k = u.dot(w);
+        // The sine and cosine (times |u||w|) of the angle to `w` in the turn's sense.
+        let s = if self.sweep >= 0.0 { c } else { -c };
+        let m = 1e-9 * (s.abs() + k.abs());
+        if !(m > 0.0 && m.is_finite()) {
+            return None;
+        }
+        match (s > m, s < -m, k > m, k < -m) {
+            // In (0, π/2).
+            (true, _, true, _) => {
+                if total >= FRAC_PI_2 + CLEAR {
+                    return Some(true);
+                }
+                // |u||w| sin(angle − total): negative when the angle comes first.
+                let (sin_t, cos_t) = crate::math::sin_cos(total);
+                let d = s * cos_t - k * sin_t;
+                if d < -m {
+                    Some(true)
+                } else if d > m {
+                    Some(false)
+                } else {
+                    None
+                }
+            }
+            // In (π/2, π).
+            (true, _, _, true) if total >= PI + CLEAR => Some(true),
+            (true, _, _, true) if total <= FRAC_PI_2 - CLEAR => Some(false),
+            // In (π, 3π/2).
+            (_, true, _, true) if total >= 1.5 * PI + CLEAR => Some(true),
+            (_, true, _, true) if total <= PI - CLEAR => Some(false),
+            // In (3π/2, 2π), farther than the snap to 0 below 2π.
+            (_, true, true, _) if total <= 1.5 * PI - CLEAR => Some(false),
+            _ => None,
+        }
     }
 
     /// Fractions of the turn at which the moving point lies on `seg` (within [`EPS`]), in no
@@ -165,6 +228,47 @@ mod tests {
 
     fn v(x: f64, y: f64) -> Vec2 {
         Vec2::new(x, y)
+    }
+
+    #[test]
+    fn reaches_clearly_agrees_with_the_exact_answer() {
+        let dirs = [Vec2::X, Vec2::Y, -Vec2::X, -Vec2::Y];
+        let mut decided = 0;
+        let mut n = 0u64;
+        let mut next = || {
+            n = n
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (n >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let quarter = [0.0, FRAC_PI_2, PI, 1.5 * PI, TAU];
+        for i in 0..40_000 {
+            let start_angle = match i % 4 {
+                // On or next to a quarter of the directions tested.
+                0 => quarter[(next() * 4.0) as usize] + (next() - 0.5) * 1e-8,
+                _ => (next() - 0.5) * 2.0 * TAU,
+            };
+            let r = 0.1 + next() * 5.0;
+            let centre = v(next() * 20.0, next() * 20.0);
+            let start = centre + v(r * start_angle.cos(), r * start_angle.sin());
+            let mut sweep = match i % 5 {
+                0 => quarter[(next() * 5.0) as usize] + (next() - 0.5) * 1e-7,
+                1 => next() * FRAC_PI_2,
+                _ => (next() - 0.5) * 4.0 * TAU,
+            };
+            if i % 7 == 0 {
+                sweep = -sweep;
+            }
+            let a = Arc::new(centre, start, sweep);
+            for w in dirs {
+                if let Some(answer) = a.reaches_clearly(w) {
+                    decided += 1;
+                    assert_eq!(answer, a.reaches_exactly(w), "{a:?} towards {w:?}");
+                }
+                assert_eq!(a.reaches(w), a.reaches_exactly(w), "{a:?} towards {w:?}");
+            }
+        }
+        assert!(decided > 100_000, "{decided}");
     }
 
     #[test]
