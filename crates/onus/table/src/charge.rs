@@ -592,22 +592,22 @@ impl Table {
             charging: true,
             ..opts
         };
-        let mut budget = f64::NEG_INFINITY;
-        for kind in [
-            MovementType::Regular,
-            MovementType::Reduced,
-            MovementType::ForcedMarch,
-            MovementType::Limited,
-        ] {
-            for separate in [false, true] {
-                budget = budget.max(movement_budget(u, opts, kind, separate));
+        let budget = || {
+            let mut most = f64::NEG_INFINITY;
+            for kind in [
+                MovementType::Regular,
+                MovementType::Reduced,
+                MovementType::ForcedMarch,
+                MovementType::Limited,
+            ] {
+                for separate in [false, true] {
+                    most = most.max(movement_budget(u, opts, kind, separate));
+                }
             }
-        }
-        // The approach costs at least this when the target's pieces are `near` away.
-        let beyond = |near: f64| {
-            let left = near - swing - MARGIN;
-            left > 0.0 && wheel_cost + advance.min(left) > budget + 1e-6
+            most
         };
+        // What is left to advance before the target's pieces, `near` away, can be touched.
+        let left = |near: f64| near - swing - MARGIN;
         let target = order.target;
         let theirs = self.obstacles_of(|id| id == target && id != unit);
         // First the circumscribed circles (no farther apart than the cards), then the cards.
@@ -621,14 +621,20 @@ impl Table {
                 })
             })
             .fold(f64::INFINITY, f64::min);
-        if beyond(circles) {
+        let most = budget();
+        let beyond = |left: f64| left > 0.0 && wheel_cost + advance.min(left) > most + 1e-6;
+        if beyond(left(circles)) {
             return Ok(true);
+        }
+        // An approach within the budget even uncut is never beyond reach.
+        if !beyond(left(f64::INFINITY)) {
+            return Ok(false);
         }
         let near = theirs
             .iter()
             .flat_map(|o| pieces.iter().map(move |(_, r)| r.distance(&o.rect)))
             .fold(f64::INFINITY, f64::min);
-        Ok(beyond(near))
+        Ok(beyond(left(near)))
     }
 
     /// Removes an enveloping marker of `owner` on `against` hit from its flank or rear, and the
