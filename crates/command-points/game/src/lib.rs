@@ -50,7 +50,7 @@ pub mod zoc;
 
 use acies_core::{
     Applied, Board, Candidates, Determinize, GameRng, Information, Outcome, Ruleset, SystemInfo,
-    Viewer, fnv1a,
+    Viewer,
 };
 use command_points_model::{Seat, Setup};
 
@@ -120,7 +120,7 @@ impl Ruleset for CommandPoints {
     }
 
     fn state_hash(state: &GameState) -> u64 {
-        fnv1a(&serde_json::to_vec(state).unwrap_or_default())
+        acies_core::json_fnv1a(state)
     }
 }
 

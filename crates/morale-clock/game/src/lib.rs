@@ -119,7 +119,7 @@ impl Ruleset for MoraleClock {
     }
 
     fn state_hash(state: &GameState) -> u64 {
-        acies_core::fnv1a(&serde_json::to_vec(state).unwrap_or_default())
+        acies_core::json_fnv1a(state)
     }
 }
 

@@ -103,7 +103,7 @@ pub fn state_hash(state: &GameState) -> String {
 
 /// [`state_hash`] as a number ([`acies_core::Ruleset::state_hash`]).
 pub fn state_hash_u64(state: &GameState) -> u64 {
-    acies_core::fnv1a(&serde_json::to_vec(state).unwrap_or_default())
+    acies_core::json_fnv1a(state)
 }
 
 /// Plays a game with the random legal chooser (seeded by `chooser_seed`) for at most

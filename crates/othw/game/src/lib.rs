@@ -34,7 +34,7 @@ pub mod turn;
 
 use acies_core::{
     Applied, Board, Candidates, Determinize, GameRng, Information, Outcome, Ruleset, SystemInfo,
-    Viewer, fnv1a,
+    Viewer,
 };
 
 pub use action::{Action, Change, Event, RuleError, Step};
@@ -102,7 +102,7 @@ impl Ruleset for Othw {
     }
 
     fn state_hash(state: &GameState) -> u64 {
-        fnv1a(&serde_json::to_vec(state).unwrap_or_default())
+        acies_core::json_fnv1a(state)
     }
 }
 

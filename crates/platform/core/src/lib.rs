@@ -32,7 +32,7 @@ pub use dice::{Dice, GameRng, ScriptedDice};
 pub use exact::{Leaf, TooManyOutcomes, distribution, enumerate};
 pub use record::{
     GameRecord, RecordOf, RecordedMove, ReplayError, ReplayResult, ReplaySteps, Replayed,
-    check_header, fnv1a, hash_hex, replay, replay_steps,
+    check_header, fnv1a, hash_hex, json_fnv1a, replay, replay_steps,
 };
 pub use roll::{Comparison, DieResult, RollLog, RollRecord, Target};
 pub use ruleset::{

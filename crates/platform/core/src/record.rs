@@ -184,12 +184,48 @@ impl<R: Ruleset> Iterator for ReplaySteps<'_, R> {
 /// 64-bit FNV-1a of `bytes`: the portable fingerprint behind state hashes (hash a canonical
 /// serialization of the state, never anything with a platform-dependent layout).
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let mut h = OFFSET;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(PRIME);
+    let mut hash = Fnv1a::new();
+    hash.fold(bytes);
+    hash.0
+}
+
+/// The state hash of every rule system: [`fnv1a`] of `value`'s JSON, streamed into the
+/// hash as it is written (no buffer of the whole state); a value that cannot be written hashes
+/// as nothing, as `fnv1a(&[])`.
+pub fn json_fnv1a<T: serde::Serialize + ?Sized>(value: &T) -> u64 {
+    // serde_json writes token by token: a buffer hands the hash whole pages.
+    let mut writer = std::io::BufWriter::with_capacity(1 << 14, Fnv1a::new());
+    let written = serde_json::to_writer(&mut writer, value);
+    match (written, writer.into_inner()) {
+        (Ok(()), Ok(hash)) => hash.0,
+        _ => Fnv1a::new().0,
     }
-    h
+}
+
+/// [`fnv1a`] under way: a writer each byte written to folds into the hash.
+struct Fnv1a(u64);
+
+impl Fnv1a {
+    fn new() -> Fnv1a {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn fold(&mut self, bytes: &[u8]) {
+        const PRIME: u64 = 0x0000_0100_0000_01b3;
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(PRIME);
+        }
+    }
+}
+
+impl std::io::Write for Fnv1a {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.fold(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }

@@ -2,7 +2,7 @@
 
 use acies_core::{
     Applied, Board, Dice, GameRecord, GameRng, Information, Outcome, RecordedMove, ReplayError,
-    Ruleset, SystemInfo, Viewer, fnv1a, hash_hex, replay, replay_steps,
+    Ruleset, SystemInfo, Viewer, fnv1a, hash_hex, json_fnv1a, replay, replay_steps,
 };
 use serde::{Deserialize, Serialize};
 
@@ -181,4 +181,28 @@ fn replay_steps_give_every_intermediate_state() {
     assert_eq!(states.len(), 3);
     assert_eq!(states[2], replay::<Race>(&rec).unwrap().state.positions);
     assert_eq!(Race::to_act(&replay::<Race>(&rec).unwrap().state), Some(1));
+}
+
+/// The streamed state hash is the hash of the JSON bytes, whatever the value's shape (the
+/// golden records and the CSVs of every system store these hashes).
+#[test]
+fn the_streamed_hash_is_the_hash_of_the_json() {
+    let values = [
+        serde_json::json!(null),
+        serde_json::json!({"turn": 3, "positions": [1.5, -0.25, 1e300], "name": "a\"b\u{e9}"}),
+        serde_json::json!([[], {}, "", 0, true]),
+    ];
+    for v in &values {
+        assert_eq!(json_fnv1a(v), fnv1a(&serde_json::to_vec(v).unwrap()), "{v}");
+    }
+    let race = RaceState {
+        rng: GameRng::new(5),
+        positions: [3, 9],
+        turn: 7,
+    };
+    assert_eq!(
+        json_fnv1a(&race),
+        fnv1a(&serde_json::to_vec(&race).unwrap())
+    );
+    assert_eq!(fnv1a(&[]), 0xcbf2_9ce4_8422_2325);
 }
